@@ -1,0 +1,125 @@
+/**
+ * Vitest global setup: starts the real database servers the tests use — a throwaway PostgreSQL 15
+ * cluster and a throwaway MariaDB server — each in a temporary directory on a free port, and stops
+ * them afterwards. A missing server binary is a failure, never a silent skip (CI runs everything).
+ * Tests read the URLs with `inject('pgUrl')` / `inject('mysqlUrl')`.
+ */
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { chmodSync, chownSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { TestProject } from 'vitest/node';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    pgUrl: string;
+    mysqlUrl: string;
+  }
+}
+
+const PG_BIN = process.env.IDEMGEN_PG_BIN ?? '/usr/lib/postgresql/15/bin';
+const MARIADBD = process.env.IDEMGEN_MARIADBD ?? '/usr/sbin/mariadbd';
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.listen(0, '127.0.0.1', () => {
+      const addr = srv.address();
+      srv.close(() => (typeof addr === 'object' && addr ? resolve(addr.port) : reject(new Error('no port'))));
+    });
+  });
+}
+
+function requireBinary(path: string, what: string): void {
+  if (!existsSync(path)) {
+    throw new Error(`${what} not found at ${path}. Install it (see .ci/run) — tests never skip a missing service.`);
+  }
+}
+
+function runAsPostgres(cmd: string, args: string[]): void {
+  const asRoot = process.getuid?.() === 0;
+  if (asRoot) execFileSync('runuser', ['-u', 'postgres', '--', cmd, ...args], { stdio: 'pipe' });
+  else execFileSync(cmd, args, { stdio: 'pipe' });
+}
+
+async function startPostgres(): Promise<{ url: string; stop: () => void }> {
+  requireBinary(join(PG_BIN, 'initdb'), 'PostgreSQL initdb');
+  const dir = mkdtempSync(join(tmpdir(), 'idemgen-pg-'));
+  chmodSync(dir, 0o700);
+  if (process.getuid?.() === 0) {
+    const uid = Number(execFileSync('id', ['-u', 'postgres']).toString().trim());
+    const gid = Number(execFileSync('id', ['-g', 'postgres']).toString().trim());
+    chownSync(dir, uid, gid);
+  }
+  const data = join(dir, 'data');
+  const port = await freePort();
+  runAsPostgres(join(PG_BIN, 'initdb'), ['-D', data, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--no-sync']);
+  runAsPostgres(join(PG_BIN, 'pg_ctl'), [
+    '-D', data, '-l', join(dir, 'log'), '-w', '-t', '60', 'start',
+    '-o', `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c max_connections=300 -c fsync=off`,
+  ]);
+  return {
+    url: `postgres://postgres@127.0.0.1:${port}/postgres`,
+    stop: () => {
+      try {
+        runAsPostgres(join(PG_BIN, 'pg_ctl'), ['-D', data, '-m', 'immediate', 'stop']);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    },
+  };
+}
+
+async function waitForMysql(port: number, child: ChildProcess, dir: string): Promise<void> {
+  const mysql = await import('mysql2/promise');
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`mariadbd exited with ${child.exitCode}; see ${dir}/err.log`);
+    try {
+      const conn = await mysql.createConnection({ host: '127.0.0.1', port, user: 'root' });
+      await conn.query('CREATE DATABASE IF NOT EXISTS idemgen_test');
+      await conn.end();
+      return;
+    } catch (err) {
+      if (Date.now() > deadline) throw err;
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  }
+}
+
+async function startMariadb(): Promise<{ url: string; stop: () => void }> {
+  requireBinary(MARIADBD, 'MariaDB server (apt-get install -y mariadb-server)');
+  const dir = mkdtempSync(join(tmpdir(), 'idemgen-mysql-'));
+  const data = join(dir, 'data');
+  const port = await freePort();
+  execFileSync('mariadb-install-db', [
+    `--datadir=${data}`, '--user=root', '--auth-root-authentication-method=normal',
+    '--skip-test-db', '--skip-name-resolve',
+  ], { stdio: 'pipe' });
+  const child = spawn(MARIADBD, [
+    '--no-defaults', `--datadir=${data}`, '--user=root', `--port=${port}`, '--bind-address=127.0.0.1',
+    `--socket=${join(dir, 'sock')}`, `--pid-file=${join(dir, 'pid')}`, `--log-error=${join(dir, 'err.log')}`,
+    '--skip-name-resolve', '--max-connections=400', '--innodb-flush-log-at-trx-commit=0',
+  ], { stdio: 'ignore' });
+  await waitForMysql(port, child, dir);
+  return {
+    url: `mysql://root@127.0.0.1:${port}/idemgen_test`,
+    stop: () => {
+      child.kill('SIGKILL');
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+export default async function setup(project: TestProject): Promise<() => void> {
+  const [pg, my] = await Promise.all([startPostgres(), startMariadb()]);
+  project.provide('pgUrl', pg.url);
+  project.provide('mysqlUrl', my.url);
+  process.env.IDEMGEN_TEST_PG_URL = pg.url;
+  process.env.IDEMGEN_TEST_MYSQL_URL = my.url;
+  return () => {
+    pg.stop();
+    my.stop();
+  };
+}
