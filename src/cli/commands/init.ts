@@ -1,0 +1,63 @@
+/** `idemgen init`: a commented config and a `prebuild` script, so generation runs before every build. */
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { findConfigFile } from '../../config/load.js';
+import { ConfigError, diagnostic } from '../../diagnostics/diagnostic.js';
+import type { CliContext } from '../context.js';
+
+export const INIT_CONFIG = `# idemgen configuration — https://github.com/idemgen/idemgen#configuration
+# Paths are relative to this file.
+
+# Spec files or folders: OpenAPI 2.0/3.0/3.1 (JSON/YAML) and MCP/OpenAI/Anthropic tool lists.
+inputs:
+  - specs
+# Where generated code goes. idemgen owns this folder: it is replaced as a whole on each run.
+out: generated
+# Which artifacts to emit: client, sql, tools, report.
+artifacts: [client, sql, tools, report]
+# SQL dialects for the dedup migrations.
+dialects: [postgres, sqlite, mysql]
+
+# APIs whose store you own (SOP Step 1, question 2): deduplicated in your database (OP-2/3/4).
+# owned:
+#   hosts: [internal.example.com]
+#   paths: ["/internal/**"]
+#   tags: [internal]
+
+# Per-operation decisions, by operation key ("POST /v1/charges", "tool:send_email").
+# overrides:
+#   "POST /search": { effect: read }                # a POST used as a query
+#   "POST /orders": { table: orders }              # OP-4: unique key column on your table
+#   "POST /wires": { mechanism: OP-5, compensation: "POST /wires/{id}/recall" }
+
+# Audit rule severities: error | warning | info | off.
+# severities:
+#   write_without_key_mechanism: error
+`;
+
+export function initCommand(ctx: CliContext, args: { force?: boolean }): number {
+  const existing = findConfigFile(ctx.cwd);
+  if (existing && !args.force) {
+    throw new ConfigError([diagnostic('config_exists', 'error', `A config already exists: ${existing} (use --force to overwrite idemgen.config.yaml).`)]);
+  }
+  writeFileSync(join(ctx.cwd, 'idemgen.config.yaml'), INIT_CONFIG);
+  ctx.logger.out('wrote idemgen.config.yaml');
+  const pkgPath = join(ctx.cwd, 'package.json');
+  if (!existsSync(pkgPath)) {
+    ctx.logger.info('No package.json here: add `idemgen generate` to your build yourself.');
+    return 0;
+  }
+  const text = readFileSync(pkgPath, 'utf8');
+  const pkg = JSON.parse(text) as { scripts?: Record<string, string> };
+  pkg.scripts ??= {};
+  const prebuild = pkg.scripts.prebuild;
+  if (prebuild?.includes('idemgen generate')) {
+    ctx.logger.info('package.json already runs idemgen generate in prebuild.');
+    return 0;
+  }
+  pkg.scripts.prebuild = prebuild ? `idemgen generate && ${prebuild}` : 'idemgen generate';
+  const indent = /^(\s+)"/m.exec(text)?.[1] ?? '  ';
+  writeFileSync(pkgPath, `${JSON.stringify(pkg, null, indent)}\n`);
+  ctx.logger.out('added "prebuild": "idemgen generate" to package.json');
+  return 0;
+}

@@ -1,0 +1,39 @@
+/** Fills line/col from the loaded sources and prints diagnostics stylishly (file, then position, severity, message, code). */
+import type { Diagnostic } from '../diagnostics/diagnostic.js';
+import type { LoadedDoc } from '../load/types.js';
+import { paint } from './logger.js';
+
+export function locateDiagnostics(diagnostics: Diagnostic[], docs: LoadedDoc[]): Diagnostic[] {
+  const byFile = new Map(docs.map((d) => [d.file, d]));
+  return diagnostics.map((d) => {
+    if (d.line !== undefined || d.file === undefined || d.pointer === undefined) return d;
+    const pos = byFile.get(d.file)?.locate(d.pointer);
+    return pos ? { ...d, line: pos.line, col: pos.col } : d;
+  });
+}
+
+const ORDER = { error: 0, warning: 1, info: 2 } as const;
+
+export function renderDiagnostics(diagnostics: Diagnostic[], color: boolean): string {
+  const groups = new Map<string, Diagnostic[]>();
+  for (const d of diagnostics) {
+    const key = d.file ?? '(no file)';
+    groups.set(key, [...(groups.get(key) ?? []), d]);
+  }
+  const lines: string[] = [];
+  for (const [file, list] of [...groups].sort(([a], [b]) => (a < b ? -1 : 1))) {
+    lines.push(paint(color, 'bold', file));
+    list.sort((a, b) => ORDER[a.severity] - ORDER[b.severity] || (a.line ?? 0) - (b.line ?? 0));
+    for (const d of list) {
+      const where = d.line !== undefined ? `${d.line}:${d.col ?? 1}` : d.pointer !== undefined ? `#${d.pointer || '/'}` : '';
+      const sev = paint(color, d.severity === 'error' ? 'red' : d.severity === 'warning' ? 'yellow' : 'cyan', d.severity);
+      lines.push(`  ${paint(color, 'dim', where)}  ${sev}  ${d.message}  ${paint(color, 'dim', d.code)}`);
+      if (d.line !== undefined && d.pointer) lines.push(`      ${paint(color, 'dim', `at ${d.pointer}`)}`);
+      if (d.hint) lines.push(`      ${paint(color, 'dim', `hint: ${d.hint}`)}`);
+    }
+  }
+  const errors = diagnostics.filter((d) => d.severity === 'error').length;
+  const warnings = diagnostics.filter((d) => d.severity === 'warning').length;
+  if (diagnostics.length > 0) lines.push('', `${errors} error(s), ${warnings} warning(s)`);
+  return lines.join('\n');
+}

@@ -1,0 +1,103 @@
+/**
+ * The CLI entry: parses arguments with yargs, runs one command, and is the single place that turns
+ * errors into exit codes — 0 ok, 1 findings or stale output, 2 usage/config/input error, 3 internal error.
+ */
+import { readFileSync } from 'node:fs';
+import yargs, { type Argv } from 'yargs';
+import { ConfigError, InputError } from '../diagnostics/diagnostic.js';
+import { auditCommand, AUDIT_FORMATS, type AuditArgs } from './commands/audit.js';
+import { checkCommand } from './commands/check.js';
+import { generateCommand, type GenerateArgs } from './commands/generate.js';
+import { initCommand } from './commands/init.js';
+import { pruneCommand, reconcileCommand } from './commands/store.js';
+import { renderDiagnostics } from './diagnostics.js';
+import { createLogger, type Logger } from './logger.js';
+import type { CliContext } from './context.js';
+
+export const VERSION = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+
+class UsageError extends Error {}
+
+function withRunOptions<T>(y: Argv<T>) {
+  return y
+    .positional('inputs', { type: 'string', array: true, describe: 'Spec or tool-definition files or folders (default: config inputs, else specs/)' })
+    .option('config', { type: 'string', describe: 'Config file (default: idemgen.config.{json,yaml,yml,js,mjs,ts} in cwd)' });
+}
+
+function buildParser(argv: string[], run: (fn: (ctx: CliContext) => Promise<number> | number, args: { quiet?: boolean; verbose?: boolean }) => void) {
+  const storeOption = { type: 'string', demandOption: true, describe: 'sqlite:path or postgres://… connection string' } as const;
+  return yargs(argv)
+    .scriptName('idemgen')
+    .usage('$0 <command> [options]\n\nMake the tools LLM agents call safe to retry.')
+    .option('quiet', { alias: 'q', type: 'boolean', describe: 'Only print results and errors' })
+    .option('verbose', { type: 'boolean', describe: 'Print informational diagnostics too' })
+    .command('generate [inputs..]', 'Generate clients, SQL, tool schemas and the report', (y) =>
+      withRunOptions(y)
+        .option('out', { type: 'string', describe: 'Output folder (default: generated/)' })
+        .option('cache', { type: 'boolean', default: true, describe: 'Skip work when nothing changed (--no-cache to force)' })
+        .option('watch', { alias: 'w', type: 'boolean', describe: 'Regenerate when inputs change' }),
+      (a) => run((ctx) => generateCommand(ctx, a as GenerateArgs), a))
+    .command('audit [inputs..]', 'Classify every operation and report findings', (y) =>
+      withRunOptions(y)
+        .option('format', { alias: 'f', choices: AUDIT_FORMATS, describe: 'Report format (default: text)' })
+        .option('output', { alias: 'o', type: 'string', array: true, describe: 'Write the report to a file (repeatable; format from extension)' })
+        .option('fail-on', { choices: ['error', 'warning', 'none'] as const, default: 'error' as const, describe: 'Exit 1 when findings of this severity or worse exist' }),
+      (a) => run((ctx) => auditCommand(ctx, a as AuditArgs), a))
+    .command('check [inputs..]', 'Exit 1 when the output folder is stale', (y) =>
+      withRunOptions(y).option('out', { type: 'string', describe: 'Output folder (default: generated/)' }),
+      (a) => run((ctx) => checkCommand(ctx, a), a))
+    .command('reconcile', 'List pending rows past their lease and unknown outcomes', (y) =>
+      y.option('store', storeOption).option('json', { type: 'boolean' }),
+      (a) => run((ctx) => reconcileCommand(ctx, a), a))
+    .command('prune', 'Delete expired dedup rows', (y) =>
+      y.option('store', storeOption).option('json', { type: 'boolean' }),
+      (a) => run((ctx) => pruneCommand(ctx, a), a))
+    .command('init', 'Write a commented idemgen.config.yaml and a prebuild script', (y) =>
+      y.option('force', { type: 'boolean', describe: 'Overwrite an existing idemgen.config.yaml' }),
+      (a) => run((ctx) => initCommand(ctx, a), a))
+    .demandCommand(1, 'Name a command: generate, audit, check, reconcile, prune or init.')
+    .strict()
+    .version(VERSION)
+    .help()
+    .wrap(100)
+    .exitProcess(false)
+    .fail((msg, err) => {
+      throw err ?? new UsageError(msg);
+    });
+}
+
+export interface MainOptions {
+  cwd?: string;
+  logger?: Logger;
+}
+
+export async function main(argv: string[], options: MainOptions = {}): Promise<number> {
+  const cwd = options.cwd ?? process.cwd();
+  let pending: Promise<number> | undefined;
+  let logger = options.logger ?? createLogger();
+  try {
+    await buildParser(argv, (fn, args) => {
+      logger = options.logger ?? createLogger({ quiet: args.quiet, verbose: args.verbose });
+      pending = Promise.resolve().then(() => fn({ cwd, logger }));
+      // Awaited below; this only keeps Node from flagging the rejection before we get there.
+      pending.catch(() => undefined);
+    }).parseAsync();
+    return pending ? await pending : 0;
+  } catch (err) {
+    return handleError(err, logger);
+  }
+}
+
+function handleError(err: unknown, logger: Logger): number {
+  if (err instanceof InputError || err instanceof ConfigError) {
+    logger.error(renderDiagnostics(err.diagnostics, logger.color));
+    return 2;
+  }
+  if (err instanceof UsageError) {
+    logger.error(`${err.message}\nRun \`idemgen --help\` for usage.`);
+    return 2;
+  }
+  const e = err as Error;
+  logger.error(`idemgen: internal error — this is a bug in idemgen, not in your input.\n${e?.stack ?? String(err)}\nPlease report it with the command you ran: https://github.com/idemgen/idemgen/issues`);
+  return 3;
+}

@@ -1,0 +1,89 @@
+/** Shape checks for a user config: every mistake becomes a diagnostic with a JSON pointer. */
+import { diagnostic, type Diagnostic } from '../diagnostics/diagnostic.js';
+
+const TOP_KEYS = new Set([
+  '$schema', '$comment', 'inputs', 'out', 'artifacts', 'owned', 'overrides', 'dialects', 'sql',
+  'severities', 'heuristics', 'tools', 'defaultTtlSeconds',
+]);
+const ARTIFACTS = new Set(['client', 'sql', 'tools', 'report']);
+const DIALECTS = new Set(['postgres', 'sqlite', 'mysql']);
+const MECHANISMS = new Set(['none', 'OP-1', 'OP-2', 'OP-3', 'OP-4', 'OP-5', 'fail-closed']);
+const STRATEGIES = new Set(['caller', 'intent', 'content']);
+const SEVERITIES = new Set(['error', 'warning', 'info', 'off']);
+
+type Check = (value: unknown, pointer: string, out: Diagnostic[], file: string) => void;
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+function bad(out: Diagnostic[], file: string, pointer: string, message: string): void {
+  out.push(diagnostic('invalid_config', 'error', message, { file, pointer }));
+}
+
+const stringArray = (allowed?: Set<string>): Check => (value, pointer, out, file) => {
+  if (!Array.isArray(value) || value.some((v) => typeof v !== 'string')) {
+    bad(out, file, pointer, `${pointer} must be an array of strings`);
+    return;
+  }
+  value.forEach((v, i) => {
+    if (allowed && !allowed.has(v)) bad(out, file, `${pointer}/${i}`, `Unknown value "${v}"; expected one of ${[...allowed].join(', ')}`);
+  });
+};
+
+const positiveInt: Check = (value, pointer, out, file) => {
+  if (!Number.isInteger(value) || (value as number) <= 0) bad(out, file, pointer, `${pointer} must be a positive integer`);
+};
+
+const string: Check = (value, pointer, out, file) => {
+  if (typeof value !== 'string' || value.length === 0) bad(out, file, pointer, `${pointer} must be a non-empty string`);
+};
+
+function checkOverrides(value: unknown, pointer: string, out: Diagnostic[], file: string): void {
+  if (!isObject(value)) return bad(out, file, pointer, 'overrides must be an object keyed by operation key');
+  for (const [op, o] of Object.entries(value)) {
+    const p = `${pointer}/${op.replace(/~/g, '~0').replace(/\//g, '~1')}`;
+    if (!isObject(o)) {
+      bad(out, file, p, `override for "${op}" must be an object`);
+      continue;
+    }
+    if (o.mechanism !== undefined && !MECHANISMS.has(String(o.mechanism))) bad(out, file, `${p}/mechanism`, `Unknown mechanism "${String(o.mechanism)}"`);
+    if (o.keyStrategy !== undefined && !STRATEGIES.has(String(o.keyStrategy))) bad(out, file, `${p}/keyStrategy`, `Unknown key strategy "${String(o.keyStrategy)}"`);
+    if (o.effect !== undefined && o.effect !== 'read' && o.effect !== 'write') bad(out, file, `${p}/effect`, 'effect must be "read" or "write"');
+    if (o.ttlSeconds !== undefined) positiveInt(o.ttlSeconds, `${p}/ttlSeconds`, out, file);
+    if (o.table !== undefined) string(o.table, `${p}/table`, out, file);
+    if (o.compensation !== undefined) string(o.compensation, `${p}/compensation`, out, file);
+  }
+}
+
+function checkSeverities(value: unknown, pointer: string, out: Diagnostic[], file: string): void {
+  if (!isObject(value)) return bad(out, file, pointer, 'severities must be an object of rule id → severity');
+  for (const [rule, sev] of Object.entries(value)) {
+    if (!SEVERITIES.has(String(sev))) bad(out, file, `${pointer}/${rule}`, `Severity for ${rule} must be error, warning, info or off`);
+  }
+}
+
+const CHECKS: Record<string, Check> = {
+  inputs: stringArray(),
+  out: string,
+  artifacts: stringArray(ARTIFACTS),
+  dialects: stringArray(DIALECTS),
+  overrides: checkOverrides,
+  severities: checkSeverities,
+  defaultTtlSeconds: positiveInt,
+};
+
+export function validateUserConfig(raw: unknown, file: string): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  if (!isObject(raw)) {
+    bad(out, file, '', 'The config must be an object');
+    return out;
+  }
+  for (const [key, value] of Object.entries(raw)) {
+    if (!TOP_KEYS.has(key)) {
+      bad(out, file, `/${key}`, `Unknown config key "${key}"`);
+      continue;
+    }
+    CHECKS[key]?.(value, `/${key}`, out, file);
+    if (['owned', 'sql', 'heuristics', 'tools'].includes(key) && !isObject(value)) bad(out, file, `/${key}`, `${key} must be an object`);
+  }
+  return out;
+}

@@ -1,0 +1,69 @@
+/**
+ * load → ir → classify → emit, without writing anything. The CLI and the library both call this;
+ * only `loadInputs` touches the filesystem (reading).
+ */
+import type { ApiModel } from './ir/types.js';
+import type { Plan } from './classify/types.js';
+import type { ArtifactKind, ResolvedConfig } from './config/types.js';
+import type { Diagnostic } from './diagnostics/diagnostic.js';
+import type { EmittedFile, Emitter } from './emit/types.js';
+import type { LoadedDoc } from './load/types.js';
+import { loadInputs } from './load/index.js';
+import { buildApiModel } from './ir/index.js';
+import { classify } from './classify/index.js';
+import { emitClient } from './emit/client/index.js';
+import { emitSql } from './emit/sql/index.js';
+import { emitTools } from './emit/tools/index.js';
+import { emitReport } from './emit/report/index.js';
+
+export const EMITTERS: Record<ArtifactKind, Emitter> = {
+  client: emitClient,
+  sql: emitSql,
+  tools: emitTools,
+  report: emitReport,
+};
+
+export interface AnalysisResult {
+  docs: LoadedDoc[];
+  apis: ApiModel[];
+  plan: Plan;
+  /** Load and IR diagnostics (input problems). Classification findings are in `plan.diagnostics`. */
+  diagnostics: Diagnostic[];
+}
+
+export interface PipelineResult extends AnalysisResult {
+  files: EmittedFile[];
+  /** Emitter diagnostics. */
+  emitDiagnostics: Diagnostic[];
+}
+
+export async function analyze(inputs: string[], config: ResolvedConfig, cwd: string): Promise<AnalysisResult> {
+  const loaded = await loadInputs(inputs, { cwd });
+  const diagnostics = [...loaded.diagnostics];
+  const apis: ApiModel[] = [];
+  for (const doc of loaded.docs) {
+    const built = buildApiModel(doc);
+    apis.push(built.api);
+    diagnostics.push(...built.diagnostics);
+  }
+  const plan = classify(apis, config);
+  return { docs: loaded.docs, apis, plan, diagnostics };
+}
+
+export function emitAll(plan: Plan, config: ResolvedConfig): { files: EmittedFile[]; diagnostics: Diagnostic[] } {
+  const files: EmittedFile[] = [];
+  const diagnostics: Diagnostic[] = [];
+  for (const kind of [...config.artifacts].sort()) {
+    const result = EMITTERS[kind](plan, config);
+    files.push(...result.files);
+    diagnostics.push(...result.diagnostics);
+  }
+  files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  return { files, diagnostics };
+}
+
+export async function runPipeline(inputs: string[], config: ResolvedConfig, cwd: string): Promise<PipelineResult> {
+  const analysis = await analyze(inputs, config, cwd);
+  const emitted = emitAll(analysis.plan, config);
+  return { ...analysis, files: emitted.files, emitDiagnostics: emitted.diagnostics };
+}
