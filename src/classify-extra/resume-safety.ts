@@ -1,0 +1,102 @@
+import type { PlanEntry } from '../classify/types.js';
+import { diagnostic, type Diagnostic, type Severity } from '../diagnostics/diagnostic.js';
+import { stateKeyField } from '../runtime/langgraph/state-field.js';
+
+/**
+ * Audit rule `key_not_resume_safe`: would the key of this write survive a framework resume
+ * (a LangGraph node body re-runs from the top, SOP §2.1 / OP-6) and still tell new intents apart
+ * (SOP Case 2)? Pure: entries in, diagnostics out, in entry order.
+ */
+export const KEY_NOT_RESUME_SAFE = 'key_not_resume_safe';
+
+export interface ResumeSafetyOptions {
+  /**
+   * Fields the agent state declares (and so checkpoints). When given, a `caller` key without its
+   * `{operation}_idempotency_key` slot is a warning; when unknown, the slot is only a reminder (info).
+   */
+  stateFields?: readonly string[];
+  /** Config `severities`: `key_not_resume_safe` → a severity or 'off'. */
+  severities?: Readonly<Record<string, Severity | 'off'>>;
+}
+
+interface Finding {
+  severity: Severity;
+  message: string;
+  hint: string;
+}
+
+/** The operation's name as agents know it: the tool name, or the HTTP operation's identifier. */
+function operationName(entry: PlanEntry): string {
+  return entry.operation.kind === 'tool' ? entry.operation.toolName : entry.operation.name;
+}
+
+function checkCaller(entry: PlanEntry, fields: ReadonlySet<string> | undefined): Finding | undefined {
+  const slot = stateKeyField(operationName(entry));
+  if (fields?.has(slot) === true) return undefined;
+  const known = fields !== undefined;
+  return {
+    severity: known ? 'warning' : 'info',
+    message: known
+      ? `${entry.operation.key}: caller key has no persisted state slot "${slot}"; a key minted in the node body changes on every resume`
+      : `${entry.operation.key}: caller key must be persisted in the state slot "${slot}" before the call`,
+    hint: `Mint the key in an upstream node and return it into "${slot}" (mintStateKey), or derive it from the task (nodeIdempotencyKey); SOP OP-6, Step 3.`,
+  };
+}
+
+function checkContent(entry: PlanEntry): Finding | undefined {
+  // OP-3 writes are content-addressed: the same content *is* the same effect.
+  if (entry.mechanism === 'OP-3') return undefined;
+  return {
+    severity: 'warning',
+    message: `${entry.operation.key}: a content key swallows a new intent with the same arguments (a second, wanted send is dropped)`,
+    hint: 'Key on the intent (thread/turn/task + operation), not the content; SOP Case 2 and Step 3 "hash(canonicalized_args)" pitfall.',
+  };
+}
+
+function checkMissing(entry: PlanEntry): Finding | undefined {
+  if (entry.mechanism === 'OP-3') return undefined;
+  return {
+    severity: 'error',
+    message: `${entry.operation.key}: side-effecting operation without a key strategy; a resumed node body repeats the call`,
+    hint: 'Set keyStrategy (intent for agent tools) in the config override; SOP §6 "framework pitfalls".',
+  };
+}
+
+function checkEntry(entry: PlanEntry, fields: ReadonlySet<string> | undefined): Finding | undefined {
+  if (entry.effect === 'read' || entry.mechanism === 'none') return undefined;
+  const strategy = entry.keyStrategy;
+  switch (strategy) {
+    case null:
+      return checkMissing(entry);
+    case 'caller':
+      return checkCaller(entry, fields);
+    case 'content':
+      return checkContent(entry);
+    case 'intent':
+      // Derived from a checkpointed scope (task/turn) + operation: stable on resume, new per intent.
+      return undefined;
+    default: {
+      const unhandled: never = strategy;
+      throw new Error(`unhandled key strategy ${String(unhandled)}`);
+    }
+  }
+}
+
+export function checkResumeSafety(entries: readonly PlanEntry[], options: ResumeSafetyOptions = {}): Diagnostic[] {
+  const override = options.severities?.[KEY_NOT_RESUME_SAFE];
+  if (override === 'off') return [];
+  const fields = options.stateFields === undefined ? undefined : new Set(options.stateFields);
+  const out: Diagnostic[] = [];
+  for (const entry of entries) {
+    const finding = checkEntry(entry, fields);
+    if (finding === undefined) continue;
+    out.push(
+      diagnostic(KEY_NOT_RESUME_SAFE, override ?? finding.severity, finding.message, {
+        file: entry.operation.source.file,
+        pointer: entry.operation.source.pointer,
+        hint: finding.hint,
+      }),
+    );
+  }
+  return out;
+}
