@@ -25,13 +25,8 @@ interface Finding {
   hint: string;
 }
 
-/** The operation's name as agents know it: the tool name, or the HTTP operation's identifier. */
-function operationName(entry: PlanEntry): string {
-  return entry.operation.kind === 'tool' ? entry.operation.toolName : entry.operation.name;
-}
-
 function checkCaller(entry: PlanEntry, fields: ReadonlySet<string> | undefined): Finding | undefined {
-  const slot = stateKeyField(operationName(entry));
+  const slot = stateKeyField(entry.operation.key);
   if (fields?.has(slot) === true) return undefined;
   const known = fields !== undefined;
   return {

@@ -1,11 +1,10 @@
+import { keySlotName } from '../keys.js';
+
 /**
- * SOP Step 3 naming: the key for `operation` lives in the agent state field `{operation}_idempotency_key`.
- * Dependency-free so the audit (pure core) can name the same field the runtime reads.
+ * SOP Step 3 naming: the key for `operation` lives in the agent state field `{operation}_idempotency_key`
+ * (`tool:send_email` → `send_email_idempotency_key`). One spelling for the runtime and the audit:
+ * the runtime's `keySlotName`.
  */
 export function stateKeyField(operation: string): string {
-  const base = operation
-    .replace(/^tool:/, '')
-    .replace(/[^A-Za-z0-9_]+/g, '_')
-    .replace(/^_+|_+$/g, '');
-  return `${base === '' ? 'operation' : base}_idempotency_key`;
+  return keySlotName(operation);
 }
