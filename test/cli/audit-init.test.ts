@@ -1,0 +1,62 @@
+import { readFileSync, writeFileSync, existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, test } from 'vitest';
+import { runCli, scratchProject } from '../helpers/cli.js';
+
+interface AuditJson {
+  operations: { key: string; name: string; source: { file: string; pointer: string }; effect: string; class: string; mechanism: string; reasons: unknown[] }[];
+  diagnostics: { code: string; severity: string; file: string; pointer: string; line?: number }[];
+}
+
+describe('idemgen audit', () => {
+  test('--format json prints one object with operations sorted by file then key', async () => {
+    const dir = scratchProject();
+    const run = await runCli(['audit', '--format', 'json', '--fail-on', 'none'], dir);
+    expect(run.code).toBe(0);
+    const report = JSON.parse(run.stdout) as AuditJson;
+    const order = report.operations.map((o) => `${o.source.file}\0${o.key}`);
+    expect(order).toEqual([...order].sort());
+    const byKey = new Map(report.operations.map((o) => [o.key, o]));
+    expect(byKey.get('POST /charges')?.mechanism).toBe('OP-1');
+    expect(byKey.get('POST /v2/sms')?.mechanism).toBe('fail-closed');
+    expect(byKey.get('GET /charges')?.effect).toBe('read');
+    for (const op of report.operations) expect(op.reasons.length + (op.effect === 'read' ? 1 : 0)).toBeGreaterThan(0);
+  });
+
+  test('writes several reports with repeated -o and picks the format from the extension', async () => {
+    const dir = scratchProject();
+    const run = await runCli(['audit', '-o', 'out/a.json', '-o', 'out/a.sarif', '-o', 'out/a.md', '--fail-on', 'none'], dir);
+    expect(run.code).toBe(0);
+    expect(JSON.parse(readFileSync(join(dir, 'out/a.json'), 'utf8')).operations.length).toBeGreaterThan(10);
+    expect(JSON.parse(readFileSync(join(dir, 'out/a.sarif'), 'utf8')).version).toBe('2.1.0');
+    expect(readFileSync(join(dir, 'out/a.md'), 'utf8')).toMatch(/\|/);
+  });
+
+  test('--fail-on warning exits 1 when the example specs have warnings, none exits 0', async () => {
+    const dir = scratchProject();
+    const json = JSON.parse((await runCli(['audit', '--format', 'json', '--fail-on', 'none'], dir)).stdout) as AuditJson;
+    const hasWarning = json.diagnostics.some((d) => d.severity === 'warning' || d.severity === 'error');
+    expect((await runCli(['audit', '--fail-on', 'warning'], dir)).code).toBe(hasWarning ? 1 : 0);
+    expect((await runCli(['audit', '--fail-on', 'none'], dir)).code).toBe(0);
+  });
+
+  test('findings carry line and column of the operation in the text report', async () => {
+    const dir = scratchProject();
+    const json = JSON.parse((await runCli(['audit', '--format', 'json', '--fail-on', 'none'], dir)).stdout) as AuditJson;
+    const located = json.diagnostics.filter((d) => d.line !== undefined);
+    expect(located.length).toBe(json.diagnostics.filter((d) => d.file && d.pointer !== undefined).length);
+  });
+});
+
+describe('idemgen init', () => {
+  test('writes a commented config and a prebuild script, and refuses to overwrite', async () => {
+    const dir = scratchProject(false);
+    writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'x', scripts: { build: 'tsc' } }, null, 2));
+    expect((await runCli(['init'], dir)).code).toBe(0);
+    expect(readFileSync(join(dir, 'idemgen.config.yaml'), 'utf8')).toMatch(/^# idemgen configuration/);
+    expect(JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')).scripts.prebuild).toBe('idemgen generate');
+    expect((await runCli(['init'], dir)).code).toBe(2);
+    expect((await runCli(['generate'], dir)).code).toBe(0);
+    expect(existsSync(join(dir, 'generated', 'report', 'audit.json'))).toBe(true);
+  });
+});

@@ -1,0 +1,57 @@
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, test } from 'vitest';
+import { runCli } from '../helpers/cli.js';
+
+function project(files: Record<string, string>): string {
+  const dir = mkdtempSync(join(tmpdir(), 'idemgen-err-'));
+  for (const [name, text] of Object.entries(files)) {
+    mkdirSync(join(dir, name, '..'), { recursive: true });
+    writeFileSync(join(dir, name), text);
+  }
+  return dir;
+}
+
+const NO_STACK = /\n\s+at .+:\d+:\d+/;
+
+describe('user mistakes exit 2 with a diagnostic and no stack trace', () => {
+  test.each([
+    ['a missing path', {}, ['generate', 'nope.yaml'], /input_not_found/],
+    ['invalid JSON (with line:col)', { 'bad.json': '{\n  "openapi": "3.0.0",\n  "paths": {,}\n}\n' }, ['generate', 'bad.json'], /3:\d+.*invalid_json/],
+    ['invalid YAML (with line:col)', { 'bad.yaml': 'openapi: 3.0.0\ninfo:\n  title: [unclosed\n' }, ['audit', 'bad.yaml'], /\d+:\d+.*invalid_yaml/],
+    ['an empty file', { 'empty.yaml': '' }, ['generate', 'empty.yaml'], /empty_file/],
+    ['a file that is neither a spec nor a tool list', { 'x.json': '{"hello": "world"}' }, ['audit', 'x.json'], /unrecognized_input/],
+    ['an unknown config key', { 'idemgen.config.json': '{"inptus": ["specs"]}' }, ['generate'], /invalid_config/],
+    ['a bad mechanism in config', { 'idemgen.config.yaml': 'overrides:\n  "POST /x": { mechanism: OP-9 }\n' }, ['audit'], /\/overrides\/POST ~1x\/mechanism/],
+    ['an unknown command', {}, ['frobnicate'], /Unknown argument|Name a command/],
+  ])('%s', async (_name, files, args, expected) => {
+    const dir = project(files as Record<string, string>);
+    const run = await runCli(args as string[], dir);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(expected);
+    expect(run.stderr).not.toMatch(NO_STACK);
+    expect(run.stderr).not.toMatch(/internal error/);
+  });
+
+  test('nothing is written when an input is broken', async () => {
+    const dir = project({ 'specs/bad.json': '{' });
+    const run = await runCli(['generate'], dir);
+    expect(run.code).toBe(2);
+    const { existsSync } = await import('node:fs');
+    expect(existsSync(join(dir, 'generated'))).toBe(false);
+  });
+});
+
+describe('help and version', () => {
+  test('--help lists the commands and exits 0', async () => {
+    const run = await runCli(['--help'], tmpdir());
+    expect(run.code).toBe(0);
+    expect(run.stdout + run.stderr).toMatch(/generate[\s\S]*audit[\s\S]*check/);
+  });
+  test('generate --help documents --out', async () => {
+    const run = await runCli(['generate', '--help'], tmpdir());
+    expect(run.code).toBe(0);
+    expect(run.stdout + run.stderr).toMatch(/--out/);
+  });
+});
