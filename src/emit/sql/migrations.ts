@@ -1,0 +1,81 @@
+import type { SqlDialect } from './sql-dialect.js';
+import type { Migration, Statement, TableName } from './statements.js';
+import { deriveName } from './identifiers.js';
+import { buildDedupTable, buildSagaTable, OWNED_KEY_COLUMN } from './tables.js';
+
+export interface StoreTableNames {
+  schema?: string;
+  dedupTable: string;
+  sagaTable: string;
+}
+
+/** Where the store tables live in this dialect (schemaMode decides whether `schema` applies). */
+export function storeTable(dialect: SqlDialect, schema: string | undefined, name: string): TableName {
+  return schema !== undefined && dialect.schemaMode !== 'ignore' ? { schema, name } : { name };
+}
+
+function schemaStatements(dialect: SqlDialect, schema: string | undefined): Statement[] {
+  return schema !== undefined && dialect.schemaMode === 'create' ? [{ kind: 'create_schema', schema }] : [];
+}
+
+/** 0001: the dedup table (SOP OP-2 and Step 6; DESIGN §5). The schema is never dropped: it may hold other things. */
+export function buildDedupMigration(dialect: SqlDialect, names: StoreTableNames): Migration {
+  const table = storeTable(dialect, names.schema, names.dedupTable);
+  return {
+    name: '0001_idemgen_dedup',
+    title: 'dedup table (SOP OP-2, Step 6)',
+    notes: [],
+    up: [...schemaStatements(dialect, names.schema), { kind: 'create_table', def: buildDedupTable(table, dialect.maxIdentifierLength) }],
+    down: [{ kind: 'drop_table', table }],
+  };
+}
+
+/** 0002: the saga intent table, only when an OP-5 operation is planned. */
+export function buildSagaMigration(dialect: SqlDialect, names: StoreTableNames): Migration {
+  const table = storeTable(dialect, names.schema, names.sagaTable);
+  return {
+    name: '0002_idemgen_saga',
+    title: 'saga intent table (SOP OP-5)',
+    notes: [],
+    up: [...schemaStatements(dialect, names.schema), { kind: 'create_table', def: buildSagaTable(table, dialect.maxIdentifierLength) }],
+    down: [{ kind: 'drop_table', table }],
+  };
+}
+
+/** Both store tables in one script: what the runtime stores' tests create (renderStoreMigration). */
+export function buildStoreMigration(dialect: SqlDialect, names: StoreTableNames, saga: boolean): Migration {
+  const dedup = buildDedupMigration(dialect, names);
+  if (!saga) return dedup;
+  const sagaPart = buildSagaMigration(dialect, names);
+  return {
+    name: 'idemgen_store',
+    title: 'dedup table and saga intent table (SOP OP-2, OP-5)',
+    notes: [],
+    up: [...dedup.up, ...sagaPart.up.filter((s) => s.kind !== 'create_schema')],
+    down: [...sagaPart.down, ...dedup.down],
+  };
+}
+
+export function ownedMigrationName(sequence: number, table: TableName): string {
+  const base = table.schema === undefined ? table.name : `${table.schema}_${table.name}`;
+  return `${String(sequence).padStart(4, '0')}_owned_${base}`;
+}
+
+/** 0003+: an owned table gets a nullable unique idempotency_key column (SOP OP-4). */
+export function buildOwnedMigration(dialect: SqlDialect, sequence: number, table: TableName, operations: string[]): Migration {
+  const index = { name: deriveName(table.name, '_idempotency_key_uidx', dialect.maxIdentifierLength), columns: [OWNED_KEY_COLUMN.name], unique: true };
+  return {
+    name: ownedMigrationName(sequence, table),
+    title: 'unique idempotency key on an owned table (SOP OP-4)',
+    notes: ['Existing rows keep a NULL key; NULLs never collide in a unique index.'],
+    up: [
+      { kind: 'add_column', table, column: OWNED_KEY_COLUMN },
+      { kind: 'create_index', table, index },
+    ],
+    down: [
+      { kind: 'drop_index', table, index },
+      { kind: 'drop_column', table, column: OWNED_KEY_COLUMN },
+    ],
+    example: { table, operations },
+  };
+}
