@@ -1,0 +1,95 @@
+/**
+ * Self-contained schemas: every `$ref` of a source schema (to `#/components/schemas/…`, `#/definitions/…`,
+ * or anywhere else in its document) is lifted into the emitted schema's own `$defs`, on demand, so only
+ * reachable definitions are copied. Each definition is normalized once, so circular specs (Stripe, GitHub)
+ * terminate: a cycle is just a `$ref` to a name already registered.
+ */
+import type { JsonSchema } from '../../ir/types.js';
+import { escapeSegment, parsePointer } from '../../ir/pointer.js';
+
+export type SourceDialect = 'openapi2' | 'openapi3.0' | 'jsonschema';
+
+export interface DefsBuilder {
+  root: unknown;
+  dialect: SourceDialect;
+  /** Source pointer → def name. */
+  names: Map<string, string>;
+  used: Set<string>;
+  defs: Map<string, JsonSchema>;
+  queue: string[];
+  /** `$ref`s that could not be resolved (external or dangling), in encounter order. */
+  unresolved: string[];
+}
+
+export function createDefs(root: unknown, dialect: SourceDialect): DefsBuilder {
+  return { root, dialect, names: new Map(), used: new Set(), defs: new Map(), queue: [], unresolved: [] };
+}
+
+/** Resolve an RFC 6901 pointer inside `root`; `undefined` when any segment is missing. */
+export function resolvePointer(root: unknown, pointer: string): unknown {
+  const segments = parsePointer(pointer);
+  if (!segments) return undefined;
+  let node: unknown = root;
+  for (const segment of segments) {
+    if (node === null || typeof node !== 'object') return undefined;
+    if (!Object.prototype.hasOwnProperty.call(node, segment)) return undefined;
+    node = (node as Record<string, unknown>)[segment];
+  }
+  return node;
+}
+
+/** A def name from the last meaningful pointer segment, restricted to `[A-Za-z0-9_.-]`. */
+function baseName(pointer: string): string {
+  const segments = parsePointer(pointer) ?? [];
+  const tail = segments.length === 0 ? 'Root' : segments.slice(-1)[0];
+  const named = /^(schemas|definitions|\$defs|items|additionalProperties)$/.test(tail) || /^\d+$/.test(tail)
+    ? segments.slice(-2).join('_')
+    : tail;
+  const cleaned = named.replace(/[^A-Za-z0-9_.-]+/g, '_').replace(/^_+|_+$/g, '');
+  return cleaned === '' ? 'Def' : cleaned;
+}
+
+/**
+ * Register a local `$ref` and return the rewritten reference (`#/$defs/<name>`), or `undefined` when the
+ * target is external or does not exist (the caller substitutes an unconstrained schema and reports it).
+ */
+export function liftRef(builder: DefsBuilder, ref: string): string | undefined {
+  if (!ref.startsWith('#')) {
+    builder.unresolved.push(ref);
+    return undefined;
+  }
+  const pointer = decodeURIComponent(ref.slice(1));
+  let name = builder.names.get(pointer);
+  if (name === undefined) {
+    const target = resolvePointer(builder.root, pointer);
+    if (target === undefined || (typeof target !== 'object' && typeof target !== 'boolean') || target === null) {
+      builder.unresolved.push(ref);
+      return undefined;
+    }
+    const base = baseName(pointer);
+    name = base;
+    for (let n = 2; builder.used.has(name); n += 1) name = `${base}_${n}`;
+    builder.used.add(name);
+    builder.names.set(pointer, name);
+    builder.queue.push(pointer);
+  }
+  return `#/$defs/${escapeSegment(name)}`;
+}
+
+/**
+ * Normalize every queued definition (which may queue more) and return them sorted by name.
+ * `normalize` is injected to keep this module free of the walker (and the import graph acyclic).
+ */
+export function finishDefs(
+  builder: DefsBuilder,
+  normalize: (schema: unknown, builder: DefsBuilder) => JsonSchema,
+): Record<string, JsonSchema> {
+  while (builder.queue.length > 0) {
+    const pointer = builder.queue.shift() as string;
+    const name = builder.names.get(pointer) as string;
+    builder.defs.set(name, normalize(resolvePointer(builder.root, pointer), builder));
+  }
+  const out: Record<string, JsonSchema> = {};
+  for (const name of [...builder.defs.keys()].sort()) out[name] = builder.defs.get(name) as JsonSchema;
+  return out;
+}

@@ -1,0 +1,125 @@
+/**
+ * The tool input schema of an OpenAPI operation: path, query, non-auth header and cookie parameters as
+ * top-level properties, the request body under one `body` property (docs/decisions.md "Tool schemas").
+ */
+import type { Carrier } from '../../classify/types.js';
+import type { ApiModel, HttpOperation, JsonSchema, MediaContent, Parameter } from '../../ir/types.js';
+import { createDefs, finishDefs, type DefsBuilder, type SourceDialect } from './defs.js';
+import { KEY_PROPERTY } from './idempotency-key.js';
+import { normalizeSchema } from './normalize.js';
+
+type Obj = Record<string, unknown>;
+
+export interface BuiltInput {
+  schema: Obj;
+  unresolved: string[];
+}
+
+/** OAS 3.x §4.8.12.1: header parameters named Accept, Content-Type or Authorization are ignored. */
+const IGNORED_HEADERS = ['accept', 'authorization', 'content-type'];
+const LOCATION_ORDER: Parameter['in'][] = ['path', 'query', 'header', 'cookie', 'formData'];
+
+export function dialectOf(format: ApiModel['format']): SourceDialect {
+  if (format === 'openapi2') return 'openapi2';
+  if (format === 'openapi3.0') return 'openapi3.0';
+  return 'jsonschema';
+}
+
+/** apiKey security schemes name the credentials the caller injects; the model must never be asked for them. */
+function authParams(root: unknown): Set<string> {
+  const doc = (root ?? {}) as Obj;
+  const schemes = ((doc.components as Obj | undefined)?.securitySchemes ?? doc.securityDefinitions ?? {}) as Obj;
+  const out = new Set<string>();
+  for (const scheme of Object.values(schemes)) {
+    const s = (scheme ?? {}) as Obj;
+    if (s.type === 'apiKey' && typeof s.name === 'string' && typeof s.in === 'string') {
+      out.add(`${s.in}:${s.in === 'header' ? s.name.toLowerCase() : s.name}`);
+    }
+  }
+  return out;
+}
+
+function isExposed(p: Parameter, auth: Set<string>, carrier: Carrier | null): boolean {
+  if (p.in === 'body') return false;
+  const id = p.in === 'header' ? p.name.toLowerCase() : p.name;
+  if (auth.has(`${p.in}:${id}`)) return false;
+  if (p.in === 'header' && IGNORED_HEADERS.includes(id)) return false;
+  // The native key travels in its own carrier; the tool exposes it once, as `idempotency_key`.
+  const carrierIn = carrier?.in === 'form' ? 'formData' : carrier?.in;
+  if (carrier && carrierIn === p.in && (p.in === 'header' ? carrier.name.toLowerCase() === id : carrier.name === p.name)) {
+    return false;
+  }
+  return true;
+}
+
+/** First come keeps its name (path, query, header, cookie order); a later clash becomes `<in>_<name>`. */
+function propertyName(p: Parameter, taken: Set<string>): string {
+  let name = p.name;
+  if (taken.has(name) || name === KEY_PROPERTY) name = `${p.in}_${p.name}`;
+  for (let n = 2; taken.has(name); n += 1) name = `${p.in}_${p.name}_${n}`;
+  taken.add(name);
+  return name;
+}
+
+function withDescription(schema: JsonSchema, description: string | undefined): JsonSchema {
+  if (description === undefined || typeof schema === 'boolean' || typeof schema.description === 'string') return schema;
+  return { ...schema, description };
+}
+
+/** JSON first (application/json or +json), then form encodings, then the first declared media type. */
+function pickContent(content: MediaContent[]): MediaContent | undefined {
+  const json = content.find((c) => /^application\/(.+\+)?json\b/i.test(c.mediaType));
+  const form = content.find((c) => /^(application\/x-www-form-urlencoded|multipart\/form-data)\b/i.test(c.mediaType));
+  return json ?? form ?? content[0];
+}
+
+function bodySchema(op: HttpOperation, builder: DefsBuilder): { schema: JsonSchema; required: boolean } | undefined {
+  const bodyParam = op.parameters.find((p) => p.in === 'body');
+  if (bodyParam) return { schema: withDescription(normalizeSchema(bodyParam.schema ?? {}, builder), bodyParam.description), required: bodyParam.required };
+  const formParams = op.parameters.filter((p) => p.in === 'formData');
+  if (formParams.length > 0 || !op.requestBody) return undefined;
+  const picked = pickContent(op.requestBody.content);
+  if (!picked) return undefined;
+  const structured = /json|form/i.test(picked.mediaType);
+  const schema = structured
+    ? normalizeSchema(picked.schema ?? {}, builder)
+    : { type: 'string', description: `Raw request body (${picked.mediaType}).` };
+  return { schema, required: op.requestBody.required };
+}
+
+export function buildHttpInput(op: HttpOperation, api: ApiModel, carrier: Carrier | null): BuiltInput {
+  const builder = createDefs(api.root, dialectOf(api.format));
+  const auth = authParams(api.root);
+  const properties: Obj = {};
+  const required: string[] = [];
+  const taken = new Set<string>();
+  const params = op.parameters
+    .filter((p) => isExposed(p, auth, carrier))
+    .sort((a, b) => LOCATION_ORDER.indexOf(a.in) - LOCATION_ORDER.indexOf(b.in));
+  const formProps: Obj = {};
+  const formRequired: string[] = [];
+  for (const p of params) {
+    const schema = withDescription(normalizeSchema(p.schema ?? { type: 'string' }, builder), p.description);
+    if (p.in === 'formData') {
+      formProps[p.name] = schema;
+      if (p.required) formRequired.push(p.name);
+      continue;
+    }
+    const name = propertyName(p, taken);
+    properties[name] = schema;
+    if (p.required || p.in === 'path') required.push(name);
+  }
+  const body = Object.keys(formProps).length > 0
+    ? { schema: { type: 'object', properties: formProps, required: formRequired }, required: formRequired.length > 0 }
+    : bodySchema(op, builder);
+  if (body) {
+    let name = 'body';
+    for (let n = 2; taken.has(name); n += 1) name = `body_${n}`;
+    properties[name] = body.schema;
+    if (body.required) required.push(name);
+  }
+  const schema: Obj = { type: 'object', properties, required, additionalProperties: false };
+  const defs = finishDefs(builder, normalizeSchema);
+  if (Object.keys(defs).length > 0) schema.$defs = defs;
+  return { schema, unresolved: builder.unresolved };
+}

@@ -1,0 +1,43 @@
+/**
+ * Tool names per target. OpenAI function names and Anthropic tool names must match
+ * `^[A-Za-z0-9_-]{1,64}$`; MCP 2025-11-25 (SEP-986) allows `[A-Za-z0-9_.-]`, 1–128 characters.
+ * Sanitizing is deterministic; a name that had to be shortened or that collides gets a suffix derived
+ * from the operation key, so adding an operation never renames the others.
+ */
+import { createHash } from 'node:crypto';
+
+export interface NameRule {
+  invalid: RegExp;
+  max: number;
+}
+
+export const OPENAI_NAME: NameRule = { invalid: /[^A-Za-z0-9_-]+/g, max: 64 };
+export const ANTHROPIC_NAME: NameRule = { invalid: /[^A-Za-z0-9_-]+/g, max: 64 };
+export const MCP_NAME: NameRule = { invalid: /[^A-Za-z0-9_.-]+/g, max: 128 };
+
+function shortHash(text: string): string {
+  return createHash('sha256').update(text).digest('hex').slice(0, 8);
+}
+
+function withSuffix(base: string, suffix: string, max: number): string {
+  return `${base.slice(0, max - suffix.length - 1)}_${suffix}`;
+}
+
+/** Assign a name to every `{ key, name }` (in the given, sorted order). Returns operation key → name. */
+export function assignNames(tools: { key: string; name: string }[], rule: NameRule): Map<string, string> {
+  const byName = new Map<string, string>();
+  const byKey = new Map<string, string>();
+  const cleaned = tools.map((t) => t.name.replace(rule.invalid, '_') || 'tool');
+  const counts = new Map<string, number>();
+  for (const c of cleaned) counts.set(c.slice(0, rule.max), (counts.get(c.slice(0, rule.max)) ?? 0) + 1);
+  tools.forEach((tool, i) => {
+    const clean = cleaned[i];
+    let name = clean.length > rule.max || (counts.get(clean) ?? 0) > 1
+      ? withSuffix(clean, shortHash(tool.key), rule.max)
+      : clean;
+    for (let n = 2; byName.has(name); n += 1) name = withSuffix(clean, `${shortHash(tool.key)}_${n}`, rule.max);
+    byName.set(name, tool.key);
+    byKey.set(tool.key, name);
+  });
+  return byKey;
+}

@@ -1,0 +1,176 @@
+/**
+ * Normalize a source schema (OpenAPI 2.0 / 3.0 Schema Object, OpenAPI 3.1 or draft-07 JSON Schema) into
+ * plain JSON Schema 2020-12 — the dialect MCP 2025-11-25 assumes when `$schema` is absent (SEP-1613).
+ * Unknown keywords, vendor extensions and OpenAPI-only annotations are dropped, values of the wrong type
+ * are dropped, and `$ref`s are lifted into `$defs` (see defs.ts), so the result compiles under Ajv 2020 strict.
+ */
+import type { JsonSchema } from '../../ir/types.js';
+import { finishDefs, liftRef, type DefsBuilder } from './defs.js';
+import {
+  BOOLEAN_KEYWORDS,
+  COUNT_KEYWORDS,
+  JSON_TYPES,
+  NUMBER_KEYWORDS,
+  SCHEMA_ARRAY_KEYWORDS,
+  SCHEMA_KEYWORDS,
+  SCHEMA_MAP_KEYWORDS,
+  STRING_KEYWORDS,
+  VALUE_KEYWORDS,
+} from './keywords.js';
+
+type Obj = Record<string, unknown>;
+
+const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
+const has = (list: readonly string[], key: string): boolean => list.includes(key);
+
+/** Normalize one schema node. Non-schema input (a string, a number) becomes `{}` — no constraint. */
+export function normalizeSchema(schema: unknown, builder: DefsBuilder): JsonSchema {
+  if (typeof schema === 'boolean') return schema;
+  if (!isObj(schema)) return {};
+  const src = preprocess(schema, builder);
+  if (typeof src.$ref === 'string') {
+    const target = liftRef(builder, src.$ref);
+    const openapiRef = builder.dialect !== 'jsonschema'; // OpenAPI 2/3.0: siblings of $ref are ignored.
+    const rest = openapiRef ? {} : withoutRef(src);
+    const out: Obj = target === undefined ? {} : { $ref: target };
+    if (!openapiRef) Object.assign(out, normalizeSchema(rest, builder));
+    return applyNullable(out, schema, builder);
+  }
+  const out: Obj = {};
+  for (const key of Object.keys(src).sort()) copyKeyword(out, key, src[key], builder);
+  return applyNullable(out, schema, builder);
+}
+
+/** Normalize a top-level schema and attach the reachable `$defs`. */
+export function normalizeRoot(schema: unknown, builder: DefsBuilder): JsonSchema {
+  const out = normalizeSchema(schema, builder);
+  const defs = finishDefs(builder, normalizeSchema);
+  if (Object.keys(defs).length === 0 || typeof out === 'boolean') return out;
+  return { ...out, $defs: defs };
+}
+
+function withoutRef(src: Obj): Obj {
+  const { $ref: _ref, ...rest } = src;
+  return rest;
+}
+
+/** Dialect rewrites that change keyword names (draft-04 booleans, draft-07 arrays, Swagger `file`). */
+function preprocess(schema: Obj, builder: DefsBuilder): Obj {
+  const src: Obj = { ...schema };
+  if (builder.dialect !== 'jsonschema') {
+    // OpenAPI 2.0 / 3.0 use draft-04 boolean exclusiveMinimum/Maximum (OAS 3.0.3 §4.7.24.1).
+    for (const [flag, bound] of [['exclusiveMinimum', 'minimum'], ['exclusiveMaximum', 'maximum']] as const) {
+      if (typeof src[flag] !== 'boolean') continue;
+      if (src[flag] === true && typeof src[bound] === 'number') {
+        src[flag] = src[bound];
+        delete src[bound];
+      } else delete src[flag];
+    }
+    if (src.example !== undefined && src.examples === undefined) src.examples = [src.example];
+  }
+  if (src.type === 'file') {
+    src.type = 'string';
+    src.format = 'binary';
+  }
+  if (Array.isArray(src.items)) {
+    // draft-07 tuple form → 2020-12 prefixItems; additionalItems → items.
+    src.prefixItems = src.items;
+    src.items = src.additionalItems;
+  }
+  if (isObj(src.dependencies)) {
+    for (const [name, dep] of Object.entries(src.dependencies)) {
+      const target = Array.isArray(dep) ? 'dependentRequired' : 'dependentSchemas';
+      src[target] = { ...(isObj(src[target]) ? (src[target] as Obj) : {}), [name]: dep };
+    }
+  }
+  return src;
+}
+
+function copyKeyword(out: Obj, key: string, value: unknown, builder: DefsBuilder): void {
+  if (has(SCHEMA_KEYWORDS, key)) {
+    if (isObj(value) || typeof value === 'boolean') out[key] = normalizeSchema(value, builder);
+  } else if (has(SCHEMA_ARRAY_KEYWORDS, key)) {
+    if (Array.isArray(value) && (value.length > 0 || key === 'prefixItems')) {
+      out[key] = value.map((v) => normalizeSchema(v, builder));
+    }
+  } else if (has(SCHEMA_MAP_KEYWORDS, key)) {
+    if (isObj(value)) out[key] = mapSchemas(value, builder);
+  } else if (has(COUNT_KEYWORDS, key)) {
+    if (Number.isInteger(value) && (value as number) >= 0) out[key] = value;
+  } else if (has(NUMBER_KEYWORDS, key)) {
+    if (typeof value === 'number' && Number.isFinite(value) && (key !== 'multipleOf' || value > 0)) out[key] = value;
+  } else if (has(STRING_KEYWORDS, key)) {
+    if (typeof value === 'string') out[key] = value;
+  } else if (has(BOOLEAN_KEYWORDS, key)) {
+    if (typeof value === 'boolean') out[key] = value;
+  } else if (has(VALUE_KEYWORDS, key)) {
+    out[key] = value;
+  } else {
+    copyStructural(out, key, value);
+  }
+}
+
+function copyStructural(out: Obj, key: string, value: unknown): void {
+  switch (key) {
+    case 'type': {
+      const types = (Array.isArray(value) ? value : [value]).filter((t): t is string => has(JSON_TYPES, t as string));
+      const unique = [...new Set(types)];
+      if (unique.length === 1) out.type = unique[0];
+      else if (unique.length > 1) out.type = unique;
+      return;
+    }
+    case 'required': {
+      if (!Array.isArray(value)) return;
+      out.required = [...new Set(value.filter((v): v is string => typeof v === 'string'))];
+      return;
+    }
+    case 'enum':
+      if (Array.isArray(value)) out.enum = dedupeValues(value);
+      return;
+    case 'examples':
+      if (Array.isArray(value)) out.examples = value;
+      return;
+    case 'dependentRequired':
+      if (isObj(value)) out.dependentRequired = stringArrays(value);
+      return;
+    default:
+      // `$schema`, `$id`, `definitions`/`$defs` (rebuilt from what is reachable), `nullable` (applied
+      // separately), `discriminator`, `xml`, `externalDocs`, `example`, `x-*` and unknown keywords.
+      return;
+  }
+}
+
+function mapSchemas(value: Obj, builder: DefsBuilder): Obj {
+  const out: Obj = {};
+  for (const [name, sub] of Object.entries(value)) out[name] = normalizeSchema(sub, builder);
+  return out;
+}
+
+function stringArrays(value: Obj): Obj {
+  const out: Obj = {};
+  for (const [name, list] of Object.entries(value)) {
+    if (Array.isArray(list)) out[name] = [...new Set(list.filter((v): v is string => typeof v === 'string'))];
+  }
+  return out;
+}
+
+/** 2020-12 does not require unique enum values, but Ajv's meta-schema check does. */
+function dedupeValues(values: unknown[]): unknown[] {
+  const seen = new Set<string>();
+  return values.filter((v) => {
+    const key = JSON.stringify(v);
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
+/** OpenAPI 3.0 `nullable: true` → `null` joins the type (or an `anyOf` around a `$ref`). */
+function applyNullable(out: Obj, schema: Obj, builder: DefsBuilder): JsonSchema {
+  if (builder.dialect === 'jsonschema' || schema.nullable !== true) return out;
+  if (typeof out.$ref === 'string') return { anyOf: [out, { type: 'null' }] };
+  if (typeof out.type === 'string' && out.type !== 'null') out.type = [out.type, 'null'];
+  else if (Array.isArray(out.type) && !out.type.includes('null')) out.type = [...out.type, 'null'];
+  if (Array.isArray(out.enum) && !out.enum.includes(null)) out.enum = [...out.enum, null];
+  return out;
+}

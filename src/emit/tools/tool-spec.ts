@@ -1,0 +1,60 @@
+/**
+ * One target-neutral tool per plan entry: name, texts, normalized input schema (with the required key
+ * on writes), output schema and annotations. The to-<format>.ts modules render it per target.
+ */
+import type { ApiPlan, PlanEntry } from '../../classify/types.js';
+import type { ResolvedConfig } from '../../config/types.js';
+import { diagnostic, type Diagnostic } from '../../diagnostics/diagnostic.js';
+import type { SourceRef, ToolAnnotations } from '../../ir/types.js';
+import { buildAnnotations } from './annotations.js';
+import { buildHttpInput } from './http-input.js';
+import { addIdempotencyKey } from './idempotency-key.js';
+import { buildToolInput, normalizeToolSchema } from './tool-input.js';
+
+type Obj = Record<string, unknown>;
+
+export interface ToolSpec {
+  /** Operation key (`POST /v1/charges`, `tool:send_email`): what reverse maps point back to. */
+  key: string;
+  /** The name before target sanitizing: the tool's own name, the operationId, or the IR name. */
+  name: string;
+  title?: string;
+  description: string;
+  inputSchema: Obj;
+  outputSchema?: Obj;
+  annotations: ToolAnnotations;
+  /** The property that carries the idempotency key (write tools only). */
+  keyProperty?: string;
+  source: SourceRef;
+}
+
+function describe(entry: PlanEntry): string {
+  const op = entry.operation;
+  const text = op.description ?? op.summary;
+  if (text !== undefined && text.trim() !== '') return text;
+  return op.kind === 'http' ? `${op.method.toUpperCase()} ${op.path}` : op.toolName;
+}
+
+export function buildToolSpec(apiPlan: ApiPlan, entry: PlanEntry, config: ResolvedConfig, diagnostics: Diagnostic[]): ToolSpec {
+  const op = entry.operation;
+  const built = op.kind === 'http' ? buildHttpInput(op, apiPlan.api, entry.carrier) : buildToolInput(op);
+  for (const ref of [...new Set(built.unresolved)]) {
+    diagnostics.push(diagnostic('tools_unresolved_ref', 'warning', `${op.key}: $ref ${ref} cannot be resolved; the tool schema leaves that value unconstrained.`, { file: op.source.file, pointer: op.source.pointer }));
+  }
+  const isWrite = entry.effect === 'write';
+  const ttl = entry.ttlSeconds ?? config.tools.defaultTtlSeconds;
+  const keyProperty = isWrite ? addIdempotencyKey(built.schema, entry, ttl) : undefined;
+  const spec: ToolSpec = {
+    key: op.key,
+    name: op.kind === 'tool' ? op.toolName : op.operationId ?? op.name,
+    description: describe(entry),
+    inputSchema: built.schema,
+    annotations: buildAnnotations(entry, keyProperty !== undefined),
+    keyProperty,
+    source: op.source,
+  };
+  const title = op.kind === 'tool' ? op.title ?? op.annotations?.title : op.summary;
+  if (typeof title === 'string' && title !== '') spec.title = title;
+  if (op.kind === 'tool' && op.outputSchema !== undefined) spec.outputSchema = normalizeToolSchema(op.outputSchema).schema;
+  return spec;
+}

@@ -1,0 +1,22 @@
+/** Compile emitted schemas with Ajv's JSON Schema 2020-12 build in strict mode (unknown keywords are errors). */
+import Ajv2020Module from 'ajv/dist/2020.js';
+
+type Ajv2020 = InstanceType<typeof Ajv2020Module.default>;
+
+export function createAjv(): Ajv2020 {
+  const Ajv2020 = Ajv2020Module.default;
+  // validateFormats off: formats are annotations here (int32, binary…); the test is about schema validity.
+  const ajv = new Ajv2020({ strict: true, allErrors: true, validateFormats: false, allowUnionTypes: true, strictRequired: false });
+  ajv.addKeyword({ keyword: 'x-mcp-header', schemaType: 'string' });
+  return ajv;
+}
+
+/** `undefined` when the schema compiles; otherwise the Ajv message. */
+export function compileError(ajv: Ajv2020, schema: unknown): string | undefined {
+  try {
+    ajv.compile(schema as object);
+    return undefined;
+  } catch (err) {
+    return (err as Error).message;
+  }
+}
