@@ -3,6 +3,8 @@ import type { Migration, Statement, TableName } from './statements.js';
 import { deriveName } from './identifiers.js';
 import { buildDedupTable, buildSagaTable, OWNED_KEY_COLUMN } from './tables.js';
 
+const TIMES_NOTE = 'Times are epoch milliseconds; rows expire at expires_at (prune) and stale pending rows are found by (status, lease_expires_at) (reconcile).';
+
 export interface StoreTableNames {
   schema?: string;
   dedupTable: string;
@@ -24,7 +26,7 @@ export function buildDedupMigration(dialect: SqlDialect, names: StoreTableNames)
   return {
     name: '0001_idemgen_dedup',
     title: 'dedup table (SOP OP-2, Step 6)',
-    notes: [],
+    notes: [TIMES_NOTE],
     up: [...schemaStatements(dialect, names.schema), { kind: 'create_table', def: buildDedupTable(table, dialect.maxIdentifierLength) }],
     down: [{ kind: 'drop_table', table }],
   };
@@ -36,7 +38,7 @@ export function buildSagaMigration(dialect: SqlDialect, names: StoreTableNames):
   return {
     name: '0002_idemgen_saga',
     title: 'saga intent table (SOP OP-5)',
-    notes: [],
+    notes: [TIMES_NOTE],
     up: [...schemaStatements(dialect, names.schema), { kind: 'create_table', def: buildSagaTable(table, dialect.maxIdentifierLength) }],
     down: [{ kind: 'drop_table', table }],
   };
@@ -50,7 +52,7 @@ export function buildStoreMigration(dialect: SqlDialect, names: StoreTableNames,
   return {
     name: 'idemgen_store',
     title: 'dedup table and saga intent table (SOP OP-2, OP-5)',
-    notes: [],
+    notes: [TIMES_NOTE],
     up: [...dedup.up, ...sagaPart.up.filter((s) => s.kind !== 'create_schema')],
     down: [...sagaPart.down, ...dedup.down],
   };

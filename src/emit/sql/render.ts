@@ -23,7 +23,7 @@ function renderFile(dialect: SqlDialect, migration: Migration, direction: 'up' |
     direction,
     dialect: dialect.label,
     title: migration.title,
-    notes: [...dialect.notes(statements), ...migration.notes].map(sanitizeComment),
+    notes: [...dialect.notes(statements), ...(direction === 'up' ? migration.notes : [])].map(sanitizeComment),
     body,
   });
   return `${text}\n`;

@@ -14,7 +14,7 @@ function notes(statements: readonly Statement[]): string[] {
   return [
     once
       ? 'Runs once: MySQL 8 has no IF [NOT] EXISTS for ALTER TABLE columns and indexes.'
-      : 'Re-runnable: CREATE/DROP TABLE IF [NOT] EXISTS, indexes declared inline. Times are epoch milliseconds (BIGINT).',
+      : 'Re-runnable: CREATE/DROP TABLE IF [NOT] EXISTS, indexes declared inline.',
     'golang-migrate: several statements per file need multiStatements=true in the DSN.',
   ];
 }

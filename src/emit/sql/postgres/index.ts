@@ -6,7 +6,7 @@ import { MAX_IDENTIFIER_LENGTH, quoteIdentifier, quoteLiteral, quoteTable } from
 
 /** Every PostgreSQL statement we emit has an IF [NOT] EXISTS form, so each file can run twice. */
 function notes(_statements: readonly Statement[]): string[] {
-  return ['Re-runnable: every statement uses IF [NOT] EXISTS. Times are epoch milliseconds (bigint).'];
+  return ['Re-runnable: every statement uses IF [NOT] EXISTS.'];
 }
 
 export const dialect: SqlDialect = {

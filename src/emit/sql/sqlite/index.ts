@@ -10,7 +10,7 @@ function notes(statements: readonly Statement[]): string[] {
   return [
     alters
       ? 'Runs once: SQLite has no IF [NOT] EXISTS for ALTER TABLE ADD/DROP COLUMN (DROP COLUMN needs SQLite >= 3.35).'
-      : 'Re-runnable: every statement uses IF [NOT] EXISTS. Times are epoch milliseconds (INTEGER).',
+      : 'Re-runnable: every statement uses IF [NOT] EXISTS.',
   ];
 }
 
