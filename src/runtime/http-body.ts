@@ -1,0 +1,80 @@
+/**
+ * Request encoding for the HTTP caller, including the idempotency-key carriers (SOP Step 4:
+ * the key rides in the header, body field, form field or query parameter the API names).
+ */
+
+export type BodyType = 'json' | 'form' | 'multipart' | 'none';
+export type FormValue = string | number | boolean | null | undefined | Date | Blob | FormValue[] | { [k: string]: FormValue };
+
+/** Stripe-style nested form keys: `{ a: { b: ['c'] } }` → `a[b][0]=c`; undefined omitted, null → ''. */
+export function flattenForm(value: unknown, prefix = '', out: [string, string | Blob][] = []): [string, string | Blob][] {
+  if (value === undefined) return out;
+  if (value === null) return prefix ? (out.push([prefix, '']), out) : out;
+  if (value instanceof Date) return out.push([prefix, String(Math.floor(value.getTime() / 1000))]), out;
+  if (typeof Blob !== 'undefined' && value instanceof Blob) return out.push([prefix, value]), out;
+  if (Array.isArray(value)) {
+    value.forEach((item, i) => flattenForm(item, `${prefix}[${i}]`, out));
+    return out;
+  }
+  if (typeof value === 'object') {
+    for (const [k, v] of Object.entries(value as Record<string, unknown>)) flattenForm(v, prefix ? `${prefix}[${k}]` : k, out);
+    return out;
+  }
+  if (!prefix) throw new TypeError('form body must be an object');
+  out.push([prefix, String(value)]);
+  return out;
+}
+
+/** application/x-www-form-urlencoded text (RFC 1866 §8.2.1 via WHATWG URLSearchParams). */
+export function encodeForm(value: unknown): string {
+  const params = new URLSearchParams();
+  for (const [k, v] of flattenForm(value)) {
+    if (typeof v !== 'string') throw new TypeError(`form field ${k} is a Blob: use bodyType 'multipart'`);
+    params.append(k, v);
+  }
+  return params.toString();
+}
+
+function encodeMultipart(value: unknown): FormData {
+  const form = new FormData();
+  for (const [k, v] of flattenForm(value)) form.append(k, v);
+  return form;
+}
+
+/** Set `a.b.c` in a JSON body without mutating the caller's object. */
+export function withBodyField(body: unknown, path: string, key: string): Record<string, unknown> {
+  const root: Record<string, unknown> = { ...((body ?? {}) as Record<string, unknown>) };
+  const parts = path.split('.');
+  let node = root;
+  for (const part of parts.slice(0, -1)) {
+    const next = node[part];
+    node = node[part] = { ...(typeof next === 'object' && next !== null ? (next as Record<string, unknown>) : {}) };
+  }
+  node[parts[parts.length - 1]] = key;
+  return root;
+}
+
+export function buildUrl(baseUrl: string, path: string, query: Record<string, unknown> | undefined): string {
+  const url = new URL(path.replace(/^\//, ''), baseUrl.endsWith('/') ? baseUrl : `${baseUrl}/`);
+  for (const [k, v] of flattenForm(query ?? {})) {
+    if (typeof v === 'string') url.searchParams.append(k, v);
+  }
+  return url.toString();
+}
+
+export function encodeBody(bodyType: BodyType, body: unknown): { body?: string | FormData; contentType?: string } {
+  switch (bodyType) {
+    case 'none':
+      return {};
+    case 'json':
+      return { body: JSON.stringify(body ?? null), contentType: 'application/json' };
+    case 'form':
+      return { body: encodeForm(body ?? {}), contentType: 'application/x-www-form-urlencoded' };
+    case 'multipart':
+      return { body: encodeMultipart(body ?? {}) }; // fetch sets the boundary
+    default: {
+      const never: never = bodyType;
+      throw new TypeError(`unknown bodyType ${String(never)}`);
+    }
+  }
+}

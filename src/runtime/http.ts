@@ -1,0 +1,168 @@
+/**
+ * HTTP transport for generated clients (SOP Step 4): the same key on every attempt, in the
+ * carrier the API names. Transport retries happen only for native-key (OP-1) calls, where the
+ * server dedupes the repeat; every other mechanism gets exactly one attempt and goes through the
+ * dedup store, which decides what an ambiguous outcome means.
+ */
+import { IdempotencyConflictError, IdempotencyInFlightError } from './errors.js';
+import { buildUrl, encodeBody, withBodyField, type BodyType } from './http-body.js';
+import {
+  backoffDelay, classifyConflict, classifyTransportError, DEFAULT_RETRY, isRetryableStatus, parseRetryAfter,
+  type RetryPolicy,
+} from './http-retry.js';
+import type { StoreMechanism } from './store.js';
+
+export type { RetryPolicy } from './http-retry.js';
+
+export interface KeyCarrier {
+  in: 'header' | 'body' | 'form' | 'query';
+  name: string;
+}
+
+export interface HttpCallerOptions {
+  baseUrl: string;
+  fetch?: typeof fetch;
+  headers?: Record<string, string>;
+  /** Per attempt, including reading the body. */
+  timeoutMs?: number;
+  retry?: Partial<RetryPolicy>;
+  /** Injected for deterministic tests of the jitter. */
+  random?: () => number;
+}
+
+export interface HttpRequest {
+  method: string;
+  path: string;
+  query?: Record<string, unknown>;
+  headers?: Record<string, string>;
+  body?: unknown;
+  bodyType: BodyType;
+  key?: string;
+  carrier?: KeyCarrier;
+  mechanism: StoreMechanism | 'none';
+}
+
+export interface HttpResponse {
+  status: number;
+  headers: Record<string, string>;
+  body: unknown;
+}
+
+/** A final non-2xx answer. 4xx (except 408/409/425/429) is a definite failure: nothing executed. */
+export class HttpStatusError extends Error {
+  readonly status: number;
+  readonly headers: Record<string, string>;
+  readonly body: unknown;
+  readonly definiteFailure: boolean;
+
+  constructor(message: string, res: HttpResponse, definiteFailure: boolean) {
+    super(message);
+    this.name = 'HttpStatusError';
+    this.status = res.status;
+    this.headers = res.headers;
+    this.body = res.body;
+    this.definiteFailure = definiteFailure;
+  }
+}
+
+export interface HttpCaller {
+  send(req: HttpRequest): Promise<HttpResponse>;
+}
+
+interface Prepared {
+  url: string;
+  init: RequestInit;
+  what: string;
+}
+
+/** Built once per `send`, so every retry carries byte-identical key and payload. */
+function prepare(opts: HttpCallerOptions, req: HttpRequest): Prepared {
+  const headers: Record<string, string> = { ...opts.headers, ...req.headers };
+  let body = req.body;
+  let query = req.query;
+  if (req.key !== undefined && req.carrier) {
+    const { name } = req.carrier;
+    if (req.carrier.in === 'header') headers[name] = req.key;
+    else if (req.carrier.in === 'query') query = { ...query, [name]: req.key };
+    else body = withBodyField(body, name, req.key);
+  }
+  const encoded = encodeBody(req.bodyType, body);
+  if (encoded.contentType && !Object.keys(headers).some((h) => h.toLowerCase() === 'content-type')) {
+    headers['content-type'] = encoded.contentType;
+  }
+  return {
+    url: buildUrl(opts.baseUrl, req.path, query),
+    init: { method: req.method.toUpperCase(), headers, body: encoded.body },
+    what: `${req.method.toUpperCase()} ${req.path}`,
+  };
+}
+
+async function readBody(res: Response): Promise<unknown> {
+  const text = await res.text();
+  if (text === '') return null;
+  if (!/json/i.test(res.headers.get('content-type') ?? '')) return text;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+async function attemptOnce(doFetch: typeof fetch, p: Prepared, timeoutMs: number): Promise<HttpResponse> {
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(new DOMException('request timed out', 'TimeoutError')), timeoutMs);
+  try {
+    const res = await doFetch(p.url, { ...p.init, signal: controller.signal });
+    const body = await readBody(res);
+    return { status: res.status, headers: Object.fromEntries(res.headers.entries()), body };
+  } catch (err) {
+    throw classifyTransportError(err, p.what);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** The error a final, unretried response becomes. */
+function finalError(req: HttpRequest, p: Prepared, res: HttpResponse): Error {
+  const ctx = { key: req.key ?? '', operation: p.what, scope: '' };
+  const conflict = classifyConflict(res.status, res.body);
+  if (conflict === 'mismatch') {
+    return new IdempotencyConflictError(`${p.what}: the server saw this key with a different payload (${res.status})`, ctx);
+  }
+  if (conflict === 'in-progress') return new IdempotencyInFlightError(`${p.what}: still in progress on the server`, ctx);
+  // 429 and 4xx were refused before execution; 5xx/408 may have executed.
+  const definite = res.status === 429 || (res.status >= 400 && res.status < 500 && res.status !== 408);
+  return new HttpStatusError(`${p.what} failed with HTTP ${res.status}`, res, definite);
+}
+
+export function createHttpCaller(opts: HttpCallerOptions): HttpCaller {
+  const doFetch = opts.fetch ?? globalThis.fetch;
+  const policy: RetryPolicy = { ...DEFAULT_RETRY, ...opts.retry };
+  const random = opts.random ?? Math.random;
+  const timeoutMs = opts.timeoutMs ?? 30_000;
+
+  async function send(req: HttpRequest): Promise<HttpResponse> {
+    const p = prepare(opts, req);
+    const retries = req.mechanism === 'OP-1' && req.key !== undefined ? Math.max(1, policy.attempts) : 1;
+    for (let attempt = 1; ; attempt++) {
+      let res: HttpResponse;
+      try {
+        res = await attemptOnce(doFetch, p, timeoutMs);
+      } catch (err) {
+        if (attempt >= retries) throw err;
+        await sleep(backoffDelay(attempt, policy, random));
+        continue;
+      }
+      if (res.status < 400) return res;
+      const conflict = classifyConflict(res.status, res.body);
+      if (!isRetryableStatus(res.status, conflict) || attempt >= retries) throw finalError(req, p, res);
+      const retryAfter = parseRetryAfter(res.headers['retry-after']);
+      if (retryAfter !== undefined && retryAfter > (policy.maxRetryAfterMs ?? Infinity)) throw finalError(req, p, res);
+      await sleep(Math.max(backoffDelay(attempt, policy, random), retryAfter ?? 0));
+    }
+  }
+
+  return { send };
+}
+
+const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));

@@ -1,0 +1,184 @@
+/**
+ * The pending → completed state machine (DESIGN §5, SOP Steps 5–7). The dedup row goes in
+ * *before* the side effect (SOP Step 6); `pending` means "wait or fail", never "call again",
+ * unless the downstream itself dedupes the key (OP-1 native key, OP-3 content address).
+ */
+import { randomUUID } from 'node:crypto';
+import { hashArgs } from './canonical-json.js';
+import {
+  IdempotencyConflictError, IdempotencyFailedError, IdempotencyFencedError, IdempotencyInFlightError,
+  IdempotencyOutcomeUnknownError, IdempotencyResultTooLargeError, isDefiniteFailure,
+} from './errors.js';
+import type { IdempotencyErrorContext } from './errors.js';
+import { scopeString, validateKey, type KeyScope } from './keys.js';
+import type { DedupRow, DedupStore, StoreMechanism } from './store.js';
+import { decodeResult, encodeError, encodeResult } from './stored-value.js';
+
+export interface IdempotencyOptions {
+  store: DedupStore;
+  /** How long an attempt owns the row before another may treat it as stale. */
+  leaseMs?: number;
+  /** How long a duplicate waits for an in-flight attempt before `IdempotencyInFlightError`. */
+  waitMs?: number;
+  pollMs?: number;
+  maxResultBytes?: number;
+  /** Applied to the stored copy only; the live caller gets the unredacted result. */
+  redact?: (result: unknown, info: { operation: string; key: string }) => unknown;
+  now?: () => number;
+  /** Dedup window when a call gives no `ttlSeconds` (SOP Step 4: ≥ 1 h; default 24 h like Stripe). */
+  defaultTtlSeconds?: number;
+}
+
+export interface RunRequest {
+  operation: string;
+  key: string;
+  /** Tenant/principal namespace: one tenant never replays another's result. */
+  scope?: string | KeyScope;
+  args: unknown;
+  mechanism: StoreMechanism;
+  ttlSeconds?: number;
+}
+
+export interface RunContext {
+  key: string;
+  leaseToken: string;
+  /** 1 for the first claim; higher after a native-key takeover. */
+  attempt: number;
+}
+
+/** SOP Step 7: the model must know it did not re-send. */
+export interface RunResult<T> {
+  result: T;
+  wasReplay: boolean;
+  originalCalledAt: Date;
+}
+
+export interface Idempotency {
+  readonly store: DedupStore;
+  run<T>(req: RunRequest, fn: (ctx: RunContext) => Promise<T>): Promise<RunResult<T>>;
+}
+
+/** The downstream dedupes a repeat of the same key, so an expired lease may be retried with it. */
+export const RETRY_SAFE_MECHANISMS: ReadonlySet<StoreMechanism> = new Set<StoreMechanism>(['OP-1', 'OP-3']);
+
+interface Call {
+  req: RunRequest;
+  scope: string;
+  argsHash: string;
+  ctx: (row?: DedupRow) => IdempotencyErrorContext;
+}
+
+const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+export function createIdempotency(options: IdempotencyOptions): Idempotency {
+  const o = {
+    leaseMs: 30_000, waitMs: 10_000, pollMs: 50, maxResultBytes: 256 * 1024, defaultTtlSeconds: 86_400,
+    now: Date.now, ...options,
+  };
+  const { store } = o;
+
+  function replay<T>(call: Call, row: DedupRow): RunResult<T> {
+    if (row.status === 'failed') {
+      throw new IdempotencyFailedError(`${call.req.operation} failed earlier under this key; replaying the failure`, call.ctx(row));
+    }
+    const decoded = decodeResult(row.result);
+    if (decoded.kind === 'too-large') {
+      throw new IdempotencyResultTooLargeError(
+        `${call.req.operation} completed, but its ${decoded.bytes}-byte result exceeded the stored cap`, call.ctx(row));
+    }
+    return { result: decoded.value as T, wasReplay: true, originalCalledAt: new Date(row.createdAt) };
+  }
+
+  async function onFailure(call: Call, row: DedupRow, token: string, err: unknown): Promise<never> {
+    const id = { scope: call.scope, key: call.req.key, leaseToken: token, now: o.now() };
+    if (isDefiniteFailure(err) || err instanceof IdempotencyConflictError) {
+      await store.release(id); // nothing executed: a retry may run (DESIGN §5)
+      throw err;
+    }
+    if ((err as { finalFailure?: unknown })?.finalFailure === true) {
+      await store.fail({ ...id, error: encodeError(err, 'failed') });
+      throw err;
+    }
+    // Ambiguous: keep the row pending with an expired lease so reconcile sees it at once.
+    await store.markUnknown({ ...id, error: encodeError(err, 'unknown') });
+    if (RETRY_SAFE_MECHANISMS.has(call.req.mechanism)) throw err; // retry with the same key is safe
+    throw new IdempotencyOutcomeUnknownError(
+      `${call.req.operation} may or may not have happened; not retrying (fail closed)`,
+      call.ctx({ ...row, error: encodeError(err, 'unknown') }), { cause: err });
+  }
+
+  async function execute<T>(call: Call, row: DedupRow, token: string, fn: (ctx: RunContext) => Promise<T>): Promise<RunResult<T>> {
+    let result: T;
+    try {
+      result = await fn({ key: call.req.key, leaseToken: token, attempt: row.attempts });
+    } catch (err) {
+      return onFailure(call, row, token, err);
+    }
+    const stored = o.redact ? o.redact(result, { operation: call.req.operation, key: call.req.key }) : result;
+    const { text } = encodeResult(stored, o.maxResultBytes);
+    const ok = await store.complete({ scope: call.scope, key: call.req.key, leaseToken: token, result: text, now: o.now() });
+    if (!ok) {
+      const fenced = new IdempotencyFencedError(
+        `${call.req.operation}: lease expired and another attempt took the key over; this completion was rejected`,
+        call.ctx(await store.get({ scope: call.scope, key: call.req.key })));
+      fenced.result = result;
+      throw fenced;
+    }
+    return { result, wasReplay: false, originalCalledAt: new Date(row.createdAt) };
+  }
+
+  async function run<T>(req: RunRequest, fn: (ctx: RunContext) => Promise<T>): Promise<RunResult<T>> {
+    const scope = scopeString(req.scope);
+    const call: Call = {
+      req, scope, argsHash: hashArgs(req.args),
+      ctx: (state) => ({ key: req.key, operation: req.operation, scope, state }),
+    };
+    try {
+      validateKey(req.key);
+    } catch (err) {
+      (err as { operation: string }).operation = req.operation;
+      (err as { scope: string }).scope = scope;
+      throw err;
+    }
+    const ttlMs = (req.ttlSeconds ?? o.defaultTtlSeconds) * 1000;
+    const polls = Math.max(0, Math.ceil(o.waitMs / Math.max(1, o.pollMs)));
+    for (let poll = 0; ; poll++) {
+      const token = randomUUID();
+      const claim = await store.claim({
+        scope, key: req.key, operation: req.operation, argsHash: call.argsHash, mechanism: req.mechanism,
+        leaseToken: token, now: o.now(), leaseMs: o.leaseMs, ttlMs,
+      });
+      if (claim.claimed) return execute(call, claim.row, token, fn);
+      const outcome = await onExisting(call, claim.row, token, fn, poll < polls);
+      if (outcome) return outcome;
+      await sleep(o.pollMs);
+    }
+  }
+
+  /** A row already exists: replay, conflict, take over, fail closed, or (undefined) keep waiting. */
+  async function onExisting<T>(
+    call: Call, row: DedupRow, token: string, fn: (ctx: RunContext) => Promise<T>, mayWait: boolean,
+  ): Promise<RunResult<T> | undefined> {
+    if (row.argsHash !== call.argsHash || row.operation !== call.req.operation) {
+      throw new IdempotencyConflictError(
+        `key reused for ${row.operation} with different arguments (SOP Step 5): not calling`, call.ctx(row));
+    }
+    if (row.status !== 'pending') return replay<T>(call, row);
+    if (row.leaseExpiresAt > o.now()) {
+      if (mayWait) return undefined;
+      throw new IdempotencyInFlightError(`${call.req.operation} is still in flight under this key`, call.ctx(row));
+    }
+    if (!RETRY_SAFE_MECHANISMS.has(call.req.mechanism)) {
+      throw new IdempotencyOutcomeUnknownError(
+        `${call.req.operation}: an earlier attempt never finished; outcome unknown, not calling again (fail closed)`,
+        call.ctx(row));
+    }
+    const taken = await store.takeOver({
+      scope: call.scope, key: call.req.key, expectedToken: row.leaseToken, newToken: token, now: o.now(), leaseMs: o.leaseMs,
+    });
+    // Lost the takeover race: someone else re-leased it; loop and look again.
+    return taken ? execute(call, taken, token, fn) : undefined;
+  }
+
+  return { store, run };
+}

@@ -1,0 +1,34 @@
+/**
+ * `idemgen/runtime` — the public API generated code and applications import. A leaf: nothing
+ * here imports from the rest of idemgen (DESIGN §2).
+ */
+export { canonicalJson, hashArgs, sha256Hex } from './canonical-json.js';
+export { callerKey, contentKey, intentKey, keySlotName, scopeString, validateKey } from './keys.js';
+export type { IntentKeyInput, KeyLimits, KeyScope, StateSlot } from './keys.js';
+export {
+  IdempotencyAmbiguousError, IdempotencyConflictError, IdempotencyError, IdempotencyFailedError,
+  IdempotencyFencedError, IdempotencyInFlightError, IdempotencyKeyInvalidError, IdempotencyNotSentError,
+  IdempotencyOutcomeUnknownError, IdempotencyResultTooLargeError, isDefiniteFailure,
+} from './errors.js';
+export type { IdempotencyErrorContext } from './errors.js';
+export type {
+  ClaimInput, ClaimResult, CompleteInput, DedupRow, DedupStatus, DedupStore, FailInput, FencedInput, RowId,
+  SagaClaimInput, SagaRow, SagaStatus, SagaStore, SagaTransition, StoreMechanism, TakeOverInput,
+} from './store.js';
+export { createMemoryStore } from './memory-store.js';
+export { createSqliteStore } from './sqlite-store.js';
+export type { SqliteStoreOptions } from './sqlite-store.js';
+export { createPostgresStore } from './postgres-store.js';
+export type { PostgresStoreOptions } from './postgres-store.js';
+export { openStore } from './open-store.js';
+export { createIdempotency, RETRY_SAFE_MECHANISMS } from './idempotency.js';
+export type { Idempotency, IdempotencyOptions, RunContext, RunRequest, RunResult } from './idempotency.js';
+export { pruneExpired, reconcileReport } from './reconcile.js';
+export type { StaleRow } from './reconcile.js';
+export { createHttpCaller, HttpStatusError } from './http.js';
+export type { HttpCaller, HttpCallerOptions, HttpRequest, HttpResponse, KeyCarrier, RetryPolicy } from './http.js';
+export { encodeForm } from './http-body.js';
+export { checkpoint, runSaga } from './saga.js';
+export { compensateSaga, reconcileSagas } from './saga-reconcile.js';
+export type { SagaReconcileOutcome } from './saga-reconcile.js';
+export type { CheckpointRequest, ReconcileVerdict, SagaHandlers, SagaRequest, SagaResult } from './saga.js';

@@ -1,0 +1,148 @@
+/**
+ * The dedup store contract (DESIGN §5, docs/contracts.md). One state machine, the same in every
+ * store: `pending` → `completed` | `failed`, plus lease expiry. Every mutation after the claim is
+ * fenced by the lease token, so a late finisher cannot overwrite a newer attempt.
+ * Stores never create tables: the generated migration does (`idemgen generate`, sql/).
+ */
+
+/** Copied from src/classify/types.ts (the runtime is a leaf). `none` never reaches a store. */
+export type StoreMechanism = 'OP-1' | 'OP-2' | 'OP-3' | 'OP-4' | 'OP-5' | 'fail-closed';
+export type DedupStatus = 'pending' | 'completed' | 'failed';
+
+/** One row of the dedup table; times are epoch milliseconds. JSON columns hold JSON text. */
+export interface DedupRow {
+  scope: string;
+  key: string;
+  operation: string;
+  argsHash: string;
+  mechanism: StoreMechanism;
+  status: DedupStatus;
+  result: string | null;
+  error: string | null;
+  externalId: string | null;
+  leaseToken: string | null;
+  leaseExpiresAt: number;
+  attempts: number;
+  createdAt: number;
+  completedAt: number | null;
+  expiresAt: number;
+}
+
+export interface RowId {
+  scope: string;
+  key: string;
+}
+
+export interface ClaimInput extends RowId {
+  operation: string;
+  argsHash: string;
+  mechanism: StoreMechanism;
+  leaseToken: string;
+  now: number;
+  leaseMs: number;
+  ttlMs: number;
+}
+
+/** `claimed: false` carries the row that won; the caller decides replay / wait / conflict. */
+export type ClaimResult<R = DedupRow> = { claimed: true; row: R } | { claimed: false; row: R };
+
+export interface FencedInput extends RowId {
+  leaseToken: string;
+  now: number;
+}
+
+export interface CompleteInput extends FencedInput {
+  result: string | null;
+  externalId?: string | null;
+}
+
+export interface FailInput extends FencedInput {
+  error: string;
+}
+
+export interface TakeOverInput extends RowId {
+  expectedToken: string | null;
+  newToken: string;
+  now: number;
+  leaseMs: number;
+}
+
+export interface DedupStore {
+  readonly kind: 'memory' | 'sqlite' | 'postgres';
+  /**
+   * Insert a `pending` row atomically through the primary key (INSERT … ON CONFLICT DO NOTHING).
+   * A completed/failed row past `expires_at` counts as absent and is replaced.
+   */
+  claim(input: ClaimInput): Promise<ClaimResult>;
+  get(id: RowId): Promise<DedupRow | undefined>;
+  /** `false` when the lease token no longer matches (fenced) or the row is not pending. */
+  complete(input: CompleteInput): Promise<boolean>;
+  /** A definite failure worth replaying; fenced like `complete`. */
+  fail(input: FailInput): Promise<boolean>;
+  /**
+   * Outcome unknown: keep the row `pending`, store the error and expire the lease now, so
+   * `listStale` sees it at once and an OP-1 retry may take it over with the same key.
+   */
+  markUnknown(input: FailInput): Promise<boolean>;
+  /** Definite failure before execution: delete the pending row so a retry may run. Fenced. */
+  release(input: FencedInput): Promise<boolean>;
+  /** Native-key mechanisms only: re-lease an expired pending row under a new fencing token. */
+  takeOver(input: TakeOverInput): Promise<DedupRow | undefined>;
+  /** Pending rows whose lease has expired (reconcile). */
+  listStale(now: number, limit?: number): Promise<DedupRow[]>;
+  /** Delete completed/failed rows past `expires_at`; unresolved pending rows are kept. */
+  prune(now: number): Promise<number>;
+  /** The OP-5 saga intent table on the same connection. */
+  saga(table?: string): SagaStore;
+  close(): Promise<void>;
+}
+
+export type SagaStatus = 'pending' | 'completed' | 'compensating' | 'compensated' | 'failed';
+
+export interface SagaRow {
+  scope: string;
+  key: string;
+  operation: string;
+  argsHash: string;
+  status: SagaStatus;
+  externalId: string | null;
+  compensationOperation: string | null;
+  result: string | null;
+  error: string | null;
+  leaseToken: string | null;
+  leaseExpiresAt: number;
+  createdAt: number;
+  updatedAt: number;
+  expiresAt: number;
+}
+
+export interface SagaClaimInput extends RowId {
+  operation: string;
+  argsHash: string;
+  compensationOperation: string | null;
+  leaseToken: string;
+  now: number;
+  leaseMs: number;
+  ttlMs: number;
+}
+
+export interface SagaTransition extends FencedInput {
+  from: SagaStatus[];
+  to: SagaStatus;
+  externalId?: string | null;
+  result?: string | null;
+  error?: string | null;
+  /** Re-lease for the next step (compensation, a re-run); omitted → lease left as is. */
+  leaseMs?: number;
+}
+
+export interface SagaStore {
+  claim(input: SagaClaimInput): Promise<ClaimResult<SagaRow>>;
+  get(id: RowId): Promise<SagaRow | undefined>;
+  /** Fenced status change; `false` if the token or the current status does not match. */
+  transition(input: SagaTransition): Promise<boolean>;
+  /** Re-lease a row in `from` status whose lease has expired (stale pending, a compensated orphan). */
+  takeOver(input: TakeOverInput & { from: SagaStatus[] }): Promise<SagaRow | undefined>;
+  release(input: FencedInput): Promise<boolean>;
+  listStale(now: number, limit?: number): Promise<SagaRow[]>;
+}
