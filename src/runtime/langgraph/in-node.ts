@@ -1,0 +1,83 @@
+import { createIdempotency, type Idempotency, type RunResult } from '../idempotency.js';
+import type { KeyScope } from '../keys.js';
+import type { DedupStore, StoreMechanism } from '../store.js';
+import { currentNodeConfig, readTaskInput, type NodeConfig } from './node-config.js';
+import { nodeIdempotencyKey } from './node-key.js';
+import { readStateKey } from './state-key.js';
+
+/** Where the key of a call inside a node comes from (SOP OP-6: always from checkpointed state). */
+export type NodeKeySource<A extends unknown[]> =
+  /** Derived from the running task (thread_id, checkpoint_ns, call index): the default. */
+  | 'task'
+  /** Read from the state slot `{operation}_idempotency_key`, minted upstream (`mintStateKey`). */
+  | 'state'
+  /** Your own source; it must read checkpointed values, never the clock or a fresh uuid (SOP §6). */
+  | ((ctx: { config: NodeConfig; state: unknown; args: A }) => string);
+
+export interface InNodeOptions<A extends unknown[]> {
+  /** Operation key as the plan names it (`tool:send_email`, `POST /v1/charges`). */
+  operation: string;
+  /** A dedup store; or pass `idempotency` to share one configured runtime. */
+  store?: DedupStore;
+  idempotency?: Idempotency;
+  /** Default `fail-closed`: an interrupted send is never repeated on its own (DESIGN §5). */
+  mechanism?: StoreMechanism;
+  key?: NodeKeySource<A>;
+  /** Tenant/principal namespace of the dedup row. */
+  scope?: string | KeyScope;
+  ttlSeconds?: number;
+  /** Lease of an attempt (only with `store`); after it a restarted process sees the row as stale. */
+  leaseMs?: number;
+  /** What identifies the call's content for the conflict check; default: the arguments. */
+  args?: (...args: A) => unknown;
+  /** Hands the key to the callee (an OP-1 header, a tool's `idempotency_key` argument). */
+  withKey?: (key: string, args: A) => A;
+}
+
+export interface InNodeCall<A extends unknown[], R> {
+  /** Inside a node body; finds the node's config through LangGraph's `getConfig()`. */
+  (...args: A): Promise<RunResult<R>>;
+  /** With the node's config passed explicitly (no AsyncLocalStorage needed). */
+  withConfig(config: NodeConfig): (...args: A) => Promise<RunResult<R>>;
+}
+
+function resolveRuntime<A extends unknown[]>(options: InNodeOptions<A>): Idempotency {
+  if (options.idempotency !== undefined) return options.idempotency;
+  if (options.store === undefined) throw new TypeError('idempotentInNode: pass `store` or `idempotency`');
+  return createIdempotency({ store: options.store, leaseMs: options.leaseMs });
+}
+
+function drawKey<A extends unknown[]>(options: InNodeOptions<A>, config: NodeConfig, args: A): string {
+  const source = options.key ?? 'task';
+  if (source === 'task') return nodeIdempotencyKey(options.operation, { config });
+  const state = readTaskInput(config);
+  if (source === 'state') return readStateKey(state, options.operation);
+  return source({ config, state, args });
+}
+
+/**
+ * Wraps a side-effecting function (a generated client method, a tool handler) for use inside a
+ * LangGraph node: each call runs through the dedup state machine under a key drawn from checkpointed
+ * state, so the node body can re-run on resume, retry or restart and the effect still happens once
+ * (SOP OP-6 + OP-8). Returns `{ result, wasReplay, originalCalledAt }` (SOP Step 7).
+ */
+export function idempotentInNode<A extends unknown[], R>(
+  fn: (...args: A) => Promise<R>,
+  options: InNodeOptions<A>,
+): InNodeCall<A, R> {
+  const runtime = resolveRuntime(options);
+  const mechanism = options.mechanism ?? 'fail-closed';
+  const callWith = (config: NodeConfig, args: A): Promise<RunResult<R>> => {
+    // Drawn synchronously, before any await, so the per-node call index follows program order.
+    const key = drawKey(options, config, args);
+    const hashed = options.args !== undefined ? options.args(...args) : args.length === 1 ? args[0] : args;
+    const callArgs = options.withKey !== undefined ? options.withKey(key, args) : args;
+    return runtime.run(
+      { operation: options.operation, key, scope: options.scope, args: hashed, mechanism, ttlSeconds: options.ttlSeconds },
+      () => fn(...callArgs),
+    );
+  };
+  const call = (async (...args: A) => callWith(await currentNodeConfig(), args)) as InNodeCall<A, R>;
+  call.withConfig = (config) => (...args: A) => callWith(config, args);
+  return call;
+}
