@@ -1,0 +1,27 @@
+import type { Diagnostic } from '../diagnostics/diagnostic.js';
+import type { LoadedDoc } from '../load/types.js';
+import type { SpecFormat } from './types.js';
+
+/** What every OpenAPI transform receives: the document, its format and a diagnostic sink. */
+export interface IrContext {
+  doc: LoadedDoc;
+  root: Record<string, unknown>;
+  format: SpecFormat;
+  diagnostics: Diagnostic[];
+  /** Adds file, pointer and line/col to a diagnostic. */
+  report(code: string, severity: Diagnostic['severity'], message: string, pointer: string): void;
+}
+
+export function extensionsOf(value: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(value).sort()) if (key.startsWith('x-')) out[key] = value[key];
+  return out;
+}
+
+export function stringOrUndefined(v: unknown): string | undefined {
+  return typeof v === 'string' ? v : undefined;
+}
+
+export function stringArray(v: unknown): string[] {
+  return Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : [];
+}

@@ -1,0 +1,98 @@
+/**
+ * Stage 2: LoadedDoc → ApiModel (the operation IR every later stage reads). Pure: no I/O.
+ * Operations are sorted by key and carry unique, safe TypeScript names.
+ */
+import { diagnostic, type Diagnostic } from '../diagnostics/diagnostic.js';
+import type { LoadedDoc } from '../load/types.js';
+import { apiIdFromFile, uniqueApiIds } from './api-id.js';
+import type { IrContext } from './context.js';
+import { stringOrUndefined } from './context.js';
+import { buildHttpOperations } from './http.js';
+import { assignUniqueNames, camelCase, makeSafeIdentifier, operationBaseName, synthesizeOperationName, toolBaseName } from './names.js';
+import { appendPointer } from './pointer.js';
+import { isObject } from './refs.js';
+import { serverUrls, swaggerServers } from './servers.js';
+import { buildToolOperations } from './tools.js';
+import type { ApiModel, EventOperation, HttpOperation, Operation, SpecFormat } from './types.js';
+
+export { apiIdFromFile, uniqueApiIds } from './api-id.js';
+export { camelCase, synthesizeOperationName, operationBaseName, toolBaseName, RESERVED_WORDS } from './names.js';
+
+export interface IrResult {
+  api: ApiModel;
+  diagnostics: Diagnostic[];
+}
+
+function byKey<T extends { key: string }>(a: T, b: T): number {
+  return a.key < b.key ? -1 : a.key > b.key ? 1 : 0;
+}
+
+function makeReporter(doc: LoadedDoc, diagnostics: Diagnostic[]): IrContext['report'] {
+  return (code, severity, message, pointer) => {
+    diagnostics.push(diagnostic(code, severity, message, { file: doc.file, pointer, ...doc.locate(pointer) }));
+  };
+}
+
+export function buildApiModel(doc: LoadedDoc): IrResult {
+  const diagnostics: Diagnostic[] = [];
+  const report = makeReporter(doc, diagnostics);
+  const api: ApiModel = { id: apiIdFromFile(doc.file), file: doc.file, format: doc.format, servers: [], operations: [], events: [], root: doc.root };
+  if (doc.kind === 'tools') {
+    const { operations, format } = buildToolOperations({ doc, diagnostics, report });
+    const names = assignUniqueNames(operations.map((op) => ({ key: op.key, base: toolBaseName(op.toolName) })));
+    for (const op of operations) op.name = names.get(op.key)!;
+    api.format = format;
+    api.operations = operations.sort(byKey);
+    return { api, diagnostics };
+  }
+  if (!isObject(doc.root)) {
+    report('invalid_document', 'error', 'the document is not an object', '');
+    return { api, diagnostics };
+  }
+  const ctx: IrContext = { doc, root: doc.root, format: doc.format as SpecFormat, diagnostics, report };
+  const info = isObject(doc.root.info) ? doc.root.info : {};
+  api.title = stringOrUndefined(info.title);
+  api.version = info.version === undefined ? undefined : String(info.version);
+  api.servers = ctx.format === 'openapi2' ? swaggerServers(doc.root, {}) : (serverUrls(doc.root.servers) ?? []);
+  const { operations, events } = buildHttpOperations(ctx);
+  nameHttpOperations(ctx, operations);
+  nameEvents(events);
+  api.operations = (operations as Operation[]).sort(byKey);
+  api.events = events.sort(byKey);
+  if (api.title === undefined) delete api.title;
+  if (api.version === undefined) delete api.version;
+  return { api, diagnostics };
+}
+
+/** Duplicate operationIds are reported and disambiguated in key order, never overwritten. */
+function nameHttpOperations(ctx: IrContext, operations: HttpOperation[]): void {
+  const sorted = [...operations].sort(byKey);
+  const firstById = new Map<string, HttpOperation>();
+  for (const op of sorted) {
+    if (op.operationId === undefined) continue;
+    const first = firstById.get(op.operationId);
+    if (!first) firstById.set(op.operationId, op);
+    else ctx.report('duplicate_operation_id', 'warning', `operationId ${op.operationId} is also used by ${first.key}; this operation gets a suffixed name`, appendPointer(op.source.pointer, 'operationId'));
+  }
+  const names = assignUniqueNames(sorted.map((op) => ({ key: op.key, base: operationBaseName(op.method, op.path, op.operationId) })));
+  for (const op of operations) op.name = names.get(op.key)!;
+}
+
+function nameEvents(events: EventOperation[]): void {
+  const bases = events.map((e) => {
+    const fromId = e.name === '' ? '' : camelCase(e.name);
+    const target = e.key.slice(e.key.indexOf(' ') + 1);
+    return { key: e.key, base: fromId !== '' ? makeSafeIdentifier(fromId) : synthesizeOperationName(e.method, target.replace(/^(webhook|callback):/, '/')) };
+  });
+  const names = assignUniqueNames(bases);
+  for (const e of events) e.name = names.get(e.key)!;
+}
+
+/** Models for several inputs, with `api.id` made unique across them (deterministically, by file). */
+export function buildApiModels(docs: readonly LoadedDoc[]): { apis: ApiModel[]; diagnostics: Diagnostic[] } {
+  const results = docs.map((doc) => buildApiModel(doc));
+  const ids = uniqueApiIds(results.map((r) => ({ file: r.api.file, id: r.api.id })));
+  results.forEach((r, i) => (r.api.id = ids[i]));
+  const apis = results.map((r) => r.api).sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  return { apis, diagnostics: results.flatMap((r) => r.diagnostics) };
+}

@@ -1,0 +1,99 @@
+/**
+ * Safe, stable TypeScript identifiers for operations: camelCased operationIds, names synthesized
+ * from method + path when there is none, reserved words and leading digits made safe.
+ */
+
+// ECMAScript reserved words, strict-mode and TypeScript contextual keywords that cannot be a
+// binding name; `delete_` is clearer in generated code than a renamed `remove`.
+export const RESERVED_WORDS: ReadonlySet<string> = new Set([
+  'break', 'case', 'catch', 'class', 'const', 'continue', 'debugger', 'default', 'delete', 'do', 'else',
+  'enum', 'export', 'extends', 'false', 'finally', 'for', 'function', 'if', 'import', 'in', 'instanceof',
+  'new', 'null', 'return', 'super', 'switch', 'this', 'throw', 'true', 'try', 'typeof', 'var', 'void',
+  'while', 'with', 'implements', 'interface', 'let', 'package', 'private', 'protected', 'public', 'static',
+  'yield', 'await', 'arguments', 'eval', 'undefined', 'NaN', 'Infinity', 'any', 'boolean', 'number',
+  'string', 'symbol', 'never', 'unknown', 'object', 'type', 'constructor', 'prototype',
+]);
+
+/** Words of a free-form string: ASCII-folded, split on punctuation and on case changes. */
+export function splitWords(input: string): string[] {
+  const ascii = input.normalize('NFKD').replace(/[\u0300-\u036f]/g, '');
+  return ascii
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2')
+    .split(/[^A-Za-z0-9]+/)
+    .filter((w) => w !== '');
+}
+
+function capitalize(word: string): string {
+  return word.charAt(0).toUpperCase() + word.slice(1).toLowerCase();
+}
+
+/** camelCase of the words of `input`; '' when nothing usable remains (e.g. only CJK or emoji). */
+export function camelCase(input: string): string {
+  const words = splitWords(input);
+  if (words.length === 0) return '';
+  return words[0].toLowerCase() + words.slice(1).map(capitalize).join('');
+}
+
+/** A leading digit or a reserved word cannot start/be a binding name. */
+export function makeSafeIdentifier(name: string, fallback = 'operation'): string {
+  let id = name.replace(/[^A-Za-z0-9_$]/g, '_');
+  if (id === '') id = fallback;
+  if (/^[0-9]/.test(id)) id = '_' + id;
+  if (RESERVED_WORDS.has(id)) id += '_';
+  return id;
+}
+
+/**
+ * `POST /v1/charges` → `postV1Charges`; `GET /pets/{id}` → `getPetsById`;
+ * `GET /` → `getRoot`. Templated segments become `By<Name>`.
+ */
+export function synthesizeOperationName(method: string, path: string): string {
+  const parts: string[] = [method.toLowerCase()];
+  for (const segment of path.split('/')) {
+    if (segment === '') continue;
+    const pieces = segment.split(/(\{[^}]*\})/).filter((p) => p !== '');
+    for (const piece of pieces) {
+      const param = /^\{([^}]*)\}$/.exec(piece);
+      const words = splitWords(param ? param[1] : piece);
+      if (words.length === 0) continue;
+      parts.push(...(param ? ['By', ...words] : words));
+    }
+  }
+  if (parts.length === 1) parts.push('root');
+  return makeSafeIdentifier(parts[0] + parts.slice(1).map(capitalize).join(''));
+}
+
+/** The identifier for an HTTP operation: its camelCased operationId, else a synthesized one. */
+export function operationBaseName(method: string, path: string, operationId: string | undefined): string {
+  const fromId = operationId === undefined ? '' : camelCase(operationId);
+  return fromId !== '' ? makeSafeIdentifier(fromId) : synthesizeOperationName(method, path);
+}
+
+/** A tool name kept recognisable (`send_email` stays), only made a valid identifier. */
+export function toolBaseName(toolName: string): string {
+  const ascii = toolName.normalize('NFKD').replace(/[\u0300-\u036f]/g, '');
+  return makeSafeIdentifier(ascii.replace(/[^A-Za-z0-9_$]+/g, '_').replace(/^_+(?=.)|(?<=.)_+$/g, ''), 'tool');
+}
+
+/**
+ * Unique names in sorted key order: the first holder of a name keeps it, later ones get
+ * `2`, `3`, … (skipping names already taken), so the result does not depend on input order.
+ */
+export function assignUniqueNames(items: readonly { key: string; base: string }[]): Map<string, string> {
+  const sorted = [...items].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+  const taken = new Set<string>();
+  const claimed = new Set(sorted.map((i) => i.base));
+  const out = new Map<string, string>();
+  for (const { key, base } of sorted) {
+    let name = base;
+    if (taken.has(name)) {
+      let n = 2;
+      while (taken.has(`${base}${n}`) || claimed.has(`${base}${n}`)) n++;
+      name = `${base}${n}`;
+    }
+    taken.add(name);
+    out.set(key, name);
+  }
+  return out;
+}

@@ -1,0 +1,77 @@
+/** Parameters: path-item + operation level merged (operation wins by name + in), `$ref`s followed. */
+import type { IrContext } from './context.js';
+import { stringOrUndefined } from './context.js';
+import { appendPointer } from './pointer.js';
+import { followRef, isObject } from './refs.js';
+import type { JsonSchema, Parameter } from './types.js';
+
+const LOCATIONS = new Set<Parameter['in']>(['path', 'query', 'header', 'cookie', 'formData', 'body']);
+
+// Swagger 2.0 non-body parameters carry their schema inline (§4.3.5 Parameter Object).
+const SWAGGER_SCHEMA_KEYS = [
+  'type', 'format', 'items', 'enum', 'default', 'minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum',
+  'minLength', 'maxLength', 'pattern', 'minItems', 'maxItems', 'uniqueItems', 'multipleOf',
+];
+
+function swaggerInlineSchema(p: Record<string, unknown>): JsonSchema {
+  if (p.type === 'file') return { type: 'string', format: 'binary' };
+  const schema: Record<string, unknown> = {};
+  for (const key of SWAGGER_SCHEMA_KEYS) if (p[key] !== undefined) schema[key] = p[key];
+  return schema;
+}
+
+function parameterSchema(ctx: IrContext, p: Record<string, unknown>): JsonSchema | undefined {
+  if (isObject(p.schema) || typeof p.schema === 'boolean') return p.schema as JsonSchema;
+  if (ctx.format !== 'openapi2' && isObject(p.content)) {
+    for (const media of Object.values(p.content)) if (isObject(media) && isObject(media.schema)) return media.schema;
+    return undefined;
+  }
+  return ctx.format === 'openapi2' && p.in !== 'body' ? swaggerInlineSchema(p) : undefined;
+}
+
+function buildParameter(ctx: IrContext, raw: unknown, pointer: string): Parameter | undefined {
+  const target = followRef(ctx.root, raw, pointer);
+  const p = target.value;
+  if (!isObject(p) || typeof p.name !== 'string' || !LOCATIONS.has(p.in as Parameter['in'])) {
+    // An unresolved $ref was already reported by the loader; anything else is malformed here.
+    if (target.value !== undefined || target.ref === undefined) {
+      ctx.report('invalid_parameter', 'warning', 'parameter without a valid name/in is ignored', pointer);
+    }
+    return undefined;
+  }
+  const param: Parameter = {
+    name: p.name,
+    in: p.in as Parameter['in'],
+    required: p.required === true || p.in === 'path',
+    pointer: target.pointer,
+  };
+  const schema = parameterSchema(ctx, p);
+  if (schema !== undefined) param.schema = schema;
+  const description = stringOrUndefined(p.description);
+  if (description !== undefined) param.description = description;
+  if (target.ref !== undefined) param.ref = target.ref;
+  if (typeof p.style === 'string') param.style = p.style;
+  if (typeof p.explode === 'boolean') param.explode = p.explode;
+  return param;
+}
+
+function identity(p: Parameter): string {
+  // Header names are case-insensitive (RFC 9110 §5.1).
+  return `${p.in}:${p.in === 'header' ? p.name.toLowerCase() : p.name}`;
+}
+
+export function buildParameters(ctx: IrContext, levels: { list: unknown; pointer: string }[]): Parameter[] {
+  const merged = new Map<string, Parameter>();
+  for (const { list, pointer } of levels) {
+    if (list === undefined) continue;
+    if (!Array.isArray(list)) {
+      ctx.report('invalid_parameter', 'warning', '`parameters` is not an array', pointer);
+      continue;
+    }
+    list.forEach((raw, i) => {
+      const param = buildParameter(ctx, raw, appendPointer(pointer, i));
+      if (param) merged.set(identity(param), param);
+    });
+  }
+  return [...merged.values()];
+}

@@ -1,0 +1,199 @@
+/**
+ * Bundling of external `$ref`s (multi-file specs) into the root document, never a full
+ * dereference: real specs are circular (Stripe). Each external target is inlined once, at its
+ * first reference site; every later reference (and any cycle back into it) is rewritten to an
+ * in-document `#/…` ref to that site. In-file refs are kept as written and only checked.
+ */
+import path from 'node:path';
+import { diagnostic, type Diagnostic } from '../diagnostics/diagnostic.js';
+import { appendPointer, formatPointer, parsePointer } from '../ir/pointer.js';
+import { idIndex, isObject, resolveRefTarget, resolveSegments } from '../ir/refs.js';
+import type { SourcePosition } from './types.js';
+
+export interface PartFile {
+  value: unknown;
+  display: string;
+  locate(pointer: string): SourcePosition | undefined;
+}
+
+/** Reads another file of the spec; a diagnostic when it cannot be read or parsed. */
+export type ReadPart = (abs: string) => PartFile | Diagnostic;
+
+interface Site {
+  /** Pointer in the bundled root. */
+  at: string;
+  /** Absolute path of the file the node was written in, and its pointer there. */
+  file: string;
+  local: string;
+}
+
+// Keys whose values are data, not OpenAPI/JSON Schema structure: a `$ref` key inside them is
+// literal (GitHub's SCIM examples carry `"$ref": "https://…"`). `x-*` extensions have
+// vendor-defined meaning (train-travel's x-topics refs a Markdown file), so they are not bundled.
+const LITERAL_KEYS = new Set(['example', 'examples', 'default', 'enum', 'const']);
+// Maps whose keys are user-chosen names, where `default` or `x-foo` are ordinary names.
+const NAME_MAPS = new Set([
+  'properties', 'patternProperties', 'definitions', '$defs', 'schemas', 'paths', 'webhooks', 'pathItems',
+  'responses', 'parameters', 'requestBodies', 'headers', 'links', 'callbacks', 'securitySchemes', 'content',
+  'encoding',
+]);
+
+export class Bundler {
+  readonly diagnostics: Diagnostic[] = [];
+  /** Absolute paths of the other files that were bundled in. */
+  readonly parts = new Set<string>();
+  private readonly placed = new Map<string, string>();
+  private readonly internal: { site: Site; ref: string }[] = [];
+
+  constructor(
+    private readonly root: PartFile & { abs: string },
+    private readonly readPart: ReadPart,
+  ) {}
+
+  bundle(): unknown {
+    const holder = { root: this.root.value };
+    this.visit(holder, 'root', { at: '', file: this.root.abs, local: '' }, undefined);
+    this.checkInternalRefs(holder.root);
+    return holder.root;
+  }
+
+  private visit(holder: Record<string, unknown> | unknown[], key: string | number, site: Site, parentKey: string | undefined): void {
+    const node = (holder as Record<string | number, unknown>)[key];
+    if (Array.isArray(node)) {
+      node.forEach((_, i) => this.visit(node, i, child(site, i), parentKey));
+      return;
+    }
+    if (!isObject(node)) return;
+    let content = node;
+    let contentSite = site;
+    if (typeof node.$ref === 'string') {
+      const inlined = this.resolveSite(node, node.$ref, site);
+      if (inlined) {
+        (holder as Record<string | number, unknown>)[key] = inlined.value;
+        content = inlined.value as Record<string, unknown>;
+        contentSite = inlined.site;
+        if (!isObject(content)) return;
+      }
+    }
+    const ownKey = typeof key === 'string' ? key : parentKey;
+    for (const k of Object.keys(content)) {
+      if (k === '$ref') continue;
+      const names = ownKey !== undefined && NAME_MAPS.has(ownKey);
+      if (!names && (LITERAL_KEYS.has(k) || k.startsWith('x-'))) {
+        if (k === 'examples' && isObject(content[k])) this.visitExampleRefs(content[k] as Record<string, unknown>, child(contentSite, k));
+        continue;
+      }
+      this.visit(content, k, child(contentSite, k), ownKey);
+    }
+  }
+
+  /** OpenAPI 3 `examples` maps: an entry may be a Reference Object; its `value` is literal. */
+  private visitExampleRefs(examples: Record<string, unknown>, site: Site): void {
+    for (const name of Object.keys(examples)) {
+      const entry = examples[name];
+      if (isObject(entry) && typeof entry.$ref === 'string') this.visit(examples, name, child(site, name), 'examples');
+    }
+  }
+
+  /** Returns the inlined content for a first external reference; rewrites or checks the rest. */
+  private resolveSite(node: Record<string, unknown>, ref: string, site: Site): { value: unknown; site: Site } | undefined {
+    const hash = ref.indexOf('#');
+    const filePart = hash === -1 ? ref : ref.slice(0, hash);
+    const fragment = hash === -1 ? '' : safeDecode(ref.slice(hash + 1));
+    const inRoot = site.file === this.root.abs;
+    let abs = site.file;
+    if (filePart === '' || (inRoot && idIndexHas(this.root.value, filePart))) {
+      if (inRoot) {
+        this.internal.push({ site, ref });
+        return undefined;
+      }
+    } else if (/^[a-z][a-z0-9+.-]*:/i.test(filePart) && !/^file:/i.test(filePart)) {
+      this.report('remote_ref', 'warning', `remote $ref ${ref} is not fetched; left as written`, site);
+      return undefined;
+    } else abs = path.resolve(path.dirname(site.file), decodeFilePart(filePart));
+    if (abs === this.root.abs || this.placedPointer(abs, fragment) !== undefined) {
+      this.rewriteInto(node, abs, fragment, site, ref);
+      if (abs === this.root.abs) this.internal.push({ site, ref: node.$ref as string });
+      return undefined;
+    }
+    const part = this.readPart(abs);
+    if (!('value' in part)) {
+      if (part.code !== 'input_not_found') this.diagnostics.push({ ...part, message: `${part.message} (referenced by ${ref})` });
+      this.report('unresolved_ref', 'error', `$ref ${ref} cannot be resolved: ${part.code}`, site);
+      return undefined;
+    }
+    const segments = parsePointer(fragment);
+    const target = segments ? resolveSegments(part.value, segments) : undefined;
+    if (target === undefined) {
+      this.report('unresolved_ref', 'error', `$ref ${ref} cannot be resolved: no ${fragment || 'document'} in ${part.display}`, site);
+      return undefined;
+    }
+    this.parts.add(abs);
+    this.placed.set(`${abs}#${fragment}`, site.at);
+    const { $ref: _ref, ...siblings } = node;
+    const copy = structuredClone(target);
+    const value = isObject(copy) && Object.keys(siblings).length > 0 ? { ...copy, ...siblings } : copy;
+    return { value, site: { at: site.at, file: abs, local: fragment } };
+  }
+
+  /** Pointer in the bundled root where (file, fragment) already lives, via its nearest placed ancestor. */
+  private placedPointer(abs: string, fragment: string): string | undefined {
+    if (abs === this.root.abs) return fragment;
+    const segments = parsePointer(fragment) ?? [];
+    for (let n = segments.length; n >= 0; n--) {
+      const at = this.placed.get(`${abs}#${formatPointer(segments.slice(0, n))}`);
+      if (at !== undefined) return at + formatPointer(segments.slice(n));
+    }
+    return undefined;
+  }
+
+  private rewriteInto(node: Record<string, unknown>, abs: string, fragment: string, site: Site, ref: string): void {
+    const at = this.placedPointer(abs, fragment);
+    if (at === undefined) {
+      this.report('unresolved_ref', 'error', `$ref ${ref} cannot be placed in the bundle`, site);
+      return;
+    }
+    node.$ref = '#' + at.replace(/%/g, '%25');
+  }
+
+  private checkInternalRefs(bundled: unknown): void {
+    const ok = new Set<string>();
+    for (const { site, ref } of this.internal) {
+      if (ok.has(ref)) continue;
+      if (resolveRefTarget(bundled, ref) !== undefined) ok.add(ref);
+      else this.report('unresolved_ref', 'error', `$ref ${ref} does not resolve in ${this.root.display}`, site);
+    }
+  }
+
+  private report(code: string, severity: 'error' | 'warning', message: string, site: Site): void {
+    const pointer = appendPointer(site.local, '$ref');
+    if (site.file === this.root.abs) {
+      this.diagnostics.push(diagnostic(code, severity, message, { file: this.root.display, pointer, ...this.root.locate(pointer) }));
+      return;
+    }
+    const part = this.readPart(site.file);
+    const where = 'value' in part ? { file: part.display, pointer, ...part.locate(pointer) } : { pointer };
+    this.diagnostics.push(diagnostic(code, severity, message, where));
+  }
+}
+
+function child(site: Site, key: string | number): Site {
+  return { at: appendPointer(site.at, key), file: site.file, local: appendPointer(site.local, key) };
+}
+
+function idIndexHas(root: unknown, base: string): boolean {
+  return idIndex(root).ids.has(base);
+}
+
+function safeDecode(fragment: string): string {
+  try {
+    return decodeURIComponent(fragment);
+  } catch {
+    return fragment;
+  }
+}
+
+function decodeFilePart(filePart: string): string {
+  const withoutScheme = filePart.replace(/^file:(\/\/)?/i, '');
+  return safeDecode(withoutScheme);
+}

@@ -1,0 +1,100 @@
+/** One text file read from disk, parsed, with a lazy pointer → line/col lookup. */
+import { readFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { diagnostic, type Diagnostic, type Severity } from '../diagnostics/diagnostic.js';
+import { parsePointer } from '../ir/pointer.js';
+import { LineIndex } from './line-index.js';
+import { makeOffsetLocator, parseSource, syntaxOf, type ParseResult, type Syntax } from './parse.js';
+import type { SourcePosition } from './types.js';
+
+export interface Source {
+  abs: string;
+  display: string;
+  syntax: Syntax;
+  /** `undefined` when the file has no content at all (empty or whitespace). */
+  parsed: ParseResult | undefined;
+  locate(pointer: string): SourcePosition | undefined;
+  /** Position of the syntax error when parsing failed. */
+  errorAt?: SourcePosition;
+}
+
+export function makeSource(abs: string, display: string, text: string): Source {
+  const syntax = syntaxOf(abs);
+  const lines = new LineIndex(text);
+  let offsetOf: ((segments: readonly string[]) => number | undefined) | undefined;
+  const locate = (pointer: string): SourcePosition | undefined => {
+    const segments = parsePointer(pointer);
+    if (!segments) return undefined;
+    offsetOf ??= makeOffsetLocator(text, syntax);
+    const offset = offsetOf(segments);
+    return offset === undefined ? undefined : lines.position(offset);
+  };
+  const parsed = text.trim() === '' ? undefined : parseSource(text, syntax);
+  return {
+    abs,
+    display,
+    syntax,
+    parsed,
+    locate: (pointer) => (parsed?.ok === false ? undefined : locate(pointer)),
+    errorAt: parsed?.ok === false ? lines.position(parsed.offset) : undefined,
+  };
+}
+
+/** The diagnostic for a file that has no usable content, or undefined when it parsed. */
+export function sourceProblem(source: Source, severity: Severity): Diagnostic | undefined {
+  const parsed = source.parsed;
+  if (parsed === undefined) return diagnostic('empty_file', severity, `${source.display} is empty`, { file: source.display });
+  if (parsed.ok) return undefined;
+  const at = source.errorAt;
+  const what = parsed.code === 'invalid_json' ? 'JSON' : 'YAML';
+  return diagnostic(parsed.code, 'error', `${source.display} is not valid ${what}: ${parsed.message}`, { file: source.display, ...at });
+}
+
+/** Reads and caches sources by absolute path. */
+export class SourceCache {
+  private readonly cache = new Map<string, Source | Diagnostic>();
+
+  constructor(private readonly display: (abs: string) => string) {}
+
+  async read(abs: string): Promise<Source | Diagnostic> {
+    const hit = this.cache.get(abs);
+    if (hit) return hit;
+    let result: Source | Diagnostic;
+    try {
+      result = makeSource(abs, this.display(abs), await readFile(abs, 'utf8'));
+    } catch (err) {
+      result = this.unreadable(abs, err);
+    }
+    this.cache.set(abs, result);
+    return result;
+  }
+
+  /** Synchronous read for spec parts reached while bundling. */
+  readSync(abs: string): Source | Diagnostic {
+    const hit = this.cache.get(abs);
+    if (hit) return hit;
+    let result: Source | Diagnostic;
+    try {
+      result = makeSource(abs, this.display(abs), readFileSync(abs, 'utf8'));
+    } catch (err) {
+      result = this.unreadable(abs, err);
+    }
+    this.cache.set(abs, result);
+    return result;
+  }
+
+  /** Drops a file's text and parse tree once it is no longer needed (large corpora). */
+  forget(abs: string): void {
+    this.cache.delete(abs);
+  }
+
+  private unreadable(abs: string, err: unknown): Diagnostic {
+    const code = (err as NodeJS.ErrnoException)?.code ?? 'EIO';
+    const kind = code === 'ENOENT' ? 'input_not_found' : 'unreadable_file';
+    return diagnostic(kind, 'error', `cannot read ${this.display(abs)} (${code})`, { file: this.display(abs) });
+  }
+}
+
+export function isSource(v: Source | Diagnostic): v is Source {
+  return 'abs' in v;
+}

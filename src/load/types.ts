@@ -1,0 +1,26 @@
+import type { SpecFormat, ToolFormat } from '../ir/types.js';
+
+/** 1-based line and column of a position in a text source. */
+export interface SourcePosition {
+  line: number;
+  col: number;
+}
+
+/** One recognised input (an OpenAPI document with its external refs bundled in, or a tool list). */
+export interface LoadedDoc {
+  /** Path as given by the user (relative to cwd when inside it), POSIX separators. */
+  file: string;
+  kind: 'openapi' | 'tools';
+  format: SpecFormat | ToolFormat;
+  /** Text syntax of the root file. */
+  syntax: 'json' | 'yaml';
+  /** The parsed (and, for OpenAPI, bundled) document. In-file `$ref`s are kept as written. */
+  root: unknown;
+  /**
+   * Line/column of an RFC 6901 pointer in the root file; the nearest existing ancestor when the
+   * pointer leads into content bundled from another file. `undefined` when nothing matches.
+   */
+  locate(pointer: string): SourcePosition | undefined;
+  /** Other files bundled into `root` (display paths, sorted). */
+  parts: string[];
+}
