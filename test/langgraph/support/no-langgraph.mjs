@@ -1,0 +1,3 @@
+import { register } from 'node:module';
+
+register('./no-langgraph-hooks.mjs', import.meta.url);
