@@ -1,0 +1,44 @@
+/**
+ * MCP `CallToolResult` shapes the middleware returns. Structural types only: the runtime must not
+ * depend on @modelcontextprotocol/sdk (a leaf with a stable API, DESIGN §2); they match its
+ * `CallToolResult` (MCP 2025-11-25 `tools/call`). Errors the model can act on are *tool results* with
+ * `isError: true` (MCP: tool execution errors are reported in the result, so the model sees them),
+ * not JSON-RPC errors.
+ */
+export interface ToolResultLike {
+  content?: unknown[];
+  structuredContent?: unknown;
+  isError?: boolean;
+  _meta?: Record<string, unknown>;
+  [extra: string]: unknown;
+}
+
+/** `_meta` key of the replay marker (MCP `_meta` keys use a `prefix/` namespace). */
+export const REPLAY_META = 'idemgen/replay';
+/** `_meta` key of a middleware error's machine-readable code. */
+export const ERROR_META = 'idemgen/error';
+
+export interface ReplayMeta {
+  wasReplay: true;
+  /** ISO 8601 time of the original call (SOP Step 7: surface replay status to the model). */
+  originalCalledAt: string;
+}
+
+export type MiddlewareErrorCode =
+  | 'idempotency_key_missing'
+  | 'idempotency_key_invalid'
+  | 'idempotency_conflict'
+  | 'idempotency_in_flight'
+  | 'idempotency_outcome_unknown'
+  | 'idempotency_failed'
+  | 'idempotency_error';
+
+export function errorResult(code: MiddlewareErrorCode, message: string): ToolResultLike {
+  return { content: [{ type: 'text', text: message }], isError: true, _meta: { [ERROR_META]: { code } } };
+}
+
+/** The stored result, unchanged but for the replay marker in `_meta`. */
+export function replayResult<R extends ToolResultLike>(stored: R, calledAt: Date): R {
+  const meta: ReplayMeta = { wasReplay: true, originalCalledAt: calledAt.toISOString() };
+  return { ...stored, _meta: { ...(stored._meta ?? {}), [REPLAY_META]: meta } };
+}
