@@ -54,6 +54,17 @@ describe('emitSql golden files', () => {
     expect(out.diagnostics.map((d) => [d.code, d.pointer])).toEqual([['owned_table_unused', '/overrides/POST ~1orders/table']]);
   });
 
+  test('sql.schema: created on PostgreSQL, qualifying on MySQL, ignored (with a note) on SQLite', () => {
+    const out = emitSql(buildShopPlan(), resolveConfig({ sql: { schema: 'app' } }));
+    const up = (d: string): string => out.files.find((f) => f.path === `sql/${d}/0001_idemgen_dedup.up.sql`)!.contents;
+    expect(up('postgres')).toContain('CREATE SCHEMA IF NOT EXISTS "app";');
+    expect(up('postgres')).toContain('CREATE TABLE IF NOT EXISTS "app"."idemgen_dedup"');
+    expect(up('mysql')).toContain('CREATE TABLE IF NOT EXISTS `app`.`idemgen_dedup`');
+    expect(up('mysql')).not.toMatch(/CREATE (SCHEMA|DATABASE)/);
+    expect(up('sqlite')).toContain('CREATE TABLE IF NOT EXISTS "idemgen_dedup"');
+    expect(out.diagnostics.map((d) => [d.code, d.severity, d.pointer])).toEqual([['sql_schema_ignored', 'info', '/sql/schema']]);
+  });
+
   test('renderStoreMigration with saga = the 0001 and 0002 tables in one script', () => {
     for (const dialect of ['postgres', 'sqlite', 'mysql'] as const) {
       const both = renderStoreMigration(dialect, config.sql, { saga: true });

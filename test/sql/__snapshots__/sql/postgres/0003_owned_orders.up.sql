@@ -7,7 +7,7 @@ ALTER TABLE "orders" ADD COLUMN IF NOT EXISTS "idempotency_key" text;
 
 CREATE UNIQUE INDEX IF NOT EXISTS "orders_idempotency_key_uidx" ON "orders" ("idempotency_key");
 
--- OP-4 insert shape for "orders" (SOP OP-4; PostgreSQL INSERT … ON CONFLICT):
+-- OP-4 insert shape for "orders" (SOP OP-4; PostgreSQL INSERT ... ON CONFLICT):
 -- one row back = first call, inserted; no row = duplicate, nothing written.
 --   used by POST /orders
 --   INSERT INTO "orders" (<your columns>, "idempotency_key")
