@@ -22,7 +22,7 @@ describe('emitSql golden files', () => {
     const again = emitSql(buildShopPlan(), config);
     expect(again.files).toEqual(files);
     for (const f of files) {
-      expect(f.contents).not.toMatch(/\r/);
+      expect(f.contents).toMatch(/^[\n\x20-\x7e]*$/);
       expect(f.contents.endsWith(';\n')).toBe(true);
       expect(f.contents).not.toMatch(/\d{4}-\d{2}-\d{2}|\/work\/|\/tmp\//);
     }
@@ -74,4 +74,14 @@ describe('emitSql golden files', () => {
       expect(both.down.indexOf('idemgen_saga')).toBeLessThan(both.down.indexOf('idemgen_dedup'));
     }
   });
+});
+
+test('an operation key with a newline cannot leave its SQL comment', () => {
+  const plan = buildShopPlan();
+  const orders = plan.apis[0].entries.find((e) => e.operation.key === 'POST /orders')!;
+  orders.operation = { ...orders.operation, key: 'POST /orders\nDROP TABLE users; --' };
+  const out = emitSql(plan, resolveConfig({ dialects: ['postgres'] }));
+  const up = out.files.find((f) => f.path.endsWith('0003_owned_orders.up.sql'))!.contents;
+  expect(up).toContain('--   used by POST /orders?DROP TABLE users; --');
+  expect(up.split('\n').filter((l) => l.includes('DROP TABLE users')).every((l) => l.startsWith('--'))).toBe(true);
 });
