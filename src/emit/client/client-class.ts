@@ -1,0 +1,170 @@
+/**
+ * The client class: one method per HTTP operation. Reads are plain typed calls; writes are shaped by their
+ * PlanEntry (DESIGN §6): OP-1 hands the key to the runtime's HTTP layer, which puts it in the API's own
+ * carrier and keeps it on every retry (SOP Step 4); OP-5 runs as a saga with its inverse wired in; every
+ * other mechanism runs through the dedup store (SOP Step 6).
+ */
+import { StructureKind, type ClassDeclarationStructure, type CodeBlockWriter, type MethodDeclarationStructure, type OptionalKind, type ParameterDeclarationStructure, type PropertyDeclarationStructure } from 'ts-morph';
+import type { HttpOperation } from '../../ir/types.js';
+import type { PlanEntry } from '../../classify/types.js';
+import { methodDoc } from './jsdoc.js';
+import type { OperationTypes } from './operation-types.js';
+import type { HelperNames } from './helpers.js';
+import { writePathExpression, writeSendArgs } from './send-args.js';
+
+export interface ClientOperation {
+  entry: PlanEntry;
+  op: HttpOperation;
+  types: OperationTypes;
+}
+
+/** Writes that get a wrapper; `none` on a write means classify refused it and the report says why. */
+export function isWrapped(entry: PlanEntry): boolean {
+  return entry.effect === 'write' && entry.mechanism !== 'none';
+}
+
+/** OP-1 with an HTTP carrier trusts the API's own dedup (SOP Step 6, second pattern). */
+export function isNative(entry: PlanEntry): boolean {
+  return entry.mechanism === 'OP-1' && entry.carrier !== null && entry.carrier.in !== 'argument';
+}
+
+export function usesDedupStore(entry: PlanEntry): boolean {
+  return isWrapped(entry) && !isNative(entry) && entry.mechanism !== 'OP-5';
+}
+
+/** The runtime encodes JSON, form and multipart bodies; raw text/binary uploads it cannot send yet. */
+export function hasRawBody(types: OperationTypes): boolean {
+  return types.body !== undefined && (types.body.encoding === 'text' || types.body.encoding === 'binary');
+}
+
+const KEY_OPTION_DOC: Record<string, string> = {
+  caller: 'Pass `{ key }`: a key persisted in your state before the call (SOP Step 3), reused on every retry.',
+  intent: 'Pass `{ scope }` (thread/turn/run ids): the key is the intent hash of scope + operation + arguments.',
+  content: 'The key is the hash of the canonical request (OP-3); `{ key }` or `{ scope }` may override it.',
+  either: 'Pass `{ key }` (persisted before the call) or `{ scope }` (intent hash of scope + operation + arguments).',
+};
+
+function keyOption(entry: PlanEntry, h: HelperNames): { type: string; optional: boolean; doc: string } {
+  switch (entry.keyStrategy) {
+    case 'caller':
+      return { type: h.callerKey, optional: false, doc: KEY_OPTION_DOC['caller']! };
+    case 'intent':
+      return { type: h.intentScope, optional: false, doc: KEY_OPTION_DOC['intent']! };
+    case 'content':
+      return { type: `${h.keyOptions} | Record<string, never>`, optional: true, doc: KEY_OPTION_DOC['content']! };
+    case null:
+      return { type: h.keyOptions, optional: false, doc: KEY_OPTION_DOC['either']! };
+  }
+}
+
+function requestParam(c: ClientOperation): OptionalKind<ParameterDeclarationStructure> {
+  const optional = !c.types.requestRequired;
+  return { name: 'request', type: c.types.requestName, ...(optional ? { initializer: '{}' } : {}) };
+}
+
+/** `(await this.#http.send({...})).body as T` — the single place a response becomes a typed value. */
+function writeCall(w: CodeBlockWriter, c: ClientOperation, h: HelperNames, mechanism: string, native: boolean): void {
+  if (hasRawBody(c.types)) {
+    w.write(`Promise.reject(new TypeError(${JSON.stringify(`${c.op.key}: raw ${c.types.body!.encoding} request bodies are not supported by idemgen/runtime`)}))`);
+    return;
+  }
+  w.write('this.#http.send(');
+  writeSendArgs(w, c.op, c.types, { mechanism, ...(native ? { carrier: c.entry.carrier! } : {}) }, h.headers);
+  w.write(`).then((res) => res.body as ${c.types.responseName})`);
+}
+
+function readMethod(c: ClientOperation, h: HelperNames): MethodDeclarationStructure {
+  return {
+    kind: StructureKind.Method,
+    name: c.op.name,
+    docs: [methodDoc(c.entry, undefined)],
+    parameters: [requestParam(c)],
+    returnType: `Promise<${c.types.responseName}>`,
+    statements: (w) => {
+      w.write('return ');
+      writeCall(w, c, h, 'none', false);
+      w.write(';');
+    },
+  };
+}
+
+function writeStoreRun(w: CodeBlockWriter, c: ClientOperation, h: HelperNames): void {
+  const ttl = c.entry.ttlSeconds !== undefined ? `, ttlSeconds: ${c.entry.ttlSeconds}` : '';
+  w.writeLine(`return this.#idem.run({ operation, key, scope: this.#scope, args: request, mechanism: ${JSON.stringify(c.entry.mechanism)}${ttl} }, () =>`);
+  w.indent(() => writeCall(w, c, h, c.entry.mechanism, false));
+  w.write(');');
+}
+
+function writeSaga(w: CodeBlockWriter, c: ClientOperation, h: HelperNames, inverse: HttpOperation | undefined): void {
+  const e = c.entry;
+  const ttl = e.ttlSeconds !== undefined ? `, ttlSeconds: ${e.ttlSeconds}` : '';
+  const comp = e.compensation !== undefined ? `, compensationOperation: ${JSON.stringify(e.compensation)}` : '';
+  w.writeLine(`return runSaga(this.#store, { operation, key, scope: this.#scope, args: request${comp}${ttl} }, {`);
+  w.indent(() => {
+    w.write('call: () => ');
+    writeCall(w, c, h, 'OP-5', false);
+    w.write(`.then((result) => ({ externalId: ${h.externalId}(result), result })),`).newLine();
+    const param = inverse?.parameters.filter((p) => p.in === 'path');
+    if (inverse !== undefined && param !== undefined && param.length === 1) {
+      // The inverse (`DELETE /things/{id}`) is addressed by the id the first call returned (SOP OP-5).
+      w.write('compensate: (externalId) => {').newLine();
+      w.indent(() => {
+        w.writeLine(`const request = { path: { ${JSON.stringify(param[0]!.name)}: externalId } };`);
+        w.write(`return this.#http.send({ method: ${JSON.stringify(inverse.method.toUpperCase())}, path: `);
+        writePathExpression(w, inverse);
+        w.write(`, bodyType: "none", mechanism: "OP-5" }).then(() => undefined);`).newLine();
+      });
+      w.writeLine('},');
+    }
+  });
+  w.write('});');
+}
+
+function writeMethod(c: ClientOperation, h: HelperNames, inverse: HttpOperation | undefined): MethodDeclarationStructure {
+  const { entry } = c;
+  const keyOpt = keyOption(entry, h);
+  const strategy = entry.keyStrategy === 'content' ? 'content' : 'given';
+  const native = isNative(entry);
+  return {
+    kind: StructureKind.Method,
+    name: c.op.name,
+    docs: [methodDoc(entry, keyOpt.doc)],
+    parameters: [requestParam(c), { name: 'options', type: keyOpt.type, ...(keyOpt.optional ? { initializer: '{}' } : {}) }],
+    returnType: `Promise<${h.writeResult}<${c.types.responseName}>>`,
+    statements: (w) => {
+      w.writeLine(`const operation = ${JSON.stringify(c.op.key)};`);
+      w.writeLine(`const key = ${h.resolveKey}(operation, request, options, ${JSON.stringify(strategy)});`);
+      if (native && hasRawBody(c.types)) w.writeLine('void key;');
+      if (native) {
+        w.write('return ');
+        writeCall(w, c, h, 'OP-1', true);
+        w.write(`.then((result) => ${h.nativeResult}(result));`);
+      } else if (entry.mechanism === 'OP-5') writeSaga(w, c, h, inverse);
+      else writeStoreRun(w, c, h);
+    },
+  };
+}
+
+export function buildClientClass(ops: ClientOperation[], h: HelperNames): ClassDeclarationStructure {
+  const byKey = new Map(ops.map((c) => [c.op.key, c.op]));
+  const methods = ops.map((c) =>
+    isWrapped(c.entry) ? writeMethod(c, h, c.entry.compensation !== undefined ? byKey.get(c.entry.compensation) : undefined) : readMethod(c, h),
+  );
+  const store = ops.some((c) => usesDedupStore(c.entry));
+  const saga = ops.some((c) => isWrapped(c.entry) && c.entry.mechanism === 'OP-5');
+  // Private members exist only when used: `--noUnusedLocals` flags unread private members.
+  const props: OptionalKind<PropertyDeclarationStructure>[] = [{ name: '#http', isReadonly: true, type: 'HttpCaller' }];
+  const init = ['this.#http = createHttpCaller(options);'];
+  if (store) props.push({ name: '#idem', isReadonly: true, type: 'Idempotency' }), init.push('this.#idem = createIdempotency({ store: options.store });');
+  if (saga) props.push({ name: '#store', isReadonly: true, type: 'DedupStore' }), init.push('this.#store = options.store;');
+  if (store || saga) props.push({ name: '#scope', isReadonly: true, type: 'string | undefined' }), init.push('this.#scope = options.scope;');
+  return {
+    kind: StructureKind.Class,
+    name: h.clientClass,
+    isExported: true,
+    docs: ['Typed client; see each method for how a write is made safe to retry.'],
+    properties: props,
+    ctors: [{ parameters: [{ name: 'options', type: h.clientOptions }], statements: init }],
+    methods,
+  };
+}

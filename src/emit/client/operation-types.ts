@@ -1,0 +1,139 @@
+/**
+ * The request and response types of one HTTP operation: `XRequest` groups parameters by location
+ * (`path`, `query`, `header`, `cookie`, `body`) so equal names in different locations never clash;
+ * `XResponse` is the union of the success bodies.
+ */
+import type { CodeBlockWriter } from 'ts-morph';
+import type { HttpOperation, JsonSchema, Parameter } from '../../ir/types.js';
+import type { Carrier } from '../../classify/types.js';
+import { pickRequestContent, responseShape, type BodyEncoding, type ResponseShape } from './media.js';
+import { propertyKey, type NameTable, pascalCase } from './names.js';
+import { writeDocLines, docLines, writeSchemaType, typeAliasStatement, type TypeWriterContext } from './schema-type.js';
+
+export type ParamGroup = 'path' | 'query' | 'header' | 'cookie';
+const GROUPS: ParamGroup[] = ['path', 'query', 'header', 'cookie'];
+
+export interface OperationTypes {
+  requestName: string;
+  responseName: string;
+  /** Which request groups exist and whether any of them is required. */
+  groups: ParamGroup[];
+  body?: { encoding: BodyEncoding; required: boolean };
+  requestRequired: boolean;
+  response: ResponseShape;
+  statements: ((w: CodeBlockWriter) => void)[];
+}
+
+interface BodySource {
+  schema: JsonSchema | undefined;
+  encoding: BodyEncoding;
+  required: boolean;
+}
+
+/** Swagger 2 puts the body in a `body` parameter and form fields in `formData` parameters. */
+function bodySource(op: HttpOperation): BodySource | undefined {
+  if (op.requestBody !== undefined) {
+    const picked = pickRequestContent(op.requestBody.content);
+    if (picked === undefined) return undefined;
+    return { schema: picked.media.schema, encoding: picked.encoding, required: op.requestBody.required };
+  }
+  const body = op.parameters.find((p) => p.in === 'body');
+  if (body !== undefined) return { schema: body.schema, encoding: 'json', required: body.required };
+  const form = op.parameters.filter((p) => p.in === 'formData');
+  if (form.length === 0) return undefined;
+  const properties: Record<string, JsonSchema> = {};
+  for (const p of form) properties[p.name] = p.schema ?? {};
+  const isFile = form.some((p) => typeof p.schema === 'object' && p.schema['type'] === 'file');
+  return {
+    schema: { type: 'object', properties, required: form.filter((p) => p.required).map((p) => p.name) },
+    encoding: isFile ? 'multipart' : 'form',
+    required: form.some((p) => p.required),
+  };
+}
+
+/** The key travels in the carrier the wrapper fills in (SOP Step 4), so the caller does not pass it. */
+function isCarrierParam(p: Parameter, group: ParamGroup, carrier: Carrier | null): boolean {
+  if (carrier === null || carrier.in !== group) return false;
+  return group === 'header' ? p.name.toLowerCase() === carrier.name.toLowerCase() : p.name === carrier.name;
+}
+
+export function buildOperationTypes(op: HttpOperation, carrier: Carrier | null, names: NameTable, ctx: TypeWriterContext): OperationTypes {
+  const base = pascalCase(op.name);
+  const requestName = names.claim(`${base}Request`);
+  const responseName = names.claim(`${base}Response`);
+  const byGroup = new Map<ParamGroup, Parameter[]>();
+  for (const g of GROUPS) {
+    const seen = new Set<string>();
+    const params = op.parameters.filter((p) => p.in === g && !isCarrierParam(p, g, carrier) && !seen.has(p.name) && seen.add(p.name));
+    if (params.length > 0) byGroup.set(g, params);
+  }
+  const body = bodySource(op);
+  const groups = [...byGroup.keys()];
+  const required = (g: ParamGroup): boolean => g === 'path' || byGroup.get(g)!.some((p) => p.required);
+  const requestRequired = groups.some(required) || body?.required === true;
+  const omitted = carrier !== null && (carrier.in === 'body' || carrier.in === 'form') && !carrier.name.includes('.') ? carrier.name : undefined;
+  const response = responseShape(op.responses);
+  const requestType = (w: CodeBlockWriter): void => {
+    w.write('{').newLine();
+    w.indent(() => {
+      for (const g of groups) {
+        w.write(`${g}${required(g) ? '' : '?'}: `);
+        writeParams(w, byGroup.get(g)!, ctx);
+        w.write(';').newLine();
+      }
+      if (body !== undefined) writeBody(w, body, omitted, ctx);
+    });
+    w.write('}');
+  };
+  const statements = [
+    typeAliasStatement(requestName, [`Input of \`${op.key}\`.`], requestType),
+    typeAliasStatement(responseName, [`Success body of \`${op.key}\`.`], (w) => writeResponse(w, response, ctx)),
+  ];
+  return { requestName, responseName, groups, body: body && { encoding: body.encoding, required: body.required }, requestRequired, response, statements };
+}
+
+function writeParams(w: CodeBlockWriter, params: Parameter[], ctx: TypeWriterContext): void {
+  w.write('{').newLine();
+  w.indent(() => {
+    for (const p of params) {
+      if (p.description !== undefined && p.description.trim() !== '') writeDocLines(w, docLines(p.description));
+      w.write(`${propertyKey(p.name)}${p.required || p.in === 'path' ? '' : '?'}: `);
+      writeSchemaType(w, p.schema, ctx);
+      w.write(';').newLine();
+    }
+  });
+  w.write('}');
+}
+
+function writeBody(w: CodeBlockWriter, body: BodySource, omitted: string | undefined, ctx: TypeWriterContext): void {
+  w.write(`body${body.required ? '' : '?'}: `);
+  if (body.encoding === 'binary') {
+    w.write('Blob | ArrayBuffer | string');
+  } else if (body.encoding === 'text') {
+    w.write('string');
+  } else {
+    if (omitted !== undefined) w.write('Omit<');
+    writeSchemaType(w, body.schema, ctx);
+    if (omitted !== undefined) w.write(`, ${JSON.stringify(omitted)}>`);
+  }
+  w.write(';').newLine();
+}
+
+function writeResponse(w: CodeBlockWriter, shape: ResponseShape, ctx: TypeWriterContext): void {
+  if (shape.bodies.length === 0) {
+    w.write('void');
+    return;
+  }
+  const wrap = shape.bodies.length > 1 || shape.hasEmpty;
+  shape.bodies.forEach((b, i) => {
+    if (i > 0) w.write(' | ');
+    // The runtime's HTTP layer hands non-JSON bodies back as text, so binary responses are typed as such.
+    if (b.parse === 'blob' || b.parse === 'text') w.write('string');
+    else {
+      if (wrap) w.write('(');
+      writeSchemaType(w, b.media.schema, ctx);
+      if (wrap) w.write(')');
+    }
+  });
+  if (shape.hasEmpty) w.write(' | undefined');
+}
