@@ -3,7 +3,7 @@ import type { Dialect, ResolvedConfig } from '../../config/types.js';
 import { ConfigError, diagnostic, hasErrors, type Diagnostic } from '../../diagnostics/diagnostic.js';
 import type { EmittedFile, Emitter } from '../types.js';
 import { SQL_DIALECTS } from './dialects.js';
-import { buildDedupMigration, buildOwnedMigration, buildSagaMigration, buildStoreMigration } from './migrations.js';
+import { buildDedupMigration, buildOwnedMigration, buildSagaMigration, buildStoreMigration, storeTable } from './migrations.js';
 import { checkStoreNames } from './names.js';
 import { collectOwnedTables, type OwnedTable } from './owned.js';
 import { renderMigration, type RenderedMigration } from './render.js';
@@ -30,8 +30,7 @@ export function renderClaimStatement(dialect: Dialect, sqlConfig: ResolvedConfig
   const diagnostics = checkStoreNames(sqlConfig);
   if (hasErrors(diagnostics)) throw new ConfigError(diagnostics);
   const d = SQL_DIALECTS[dialect];
-  const table = d.schemaMode !== 'ignore' && sqlConfig.schema !== undefined ? { schema: sqlConfig.schema, name: sqlConfig.dedupTable } : { name: sqlConfig.dedupTable };
-  return d.renderClaim(table);
+  return d.renderClaim(storeTable(d, sqlConfig.schema, sqlConfig.dedupTable));
 }
 
 function migrationsFor(dialect: Dialect, config: ResolvedConfig, saga: boolean, owned: OwnedTable[]): Migration[] {
