@@ -64,13 +64,14 @@ function requestParam(c: ClientOperation): OptionalKind<ParameterDeclarationStru
 
 /** `(await this.#http.send({...})).body as T` — the single place a response becomes a typed value. */
 function writeCall(w: CodeBlockWriter, c: ClientOperation, h: HelperNames, mechanism: string, native: boolean): void {
+  // OP-1 keeps the whole response: `nativeResult` reads the replay headers.
   if (hasRawBody(c.types)) {
     w.write(`Promise.reject(new TypeError(${JSON.stringify(`${c.op.key}: raw ${c.types.body!.encoding} request bodies are not supported by idemgen/runtime`)}))`);
     return;
   }
   w.write('this.#http.send(');
   writeSendArgs(w, c.op, c.types, { mechanism, ...(native ? { carrier: c.entry.carrier! } : {}) }, h.headers);
-  w.write(`).then((res) => res.body as ${c.types.responseName})`);
+  w.write(native ? ')' : `).then((res) => res.body as ${c.types.responseName})`);
 }
 
 function readMethod(c: ClientOperation, h: HelperNames): MethodDeclarationStructure {
@@ -138,7 +139,7 @@ function writeMethod(c: ClientOperation, h: HelperNames, inverse: HttpOperation 
       if (native) {
         w.write('return ');
         writeCall(w, c, h, 'OP-1', true);
-        w.write(`.then((result) => ${h.nativeResult}(result));`);
+        w.write(`.then((res) => ${h.nativeResult}<${c.types.responseName}>(res));`);
       } else if (entry.mechanism === 'OP-5') writeSaga(w, c, h, inverse);
       else writeStoreRun(w, c, h);
     },

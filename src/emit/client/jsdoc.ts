@@ -31,7 +31,7 @@ export function methodDoc(entry: PlanEntry, keyOptionsText: string | undefined):
     lines.push(
       '',
       `Class: ${entry.class}. Mechanism: ${entry.mechanism}${entry.toolBoundary ? ` + ${entry.toolBoundary}` : ''}.`,
-      `Key carrier: ${carrierText(entry.carrier)}. Key strategy: ${entry.keyStrategy ?? 'caller'}. TTL: ${ttlText(entry.ttlSeconds)}.`,
+      `Key carrier: ${carrierText(entry.carrier)}. Key strategy: ${entry.keyStrategy ?? 'key or intent scope'}. TTL: ${ttlText(entry.ttlSeconds)}.`,
     );
     if (entry.compensation !== undefined) lines.push(`Compensation: \`${entry.compensation}\`.`);
     if (entry.methodIdempotent === true) lines.push('Idempotent by method semantics (RFC 9110 §9.2.2), still a side effect.');

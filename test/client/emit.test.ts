@@ -1,0 +1,73 @@
+import { describe, expect, it } from 'vitest';
+import { resolveConfig } from '../../src/config/types.js';
+import { emitClient } from '../../src/emit/client/index.js';
+import { typeCheck, writeBatch } from './helpers/compile.js';
+import { fixturePlans } from './helpers/fixture-plans.js';
+
+const config = resolveConfig();
+
+/** Calls that must NOT compile: a write without a key or scope, a key plus a scope, a hand-set carrier header. */
+const TYPE_PROOF = `
+import type { DedupStore } from "idemgen/runtime";
+import { createPaymentsClient } from "./payments.gen.js";
+declare const store: DedupStore;
+const c = createPaymentsClient({ baseUrl: "http://127.0.0.1:1", store });
+const sms = { body: { to: "+15550100", body: "hi" } };
+// @ts-expect-error fail-closed write without options
+void c.sendSms(sms);
+// @ts-expect-error an empty options object carries neither key nor scope
+void c.sendSms(sms, {});
+// @ts-expect-error key and scope at once is ambiguous
+void c.sendSms(sms, { key: "k".repeat(24), scope: { thread: "t" } });
+void c.sendSms(sms, { key: "k".repeat(24) });
+void c.sendSms(sms, { scope: { thread: "t1", turn: "3" } });
+// @ts-expect-error keyStrategy caller: a scope alone is not accepted
+void c.createCharge({ body: { amount: 1, currency: "usd" } }, { scope: { thread: "t" } });
+// @ts-expect-error the wrapper fills the Idempotency-Key carrier; callers cannot set it
+void c.createCharge({ header: { "Idempotency-Key": "x" }, body: { amount: 1, currency: "usd" } }, { key: "k".repeat(24) });
+// @ts-expect-error keyStrategy intent: a bare key is not accepted
+void c.createTransfer({ body: { amount: 5 } }, { key: "k".repeat(24) });
+// @ts-expect-error the body carrier field is filled in by the wrapper
+void c.createTransfer({ body: { amount: 5, idempotency_key: "x" } }, { scope: { run: "r" } });
+void c.putBlob({ path: { digest: "d" }, body: { data: "x" } });
+// @ts-expect-error currency is an enum
+void c.createCharge({ body: { amount: 1, currency: "gbp" } }, { key: "k".repeat(24) });
+const read: Promise<{ id: string }> = c.getCharge({ path: { chargeId: "ch_1" } });
+void read;
+async function envelope(): Promise<boolean> {
+  const r = await c.createCharge({ body: { amount: 1, currency: "usd" } }, { key: "k".repeat(24) });
+  const id: string = r.result.id;
+  const when: Date = r.originalCalledAt;
+  return r.wasReplay && id.length > 0 && when.getTime() > 0;
+}
+void envelope;
+`;
+
+describe('emitClient on the fixture specs', () => {
+  it('matches the golden files', async () => {
+    const plan = { apis: await fixturePlans(), diagnostics: [] };
+    const { files } = emitClient(plan, config);
+    expect(files.map((f) => f.path)).toEqual(['client/legacy.gen.ts', 'client/payments.gen.ts', 'client/shapes.gen.ts']);
+    for (const f of files) await expect(f.contents).toMatchFileSnapshot(`__snapshots__/${f.path.slice('client/'.length)}`);
+  });
+
+  it('is deterministic: a second run is byte-identical', async () => {
+    const a = emitClient({ apis: await fixturePlans(), diagnostics: [] }, config).files;
+    const b = emitClient({ apis: await fixturePlans(), diagnostics: [] }, config).files;
+    expect(b).toEqual(a);
+  });
+
+  it('type-checks under --strict --noUnusedLocals, and keyless writes do not compile', async () => {
+    const { files } = emitClient({ apis: await fixturePlans(), diagnostics: [] }, config);
+    const batch = new Map(files.map((f) => [f.path.slice('client/'.length), f.contents]));
+    batch.set('type-proof.ts', TYPE_PROOF);
+    const result = typeCheck(writeBatch('fixtures', batch));
+    expect(Object.fromEntries(result)).toEqual(Object.fromEntries([...batch.keys()].map((k) => [k, []])));
+  });
+
+  it('skips inputs without HTTP operations', async () => {
+    const [payments] = await fixturePlans();
+    const toolOnly = { ...payments!, api: { ...payments!.api, operations: [] }, entries: [] };
+    expect(emitClient({ apis: [toolOnly], diagnostics: [] }, config).files).toEqual([]);
+  });
+});
