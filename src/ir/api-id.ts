@@ -33,14 +33,16 @@ export function apiIdFromFile(file: string): string {
   return sanitize(id) || 'api';
 }
 
-/** Unique ids in file order: later duplicates (case-insensitive file systems too) get `-2`, `-3`, … */
+/** Unique ids in file order: later duplicates get `-2`, `-3`, … (ids are lower-case, so this holds on case-insensitive file systems too). */
 export function uniqueApiIds(items: readonly { file: string; id: string }[]): string[] {
   const order = items.map((item, index) => ({ ...item, index })).sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : a.index - b.index));
   const taken = new Set<string>();
+  const claimed = new Set(items.map((i) => i.id));
   const out: string[] = new Array(items.length);
   for (const { id, index } of order) {
     let unique = id;
-    for (let n = 2; taken.has(unique); n++) unique = `${id}-${n}`;
+    // A suffix never takes an id another input has on its own (`x` + `x` + `x-2` → `x`, `x-3`, `x-2`).
+    for (let n = 2; taken.has(unique) || (unique !== id && claimed.has(unique)); n++) unique = `${id}-${n}`;
     taken.add(unique);
     out[index] = unique;
   }

@@ -79,7 +79,8 @@ export function buildToolOperations(ctx: ToolContext): { operations: ToolOperati
     const count = (seen.get(op.toolName) ?? 0) + 1;
     seen.set(op.toolName, count);
     if (count > 1) {
-      ctx.report('duplicate_tool_name', 'warning', `tool name ${op.toolName} is declared ${count} times`, appendPointer(pointer, 'name'));
+      const namePointer = format === 'openai-chat' ? appendPointer(pointer, 'function', 'name') : appendPointer(pointer, 'name');
+      ctx.report('duplicate_tool_name', 'warning', `tool name ${op.toolName} is declared ${count} times`, namePointer);
       op.key = `tool:${op.toolName}#${count}`;
     }
     operations.push(op);
