@@ -1,0 +1,144 @@
+#!/usr/bin/env node
+/**
+ * Runtime overhead benchmark (not a test; DESIGN §7): median per-call time of
+ *   raw        — the bare side effect (a POST to a local node:http server, and an in-process no-op),
+ *   store      — the bare store statements an idempotent call issues (claim + complete),
+ *   idempotent — createIdempotency().run() with a fresh key (hash + claim + call + complete),
+ *   replay     — run() with a key that already completed (hash + claim-conflict + read),
+ * on SQLite (a WAL file in a temp dir) and PostgreSQL. PostgreSQL comes from IDEMGEN_PG_URL, or a
+ * throwaway cluster is started the way test/setup/services.ts does it.
+ * Usage: node scripts/bench-runtime.mjs [--calls 2000]
+ */
+import { execFileSync } from 'node:child_process';
+import { chmodSync, chownSync, mkdtempSync, rmSync } from 'node:fs';
+import { createServer as createHttpServer } from 'node:http';
+import { createServer as createNetServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { register } from 'tsx/esm/api';
+
+register();
+const rt = await import('../src/runtime/index.ts');
+const { renderStoreMigration } = await import('../src/emit/sql/index.ts');
+const { resolveConfig } = await import('../src/config/types.ts');
+const { default: Database } = await import('better-sqlite3');
+const { default: pg } = await import('pg');
+
+const callsArg = process.argv.indexOf('--calls');
+const CALLS = callsArg > 0 ? Number(process.argv[callsArg + 1]) : 2000;
+const PG_BIN = process.env.IDEMGEN_PG_BIN ?? '/usr/lib/postgresql/15/bin';
+
+function freePort() {
+  return new Promise((resolve) => {
+    const s = createNetServer().listen(0, '127.0.0.1', () => {
+      const { port } = s.address();
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+function asPostgres(cmd, args) {
+  if (process.getuid?.() === 0) execFileSync('runuser', ['-u', 'postgres', '--', cmd, ...args], { stdio: 'pipe' });
+  else execFileSync(cmd, args, { stdio: 'pipe' });
+}
+
+async function startPostgres() {
+  if (process.env.IDEMGEN_PG_URL) return { url: process.env.IDEMGEN_PG_URL, stop: () => undefined };
+  const dir = mkdtempSync(join(tmpdir(), 'idemgen-bench-pg-'));
+  chmodSync(dir, 0o700);
+  if (process.getuid?.() === 0) {
+    const id = (f) => Number(execFileSync('id', [f, 'postgres']).toString().trim());
+    chownSync(dir, id('-u'), id('-g'));
+  }
+  const data = join(dir, 'data');
+  const port = await freePort();
+  asPostgres(join(PG_BIN, 'initdb'), ['-D', data, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--no-sync']);
+  asPostgres(join(PG_BIN, 'pg_ctl'), ['-D', data, '-l', join(dir, 'log'), '-w', 'start', '-o', `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1`]);
+  return {
+    url: `postgres://postgres@127.0.0.1:${port}/postgres`,
+    stop: () => {
+      try { asPostgres(join(PG_BIN, 'pg_ctl'), ['-D', data, '-m', 'immediate', 'stop']); } finally { rmSync(dir, { recursive: true, force: true }); }
+    },
+  };
+}
+
+async function median(n, fn) {
+  for (let i = 0; i < Math.min(200, n); i++) await fn(`warm-${i}`); // JIT, statement caches, pool
+  const samples = new Float64Array(n);
+  for (let i = 0; i < n; i++) {
+    const t0 = process.hrtime.bigint();
+    await fn(`k${i}`);
+    samples[i] = Number(process.hrtime.bigint() - t0) / 1000;
+  }
+  samples.sort();
+  return { p50: samples[Math.floor(n / 2)], p95: samples[Math.floor(n * 0.95)] };
+}
+
+async function benchStore(label, store, httpUrl) {
+  const key = (p, s) => `${label}-${p}-${s}-0123456789abcdef`;
+  const caller = rt.createHttpCaller({ baseUrl: httpUrl });
+  const post = () => caller.send({ method: 'POST', path: '/x', body: { amount: 1 }, bodyType: 'json', mechanism: 'fail-closed' });
+  const idem = rt.createIdempotency({ store });
+  const run = (p, fn) => (s) => idem.run({ operation: 'POST /x', key: key(p, s), args: { amount: 1, to: 'acct_1' }, mechanism: 'fail-closed' }, fn);
+  const bare = async (s) => {
+    const id = { scope: '', key: key('bare', s) };
+    const now = Date.now();
+    await store.claim({ ...id, operation: 'POST /x', argsHash: 'a'.repeat(64), mechanism: 'fail-closed', leaseToken: s, now, leaseMs: 30_000, ttlMs: 86_400_000 });
+    await store.complete({ ...id, leaseToken: s, now, result: '{"ok":1}' });
+  };
+  await run('replay', async () => ({ ok: 1 }))('fixed');
+  return {
+    rawNoop: await median(CALLS, async () => ({ ok: 1 })),
+    rawHttp: await median(CALLS, post),
+    store: await median(CALLS, bare),
+    idemNoop: await median(CALLS, run('noop', async () => ({ ok: 1 }))),
+    idemHttp: await median(CALLS, run('http', post)),
+    replay: await median(CALLS, () => run('replay', async () => ({ ok: 1 }))('fixed')),
+  };
+}
+
+function report(label, r) {
+  const f = (x) => `${x.p50.toFixed(1).padStart(8)} µs (p95 ${x.p95.toFixed(1)})`;
+  console.log(`\n${label} — medians of ${CALLS} sequential calls`);
+  console.log(`  raw no-op call            ${f(r.rawNoop)}`);
+  console.log(`  raw HTTP POST             ${f(r.rawHttp)}`);
+  console.log(`  bare store claim+complete ${f(r.store)}`);
+  console.log(`  idempotent no-op call     ${f(r.idemNoop)}   overhead ${(r.idemNoop.p50 - r.rawNoop.p50).toFixed(1)} µs`);
+  console.log(`  idempotent HTTP POST      ${f(r.idemHttp)}   ${(r.idemHttp.p50 / r.rawHttp.p50).toFixed(2)}× raw HTTP`);
+  console.log(`  replay (no call)          ${f(r.replay)}   ${(r.replay.p50 / r.rawHttp.p50).toFixed(2)}× raw HTTP`);
+  console.log(`  runtime cost beyond the store statements: ${(r.idemNoop.p50 - r.store.p50).toFixed(1)} µs`);
+}
+
+const http = createHttpServer((req, res) => {
+  req.resume();
+  req.on('end', () => { res.writeHead(200, { 'content-type': 'application/json' }); res.end('{"id":"obj_1"}'); });
+});
+await new Promise((r) => http.listen(0, '127.0.0.1', r));
+const httpUrl = `http://127.0.0.1:${http.address().port}`;
+const sql = { ...resolveConfig().sql, dedupTable: 'bench_dedup', sagaTable: 'bench_saga' };
+
+const dir = mkdtempSync(join(tmpdir(), 'idemgen-bench-'));
+const filename = join(dir, 'bench.db');
+const db = new Database(filename);
+db.exec(renderStoreMigration('sqlite', sql, { saga: false }).up);
+db.close();
+const sqlite = rt.createSqliteStore({ filename, table: sql.dedupTable });
+report('SQLite (WAL file)', await benchStore('sqlite', sqlite, httpUrl));
+await sqlite.close();
+rmSync(dir, { recursive: true, force: true });
+
+const cluster = await startPostgres();
+try {
+  const schema = `bench_${process.pid}`;
+  const client = new pg.Client({ connectionString: cluster.url });
+  await client.connect();
+  await client.query(renderStoreMigration('postgres', { ...sql, schema }, { saga: false }).up);
+  const store = rt.createPostgresStore({ connectionString: cluster.url, schema, table: sql.dedupTable });
+  report('PostgreSQL (local, TCP)', await benchStore('pg', store, httpUrl));
+  await store.close();
+  await client.query(`DROP SCHEMA "${schema}" CASCADE`);
+  await client.end();
+} finally {
+  cluster.stop();
+  http.close();
+}
