@@ -6,7 +6,11 @@ type Ajv2020 = InstanceType<typeof Ajv2020Module.default>;
 export function createAjv(): Ajv2020 {
   const Ajv2020 = Ajv2020Module.default;
   // validateFormats off: formats are annotations here (int32, binary…); the test is about schema validity.
-  const ajv = new Ajv2020({ strict: true, allErrors: true, validateFormats: false, allowUnionTypes: true, strictRequired: false });
+  // strictTypes/strictRequired are Ajv lints (e.g. `minItems` without `type: array` is valid JSON Schema);
+  // strictSchema stays on, so unknown keywords and ill-typed keyword values are errors.
+  const ajv = new Ajv2020({
+    strict: true, strictTypes: false, strictRequired: false, allErrors: true, validateFormats: false, allowUnionTypes: true,
+  });
   ajv.addKeyword({ keyword: 'x-mcp-header', schemaType: 'string' });
   return ajv;
 }

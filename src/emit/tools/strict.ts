@@ -111,7 +111,8 @@ function strictObject(node: Obj, types: string[], path: string, ctx: StrictConte
     properties[name] = required.has(name) ? child : nullable(child);
   }
   const out = copyAllowed(node, ctx);
-  out.type = types.length === 1 ? 'object' : types.filter((t) => t === 'object' || t === 'null');
+  const kept = types.filter((t) => t === 'object' || t === 'null');
+  out.type = kept.length === 1 ? 'object' : kept;
   out.properties = properties;
   out.required = names;
   out.additionalProperties = false;
@@ -121,6 +122,7 @@ function strictObject(node: Obj, types: string[], path: string, ctx: StrictConte
 function strictArray(node: Obj, path: string, ctx: StrictContext): Obj {
   if (node.prefixItems !== undefined) return encoded(node, path, ctx);
   const out = copyAllowed(node, ctx);
+  if (out.type === undefined) out.type = 'array';
   out.items = strictNode(node.items ?? {}, `${path}/items`, ctx);
   return out;
 }

@@ -20,21 +20,42 @@ function strictKey(schema: Obj): Obj {
   return { ...rest, type: 'string', pattern: `^${KEY_CHARS}{${min},${max}}$` };
 }
 
-/** The root of a strict schema must be an object (never `anyOf`); `$defs` are strictified once each. */
+/** Strict mode cannot say "any further properties": a free-form root gets them as one JSON-encoded argument. */
+export const EXTRA_PROPERTY = 'additional_properties';
+
+function addFreeFormExtras(root: Obj, source: Obj, ctx: StrictContext): void {
+  const extra = source.additionalProperties;
+  const props = root.properties as Obj;
+  if (extra === undefined || extra === false || EXTRA_PROPERTY in props) return;
+  ctx.encoded.push(`/properties/${EXTRA_PROPERTY}`);
+  props[EXTRA_PROPERTY] = {
+    type: ['string', 'null'],
+    description: 'Any further properties of this call, as one JSON-encoded object (null for none).',
+  };
+  (root.required as string[]).push(EXTRA_PROPERTY);
+}
+
+/**
+ * The root of a strict schema must be an object (never `anyOf`); `$defs` are strictified once each.
+ * The key property is set last, from its own schema (its length bounds become the pattern).
+ */
 export function toStrictParameters(spec: ToolSpec, ctx: StrictContext): Obj {
   const { $defs, ...rootSrc } = spec.inputSchema;
   const defs = isObj($defs) ? $defs : {};
   ctx.defs = defs;
-  let root = strictNode({ ...rootSrc, type: 'object', properties: isObj(rootSrc.properties) ? rootSrc.properties : {}, additionalProperties: false }, '', ctx);
+  const sourceProps: Obj = { ...(isObj(rootSrc.properties) ? rootSrc.properties : {}) };
+  const keySchema = spec.keyProperty !== undefined ? (sourceProps[spec.keyProperty] as Obj) : undefined;
+  if (spec.keyProperty !== undefined) delete sourceProps[spec.keyProperty];
+  let root = strictNode({ ...rootSrc, type: 'object', properties: sourceProps, additionalProperties: false }, '', ctx);
   if (root.type !== 'object' || !isObj(root.properties)) {
     // A root `anyOf`/`allOf` strict mode cannot take: the tool keeps only what we add (the key).
     ctx.encoded.push('');
     root = { type: 'object', properties: {}, required: [], additionalProperties: false };
   }
+  addFreeFormExtras(root, rootSrc, ctx);
   if (spec.keyProperty !== undefined) {
-    const props = root.properties as Obj;
-    props[spec.keyProperty] = strictKey(((spec.inputSchema.properties ?? {}) as Obj)[spec.keyProperty] as Obj);
-    if (!(root.required as string[]).includes(spec.keyProperty)) (root.required as string[]).push(spec.keyProperty);
+    (root.properties as Obj)[spec.keyProperty] = strictKey(keySchema ?? {});
+    (root.required as string[]).push(spec.keyProperty);
   }
   const strictDefs: Obj = {};
   for (const name of Object.keys(defs).sort()) strictDefs[name] = strictNode(defs[name], `/$defs/${name}`, ctx);
