@@ -27,6 +27,19 @@ afterEach(async () => {
 
 const last = (run: AgentRun): Record<string, unknown> => run.events[run.events.length - 1] ?? {};
 
+/** The killed attempt's 200 ms lease must have run out, so the restart sees a stale row, not a live one. */
+async function leaseExpired(): Promise<void> {
+  const store = createSqliteStore({ filename: join(env.CASE1_DIR!, 'dedup.sqlite') });
+  try {
+    const [row] = await store.listStale(Number.MAX_SAFE_INTEGER);
+    expect(row).toMatchObject({ status: 'pending', operation: 'tool:send_email' });
+    const wait = row!.leaseExpiresAt - Date.now() + 1;
+    if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+  } finally {
+    await store.close();
+  }
+}
+
 async function startAndAwaitApproval(): Promise<void> {
   const first = await runAgent({ env: { ...env, CASE1_MODE: 'start' } });
   expect(first.code, first.stderr).toBe(0);
@@ -70,6 +83,7 @@ describe('SOP Case 1 with a fail-closed send, restarted between approval and sen
     });
     expect(approve.signal).toBe('SIGKILL');
     server.hold = false;
+    await leaseExpired();
 
     const restarted = await runAgent({ env: { ...env, CASE1_MODE: 'continue' } });
     expect(last(restarted)).toMatchObject({ event: 'error', name: 'IdempotencyOutcomeUnknownError' });

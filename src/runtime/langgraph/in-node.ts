@@ -23,6 +23,11 @@ export interface InNodeOptions<A extends unknown[]> {
   /** Default `fail-closed`: an interrupted send is never repeated on its own (DESIGN §5). */
   mechanism?: StoreMechanism;
   key?: NodeKeySource<A>;
+  /**
+   * With `key: 'task'`: an id that tells calls apart instead of their order in the body, e.g. the
+   * tool_call_id of the model message being executed (checkpointed with that message).
+   */
+  discriminator?: (...args: A) => string | undefined;
   /** Tenant/principal namespace of the dedup row. */
   scope?: string | KeyScope;
   ttlSeconds?: number;
@@ -44,12 +49,17 @@ export interface InNodeCall<A extends unknown[], R> {
 function resolveRuntime<A extends unknown[]>(options: InNodeOptions<A>): Idempotency {
   if (options.idempotency !== undefined) return options.idempotency;
   if (options.store === undefined) throw new TypeError('idempotentInNode: pass `store` or `idempotency`');
-  return createIdempotency({ store: options.store, leaseMs: options.leaseMs });
+  // Omit rather than pass `undefined`: an explicit undefined would replace the runtime's default lease.
+  return createIdempotency(
+    options.leaseMs === undefined ? { store: options.store } : { store: options.store, leaseMs: options.leaseMs },
+  );
 }
 
 function drawKey<A extends unknown[]>(options: InNodeOptions<A>, config: NodeConfig, args: A): string {
   const source = options.key ?? 'task';
-  if (source === 'task') return nodeIdempotencyKey(options.operation, { config });
+  if (source === 'task') {
+    return nodeIdempotencyKey(options.operation, { config, discriminator: options.discriminator?.(...args) });
+  }
   const state = readTaskInput(config);
   if (source === 'state') return readStateKey(state, options.operation);
   return source({ config, state, args });
