@@ -70,115 +70,121 @@ interface Call {
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
+type Machine = Required<Omit<IdempotencyOptions, 'redact'>> & Pick<IdempotencyOptions, 'redact'>;
+
+function replay<T>(call: Call, row: DedupRow): RunResult<T> {
+  if (row.status === 'failed') {
+    throw new IdempotencyFailedError(`${call.req.operation} failed earlier under this key; replaying the failure`, call.ctx(row));
+  }
+  const decoded = decodeResult(row.result);
+  if (decoded.kind === 'too-large') {
+    throw new IdempotencyResultTooLargeError(
+      `${call.req.operation} completed, but its ${decoded.bytes}-byte result exceeded the stored cap`, call.ctx(row));
+  }
+  return { result: decoded.value as T, wasReplay: true, originalCalledAt: new Date(row.createdAt) };
+}
+
+async function onFailure(m: Machine, call: Call, row: DedupRow, token: string, err: unknown): Promise<never> {
+  const id = { scope: call.scope, key: call.req.key, leaseToken: token, now: m.now() };
+  if (isDefiniteFailure(err) || err instanceof IdempotencyConflictError) {
+    await m.store.release(id); // nothing executed: a retry may run (DESIGN §5)
+    throw err;
+  }
+  if ((err as { finalFailure?: unknown })?.finalFailure === true) {
+    await m.store.fail({ ...id, error: encodeError(err, 'failed') });
+    throw err;
+  }
+  // Ambiguous: keep the row pending with an expired lease so reconcile sees it at once.
+  await m.store.markUnknown({ ...id, error: encodeError(err, 'unknown') });
+  if (RETRY_SAFE_MECHANISMS.has(call.req.mechanism)) throw err; // retry with the same key is safe
+  throw new IdempotencyOutcomeUnknownError(
+    `${call.req.operation} may or may not have happened; not retrying (fail closed)`,
+    call.ctx({ ...row, error: encodeError(err, 'unknown') }), { cause: err });
+}
+
+async function execute<T>(
+  m: Machine, call: Call, row: DedupRow, token: string, fn: (ctx: RunContext) => Promise<T>,
+): Promise<RunResult<T>> {
+  let result: T;
+  try {
+    result = await fn({ key: call.req.key, leaseToken: token, attempt: row.attempts });
+  } catch (err) {
+    return onFailure(m, call, row, token, err);
+  }
+  const stored = m.redact ? m.redact(result, { operation: call.req.operation, key: call.req.key }) : result;
+  const { text } = encodeResult(stored, m.maxResultBytes);
+  const ok = await m.store.complete({ scope: call.scope, key: call.req.key, leaseToken: token, result: text, now: m.now() });
+  if (!ok) {
+    const fenced = new IdempotencyFencedError(
+      `${call.req.operation}: lease expired and another attempt took the key over; this completion was rejected`,
+      call.ctx(await m.store.get({ scope: call.scope, key: call.req.key })));
+    fenced.result = result;
+    throw fenced;
+  }
+  return { result, wasReplay: false, originalCalledAt: new Date(row.createdAt) };
+}
+
+/** A row already exists: replay, conflict, take over, fail closed, or (undefined) keep waiting. */
+async function onExisting<T>(
+  m: Machine, call: Call, row: DedupRow, token: string, fn: (ctx: RunContext) => Promise<T>, mayWait: boolean,
+): Promise<RunResult<T> | undefined> {
+  if (row.argsHash !== call.argsHash || row.operation !== call.req.operation) {
+    throw new IdempotencyConflictError(
+      `key reused for ${row.operation} with different arguments (SOP Step 5): not calling`, call.ctx(row));
+  }
+  if (row.status !== 'pending') return replay<T>(call, row);
+  if (row.leaseExpiresAt > m.now()) {
+    if (mayWait) return undefined;
+    throw new IdempotencyInFlightError(`${call.req.operation} is still in flight under this key`, call.ctx(row));
+  }
+  if (!RETRY_SAFE_MECHANISMS.has(call.req.mechanism)) {
+    throw new IdempotencyOutcomeUnknownError(
+      `${call.req.operation}: an earlier attempt never finished; outcome unknown, not calling again (fail closed)`,
+      call.ctx(row));
+  }
+  const taken = await m.store.takeOver({
+    scope: call.scope, key: call.req.key, expectedToken: row.leaseToken, newToken: token, now: m.now(), leaseMs: m.leaseMs,
+  });
+  // Lost the takeover race: someone else re-leased it; loop and look again.
+  return taken ? execute(m, call, taken, token, fn) : undefined;
+}
+
+function prepareCall(req: RunRequest): Call {
+  const scope = scopeString(req.scope);
+  const call: Call = {
+    req, scope, argsHash: hashArgs(req.args),
+    ctx: (state) => ({ key: req.key, operation: req.operation, scope, state }),
+  };
+  try {
+    validateKey(req.key);
+  } catch (err) {
+    Object.assign(err as object, { operation: req.operation, scope });
+    throw err;
+  }
+  return call;
+}
+
+async function run<T>(m: Machine, req: RunRequest, fn: (ctx: RunContext) => Promise<T>): Promise<RunResult<T>> {
+  const call = prepareCall(req);
+  const ttlMs = (req.ttlSeconds ?? m.defaultTtlSeconds) * 1000;
+  const polls = Math.max(0, Math.ceil(m.waitMs / Math.max(1, m.pollMs)));
+  for (let poll = 0; ; poll++) {
+    const token = randomUUID(); // a fencing token, never the idempotency key
+    const claim = await m.store.claim({
+      scope: call.scope, key: req.key, operation: req.operation, argsHash: call.argsHash, mechanism: req.mechanism,
+      leaseToken: token, now: m.now(), leaseMs: m.leaseMs, ttlMs,
+    });
+    if (claim.claimed) return execute(m, call, claim.row, token, fn);
+    const outcome = await onExisting(m, call, claim.row, token, fn, poll < polls);
+    if (outcome) return outcome;
+    await sleep(m.pollMs);
+  }
+}
+
 export function createIdempotency(options: IdempotencyOptions): Idempotency {
-  const o = {
+  const m: Machine = {
     leaseMs: 30_000, waitMs: 10_000, pollMs: 50, maxResultBytes: 256 * 1024, defaultTtlSeconds: 86_400,
     now: Date.now, ...options,
   };
-  const { store } = o;
-
-  function replay<T>(call: Call, row: DedupRow): RunResult<T> {
-    if (row.status === 'failed') {
-      throw new IdempotencyFailedError(`${call.req.operation} failed earlier under this key; replaying the failure`, call.ctx(row));
-    }
-    const decoded = decodeResult(row.result);
-    if (decoded.kind === 'too-large') {
-      throw new IdempotencyResultTooLargeError(
-        `${call.req.operation} completed, but its ${decoded.bytes}-byte result exceeded the stored cap`, call.ctx(row));
-    }
-    return { result: decoded.value as T, wasReplay: true, originalCalledAt: new Date(row.createdAt) };
-  }
-
-  async function onFailure(call: Call, row: DedupRow, token: string, err: unknown): Promise<never> {
-    const id = { scope: call.scope, key: call.req.key, leaseToken: token, now: o.now() };
-    if (isDefiniteFailure(err) || err instanceof IdempotencyConflictError) {
-      await store.release(id); // nothing executed: a retry may run (DESIGN §5)
-      throw err;
-    }
-    if ((err as { finalFailure?: unknown })?.finalFailure === true) {
-      await store.fail({ ...id, error: encodeError(err, 'failed') });
-      throw err;
-    }
-    // Ambiguous: keep the row pending with an expired lease so reconcile sees it at once.
-    await store.markUnknown({ ...id, error: encodeError(err, 'unknown') });
-    if (RETRY_SAFE_MECHANISMS.has(call.req.mechanism)) throw err; // retry with the same key is safe
-    throw new IdempotencyOutcomeUnknownError(
-      `${call.req.operation} may or may not have happened; not retrying (fail closed)`,
-      call.ctx({ ...row, error: encodeError(err, 'unknown') }), { cause: err });
-  }
-
-  async function execute<T>(call: Call, row: DedupRow, token: string, fn: (ctx: RunContext) => Promise<T>): Promise<RunResult<T>> {
-    let result: T;
-    try {
-      result = await fn({ key: call.req.key, leaseToken: token, attempt: row.attempts });
-    } catch (err) {
-      return onFailure(call, row, token, err);
-    }
-    const stored = o.redact ? o.redact(result, { operation: call.req.operation, key: call.req.key }) : result;
-    const { text } = encodeResult(stored, o.maxResultBytes);
-    const ok = await store.complete({ scope: call.scope, key: call.req.key, leaseToken: token, result: text, now: o.now() });
-    if (!ok) {
-      const fenced = new IdempotencyFencedError(
-        `${call.req.operation}: lease expired and another attempt took the key over; this completion was rejected`,
-        call.ctx(await store.get({ scope: call.scope, key: call.req.key })));
-      fenced.result = result;
-      throw fenced;
-    }
-    return { result, wasReplay: false, originalCalledAt: new Date(row.createdAt) };
-  }
-
-  async function run<T>(req: RunRequest, fn: (ctx: RunContext) => Promise<T>): Promise<RunResult<T>> {
-    const scope = scopeString(req.scope);
-    const call: Call = {
-      req, scope, argsHash: hashArgs(req.args),
-      ctx: (state) => ({ key: req.key, operation: req.operation, scope, state }),
-    };
-    try {
-      validateKey(req.key);
-    } catch (err) {
-      (err as { operation: string }).operation = req.operation;
-      (err as { scope: string }).scope = scope;
-      throw err;
-    }
-    const ttlMs = (req.ttlSeconds ?? o.defaultTtlSeconds) * 1000;
-    const polls = Math.max(0, Math.ceil(o.waitMs / Math.max(1, o.pollMs)));
-    for (let poll = 0; ; poll++) {
-      const token = randomUUID();
-      const claim = await store.claim({
-        scope, key: req.key, operation: req.operation, argsHash: call.argsHash, mechanism: req.mechanism,
-        leaseToken: token, now: o.now(), leaseMs: o.leaseMs, ttlMs,
-      });
-      if (claim.claimed) return execute(call, claim.row, token, fn);
-      const outcome = await onExisting(call, claim.row, token, fn, poll < polls);
-      if (outcome) return outcome;
-      await sleep(o.pollMs);
-    }
-  }
-
-  /** A row already exists: replay, conflict, take over, fail closed, or (undefined) keep waiting. */
-  async function onExisting<T>(
-    call: Call, row: DedupRow, token: string, fn: (ctx: RunContext) => Promise<T>, mayWait: boolean,
-  ): Promise<RunResult<T> | undefined> {
-    if (row.argsHash !== call.argsHash || row.operation !== call.req.operation) {
-      throw new IdempotencyConflictError(
-        `key reused for ${row.operation} with different arguments (SOP Step 5): not calling`, call.ctx(row));
-    }
-    if (row.status !== 'pending') return replay<T>(call, row);
-    if (row.leaseExpiresAt > o.now()) {
-      if (mayWait) return undefined;
-      throw new IdempotencyInFlightError(`${call.req.operation} is still in flight under this key`, call.ctx(row));
-    }
-    if (!RETRY_SAFE_MECHANISMS.has(call.req.mechanism)) {
-      throw new IdempotencyOutcomeUnknownError(
-        `${call.req.operation}: an earlier attempt never finished; outcome unknown, not calling again (fail closed)`,
-        call.ctx(row));
-    }
-    const taken = await store.takeOver({
-      scope: call.scope, key: call.req.key, expectedToken: row.leaseToken, newToken: token, now: o.now(), leaseMs: o.leaseMs,
-    });
-    // Lost the takeover race: someone else re-leased it; loop and look again.
-    return taken ? execute(call, taken, token, fn) : undefined;
-  }
-
-  return { store, run };
+  return { store: m.store, run: (req, fn) => run(m, req, fn) };
 }
