@@ -37,8 +37,16 @@ export function normalizeSchema(schema: unknown, builder: DefsBuilder): JsonSche
     return applyNullable(out, schema, builder);
   }
   const out: Obj = {};
-  for (const key of Object.keys(src).sort()) copyKeyword(out, key, src[key], builder);
+  for (const key of Object.keys(src).sort(byKeyword)) copyKeyword(out, key, src[key], builder);
   return applyNullable(out, schema, builder);
+}
+
+/** Sorted keywords, `type` first so a reader sees what a schema is before its constraints. */
+function byKeyword(a: string, b: string): number {
+  if (a === b) return 0;
+  if (a === 'type') return -1;
+  if (b === 'type') return 1;
+  return a < b ? -1 : 1;
 }
 
 /** Normalize a top-level schema and attach the reachable `$defs`. */
