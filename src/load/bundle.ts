@@ -42,6 +42,8 @@ export class Bundler {
   readonly diagnostics: Diagnostic[] = [];
   /** Absolute paths of the other files that were bundled in. */
   readonly parts = new Set<string>();
+  /** Every other file a `$ref` pointed at, bundled or not (so it is not reported twice). */
+  readonly touched = new Set<string>();
   private readonly placed = new Map<string, string>();
   private readonly internal: { site: Site; ref: string }[] = [];
 
@@ -116,6 +118,7 @@ export class Bundler {
       if (abs === this.root.abs) this.internal.push({ site, ref: node.$ref as string });
       return undefined;
     }
+    this.touched.add(abs);
     const part = this.readPart(abs);
     if (!('value' in part)) {
       if (part.code !== 'input_not_found') this.diagnostics.push({ ...part, message: `${part.message} (referenced by ${ref})` });

@@ -62,9 +62,17 @@ function loadSource(source: Source, cache: SourceCache, diagnostics: Diagnostic[
       return { ...base, kind: 'tools', format: detection.format, root: source.parsed.value, parts: [] };
     case 'openapi': {
       const bundler = new Bundler({ ...source, value: source.parsed.value }, (abs) => readPart(cache, abs));
-      const root = bundler.bundle();
+      let root: unknown;
+      try {
+        root = bundler.bundle();
+      } catch (err) {
+        if (!(err instanceof RangeError)) throw err;
+        // Nesting deep enough to exhaust the stack is the input's problem, reported like one.
+        diagnostics.push(diagnostic('document_too_deep', 'error', `${source.display} is nested too deeply to process`, { file: source.display }));
+        return null;
+      }
       diagnostics.push(...bundler.diagnostics);
-      for (const part of bundler.parts) referenced.add(part);
+      for (const part of bundler.touched) referenced.add(part);
       const parts = [...bundler.parts].map((abs) => cache.readSync(abs)).filter(isSource).map((s) => s.display).sort();
       return { ...base, kind: 'openapi', format: detection.format, root, parts };
     }

@@ -34,12 +34,19 @@ function parseJson(text: string): ParseResult {
 }
 
 function parseYaml(text: string): ParseResult {
-  const doc = parseDocument(stripBom(text), YAML_OPTIONS);
+  let doc: Document;
+  try {
+    doc = parseDocument(stripBom(text), YAML_OPTIONS);
+  } catch (e) {
+    // Pathological nesting can exhaust the parser's stack: still the user's input, not our bug.
+    return { ok: false, code: 'invalid_yaml', message: (e as Error).message, offset: 0 };
+  }
   const bom = text.length - stripBom(text).length;
   const err = doc.errors[0];
   if (err) return { ok: false, code: 'invalid_yaml', message: err.message.split('\n')[0], offset: err.pos[0] + bom };
   try {
-    return { ok: true, value: doc.toJS({ maxAliasCount: -1 }) };
+    // Generous but bounded alias expansion: real specs use anchors, "billion laughs" input must not hang us.
+    return { ok: true, value: doc.toJS({ maxAliasCount: 10_000 }) };
   } catch (e) {
     return { ok: false, code: 'invalid_yaml', message: (e as Error).message, offset: 0 };
   }

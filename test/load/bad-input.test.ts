@@ -90,6 +90,27 @@ describe('loadInputs: bad input becomes diagnostics, never a throw', () => {
     expect(codes).toEqual(['invalid_yaml', 'unresolved_ref']);
     expect(diagnostics.find((d) => d.code === 'invalid_yaml')).toMatchObject({ file: 'paths/a.yaml', line: 3 });
   });
+
+  it('a broken part inside a scanned folder is reported once, by the spec that references it', async () => {
+    const spec = { openapi: '3.0.0', info: { title: 't', version: '1' }, paths: { '/a': { $ref: 'paths/a.yaml' } } };
+    const cwd = makeTree({ 'specs/api.json': JSON.stringify(spec), 'specs/paths/a.yaml': 'get:\n  responses: [\n' });
+    const { diagnostics } = await loadInputs(['specs'], { cwd });
+    expect(diagnostics.map((d) => [d.code, d.file])).toEqual([
+      ['invalid_yaml', 'specs/paths/a.yaml'],
+      ['unresolved_ref', 'specs/api.json'],
+    ]);
+  });
+
+  it.each([
+    ['JSON', 'deep.json', '['.repeat(200_000) + ']'.repeat(200_000)],
+    ['YAML', 'deep.yaml', 'a: ' + '['.repeat(50_000) + ']'.repeat(50_000)],
+    ['bundled spec', 'deep-spec.json', `{"openapi":"3.0.0","paths":{},"x":${'{"a":'.repeat(20_000)}1${'}'.repeat(20_000)},"components":{"schemas":{"S":${'{"items":'.repeat(20_000)}{}${'}'.repeat(20_000)}}}}`],
+  ])('pathologically deep %s input is a diagnostic, not a crash', async (_name, file, text) => {
+    const cwd = makeTree({ [file]: text });
+    const { diagnostics } = await loadInputs([file], { cwd });
+    expect(diagnostics.length).toBeGreaterThan(0);
+    expect(diagnostics[0].code).toMatch(/^(invalid_json|invalid_yaml|document_too_deep|unrecognized_input)$/);
+  });
 });
 
 describe('loadInputs: unreadable entries', () => {
