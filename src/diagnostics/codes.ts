@@ -1,0 +1,39 @@
+/**
+ * The stable diagnostic codes of the load and IR stages, with their default severity and what
+ * they mean. Codes never change once published (reports, SARIF rule ids and CI gates key on them).
+ */
+import type { Severity } from './diagnostic.js';
+
+export interface CodeInfo {
+  severity: Severity;
+  summary: string;
+}
+
+export const LOAD_CODES = {
+  input_not_found: { severity: 'error', summary: 'an input path (or a referenced part) does not exist' },
+  unreadable_file: { severity: 'error', summary: 'a file or directory cannot be read (permissions, broken symlink, FIFO/device)' },
+  empty_file: { severity: 'error', summary: 'the file is empty or whitespace only (a warning when found by a directory scan)' },
+  invalid_json: { severity: 'error', summary: 'JSON syntax error; line/col point at it' },
+  invalid_yaml: { severity: 'error', summary: 'YAML syntax error; line/col point at it' },
+  unrecognized_input: { severity: 'error', summary: 'a file named explicitly is neither an OpenAPI/Swagger document nor a tool list' },
+  unrecognized_file: { severity: 'info', summary: 'a file found in a directory is neither a spec nor a tool list, and no spec references it; skipped' },
+  unsupported_version: { severity: 'error', summary: 'Swagger 1.x, OpenAPI 4 or another version we do not read' },
+  unresolved_ref: { severity: 'error', summary: 'a $ref does not resolve (missing file, fragment or in-document target)' },
+  remote_ref: { severity: 'warning', summary: 'an http(s) $ref is not fetched; left as written' },
+  document_too_deep: { severity: 'error', summary: 'nesting deep enough to exhaust the stack' },
+} as const satisfies Record<string, CodeInfo>;
+
+export const IR_CODES = {
+  duplicate_operation_id: { severity: 'warning', summary: 'two operations share an operationId; later ones (by key) get a suffixed name' },
+  invalid_paths: { severity: 'warning', summary: '`paths` is not an object' },
+  invalid_path_item: { severity: 'warning', summary: 'a path item is not an object; ignored' },
+  invalid_operation: { severity: 'warning', summary: 'an HTTP method entry is not an Operation Object; ignored' },
+  invalid_parameter: { severity: 'warning', summary: 'a parameter without a valid name/in; ignored' },
+  invalid_document: { severity: 'error', summary: 'the document root is not an object' },
+  invalid_tool: { severity: 'warning', summary: 'an item of a tool list is not a tool definition in a known format; ignored' },
+  duplicate_tool_name: { severity: 'warning', summary: 'two tools share a name; the later one gets the key `tool:<name>#<n>`' },
+  mixed_tool_formats: { severity: 'warning', summary: 'a tool list mixes formats (e.g. MCP and Anthropic items)' },
+} as const satisfies Record<string, CodeInfo>;
+
+export type LoadCode = keyof typeof LOAD_CODES;
+export type IrCode = keyof typeof IR_CODES;

@@ -1,0 +1,29 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { IR_CODES, LOAD_CODES } from '../../src/diagnostics/codes.js';
+
+/** Codes passed literally to diagnostic(...) / report(...) in a source folder. */
+function emittedCodes(dir: string): Set<string> {
+  const codes = new Set<string>();
+  for (const file of readdirSync(dir).filter((f) => f.endsWith('.ts'))) {
+    const text = readFileSync(path.join(dir, file), 'utf8');
+    for (const m of text.matchAll(/(?:diagnostic|report)\(\s*'([a-z_]+)'/g)) codes.add(m[1]);
+  }
+  return codes;
+}
+
+describe('diagnostic code catalogue', () => {
+  it('every code the load stage emits is catalogued', () => {
+    const codes = emittedCodes('src/load');
+    expect(codes.size).toBeGreaterThan(5);
+    for (const code of codes) expect(Object.keys(LOAD_CODES), code).toContain(code);
+  });
+
+  it('every code the IR stage emits is catalogued', () => {
+    const known = [...Object.keys(IR_CODES), ...Object.keys(LOAD_CODES)];
+    const codes = emittedCodes('src/ir');
+    expect(codes.size).toBeGreaterThan(5);
+    for (const code of codes) expect(known, code).toContain(code);
+  });
+});
