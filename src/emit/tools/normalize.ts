@@ -102,13 +102,13 @@ function copyKeyword(out: Obj, key: string, value: unknown, builder: DefsBuilder
       out[key] = value.map((v) => normalizeSchema(v, builder));
     }
   } else if (has(SCHEMA_MAP_KEYWORDS, key)) {
-    if (isObj(value)) out[key] = mapSchemas(value, builder);
+    if (isObj(value)) out[key] = mapSchemas(key === 'patternProperties' ? regexKeys(value) : value, builder);
   } else if (has(COUNT_KEYWORDS, key)) {
     if (Number.isInteger(value) && (value as number) >= 0) out[key] = value;
   } else if (has(NUMBER_KEYWORDS, key)) {
     if (typeof value === 'number' && Number.isFinite(value) && (key !== 'multipleOf' || value > 0)) out[key] = value;
   } else if (has(STRING_KEYWORDS, key)) {
-    if (typeof value === 'string') out[key] = value;
+    if (typeof value === 'string' && (key !== 'pattern' || isRegex(value))) out[key] = value;
   } else if (has(BOOLEAN_KEYWORDS, key)) {
     if (typeof value === 'boolean') out[key] = value;
   } else if (has(VALUE_KEYWORDS, key)) {
@@ -146,6 +146,24 @@ function copyStructural(out: Obj, key: string, value: unknown): void {
       // separately), `discriminator`, `xml`, `externalDocs`, `example`, `x-*` and unknown keywords.
       return;
   }
+}
+
+/**
+ * JSON Schema patterns are ECMA-262 regexes, which validators compile in Unicode mode (Ajv does); a
+ * pattern that does not compile there (`\\000` octal escapes in AWS specs) constrains nothing anyone
+ * can check, so it is dropped rather than emitted broken.
+ */
+function isRegex(pattern: string): boolean {
+  try {
+    new RegExp(pattern, 'u');
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function regexKeys(value: Obj): Obj {
+  return Object.fromEntries(Object.entries(value).filter(([pattern]) => isRegex(pattern)));
 }
 
 function mapSchemas(value: Obj, builder: DefsBuilder): Obj {
