@@ -1,0 +1,88 @@
+/**
+ * Step 3: is the effect compensatable? (SOP §3 Step 1 third question → OP-5 saga.) Explicit
+ * (`x-compensation`, config) or an inferred inverse operation in the same API.
+ */
+import { isObject } from '../ir/refs.js';
+import type { HttpOperation, Operation, ToolOperation } from '../ir/types.js';
+import { addFinding, extension, findOverride, reason, type ClassifyContext } from './context.js';
+import { INVERSE_VERBS } from './heuristics.js';
+import type { Reason } from './types.js';
+
+export interface CompensationResult {
+  compensation: string;
+  reasons: Reason[];
+}
+
+/** An operation named by key, operationId, generated name or tool name. */
+function lookup(ctx: ClassifyContext, ref: string): Operation | undefined {
+  const direct = ctx.byKey.get(ref);
+  if (direct) return direct;
+  for (const op of ctx.byKey.values()) {
+    if (op.name === ref || (op.kind === 'http' ? op.operationId === ref : op.toolName === ref)) return op;
+  }
+  return undefined;
+}
+
+function explicit(op: Operation, ctx: ClassifyContext): CompensationResult | 'missing' | undefined {
+  const ov = findOverride(ctx.config, op);
+  const raw = extension(op, 'x-compensation');
+  const fromExt = typeof raw === 'string' ? raw : isObject(raw) && typeof raw.operation === 'string' ? raw.operation : undefined;
+  const named = ov?.override.compensation ?? fromExt;
+  if (named === undefined) return undefined;
+  const source = ov?.override.compensation !== undefined ? `config.overrides["${ov.key}"].compensation` : 'x-compensation';
+  const pointer = source === 'x-compensation' ? `${op.source.pointer}/x-compensation` : op.source.pointer;
+  const target = lookup(ctx, named);
+  if (!target) {
+    addFinding(ctx, 'compensation_target_missing', `${source} names ${named}, which is not an operation of ${ctx.api.id}`, pointer);
+    return 'missing';
+  }
+  return { compensation: target.key, reasons: [reason('compensation_explicit', `${source} → ${target.key}`, pointer)] };
+}
+
+function inferHttp(op: HttpOperation, ctx: ClassifyContext): CompensationResult | undefined {
+  const deletes = [...ctx.byKey.values()].filter((o): o is HttpOperation => o.kind === 'http' && o.method === 'delete');
+  if (op.method === 'post') {
+    // POST /things ↔ DELETE /things/{id}: one more path segment, a single template.
+    const inverse = deletes.find((d) => d.path.startsWith(`${op.path.replace(/\/+$/, '')}/`) && /^\/\{[^}/]+\}$/.test(d.path.slice(op.path.replace(/\/+$/, '').length)));
+    if (inverse) return { compensation: inverse.key, reasons: [reason('compensation_inferred', `POST ${op.path} creates what ${inverse.key} deletes`, op.source.pointer)] };
+  }
+  if (op.method === 'put') {
+    // PUT /user/starred/{owner}/{repo} ↔ DELETE of the same path (create-or-replace undone by delete).
+    const inverse = deletes.find((d) => d.path === op.path);
+    if (inverse) return { compensation: inverse.key, reasons: [reason('compensation_inferred', `PUT ${op.path} is undone by ${inverse.key}`, op.source.pointer)] };
+  }
+  return undefined;
+}
+
+/** Replace the verb word in a tool name, keeping its separator style: create_x → delete_x, addX → removeX. */
+function swapVerb(name: string, verb: string, inverse: string): string[] {
+  const out: string[] = [];
+  const sep = new RegExp(`(^|[_\\-.])${verb}(?=[_\\-.]|$)`, 'i');
+  if (sep.test(name)) out.push(name.replace(sep, (_m, pre: string) => `${pre}${inverse}`));
+  const camel = new RegExp(`^${verb}(?=[A-Z])`);
+  if (camel.test(name)) out.push(name.replace(camel, inverse));
+  return out;
+}
+
+function inferTool(op: ToolOperation, ctx: ClassifyContext): CompensationResult | undefined {
+  const tools = new Map<string, ToolOperation>();
+  for (const o of ctx.byKey.values()) if (o.kind === 'tool') tools.set(o.toolName, o);
+  for (const [verb, inverses] of Object.entries(INVERSE_VERBS)) {
+    for (const inv of inverses) {
+      for (const candidate of swapVerb(op.toolName, verb, inv)) {
+        const target = tools.get(candidate);
+        if (target && target !== op) {
+          return { compensation: target.key, reasons: [reason('compensation_inferred', `${op.toolName} is undone by ${target.toolName} (${verb} ↔ ${inv})`, op.source.pointer)] };
+        }
+      }
+    }
+  }
+  return undefined;
+}
+
+export function findCompensation(op: Operation, ctx: ClassifyContext): CompensationResult | undefined {
+  const e = explicit(op, ctx);
+  if (e === 'missing') return undefined;
+  if (e) return e;
+  return op.kind === 'http' ? inferHttp(op, ctx) : inferTool(op, ctx);
+}

@@ -1,0 +1,47 @@
+/** What every decision step reads: the API, the config, the heuristics and a findings sink. */
+import type { ResolvedConfig, OperationOverride } from '../config/types.js';
+import type { Diagnostic, Severity } from '../diagnostics/diagnostic.js';
+import type { ApiModel, Operation } from '../ir/types.js';
+import type { Heuristics } from './heuristics.js';
+import { makeFinding } from './rules.js';
+import type { Reason } from './types.js';
+
+export interface ClassifyContext {
+  api: ApiModel;
+  config: ResolvedConfig;
+  h: Heuristics;
+  byKey: ReadonlyMap<string, Operation>;
+  findings: Diagnostic[];
+}
+
+export function addFinding(
+  ctx: ClassifyContext,
+  id: string,
+  message: string,
+  pointer: string,
+  opts: { hint?: string; severity?: Severity } = {},
+): void {
+  const where = { file: ctx.api.file, pointer, ...(opts.hint !== undefined ? { hint: opts.hint } : {}) };
+  const d = makeFinding(ctx.config, id, message, where, opts.severity);
+  if (d) ctx.findings.push(d);
+}
+
+export function reason(rule: string, detail: string, pointer?: string): Reason {
+  return pointer === undefined ? { rule, detail } : { rule, detail, pointer };
+}
+
+/** Overrides match by operation key, then operationId, then generated name / tool name. */
+export function findOverride(config: ResolvedConfig, op: Operation): { key: string; override: OperationOverride } | undefined {
+  const candidates = [op.key, op.kind === 'http' ? op.operationId : op.toolName, op.name];
+  for (const c of candidates) {
+    if (c !== undefined && Object.prototype.hasOwnProperty.call(config.overrides, c)) return { key: c, override: config.overrides[c] };
+  }
+  return undefined;
+}
+
+/** An `x-*` extension from the operation, else its path item (HTTP), else undefined. */
+export function extension(op: Operation, name: string): unknown {
+  if (Object.prototype.hasOwnProperty.call(op.extensions, name)) return op.extensions[name];
+  if (op.kind === 'http' && Object.prototype.hasOwnProperty.call(op.pathExtensions, name)) return op.pathExtensions[name];
+  return undefined;
+}

@@ -1,0 +1,88 @@
+/**
+ * Step 0: does the operation have a side effect? (DESIGN §4; SOP §1 "do not activate when the tool
+ * is read-only"). Every conclusion carries the rule that produced it.
+ */
+import type { HttpOperation, Operation, ToolOperation } from '../ir/types.js';
+import { addFinding, extension, findOverride, reason, type ClassifyContext } from './context.js';
+import type { Effect, Reason } from './types.js';
+
+export interface EffectResult {
+  effect: Effect;
+  reasons: Reason[];
+}
+
+/** RFC 9110 §9.2.1: GET, HEAD, OPTIONS and TRACE are safe methods. */
+const SAFE_METHODS = new Set(['get', 'head', 'options', 'trace']);
+
+/** Split `create_or_update_file`, `get-env`, `getFoo`, `HTTPFetch` into lower-case words. */
+export function nameWords(name: string): string[] {
+  return name
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2')
+    .split(/[^A-Za-z0-9]+/)
+    .filter((w) => w !== '')
+    .map((w) => w.toLowerCase());
+}
+
+/** The first word of the name that is a known verb, and which list it is on. */
+export function nameVerb(name: string, ctx: ClassifyContext): { verb: string; kind: 'read' | 'write' } | undefined {
+  for (const w of nameWords(name)) {
+    if (ctx.h.writeVerbs.has(w)) return { verb: w, kind: 'write' };
+    if (ctx.h.readVerbs.has(w)) return { verb: w, kind: 'read' };
+  }
+  return undefined;
+}
+
+function isExempt(value: unknown): boolean {
+  return value === 'exempt' || (typeof value === 'object' && value !== null && (value as Record<string, unknown>).exempt === true);
+}
+
+export function classifyEffect(op: Operation, ctx: ClassifyContext): EffectResult {
+  const ov = findOverride(ctx.config, op);
+  if (ov?.override.effect) {
+    return { effect: ov.override.effect, reasons: [reason('override_effect', `config.overrides["${ov.key}"].effect = ${ov.override.effect}`)] };
+  }
+  if (isExempt(extension(op, 'x-idempotency'))) {
+    return { effect: 'read', reasons: [reason('extension_exempt', 'x-idempotency: exempt marks this write-shaped call as a query', `${op.source.pointer}/x-idempotency`)] };
+  }
+  return op.kind === 'http' ? httpEffect(op) : toolEffect(op, ctx);
+}
+
+function httpEffect(op: HttpOperation): EffectResult {
+  const m = op.method.toUpperCase();
+  if (SAFE_METHODS.has(op.method)) {
+    return { effect: 'read', reasons: [reason('http_safe_method', `${m} is a safe method (RFC 9110 §9.2.1)`, op.source.pointer)] };
+  }
+  return { effect: 'write', reasons: [reason('http_unsafe_method', `${m} changes server state (RFC 9110 §9.2.1)`, op.source.pointer)] };
+}
+
+function toolEffect(op: ToolOperation, ctx: ClassifyContext): EffectResult {
+  const a = op.annotations;
+  const at = `${op.source.pointer}/annotations`;
+  const verb = nameVerb(op.toolName, ctx);
+  const reasons: Reason[] = [];
+  if (a?.readOnlyHint === true && a.destructiveHint === true) {
+    addFinding(ctx, 'ambiguous_tool_effect', `tool ${op.toolName} is annotated both readOnlyHint and destructiveHint; treated as a write`, at);
+    return { effect: 'write', reasons: [reason('tool_destructive_hint', 'readOnlyHint and destructiveHint are both true; destructive wins (fail safe)', at)] };
+  }
+  if (a?.readOnlyHint === true) {
+    return { effect: 'read', reasons: [reason('tool_read_only_hint', 'annotations.readOnlyHint: true', `${at}/readOnlyHint`)] };
+  }
+  if (a?.destructiveHint === true) {
+    if (verb?.kind === 'read') {
+      addFinding(ctx, 'ambiguous_tool_effect', `tool ${op.toolName} reads by its name (${verb.verb}) but is annotated destructiveHint: true; treated as a write`, `${at}/destructiveHint`);
+    }
+    reasons.push(reason('tool_destructive_hint', 'annotations.destructiveHint: true', `${at}/destructiveHint`));
+  }
+  if (a?.readOnlyHint === false) reasons.push(reason('tool_not_read_only_hint', 'annotations.readOnlyHint: false', `${at}/readOnlyHint`));
+  if (verb?.kind === 'write') reasons.push(reason('tool_write_verb', `name verb "${verb.verb}" is a side-effect verb (SOP §1)`, op.source.pointer));
+  if (reasons.length > 0) return { effect: 'write', reasons };
+  if (op.format === 'mcp' && a === undefined) {
+    const named = verb ? ` (the name verb "${verb.verb}" suggests a read; annotate readOnlyHint: true or override effect: read)` : '';
+    return { effect: 'write', reasons: [reason('mcp_default_not_read_only', `no annotations: the MCP default is readOnlyHint false, destructiveHint true${named}`, op.source.pointer)] };
+  }
+  if (verb?.kind === 'read') {
+    return { effect: 'read', reasons: [reason('tool_read_verb', `name verb "${verb.verb}" reads and nothing says it writes`, op.source.pointer)] };
+  }
+  return { effect: 'write', reasons: [reason('tool_default_write', 'no read-only evidence: a tool is assumed to have side effects (fail safe)', op.source.pointer)] };
+}

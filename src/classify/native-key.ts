@@ -1,0 +1,147 @@
+/**
+ * Step 1: does the downstream API accept an idempotency key? (SOP §3 Step 1 → OP-1.)
+ * Evidence strongest first: vendor extension, declared header, body/form/query field, provider
+ * registry. The config override is applied by the caller before this runs.
+ */
+import { isObject } from '../ir/refs.js';
+import type { HttpOperation, Parameter, ToolOperation } from '../ir/types.js';
+import { addFinding, extension, reason, type ClassifyContext } from './context.js';
+import { isKeyField, isKeyHeader } from './heuristics.js';
+import { findProvider } from './providers.js';
+import { findKeyFields, maxLengthOf } from './schema-fields.js';
+import type { Carrier, Reason } from './types.js';
+
+export interface NativeKey {
+  carrier: Carrier;
+  ttlSeconds?: number;
+  reasons: Reason[];
+}
+
+const CARRIER_INS = new Set(['header', 'body', 'form', 'query', 'argument']);
+
+function carrierFrom(value: unknown): Carrier | undefined {
+  if (typeof value === 'string' && value !== '') return { in: 'header', name: value };
+  if (!isObject(value)) return undefined;
+  const inner = isObject(value.key) ? value.key : isObject(value.carrier) ? value.carrier : value;
+  if (typeof inner.header === 'string') return { in: 'header', name: inner.header };
+  const where = inner.in === 'formData' ? 'form' : inner.in;
+  if (typeof where !== 'string' || !CARRIER_INS.has(where) || typeof inner.name !== 'string') return undefined;
+  const c: Carrier = { in: where as Carrier['in'], name: inner.name };
+  if (typeof inner.maxLength === 'number') c.maxLength = inner.maxLength;
+  if (typeof inner.required === 'boolean') c.required = inner.required;
+  return c;
+}
+
+function ttlFrom(value: unknown): number | undefined {
+  return isObject(value) && typeof value.ttlSeconds === 'number' ? value.ttlSeconds : undefined;
+}
+
+/** The first declared header parameter that carries a key. */
+function declaredKeyHeader(op: HttpOperation, ctx: ClassifyContext): Parameter | undefined {
+  return op.parameters.find((p) => p.in === 'header' && isKeyHeader(p.name, ctx.h));
+}
+
+function headerCarrier(p: Parameter, ctx: ClassifyContext): Carrier {
+  const c: Carrier = { in: 'header', name: p.name, required: p.required };
+  const max = maxLengthOf(ctx.api.root, p.schema);
+  if (max !== undefined) c.maxLength = max;
+  return c;
+}
+
+/** `x-fern-idempotency-headers` (document level) lists the headers of `x-fern-idempotent` endpoints. */
+function fernHeader(root: unknown): string | undefined {
+  if (!isObject(root) || !Array.isArray(root['x-fern-idempotency-headers'])) return undefined;
+  const first = root['x-fern-idempotency-headers'][0];
+  return isObject(first) && typeof first.header === 'string' ? first.header : undefined;
+}
+
+function fromExtensions(op: HttpOperation, ctx: ClassifyContext): NativeKey | 'denied' | undefined {
+  const at = op.source.pointer;
+  const declared = declaredKeyHeader(op, ctx);
+  const xi = extension(op, 'x-idempotency');
+  if (xi === false || xi === 'none') {
+    if (declared) addFinding(ctx, 'extension_contradicts_header', `x-idempotency says there is no key, but ${op.key} declares the header ${declared.name}`, declared.pointer);
+    return 'denied';
+  }
+  const candidates: [string, Carrier | undefined, number | undefined][] = [
+    ['x-idempotency', carrierFrom(xi), ttlFrom(xi)],
+    ['x-idempotency-key', carrierFrom(extension(op, 'x-idempotency-key')), ttlFrom(extension(op, 'x-idempotency-key'))],
+  ];
+  for (const flag of ['x-idempotent', 'x-fern-idempotent']) {
+    if (extension(op, flag) !== true) continue;
+    const named = flag === 'x-fern-idempotent' ? fernHeader(ctx.api.root) : undefined;
+    const carrier: Carrier = named ? { in: 'header', name: named } : declared ? headerCarrier(declared, ctx) : { in: 'header', name: 'Idempotency-Key' };
+    candidates.push([flag, carrier, undefined]);
+  }
+  for (const [name, carrier, ttl] of candidates) {
+    if (!carrier) continue;
+    if (declared && carrier.in === 'header' && carrier.name.toLowerCase() !== declared.name.toLowerCase()) {
+      addFinding(ctx, 'extension_contradicts_header', `${name} names the key header ${carrier.name}, but ${op.key} declares ${declared.name}`, `${at}/${name}`);
+    }
+    if (declared && carrier.in === 'header' && carrier.name.toLowerCase() === declared.name.toLowerCase()) {
+      Object.assign(carrier, { ...headerCarrier(declared, ctx), ...carrier, name: declared.name });
+    }
+    const r = reason('native_extension', `${name} declares the key carrier ${carrier.in} ${carrier.name}`, `${at}/${name}`);
+    return { carrier, ...(ttl !== undefined ? { ttlSeconds: ttl } : {}), reasons: [r] };
+  }
+  return undefined;
+}
+
+function fromParameters(op: HttpOperation, ctx: ClassifyContext): NativeKey | undefined {
+  const header = declaredKeyHeader(op, ctx);
+  if (header) {
+    const how = header.ref ? ` (via ${header.ref})` : '';
+    return { carrier: headerCarrier(header, ctx), reasons: [reason('native_header', `declares the key header ${header.name}${how}${header.required ? '' : ', optional'}`, header.pointer)] };
+  }
+  const field = op.parameters.find((p) => (p.in === 'query' || p.in === 'formData') && isKeyField(p.name, ctx.h));
+  if (field) {
+    const c: Carrier = { in: field.in === 'query' ? 'query' : 'form', name: field.name, required: field.required };
+    const max = maxLengthOf(ctx.api.root, field.schema);
+    if (max !== undefined) c.maxLength = max;
+    return { carrier: c, reasons: [reason('native_field', `declares the key ${c.in} parameter ${field.name}`, field.pointer)] };
+  }
+  return undefined;
+}
+
+function isFormMedia(mediaType: string): boolean {
+  return /^(application\/x-www-form-urlencoded|multipart\/form-data)/i.test(mediaType);
+}
+
+function fromBody(op: HttpOperation, ctx: ClassifyContext): NativeKey | undefined {
+  const bodies: { schema: unknown; pointer: string; form: boolean }[] = [];
+  for (const m of op.requestBody?.content ?? []) if (m.schema !== undefined) bodies.push({ schema: m.schema, pointer: `${m.pointer}/schema`, form: isFormMedia(m.mediaType) });
+  for (const p of op.parameters) if (p.in === 'body' && p.schema !== undefined) bodies.push({ schema: p.schema, pointer: `${p.pointer}/schema`, form: false });
+  for (const b of bodies) {
+    const [hit] = findKeyFields(ctx.api.root, b.schema, b.pointer, (n) => isKeyField(n, ctx.h));
+    if (!hit) continue;
+    const c: Carrier = { in: b.form ? 'form' : 'body', name: hit.path, required: hit.required };
+    const max = maxLengthOf(ctx.api.root, hit.schema);
+    if (max !== undefined) c.maxLength = max;
+    return { carrier: c, reasons: [reason('native_field', `request body has the key field ${hit.path}`, hit.pointer)] };
+  }
+  return undefined;
+}
+
+function fromProvider(op: HttpOperation, ctx: ClassifyContext): NativeKey | undefined {
+  const p = findProvider(ctx.h.providers, op.servers, op.method, op.path);
+  if (!p) return undefined;
+  const ttl = p.ttlSeconds !== undefined ? `, kept ≥ ${p.ttlSeconds} s` : '';
+  const r = reason('native_provider', `the provider accepts ${p.carrier.in} ${p.carrier.name} on ${op.method.toUpperCase()} though the spec does not declare it (${p.source}${ttl})`, op.source.pointer);
+  return { carrier: { ...p.carrier }, ...(p.ttlSeconds !== undefined ? { ttlSeconds: p.ttlSeconds } : {}), reasons: [r] };
+}
+
+export function findNativeKey(op: HttpOperation, ctx: ClassifyContext): NativeKey | undefined {
+  const ext = fromExtensions(op, ctx);
+  if (ext === 'denied') return undefined;
+  return ext ?? fromParameters(op, ctx) ?? fromBody(op, ctx) ?? fromProvider(op, ctx);
+}
+
+/** A tool whose input schema already has a key property is native (carrier `argument`). */
+export function findToolKey(op: ToolOperation, ctx: ClassifyContext): NativeKey | undefined {
+  const [hit] = findKeyFields(ctx.api.root, op.inputSchema, `${op.source.pointer}/inputSchema`, (n) => isKeyField(n, ctx.h));
+  if (!hit || hit.path.includes('.')) return undefined;
+  const c: Carrier = { in: 'argument', name: hit.path, required: hit.required };
+  const max = maxLengthOf(ctx.api.root, hit.schema);
+  if (max !== undefined) c.maxLength = max;
+  return { carrier: c, reasons: [reason('native_argument', `input schema already has the key argument ${hit.path}`, hit.pointer)] };
+}
