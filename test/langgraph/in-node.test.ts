@@ -4,7 +4,7 @@ import { Annotation, Command, END, MemorySaver, START, StateGraph, interrupt } f
 import { IdempotencyConflictError } from '../../src/runtime/errors.js';
 import { createSqliteStore } from '../../src/runtime/sqlite-store.js';
 import type { DedupStore } from '../../src/runtime/store.js';
-import { idempotentInNode, type NodeConfig } from '../../src/runtime/langgraph/index.js';
+import { KeySourceError, idempotentInNode, type NodeConfig } from '../../src/runtime/langgraph/index.js';
 import { sendMessage, startCountServer, type CountServer } from './support/count-server.js';
 import { freshDir, migratedSqliteFile } from './support/sqlite-file.js';
 
@@ -155,5 +155,44 @@ describe('new intents are not swallowed (SOP Case 2)', () => {
     const final = await g.invoke(new Command({ resume: 'ok' }), cfg);
     expect(final.round).toBe(2);
     expect(sentTo('same text, two iterations')).toBe(2);
+  });
+});
+
+describe('the key is only used once the checkpoint it derives from is persisted', () => {
+  const sendThenInterrupt = (marker: string, requireDurableCheckpoint: boolean) => {
+    const send = idempotentInNode(sendMessage, {
+      operation: 'tool:send_email', store, args: (_u, m) => m, requireDurableCheckpoint, durableWaitMs: 100,
+    });
+    return async (s: S, config: NodeConfig) => {
+      await send.withConfig(config)(server.url, { to: s.to, body: marker });
+      interrupt('approve?');
+      return { round: s.round + 1 };
+    };
+  };
+
+  it("fails closed under durability 'exit' (a crash would re-plan the task under a new key), sending nothing", async () => {
+    const g = graphOf(sendThenInterrupt('durability exit', true));
+    const cfg = { ...thread(), durability: 'exit' as const };
+    await expect(g.invoke({}, cfg)).rejects.toThrow(KeySourceError);
+    await expect(g.invoke({}, { ...thread(), durability: 'exit' as const })).rejects.toThrow(/not persisted .*durability 'exit'/);
+    expect(sentTo('durability exit')).toBe(0);
+  });
+
+  it("with the guard waived, 'exit' still covers interrupt/resume: one send", async () => {
+    const g = graphOf(sendThenInterrupt('durability exit, waived', false));
+    const cfg = { ...thread(), durability: 'exit' as const };
+    await g.invoke({}, cfg);
+    await g.invoke(new Command({ resume: 'ok' }), cfg);
+    expect(sentTo('durability exit, waived')).toBe(1);
+  });
+
+  it("passes at once under 'sync' and after the write lands under 'async'", async () => {
+    for (const durability of ['sync', 'async'] as const) {
+      const g = graphOf(sendThenInterrupt(`durability ${durability}`, true));
+      const cfg = { ...thread(), durability };
+      await g.invoke({}, cfg);
+      await g.invoke(new Command({ resume: 'ok' }), cfg);
+      expect(sentTo(`durability ${durability}`)).toBe(1);
+    }
   });
 });

@@ -1,6 +1,7 @@
 import { createIdempotency, type Idempotency, type RunResult } from '../idempotency.js';
 import type { KeyScope } from '../keys.js';
 import type { DedupStore, StoreMechanism } from '../store.js';
+import { awaitDurableCheckpoint } from './durable-checkpoint.js';
 import { currentNodeConfig, readTaskInput, type NodeConfig } from './node-config.js';
 import { nodeIdempotencyKey } from './node-key.js';
 import { readStateKey } from './state-key.js';
@@ -35,6 +36,13 @@ export interface InNodeOptions<A extends unknown[]> {
   leaseMs?: number;
   /** What identifies the call's content for the conflict check; default: the arguments. */
   args?: (...args: A) => unknown;
+  /**
+   * Wait until the checkpoint the key derives from is persisted before calling (default true).
+   * `false` covers interrupt/resume and retries only, not a crash (e.g. with durability 'exit').
+   */
+  requireDurableCheckpoint?: boolean;
+  /** Bound of that wait (an `async` checkpoint write still in flight). Default 3000 ms. */
+  durableWaitMs?: number;
   /** Hands the key to the callee (an OP-1 header, a tool's `idempotency_key` argument). */
   withKey?: (key: string, args: A) => A;
 }
@@ -82,9 +90,10 @@ export function idempotentInNode<A extends unknown[], R>(
     const key = drawKey(options, config, args);
     const hashed = options.args !== undefined ? options.args(...args) : args.length === 1 ? args[0] : args;
     const callArgs = options.withKey !== undefined ? options.withKey(key, args) : args;
-    return runtime.run(
-      { operation: options.operation, key, scope: options.scope, args: hashed, mechanism, ttlSeconds: options.ttlSeconds },
-      () => fn(...callArgs),
+    const request = { operation: options.operation, key, scope: options.scope, args: hashed, mechanism, ttlSeconds: options.ttlSeconds };
+    if (options.requireDurableCheckpoint === false) return runtime.run(request, () => fn(...callArgs));
+    return awaitDurableCheckpoint(config, { waitMs: options.durableWaitMs }).then(() =>
+      runtime.run(request, () => fn(...callArgs)),
     );
   };
   const call = (async (...args: A) => callWith(await currentNodeConfig(), args)) as InNodeCall<A, R>;

@@ -6,4 +6,7 @@
 export { KeySourceError, currentNodeConfig, readTaskScope, type NodeConfig, type TaskScope } from './node-config.js';
 export { deriveNodeKey, nodeIdempotencyKey, type NodeKeyOptions } from './node-key.js';
 export { keepIdempotencyKey, mintStateKey, readStateKey, stateKeyField } from './state-key.js';
+export {
+  awaitDurableCheckpoint, readPlanningCheckpoint, type DurableCheckpointOptions, type PlanningCheckpoint,
+} from './durable-checkpoint.js';
 export { idempotentInNode, type InNodeCall, type InNodeOptions, type NodeKeySource } from './in-node.js';

@@ -4,7 +4,11 @@ import { createMemoryStore } from '../../../src/runtime/memory-store.js';
 
 const config = { configurable: { thread_id: 't', checkpoint_ns: 'send:task-1', __pregel_scratchpad: {} } };
 const key = nodeIdempotencyKey('tool:send_email', { config });
-const wrapped = idempotentInNode(async (n: number) => n * 2, { operation: 'tool:double', store: createMemoryStore() });
+const wrapped = idempotentInNode(async (n: number) => n * 2, {
+  operation: 'tool:double',
+  store: createMemoryStore(),
+  requireDurableCheckpoint: false, // this probe has no graph, hence no checkpointer
+});
 const explicit = await wrapped.withConfig(config)(21);
 let viaGetConfig = 'no error';
 try {
