@@ -11,6 +11,11 @@ function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
+/** `swagger: 2.0` / `openapi: 3.0` unquoted in YAML are the numbers 2 and 3: read them as "2.0"/"3.0". */
+function versionText(v: unknown): string {
+  return typeof v === 'number' && Number.isInteger(v) ? v.toFixed(1) : String(v);
+}
+
 export function detectDocument(value: unknown): Detection {
   return detectSpec(value) ?? detectToolList(value) ?? { kind: 'unknown' };
 }
@@ -18,19 +23,19 @@ export function detectDocument(value: unknown): Detection {
 function detectSpec(value: unknown): Detection | undefined {
   if (!isObject(value)) return undefined;
   if ('openapi' in value) {
-    const version = String(value.openapi);
+    const version = versionText(value.openapi);
     if (/^3\.0(\.|$)/.test(version)) return { kind: 'openapi', format: 'openapi3.0', version };
     // 3.2 keeps the 3.1 structure (paths, webhooks, JSON Schema 2020-12); read it as 3.1.
     if (/^3\.[12](\.|$)/.test(version)) return { kind: 'openapi', format: 'openapi3.1', version };
     return { kind: 'unsupported', version, pointer: '/openapi' };
   }
   if ('swagger' in value) {
-    const version = String(value.swagger);
+    const version = versionText(value.swagger);
     if (/^2\.0(\.|$)/.test(version)) return { kind: 'openapi', format: 'openapi2', version };
     return { kind: 'unsupported', version, pointer: '/swagger' };
   }
   if ('swaggerVersion' in value) {
-    return { kind: 'unsupported', version: String(value.swaggerVersion), pointer: '/swaggerVersion' };
+    return { kind: 'unsupported', version: versionText(value.swaggerVersion), pointer: '/swaggerVersion' };
   }
   return undefined;
 }
