@@ -123,3 +123,22 @@ describe('OpenAPI operation → OpenAI strict parameters', () => {
     expect(again.files).toEqual(res.files);
   });
 });
+
+describe('a native key carried in the JSON body', () => {
+  const payoutRoot = {
+    openapi: '3.1.0',
+    components: { schemas: { Payout: { type: 'object', properties: { amount: { type: 'integer' }, idempotency_key: { type: 'string' } }, required: ['amount', 'idempotency_key'] } } },
+  };
+  const payout = httpOp('post', '/payouts', {
+    operationId: 'createPayout',
+    requestBody: { required: true, pointer: '/rb', content: [{ mediaType: 'application/json', schema: { $ref: '#/components/schemas/Payout' }, pointer: '/rb/c' }] },
+  });
+  const out = emitTools(planOf('payouts', [entry(payout, true, { class: 'native-key', mechanism: 'OP-1', carrier: { in: 'body', name: 'idempotency_key', maxLength: 64 } })], payoutRoot, 'openapi3.1'), resolveConfig());
+  const tool = JSON.parse(out.files.find((f) => f.path === 'tools/mcp/payouts.tools.json')!.contents).tools[0] as Obj;
+
+  it('asks for the key once, at the top level, and drops the body field from a copy of the definition', () => {
+    expect(tool.inputSchema.properties.body).toEqual({ type: 'object', properties: { amount: { type: 'integer' } }, required: ['amount'] });
+    expect(tool.inputSchema.properties.idempotency_key.maxLength).toBe(64);
+    expect(tool.inputSchema.$defs).toBeUndefined();
+  });
+});

@@ -7,6 +7,7 @@ import type { ApiModel, HttpOperation, JsonSchema, MediaContent, Parameter } fro
 import { createDefs, finishDefs, type DefsBuilder, type SourceDialect } from './defs.js';
 import { KEY_PROPERTY } from './idempotency-key.js';
 import { normalizeSchema } from './normalize.js';
+import { pruneDefs } from './strict-limits.js';
 
 type Obj = Record<string, unknown>;
 
@@ -87,6 +88,34 @@ function bodySchema(op: HttpOperation, builder: DefsBuilder): { schema: JsonSche
   return { schema, required: op.requestBody.required };
 }
 
+function bodyName(taken: Set<string>): string {
+  let name = 'body';
+  for (let n = 2; taken.has(name); n += 1) name = `body_${n}`;
+  return name;
+}
+
+const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
+
+/**
+ * A native key carried in the body (`idempotency_key` field) is asked for once, as the top-level
+ * `idempotency_key`; the client writes it into the body. The body's own field is removed from the tool
+ * schema (the shared definition is copied, not edited) so the model is not asked for two keys.
+ */
+function dropCarrierField(schema: Obj, name: string, field: string): void {
+  const props = schema.properties as Obj;
+  const defs = (schema.$defs ?? {}) as Obj;
+  const body = props[name];
+  if (!isObj(body)) return;
+  const ref = typeof body.$ref === 'string' && body.$ref.startsWith('#/$defs/') ? body.$ref.slice(8) : undefined;
+  const target = ref !== undefined ? defs[ref.replace(/~1/g, '/').replace(/~0/g, '~')] : body;
+  if (!isObj(target) || !isObj(target.properties) || !(field in target.properties)) return;
+  const { [field]: _dropped, ...rest } = target.properties;
+  const copy: Obj = { ...target, properties: rest };
+  if (Array.isArray(target.required)) copy.required = target.required.filter((r) => r !== field);
+  props[name] = copy;
+  pruneDefs(schema);
+}
+
 export function buildHttpInput(op: HttpOperation, api: ApiModel, carrier: Carrier | null): BuiltInput {
   const builder = createDefs(api.root, dialectOf(api.format));
   const auth = authParams(api.root);
@@ -113,13 +142,13 @@ export function buildHttpInput(op: HttpOperation, api: ApiModel, carrier: Carrie
     ? { schema: { type: 'object', properties: formProps, required: formRequired }, required: formRequired.length > 0 }
     : bodySchema(op, builder);
   if (body) {
-    let name = 'body';
-    for (let n = 2; taken.has(name); n += 1) name = `body_${n}`;
+    const name = bodyName(taken);
     properties[name] = body.schema;
     if (body.required) required.push(name);
   }
   const schema: Obj = { type: 'object', properties, required, additionalProperties: false };
   const defs = finishDefs(builder, normalizeSchema);
   if (Object.keys(defs).length > 0) schema.$defs = defs;
+  if (body && (carrier?.in === 'body' || carrier?.in === 'form')) dropCarrierField(schema, bodyName(taken), carrier.name);
   return { schema, unresolved: builder.unresolved };
 }

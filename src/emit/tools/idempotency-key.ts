@@ -38,11 +38,11 @@ export function keyMaxLength(entry: PlanEntry): number {
 
 export function keyPropertySchema(maxLength: number, ttlSeconds: number): Obj {
   return {
+    type: 'string',
     description: keyDescription(ttlSeconds),
     maxLength,
     minLength: KEY_MIN_LENGTH,
     pattern: `^${KEY_CHARS}+$`,
-    type: 'string',
   };
 }
 
