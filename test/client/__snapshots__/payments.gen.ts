@@ -65,7 +65,7 @@ export class PaymentsClient {
    * `DELETE /bookings/{bookingId}`
    *
    * Class: irreversible. Mechanism: fail-closed.
-   * Key carrier: none (the key stays in the dedup store). Key strategy: caller. TTL: 86400 s (24 h).
+   * Key carrier: none (the key stays in the dedup store). Key strategy: key or intent scope. TTL: 86400 s (24 h).
    * Pass `{ key }` (persisted before the call) or `{ scope }` (intent hash of scope + operation + arguments).
    *
    * Why:
@@ -176,7 +176,7 @@ export class PaymentsClient {
    * `POST /files`
    *
    * Class: irreversible. Mechanism: fail-closed.
-   * Key carrier: none (the key stays in the dedup store). Key strategy: caller. TTL: 86400 s (24 h).
+   * Key carrier: none (the key stays in the dedup store). Key strategy: key or intent scope. TTL: 86400 s (24 h).
    * Pass `{ key }` (persisted before the call) or `{ scope }` (intent hash of scope + operation + arguments).
    *
    * Why:
@@ -260,7 +260,7 @@ export class PaymentsClient {
    * `POST /refunds`
    *
    * Class: native-key. Mechanism: OP-1.
-   * Key carrier: header `Idempotency-Key`, ≤ 255 chars. Key strategy: caller. TTL: 86400 s (24 h).
+   * Key carrier: header `Idempotency-Key`, ≤ 255 chars. Key strategy: key or intent scope. TTL: 86400 s (24 h).
    * Pass `{ key }` (persisted before the call) or `{ scope }` (intent hash of scope + operation + arguments).
    *
    * Why:
@@ -288,7 +288,7 @@ export class PaymentsClient {
    * `POST /sms`
    *
    * Class: irreversible. Mechanism: fail-closed.
-   * Key carrier: none (the key stays in the dedup store). Key strategy: caller. TTL: 86400 s (24 h).
+   * Key carrier: none (the key stays in the dedup store). Key strategy: key or intent scope. TTL: 86400 s (24 h).
    * Pass `{ key }` (persisted before the call) or `{ scope }` (intent hash of scope + operation + arguments).
    *
    * Why:

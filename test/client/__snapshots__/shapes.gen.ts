@@ -41,7 +41,7 @@ export class ShapesClient {
    * `POST /shapes`
    *
    * Class: irreversible. Mechanism: fail-closed.
-   * Key carrier: none (the key stays in the dedup store). Key strategy: caller. TTL: 86400 s (24 h).
+   * Key carrier: none (the key stays in the dedup store). Key strategy: key or intent scope. TTL: 86400 s (24 h).
    * Pass `{ key }` (persisted before the call) or `{ scope }` (intent hash of scope + operation + arguments).
    *
    * Why:
