@@ -32,3 +32,4 @@ export { checkpoint, runSaga } from './saga.js';
 export { compensateSaga, reconcileSagas } from './saga-reconcile.js';
 export type { SagaReconcileOutcome } from './saga-reconcile.js';
 export type { CheckpointRequest, ReconcileVerdict, SagaHandlers, SagaRequest, SagaResult } from './saga.js';
+export * from './mcp/index.js';
