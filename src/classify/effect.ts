@@ -77,12 +77,14 @@ function toolEffect(op: ToolOperation, ctx: ClassifyContext): EffectResult {
   if (a?.readOnlyHint === false) reasons.push(reason('tool_not_read_only_hint', 'annotations.readOnlyHint: false', `${at}/readOnlyHint`));
   if (verb?.kind === 'write') reasons.push(reason('tool_write_verb', `name verb "${verb.verb}" is a side-effect verb (SOP §1)`, op.source.pointer));
   if (reasons.length > 0) return { effect: 'write', reasons };
-  if (op.format === 'mcp' && a === undefined) {
-    const named = verb ? ` (the name verb "${verb.verb}" suggests a read; annotate readOnlyHint: true or override effect: read)` : '';
-    return { effect: 'write', reasons: [reason('mcp_default_not_read_only', `no annotations: the MCP default is readOnlyHint false, destructiveHint true${named}`, op.source.pointer)] };
-  }
+  // A read verb with no write evidence reads, even without MCP annotations: the name is the only
+  // statement the author made (DESIGN §4 step 0); the MCP default applies when nothing is said.
   if (verb?.kind === 'read') {
-    return { effect: 'read', reasons: [reason('tool_read_verb', `name verb "${verb.verb}" reads and nothing says it writes`, op.source.pointer)] };
+    const note = op.format === 'mcp' && a === undefined ? ' (no annotations: annotate readOnlyHint to make it explicit)' : '';
+    return { effect: 'read', reasons: [reason('tool_read_verb', `name verb "${verb.verb}" reads and nothing says it writes${note}`, op.source.pointer)] };
+  }
+  if (op.format === 'mcp' && a === undefined) {
+    return { effect: 'write', reasons: [reason('mcp_default_not_read_only', 'no annotations and no verb: the MCP default is readOnlyHint false, destructiveHint true', op.source.pointer)] };
   }
   return { effect: 'write', reasons: [reason('tool_default_write', 'no read-only evidence: a tool is assumed to have side effects (fail safe)', op.source.pointer)] };
 }

@@ -50,14 +50,18 @@ function contentIdentity(op: HttpOperation): string | undefined {
   return blob ? `PUT of a ${blob.mediaType} body (a blob whose identity is its content)` : undefined;
 }
 
-/** POST to a collection (last path segment is not a template) answering 201 or a body. */
-function singleCreate(op: HttpOperation): string | undefined {
+/**
+ * A single-row create: POST answering 201, or POST to a collection (`/orders` next to
+ * `/orders/{id}`) answering the created resource. `/orders/{id}/fulfil` is an action, not a create.
+ */
+function singleCreate(op: HttpOperation, ctx: ClassifyContext): string | undefined {
   if (op.method !== 'post') return undefined;
-  const last = op.path.split('/').filter((s) => s !== '').pop() ?? '';
-  if (/^\{.*\}$/.test(last)) return undefined;
+  const base = op.path.replace(/\/+$/, '');
+  if (/\}$/.test(base)) return undefined;
   if (op.responses.some((r) => r.status === '201')) return `POST ${op.path} creates one resource (201)`;
+  const isCollection = [...ctx.byKey.values()].some((o) => o.kind === 'http' && /^\/\{[^}/]+\}$/.test(o.path.slice(base.length)) && o.path.startsWith(`${base}/`));
   const ok = op.responses.find((r) => /^2\d\d$/.test(r.status) && r.content.length > 0);
-  return ok ? `POST ${op.path} returns the created resource (${ok.status})` : undefined;
+  return isCollection && ok ? `POST to the collection ${op.path} returns the created resource (${ok.status})` : undefined;
 }
 
 export function findOwnedStore(op: Operation, ctx: ClassifyContext): OwnedResult | undefined {
@@ -67,7 +71,7 @@ export function findOwnedStore(op: Operation, ctx: ClassifyContext): OwnedResult
   if (op.kind === 'http') {
     const content = contentIdentity(op);
     if (content) return { mechanism: 'OP-3', reasons: [...reasons, reason('owned_content_identity', content, op.source.pointer)] };
-    const create = singleCreate(op);
+    const create = singleCreate(op, ctx);
     if (create) return { mechanism: 'OP-4', reasons: [...reasons, reason('owned_single_insert', create, op.source.pointer)] };
   }
   return { mechanism: 'OP-2', reasons: [...reasons, reason('owned_multi_step', 'no content identity and not a single-row create: dedup table + transaction at the tool boundary', op.source.pointer)] };

@@ -1,0 +1,60 @@
+/**
+ * The audit report: renderers are plain functions in a map (knip style), all drawn from one
+ * data model (model.ts). `emitReport` writes report/audit.md and report/audit.json.
+ */
+import type { Plan } from '../../classify/types.js';
+import type { Emitter } from '../types.js';
+import { renderMarkdown } from './markdown.js';
+import { buildAuditModel, type AuditModel } from './model.js';
+import { renderSarif } from './sarif.js';
+import { renderText, type TextOptions } from './text.js';
+
+export type AuditFormat = 'text' | 'markdown' | 'json' | 'sarif';
+export type RenderOptions = TextOptions;
+
+export { buildAuditModel } from './model.js';
+export type { AuditModel, AuditOperation, AuditDiagnostic, AuditTotals } from './model.js';
+
+export function renderJson(model: AuditModel): string {
+  return `${JSON.stringify(model, null, 2)}\n`;
+}
+
+export const RENDERERS: Readonly<Record<AuditFormat, (model: AuditModel, opts: RenderOptions) => string>> = {
+  text: renderText,
+  markdown: renderMarkdown,
+  json: renderJson,
+  sarif: renderSarif,
+};
+
+export function renderAudit(plan: Plan, format: AuditFormat, opts: RenderOptions = {}): string {
+  const render = RENDERERS[format];
+  if (!render) throw new Error(`unknown audit format ${String(format)}`);
+  return render(buildAuditModel(plan), opts);
+}
+
+/** `--fail-on`: error → any error; warning → any error or warning; none → never. */
+export function auditFailed(plan: Plan, failOn: 'error' | 'warning' | 'none'): boolean {
+  switch (failOn) {
+    case 'none':
+      return false;
+    case 'error':
+      return plan.diagnostics.some((d) => d.severity === 'error');
+    case 'warning':
+      return plan.diagnostics.some((d) => d.severity === 'error' || d.severity === 'warning');
+    default: {
+      const never: never = failOn;
+      throw new Error(`unknown --fail-on ${String(never)}`);
+    }
+  }
+}
+
+export const emitReport: Emitter = (plan) => {
+  const model = buildAuditModel(plan);
+  return {
+    files: [
+      { path: 'report/audit.md', contents: renderMarkdown(model) },
+      { path: 'report/audit.json', contents: renderJson(model) },
+    ],
+    diagnostics: [],
+  };
+};

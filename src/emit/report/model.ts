@@ -1,0 +1,142 @@
+/**
+ * The audit as data: the stable JSON shape of `idemgen audit --format json`, which every other
+ * format renders from. Operations are sorted by file then key; diagnostics by file, line, pointer.
+ */
+import type { Carrier, KeyStrategy, Mechanism, OperationClass, Plan, PlanEntry, Reason } from '../../classify/types.js';
+import type { Diagnostic, Severity } from '../../diagnostics/diagnostic.js';
+
+export interface AuditOperation {
+  key: string;
+  name: string;
+  source: { file: string; pointer: string };
+  effect: 'read' | 'write';
+  effectReasons: Reason[];
+  class: OperationClass;
+  mechanism: Mechanism;
+  toolBoundary?: 'OP-7';
+  carrier: Carrier | null;
+  keyStrategy: KeyStrategy | null;
+  ttlSeconds?: number;
+  compensation?: string;
+  methodIdempotent?: boolean;
+  reasons: Reason[];
+}
+
+export interface AuditDiagnostic {
+  code: string;
+  severity: Severity;
+  file: string | null;
+  pointer: string | null;
+  line: number | null;
+  col: number | null;
+  message: string;
+  hint?: string;
+}
+
+export interface AuditTotals {
+  operations: number;
+  effect: Record<'read' | 'write', number>;
+  class: Record<OperationClass, number>;
+  mechanism: Record<Mechanism, number>;
+  diagnostics: Record<Severity, number>;
+}
+
+export interface AuditModel {
+  operations: AuditOperation[];
+  diagnostics: AuditDiagnostic[];
+  totals: AuditTotals;
+}
+
+export const CLASSES: readonly OperationClass[] = ['read-only', 'native-key', 'owned-store', 'compensatable', 'irreversible'];
+export const MECHANISMS: readonly Mechanism[] = ['none', 'OP-1', 'OP-2', 'OP-3', 'OP-4', 'OP-5', 'fail-closed'];
+export const SEVERITIES: readonly Severity[] = ['error', 'warning', 'info'];
+
+function cmp(a: string | number | null | undefined, b: string | number | null | undefined): number {
+  const x = a ?? '';
+  const y = b ?? '';
+  if (typeof x === 'number' && typeof y === 'number') return x - y;
+  const sx = String(x);
+  const sy = String(y);
+  return sx < sy ? -1 : sx > sy ? 1 : 0;
+}
+
+function toOperation(e: PlanEntry): AuditOperation {
+  const op = e.operation;
+  const out: AuditOperation = {
+    key: op.key,
+    name: op.name,
+    source: { file: op.source.file, pointer: op.source.pointer },
+    effect: e.effect,
+    effectReasons: e.effectReasons,
+    class: e.class,
+    mechanism: e.mechanism,
+    carrier: e.carrier,
+    keyStrategy: e.keyStrategy,
+    reasons: e.reasons,
+  };
+  if (e.toolBoundary) out.toolBoundary = e.toolBoundary;
+  if (e.ttlSeconds !== undefined) out.ttlSeconds = e.ttlSeconds;
+  if (e.compensation !== undefined) out.compensation = e.compensation;
+  if (e.methodIdempotent) out.methodIdempotent = true;
+  return out;
+}
+
+function toDiagnostic(d: Diagnostic): AuditDiagnostic {
+  const out: AuditDiagnostic = {
+    code: d.code,
+    severity: d.severity,
+    file: d.file ?? null,
+    pointer: d.pointer ?? null,
+    line: d.line ?? null,
+    col: d.col ?? null,
+    message: d.message,
+  };
+  if (d.hint !== undefined) out.hint = d.hint;
+  return out;
+}
+
+function zero<K extends string>(keys: readonly K[]): Record<K, number> {
+  return Object.fromEntries(keys.map((k) => [k, 0])) as Record<K, number>;
+}
+
+export function buildAuditModel(plan: Plan): AuditModel {
+  const operations = plan.apis
+    .flatMap((a) => a.entries.map(toOperation))
+    .sort((a, b) => cmp(a.source.file, b.source.file) || cmp(a.key, b.key));
+  const diagnostics = plan.diagnostics
+    .map(toDiagnostic)
+    .sort((a, b) => cmp(a.file, b.file) || cmp(a.line, b.line) || cmp(a.col, b.col) || cmp(a.pointer, b.pointer) || cmp(a.code, b.code) || cmp(a.message, b.message));
+  const totals: AuditTotals = { operations: operations.length, effect: { read: 0, write: 0 }, class: zero(CLASSES), mechanism: zero(MECHANISMS), diagnostics: zero(SEVERITIES) };
+  for (const o of operations) {
+    totals.effect[o.effect]++;
+    totals.class[o.class]++;
+    totals.mechanism[o.mechanism]++;
+  }
+  for (const d of diagnostics) totals.diagnostics[d.severity]++;
+  return { operations, diagnostics, totals };
+}
+
+/** `header Idempotency-Key (≤ 255)` / `—`. */
+export function carrierText(c: Carrier | null): string {
+  if (c === null) return '—';
+  const max = c.maxLength !== undefined ? ` (≤ ${c.maxLength})` : '';
+  return `${c.in} ${c.name}${max}`;
+}
+
+/** `24 h`, `31 d`, `300 s`, `—`. */
+export function ttlText(seconds: number | undefined): string {
+  if (seconds === undefined) return '—';
+  if (seconds % 86400 === 0 && seconds >= 86400 * 2) return `${seconds / 86400} d`;
+  if (seconds % 3600 === 0) return `${seconds / 3600} h`;
+  if (seconds % 60 === 0) return `${seconds / 60} min`;
+  return `${seconds} s`;
+}
+
+export function mechanismText(o: AuditOperation): string {
+  return o.toolBoundary ? `${o.mechanism} + ${o.toolBoundary}` : o.mechanism;
+}
+
+export function locationText(d: AuditDiagnostic): string {
+  if (d.line !== null) return d.col !== null ? `${d.line}:${d.col}` : `${d.line}`;
+  return d.pointer ?? '';
+}

@@ -1,0 +1,69 @@
+/**
+ * Stylish text (eslint-like): grouped by file; each write with its class, mechanism, carrier,
+ * key strategy and TTL; then the findings with line:col (or the pointer when no position is known).
+ */
+import type { Severity } from '../../diagnostics/diagnostic.js';
+import { carrierText, locationText, mechanismText, ttlText, type AuditDiagnostic, type AuditModel, type AuditOperation } from './model.js';
+
+export interface TextOptions {
+  color?: boolean;
+}
+
+type Paint = (code: string, s: string) => string;
+
+const SEVERITY_COLOR: Record<Severity, string> = { error: '31', warning: '33', info: '36' };
+
+function table(rows: string[][], indent: string): string[] {
+  const widths = rows[0]?.map((_, i) => Math.max(...rows.map((r) => r[i].length))) ?? [];
+  return rows.map((r) => indent + r.map((cell, i) => (i === r.length - 1 ? cell : cell.padEnd(widths[i]))).join('  ').trimEnd());
+}
+
+function operationRows(ops: AuditOperation[]): string[][] {
+  return ops.map((o) => [o.key, o.class, mechanismText(o), carrierText(o.carrier), o.keyStrategy ?? '—', ttlText(o.ttlSeconds), o.compensation !== undefined ? `undo: ${o.compensation}` : '']);
+}
+
+function diagnosticLines(ds: AuditDiagnostic[], paint: Paint): string[] {
+  const rows = ds.map((d) => [locationText(d), d.severity, d.message, d.code]);
+  const widths = [0, 1, 2].map((i) => Math.max(0, ...rows.map((r) => r[i].length)));
+  return rows.map((r, i) => {
+    const sev = paint(SEVERITY_COLOR[ds[i].severity], r[1].padEnd(widths[1]));
+    return `  ${paint('2', r[0].padEnd(widths[0]))}  ${sev}  ${r[2].padEnd(widths[2])}  ${paint('2', r[3])}`;
+  });
+}
+
+function fileSection(file: string, ops: AuditOperation[], ds: AuditDiagnostic[], paint: Paint): string[] {
+  const lines = [paint('4', file)];
+  const writes = ops.filter((o) => o.effect === 'write');
+  const reads = ops.length - writes.length;
+  if (ops.length > 0) lines.push(`  ${ops.length} operations: ${writes.length} write, ${reads} read-only`);
+  if (writes.length > 0) lines.push(...table(operationRows(writes), '  '));
+  if (ds.length > 0) lines.push(...diagnosticLines(ds, paint));
+  return lines;
+}
+
+function summary(model: AuditModel, paint: Paint): string[] {
+  const t = model.totals;
+  const classes = Object.entries(t.class).filter(([, n]) => n > 0).map(([k, n]) => `${k} ${n}`).join(', ');
+  const mechs = Object.entries(t.mechanism).filter(([, n]) => n > 0).map(([k, n]) => `${k} ${n}`).join(', ');
+  const problems = t.diagnostics.error + t.diagnostics.warning;
+  const mark = t.diagnostics.error > 0 ? paint('31', '✖') : problems > 0 ? paint('33', '⚠') : paint('32', '✔');
+  return [
+    `${t.operations} operations (${t.effect.write} write, ${t.effect.read} read-only)`,
+    `classes: ${classes || 'none'}`,
+    `mechanisms: ${mechs || 'none'}`,
+    `${mark} ${problems} problems (${t.diagnostics.error} errors, ${t.diagnostics.warning} warnings), ${t.diagnostics.info} notes`,
+  ];
+}
+
+export function renderText(model: AuditModel, opts: TextOptions = {}): string {
+  const paint: Paint = opts.color ? (code, s) => `\u001b[${code}m${s}\u001b[0m` : (_c, s) => s;
+  const files = [...new Set([...model.operations.map((o) => o.source.file), ...model.diagnostics.map((d) => d.file ?? '')])].sort();
+  const out: string[] = [];
+  for (const file of files) {
+    const ops = model.operations.filter((o) => o.source.file === file);
+    const ds = model.diagnostics.filter((d) => (d.file ?? '') === file);
+    out.push(...fileSection(file === '' ? '(no file)' : file, ops, ds, paint), '');
+  }
+  out.push(...summary(model, paint));
+  return `${out.join('\n')}\n`;
+}
