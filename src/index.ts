@@ -2,7 +2,7 @@
 export { analyze, emitAll, runPipeline, EMITTERS } from './pipeline.js';
 export type { AnalysisResult, PipelineResult } from './pipeline.js';
 export { loadInputs } from './load/index.js';
-export { buildApiModel } from './ir/index.js';
+export { buildApiModel, buildApiModels } from './ir/index.js';
 export { classify } from './classify/index.js';
 export { emitClient } from './emit/client/index.js';
 export { emitSql, renderStoreMigration } from './emit/sql/index.js';

@@ -9,7 +9,7 @@ import type { Diagnostic } from './diagnostics/diagnostic.js';
 import type { EmittedFile, Emitter } from './emit/types.js';
 import type { LoadedDoc } from './load/types.js';
 import { loadInputs } from './load/index.js';
-import { buildApiModel } from './ir/index.js';
+import { buildApiModels } from './ir/index.js';
 import { classify } from './classify/index.js';
 import { emitClient } from './emit/client/index.js';
 import { emitSql } from './emit/sql/index.js';
@@ -39,13 +39,9 @@ export interface PipelineResult extends AnalysisResult {
 
 export async function analyze(inputs: string[], config: ResolvedConfig, cwd: string): Promise<AnalysisResult> {
   const loaded = await loadInputs(inputs, { cwd });
-  const diagnostics = [...loaded.diagnostics];
-  const apis: ApiModel[] = [];
-  for (const doc of loaded.docs) {
-    const built = buildApiModel(doc);
-    apis.push(built.api);
-    diagnostics.push(...built.diagnostics);
-  }
+  const built = buildApiModels(loaded.docs);
+  const apis: ApiModel[] = built.apis;
+  const diagnostics = [...loaded.diagnostics, ...built.diagnostics];
   const plan = classify(apis, config);
   return { docs: loaded.docs, apis, plan, diagnostics };
 }
