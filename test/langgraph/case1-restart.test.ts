@@ -62,17 +62,22 @@ describe('SOP Case 1 with a fail-closed send, restarted between approval and sen
     expect(server.received).toEqual([{ to: 'alice@example.com', body: expect.stringMatching(/charged twice/) as unknown }]);
   }, 120_000);
 
-  it('killed after the send completed, before the node checkpointed: the restart replays, still one message', async () => {
-    await startAndAwaitApproval();
-    const approve = await runAgent({ env: { ...env, CASE1_MODE: 'approve', CASE1_PAUSE: 'after-send' }, killOnEvent: 'after-send' });
-    expect(approve.signal).toBe('SIGKILL');
-    expect(server.received).toHaveLength(1);
+  it.each(['sync', 'async'])(
+    'killed after the send completed, before the node checkpointed (durability %s): the restart replays, one message',
+    async (durability) => {
+      env.CASE1_DURABILITY = durability;
+      await startAndAwaitApproval();
+      const approve = await runAgent({ env: { ...env, CASE1_MODE: 'approve', CASE1_PAUSE: 'after-send' }, killOnEvent: 'after-send' });
+      expect(approve.signal).toBe('SIGKILL');
+      expect(server.received).toHaveLength(1);
 
-    const restarted = await runAgent({ env: { ...env, CASE1_MODE: 'continue' } });
-    expect(restarted.code, restarted.stderr).toBe(0);
-    expect(last(restarted)).toMatchObject({ event: 'done', state: { sent: { messageId: 'msg-1', wasReplay: true } } });
-    expect(server.received).toHaveLength(1);
-  }, 120_000);
+      const restarted = await runAgent({ env: { ...env, CASE1_MODE: 'continue' } });
+      expect(restarted.code, restarted.stderr).toBe(0);
+      expect(last(restarted)).toMatchObject({ event: 'done', state: { sent: { messageId: 'msg-1', wasReplay: true } } });
+      expect(server.received).toHaveLength(1);
+    },
+    120_000,
+  );
 
   it('killed while the provider holds the delivered request: the restart fails closed, one message, listed for reconcile', async () => {
     await startAndAwaitApproval();

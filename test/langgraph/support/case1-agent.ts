@@ -2,7 +2,8 @@
  * SOP Case 1 agent as its own process, for the restart test: a persistent SqliteSaver checkpointer
  * and the SQLite dedup store, both on disk. Usage (env): CASE1_DIR, CASE1_PROVIDER, CASE1_THREAD,
  * CASE1_MODE=start|approve|continue, CASE1_PAUSE=before-send|after-send (sleeps there so the parent
- * can SIGKILL it), CASE1_LEASE_MS. Prints one JSON line per event on stdout.
+ * can SIGKILL it), CASE1_LEASE_MS, CASE1_DURABILITY=sync|async (default sync).
+ * Prints one JSON line per event on stdout.
  */
 import { join } from 'node:path';
 import { Command } from '@langchain/langgraph';
@@ -32,7 +33,8 @@ async function main(): Promise<void> {
     leaseMs: Number(process.env.CASE1_LEASE_MS ?? 30_000),
     hooks: { beforeSend: pauseAt('before-send'), afterSend: pauseAt('after-send') },
   });
-  const config = { configurable: { thread_id: process.env.CASE1_THREAD! }, durability: 'sync' as const };
+  const durability = process.env.CASE1_DURABILITY === 'async' ? ('async' as const) : ('sync' as const);
+  const config = { configurable: { thread_id: process.env.CASE1_THREAD! }, durability };
   const mode = process.env.CASE1_MODE;
   try {
     const out =
