@@ -85,6 +85,20 @@ describe('nodeIdempotencyKey', () => {
     expect(new Set([r0, r1, otherThread]).size).toBe(3);
   });
 
+  it('is new when the thread is replayed from an earlier checkpoint (time travel re-executes)', async () => {
+    const { graph, seen } = keyGraph(1);
+    const cfg = { configurable: { thread_id: 'time-travel' } };
+    await graph.invoke({ round: 0 }, cfg);
+    await graph.invoke(new Command({ resume: 'ok' }), cfg);
+    let planning: { configurable?: Record<string, unknown> } | undefined;
+    for await (const snapshot of graph.getStateHistory(cfg)) {
+      if (snapshot.next.includes('act')) planning = snapshot.config;
+    }
+    await graph.invoke(null, planning);
+    expect(seen).toHaveLength(3);
+    expect(seen[2]!.keys[0]).not.toBe(seen[0]!.keys[0]);
+  });
+
   it('refuses to derive a key outside a checkpointed node', async () => {
     expect(() => nodeIdempotencyKey('send_email', { config: {} })).toThrow(KeySourceError);
     let thrown: unknown;
