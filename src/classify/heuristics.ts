@@ -25,7 +25,7 @@ export const WRITE_VERBS: readonly string[] = [
 export const READ_VERBS: readonly string[] = [
   'get', 'list', 'search', 'read', 'fetch', 'query', 'describe', 'find', 'lookup', 'look', 'show', 'view',
   'retrieve', 'count', 'check', 'validate', 'verify', 'inspect', 'browse', 'download', 'export', 'preview',
-  'explain', 'calculate', 'compute', 'estimate', 'summarize', 'analyze', 'lint', 'diff', 'log', 'status',
+  'explain', 'calculate', 'compute', 'estimate', 'summarize', 'analyze', 'lint', 'diff', 'status',
   'stat', 'exists', 'has', 'is', 'can', 'echo', 'ping', 'whoami', 'open',
 ];
 
