@@ -4,7 +4,8 @@ import { Annotation, Command, END, MemorySaver, START, StateGraph, interrupt } f
 import { IdempotencyConflictError } from '../../src/runtime/errors.js';
 import { createSqliteStore } from '../../src/runtime/sqlite-store.js';
 import type { DedupStore } from '../../src/runtime/store.js';
-import { KeySourceError, idempotentInNode, type NodeConfig } from '../../src/runtime/langgraph/index.js';
+import { createIdempotency } from '../../src/runtime/idempotency.js';
+import { KeySourceError, idempotentInNode, nodeKey, type NodeConfig } from '../../src/runtime/langgraph/index.js';
 import { sendMessage, startCountServer, type CountServer } from './support/count-server.js';
 import { freshDir, migratedSqliteFile } from './support/sqlite-file.js';
 
@@ -194,5 +195,25 @@ describe('the key is only used once the checkpoint it derives from is persisted'
       await g.invoke(new Command({ resume: 'ok' }), cfg);
       expect(sentTo(`durability ${durability}`)).toBe(1);
     }
+  });
+});
+
+describe('nodeKey for a callee that runs its own dedup (a generated client method)', () => {
+  it('hands the callee a key that is the same on resume: one send', async () => {
+    const idem = createIdempotency({ store });
+    // What a generated OP-2/fail-closed method does with `{ key }`: run the call through the store.
+    const clientSend = (message: { to: string; body: string }, options: { key: string }) =>
+      idem.run({ operation: 'tool:send_email', key: options.key, args: message, mechanism: 'fail-closed' }, () =>
+        sendMessage(server.url, message),
+      );
+    const g = graphOf(async (s) => {
+      await clientSend({ to: s.to, body: 'client with node key' }, { key: await nodeKey('tool:send_email') });
+      interrupt('approve?');
+      return { round: s.round + 1 };
+    });
+    const cfg = thread();
+    await g.invoke({}, cfg);
+    await g.invoke(new Command({ resume: 'ok' }), cfg);
+    expect(sentTo('client with node key')).toBe(1);
   });
 });

@@ -73,6 +73,27 @@ function drawKey<A extends unknown[]>(options: InNodeOptions<A>, config: NodeCon
   return source({ config, state, args });
 }
 
+export interface NodeKeyRequest {
+  /** The node's config; defaults to LangGraph's `getConfig()`. */
+  config?: NodeConfig;
+  discriminator?: string;
+  /** As in `InNodeOptions`: wait for the planning checkpoint to be persisted (default true). */
+  requireDurableCheckpoint?: boolean;
+  durableWaitMs?: number;
+}
+
+/**
+ * The task key for the next call of `operation`, for callees that dedupe themselves — a generated
+ * client method takes it as `{ key }` and runs its own store (wrapping it in `idempotentInNode`
+ * as well would claim the same row twice). Resolves once the key is durable.
+ */
+export async function nodeKey(operation: string, request: NodeKeyRequest = {}): Promise<string> {
+  const config = await currentNodeConfig(request.config);
+  const key = nodeIdempotencyKey(operation, { config, discriminator: request.discriminator });
+  if (request.requireDurableCheckpoint !== false) await awaitDurableCheckpoint(config, { waitMs: request.durableWaitMs });
+  return key;
+}
+
 /**
  * Wraps a side-effecting function (a generated client method, a tool handler) for use inside a
  * LangGraph node: each call runs through the dedup state machine under a key drawn from checkpointed

@@ -9,4 +9,6 @@ export { keepIdempotencyKey, mintStateKey, readStateKey, stateKeyField } from '.
 export {
   awaitDurableCheckpoint, readPlanningCheckpoint, type DurableCheckpointOptions, type PlanningCheckpoint,
 } from './durable-checkpoint.js';
-export { idempotentInNode, type InNodeCall, type InNodeOptions, type NodeKeySource } from './in-node.js';
+export {
+  idempotentInNode, nodeKey, type InNodeCall, type InNodeOptions, type NodeKeyRequest, type NodeKeySource,
+} from './in-node.js';
