@@ -1,6 +1,6 @@
 /** MCP tool-boundary dedup (SOP OP-7), part of `idemgen/runtime`. */
 export { withIdempotency } from './with-idempotency.js';
-export type { WithIdempotencyOptions } from './with-idempotency.js';
+export type { WithIdempotencyOptions, WithMeta } from './with-idempotency.js';
 export { ERROR_META, REPLAY_META, errorResult, replayResult } from './tool-result.js';
 export type { MiddlewareErrorCode, ReplayMeta, ToolResultLike } from './tool-result.js';
 export { createDedupWindow } from './window.js';

@@ -40,6 +40,8 @@ export interface WithIdempotencyOptions<E> {
 }
 
 type Handler<A, E, R> = (args: A, extra: E) => R | Promise<R>;
+/** What the wrapper returns: the handler's result type, which may gain `_meta` (replay) or be an `isError` result. */
+export type WithMeta<R> = R & Pick<ToolResultLike, '_meta' | 'isError'>;
 
 function defaultScope(extra: unknown): string | undefined {
   const clientId = (extra as { authInfo?: { clientId?: unknown } } | undefined)?.authInfo?.clientId;
@@ -77,7 +79,7 @@ function toToolError(err: unknown, keyArgument: string): ToolResultLike {
 export function withIdempotency<A extends Record<string, unknown>, E, R extends ToolResultLike>(
   handler: Handler<A, E, R>,
   options: WithIdempotencyOptions<E>,
-): (args: A, extra: E) => Promise<R> {
+): (args: A, extra: E) => Promise<WithMeta<R>> {
   const keyArgument = options.keyArgument ?? 'idempotency_key';
   const now = options.now ?? Date.now;
   const window = createDedupWindow<R>(options.windowMs ?? 300_000, options.windowSize ?? 1000);
@@ -87,10 +89,10 @@ export function withIdempotency<A extends Record<string, unknown>, E, R extends 
   }));
   const mechanism = options.mechanism ?? 'fail-closed';
 
-  return async (args, extra) => {
+  return async (args, extra): Promise<WithMeta<R>> => {
     const key = (args ?? {})[keyArgument];
     if (key === undefined || key === null || key === '') {
-      return errorResult('idempotency_key_missing', `Missing required argument ${keyArgument}: this tool has side effects. Create a unique key for this intent (for example a UUID), keep it, and send the same key when you retry.`) as R;
+      return errorResult('idempotency_key_missing', `Missing required argument ${keyArgument}: this tool has side effects. Create a unique key for this intent (for example a UUID), keep it, and send the same key when you retry.`) as WithMeta<R>;
     }
     const rest = withoutKey(args, keyArgument);
     const scope = (options.scope ?? defaultScope)(extra);
@@ -108,7 +110,7 @@ export function withIdempotency<A extends Record<string, unknown>, E, R extends 
       window.set(id, { argsHash, result: run.result, calledAt: run.originalCalledAt.getTime(), storedAt: now() });
       return run.wasReplay ? replayResult(run.result, run.originalCalledAt) : run.result;
     } catch (err) {
-      return toToolError(err, keyArgument) as R;
+      return toToolError(err, keyArgument) as WithMeta<R>;
     }
   };
 }
