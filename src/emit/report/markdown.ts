@@ -26,7 +26,7 @@ function reasonsText(o: AuditOperation): string {
 
 function operationRow(o: AuditOperation): Record<string, string> {
   return {
-    key: o.key.replace(/`/g, "'"),
+    key: cell(o.key.replace(/`/g, "'")),
     effect: o.effect,
     class: o.class,
     mechanism: cell(mechanismText(o)),
