@@ -184,7 +184,9 @@ async function run<T>(m: Machine, req: RunRequest, fn: (ctx: RunContext) => Prom
 export function createIdempotency(options: IdempotencyOptions): Idempotency {
   const m: Machine = {
     leaseMs: 30_000, waitMs: 10_000, pollMs: 50, maxResultBytes: 256 * 1024, defaultTtlSeconds: 86_400,
-    now: Date.now, ...options,
+    now: Date.now,
+    // An option passed as `undefined` keeps its default (a spread alone would erase it).
+    ...(Object.fromEntries(Object.entries(options).filter(([, v]) => v !== undefined)) as IdempotencyOptions),
   };
   return { store: m.store, run: (req, fn) => run(m, req, fn) };
 }

@@ -96,11 +96,11 @@ async function startMariadb(): Promise<{ url: string; stop: () => void }> {
   execFileSync('mariadb-install-db', [
     `--datadir=${data}`, '--user=root', '--auth-root-authentication-method=normal',
     '--skip-test-db', '--skip-name-resolve',
-  ], { stdio: 'pipe' });
+  ], { stdio: 'pipe', env: { ...process.env, TMPDIR: dir } });
   const child = spawn(MARIADBD, [
     '--no-defaults', `--datadir=${data}`, '--user=root', `--port=${port}`, '--bind-address=127.0.0.1',
     `--socket=${join(dir, 'sock')}`, `--pid-file=${join(dir, 'pid')}`, `--log-error=${join(dir, 'err.log')}`,
-    '--skip-name-resolve', '--max-connections=400', '--innodb-flush-log-at-trx-commit=0',
+    `--tmpdir=${dir}`, '--skip-name-resolve', '--max-connections=400', '--innodb-flush-log-at-trx-commit=0',
   ], { stdio: 'ignore' });
   await waitForMysql(port, child, dir);
   return {
