@@ -7,6 +7,11 @@ export interface NodeConfig {
   configurable?: Record<string, unknown>;
   /** LangGraph ≥ 1.x: per-attempt facts about the running task (`nodeAttempt` grows on a retry). */
   executionInfo?: { nodeAttempt?: number; taskId?: string; threadId?: string; checkpointNs?: string };
+  /**
+   * Set on the runtime a ToolNode hands a tool (its second argument): the model's tool_call_id,
+   * checkpointed with the AI message, so it names one call across re-runs.
+   */
+  toolCallId?: string;
 }
 
 /** Where a node-scoped key comes from: stable while the same task is resumed or retried. */

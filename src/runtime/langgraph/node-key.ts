@@ -66,9 +66,18 @@ export function deriveNodeKey(threadId: string, checkpointNs: string, operation:
  */
 export function nodeIdempotencyKey(operation: string, options: NodeKeyOptions): string {
   const scope = readTaskScope(options.config);
-  const slot =
-    options.discriminator !== undefined
-      ? `d:${options.discriminator}`
-      : `n:${String(claimCallIndex(options.config, operation))}`;
-  return deriveNodeKey(scope.threadId, scope.checkpointNs, operation, slot);
+  return deriveNodeKey(scope.threadId, scope.checkpointNs, operation, callSlot(operation, options));
+}
+
+/**
+ * An explicit discriminator wins; inside a ToolNode tool (config = the tool's runtime) the
+ * tool_call_id names the call, so parallel tool calls do not depend on their start order.
+ */
+function callSlot(operation: string, options: NodeKeyOptions): string {
+  if (options.discriminator !== undefined) return `d:${options.discriminator}`;
+  const toolCallId = options.config.toolCallId;
+  if (typeof toolCallId === 'string' && toolCallId !== '') {
+    return `t:${toolCallId}:n:${String(claimCallIndex(options.config, `${operation}\u0000${toolCallId}`))}`;
+  }
+  return `n:${String(claimCallIndex(options.config, operation))}`;
 }
