@@ -1,7 +1,7 @@
 /** What every decision step reads: the API, the config, the heuristics and a findings sink. */
 import type { ResolvedConfig, OperationOverride } from '../config/types.js';
 import type { Diagnostic, Severity } from '../diagnostics/diagnostic.js';
-import type { ApiModel, Operation } from '../ir/types.js';
+import type { ApiModel, Operation, ToolOperation } from '../ir/types.js';
 import type { Heuristics } from './heuristics.js';
 import { makeFinding } from './rules.js';
 import type { Reason } from './types.js';
@@ -44,4 +44,22 @@ export function extension(op: Operation, name: string): unknown {
   if (Object.prototype.hasOwnProperty.call(op.extensions, name)) return op.extensions[name];
   if (op.kind === 'http' && Object.prototype.hasOwnProperty.call(op.pathExtensions, name)) return op.pathExtensions[name];
   return undefined;
+}
+
+/** Pointer of a tool's input schema in its source file, per tool format. */
+export function toolSchemaPointer(op: ToolOperation): string {
+  switch (op.format) {
+    case 'mcp':
+      return `${op.source.pointer}/inputSchema`;
+    case 'openai-chat':
+      return `${op.source.pointer}/function/parameters`;
+    case 'openai-responses':
+      return `${op.source.pointer}/parameters`;
+    case 'anthropic':
+      return `${op.source.pointer}/input_schema`;
+    default: {
+      const never: never = op.format;
+      throw new Error(`unhandled tool format ${String(never)}`);
+    }
+  }
 }

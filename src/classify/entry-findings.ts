@@ -1,5 +1,5 @@
 /** Audit findings about one classified write (rule ids in rules.ts). */
-import { addFinding, type ClassifyContext } from './context.js';
+import { addFinding, toolSchemaPointer, type ClassifyContext } from './context.js';
 import type { PlanEntry } from './types.js';
 
 /** Below this a random key has too little entropy (a UUID needs 36 characters, 128 bits 22 base64url). */
@@ -22,9 +22,9 @@ export function addEntryFindings(entry: PlanEntry, ctx: ClassifyContext): void {
   if (op.kind === 'tool' && entry.effect === 'write') {
     const c = entry.carrier;
     if (c?.in !== 'argument') {
-      addFinding(ctx, 'tool_missing_required_key', `tool ${op.toolName} has side effects but no idempotency_key argument; the generated schema requires one (OP-7)`, `${at}/inputSchema`);
+      addFinding(ctx, 'tool_missing_required_key', `tool ${op.toolName} has side effects but no idempotency_key argument; the generated schema requires one (OP-7)`, toolSchemaPointer(op));
     } else if (c.required !== true) {
-      addFinding(ctx, 'tool_missing_required_key', `tool ${op.toolName} has the key argument ${c.name} but does not require it`, `${at}/inputSchema`);
+      addFinding(ctx, 'tool_missing_required_key', `tool ${op.toolName} has the key argument ${c.name} but does not require it`, toolSchemaPointer(op));
     }
   }
   const max = entry.carrier?.maxLength;

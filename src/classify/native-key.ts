@@ -5,7 +5,7 @@
  */
 import { isObject } from '../ir/refs.js';
 import type { HttpOperation, Parameter, ToolOperation } from '../ir/types.js';
-import { addFinding, extension, reason, type ClassifyContext } from './context.js';
+import { addFinding, extension, reason, toolSchemaPointer, type ClassifyContext } from './context.js';
 import { isKeyField, isKeyHeader } from './heuristics.js';
 import { findProvider } from './providers.js';
 import { findKeyFields, maxLengthOf } from './schema-fields.js';
@@ -138,10 +138,11 @@ export function findNativeKey(op: HttpOperation, ctx: ClassifyContext): NativeKe
 
 /** A tool whose input schema already has a key property is native (carrier `argument`). */
 export function findToolKey(op: ToolOperation, ctx: ClassifyContext): NativeKey | undefined {
-  const [hit] = findKeyFields(ctx.api.root, op.inputSchema, `${op.source.pointer}/inputSchema`, (n) => isKeyField(n, ctx.h));
+  // Tool schemas are self-contained: their `$ref`s (`#/$defs/…`, pydantic) point into the schema itself.
+  const [hit] = findKeyFields(op.inputSchema, op.inputSchema, toolSchemaPointer(op), (n) => isKeyField(n, ctx.h));
   if (!hit || hit.path.includes('.')) return undefined;
   const c: Carrier = { in: 'argument', name: hit.path, required: hit.required };
-  const max = maxLengthOf(ctx.api.root, hit.schema);
+  const max = maxLengthOf(op.inputSchema, hit.schema);
   if (max !== undefined) c.maxLength = max;
   return { carrier: c, reasons: [reason('native_argument', `input schema already has the key argument ${hit.path}`, hit.pointer)] };
 }
