@@ -13,7 +13,7 @@ async function generate(spec: string, cwd: string): Promise<{ outcome?: CorpusOu
   try {
     const { apis, errors } = await loadApis([spec], cwd);
     if (apis.length === 0) return { outcome: { spec, status: 'load-error', detail: errors.join('; ') } };
-    const { files } = emitClient({ apis: await planApis(apis), diagnostics: [] }, {} as never);
+    const { files } = emitClient({ apis: planApis(apis), diagnostics: [] }, {} as never);
     if (files.length === 0) return { outcome: { spec, status: 'no-client' } };
     return { files: files.map((f, i) => [`s${i}-${spec.replace(/[^A-Za-z0-9.]+/g, '_')}.gen.ts`, f.contents]) };
   } catch (err) {
