@@ -9,6 +9,7 @@ import type { ClassifyContext } from './context.js';
 import { classifyOperation } from './entry.js';
 import { resolveHeuristics } from './heuristics.js';
 import type { ApiPlan, Plan } from './types.js';
+import { checkResumeSafety } from '../classify-extra/resume-safety.js';
 
 export { CLASS_OF } from './entry.js';
 export { RULES, RULE_BY_ID } from './rules.js';
@@ -42,5 +43,7 @@ export function classifyApi(api: ApiModel, config: ResolvedConfig, findings: Dia
 export function classify(apis: ApiModel[], config: ResolvedConfig): Plan {
   const diagnostics: Diagnostic[] = [];
   const planned = apis.map((api) => classifyApi(api, config, diagnostics));
+  // SOP OP-6: keys that cannot survive a framework resume (LangGraph node re-runs) are findings too.
+  for (const p of planned) diagnostics.push(...checkResumeSafety(p.entries, { severities: config.severities }));
   return { apis: planned, diagnostics: sortDiagnostics(diagnostics) };
 }

@@ -76,12 +76,17 @@ export async function main(argv: string[], options: MainOptions = {}): Promise<n
   let pending: Promise<number> | undefined;
   let logger = options.logger ?? createLogger();
   try {
+    let printed = '';
     await buildParser(argv, (fn, args) => {
       logger = options.logger ?? createLogger({ quiet: args.quiet, verbose: args.verbose });
       pending = Promise.resolve().then(() => fn({ cwd, logger }));
       // Awaited below; this only keeps Node from flagging the rejection before we get there.
       pending.catch(() => undefined);
-    }).parseAsync();
+    }).parseAsync(argv, {}, (_err, _args, output) => {
+      // --help and --version: yargs hands us the text instead of printing it, so it goes through the logger.
+      printed = output;
+    });
+    if (printed) logger.out(printed);
     return pending ? await pending : 0;
   } catch (err) {
     return handleError(err, logger);

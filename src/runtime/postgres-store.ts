@@ -9,14 +9,23 @@ import type { SqlDriver } from './sql-driver.js';
 import { createSqlStore } from './sql-store.js';
 import type { DedupStore } from './store.js';
 
+/**
+ * The slice of a `pg` Pool the store uses. A `pg.Pool` satisfies it; spelling it out keeps the
+ * published types free of `pg`, so apps that never use PostgreSQL need neither `pg` nor `@types/pg`.
+ */
+export interface PgPoolLike {
+  query(config: { text: string; values: unknown[]; types: unknown }): Promise<{ rows: unknown[]; rowCount: number | null }>;
+  end(): Promise<void>;
+}
+
 export interface PostgresStoreOptions {
   connectionString?: string;
   /** An existing pool; the store then does not end it. */
-  pool?: Pool;
+  pool?: PgPoolLike;
   table?: string;
   schema?: string;
-  /** Extra pool settings when the store creates the pool. */
-  poolConfig?: PoolConfig;
+  /** Extra pool settings (`pg` PoolConfig) when the store creates the pool. */
+  poolConfig?: Record<string, unknown>;
 }
 
 /**
@@ -32,11 +41,11 @@ function toPg(sql: string): string {
 }
 
 function openPool(opts: PostgresStoreOptions): { pool: Pool; owned: boolean } {
-  if (opts.pool) return { pool: opts.pool, owned: false };
+  if (opts.pool) return { pool: opts.pool as unknown as Pool, owned: false };
   if (!opts.connectionString) throw new TypeError('createPostgresStore: pass `connectionString` or `pool`');
   const require = createRequire(import.meta.url);
   const pg = require('pg') as typeof import('pg');
-  return { pool: new pg.Pool({ max: 10, ...opts.poolConfig, connectionString: opts.connectionString }), owned: true };
+  return { pool: new pg.Pool({ max: 10, ...(opts.poolConfig as PoolConfig | undefined), connectionString: opts.connectionString }), owned: true };
 }
 
 export function createPostgresDriver(opts: PostgresStoreOptions): SqlDriver {

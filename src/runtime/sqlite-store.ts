@@ -10,11 +10,23 @@ import type { SqlDriver } from './sql-driver.js';
 import { createSqlStore } from './sql-store.js';
 import type { DedupStore } from './store.js';
 
+/**
+ * The slice of a better-sqlite3 Database the store uses. A better-sqlite3 `Database` satisfies it;
+ * spelling it out keeps the published types free of `better-sqlite3`.
+ */
+export interface SqliteDatabaseLike {
+  readonly memory: boolean;
+  readonly open: boolean;
+  pragma(source: string): unknown;
+  prepare(source: string): unknown;
+  close(): unknown;
+}
+
 export interface SqliteStoreOptions {
   /** A database file path (created if missing; the table must exist — run the migration). */
   filename?: string;
   /** Or an open better-sqlite3 database; the store then does not close it. */
-  database?: BetterSqlite3.Database;
+  database?: SqliteDatabaseLike;
   table?: string;
   busyTimeoutMs?: number;
 }
@@ -26,7 +38,7 @@ function bindable(params: readonly unknown[]): SqliteValue[] {
 }
 
 function openDatabase(opts: SqliteStoreOptions): { db: BetterSqlite3.Database; owned: boolean } {
-  if (opts.database) return { db: opts.database, owned: false };
+  if (opts.database) return { db: opts.database as BetterSqlite3.Database, owned: false };
   if (!opts.filename) throw new TypeError('createSqliteStore: pass `filename` or `database`');
   const require = createRequire(import.meta.url);
   const Database = require('better-sqlite3') as typeof BetterSqlite3;
