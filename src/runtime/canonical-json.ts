@@ -4,6 +4,7 @@
  * number spelling (1, 1.0, 1e0 are one IEEE-754 value, serialized by ECMAScript rules).
  */
 import { createHash } from 'node:crypto';
+import { blobDigest, bytesOf, isBlob, isBytes } from './binary.js';
 
 /** RFC 8785 §3.2.2.3: numbers use ECMAScript Number-to-String; NaN/Infinity are not JSON. */
 function serializeNumber(n: number): string {
@@ -31,7 +32,28 @@ function serialize(value: unknown, seen: Set<object>): string | undefined {
   }
 }
 
+/**
+ * Bytes have no JSON form (a Blob stringifies as `{}`, a Buffer as a number array), so they enter the
+ * canonical text as their SHA-256: equal bytes hash alike, different bytes never do (SOP Step 5).
+ */
+function serializeBinary(obj: object): string | undefined {
+  if (isBytes(obj)) {
+    const bytes = bytesOf(obj);
+    return `{"$binary":{"sha256":"${sha256Hex(bytes)}","size":${bytes.byteLength}}}`;
+  }
+  if (!isBlob(obj)) return undefined;
+  const d = blobDigest(obj);
+  if (d === undefined) {
+    throw new TypeError('canonicalJson: a Blob cannot be read synchronously; `await digestBlobs(args)` first (generated clients do)');
+  }
+  // The same bytes in a Blob or a typed array are the same content (OP-3); a declared type is part of the request.
+  const type = d.type === '' ? '' : `,"type":${JSON.stringify(d.type)}`;
+  return `{"$binary":{"sha256":"${d.sha256}","size":${d.size}${type}}}`;
+}
+
 function serializeObject(obj: object, seen: Set<object>): string {
+  const binary = serializeBinary(obj);
+  if (binary !== undefined) return binary;
   const withJson = obj as { toJSON?: () => unknown };
   if (typeof withJson.toJSON === 'function') return serialize(withJson.toJSON(), seen) ?? 'null';
   if (seen.has(obj)) throw new TypeError('canonicalJson: cyclic value');

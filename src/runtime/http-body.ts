@@ -3,7 +3,13 @@
  * the key rides in the header, body field, form field or query parameter the API names).
  */
 
-export type BodyType = 'json' | 'form' | 'multipart' | 'none';
+import { bytesOf, isBlob, isBytes } from './binary.js';
+
+/** `text` and `binary` send the body as it is (raw), with the request's `contentType`. */
+export type BodyType = 'json' | 'form' | 'multipart' | 'text' | 'binary' | 'none';
+export type RawBody = Blob | ArrayBuffer | ArrayBufferView | ReadableStream<Uint8Array> | string;
+
+export const isStream = (v: unknown): v is ReadableStream<Uint8Array> => typeof ReadableStream !== 'undefined' && v instanceof ReadableStream;
 export type FormValue = string | number | boolean | null | undefined | Date | Blob | FormValue[] | { [k: string]: FormValue };
 
 /** Stripe-style nested form keys: `{ a: { b: ['c'] } }` → `a[b][0]=c`; undefined omitted, null → ''. */
@@ -43,6 +49,9 @@ function encodeMultipart(value: unknown): FormData {
 
 /** Set `a.b.c` in a JSON body without mutating the caller's object. */
 export function withBodyField(body: unknown, path: string, key: string): Record<string, unknown> {
+  if (typeof body === 'string' || isBlob(body) || isBytes(body) || isStream(body)) {
+    throw new TypeError(`the idempotency key cannot ride in field ${path} of a raw body; use a header or query carrier`);
+  }
   const root: Record<string, unknown> = { ...((body ?? {}) as Record<string, unknown>) };
   const parts = path.split('.');
   let node = root;
@@ -62,7 +71,26 @@ export function buildUrl(baseUrl: string, path: string, query: Record<string, un
   return url.toString();
 }
 
-export function encodeBody(bodyType: BodyType, body: unknown): { body?: string | FormData; contentType?: string } {
+export interface EncodedBody {
+  body?: string | FormData | Blob | Uint8Array | ReadableStream<Uint8Array>;
+  contentType?: string;
+}
+
+/**
+ * A raw body and its media type: the spec's media type when concrete; for a wildcard (`*\/*`, `image/*`) or
+ * none, the Blob's own type, else `application/octet-stream` (RFC 9110 §8.3) or UTF-8 text for `text`.
+ */
+function encodeRaw(bodyType: 'text' | 'binary', body: unknown, mediaType: string | undefined): EncodedBody {
+  const concrete = mediaType !== undefined && !mediaType.includes('*') ? mediaType : undefined;
+  const fallback = bodyType === 'text' ? 'text/plain; charset=utf-8' : 'application/octet-stream';
+  if (typeof body === 'string') return { body, contentType: concrete ?? fallback };
+  if (isBlob(body)) return { body, contentType: concrete ?? (body.type || fallback) };
+  if (isBytes(body)) return { body: bytesOf(body), contentType: concrete ?? fallback };
+  if (isStream(body)) return { body, contentType: concrete ?? fallback };
+  throw new TypeError(`a ${bodyType} body must be a Blob, ArrayBuffer, typed array, ReadableStream or string (got ${body === null ? 'null' : typeof body})`);
+}
+
+export function encodeBody(bodyType: BodyType, body: unknown, mediaType?: string): EncodedBody {
   switch (bodyType) {
     case 'none':
       return {};
@@ -72,6 +100,9 @@ export function encodeBody(bodyType: BodyType, body: unknown): { body?: string |
       return { body: encodeForm(body ?? {}), contentType: 'application/x-www-form-urlencoded' };
     case 'multipart':
       return { body: encodeMultipart(body ?? {}) }; // fetch sets the boundary
+    case 'text':
+    case 'binary':
+      return encodeRaw(bodyType, body ?? '', mediaType);
     default: {
       const never: never = bodyType;
       throw new TypeError(`unknown bodyType ${String(never)}`);

@@ -5,7 +5,8 @@
  * dedup store, which decides what an ambiguous outcome means.
  */
 import { IdempotencyConflictError, IdempotencyInFlightError } from './errors.js';
-import { buildUrl, encodeBody, withBodyField, type BodyType } from './http-body.js';
+import { buildUrl, encodeBody, isStream, withBodyField, type BodyType } from './http-body.js';
+import { readResponseBody, type ResponseType } from './http-response.js';
 import {
   backoffDelay, classifyConflict, classifyTransportError, DEFAULT_RETRY, isRetryableStatus, parseRetryAfter,
   type RetryPolicy,
@@ -13,6 +14,8 @@ import {
 import type { StoreMechanism } from './store.js';
 
 export type { RetryPolicy } from './http-retry.js';
+export type { BodyType, RawBody } from './http-body.js';
+export type { ResponseType } from './http-response.js';
 
 export interface KeyCarrier {
   in: 'header' | 'body' | 'form' | 'query';
@@ -35,8 +38,13 @@ export interface HttpRequest {
   path: string;
   query?: Record<string, unknown>;
   headers?: Record<string, string>;
+  /** JSON value, form object, or for `text`/`binary` a `RawBody` (Blob, ArrayBuffer, typed array, stream, string). */
   body?: unknown;
   bodyType: BodyType;
+  /** Media type of a raw body (the spec's); a wildcard defers to the Blob's own type. */
+  contentType?: string;
+  /** What a 2xx body is read as; `auto` (default) decides by the response's content type. */
+  responseType?: ResponseType;
   key?: string;
   carrier?: KeyCarrier;
   mechanism: StoreMechanism | 'none';
@@ -73,10 +81,21 @@ interface Prepared {
   url: string;
   init: RequestInit;
   what: string;
+  responseType: ResponseType;
+}
+
+/**
+ * A stream can be read only once, so a call that may be retried (OP-1) buffers it first and every attempt
+ * sends the same bytes; a single-attempt call streams it (`duplex: 'half'`, required by fetch for streams).
+ */
+async function settleStream(body: unknown, retried: boolean): Promise<{ body: unknown; duplex?: 'half' }> {
+  if (!isStream(body)) return { body };
+  if (!retried) return { body, duplex: 'half' };
+  return { body: new Uint8Array(await new Response(body).arrayBuffer()) };
 }
 
 /** Built once per `send`, so every retry carries byte-identical key and payload. */
-function prepare(opts: HttpCallerOptions, req: HttpRequest): Prepared {
+async function prepare(opts: HttpCallerOptions, req: HttpRequest, retried: boolean): Promise<Prepared> {
   const headers: Record<string, string> = { ...opts.headers, ...req.headers };
   let body = req.body;
   let query = req.query;
@@ -86,26 +105,18 @@ function prepare(opts: HttpCallerOptions, req: HttpRequest): Prepared {
     else if (req.carrier.in === 'query') query = { ...query, [name]: req.key };
     else body = withBodyField(body, name, req.key);
   }
-  const encoded = encodeBody(req.bodyType, body);
+  const encoded = encodeBody(req.bodyType, body, req.contentType);
   if (encoded.contentType && !Object.keys(headers).some((h) => h.toLowerCase() === 'content-type')) {
     headers['content-type'] = encoded.contentType;
   }
+  const settled = await settleStream(encoded.body, retried);
+  const init = { method: req.method.toUpperCase(), headers, body: settled.body as BodyInit | undefined, ...(settled.duplex ? { duplex: settled.duplex } : {}) };
   return {
     url: buildUrl(opts.baseUrl, req.path, query),
-    init: { method: req.method.toUpperCase(), headers, body: encoded.body },
+    init,
     what: `${req.method.toUpperCase()} ${req.path}`,
+    responseType: req.responseType ?? 'auto',
   };
-}
-
-async function readBody(res: Response): Promise<unknown> {
-  const text = await res.text();
-  if (text === '') return null;
-  if (!/json/i.test(res.headers.get('content-type') ?? '')) return text;
-  try {
-    return JSON.parse(text);
-  } catch {
-    return text;
-  }
 }
 
 async function attemptOnce(doFetch: typeof fetch, p: Prepared, timeoutMs: number): Promise<HttpResponse> {
@@ -113,7 +124,7 @@ async function attemptOnce(doFetch: typeof fetch, p: Prepared, timeoutMs: number
   const timer = setTimeout(() => controller.abort(new DOMException('request timed out', 'TimeoutError')), timeoutMs);
   try {
     const res = await doFetch(p.url, { ...p.init, signal: controller.signal });
-    const body = await readBody(res);
+    const body = await readResponseBody(res, p.responseType);
     return { status: res.status, headers: Object.fromEntries(res.headers.entries()), body };
   } catch (err) {
     throw classifyTransportError(err, p.what);
@@ -142,8 +153,8 @@ export function createHttpCaller(opts: HttpCallerOptions): HttpCaller {
   const timeoutMs = opts.timeoutMs ?? 30_000;
 
   async function send(req: HttpRequest): Promise<HttpResponse> {
-    const p = prepare(opts, req);
     const retries = req.mechanism === 'OP-1' && req.key !== undefined ? Math.max(1, policy.attempts) : 1;
+    const p = await prepare(opts, req, retries > 1);
     for (let attempt = 1; ; attempt++) {
       let res: HttpResponse;
       try {

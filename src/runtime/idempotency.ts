@@ -112,7 +112,7 @@ async function execute<T>(
     return onFailure(m, call, row, token, err);
   }
   const stored = m.redact ? m.redact(result, { operation: call.req.operation, key: call.req.key }) : result;
-  const { text } = encodeResult(stored, m.maxResultBytes);
+  const { text } = await encodeResult(stored, m.maxResultBytes);
   const ok = await m.store.complete({ scope: call.scope, key: call.req.key, leaseToken: token, result: text, now: m.now() });
   if (!ok) {
     const fenced = new IdempotencyFencedError(

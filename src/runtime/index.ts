@@ -26,7 +26,11 @@ export type { Idempotency, IdempotencyOptions, RunContext, RunRequest, RunResult
 export { pruneExpired, reconcileReport } from './reconcile.js';
 export type { StaleRow } from './reconcile.js';
 export { createHttpCaller, HttpStatusError } from './http.js';
-export type { HttpCaller, HttpCallerOptions, HttpRequest, HttpResponse, KeyCarrier, RetryPolicy } from './http.js';
+export type {
+  BodyType, HttpCaller, HttpCallerOptions, HttpRequest, HttpResponse, KeyCarrier, RawBody, ResponseType, RetryPolicy,
+} from './http.js';
+export { digestBlobs } from './binary.js';
+export type { BinaryBody } from './binary.js';
 export { encodeForm } from './http-body.js';
 export { checkpoint, runSaga } from './saga.js';
 export { compensateSaga, reconcileSagas } from './saga-reconcile.js';

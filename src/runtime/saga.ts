@@ -13,7 +13,7 @@ import {
 import { createIdempotency, type IdempotencyOptions, type RunContext, type RunRequest, type RunResult } from './idempotency.js';
 import { scopeString, validateKey, type KeyScope } from './keys.js';
 import type { DedupRow, DedupStore, SagaRow, SagaStore, StoreMechanism } from './store.js';
-import { encodeError } from './stored-value.js';
+import { decodeResult, encodeError, encodeResult } from './stored-value.js';
 
 export interface SagaRequest {
   operation: string;
@@ -83,9 +83,11 @@ async function callAndComplete<T>(c: SagaCall, row: SagaRow, token: string, h: S
 async function recordCompleted<T>(
   c: SagaCall, row: SagaRow, token: string, out: { externalId: string; result?: T }, wasReplay: boolean,
 ): Promise<SagaResult<T>> {
+  // Same encoding as the dedup table, so a binary (Blob) result replays byte-identical; sagas have no cap.
+  const { text } = await encodeResult(out.result ?? null, Infinity);
   const ok = await c.saga.transition({
     scope: c.scope, key: c.req.key, leaseToken: token, now: c.now(), from: ['pending'], to: 'completed',
-    externalId: out.externalId, result: JSON.stringify(out.result ?? null), error: null,
+    externalId: out.externalId, result: text, error: null,
   });
   if (!ok) {
     const fenced = new IdempotencyFencedError(`${c.req.operation}: saga row taken over; completion rejected`, ctxOf(c, row));
@@ -116,7 +118,8 @@ function replaySaga<T>(c: SagaCall, row: SagaRow): SagaResult<T> {
   if (row.status !== 'completed') {
     throw new IdempotencyFailedError(`${c.req.operation}: saga is ${row.status} under this key`, ctxOf(c, row));
   }
-  const result = (row.result === null ? null : JSON.parse(row.result)) as T;
+  const decoded = decodeResult(row.result);
+  const result = (decoded.kind === 'value' ? decoded.value : null) as T;
   return { result, externalId: row.externalId ?? '', wasReplay: true, originalCalledAt: new Date(row.createdAt) };
 }
 

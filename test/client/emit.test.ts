@@ -32,6 +32,16 @@ void c.createTransfer({ body: { amount: 5, idempotency_key: "x" } }, { scope: { 
 void c.putBlob({ path: { digest: "d" }, body: { data: "x" } });
 // @ts-expect-error currency is an enum
 void c.createCharge({ body: { amount: 1, currency: "gbp" } }, { key: "k".repeat(24) });
+void c.putArtifact({ path: { digest: "d" }, body: new Uint8Array(1) });
+void c.putArtifact({ path: { digest: "d" }, body: new Blob(["x"]) });
+// @ts-expect-error a binary body is bytes, not a JSON object
+void c.putArtifact({ path: { digest: "d" }, body: { data: "x" } });
+const file: Promise<Blob> = c.downloadFile({ path: { fileId: "f" } });
+void file;
+async function rendered(): Promise<Blob> {
+  return (await c.renderChart({ body: { title: "t" } }, { key: "k".repeat(24) })).result;
+}
+void rendered;
 const read: Promise<{ id: string }> = c.getCharge({ path: { chargeId: "ch_1" } });
 void read;
 async function envelope(): Promise<boolean> {

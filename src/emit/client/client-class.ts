@@ -32,9 +32,12 @@ export function usesDedupStore(entry: PlanEntry): boolean {
   return isWrapped(entry) && !isNative(entry) && entry.mechanism !== 'OP-5';
 }
 
-/** The runtime encodes JSON, form and multipart bodies; raw text/binary uploads it cannot send yet. */
-export function hasRawBody(types: OperationTypes): boolean {
-  return types.body !== undefined && (types.body.encoding === 'text' || types.body.encoding === 'binary');
+/**
+ * A body that may hold Blobs (raw bytes, multipart file parts). A Blob has no JSON form, so its bytes are
+ * read and hashed (`digestBlobs`) before the key and the args hash are derived (SOP Step 5).
+ */
+export function mayCarryBlobs(types: OperationTypes): boolean {
+  return types.body !== undefined && (types.body.encoding === 'binary' || types.body.encoding === 'multipart');
 }
 
 const KEY_OPTION_DOC: Record<string, string> = {
@@ -65,10 +68,6 @@ function requestParam(c: ClientOperation): OptionalKind<ParameterDeclarationStru
 /** `(await this.#http.send({...})).body as T` — the single place a response becomes a typed value. */
 function writeCall(w: CodeBlockWriter, c: ClientOperation, h: HelperNames, mechanism: string, native: boolean): void {
   // OP-1 keeps the whole response: `nativeResult` reads the replay headers.
-  if (hasRawBody(c.types)) {
-    w.write(`Promise.reject(new TypeError(${JSON.stringify(`${c.op.key}: raw ${c.types.body!.encoding} request bodies are not supported by idemgen/runtime`)}))`);
-    return;
-  }
   w.write('this.#http.send(');
   writeSendArgs(w, c.op, c.types, { mechanism, ...(native ? { carrier: c.entry.carrier! } : {}) }, h.headers);
   w.write(native ? ')' : `).then((res) => res.body as ${c.types.responseName})`);
@@ -126,16 +125,18 @@ function writeMethod(c: ClientOperation, h: HelperNames, inverse: HttpOperation 
   const keyOpt = keyOption(entry, h);
   const strategy = entry.keyStrategy === 'content' ? 'content' : 'given';
   const native = isNative(entry);
+  const blobs = mayCarryBlobs(c.types);
   return {
     kind: StructureKind.Method,
     name: c.op.name,
+    ...(blobs ? { isAsync: true } : {}),
     docs: [methodDoc(entry, keyOpt.doc)],
     parameters: [requestParam(c), { name: 'options', type: keyOpt.type, ...(keyOpt.optional ? { initializer: '{}' } : {}) }],
     returnType: `Promise<${h.writeResult}<${c.types.responseName}>>`,
     statements: (w) => {
+      if (blobs) w.writeLine('await digestBlobs(request);');
       w.writeLine(`const operation = ${JSON.stringify(c.op.key)};`);
       w.writeLine(`const key = ${h.resolveKey}(operation, request, options, ${JSON.stringify(strategy)});`);
-      if (native && hasRawBody(c.types)) w.writeLine('void key;');
       if (native) {
         w.write('return ');
         writeCall(w, c, h, 'OP-1', true);

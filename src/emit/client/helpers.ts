@@ -8,7 +8,7 @@ import type { NameTable } from './names.js';
 
 /** Runtime exports the generated code may use; reserved so no schema type can shadow them. */
 export const RUNTIME_IMPORTS = [
-  'createHttpCaller', 'createIdempotency', 'runSaga', 'intentKey', 'contentKey',
+  'createHttpCaller', 'createIdempotency', 'runSaga', 'intentKey', 'contentKey', 'digestBlobs',
   'HttpCaller', 'HttpCallerOptions', 'HttpResponse', 'Idempotency', 'DedupStore', 'RunResult',
 ] as const;
 
@@ -50,6 +50,8 @@ export interface HelperUse {
   native: boolean;
   content: boolean;
   headers: boolean;
+  /** Some write hashes a body that may hold Blobs. */
+  blobs: boolean;
 }
 
 export function runtimeImports(use: HelperUse): ImportDeclarationStructure[] {
@@ -58,6 +60,7 @@ export function runtimeImports(use: HelperUse): ImportDeclarationStructure[] {
   if (use.saga) values.push('runSaga');
   if (use.writes) values.push('intentKey');
   if (use.content) values.push('contentKey');
+  if (use.blobs) values.push('digestBlobs');
   const types = ['HttpCaller', 'HttpCallerOptions'];
   if (use.native) types.push('HttpResponse');
   if (use.store) types.push('Idempotency');

@@ -68,3 +68,14 @@ function pickResponseContent(content: MediaContent[]): { media: MediaContent; pa
   }
   return best;
 }
+
+/**
+ * The kind the runtime must read a success body as, when every success body agrees on text or bytes: the
+ * generated type (`string` / `Blob`) then holds whatever content type the server labels the answer with.
+ */
+export function pinnedResponseType(shape: ResponseShape): 'text' | 'blob' | undefined {
+  const kinds = new Set(shape.bodies.map((b) => b.parse));
+  if (kinds.size !== 1) return undefined;
+  const [kind] = kinds;
+  return kind === 'text' || kind === 'blob' ? kind : undefined;
+}

@@ -18,7 +18,7 @@ export interface OperationTypes {
   responseName: string;
   /** Which request groups exist and whether any of them is required. */
   groups: ParamGroup[];
-  body?: { encoding: BodyEncoding; required: boolean };
+  body?: { encoding: BodyEncoding; required: boolean; mediaType?: string };
   requestRequired: boolean;
   response: ResponseShape;
   statements: ((w: CodeBlockWriter) => void)[];
@@ -28,6 +28,7 @@ interface BodySource {
   schema: JsonSchema | undefined;
   encoding: BodyEncoding;
   required: boolean;
+  mediaType?: string;
 }
 
 /** Swagger 2 puts the body in a `body` parameter and form fields in `formData` parameters. */
@@ -35,7 +36,7 @@ function bodySource(op: HttpOperation): BodySource | undefined {
   if (op.requestBody !== undefined) {
     const picked = pickRequestContent(op.requestBody.content);
     if (picked === undefined) return undefined;
-    return { schema: picked.media.schema, encoding: picked.encoding, required: op.requestBody.required };
+    return { schema: picked.media.schema, encoding: picked.encoding, required: op.requestBody.required, mediaType: picked.media.mediaType };
   }
   const body = op.parameters.find((p) => p.in === 'body');
   if (body !== undefined) return { schema: body.schema, encoding: 'json', required: body.required };
@@ -89,7 +90,8 @@ export function buildOperationTypes(op: HttpOperation, carrier: Carrier | null, 
     typeAliasStatement(requestName, [`Input of \`${op.key}\`.`], requestType),
     typeAliasStatement(responseName, [`Success body of \`${op.key}\`.`], (w) => writeResponse(w, response, ctx)),
   ];
-  return { requestName, responseName, groups, body: body && { encoding: body.encoding, required: body.required }, requestRequired, response, statements };
+  const bodyInfo = body && { encoding: body.encoding, required: body.required, ...(body.mediaType !== undefined ? { mediaType: body.mediaType } : {}) };
+  return { requestName, responseName, groups, body: bodyInfo, requestRequired, response, statements };
 }
 
 function writeParams(w: CodeBlockWriter, params: Parameter[], ctx: TypeWriterContext): void {
@@ -108,7 +110,7 @@ function writeParams(w: CodeBlockWriter, params: Parameter[], ctx: TypeWriterCon
 function writeBody(w: CodeBlockWriter, body: BodySource, omitted: string | undefined, ctx: TypeWriterContext): void {
   w.write(`body${body.required ? '' : '?'}: `);
   if (body.encoding === 'binary') {
-    w.write('Blob | ArrayBuffer | string');
+    w.write('Blob | ArrayBuffer | Uint8Array'); // sent as raw bytes by the runtime (Buffer is a Uint8Array)
   } else if (body.encoding === 'text') {
     w.write('string');
   } else {
@@ -127,8 +129,9 @@ function writeResponse(w: CodeBlockWriter, shape: ResponseShape, ctx: TypeWriter
   const wrap = shape.bodies.length > 1 || shape.hasEmpty;
   shape.bodies.forEach((b, i) => {
     if (i > 0) w.write(' | ');
-    // The runtime's HTTP layer hands non-JSON bodies back as text, so binary responses are typed as such.
-    if (b.parse === 'blob' || b.parse === 'text') w.write('string');
+    // The runtime's HTTP layer reads binary bodies as a Blob and text bodies as a string (`responseType`).
+    if (b.parse === 'blob') w.write('Blob');
+    else if (b.parse === 'text') w.write('string');
     else {
       if (wrap) w.write('(');
       writeSchemaType(w, b.media.schema, ctx);

@@ -8,6 +8,7 @@ import type { HttpOperation } from '../../ir/types.js';
 import type { Carrier } from '../../classify/types.js';
 import { propertyKey } from './names.js';
 import type { OperationTypes } from './operation-types.js';
+import { pinnedResponseType } from './media.js';
 
 const member = (obj: string, name: string): string => (/^[A-Za-z_$][A-Za-z0-9_$]*$/.test(name) ? `${obj}.${name}` : `${obj}[${JSON.stringify(name)}]`);
 
@@ -49,6 +50,10 @@ export function writeSendArgs(w: CodeBlockWriter, op: HttpOperation, types: Oper
     if (h || c) w.writeLine(`headers: ${headersFn}(${h ? 'request.header' : 'undefined'}, ${c ? 'request.cookie' : 'undefined'}),`);
     if (types.body !== undefined) w.writeLine('body: request.body,');
     w.writeLine(`bodyType: ${JSON.stringify(types.body?.encoding ?? 'none')},`);
+    const raw = types.body?.encoding === 'text' || types.body?.encoding === 'binary';
+    if (raw && types.body?.mediaType !== undefined) w.writeLine(`contentType: ${JSON.stringify(types.body.mediaType)},`);
+    const pinned = pinnedResponseType(types.response);
+    if (pinned !== undefined) w.writeLine(`responseType: ${JSON.stringify(pinned)},`);
     if (o.carrier !== undefined) {
       w.writeLine('key,');
       w.writeLine(`carrier: { in: ${JSON.stringify(o.carrier.in)}, name: ${JSON.stringify(o.carrier.name)} },`);

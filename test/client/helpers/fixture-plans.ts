@@ -24,6 +24,7 @@ export const OVERRIDES: Record<string, EntryOverride> = {
   },
   'POST /ledger/batches': { class: 'owned-store', mechanism: 'OP-2', keyStrategy: 'intent', reasons: why('owned/multi-step', 'owned path, multi-row write') },
   'PUT /blobs/{digest}': { class: 'owned-store', mechanism: 'OP-3', keyStrategy: 'content', ttlSeconds: 3600, reasons: why('owned/content-identity', 'PUT of a content-addressed path') },
+  'PUT /artifacts/{digest}': { class: 'owned-store', mechanism: 'OP-3', keyStrategy: 'content', reasons: why('owned/content-identity', 'raw bytes under their content hash') },
   'POST /messages': { class: 'owned-store', mechanism: 'OP-4', keyStrategy: 'caller', reasons: why('owned/single-row', 'single-row create in an owned table') },
   'POST /bookings': {
     class: 'compensatable', mechanism: 'OP-5', keyStrategy: 'intent', compensation: 'DELETE /bookings/{bookingId}',
