@@ -103,6 +103,6 @@ function handleError(err: unknown, logger: Logger): number {
     return 2;
   }
   const e = err as Error;
-  logger.error(`idemgen: internal error — this is a bug in idemgen, not in your input.\n${e?.stack ?? String(err)}\nPlease report it with the command you ran: https://github.com/idemgen/idemgen/issues`);
+  logger.error(`idemgen: internal error — this is a bug in idemgen, not in your input.\n${e?.stack ?? String(err)}\nPlease report it to the idemgen maintainers with the command you ran, idemgen ${VERSION} and this stack trace.`);
   return 3;
 }

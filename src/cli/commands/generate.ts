@@ -31,6 +31,9 @@ export async function generateOnce(ctx: CliContext, args: GenerateArgs, hooks: W
   ctx.logger.progress('Emitting…');
   const emitted = emitAll(analysis.plan, config);
   reportInputDiagnostics(ctx, analysis, emitted.diagnostics);
+  if (analysis.apis.length === 0) {
+    ctx.logger.info(`No OpenAPI specs or tool definitions found in ${inputs.map((i) => displayPath(i, ctx.cwd)).join(', ')}: only the shared dedup migrations are generated.`);
+  }
   writeOutputAtomically(outDir, emitted.files, hooks);
   if (args.cache !== false) saveCache(cache, fingerprint, emitted.files);
   const entries = analysis.plan.apis.flatMap((a) => a.entries);

@@ -1,11 +1,11 @@
 /** `idemgen init`: a commented config and a `prebuild` script, so generation runs before every build. */
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { findConfigFile } from '../../config/load.js';
 import { ConfigError, diagnostic } from '../../diagnostics/diagnostic.js';
 import type { CliContext } from '../context.js';
 
-export const INIT_CONFIG = `# idemgen configuration — https://github.com/idemgen/idemgen#configuration
+export const INIT_CONFIG = `# idemgen configuration (all keys: README.md of the idemgen package, section Configuration)
 # Paths are relative to this file.
 
 # Spec files or folders: OpenAPI 2.0/3.0/3.1 (JSON/YAML) and MCP/OpenAI/Anthropic tool lists.
@@ -36,6 +36,12 @@ dialects: [postgres, sqlite, mysql]
 `;
 
 export function initCommand(ctx: CliContext, args: { force?: boolean }): number {
+  // `init && generate` must work: the default input folder has to exist.
+  const specs = join(ctx.cwd, 'specs');
+  if (!existsSync(specs)) {
+    mkdirSync(specs);
+    ctx.logger.out('created specs/ — put your OpenAPI files and tool definitions there');
+  }
   const existing = findConfigFile(ctx.cwd);
   if (existing && !args.force) {
     throw new ConfigError([diagnostic('config_exists', 'error', `A config already exists: ${existing} (use --force to overwrite idemgen.config.yaml).`)]);
