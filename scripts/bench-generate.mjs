@@ -62,7 +62,7 @@ function bench(label, make) {
 const idemgen = (spec) => (out) =>
   useDriver
     ? [process.execPath, ['--import', 'tsx', '--input-type=module', '-e', DRIVER, spec]]
-    : [process.execPath, ['bin/idemgen.js', 'generate', spec, '--out', out]];
+    : [process.execPath, ['bin/idemgen.js', 'generate', spec, '--out', out, '--no-cache']];
 const openapiTs = (spec) => (out) => [process.execPath, ['node_modules/openapi-typescript/bin/cli.js', spec, '-o', join(out, 'schema.d.ts')]];
 
 const rows = [];

@@ -212,13 +212,12 @@ function writeObject(w: CodeBlockWriter, s: Obj, ctx: TypeWriterContext): void {
 }
 
 /**
- * `export type Name = …;` written straight into the source file's writer. ts-morph's TypeAlias structure
+ * `export type Name = …;` written into its own writer (the file joins the aliases with blank lines). ts-morph's TypeAlias structure
  * prints its type into a scratch writer and re-writes that text with hanging indentation (one level too deep
  * for object types, and a second pass over every character of Graph-sized specs), so aliases go this way.
  */
 export function typeAliasStatement(name: string, docLinesOf: string[], body: (w: CodeBlockWriter) => void): (w: CodeBlockWriter) => void {
   return (w) => {
-    w.blankLineIfLastNot();
     writeDocLines(w, docLinesOf);
     w.write(`export type ${name} = `);
     body(w);
