@@ -45,6 +45,11 @@ export class IdempotencyInFlightError extends IdempotencyError {
  */
 export class IdempotencyOutcomeUnknownError extends IdempotencyError {
   readonly code = 'idempotency_outcome_unknown';
+  /**
+   * Set when the effect certainly happened but recording it failed (the store was unreachable):
+   * what the call returned. The row stays pending, so a retry still fails closed.
+   */
+  result?: unknown;
 }
 
 /** The key is missing, too short/long or has characters a header cannot carry. */
@@ -59,6 +64,8 @@ export class IdempotencyKeyInvalidError extends IdempotencyError {
 export class IdempotencyFencedError extends IdempotencyError {
   readonly code = 'idempotency_fenced';
   result: unknown;
+  /** Saga only: the late attempt's external id, recorded as an orphan for `reconcileSagas` to compensate. */
+  externalId?: string;
 }
 
 /**
@@ -67,6 +74,14 @@ export class IdempotencyFencedError extends IdempotencyError {
  */
 export class IdempotencyResultTooLargeError extends IdempotencyError {
   readonly code = 'idempotency_result_too_large';
+}
+
+/**
+ * The call completed, but its result could not be stored as JSON (a BigInt, a cycle, a throwing
+ * `redact`): only a marker was stored. Thrown on replay only — the first caller got its result.
+ */
+export class IdempotencyResultUnencodableError extends IdempotencyError {
+  readonly code = 'idempotency_result_unencodable';
 }
 
 /** A stored definite failure is being replayed (Stripe replays a saved 4xx the same way). */

@@ -14,11 +14,18 @@ export interface RetryPolicy {
 
 export const DEFAULT_RETRY: RetryPolicy = { attempts: 4, baseDelayMs: 100, maxDelayMs: 5_000, maxRetryAfterMs: 60_000 };
 
-/** RFC 9110 §10.2.3: delay-seconds or an HTTP-date. */
+/** RFC 9110 §5.6.7 IMF-fixdate, the only HTTP-date form a sender may generate. */
+const IMF_FIXDATE = /^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), \d{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) \d{4} \d{2}:\d{2}:\d{2} GMT$/;
+
+/**
+ * RFC 9110 §10.2.3: delay-seconds (a non-negative integer) or an HTTP-date. Anything else (`1.5`,
+ * `-1`, `soon`, a date `Date.parse` would guess at) is ignored rather than misread.
+ */
 export function parseRetryAfter(value: string | null | undefined, now = Date.now()): number | undefined {
   if (!value) return undefined;
   const trimmed = value.trim();
   if (/^\d+$/.test(trimmed)) return Number(trimmed) * 1000;
+  if (!IMF_FIXDATE.test(trimmed)) return undefined;
   const at = Date.parse(trimmed);
   return Number.isNaN(at) ? undefined : Math.max(0, at - now);
 }
@@ -40,16 +47,28 @@ function errorText(body: unknown): string {
   }
 }
 
+/** Wording that ties an error to the idempotency key rather than to the business data. */
+const IDEMPOTENCY_SIGNAL = /idempoten|request is outstanding/;
+const IN_PROGRESS = /idempotency_key_in_use|request is outstanding|in progress|currently being processed|still being processed/;
+const MISMATCH = /same parameters|different (payload|parameters|request)|mismatch|reused|does not match/;
+
 /**
  * IETF draft-ietf-httpapi-idempotency-key-header §2.7: 409 = a request with this key is still
- * being processed, 422 = the key was reused with a different payload. Stripe answers a payload
- * mismatch with 400 `idempotency_error` and in-flight with 409 `idempotency_key_in_use`.
+ * outstanding, 422 = the key was reused with a different payload. Stripe answers a payload mismatch
+ * with 400 `idempotency_error` and in-flight with 409 `idempotency_key_in_use`. A 409 or 422 is also an
+ * ordinary business answer ("already exists", "invalid field"), so each counts as a key signal only
+ * when the body names idempotency (or, for 409, the server asks to come back with Retry-After);
+ * otherwise it is a plain definite `HttpStatusError`.
  */
-export function classifyConflict(status: number, body: unknown): ConflictKind {
+export function classifyConflict(status: number, body: unknown, headers: Record<string, string> = {}): ConflictKind {
   const text = errorText(body);
-  const mismatch = /same parameters|different (payload|parameters|request)|mismatch|reused|does not match/.test(text);
-  if (status === 422) return mismatch || /idempoten/.test(text) || text === '' ? 'mismatch' : null;
-  if (status === 409) return mismatch ? 'mismatch' : 'in-progress';
+  const keyed = IDEMPOTENCY_SIGNAL.test(text);
+  if (status === 422) return keyed ? 'mismatch' : null;
+  if (status === 409) {
+    if (keyed && MISMATCH.test(text) && !IN_PROGRESS.test(text)) return 'mismatch';
+    if ((keyed && IN_PROGRESS.test(text)) || headers['retry-after'] !== undefined) return 'in-progress';
+    return null;
+  }
   if (status === 400 && /idempotency_error/.test(text)) return 'mismatch';
   return null;
 }

@@ -11,6 +11,7 @@ import {
   backoffDelay, classifyConflict, classifyTransportError, DEFAULT_RETRY, isRetryableStatus, parseRetryAfter,
   type RetryPolicy,
 } from './http-retry.js';
+import { noteRequest, stampForRun, type RunTag } from './run-tag.js';
 import type { StoreMechanism } from './store.js';
 
 export type { RetryPolicy } from './http-retry.js';
@@ -48,12 +49,23 @@ export interface HttpRequest {
   key?: string;
   carrier?: KeyCarrier;
   mechanism: StoreMechanism | 'none';
+  /**
+   * The `RunContext` of the dedup run this request belongs to (`idem.run(req, (ctx) => send({ …, run: ctx }))`).
+   * With it, a definite failure of the run's only request ("not sent", a 4xx) may release the row;
+   * without it every failure counts as ambiguous (fail closed). Its `attempt` marks an OP-3 takeover.
+   */
+  run?: { readonly tag?: RunTag; readonly attempt?: number };
 }
 
 export interface HttpResponse {
   status: number;
   headers: Record<string, string>;
   body: unknown;
+  /**
+   * OP-3 takeover: the PUT carried `If-None-Match: *` and got 412, so the content-addressed object
+   * was stored by the earlier ambiguous attempt. `body` is `null`: the server sent no result.
+   */
+  alreadyStored?: true;
 }
 
 /** A final non-2xx answer. 4xx (except 408/409/425/429) is a definite failure: nothing executed. */
@@ -136,7 +148,7 @@ async function attemptOnce(doFetch: typeof fetch, p: Prepared, timeoutMs: number
 /** The error a final, unretried response becomes. */
 function finalError(req: HttpRequest, p: Prepared, res: HttpResponse): Error {
   const ctx = { key: req.key ?? '', operation: p.what, scope: '' };
-  const conflict = classifyConflict(res.status, res.body);
+  const conflict = classifyConflict(res.status, res.body, res.headers);
   if (conflict === 'mismatch') {
     return new IdempotencyConflictError(`${p.what}: the server saw this key with a different payload (${res.status})`, ctx);
   }
@@ -146,6 +158,15 @@ function finalError(req: HttpRequest, p: Prepared, res: HttpResponse): Error {
   return new HttpStatusError(`${p.what} failed with HTTP ${res.status}`, res, definite);
 }
 
+/**
+ * OP-3 (SOP: content-addressed create-if-absent, RFC 9110 §13.1.2): after an ambiguous first PUT with
+ * `If-None-Match: *`, the takeover's 412 says the object exists — our own earlier write — not a failure.
+ */
+function storedByEarlierAttempt(req: HttpRequest, res: HttpResponse): boolean {
+  if (res.status !== 412 || req.mechanism !== 'OP-3' || (req.run?.attempt ?? 1) < 2) return false;
+  return Object.entries(req.headers ?? {}).some(([k, v]) => k.toLowerCase() === 'if-none-match' && v.trim() === '*');
+}
+
 export function createHttpCaller(opts: HttpCallerOptions): HttpCaller {
   const doFetch = opts.fetch ?? globalThis.fetch;
   const policy: RetryPolicy = { ...DEFAULT_RETRY, ...opts.retry };
@@ -153,7 +174,20 @@ export function createHttpCaller(opts: HttpCallerOptions): HttpCaller {
   const timeoutMs = opts.timeoutMs ?? 30_000;
 
   async function send(req: HttpRequest): Promise<HttpResponse> {
-    const retries = req.mechanism === 'OP-1' && req.key !== undefined ? Math.max(1, policy.attempts) : 1;
+    if (req.mechanism === 'OP-1' && req.key !== undefined && !req.carrier) {
+      // Retrying without the key on the wire would repeat the effect: the server has nothing to dedupe on.
+      throw new TypeError(`${req.method.toUpperCase()} ${req.path}: OP-1 call has a key but no carrier (header/body/form/query)`);
+    }
+    noteRequest(req.run?.tag);
+    try {
+      return await sendAttempts(req);
+    } catch (err) {
+      throw stampForRun(err, req.run?.tag); // this run's own request failed: its verdict may be trusted
+    }
+  }
+
+  async function sendAttempts(req: HttpRequest): Promise<HttpResponse> {
+    const retries = req.mechanism === 'OP-1' && req.key !== undefined && req.carrier ? Math.max(1, policy.attempts) : 1;
     const p = await prepare(opts, req, retries > 1);
     for (let attempt = 1; ; attempt++) {
       let res: HttpResponse;
@@ -165,7 +199,8 @@ export function createHttpCaller(opts: HttpCallerOptions): HttpCaller {
         continue;
       }
       if (res.status < 400) return res;
-      const conflict = classifyConflict(res.status, res.body);
+      if (storedByEarlierAttempt(req, res)) return { status: res.status, headers: res.headers, body: null, alreadyStored: true };
+      const conflict = classifyConflict(res.status, res.body, res.headers);
       if (!isRetryableStatus(res.status, conflict) || attempt >= retries) throw finalError(req, p, res);
       const retryAfter = parseRetryAfter(res.headers['retry-after']);
       if (retryAfter !== undefined && retryAfter > (policy.maxRetryAfterMs ?? Infinity)) throw finalError(req, p, res);

@@ -6,18 +6,23 @@
 import { randomUUID } from 'node:crypto';
 import { hashArgs } from './canonical-json.js';
 import {
-  IdempotencyConflictError, IdempotencyFailedError, IdempotencyFencedError, IdempotencyInFlightError,
-  IdempotencyOutcomeUnknownError, IdempotencyResultTooLargeError, isDefiniteFailure,
+  IdempotencyConflictError, IdempotencyFailedError, IdempotencyInFlightError, IdempotencyOutcomeUnknownError,
+  IdempotencyResultTooLargeError, IdempotencyResultUnencodableError,
 } from './errors.js';
 import type { IdempotencyErrorContext } from './errors.js';
+import { complete, onFailure, onFenced, RETRY_SAFE_MECHANISMS, type Settle } from './idempotency-settle.js';
 import { scopeString, validateKey, type KeyScope } from './keys.js';
+import { withHeartbeat } from './lease-heartbeat.js';
+import { createRunTag, type RunTag } from './run-tag.js';
 import type { DedupRow, DedupStore, StoreMechanism } from './store.js';
-import { decodeResult, encodeError, encodeResult } from './stored-value.js';
+import { decodeResult } from './stored-value.js';
 
 export interface IdempotencyOptions {
   store: DedupStore;
   /** How long an attempt owns the row before another may treat it as stale. */
   leaseMs?: number;
+  /** Lease renewal interval while the call runs (default `leaseMs / 3`; 0 turns the heartbeat off). */
+  heartbeatMs?: number;
   /** How long a duplicate waits for an in-flight attempt before `IdempotencyInFlightError`. */
   waitMs?: number;
   pollMs?: number;
@@ -44,6 +49,11 @@ export interface RunContext {
   leaseToken: string;
   /** 1 for the first claim; higher after a native-key takeover. */
   attempt: number;
+  /**
+   * This run's tag. Pass the context as `run` to `HttpCaller.send` so a definite failure of this
+   * run's single request ("not sent", a 4xx) may release the row; anything else is ambiguous.
+   */
+  tag: RunTag;
 }
 
 /** SOP Step 7: the model must know it did not re-send. */
@@ -58,8 +68,7 @@ export interface Idempotency {
   run<T>(req: RunRequest, fn: (ctx: RunContext) => Promise<T>): Promise<RunResult<T>>;
 }
 
-/** The downstream dedupes a repeat of the same key, so an expired lease may be retried with it. */
-export const RETRY_SAFE_MECHANISMS: ReadonlySet<StoreMechanism> = new Set<StoreMechanism>(['OP-1', 'OP-3']);
+export { RETRY_SAFE_MECHANISMS };
 
 interface Call {
   req: RunRequest;
@@ -70,7 +79,7 @@ interface Call {
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
-type Machine = Required<Omit<IdempotencyOptions, 'redact'>> & Pick<IdempotencyOptions, 'redact'>;
+type Machine = Required<Omit<IdempotencyOptions, 'redact' | 'heartbeatMs'>> & Pick<IdempotencyOptions, 'redact' | 'heartbeatMs'>;
 
 function replay<T>(call: Call, row: DedupRow): RunResult<T> {
   if (row.status === 'failed') {
@@ -81,46 +90,30 @@ function replay<T>(call: Call, row: DedupRow): RunResult<T> {
     throw new IdempotencyResultTooLargeError(
       `${call.req.operation} completed, but its ${decoded.bytes}-byte result exceeded the stored cap`, call.ctx(row));
   }
+  if (decoded.kind === 'unencodable') {
+    throw new IdempotencyResultUnencodableError(
+      `${call.req.operation} completed, but its result could not be stored (${decoded.reason}); it cannot be replayed`, call.ctx(row));
+  }
   return { result: decoded.value as T, wasReplay: true, originalCalledAt: new Date(row.createdAt) };
-}
-
-async function onFailure(m: Machine, call: Call, row: DedupRow, token: string, err: unknown): Promise<never> {
-  const id = { scope: call.scope, key: call.req.key, leaseToken: token, now: m.now() };
-  if (isDefiniteFailure(err) || err instanceof IdempotencyConflictError) {
-    await m.store.release(id); // nothing executed: a retry may run (DESIGN §5)
-    throw err;
-  }
-  if ((err as { finalFailure?: unknown })?.finalFailure === true) {
-    await m.store.fail({ ...id, error: encodeError(err, 'failed') });
-    throw err;
-  }
-  // Ambiguous: keep the row pending with an expired lease so reconcile sees it at once.
-  await m.store.markUnknown({ ...id, error: encodeError(err, 'unknown') });
-  if (RETRY_SAFE_MECHANISMS.has(call.req.mechanism)) throw err; // retry with the same key is safe
-  throw new IdempotencyOutcomeUnknownError(
-    `${call.req.operation} may or may not have happened; not retrying (fail closed)`,
-    call.ctx({ ...row, error: encodeError(err, 'unknown') }), { cause: err });
 }
 
 async function execute<T>(
   m: Machine, call: Call, row: DedupRow, token: string, fn: (ctx: RunContext) => Promise<T>,
 ): Promise<RunResult<T>> {
+  const s: Settle = {
+    store: m.store, now: m.now, maxResultBytes: m.maxResultBytes, redact: m.redact, operation: call.req.operation,
+    mechanism: call.req.mechanism, id: { scope: call.scope, key: call.req.key, leaseToken: token }, ctx: call.ctx,
+  };
+  const tag = createRunTag();
+  const renew = () => m.store.renewLease({ ...s.id, now: m.now(), leaseMs: m.leaseMs });
   let result: T;
   try {
-    result = await fn({ key: call.req.key, leaseToken: token, attempt: row.attempts });
+    result = await withHeartbeat(renew, m.heartbeatMs ?? m.leaseMs / 3,
+      () => fn({ key: call.req.key, leaseToken: token, attempt: row.attempts, tag }));
   } catch (err) {
-    return onFailure(m, call, row, token, err);
+    return onFailure(s, row, tag, err);
   }
-  const stored = m.redact ? m.redact(result, { operation: call.req.operation, key: call.req.key }) : result;
-  const { text } = await encodeResult(stored, m.maxResultBytes);
-  const ok = await m.store.complete({ scope: call.scope, key: call.req.key, leaseToken: token, result: text, now: m.now() });
-  if (!ok) {
-    const fenced = new IdempotencyFencedError(
-      `${call.req.operation}: lease expired and another attempt took the key over; this completion was rejected`,
-      call.ctx(await m.store.get({ scope: call.scope, key: call.req.key })));
-    fenced.result = result;
-    throw fenced;
-  }
+  if (!(await complete(s, row, result))) result = await onFenced(s, result);
   return { result, wasReplay: false, originalCalledAt: new Date(row.createdAt) };
 }
 

@@ -8,11 +8,13 @@ export type { IntentKeyInput, KeyLimits, KeyScope, StateSlot } from './keys.js';
 export {
   IdempotencyAmbiguousError, IdempotencyConflictError, IdempotencyError, IdempotencyFailedError,
   IdempotencyFencedError, IdempotencyInFlightError, IdempotencyKeyInvalidError, IdempotencyNotSentError,
-  IdempotencyOutcomeUnknownError, IdempotencyResultTooLargeError, isDefiniteFailure,
+  IdempotencyOutcomeUnknownError, IdempotencyResultTooLargeError, IdempotencyResultUnencodableError, isDefiniteFailure,
 } from './errors.js';
+export { notExecuted } from './run-tag.js';
+export type { RunTag } from './run-tag.js';
 export type { IdempotencyErrorContext } from './errors.js';
 export type {
-  ClaimInput, ClaimResult, CompleteInput, DedupRow, DedupStatus, DedupStore, FailInput, FencedInput, RowId,
+  ClaimInput, ClaimResult, CompleteInput, DedupRow, DedupStatus, DedupStore, FailInput, FencedInput, RenewInput, RowId,
   SagaClaimInput, SagaRow, SagaStatus, SagaStore, SagaTransition, StoreMechanism, TakeOverInput,
 } from './store.js';
 export { createMemoryStore } from './memory-store.js';

@@ -5,10 +5,15 @@
  */
 import type {
   ClaimInput, ClaimResult, CompleteInput, DedupRow, DedupStore, FailInput, FencedInput, RowId,
-  SagaClaimInput, SagaRow, SagaStore, SagaTransition, TakeOverInput, SagaStatus,
+  RenewInput, SagaClaimInput, SagaRow, SagaStore, SagaTransition, TakeOverInput, SagaStatus,
 } from './store.js';
 
 const idOf = (id: RowId): string => `${id.scope}\u0000${id.key}`;
+
+/** Pending and compensating rows are unresolved: never replaced by a claim, even past `expires_at`. */
+const UNRESOLVED = new Set(['pending', 'compensating']);
+const replaceable = (row: { status: string; expiresAt: number }, now: number): boolean =>
+  !UNRESOLVED.has(row.status) && row.expiresAt <= now;
 
 function fencedPending<R extends { status: string; leaseToken: string | null }>(
   row: R | undefined, token: string, statuses: string[] = ['pending'],
@@ -22,9 +27,7 @@ function createMemorySagaStore(): SagaStore {
   return {
     async claim(i: SagaClaimInput): Promise<ClaimResult<SagaRow>> {
       const existing = rows.get(idOf(i));
-      if (existing && !(existing.status !== 'pending' && existing.expiresAt <= i.now)) {
-        return { claimed: false, row: { ...existing } };
-      }
+      if (existing && !replaceable(existing, i.now)) return { claimed: false, row: { ...existing } };
       const row: SagaRow = {
         scope: i.scope, key: i.key, operation: i.operation, argsHash: i.argsHash, status: 'pending',
         externalId: null, compensationOperation: i.compensationOperation, result: null, error: null,
@@ -60,6 +63,12 @@ function createMemorySagaStore(): SagaStore {
       const row = rows.get(idOf(f));
       return fencedPending(row, f.leaseToken) && rows.delete(idOf(f));
     },
+    async renewLease(r: RenewInput) {
+      const row = rows.get(idOf(r));
+      if (!fencedPending(row, r.leaseToken, ['pending', 'compensating'])) return false;
+      Object.assign(row, { leaseExpiresAt: r.now + r.leaseMs, updatedAt: r.now });
+      return true;
+    },
     async listStale(now, limit = 1000) {
       return [...rows.values()]
         .filter((r) => (r.status === 'pending' || r.status === 'compensating') && r.leaseExpiresAt <= now)
@@ -83,9 +92,7 @@ export function createMemoryStore(): DedupStore {
     kind: 'memory',
     async claim(i: ClaimInput): Promise<ClaimResult> {
       const existing = rows.get(idOf(i));
-      if (existing && !(existing.status !== 'pending' && existing.expiresAt <= i.now)) {
-        return { claimed: false, row: { ...existing } };
-      }
+      if (existing && !replaceable(existing, i.now)) return { claimed: false, row: { ...existing } };
       const row: DedupRow = {
         scope: i.scope, key: i.key, operation: i.operation, argsHash: i.argsHash, mechanism: i.mechanism,
         status: 'pending', result: null, error: null, externalId: null, leaseToken: i.leaseToken,
@@ -117,6 +124,9 @@ export function createMemoryStore(): DedupStore {
       }
       Object.assign(row, { leaseToken: t.newToken, leaseExpiresAt: t.now + t.leaseMs, attempts: row.attempts + 1, error: null });
       return { ...row };
+    },
+    async renewLease(r: RenewInput) {
+      return update(r, { leaseExpiresAt: r.now + r.leaseMs });
     },
     async listStale(now, limit = 1000) {
       return [...rows.values()]

@@ -26,6 +26,12 @@ export interface PostgresStoreOptions {
   schema?: string;
   /** Extra pool settings (`pg` PoolConfig) when the store creates the pool. */
   poolConfig?: Record<string, unknown>;
+  /**
+   * Errors of idle pooled clients (the server restarted, a proxy dropped the socket) on a pool the
+   * store created. Default: ignored — the dropped client is discarded by `pg` and the next query
+   * opens a new one or fails itself.
+   */
+  onPoolError?: (err: Error) => void;
 }
 
 /**
@@ -45,7 +51,10 @@ function openPool(opts: PostgresStoreOptions): { pool: Pool; owned: boolean } {
   if (!opts.connectionString) throw new TypeError('createPostgresStore: pass `connectionString` or `pool`');
   const require = createRequire(import.meta.url);
   const pg = require('pg') as typeof import('pg');
-  return { pool: new pg.Pool({ max: 10, ...(opts.poolConfig as PoolConfig | undefined), connectionString: opts.connectionString }), owned: true };
+  const pool = new pg.Pool({ max: 10, ...(opts.poolConfig as PoolConfig | undefined), connectionString: opts.connectionString });
+  // An EventEmitter 'error' with no listener throws: one idle connection drop would crash the process.
+  pool.on('error', opts.onPoolError ?? (() => undefined));
+  return { pool, owned: true };
 }
 
 export function createPostgresDriver(opts: PostgresStoreOptions): SqlDriver {

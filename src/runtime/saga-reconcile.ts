@@ -64,12 +64,13 @@ export async function reconcileSagas<T>(
       scope: row.scope, key: row.key, expectedToken: row.leaseToken, newToken: token, now: now(), leaseMs: opts.leaseMs ?? 30_000,
       from: ['pending', 'compensating'],
     });
-    if (!taken || !handlers.reconcile) {
+    // A compensating row (an undo under way, or a recorded orphan) already names its effect.
+    const externalId = taken?.status === 'compensating' ? taken.externalId : null;
+    if (!taken || (!externalId && !handlers.reconcile)) {
       out.push({ row, action: 'skipped' });
       continue;
     }
-    const externalId = taken.status === 'compensating' ? taken.externalId : null;
-    const verdict = externalId ? { status: 'happened' as const, externalId } : await handlers.reconcile(taken);
+    const verdict = externalId ? { status: 'happened' as const, externalId } : await handlers.reconcile!(taken);
     out.push({ row: taken, action: await settle(store, taken, token, verdict, handlers, now, opts.table) });
   }
   return out;

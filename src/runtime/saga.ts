@@ -8,12 +8,15 @@ import { randomUUID } from 'node:crypto';
 import { hashArgs } from './canonical-json.js';
 import {
   IdempotencyConflictError, IdempotencyFailedError, IdempotencyFencedError, IdempotencyInFlightError,
-  IdempotencyOutcomeUnknownError, isDefiniteFailure,
+  IdempotencyOutcomeUnknownError,
 } from './errors.js';
 import { createIdempotency, type IdempotencyOptions, type RunContext, type RunRequest, type RunResult } from './idempotency.js';
 import { scopeString, validateKey, type KeyScope } from './keys.js';
+import { withHeartbeat } from './lease-heartbeat.js';
+import { createRunTag, trustedNotExecuted } from './run-tag.js';
+import { recordOrphan } from './saga-orphan.js';
 import type { DedupRow, DedupStore, SagaRow, SagaStore, StoreMechanism } from './store.js';
-import { decodeResult, encodeError, encodeResult } from './stored-value.js';
+import { decodeResult, encodeError, encodeResult, unencodableMarker } from './stored-value.js';
 
 export interface SagaRequest {
   operation: string;
@@ -25,6 +28,8 @@ export interface SagaRequest {
   ttlSeconds?: number;
   table?: string;
   leaseMs?: number;
+  /** Lease renewal interval while `call` runs (default `leaseMs / 3`; 0 turns the heartbeat off). */
+  heartbeatMs?: number;
   waitMs?: number;
   pollMs?: number;
   now?: () => number;
@@ -53,6 +58,7 @@ interface SagaCall {
   req: SagaRequest;
   now: () => number;
   leaseMs: number;
+  heartbeatMs: number;
 }
 
 const asDedupState = (row: SagaRow): DedupRow => ({
@@ -66,11 +72,13 @@ function ctxOf(c: SagaCall, row?: SagaRow) {
 
 async function callAndComplete<T>(c: SagaCall, row: SagaRow, token: string, h: SagaHandlers<T>): Promise<SagaResult<T>> {
   const id = { scope: c.scope, key: c.req.key, leaseToken: token };
+  const tag = createRunTag();
+  const renew = () => c.saga.renewLease({ ...id, now: c.now(), leaseMs: c.leaseMs });
   let out: { externalId: string; result: T };
   try {
-    out = await h.call({ key: c.req.key, leaseToken: token, attempt: 1 });
+    out = await withHeartbeat(renew, c.heartbeatMs, () => h.call({ key: c.req.key, leaseToken: token, attempt: 1, tag }));
   } catch (err) {
-    if (isDefiniteFailure(err)) {
+    if (trustedNotExecuted(err, tag)) {
       await c.saga.release({ ...id, now: c.now() });
       throw err;
     }
@@ -84,17 +92,34 @@ async function recordCompleted<T>(
   c: SagaCall, row: SagaRow, token: string, out: { externalId: string; result?: T }, wasReplay: boolean,
 ): Promise<SagaResult<T>> {
   // Same encoding as the dedup table, so a binary (Blob) result replays byte-identical; sagas have no cap.
-  const { text } = await encodeResult(out.result ?? null, Infinity);
+  const text = await encodeResult(out.result ?? null, Infinity).then((r) => r.text, unencodableMarker);
   const ok = await c.saga.transition({
     scope: c.scope, key: c.req.key, leaseToken: token, now: c.now(), from: ['pending'], to: 'completed',
     externalId: out.externalId, result: text, error: null,
   });
-  if (!ok) {
-    const fenced = new IdempotencyFencedError(`${c.req.operation}: saga row taken over; completion rejected`, ctxOf(c, row));
-    fenced.result = out.result;
-    throw fenced;
-  }
+  if (!ok) return onSagaFenced(c, row, token, out);
   return { result: out.result as T, externalId: out.externalId, wasReplay, originalCalledAt: new Date(row.createdAt) };
+}
+
+/**
+ * Our completion was fenced: our lease lapsed and a retry took the row over. If the row now holds our
+ * external id, the retry adopted our effect and nothing is lost. Otherwise our effect is an orphan:
+ * record it (a `compensating` row of its own) so `reconcileSagas` undoes it, and tell the caller.
+ */
+async function onSagaFenced<T>(
+  c: SagaCall, row: SagaRow, token: string, out: { externalId: string; result?: T },
+): Promise<SagaResult<T>> {
+  const current = await c.saga.get({ scope: c.scope, key: c.req.key });
+  if (current?.externalId === out.externalId) {
+    return { result: out.result as T, externalId: out.externalId, wasReplay: false, originalCalledAt: new Date(row.createdAt) };
+  }
+  const orphanKey = await recordOrphan(c.saga, { ...row, scope: c.scope, key: c.req.key }, token, out.externalId, c.now);
+  const fenced = new IdempotencyFencedError(
+    `${c.req.operation}: saga row taken over while this call ran; its effect ${out.externalId} is recorded as orphan ` +
+      `${orphanKey} for reconcileSagas to compensate`, ctxOf(c, current ?? row));
+  fenced.result = out.result;
+  fenced.externalId = out.externalId;
+  throw fenced;
 }
 
 /** A pending row past its lease: own it, then ask the downstream before anything else. */
@@ -107,7 +132,9 @@ async function onStale<T>(c: SagaCall, row: SagaRow, h: SagaHandlers<T>): Promis
     scope: c.scope, key: c.req.key, expectedToken: row.leaseToken, newToken: token, now: c.now(), leaseMs: c.leaseMs, from: ['pending'],
   });
   if (!taken) return undefined; // another retry owns it now
-  const verdict = await h.reconcile(taken);
+  const reconcile = h.reconcile;
+  const renew = () => c.saga.renewLease({ scope: c.scope, key: c.req.key, leaseToken: token, now: c.now(), leaseMs: c.leaseMs });
+  const verdict = await withHeartbeat(renew, c.heartbeatMs, () => reconcile(taken));
   if (verdict.status === 'happened') return recordCompleted(c, taken, token, verdict, true); // adopt, don't repeat
   if (verdict.status === 'not-happened') return callAndComplete(c, taken, token, h);
   await c.saga.transition({ scope: c.scope, key: c.req.key, leaseToken: token, now: c.now(), from: ['pending'], to: 'pending', leaseMs: 0 });
@@ -125,7 +152,11 @@ function replaySaga<T>(c: SagaCall, row: SagaRow): SagaResult<T> {
 
 export async function runSaga<T>(store: DedupStore, req: SagaRequest, handlers: SagaHandlers<T>): Promise<SagaResult<T>> {
   validateKey(req.key);
-  const c: SagaCall = { saga: store.saga(req.table), scope: scopeString(req.scope), req, now: req.now ?? Date.now, leaseMs: req.leaseMs ?? 30_000 };
+  const leaseMs = req.leaseMs ?? 30_000;
+  const c: SagaCall = {
+    saga: store.saga(req.table), scope: scopeString(req.scope), req, now: req.now ?? Date.now, leaseMs,
+    heartbeatMs: req.heartbeatMs ?? leaseMs / 3,
+  };
   const argsHash = hashArgs(req.args);
   const pollMs = req.pollMs ?? 50;
   const polls = Math.ceil((req.waitMs ?? 10_000) / Math.max(1, pollMs));

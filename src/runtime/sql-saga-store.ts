@@ -2,6 +2,7 @@
  * The OP-5 saga intent table over SQL (docs/contracts.md `idemgen_saga`). Same rules as the
  * dedup store: atomic claim through the primary key, every later write fenced by the lease token.
  */
+import { IdempotencyInFlightError } from './errors.js';
 import type { SqlDriver } from './sql-driver.js';
 import { num, numOrNull, textOrNull } from './sql-driver.js';
 import type { ClaimResult, SagaRow, SagaStatus, SagaStore } from './store.js';
@@ -50,10 +51,13 @@ export function createSqlSagaStore(driver: SqlDriver, table: string): SagaStore 
         if (inserted[0]) return { claimed: true, row: toSagaRow(inserted[0]) };
         const row = await get(i);
         if (!row) continue;
-        if (row.status === 'pending' || row.expiresAt > i.now) return { claimed: false, row };
-        await driver.run(`DELETE FROM ${table} WHERE ${byId} AND status <> 'pending' AND expires_at <= ?`, [i.scope, i.key, i.now]);
+        // A compensating row is as unresolved as a pending one: an undo in progress is never forgotten.
+        if (row.status === 'pending' || row.status === 'compensating' || row.expiresAt > i.now) return { claimed: false, row };
+        await driver.run(
+          `DELETE FROM ${table} WHERE ${byId} AND status NOT IN ('pending', 'compensating') AND expires_at <= ?`, [i.scope, i.key, i.now]);
       }
-      throw new Error(`saga claim for ${i.key} did not settle after 5 attempts`);
+      throw new IdempotencyInFlightError(`saga claim for ${i.key} did not settle after 5 attempts (heavy contention)`,
+        { key: i.key, operation: i.operation, scope: i.scope });
     },
     get,
     async transition(s) {
@@ -83,6 +87,10 @@ export function createSqlSagaStore(driver: SqlDriver, table: string): SagaStore 
     async release(f) {
       const sql = `DELETE FROM ${table} WHERE ${byId} AND lease_token = ? AND status = 'pending'`;
       return (await driver.run(sql, [f.scope, f.key, f.leaseToken])) === 1;
+    },
+    async renewLease(r) {
+      const sql = `UPDATE ${table} SET lease_expires_at = ? WHERE ${byId} AND lease_token = ? AND status IN ('pending', 'compensating')`;
+      return (await driver.run(sql, [r.now + r.leaseMs, r.scope, r.key, r.leaseToken])) === 1;
     },
     async listStale(now, limit = 1000) {
       const rows = await driver.all(

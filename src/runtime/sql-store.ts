@@ -4,6 +4,7 @@
  * check-then-insert (SOP §6). `INSERT OR IGNORE` is avoided on purpose: it would also swallow
  * CHECK/NOT NULL violations and make a broken row look like a duplicate.
  */
+import { IdempotencyInFlightError } from './errors.js';
 import type { SqlDriver } from './sql-driver.js';
 import { num, numOrNull, qualifiedTable, textOrNull } from './sql-driver.js';
 import { createSqlSagaStore } from './sql-saga-store.js';
@@ -68,7 +69,8 @@ export function createSqlStore(
         if (row.status === 'pending' || row.expiresAt > i.now) return { claimed: false, row };
         await driver.run(`DELETE FROM ${t} WHERE ${byId} AND status <> 'pending' AND expires_at <= ?`, [i.scope, i.key, i.now]);
       }
-      throw new Error(`dedup claim for ${i.key} did not settle after 5 attempts`);
+      throw new IdempotencyInFlightError(`dedup claim for ${i.key} did not settle after 5 attempts (heavy contention)`,
+        { key: i.key, operation: i.operation, scope: i.scope });
     },
     get,
     async complete(c) {
@@ -94,6 +96,10 @@ export function createSqlStore(
         [o.newToken, o.now + o.leaseMs, o.scope, o.key, o.expectedToken, o.now],
       );
       return rows[0] ? toDedupRow(rows[0]) : undefined;
+    },
+    async renewLease(r) {
+      const sql = `UPDATE ${t} SET lease_expires_at = ? WHERE ${fenced}`;
+      return (await driver.run(sql, [r.now + r.leaseMs, ...fencedParams(r)])) === 1;
     },
     async listStale(now, limit = 1000) {
       const rows = await driver.all(

@@ -60,6 +60,11 @@ export interface FailInput extends FencedInput {
   error: string;
 }
 
+/** Heartbeat: extend the caller's own lease to `now + leaseMs`; fenced by the token. */
+export interface RenewInput extends FencedInput {
+  leaseMs: number;
+}
+
 export interface TakeOverInput extends RowId {
   expectedToken: string | null;
   newToken: string;
@@ -88,6 +93,8 @@ export interface DedupStore {
   release(input: FencedInput): Promise<boolean>;
   /** Native-key mechanisms only: re-lease an expired pending row under a new fencing token. */
   takeOver(input: TakeOverInput): Promise<DedupRow | undefined>;
+  /** Lease heartbeat while the call runs; `false` once the token no longer owns a pending row. */
+  renewLease(input: RenewInput): Promise<boolean>;
   /** Pending rows whose lease has expired (reconcile). */
   listStale(now: number, limit?: number): Promise<DedupRow[]>;
   /** Delete completed/failed rows past `expires_at`; unresolved pending rows are kept. */
@@ -144,5 +151,7 @@ export interface SagaStore {
   /** Re-lease a row in `from` status whose lease has expired (stale pending, a compensated orphan). */
   takeOver(input: TakeOverInput & { from: SagaStatus[] }): Promise<SagaRow | undefined>;
   release(input: FencedInput): Promise<boolean>;
+  /** Lease heartbeat for a `pending` or `compensating` row the token owns. */
+  renewLease(input: RenewInput): Promise<boolean>;
   listStale(now: number, limit?: number): Promise<SagaRow[]>;
 }

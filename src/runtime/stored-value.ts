@@ -64,7 +64,19 @@ export async function encodeResult(value: unknown, maxBytes: number): Promise<St
   return { text: JSON.stringify({ [MARKER]: 'result-too-large', bytes, sha256: sha256Hex(text) }), tooLarge: true };
 }
 
-export type DecodedResult = { kind: 'value'; value: unknown } | { kind: 'too-large'; bytes: number };
+/**
+ * Stored instead of a result that has no JSON text (BigInt, a cycle) or whose `redact` threw: the
+ * effect happened and the key stays burned; a replay reports that the result cannot be returned.
+ */
+export function unencodableMarker(err: unknown): string {
+  const reason = err instanceof Error ? `${err.name}: ${err.message}` : String(err);
+  return JSON.stringify({ [MARKER]: 'unencodable', reason });
+}
+
+export type DecodedResult =
+  | { kind: 'value'; value: unknown }
+  | { kind: 'too-large'; bytes: number }
+  | { kind: 'unencodable'; reason: string };
 
 function revive(_k: string, v: unknown): unknown {
   if (typeof v !== 'object' || v === null || (v as Record<string, unknown>)[MARKER] !== 'bytes') return v;
@@ -78,9 +90,9 @@ function revive(_k: string, v: unknown): unknown {
 export function decodeResult(text: string | null): DecodedResult {
   if (text === null) return { kind: 'value', value: null };
   const value: unknown = text.includes(`"${MARKER}":"bytes"`) ? JSON.parse(text, revive) : JSON.parse(text);
-  if (typeof value === 'object' && value !== null && (value as Record<string, unknown>)[MARKER] === 'result-too-large') {
-    return { kind: 'too-large', bytes: Number((value as Record<string, unknown>).bytes) };
-  }
+  const marker = typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : undefined;
+  if (marker?.[MARKER] === 'result-too-large') return { kind: 'too-large', bytes: Number(marker.bytes) };
+  if (marker?.[MARKER] === 'unencodable') return { kind: 'unencodable', reason: String(marker.reason) };
   return { kind: 'value', value };
 }
 

@@ -108,6 +108,10 @@ describe('createHttpCaller', () => {
     expect(parseRetryAfter('Tue, 19 May 2026 10:11:42 GMT', now)).toBe(30_000);
     expect(parseRetryAfter('Tue, 19 May 2026 10:00:00 GMT', now)).toBe(0);
     expect(parseRetryAfter('soon', now)).toBeUndefined();
+    // Only delta-seconds integers and IMF-fixdate (RFC 9110 §10.2.3, §5.6.7); no guessing.
+    for (const odd of ['1.5', '-1', '2026-05-19T10:11:42Z', 'Tuesday, 19-May-26 10:11:42 GMT', '19 May 2026 10:11:42']) {
+      expect(parseRetryAfter(odd, now)).toBeUndefined();
+    }
   });
 
   it('a 422 "key reused with another payload" is never retried and surfaces as IdempotencyConflictError', async () => {
@@ -155,8 +159,14 @@ describe('createHttpCaller', () => {
     const store = createMemoryStore();
     const idem = createIdempotency({ store });
     const req = { operation: 'POST /x', key: KEY('refused'), args: {}, mechanism: 'fail-closed' as const };
-    const err = await idem.run(req, () => caller.send({ method: 'POST', path: '/x', bodyType: 'none', mechanism: 'fail-closed' })).catch((e: unknown) => e);
+    const err = await idem.run(req, (ctx) => caller.send({ method: 'POST', path: '/x', bodyType: 'none', mechanism: 'fail-closed', run: ctx }))
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(IdempotencyNotSentError);
     expect(await store.get({ scope: '', key: KEY('refused') })).toBeUndefined();
+    // Without `run: ctx` the state machine cannot tell which request failed: fail closed.
+    const blind = { ...req, key: KEY('refused-blind') };
+    await expect(idem.run(blind, () => caller.send({ method: 'POST', path: '/x', bodyType: 'none', mechanism: 'fail-closed' })))
+      .rejects.toBeInstanceOf(IdempotencyOutcomeUnknownError);
+    expect(await store.get({ scope: '', key: KEY('refused-blind') })).toMatchObject({ status: 'pending' });
   });
 });

@@ -31,6 +31,9 @@ export type MiddlewareErrorCode =
   | 'idempotency_in_flight'
   | 'idempotency_outcome_unknown'
   | 'idempotency_failed'
+  | 'idempotency_result_unavailable'
+  | 'idempotency_fenced'
+  | 'idempotency_scope_unknown'
   | 'idempotency_error';
 
 export function errorResult(code: MiddlewareErrorCode, message: string): ToolResultLike {

@@ -6,8 +6,9 @@
  */
 import { hashArgs } from '../canonical-json.js';
 import {
-  IdempotencyConflictError, IdempotencyFailedError, IdempotencyInFlightError, IdempotencyKeyInvalidError,
-  IdempotencyOutcomeUnknownError,
+  IdempotencyConflictError, IdempotencyFailedError, IdempotencyFencedError, IdempotencyInFlightError,
+  IdempotencyKeyInvalidError, IdempotencyOutcomeUnknownError, IdempotencyResultTooLargeError,
+  IdempotencyResultUnencodableError,
 } from '../errors.js';
 import { createIdempotency, type Idempotency } from '../idempotency.js';
 import { scopeString, validateKey, type KeyScope } from '../keys.js';
@@ -29,7 +30,11 @@ export interface WithIdempotencyOptions<E> {
   /** Argument carrying the key (a tool's own native key argument, or `idempotency_key`). */
   keyArgument?: string;
   keyMaxLength?: number;
-  /** Tenant/principal namespace; default: the authenticated client id when the transport has one. */
+  /**
+   * Tenant/principal namespace. Default: the authenticated subject (`authInfo.extra.sub`); '' when the
+   * transport has no auth (stdio). Authenticated without a `sub` → pass this resolver, else every call
+   * answers `idempotency_scope_unknown` (keys of different users must never share a namespace).
+   */
   scope?: (extra: E) => string | KeyScope | undefined;
   /** How long a duplicate waits for an in-flight first call before answering "in progress". */
   waitMs?: number;
@@ -43,9 +48,26 @@ type Handler<A, E, R> = (args: A, extra: E) => R | Promise<R>;
 /** What the wrapper returns: the handler's result type, which may gain `_meta` (replay) or be an `isError` result. */
 export type WithMeta<R> = R & Pick<ToolResultLike, '_meta' | 'isError'>;
 
+/**
+ * The dedup namespace must be the *principal* (the user), not the OAuth client: one client app serves
+ * many users, and keying on it would let one user's retry replay another user's result. The subject
+ * is taken from `authInfo.extra.sub` (the token's `sub` claim, as verifiers conventionally put it);
+ * with no `authInfo` at all (stdio, a local server) there is one principal and the scope is ''.
+ */
 function defaultScope(extra: unknown): string | undefined {
-  const clientId = (extra as { authInfo?: { clientId?: unknown } } | undefined)?.authInfo?.clientId;
-  return typeof clientId === 'string' && clientId !== '' ? `client:${clientId}` : undefined;
+  const authInfo = (extra as { authInfo?: { extra?: Record<string, unknown> } } | undefined)?.authInfo;
+  if (authInfo === undefined || authInfo === null) return undefined;
+  const sub = authInfo.extra?.sub;
+  if (typeof sub === 'string' && sub !== '') return `sub:${sub}`;
+  throw new ScopeUnknownError();
+}
+
+/** Authenticated, but the subject is not where the default looks: guessing would mix users' keys. */
+class ScopeUnknownError extends Error {
+  constructor() {
+    super('the request is authenticated but authInfo.extra.sub names no subject');
+    this.name = 'ScopeUnknownError';
+  }
 }
 
 /** `createIdempotency` spreads its options over its defaults: an explicit `undefined` must not erase one. */
@@ -72,7 +94,16 @@ function toToolError(err: unknown, keyArgument: string): ToolResultLike {
   if (err instanceof IdempotencyOutcomeUnknownError) {
     return errorResult('idempotency_outcome_unknown', `An earlier call with this ${keyArgument} did not finish and its outcome is unknown; it is not run again automatically. It needs reconciliation by an operator.`);
   }
+  if (err instanceof IdempotencyResultTooLargeError || err instanceof IdempotencyResultUnencodableError) {
+    return errorResult('idempotency_result_unavailable', `The call with this ${keyArgument} already happened (it is not run again), but its result was not stored and cannot be replayed. Do not retry it; use a read tool to look at the outcome.`);
+  }
+  if (err instanceof IdempotencyFencedError) {
+    return errorResult('idempotency_fenced', `The call with this ${keyArgument} happened, but a retry took the key over while it ran, so its result was not recorded. Do not retry with a new key; retry with the same key to get the recorded result.`);
+  }
   if (err instanceof IdempotencyFailedError) return errorResult('idempotency_failed', err.message);
+  if (err instanceof ScopeUnknownError) {
+    return errorResult('idempotency_scope_unknown', `Server configuration error: ${err.message}; the server must pass a \`scope\` resolver to withIdempotency. Nothing was executed.`);
+  }
   return errorResult('idempotency_error', `The tool failed: ${err instanceof Error ? err.message : String(err)}`);
 }
 
@@ -82,7 +113,9 @@ export function withIdempotency<A extends Record<string, unknown>, E, R extends 
 ): (args: A, extra: E) => Promise<WithMeta<R>> {
   const keyArgument = options.keyArgument ?? 'idempotency_key';
   const now = options.now ?? Date.now;
-  const window = createDedupWindow<R>(options.windowMs ?? 300_000, options.windowSize ?? 1000);
+  // The window answers without the store, so it must never outlive the store's dedup window (TTL).
+  const windowMs = Math.min(options.windowMs ?? 300_000, options.ttlSeconds === undefined ? Infinity : options.ttlSeconds * 1000);
+  const window = createDedupWindow<R>(windowMs, options.windowSize ?? 1000);
   const idem: Idempotency = createIdempotency(definedOnly({
     store: options.store, now, waitMs: options.waitMs, leaseMs: options.leaseMs, pollMs: options.pollMs,
     maxResultBytes: options.maxResultBytes, defaultTtlSeconds: options.ttlSeconds,
@@ -95,8 +128,8 @@ export function withIdempotency<A extends Record<string, unknown>, E, R extends 
       return errorResult('idempotency_key_missing', `Missing required argument ${keyArgument}: this tool has side effects. Create a unique key for this intent (for example a UUID), keep it, and send the same key when you retry.`) as WithMeta<R>;
     }
     const rest = withoutKey(args, keyArgument);
-    const scope = (options.scope ?? defaultScope)(extra);
     try {
+      const scope = (options.scope ?? defaultScope)(extra);
       validateKey(key, { maxLength: options.keyMaxLength });
       const argsHash = hashArgs(rest);
       const id = `${scopeString(scope)}\n${key as string}`;
