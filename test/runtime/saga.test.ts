@@ -97,6 +97,16 @@ describe.each(STORE_KINDS)('runSaga on %s', (kind) => {
     expect(c.refunded).toEqual(['ch_1']);
   });
 
+  it('a compensating row past its TTL is not replaced by a new claim (an undo in progress is never forgotten)', async () => {
+    const saga = store.saga(table);
+    const id = { scope: '', key: KEY('undoing') };
+    const base = { ...id, operation: 'POST /charges', argsHash: 'c'.repeat(64), compensationOperation: 'POST /refunds', leaseMs: 1_000, ttlMs: 10_000 };
+    await saga.claim({ ...base, leaseToken: 'tok-a', now: 3_000_000 });
+    expect(await saga.transition({ ...id, leaseToken: 'tok-a', now: 3_000_001, from: ['pending'], to: 'compensating', externalId: 'ch_9', leaseMs: 0 })).toBe(true);
+    const later = await saga.claim({ ...base, leaseToken: 'tok-b', now: 3_000_000 + 60_000 });
+    expect(later).toMatchObject({ claimed: false, row: { status: 'compensating', externalId: 'ch_9', leaseToken: 'tok-a' } });
+  });
+
   it('checkpoint (OP-8) persists pending before the call and replays after', async () => {
     let calls = 0;
     const req = { operation: 'crew:publish', key: KEY('ckpt'), args: { post: 1 } };
