@@ -25,6 +25,7 @@ export const LOAD_CODES = {
 
 export const IR_CODES = {
   duplicate_operation_id: { severity: 'warning', summary: 'two operations share an operationId; later ones (by key) get a suffixed name' },
+  operation_name_collision: { severity: 'warning', summary: 'two operations map to the same generated name; the one with a verbatim operationId keeps it, the other is renamed (both are named)' },
   invalid_paths: { severity: 'warning', summary: '`paths` is not an object' },
   invalid_path_item: { severity: 'warning', summary: 'a path item is not an object; ignored' },
   invalid_operation: { severity: 'warning', summary: 'an HTTP method entry is not an Operation Object; ignored' },

@@ -8,7 +8,7 @@ import { apiIdFromFile, uniqueApiIds } from './api-id.js';
 import type { IrContext } from './context.js';
 import { stringOrUndefined } from './context.js';
 import { buildHttpOperations } from './http.js';
-import { assignUniqueNames, camelCase, makeSafeIdentifier, operationBaseName, synthesizeOperationName, toolBaseName } from './names.js';
+import { assignNamesWithCollisions, assignUniqueNames, camelCase, makeSafeIdentifier, operationBaseName, operationNameRank, synthesizeOperationName, toolBaseName, type NameCollision } from './names.js';
 import { appendPointer } from './pointer.js';
 import { isObject } from './refs.js';
 import { serverUrls, swaggerServers } from './servers.js';
@@ -39,8 +39,10 @@ export function buildApiModel(doc: LoadedDoc): IrResult {
   const api: ApiModel = { id: apiIdFromFile(doc.file), file: doc.file, format: doc.format, servers: [], operations: [], events: [], root: doc.root };
   if (doc.kind === 'tools') {
     const { operations, format } = buildToolOperations({ doc, diagnostics, report });
-    const names = assignUniqueNames(operations.map((op) => ({ key: op.key, base: toolBaseName(op.toolName) })));
+    const bases = operations.map((op) => ({ key: op.key, base: toolBaseName(op.toolName), rank: /^[A-Za-z_$][A-Za-z0-9_$]*$/.test(op.toolName) && toolBaseName(op.toolName) === op.toolName ? 0 : 2 }));
+    const { names, collisions } = assignNamesWithCollisions(bases);
     for (const op of operations) op.name = names.get(op.key)!;
+    reportCollisions(report, collisions, new Map(operations.map((op) => [op.key, op.source.pointer])), new Map(operations.map((op) => [op.key, `tool name ${op.toolName}`])));
     api.format = format;
     api.operations = operations.sort(byKey);
     return { api, diagnostics };
@@ -64,7 +66,26 @@ export function buildApiModel(doc: LoadedDoc): IrResult {
   return { api, diagnostics };
 }
 
-/** Duplicate operationIds are reported and disambiguated in key order, never overwritten. */
+/** How an operation came by its name, for the collision message. */
+function nameOrigin(op: HttpOperation): string {
+  return op.operationId === undefined ? 'synthesized from method and path' : `operationId ${op.operationId}`;
+}
+
+/**
+ * `operation_name_collision`: every rename is reported at the renamed operation (its operationId when
+ * it has one), naming the operation that kept the name, so no client method changes name silently.
+ */
+function reportCollisions(report: IrContext['report'], collisions: readonly NameCollision[], pointers: ReadonlyMap<string, string>, origins: ReadonlyMap<string, string>): void {
+  for (const c of collisions) {
+    const message = `${c.key} (${origins.get(c.key)}) would be named ${c.base}, which ${c.heldBy} (${origins.get(c.heldBy)}) keeps; renamed ${c.name}`;
+    report('operation_name_collision', 'warning', message, pointers.get(c.key) ?? '');
+  }
+}
+
+/**
+ * Duplicate operationIds are reported and disambiguated, never overwritten. An operationId that is
+ * already a valid identifier keeps its name; sanitized and synthesized names yield (names.ts ranks).
+ */
 function nameHttpOperations(ctx: IrContext, operations: HttpOperation[]): void {
   const sorted = [...operations].sort(byKey);
   const firstById = new Map<string, HttpOperation>();
@@ -74,8 +95,14 @@ function nameHttpOperations(ctx: IrContext, operations: HttpOperation[]): void {
     if (!first) firstById.set(op.operationId, op);
     else ctx.report('duplicate_operation_id', 'warning', `operationId ${op.operationId} is also used by ${first.key}; this operation gets a suffixed name`, appendPointer(op.source.pointer, 'operationId'));
   }
-  const names = assignUniqueNames(sorted.map((op) => ({ key: op.key, base: operationBaseName(op.method, op.path, op.operationId) })));
+  const items = sorted.map((op) => {
+    const base = operationBaseName(op.method, op.path, op.operationId);
+    return { key: op.key, base, rank: operationNameRank(op.operationId, base) };
+  });
+  const { names, collisions } = assignNamesWithCollisions(items);
   for (const op of operations) op.name = names.get(op.key)!;
+  const pointers = new Map(sorted.map((op) => [op.key, op.operationId === undefined ? op.source.pointer : appendPointer(op.source.pointer, 'operationId')]));
+  reportCollisions(ctx.report, collisions, pointers, new Map(sorted.map((op) => [op.key, nameOrigin(op)])));
 }
 
 function nameEvents(events: EventOperation[]): void {

@@ -70,30 +70,70 @@ export function operationBaseName(method: string, path: string, operationId: str
   return fromId !== '' ? makeSafeIdentifier(fromId) : synthesizeOperationName(method, path);
 }
 
+const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
+
+/**
+ * Who wins a name on collision (lower first): 0 an operationId used verbatim (`makePromise`),
+ * 1 a valid-identifier operationId only re-cased (`PostCharges` → `postCharges`), 2 a sanitized
+ * operationId (`make-promise`), 3 a name synthesized from method + path. An author who wrote an
+ * identifier meant it; the names we made up yield.
+ */
+export function operationNameRank(operationId: string | undefined, base: string): number {
+  if (operationId === undefined || camelCase(operationId) === '') return 3;
+  if (!IDENTIFIER.test(operationId) || RESERVED_WORDS.has(operationId)) return 2;
+  return base === operationId ? 0 : 1;
+}
+
 /** A tool name kept recognisable (`send_email` stays), only made a valid identifier. */
 export function toolBaseName(toolName: string): string {
   const ascii = toolName.normalize('NFKD').replace(/[\u0300-\u036f]/g, '');
   return makeSafeIdentifier(ascii.replace(/[^A-Za-z0-9_$]+/g, '_').replace(/^_+(?=.)|(?<=.)_+$/g, ''), 'tool');
 }
 
+export interface NameItem {
+  key: string;
+  base: string;
+  /** Lower ranks claim their base name first (see `operationNameRank`); default 0. */
+  rank?: number;
+}
+
+/** An item that did not get its base name: who holds it and what it got instead. */
+export interface NameCollision {
+  key: string;
+  base: string;
+  name: string;
+  heldBy: string;
+}
+
+function byRankThenKey(a: NameItem, b: NameItem): number {
+  const r = (a.rank ?? 0) - (b.rank ?? 0);
+  return r !== 0 ? r : a.key < b.key ? -1 : a.key > b.key ? 1 : 0;
+}
+
 /**
- * Unique names in sorted key order: the first holder of a name keeps it, later ones get
- * `2`, `3`, … (skipping names already taken), so the result does not depend on input order.
+ * Unique names in (rank, key) order: the first holder of a name keeps it, later ones get `2`, `3`, …
+ * (skipping names any item claims as its base), so the result does not depend on input order.
  */
-export function assignUniqueNames(items: readonly { key: string; base: string }[]): Map<string, string> {
-  const sorted = [...items].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
-  const taken = new Set<string>();
+export function assignNamesWithCollisions(items: readonly NameItem[]): { names: Map<string, string>; collisions: NameCollision[] } {
+  const sorted = [...items].sort(byRankThenKey);
+  const holder = new Map<string, string>();
   const claimed = new Set(sorted.map((i) => i.base));
-  const out = new Map<string, string>();
+  const names = new Map<string, string>();
+  const collisions: NameCollision[] = [];
   for (const { key, base } of sorted) {
     let name = base;
-    if (taken.has(name)) {
+    if (holder.has(name)) {
       let n = 2;
-      while (taken.has(`${base}${n}`) || claimed.has(`${base}${n}`)) n++;
+      while (holder.has(`${base}${n}`) || claimed.has(`${base}${n}`)) n++;
       name = `${base}${n}`;
+      collisions.push({ key, base, name, heldBy: holder.get(base)! });
     }
-    taken.add(name);
-    out.set(key, name);
+    holder.set(name, key);
+    names.set(key, name);
   }
-  return out;
+  return { names, collisions };
+}
+
+export function assignUniqueNames(items: readonly NameItem[]): Map<string, string> {
+  return assignNamesWithCollisions(items).names;
 }

@@ -33,7 +33,7 @@ const cases: { rule: string; op: Operation; effect: 'read' | 'write'; config?: o
   // docs/decisions.md "Classification": print_/format/extract/classify are not read verbs for tools.
   { rule: 'tool_default_write', op: tool('print_summary', { format: 'anthropic' }), effect: 'write' },
   { rule: 'mcp_default_not_read_only', op: tool('format_disk'), effect: 'write' },
-  { rule: 'mcp_default_not_read_only', op: tool('extract_archive'), effect: 'write' },
+  { rule: 'tool_default_write', op: tool('extract_entities', { format: 'anthropic' }), effect: 'write' },
   { rule: 'tool_read_verb', op: tool('summarize_text', { format: 'anthropic' }), effect: 'read' },
 ];
 

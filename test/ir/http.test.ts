@@ -178,13 +178,15 @@ describe('buildApiModel: duplicate operationIds and odd documents', () => {
     expect(diagnostics.map((d) => [d.code, d.severity, d.pointer])).toEqual([
       ['duplicate_operation_id', 'warning', '/paths/~1b/post/operationId'],
       ['duplicate_operation_id', 'warning', '/paths/~1a/put/operationId'],
+      ['operation_name_collision', 'warning', '/paths/~1b/post/operationId'],
+      ['operation_name_collision', 'warning', '/paths/~1a/put/operationId'],
     ]);
   });
 
-  it('a synthesized name that collides with an operationId is suffixed too', () => {
+  it('operation_name_collision: a synthesized name that collides with an operationId yields to it', () => {
     const root = { openapi: '3.0.0', paths: { '/users': { get: ok, post: { operationId: 'getUsers', ...ok } } } };
     const { api } = buildApiModel(docOf(root));
-    expect(api.operations.map((o) => o.name)).toEqual(['getUsers', 'getUsers2']);
+    expect(api.operations.map((o) => o.name)).toEqual(['getUsers2', 'getUsers']);
   });
 
   it('path item $ref, non-object operations and bad parameters are diagnostics, not crashes', () => {

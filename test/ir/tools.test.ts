@@ -77,6 +77,7 @@ describe('buildApiModel: tool lists', () => {
       ['invalid_tool', '/tools/1'],
       ['duplicate_tool_name', '/tools/2/name'],
       ['mixed_tool_formats', '/tools/3'],
+      ['operation_name_collision', '/tools/2'],
     ]);
   });
 });

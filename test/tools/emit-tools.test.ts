@@ -35,7 +35,8 @@ describe('emitTools: the idempotency key (SOP OP-7, Case 4)', () => {
     const key = send.inputSchema.properties.idempotency_key;
     expect(key).toMatchObject({ type: 'string', minLength: 16, maxLength: 255, pattern: '^[!-~]+$' });
     expect(key.description).toContain('24 hours');
-    expect(key.description).toContain('reuse the same key to retry safely; use a new key for a new intent');
+    expect(key.description).toContain('This tool server (idemgen middleware, OP-7) deduplicates');
+    expect(key.description).toContain('retry with the SAME key');
     const anthropic = (out['tools/anthropic/slack.tools.json'] as Obj[]).find((t) => t.name === 'send_slack_message') as Obj;
     expect(anthropic.input_schema.required).toContain('idempotency_key');
     const openai = (out['tools/openai/slack.tools.json'] as Obj[]).find((t) => t.function.name === 'send_slack_message') as Obj;

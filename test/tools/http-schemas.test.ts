@@ -58,7 +58,7 @@ const plan = planOf('payments', [
 const res = emitTools(plan, resolveConfig({ tools: { mcpHeader: true } }));
 const file = (path: string): any => JSON.parse(res.files.find((f) => f.path === path)?.contents ?? 'null');
 const mcpTools = file('tools/mcp/payments.tools.json').tools as Obj[];
-const mcpCreate = mcpTools.find((t) => t.name === 'customers_create-charge') as Obj;
+const mcpCreate = mcpTools.find((t) => t.name === 'customersCreateCharge') as Obj;
 
 describe('OpenAPI operation → MCP input schema', () => {
   it('lays out params, then the body, without auth, ignored headers or the native key carrier', () => {
@@ -85,14 +85,14 @@ describe('OpenAPI operation → MCP input schema', () => {
     expect(key.maxLength).toBe(64);
     expect(key.description).toContain('7 days');
     expect(key['x-mcp-header']).toBe('Idempotency-Key');
-    const anthropic = (file('tools/anthropic/payments.tools.json') as Obj[]).find((t) => t.name === 'customers_create-charge') as Obj;
+    const anthropic = (file('tools/anthropic/payments.tools.json') as Obj[]).find((t) => t.name === 'customersCreateCharge') as Obj;
     expect(anthropic.input_schema.properties.idempotency_key['x-mcp-header']).toBeUndefined();
     expect(mcpCreate.annotations).toEqual({ title: 'Create a charge', readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true });
   });
 });
 
 describe('OpenAPI operation → OpenAI strict parameters', () => {
-  const fn = (file('tools/openai/payments.tools.json') as Obj[]).map((t) => t.function).find((f) => f.name === 'customers_create-charge');
+  const fn = (file('tools/openai/payments.tools.json') as Obj[]).map((t) => t.function).find((f) => f.name === 'customersCreateCharge');
 
   it('passes the strict checker and keeps recursion through $defs', () => {
     expect(checkStrictSchema(fn.parameters)).toEqual([]);
@@ -113,7 +113,7 @@ describe('OpenAPI operation → OpenAI strict parameters', () => {
 
   it('writes sanitized names with a reverse map to the operation key', () => {
     expect(file('tools/openai/payments.names.json')).toEqual({
-      'customers_create-charge': 'POST /v1/customers/{id}/charges',
+      'customersCreateCharge': 'POST /v1/customers/{id}/charges',
       getCharge: 'GET /v1/charges/{id}',
     });
   });

@@ -1,5 +1,6 @@
 /** Hand-built plans for emitter unit tests (classify is another stage; these fix its output). */
 import type { ApiPlan, Carrier, Plan, PlanEntry } from '../../src/classify/types.js';
+import { operationBaseName } from '../../src/ir/names.js';
 import type { ApiModel, HttpOperation, ToolOperation } from '../../src/ir/types.js';
 
 export function toolOp(name: string, inputSchema: ToolOperation['inputSchema'], extra: Partial<ToolOperation> = {}): ToolOperation {
@@ -9,9 +10,10 @@ export function toolOp(name: string, inputSchema: ToolOperation['inputSchema'], 
   };
 }
 
+/** Named as the IR names it (client method name), so tool names can be checked against it. */
 export function httpOp(method: HttpOperation['method'], path: string, extra: Partial<HttpOperation> = {}): HttpOperation {
   return {
-    kind: 'http', key: `${method.toUpperCase()} ${path}`, name: `${method}${path.replace(/\W+/g, '_')}`, method, path,
+    kind: 'http', key: `${method.toUpperCase()} ${path}`, name: operationBaseName(method, path, extra.operationId), method, path,
     tags: [], parameters: [], responses: [], servers: [], pathExtensions: {}, deprecated: false, extensions: {},
     source: { file: 'api.json', pointer: `/paths/${path.replace(/~/g, '~0').replace(/\//g, '~1')}/${method}` }, ...extra,
   };

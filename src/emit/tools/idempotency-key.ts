@@ -1,7 +1,7 @@
 /**
  * The `idempotency_key` tool argument (SOP OP-7, Case 4): required on every side-effecting tool, its
- * description states the dedup window and the retry rule so the model reuses the key on a retry and
- * mints a new one for a new intent (SOP §6: the key is born before the side effect, in the caller's state).
+ * description states who dedupes, for how long, and the retry rule so the model reuses the key on a
+ * retry and mints a new one for a new intent (SOP §6: the key is born before the side effect, in the caller's state).
  */
 import type { PlanEntry } from '../../classify/types.js';
 
@@ -22,10 +22,22 @@ export function formatWindow(seconds: number): string {
   return unit(seconds, 'second');
 }
 
-export function keyDescription(ttlSeconds: number): string {
+/**
+ * Who deduplicates, truthfully per mechanism: OP-1 passes the key to the downstream API (its own window,
+ * stated only when known); every other write is deduped by the tool server itself (idemgen's middleware,
+ * OP-7) for the configured window. Then how to form the key and what to do after an unknown outcome
+ * (SOP §6: one key per intent, born before the call, reused on every retry).
+ */
+export function keyDescription(entry: PlanEntry, ttlSeconds: number): string {
+  const who = entry.mechanism === 'OP-1'
+    ? entry.operation.kind === 'http'
+      ? `It is sent to the API as its own idempotency key, and the API deduplicates calls with the same key${entry.ttlSeconds !== undefined ? ` for ${formatWindow(entry.ttlSeconds)}` : ''}.`
+      : `The tool deduplicates calls with the same key${entry.ttlSeconds !== undefined ? ` for ${formatWindow(entry.ttlSeconds)}` : ''}.`
+    : `This tool server (idemgen middleware, OP-7) deduplicates calls with the same key for ${formatWindow(ttlSeconds)}.`;
   return (
-    `Idempotency key for this side effect. The server deduplicates calls with the same key for ` +
-    `${formatWindow(ttlSeconds)}: reuse the same key to retry safely; use a new key for a new intent.`
+    `Idempotency key for this side effect. ${who} ` +
+    'Use one new key per intended action (e.g. a UUID created once) and reuse it on every retry of that action. ' +
+    'After a timeout or unknown outcome, retry with the SAME key; never use a new key for the same action.'
   );
 }
 
@@ -36,10 +48,10 @@ export function keyMaxLength(entry: PlanEntry): number {
   return Math.max(KEY_MIN_LENGTH, Math.min(KEY_MAX_LENGTH, carrierMax));
 }
 
-export function keyPropertySchema(maxLength: number, ttlSeconds: number): Obj {
+export function keyPropertySchema(maxLength: number, description: string): Obj {
   return {
     type: 'string',
-    description: keyDescription(ttlSeconds),
+    description,
     maxLength,
     minLength: KEY_MIN_LENGTH,
     pattern: `^${KEY_CHARS}+$`,
@@ -59,9 +71,9 @@ export function addIdempotencyKey(schema: Obj, entry: PlanEntry, ttlSeconds: num
     const own = properties[name];
     const base = own !== null && typeof own === 'object' ? (own as Obj) : {};
     const text = typeof base.description === 'string' ? `${base.description} ` : '';
-    properties[name] = { ...base, description: text + keyDescription(ttlSeconds) };
+    properties[name] = { ...base, description: text + keyDescription(entry, ttlSeconds) };
   } else {
-    properties[name] = keyPropertySchema(keyMaxLength(entry), ttlSeconds);
+    properties[name] = keyPropertySchema(keyMaxLength(entry), keyDescription(entry, ttlSeconds));
   }
   schema.properties = properties;
   const required = Array.isArray(schema.required) ? (schema.required as string[]) : [];

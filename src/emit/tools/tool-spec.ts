@@ -8,6 +8,7 @@ import { diagnostic, type Diagnostic } from '../../diagnostics/diagnostic.js';
 import type { SourceRef, ToolAnnotations } from '../../ir/types.js';
 import { buildAnnotations } from './annotations.js';
 import { buildHttpInput } from './http-input.js';
+import { describeOperation } from './description.js';
 import { addIdempotencyKey } from './idempotency-key.js';
 import { buildToolInput, normalizeToolSchema } from './tool-input.js';
 
@@ -16,7 +17,7 @@ type Obj = Record<string, unknown>;
 export interface ToolSpec {
   /** Operation key (`POST /v1/charges`, `tool:send_email`): what reverse maps point back to. */
   key: string;
-  /** The name before target sanitizing: the tool's own name, the operationId, or the IR name. */
+  /** The name before target sanitizing: the tool's own name, or the IR (client method) name. */
   name: string;
   title?: string;
   description: string;
@@ -26,13 +27,6 @@ export interface ToolSpec {
   /** The property that carries the idempotency key (write tools only). */
   keyProperty?: string;
   source: SourceRef;
-}
-
-function describe(entry: PlanEntry): string {
-  const op = entry.operation;
-  const text = op.description ?? op.summary;
-  if (text !== undefined && text.trim() !== '') return text;
-  return op.kind === 'http' ? `${op.method.toUpperCase()} ${op.path}` : op.toolName;
 }
 
 export function buildToolSpec(apiPlan: ApiPlan, entry: PlanEntry, config: ResolvedConfig, diagnostics: Diagnostic[]): ToolSpec {
@@ -46,8 +40,9 @@ export function buildToolSpec(apiPlan: ApiPlan, entry: PlanEntry, config: Resolv
   const keyProperty = isWrite ? addIdempotencyKey(built.schema, entry, ttl) : undefined;
   const spec: ToolSpec = {
     key: op.key,
-    name: op.kind === 'tool' ? op.toolName : op.operationId ?? op.name,
-    description: describe(entry),
+    // HTTP tools carry the client's method name (ir/names.ts), so both artifacts name a call alike.
+    name: op.kind === 'tool' ? op.toolName : op.name,
+    description: describeOperation(op),
     inputSchema: built.schema,
     annotations: buildAnnotations(entry, keyProperty !== undefined),
     keyProperty,
