@@ -6,11 +6,15 @@ import type { Plan } from '../../classify/types.js';
 import type { Emitter } from '../types.js';
 import { renderMarkdown } from './markdown.js';
 import { buildAuditModel, type AuditModel } from './model.js';
-import { renderSarif } from './sarif.js';
+import { renderSarif, type SarifOptions } from './sarif.js';
 import { renderText, type TextOptions } from './text.js';
 
 export type AuditFormat = 'text' | 'markdown' | 'json' | 'sarif';
-export type RenderOptions = TextOptions;
+/**
+ * `color`, `verbose` (text), `toolVersion`, `informationUri` (SARIF). Renderers stay pure: the CLI
+ * reads the package version and passes it in.
+ */
+export type RenderOptions = TextOptions & SarifOptions;
 
 export { buildAuditModel } from './model.js';
 export type { AuditModel, AuditOperation, AuditDiagnostic, AuditTotals } from './model.js';

@@ -5,8 +5,18 @@
  * logical location.
  */
 import { RULE_BY_ID } from '../../classify/rules.js';
+import { IR_CODES, LOAD_CODES, type CodeInfo } from '../../diagnostics/codes.js';
 import type { Severity } from '../../diagnostics/diagnostic.js';
 import type { AuditDiagnostic, AuditModel } from './model.js';
+
+export interface SarifOptions {
+  /** `tool.driver.version`: the idemgen package version (the CLI reads package.json). */
+  toolVersion?: string;
+  /** `tool.driver.informationUri`: omitted unless known. */
+  informationUri?: string;
+}
+
+const STAGE_CODES: ReadonlyMap<string, CodeInfo> = new Map<string, CodeInfo>([...Object.entries(LOAD_CODES), ...Object.entries(IR_CODES)]);
 
 const LEVEL: Record<Severity, 'error' | 'warning' | 'note'> = { error: 'error', warning: 'warning', info: 'note' };
 
@@ -19,19 +29,36 @@ export function fileUri(file: string): string {
   return posix.startsWith('/') ? `file://${encoded}` : encoded;
 }
 
-function ruleDescriptor(id: string, level: 'error' | 'warning' | 'note'): Record<string, unknown> {
+function sentence(s: string): string {
+  const t = s.charAt(0).toUpperCase() + s.slice(1);
+  return /[.!?]$/.test(t) ? t : `${t}.`;
+}
+
+/** Every rule carries short and full descriptions and help (GitHub code scanning shows all three). */
+function ruleDescriptor(id: string, level: 'error' | 'warning' | 'note', example: AuditDiagnostic): Record<string, unknown> {
   const meta = RULE_BY_ID.get(id);
-  if (!meta) {
-    return { id, name: id, shortDescription: { text: id.replace(/_/g, ' ') }, defaultConfiguration: { level } };
+  if (meta) {
+    return {
+      id,
+      name: id,
+      shortDescription: { text: meta.title },
+      fullDescription: { text: meta.description },
+      help: { text: `${meta.description} Source: ${meta.source}.` },
+      defaultConfiguration: { level: LEVEL[meta.severity] },
+      properties: { source: meta.source },
+    };
   }
+  const stage = STAGE_CODES.get(id);
+  const title = sentence(id.replace(/_/g, ' '));
+  const full = stage ? sentence(stage.summary) : sentence(example.message);
+  const help = example.hint !== undefined ? `${full} ${sentence(example.hint)}` : `${full} Each result names the file and JSON pointer to fix.`;
   return {
     id,
     name: id,
-    shortDescription: { text: meta.title },
-    fullDescription: { text: meta.description },
-    help: { text: `${meta.description} (${meta.source})` },
-    defaultConfiguration: { level: LEVEL[meta.severity] },
-    properties: { source: meta.source },
+    shortDescription: { text: title },
+    fullDescription: { text: full },
+    help: { text: help },
+    defaultConfiguration: { level: stage ? LEVEL[stage.severity] : level },
   };
 }
 
@@ -46,10 +73,16 @@ function location(d: AuditDiagnostic): Record<string, unknown>[] {
   return [loc];
 }
 
-export function renderSarif(model: AuditModel): string {
+export function renderSarif(model: AuditModel, opts: SarifOptions = {}): string {
   const ids = [...new Set(model.diagnostics.map((d) => d.code))].sort();
   const index = new Map(ids.map((id, i) => [id, i]));
-  const rules = ids.map((id) => ruleDescriptor(id, LEVEL[model.diagnostics.find((d) => d.code === id)!.severity]));
+  const rules = ids.map((id) => {
+    const first = model.diagnostics.find((d) => d.code === id)!;
+    return ruleDescriptor(id, LEVEL[first.severity], first);
+  });
+  const driver: Record<string, unknown> = { name: 'idemgen', version: opts.toolVersion ?? '0.0.0' };
+  if (opts.informationUri !== undefined) driver.informationUri = opts.informationUri;
+  driver.rules = rules;
   const results = model.diagnostics.map((d) => {
     const r: Record<string, unknown> = { ruleId: d.code, ruleIndex: index.get(d.code), level: LEVEL[d.severity], message: { text: d.hint ? `${d.message} (${d.hint})` : d.message } };
     const locations = location(d);
@@ -61,7 +94,7 @@ export function renderSarif(model: AuditModel): string {
     version: '2.1.0',
     runs: [
       {
-        tool: { driver: { name: 'idemgen', rules } },
+        tool: { driver },
         columnKind: 'unicodeCodePoints',
         results,
       },

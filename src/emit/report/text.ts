@@ -7,6 +7,8 @@ import { carrierText, locationText, mechanismText, ttlText, type AuditDiagnostic
 
 export interface TextOptions {
   color?: boolean;
+  /** `--verbose`: each operation's reasons (rule, detail) under its row. */
+  verbose?: boolean;
 }
 
 type Paint = (code: string, s: string) => string;
@@ -31,12 +33,19 @@ function diagnosticLines(ds: AuditDiagnostic[], paint: Paint): string[] {
   });
 }
 
-function fileSection(file: string, ops: AuditOperation[], ds: AuditDiagnostic[], paint: Paint): string[] {
+function reasonLines(o: AuditOperation, indent: string, paint: Paint): string[] {
+  return [...o.effectReasons, ...o.reasons].map((r) => `${indent}${paint('2', `↳ ${r.rule}:`)} ${r.detail}`);
+}
+
+function fileSection(file: string, ops: AuditOperation[], ds: AuditDiagnostic[], paint: Paint, verbose: boolean): string[] {
   const lines = [paint('4', file)];
   const writes = ops.filter((o) => o.effect === 'write');
-  const reads = ops.length - writes.length;
-  if (ops.length > 0) lines.push(`  ${ops.length} operations: ${writes.length} write, ${reads} read-only`);
-  if (writes.length > 0) lines.push(...table(operationRows(writes), '  '));
+  const reads = ops.filter((o) => o.effect === 'read');
+  if (ops.length > 0) lines.push(`  ${ops.length} operations: ${writes.length} write, ${reads.length} read-only`);
+  // Verbose lists the reads too, so every decision can be disputed by its rule (DESIGN §4 reasons[]).
+  const shown = verbose ? [...writes, ...reads] : writes;
+  const rows = table(operationRows(shown), '  ');
+  rows.forEach((row, i) => lines.push(row, ...(verbose ? reasonLines(shown[i], '      ', paint) : [])));
   if (ds.length > 0) lines.push(...diagnosticLines(ds, paint));
   return lines;
 }
@@ -62,7 +71,7 @@ export function renderText(model: AuditModel, opts: TextOptions = {}): string {
   for (const file of files) {
     const ops = model.operations.filter((o) => o.source.file === file);
     const ds = model.diagnostics.filter((d) => (d.file ?? '') === file);
-    out.push(...fileSection(file === '' ? '(no file)' : file, ops, ds, paint), '');
+    out.push(...fileSection(file === '' ? '(no file)' : file, ops, ds, paint, opts.verbose === true), '');
   }
   out.push(...summary(model, paint));
   return `${out.join('\n')}\n`;
