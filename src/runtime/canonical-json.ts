@@ -60,7 +60,11 @@ function serializeObject(obj: object, seen: Set<object>): string {
   seen.add(obj);
   try {
     if (Array.isArray(obj)) {
-      return `[${obj.map((item) => serialize(item, seen) ?? 'null').join(',')}]`;
+      // By index, not `map`: `map` skips holes, and `[, 1]` would print as the non-JSON `[,1]`. A hole,
+      // `undefined`, a function or a symbol is `null` in an array, exactly as JSON.stringify writes it.
+      const items: string[] = [];
+      for (let i = 0; i < obj.length; i++) items.push(serialize(obj[i], seen) ?? 'null');
+      return `[${items.join(',')}]`;
     }
     if (obj instanceof Map || obj instanceof Set) {
       throw new TypeError('canonicalJson: Map/Set have no JSON form; convert them first');

@@ -26,6 +26,15 @@ describe('canonicalJson (RFC 8785)', () => {
     expect(canonicalJson({ when: new Date(0) })).toBe('{"when":"1970-01-01T00:00:00.000Z"}');
   });
 
+  it('writes array holes and undefined items as null, like JSON.stringify (never the non-JSON "[,1]")', () => {
+    // eslint-disable-next-line no-sparse-arrays
+    const sparse = [, 1, undefined, () => 0];
+    expect(canonicalJson(sparse)).toBe('[null,1,null,null]');
+    expect(canonicalJson(sparse)).toBe(JSON.stringify(sparse));
+    expect(canonicalJson([undefined])).toBe('[null]');
+    expect(hashArgs({ a: [, 2] })).toBe(hashArgs({ a: [null, 2] })); // eslint-disable-line no-sparse-arrays
+  });
+
   it('refuses values with no JSON form instead of guessing', () => {
     expect(() => canonicalJson(Number.NaN)).toThrow(TypeError);
     expect(() => canonicalJson({ n: Infinity })).toThrow(TypeError);
