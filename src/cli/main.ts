@@ -2,7 +2,6 @@
  * The CLI entry: parses arguments with yargs, runs one command, and is the single place that turns
  * errors into exit codes — 0 ok, 1 findings or stale output, 2 usage/config/input error, 3 internal error.
  */
-import { readFileSync } from 'node:fs';
 import yargs, { type Argv } from 'yargs';
 import { ConfigError, InputError } from '../diagnostics/diagnostic.js';
 import { auditCommand, AUDIT_FORMATS, type AuditArgs } from './commands/audit.js';
@@ -14,7 +13,7 @@ import { renderDiagnostics } from './diagnostics.js';
 import { createLogger, type Logger } from './logger.js';
 import type { CliContext } from './context.js';
 
-export const VERSION = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+import { VERSION } from './version.js';
 
 class UsageError extends Error {}
 

@@ -60,3 +60,16 @@ describe('idemgen init', () => {
     expect(existsSync(join(dir, 'generated', 'report', 'audit.json'))).toBe(true);
   });
 });
+
+describe('idemgen audit options reach the renderers', () => {
+  test('--verbose lists the reasons under each operation; SARIF names the tool version', async () => {
+    const dir = scratchProject();
+    const plain = await runCli(['audit', '--fail-on', 'none'], dir);
+    const verbose = await runCli(['audit', '--verbose', '--fail-on', 'none'], dir);
+    expect(verbose.stdout.length).toBeGreaterThan(plain.stdout.length);
+    expect(verbose.stdout).toMatch(/Idempotency-Key/);
+    const sarif = JSON.parse((await runCli(['audit', '--format', 'sarif', '--fail-on', 'none'], dir)).stdout);
+    const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8'));
+    expect(sarif.runs[0].tool.driver.version).toBe(pkg.version);
+  });
+});

@@ -6,6 +6,7 @@ import { auditFailed, renderAudit } from '../../emit/report/index.js';
 import { ConfigError, diagnostic } from '../../diagnostics/diagnostic.js';
 import { locateDiagnostics } from '../diagnostics.js';
 import { resolveRun, reportInputDiagnostics, type CliContext, type CommonArgs } from '../context.js';
+import { VERSION } from '../version.js';
 
 export type AuditFormat = 'text' | 'markdown' | 'json' | 'sarif';
 export const AUDIT_FORMATS: readonly AuditFormat[] = ['text', 'markdown', 'json', 'sarif'];
@@ -36,12 +37,12 @@ export async function auditCommand(ctx: CliContext, args: AuditArgs): Promise<nu
   const plan = { ...analysis.plan, diagnostics };
   const outputs = args.output ?? [];
   if (outputs.length === 0) {
-    ctx.logger.out(renderAudit(plan, args.format ?? 'text', { color: ctx.logger.color }));
+    ctx.logger.out(renderAudit(plan, args.format ?? 'text', { color: ctx.logger.color, verbose: args.verbose, toolVersion: VERSION }));
   } else {
     for (const file of outputs) {
       const target = resolve(ctx.cwd, file);
       mkdirSync(dirname(target), { recursive: true });
-      const text = renderAudit(plan, formatFor(file, args), { color: false });
+      const text = renderAudit(plan, formatFor(file, args), { color: false, verbose: args.verbose, toolVersion: VERSION });
       writeFileSync(target, text.endsWith('\n') ? text : `${text}\n`);
       ctx.logger.info(`wrote ${file}`);
     }
