@@ -46,6 +46,20 @@ export async function analyze(inputs: string[], config: ResolvedConfig, cwd: str
   return { docs: loaded.docs, apis, plan, diagnostics };
 }
 
+/**
+ * Runs the emitters one at a time and hands each file to `onFile` as soon as its emitter returns, so a
+ * caller that writes files can let them go (Graph-sized specs produce hundreds of MB of output).
+ */
+export function emitEach(plan: Plan, config: ResolvedConfig, onFile: (file: EmittedFile) => void): Diagnostic[] {
+  const diagnostics: Diagnostic[] = [];
+  for (const kind of [...config.artifacts].sort()) {
+    const result = EMITTERS[kind](plan, config);
+    diagnostics.push(...result.diagnostics);
+    for (const file of result.files) onFile(file);
+  }
+  return diagnostics;
+}
+
 export function emitAll(plan: Plan, config: ResolvedConfig): { files: EmittedFile[]; diagnostics: Diagnostic[] } {
   const files: EmittedFile[] = [];
   const diagnostics: Diagnostic[] = [];

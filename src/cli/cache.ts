@@ -79,8 +79,11 @@ export function isUpToDate(file: string, fingerprint: string, outDir: string): b
   return expected.every((p) => sha(readFileSync(join(outDir, ...p.split('/')))) === record.files[p]);
 }
 
-export function saveCache(file: string, fingerprint: string, files: { path: string; contents: string }[]): void {
+export const hashContents = (contents: string): string => sha(contents);
+
+/** `files`: output path → sha256 of its contents (see `hashContents`). */
+export function saveCache(file: string, fingerprint: string, files: Record<string, string>): void {
   mkdirSync(dirname(file), { recursive: true });
-  const record: CacheRecord = { fingerprint, files: Object.fromEntries(files.map((f) => [f.path, sha(f.contents)])) };
+  const record: CacheRecord = { fingerprint, files };
   writeFileSync(file, JSON.stringify(record));
 }

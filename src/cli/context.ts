@@ -34,11 +34,25 @@ export async function resolveRun(ctx: CliContext, args: CommonArgs): Promise<Res
   return { config: { ...config, inputs, out: outDir }, inputs, outDir };
 }
 
+/** At most this many diagnostics of one code are printed by generate/check; `idemgen audit` lists all. */
+export const PRINT_LIMIT_PER_CODE = 10;
+
 /** Input errors stop the run (exit 2) before anything is written; warnings are printed and the run goes on. */
 export function reportInputDiagnostics(ctx: CliContext, analysis: AnalysisResult, extra: Diagnostic[] = []): void {
-  const located = locateDiagnostics([...analysis.diagnostics, ...extra], analysis.docs);
-  if (hasErrors(located)) throw new InputError(located);
-  const shown = located.filter((d) => d.severity !== 'info');
-  if (shown.length > 0) ctx.logger.info(renderDiagnostics(shown, ctx.logger.color));
-  for (const d of located.filter((x) => x.severity === 'info')) ctx.logger.verbose(`${d.file ?? ''} ${d.code}: ${d.message}`);
+  const all = [...analysis.diagnostics, ...extra];
+  const errors = all.filter((d) => d.severity === 'error');
+  if (errors.length > 0) throw new InputError(locateDiagnostics(errors, analysis.docs));
+  // Locating costs a scan of the source text, so only the diagnostics that will be printed are located.
+  const perCode = new Map<string, number>();
+  const shown: Diagnostic[] = [];
+  for (const d of all.filter((x) => x.severity === 'warning')) {
+    const n = (perCode.get(d.code) ?? 0) + 1;
+    perCode.set(d.code, n);
+    if (n <= PRINT_LIMIT_PER_CODE) shown.push(d);
+  }
+  if (shown.length > 0) {
+    const more = [...perCode].filter(([, n]) => n > PRINT_LIMIT_PER_CODE).map(([code, n]) => `… and ${n - PRINT_LIMIT_PER_CODE} more ${code} (run \`idemgen audit\` to list all)`);
+    ctx.logger.info([renderDiagnostics(locateDiagnostics(shown, analysis.docs), ctx.logger.color), ...more].join('\n'));
+  }
+  for (const d of all.filter((x) => x.severity === 'info')) ctx.logger.verbose(`${d.file ?? ''} ${d.code}: ${d.message}`);
 }

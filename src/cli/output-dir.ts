@@ -31,35 +31,57 @@ export interface WriteHooks {
   afterFile?: (path: string) => void;
 }
 
-export function writeOutputAtomically(outDir: string, files: EmittedFile[], hooks: WriteHooks = {}): void {
+/**
+ * A sibling temporary folder that files are written into one by one (so emitters' output can be
+ * released as it is written), then swapped in by `commit` or removed by `abort`.
+ */
+export interface Staging {
+  write(file: EmittedFile): void;
+  commit(): void;
+  abort(): void;
+}
+
+export function stageOutput(outDir: string, hooks: WriteHooks = {}): Staging {
   const parent = dirname(outDir);
   mkdirSync(parent, { recursive: true });
   if (existsSync(outDir) && !readdirSync(parent, { withFileTypes: true }).find((e) => e.name === basename(outDir))?.isDirectory()) {
     throw new InputError([diagnostic('output_not_a_directory', 'error', `Output path exists and is not a directory: ${outDir}`, { file: outDir })]);
   }
   const tmp = mkdtempSync(join(parent, `.${basename(outDir)}.tmp-`));
-  try {
-    for (const file of files) {
+  const abort = (): void => rmSync(tmp, { recursive: true, force: true });
+  return {
+    write(file) {
       assertSafeRelativePath(file.path);
       const target = join(tmp, ...file.path.split('/'));
       mkdirSync(dirname(target), { recursive: true });
       writeFileSync(target, file.contents);
       hooks.afterFile?.(file.path);
-    }
-  } catch (err) {
-    rmSync(tmp, { recursive: true, force: true });
-    throw err;
-  }
-  const old = existsSync(outDir) ? `${tmp}.old` : undefined;
-  if (old) renameSync(outDir, old);
+    },
+    abort,
+    commit() {
+      const old = existsSync(outDir) ? `${tmp}.old` : undefined;
+      if (old) renameSync(outDir, old);
+      try {
+        renameSync(tmp, outDir);
+      } catch (err) {
+        if (old) renameSync(old, outDir);
+        abort();
+        throw err;
+      }
+      if (old) rmSync(old, { recursive: true, force: true });
+    },
+  };
+}
+
+export function writeOutputAtomically(outDir: string, files: EmittedFile[], hooks: WriteHooks = {}): void {
+  const staging = stageOutput(outDir, hooks);
   try {
-    renameSync(tmp, outDir);
+    for (const file of files) staging.write(file);
   } catch (err) {
-    if (old) renameSync(old, outDir);
-    rmSync(tmp, { recursive: true, force: true });
+    staging.abort();
     throw err;
   }
-  if (old) rmSync(old, { recursive: true, force: true });
+  staging.commit();
 }
 
 export interface DriftReport {

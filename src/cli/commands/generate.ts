@@ -1,9 +1,9 @@
 /** `idemgen generate`: the main job — specs in, generated/ out (atomically), with an input cache and --watch. */
 import { watch } from 'node:fs';
-import { analyze, emitAll } from '../../pipeline.js';
-import { cacheFile, fingerprintInputs, isUpToDate, saveCache } from '../cache.js';
+import { analyze, emitEach } from '../../pipeline.js';
+import { cacheFile, fingerprintInputs, hashContents, isUpToDate, saveCache } from '../cache.js';
 import { resolveRun, reportInputDiagnostics, type CliContext, type CommonArgs } from '../context.js';
-import { displayPath, writeOutputAtomically, type WriteHooks } from '../output-dir.js';
+import { displayPath, stageOutput, type WriteHooks } from '../output-dir.js';
 import { paint } from '../logger.js';
 
 export interface GenerateArgs extends CommonArgs {
@@ -28,20 +28,33 @@ export async function generateOnce(ctx: CliContext, args: GenerateArgs, hooks: W
   }
   ctx.logger.progress('Loading and classifying…');
   const analysis = await analyze(inputs, config, ctx.cwd);
+  // Input errors stop the run before anything is staged.
+  reportInputDiagnostics(ctx, { ...analysis, diagnostics: analysis.diagnostics.filter((d) => d.severity === 'error') });
   ctx.logger.progress('Emitting…');
-  const emitted = emitAll(analysis.plan, config);
-  reportInputDiagnostics(ctx, analysis, emitted.diagnostics);
+  const staging = stageOutput(outDir, hooks);
+  const written: Record<string, string> = {};
+  try {
+    const emitDiagnostics = emitEach(analysis.plan, config, (file) => {
+      staging.write(file);
+      written[file.path] = hashContents(file.contents);
+    });
+    reportInputDiagnostics(ctx, analysis, emitDiagnostics);
+  } catch (err) {
+    staging.abort();
+    throw err;
+  }
   if (analysis.apis.length === 0) {
     ctx.logger.info(`No OpenAPI specs or tool definitions found in ${inputs.map((i) => displayPath(i, ctx.cwd)).join(', ')}: only the shared dedup migrations are generated.`);
   }
-  writeOutputAtomically(outDir, emitted.files, hooks);
-  if (args.cache !== false) saveCache(cache, fingerprint, emitted.files);
+  staging.commit();
+  if (args.cache !== false) saveCache(cache, fingerprint, written);
+  const paths = Object.keys(written).map((path) => ({ path }));
   const entries = analysis.plan.apis.flatMap((a) => a.entries);
   const writes = entries.filter((e) => e.effect === 'write').length;
   const findings = analysis.plan.diagnostics.filter((d) => d.severity !== 'info');
   ctx.logger.info(
     `${paint(ctx.logger.color, 'green', '✔')} ${analysis.apis.length} input(s), ${entries.length} operation(s) (${writes} write) → ` +
-      `${emitted.files.length} file(s) in ${where}/ (${summarize(emitted.files)})` +
+      `${paths.length} file(s) in ${where}/ (${summarize(paths)})` +
       (findings.length > 0 ? `; ${findings.length} audit finding(s): run \`idemgen audit\`` : ''),
   );
   return 0;
