@@ -1,34 +1,9 @@
-import { columnChangeContext, indexContext, tableContext, type Quoting } from '../context.js';
-import { assertNever, type Statement } from '../statements.js';
-import { renderSqlTemplate, type SqlTemplateName } from '../templates.js';
+import { createConverter } from '../convert.js';
+import type { Quoting } from '../context.js';
 import { columnType } from './column-type.js';
 import { quoteIdentifier, quoteLiteral, quoteTable } from './quote.js';
 
 const QUOTING: Quoting = { quoteIdentifier, quoteTable, quoteLiteral, columnType };
 
-function render(name: SqlTemplateName, context: object): string {
-  return renderSqlTemplate('sqlite', name, context);
-}
-
-/** One statement → SQLite SQL (templates/sql/sqlite/). Exhaustive: a new kind fails to compile. */
-export function convertStatement(stmt: Statement): string {
-  switch (stmt.kind) {
-    case 'create_schema':
-      // schemaMode is not 'create' here: the migration builder never asks for a schema.
-      throw new Error(`internal error: ${stmt.kind} is not supported by sqlite`);
-    case 'create_table':
-      return render('create-table', tableContext(stmt.def, QUOTING));
-    case 'drop_table':
-      return render('drop-table', { table: quoteTable(stmt.table) });
-    case 'create_index':
-      return render('create-index', indexContext(stmt.table, stmt.index, QUOTING));
-    case 'drop_index':
-      return render('drop-index', indexContext(stmt.table, stmt.index, QUOTING));
-    case 'add_column':
-      return render('add-column', columnChangeContext(stmt.table, stmt.column, QUOTING));
-    case 'drop_column':
-      return render('drop-column', columnChangeContext(stmt.table, stmt.column, QUOTING));
-    default:
-      return assertNever(stmt, 'statement');
-  }
-}
+/** One statement → SQLite SQL (templates/sql/sqlite/). */
+export const convertStatement = createConverter('sqlite', QUOTING, { schemas: false });
