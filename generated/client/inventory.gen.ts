@@ -9,12 +9,23 @@ export type CallerKey = { key: string; scope?: undefined };
 export type IntentScope = { scope: Record<string, string>; key?: undefined };
 /** Either an explicit key or an intent scope; a write never runs without one. */
 export type KeyOptions = CallerKey | IntentScope;
+/** `{ scope: {} }` names no intent: two intents with equal arguments would share one key. A literal empty scope does not compile; a `Record<string, string>` is checked at run time. */
+export type NonEmptyScope<O> = O extends { scope: infer S } ? (string extends keyof S ? O : [keyof S] extends [never] ? { scope: { "scope must name at least one id (thread, run, node)": string } } : O) : O;
 
-/** An explicit key wins; else the intent hash of scope + operation + arguments (never a fresh random key, SOP §6). */
-function resolveKey(operation: string, args: unknown, options: { key?: string; scope?: Record<string, string> }, strategy: 'given' | 'content'): string {
-  if (options.key !== undefined) return options.key;
-  if (strategy === 'content' && options.scope === undefined) return contentKey({ operation, args });
-  return intentKey({ scope: options.scope ?? {}, operation, args });
+/** An explicit key wins; else the intent hash of a non-empty scope + operation + arguments (never a fresh random key, SOP §6). */
+function resolveKey(operation: string, args: unknown, options: { key?: string; scope?: Record<string, string> } | undefined, strategy: "key" | "given" | "content"): string {
+  const { key, scope } = options ?? {};
+  if (key !== undefined && scope !== undefined) throw new TypeError(`${operation}: pass { key } or { scope }, not both`);
+  if (key !== undefined) return key;
+  if (strategy === "key") throw new TypeError(`${operation}: pass { key }, created and persisted in your state before the call`);
+  if (scope !== undefined) {
+    if (typeof scope !== "object" || scope === null || Object.keys(scope).length === 0) {
+      throw new TypeError(`${operation}: { scope } must name at least one id (thread, run, node); an empty scope would key the call by its arguments alone`);
+    }
+    return intentKey({ scope, operation, args });
+  }
+  if (strategy === "content") return contentKey({ operation, args });
+  throw new TypeError(`${operation}: pass { key } or { scope }; a write never runs without one`);
 }
 
 /** `baseUrl`, `headers`, `fetch`, `timeoutMs`, `retry` go to the runtime HTTP layer. */
@@ -73,16 +84,17 @@ export class InventoryClient {
    *
    * @returns `{ result, wasReplay, originalCalledAt }` (SOP Step 7).
    */
-  createOrder(request: CreateOrderRequest, options: CallerKey): Promise<RunResult<CreateOrderResponse>> {
+  async createOrder(request: CreateOrderRequest, options: CallerKey): Promise<RunResult<CreateOrderResponse>> {
     const operation = "POST /orders";
-    const key = resolveKey(operation, request, options, "given");
-    return this.#idem.run({ operation, key, scope: this.#scope, args: request, mechanism: "OP-4", ttlSeconds: 86400 }, () =>
+    const key = resolveKey(operation, request, options, "key");
+    return this.#idem.run({ operation, key, scope: this.#scope, args: request, mechanism: "OP-4", ttlSeconds: 86400 }, (ctx) =>
       this.#http.send({
         method: "POST",
         path: "/orders",
         body: request.body,
         bodyType: "json",
         mechanism: "OP-4",
+        run: ctx,
       }).then((res) => res.body as CreateOrderResponse)
     );
   }
@@ -102,16 +114,17 @@ export class InventoryClient {
    *
    * @returns `{ result, wasReplay, originalCalledAt }` (SOP Step 7).
    */
-  fulfilOrder(request: FulfilOrderRequest, options: CallerKey): Promise<RunResult<FulfilOrderResponse>> {
+  async fulfilOrder(request: FulfilOrderRequest, options: CallerKey): Promise<RunResult<FulfilOrderResponse>> {
     const operation = "POST /orders/{order_id}/fulfil";
-    const key = resolveKey(operation, request, options, "given");
-    return this.#idem.run({ operation, key, scope: this.#scope, args: request, mechanism: "OP-2", ttlSeconds: 86400 }, () =>
+    const key = resolveKey(operation, request, options, "key");
+    return this.#idem.run({ operation, key, scope: this.#scope, args: request, mechanism: "OP-2", ttlSeconds: 86400 }, (ctx) =>
       this.#http.send({
         method: "POST",
         path: `/orders/${encodeURIComponent(String(request.path.order_id))}/fulfil`,
         body: request.body,
         bodyType: "json",
         mechanism: "OP-2",
+        run: ctx,
       }).then((res) => res.body as FulfilOrderResponse)
     );
   }
@@ -133,11 +146,11 @@ export class InventoryClient {
    *
    * @returns `{ result, wasReplay, originalCalledAt }` (SOP Step 7).
    */
-  async putArtifact(request: PutArtifactRequest, options: KeyOptions | Record<string, never> = {}): Promise<RunResult<PutArtifactResponse>> {
+  async putArtifact<O extends KeyOptions | Record<string, never> = Record<string, never>>(request: PutArtifactRequest, options?: O & NonEmptyScope<O>): Promise<RunResult<PutArtifactResponse>> {
     await digestBlobs(request);
     const operation = "PUT /artifacts/{sha256}";
     const key = resolveKey(operation, request, options, "content");
-    return this.#idem.run({ operation, key, scope: this.#scope, args: request, mechanism: "OP-3", ttlSeconds: 86400 }, () =>
+    return this.#idem.run({ operation, key, scope: this.#scope, args: request, mechanism: "OP-3", ttlSeconds: 86400 }, (ctx) =>
       this.#http.send({
         method: "PUT",
         path: `/artifacts/${encodeURIComponent(String(request.path.sha256))}`,
@@ -145,6 +158,7 @@ export class InventoryClient {
         bodyType: "binary",
         contentType: "application/octet-stream",
         mechanism: "OP-3",
+        run: ctx,
       }).then((res) => res.body as PutArtifactResponse)
     );
   }

@@ -9,18 +9,29 @@ export type CallerKey = { key: string; scope?: undefined };
 export type IntentScope = { scope: Record<string, string>; key?: undefined };
 /** Either an explicit key or an intent scope; a write never runs without one. */
 export type KeyOptions = CallerKey | IntentScope;
+/** `{ scope: {} }` names no intent: two intents with equal arguments would share one key. A literal empty scope does not compile; a `Record<string, string>` is checked at run time. */
+export type NonEmptyScope<O> = O extends { scope: infer S } ? (string extends keyof S ? O : [keyof S] extends [never] ? { scope: { "scope must name at least one id (thread, run, node)": string } } : O) : O;
 
-/** An explicit key wins; else the intent hash of scope + operation + arguments (never a fresh random key, SOP §6). */
-function resolveKey(operation: string, args: unknown, options: { key?: string; scope?: Record<string, string> }, strategy: 'given' | 'content'): string {
-  if (options.key !== undefined) return options.key;
-  void strategy;
-  return intentKey({ scope: options.scope ?? {}, operation, args });
+/** An explicit key wins; else the intent hash of a non-empty scope + operation + arguments (never a fresh random key, SOP §6). */
+function resolveKey(operation: string, args: unknown, options: { key?: string; scope?: Record<string, string> } | undefined, strategy: "key" | "given" | "content"): string {
+  const { key, scope } = options ?? {};
+  if (key !== undefined && scope !== undefined) throw new TypeError(`${operation}: pass { key } or { scope }, not both`);
+  if (key !== undefined) return key;
+  if (strategy === "key") throw new TypeError(`${operation}: pass { key }, created and persisted in your state before the call`);
+  if (scope !== undefined) {
+    if (typeof scope !== "object" || scope === null || Object.keys(scope).length === 0) {
+      throw new TypeError(`${operation}: { scope } must name at least one id (thread, run, node); an empty scope would key the call by its arguments alone`);
+    }
+    return intentKey({ scope, operation, args });
+  }
+  throw new TypeError(`${operation}: pass { key } or { scope }; a write never runs without one`);
 }
 
 /** OP-5: the id the downstream assigned, recorded so a duplicate returns it and reconcile can compensate it. */
-function externalIdOf(result: unknown): string {
+function externalIdOf(operation: string, result: unknown): string {
   const id = typeof result === "object" && result !== null ? (result as { id?: unknown }).id : undefined;
-  return id === undefined || id === null ? "" : String(id);
+  if ((typeof id === "string" && id !== "") || (typeof id === "number" && Number.isFinite(id))) return String(id);
+  throw new Error(`${operation}: the response has no id, so the saga cannot record what to compensate; the call was made: reconcile it, do not retry`);
 }
 
 /** `baseUrl`, `headers`, `fetch`, `timeoutMs`, `retry` go to the runtime HTTP layer. */
@@ -53,7 +64,7 @@ export class MessagingClient {
    * Class: irreversible. Mechanism: fail-closed.
    * Key carrier: none (the key stays in the dedup store). Key strategy: intent. TTL: 86400 s (24 h).
    * Idempotent by method semantics (RFC 9110 §9.2.2), still a side effect.
-   * Pass `{ scope }` (thread/turn/run ids): the key is the intent hash of scope + operation + arguments.
+   * Pass `{ scope }` (thread/turn/run ids): the key is the intent hash of scope + operation + arguments; or `{ key }` persisted before the call (an OP-8 checkpoint, a LangGraph node key).
    *
    * Why:
    * - irreversible: no native key, not our store, no inverse operation: fail closed (a pending row blocks a second call; an ambiguous outcome is never retried automatically) (/paths/~1v2~1webhooks~1{webhook_id}/delete)
@@ -61,15 +72,16 @@ export class MessagingClient {
    *
    * @returns `{ result, wasReplay, originalCalledAt }` (SOP Step 7).
    */
-  deleteWebhook(request: DeleteWebhookRequest, options: IntentScope): Promise<RunResult<DeleteWebhookResponse>> {
+  async deleteWebhook<O extends KeyOptions>(request: DeleteWebhookRequest, options: O & NonEmptyScope<O>): Promise<RunResult<DeleteWebhookResponse>> {
     const operation = "DELETE /v2/webhooks/{webhook_id}";
     const key = resolveKey(operation, request, options, "given");
-    return this.#idem.run({ operation, key, scope: this.#scope, args: request, mechanism: "fail-closed", ttlSeconds: 86400 }, () =>
+    return this.#idem.run({ operation, key, scope: this.#scope, args: request, mechanism: "fail-closed", ttlSeconds: 86400 }, (ctx) =>
       this.#http.send({
         method: "DELETE",
         path: `/v2/webhooks/${encodeURIComponent(String(request.path.webhook_id))}`,
         bodyType: "none",
         mechanism: "fail-closed",
+        run: ctx,
       }).then((res) => res.body as DeleteWebhookResponse)
     );
   }
@@ -91,23 +103,24 @@ export class MessagingClient {
    *
    * Class: irreversible. Mechanism: fail-closed.
    * Key carrier: none (the key stays in the dedup store). Key strategy: intent. TTL: 86400 s (24 h).
-   * Pass `{ scope }` (thread/turn/run ids): the key is the intent hash of scope + operation + arguments.
+   * Pass `{ scope }` (thread/turn/run ids): the key is the intent hash of scope + operation + arguments; or `{ key }` persisted before the call (an OP-8 checkpoint, a LangGraph node key).
    *
    * Why:
    * - irreversible: no native key, not our store, no inverse operation: fail closed (a pending row blocks a second call; an ambiguous outcome is never retried automatically) (/paths/~1v2~1email~1send/post)
    *
    * @returns `{ result, wasReplay, originalCalledAt }` (SOP Step 7).
    */
-  sendEmail(request: SendEmailRequest, options: IntentScope): Promise<RunResult<SendEmailResponse>> {
+  async sendEmail<O extends KeyOptions>(request: SendEmailRequest, options: O & NonEmptyScope<O>): Promise<RunResult<SendEmailResponse>> {
     const operation = "POST /v2/email/send";
     const key = resolveKey(operation, request, options, "given");
-    return this.#idem.run({ operation, key, scope: this.#scope, args: request, mechanism: "fail-closed", ttlSeconds: 86400 }, () =>
+    return this.#idem.run({ operation, key, scope: this.#scope, args: request, mechanism: "fail-closed", ttlSeconds: 86400 }, (ctx) =>
       this.#http.send({
         method: "POST",
         path: "/v2/email/send",
         body: request.body,
         bodyType: "json",
         mechanism: "fail-closed",
+        run: ctx,
       }).then((res) => res.body as SendEmailResponse)
     );
   }
@@ -134,23 +147,24 @@ export class MessagingClient {
    *
    * Class: irreversible. Mechanism: fail-closed.
    * Key carrier: none (the key stays in the dedup store). Key strategy: intent. TTL: 86400 s (24 h).
-   * Pass `{ scope }` (thread/turn/run ids): the key is the intent hash of scope + operation + arguments.
+   * Pass `{ scope }` (thread/turn/run ids): the key is the intent hash of scope + operation + arguments; or `{ key }` persisted before the call (an OP-8 checkpoint, a LangGraph node key).
    *
    * Why:
    * - irreversible: no native key, not our store, no inverse operation: fail closed (a pending row blocks a second call; an ambiguous outcome is never retried automatically) (/paths/~1v2~1sms/post)
    *
    * @returns `{ result, wasReplay, originalCalledAt }` (SOP Step 7).
    */
-  sendSms(request: SendSmsRequest, options: IntentScope): Promise<RunResult<SendSmsResponse>> {
+  async sendSms<O extends KeyOptions>(request: SendSmsRequest, options: O & NonEmptyScope<O>): Promise<RunResult<SendSmsResponse>> {
     const operation = "POST /v2/sms";
     const key = resolveKey(operation, request, options, "given");
-    return this.#idem.run({ operation, key, scope: this.#scope, args: request, mechanism: "fail-closed", ttlSeconds: 86400 }, () =>
+    return this.#idem.run({ operation, key, scope: this.#scope, args: request, mechanism: "fail-closed", ttlSeconds: 86400 }, (ctx) =>
       this.#http.send({
         method: "POST",
         path: "/v2/sms",
         body: request.body,
         bodyType: "form",
         mechanism: "fail-closed",
+        run: ctx,
       }).then((res) => res.body as SendSmsResponse)
     );
   }
@@ -163,24 +177,25 @@ export class MessagingClient {
    * Class: compensatable. Mechanism: OP-5.
    * Key carrier: none (the key stays in the dedup store). Key strategy: intent. TTL: 86400 s (24 h).
    * Compensation: `DELETE /v2/webhooks/{webhook_id}`.
-   * Pass `{ scope }` (thread/turn/run ids): the key is the intent hash of scope + operation + arguments.
+   * Pass `{ scope }` (thread/turn/run ids): the key is the intent hash of scope + operation + arguments; or `{ key }` persisted before the call (an OP-8 checkpoint, a LangGraph node key).
    *
    * Why:
    * - compensation_inferred: POST /v2/webhooks creates what DELETE /v2/webhooks/{webhook_id} deletes (/paths/~1v2~1webhooks/post)
    *
    * @returns `{ result, wasReplay, originalCalledAt }` (SOP Step 7).
    */
-  createWebhook(request: CreateWebhookRequest, options: IntentScope): Promise<RunResult<CreateWebhookResponse>> {
+  async createWebhook<O extends KeyOptions>(request: CreateWebhookRequest, options: O & NonEmptyScope<O>): Promise<RunResult<CreateWebhookResponse>> {
     const operation = "POST /v2/webhooks";
     const key = resolveKey(operation, request, options, "given");
     return runSaga(this.#store, { operation, key, scope: this.#scope, args: request, compensationOperation: "DELETE /v2/webhooks/{webhook_id}", ttlSeconds: 86400 }, {
-      call: () => this.#http.send({
+      call: (ctx) => this.#http.send({
         method: "POST",
         path: "/v2/webhooks",
         body: request.body,
         bodyType: "json",
         mechanism: "OP-5",
-      }).then((res) => res.body as CreateWebhookResponse).then((result) => ({ externalId: externalIdOf(result), result })),
+        run: ctx,
+      }).then((res) => res.body as CreateWebhookResponse).then((result) => ({ externalId: externalIdOf(operation, result), result })),
       compensate: (externalId) => {
         const request = { path: { "webhook_id": externalId } };
         return this.#http.send({ method: "DELETE", path: `/v2/webhooks/${encodeURIComponent(String(request.path.webhook_id))}`, bodyType: "none", mechanism: "OP-5" }).then(() => undefined);

@@ -25,8 +25,27 @@ void c.sendSms(sms, { scope: { thread: "t1", turn: "3" } });
 void c.createCharge({ body: { amount: 1, currency: "usd" } }, { scope: { thread: "t" } });
 // @ts-expect-error the wrapper fills the Idempotency-Key carrier; callers cannot set it
 void c.createCharge({ header: { "Idempotency-Key": "x" }, body: { amount: 1, currency: "usd" } }, { key: "k".repeat(24) });
-// @ts-expect-error keyStrategy intent: a bare key is not accepted
+// keyStrategy intent still takes an explicit, persisted key (an OP-8 checkpoint, a LangGraph node key)
 void c.createTransfer({ body: { amount: 5 } }, { key: "k".repeat(24) });
+void c.createBooking({ body: { room: "101" } }, { key: "k".repeat(24) });
+void c.createBooking({ body: { room: "101" } }, { scope: { run: "r" } });
+// @ts-expect-error an empty scope names no intent (fail-closed)
+void c.sendSms(sms, { scope: {} });
+// @ts-expect-error an empty scope names no intent (OP-5)
+void c.createBooking({ body: { room: "101" } }, { scope: {} });
+// @ts-expect-error an empty scope names no intent (OP-3 content key)
+void c.putBlob({ path: { digest: "d" }, body: { data: "x" } }, { scope: {} });
+// @ts-expect-error a scope holds string ids
+void c.sendSms(sms, { scope: { turn: 3 } });
+declare const dynamicScope: Record<string, string>;
+void c.sendSms(sms, { scope: dynamicScope }); // not provably empty: checked at run time
+declare const either: { key: string } | { scope: { thread: string } };
+void c.sendSms(sms, either);
+void c.putBlob({ path: { digest: "d" }, body: { data: "x" } }, { key: "k".repeat(24) });
+void c.putBlob({ path: { digest: "d" }, body: { data: "x" } }, {});
+// @ts-expect-error the request comes first and is required when the options are
+void c.createRefund(undefined, { key: "k".repeat(24) });
+void c.createRefund({}, { key: "k".repeat(24) });
 // @ts-expect-error the body carrier field is filled in by the wrapper
 void c.createTransfer({ body: { amount: 5, idempotency_key: "x" } }, { scope: { run: "r" } });
 void c.putBlob({ path: { digest: "d" }, body: { data: "x" } });

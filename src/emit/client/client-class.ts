@@ -11,11 +11,14 @@ import { methodDoc } from './jsdoc.js';
 import type { OperationTypes } from './operation-types.js';
 import type { HelperNames } from './helpers.js';
 import { writePathExpression, writeSendArgs } from './send-args.js';
+import type { KeyLimits } from './key-limits.js';
 
 export interface ClientOperation {
   entry: PlanEntry;
   op: HttpOperation;
   types: OperationTypes;
+  /** OP-1 with a carrier: the limits the key is validated against before any request. */
+  keyLimits?: KeyLimits;
 }
 
 /** Writes that get a wrapper; `none` on a write means classify refused it and the report says why. */
@@ -42,34 +45,53 @@ export function mayCarryBlobs(types: OperationTypes): boolean {
 
 const KEY_OPTION_DOC: Record<string, string> = {
   caller: 'Pass `{ key }`: a key persisted in your state before the call (SOP Step 3), reused on every retry.',
-  intent: 'Pass `{ scope }` (thread/turn/run ids): the key is the intent hash of scope + operation + arguments.',
+  intent: 'Pass `{ scope }` (thread/turn/run ids): the key is the intent hash of scope + operation + arguments; or `{ key }` persisted before the call (an OP-8 checkpoint, a LangGraph node key).',
   content: 'The key is the hash of the canonical request (OP-3); `{ key }` or `{ scope }` may override it.',
   either: 'Pass `{ key }` (persisted before the call) or `{ scope }` (intent hash of scope + operation + arguments).',
 };
 
-function keyOption(entry: PlanEntry, h: HelperNames): { type: string; optional: boolean; doc: string } {
+interface KeyOption {
+  /** `options` parameter type; generic (`O`) where a scope is accepted, so `{ scope: {} }` does not compile. */
+  type: string;
+  optional: boolean;
+  doc: string;
+  /** Type parameter of the method, when generic. */
+  typeParameter?: string;
+  /** What the generated `resolveKey` enforces at run time. */
+  strategy: 'key' | 'given' | 'content';
+}
+
+function keyOption(entry: PlanEntry, h: HelperNames): KeyOption {
+  const checked = `O & ${h.nonEmptyScope}<O>`;
   switch (entry.keyStrategy) {
     case 'caller':
-      return { type: h.callerKey, optional: false, doc: KEY_OPTION_DOC['caller']! };
+      return { type: h.callerKey, optional: false, doc: KEY_OPTION_DOC['caller']!, strategy: 'key' };
     case 'intent':
-      return { type: h.intentScope, optional: false, doc: KEY_OPTION_DOC['intent']! };
+      return { type: checked, typeParameter: `O extends ${h.keyOptions}`, optional: false, doc: KEY_OPTION_DOC['intent']!, strategy: 'given' };
     case 'content':
-      return { type: `${h.keyOptions} | Record<string, never>`, optional: true, doc: KEY_OPTION_DOC['content']! };
+      return {
+        type: checked, typeParameter: `O extends ${h.keyOptions} | Record<string, never> = Record<string, never>`, optional: true,
+        doc: KEY_OPTION_DOC['content']!, strategy: 'content',
+      };
     case null:
-      return { type: h.keyOptions, optional: false, doc: KEY_OPTION_DOC['either']! };
+      return { type: checked, typeParameter: `O extends ${h.keyOptions}`, optional: false, doc: KEY_OPTION_DOC['either']!, strategy: 'given' };
   }
 }
 
-function requestParam(c: ClientOperation): OptionalKind<ParameterDeclarationStructure> {
-  const optional = !c.types.requestRequired;
+/**
+ * A defaulted `request = {}` only where nothing after it is required: `(request = {}, options: CallerKey)`
+ * would make `undefined` the only way to skip the request.
+ */
+function requestParam(c: ClientOperation, optionsRequired = false): OptionalKind<ParameterDeclarationStructure> {
+  const optional = !c.types.requestRequired && !optionsRequired;
   return { name: 'request', type: c.types.requestName, ...(optional ? { initializer: '{}' } : {}) };
 }
 
 /** `(await this.#http.send({...})).body as T` — the single place a response becomes a typed value. */
-function writeCall(w: CodeBlockWriter, c: ClientOperation, h: HelperNames, mechanism: string, native: boolean): void {
+function writeCall(w: CodeBlockWriter, c: ClientOperation, h: HelperNames, mechanism: string, native: boolean, run = false): void {
   // OP-1 keeps the whole response: `nativeResult` reads the replay headers.
   w.write('this.#http.send(');
-  writeSendArgs(w, c.op, c.types, { mechanism, ...(native ? { carrier: c.entry.carrier! } : {}) }, h.headers);
+  writeSendArgs(w, c.op, c.types, { mechanism, run, ...(native ? { carrier: c.entry.carrier! } : {}) }, h.headers);
   w.write(native ? ')' : `).then((res) => res.body as ${c.types.responseName})`);
 }
 
@@ -90,8 +112,8 @@ function readMethod(c: ClientOperation, h: HelperNames): MethodDeclarationStruct
 
 function writeStoreRun(w: CodeBlockWriter, c: ClientOperation, h: HelperNames): void {
   const ttl = c.entry.ttlSeconds !== undefined ? `, ttlSeconds: ${c.entry.ttlSeconds}` : '';
-  w.writeLine(`return this.#idem.run({ operation, key, scope: this.#scope, args: request, mechanism: ${JSON.stringify(c.entry.mechanism)}${ttl} }, () =>`);
-  w.indent(() => writeCall(w, c, h, c.entry.mechanism, false));
+  w.writeLine(`return this.#idem.run({ operation, key, scope: this.#scope, args: request, mechanism: ${JSON.stringify(c.entry.mechanism)}${ttl} }, (ctx) =>`);
+  w.indent(() => writeCall(w, c, h, c.entry.mechanism, false, true));
   w.write(');');
 }
 
@@ -101,9 +123,9 @@ function writeSaga(w: CodeBlockWriter, c: ClientOperation, h: HelperNames, inver
   const comp = e.compensation !== undefined ? `, compensationOperation: ${JSON.stringify(e.compensation)}` : '';
   w.writeLine(`return runSaga(this.#store, { operation, key, scope: this.#scope, args: request${comp}${ttl} }, {`);
   w.indent(() => {
-    w.write('call: () => ');
-    writeCall(w, c, h, 'OP-5', false);
-    w.write(`.then((result) => ({ externalId: ${h.externalId}(result), result })),`).newLine();
+    w.write('call: (ctx) => ');
+    writeCall(w, c, h, 'OP-5', false, true);
+    w.write(`.then((result) => ({ externalId: ${h.externalId}(operation, result), result })),`).newLine();
     const param = inverse?.parameters.filter((p) => p.in === 'path');
     if (inverse !== undefined && param !== undefined && param.length === 1) {
       // The inverse (`DELETE /things/{id}`) is addressed by the id the first call returned (SOP OP-5).
@@ -123,25 +145,33 @@ function writeSaga(w: CodeBlockWriter, c: ClientOperation, h: HelperNames, inver
 function writeMethod(c: ClientOperation, h: HelperNames, inverse: HttpOperation | undefined): MethodDeclarationStructure {
   const { entry } = c;
   const keyOpt = keyOption(entry, h);
-  const strategy = entry.keyStrategy === 'content' ? 'content' : 'given';
   const native = isNative(entry);
   const blobs = mayCarryBlobs(c.types);
+  const options: OptionalKind<ParameterDeclarationStructure> = { name: 'options', type: keyOpt.type, ...(keyOpt.optional ? { hasQuestionToken: true } : {}) };
   return {
     kind: StructureKind.Method,
     name: c.op.name,
-    ...(blobs ? { isAsync: true } : {}),
+    // Async: a refused key or options object rejects the promise like every other failure, never throws synchronously.
+    isAsync: true,
     docs: [methodDoc(entry, keyOpt.doc)],
-    parameters: [requestParam(c), { name: 'options', type: keyOpt.type, ...(keyOpt.optional ? { initializer: '{}' } : {}) }],
+    typeParameters: keyOpt.typeParameter !== undefined ? [keyOpt.typeParameter] : [],
+    parameters: [requestParam(c, !keyOpt.optional), options],
     returnType: `Promise<${h.writeResult}<${c.types.responseName}>>`,
     statements: (w) => {
       if (blobs) w.writeLine('await digestBlobs(request);');
       w.writeLine(`const operation = ${JSON.stringify(c.op.key)};`);
-      w.writeLine(`const key = ${h.resolveKey}(operation, request, options, ${JSON.stringify(strategy)});`);
+      const resolve = `${h.resolveKey}(operation, request, options, ${JSON.stringify(keyOpt.strategy)})`;
       if (native) {
+        // Checked before the request: a key the server refuses or truncates would leave the retry undeduped.
+        const l = c.keyLimits ?? { maxLength: 255, minLength: 16 };
+        w.writeLine(`const key = validateKey(${resolve}, { maxLength: ${l.maxLength}, minLength: ${l.minLength} });`);
         w.write('return ');
         writeCall(w, c, h, 'OP-1', true);
         w.write(`.then((res) => ${h.nativeResult}<${c.types.responseName}>(res));`);
-      } else if (entry.mechanism === 'OP-5') writeSaga(w, c, h, inverse);
+        return;
+      }
+      w.writeLine(`const key = ${resolve};`);
+      if (entry.mechanism === 'OP-5') writeSaga(w, c, h, inverse);
       else writeStoreRun(w, c, h);
     },
   };

@@ -8,7 +8,7 @@ import type { NameTable } from './names.js';
 
 /** Runtime exports the generated code may use; reserved so no schema type can shadow them. */
 export const RUNTIME_IMPORTS = [
-  'createHttpCaller', 'createIdempotency', 'runSaga', 'intentKey', 'contentKey', 'digestBlobs',
+  'createHttpCaller', 'createIdempotency', 'runSaga', 'intentKey', 'contentKey', 'digestBlobs', 'validateKey',
   'HttpCaller', 'HttpCallerOptions', 'HttpResponse', 'Idempotency', 'DedupStore', 'RunResult',
 ] as const;
 
@@ -16,6 +16,8 @@ export interface HelperNames {
   callerKey: string;
   intentScope: string;
   keyOptions: string;
+  /** Generic check that turns `{ scope: {} }` into a compile error. */
+  nonEmptyScope: string;
   /** The runtime's `RunResult` (SOP Step 7 envelope). */
   writeResult: string;
   resolveKey: string;
@@ -32,6 +34,7 @@ export function claimHelperNames(names: NameTable, apiName: string): HelperNames
     callerKey: names.claim('CallerKey'),
     intentScope: names.claim('IntentScope'),
     keyOptions: names.claim('KeyOptions'),
+    nonEmptyScope: names.claim('NonEmptyScope'),
     writeResult: 'RunResult',
     resolveKey: names.claim('resolveKey'),
     headers: names.claim('headersOf'),
@@ -61,6 +64,7 @@ export function runtimeImports(use: HelperUse): ImportDeclarationStructure[] {
   if (use.writes) values.push('intentKey');
   if (use.content) values.push('contentKey');
   if (use.blobs) values.push('digestBlobs');
+  if (use.native) values.push('validateKey');
   const types = ['HttpCaller', 'HttpCallerOptions'];
   if (use.native) types.push('HttpResponse');
   if (use.store) types.push('Idempotency');
@@ -72,8 +76,8 @@ export function runtimeImports(use: HelperUse): ImportDeclarationStructure[] {
   ];
 }
 
-function alias(name: string, type: string, doc: string): StatementStructures {
-  return { kind: StructureKind.TypeAlias, name, isExported: true, type, docs: [doc] };
+function alias(name: string, type: string, doc: string, typeParameters: string[] = []): StatementStructures {
+  return { kind: StructureKind.TypeAlias, name, isExported: true, type, docs: [doc], typeParameters };
 }
 
 function fn(name: string, doc: string, params: [string, string][], returnType: string, statements: string[], typeParameters: string[] = []): FunctionDeclarationStructure {
@@ -88,17 +92,39 @@ function fn(name: string, doc: string, params: [string, string][], returnType: s
   };
 }
 
+/** Run-time twin of the key-option types: JavaScript callers (and `as any`) bypass the compile-time checks. */
+function resolveKeyStatements(use: HelperUse): string[] {
+  return [
+    'const { key, scope } = options ?? {};',
+    'if (key !== undefined && scope !== undefined) throw new TypeError(`${operation}: pass { key } or { scope }, not both`);',
+    'if (key !== undefined) return key;',
+    'if (strategy === "key") throw new TypeError(`${operation}: pass { key }, created and persisted in your state before the call`);',
+    'if (scope !== undefined) {',
+    '  if (typeof scope !== "object" || scope === null || Object.keys(scope).length === 0) {',
+    '    throw new TypeError(`${operation}: { scope } must name at least one id (thread, run, node); an empty scope would key the call by its arguments alone`);',
+    '  }',
+    '  return intentKey({ scope, operation, args });',
+    '}',
+    ...(use.content ? ['if (strategy === "content") return contentKey({ operation, args });'] : []),
+    'throw new TypeError(`${operation}: pass { key } or { scope }; a write never runs without one`);',
+  ];
+}
+
+const NON_EMPTY_SCOPE =
+  'O extends { scope: infer S } ? (string extends keyof S ? O : [keyof S] extends [never] ? { scope: { "scope must name at least one id (thread, run, node)": string } } : O) : O';
+
 function writeHelpers(h: HelperNames, use: HelperUse): StatementStructures[] {
   const out: StatementStructures[] = [
     alias(h.callerKey, '{ key: string; scope?: undefined }', 'An explicit key, created once and persisted in your state before the call (SOP Step 3).'),
     alias(h.intentScope, '{ scope: Record<string, string>; key?: undefined }', 'Intent scope (thread/turn/run/node ids): the key is hash(scope, operation, arguments) (SOP Step 3).'),
     alias(h.keyOptions, `${h.callerKey} | ${h.intentScope}`, 'Either an explicit key or an intent scope; a write never runs without one.'),
-    fn(h.resolveKey, 'An explicit key wins; else the intent hash of scope + operation + arguments (never a fresh random key, SOP §6).',
-      [['operation', 'string'], ['args', 'unknown'], ['options', '{ key?: string; scope?: Record<string, string> }'], ['strategy', `'given' | 'content'`]], 'string', [
-        'if (options.key !== undefined) return options.key;',
-        use.content ? `if (strategy === 'content' && options.scope === undefined) return contentKey({ operation, args });` : 'void strategy;',
-        'return intentKey({ scope: options.scope ?? {}, operation, args });',
-      ]),
+    alias(h.nonEmptyScope, NON_EMPTY_SCOPE,
+      '`{ scope: {} }` names no intent: two intents with equal arguments would share one key. A literal empty scope does not compile; a `Record<string, string>` is checked at run time.',
+      ['O']),
+    fn(h.resolveKey, 'An explicit key wins; else the intent hash of a non-empty scope + operation + arguments (never a fresh random key, SOP §6).',
+      [['operation', 'string'], ['args', 'unknown'], ['options', '{ key?: string; scope?: Record<string, string> } | undefined'], ['strategy', '"key" | "given" | "content"']],
+      // One statement text: ts-morph would put blank lines around each block of a statement list.
+      'string', [resolveKeyStatements(use).join('\n')]),
   ];
   if (use.native) {
     out.push(fn(h.nativeResult, 'OP-1: the server dedupes; a replay is visible through `Idempotent-Replayed` (Stripe) and its `Date`.',
@@ -109,10 +135,13 @@ function writeHelpers(h: HelperNames, use: HelperUse): StatementStructures[] {
       ], ['T']));
   }
   if (use.saga) {
+    // Thrown inside the saga's call, after the request: the runtime keeps the row pending and answers
+    // IdempotencyOutcomeUnknownError, so the booking is reconciled, never silently repeated (SOP OP-5).
     out.push(fn(h.externalId, 'OP-5: the id the downstream assigned, recorded so a duplicate returns it and reconcile can compensate it.',
-      [['result', 'unknown']], 'string', [
+      [['operation', 'string'], ['result', 'unknown']], 'string', [
         'const id = typeof result === "object" && result !== null ? (result as { id?: unknown }).id : undefined;',
-        'return id === undefined || id === null ? "" : String(id);',
+        'if ((typeof id === "string" && id !== "") || (typeof id === "number" && Number.isFinite(id))) return String(id);',
+        'throw new Error(`${operation}: the response has no id, so the saga cannot record what to compensate; the call was made: reconcile it, do not retry`);',
       ]));
   }
   return out;

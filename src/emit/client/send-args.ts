@@ -35,6 +35,8 @@ export interface SendOptions {
   /** OP-1: the runtime puts the key in the carrier and retries with it. */
   carrier?: Carrier;
   mechanism: string;
+  /** Inside a dedup run or saga call: pass its `RunContext` so a definite failure may release the row. */
+  run?: boolean;
 }
 
 export function writeSendArgs(w: CodeBlockWriter, op: HttpOperation, types: OperationTypes, o: SendOptions, headersFn: string): void {
@@ -59,6 +61,7 @@ export function writeSendArgs(w: CodeBlockWriter, op: HttpOperation, types: Oper
       w.writeLine(`carrier: { in: ${JSON.stringify(o.carrier.in)}, name: ${JSON.stringify(o.carrier.name)} },`);
     }
     w.writeLine(`mechanism: ${JSON.stringify(o.mechanism)},`);
+    if (o.run === true) w.writeLine('run: ctx,');
   });
   w.write('}');
 }

@@ -9,12 +9,22 @@ export type CallerKey = { key: string; scope?: undefined };
 export type IntentScope = { scope: Record<string, string>; key?: undefined };
 /** Either an explicit key or an intent scope; a write never runs without one. */
 export type KeyOptions = CallerKey | IntentScope;
+/** `{ scope: {} }` names no intent: two intents with equal arguments would share one key. A literal empty scope does not compile; a `Record<string, string>` is checked at run time. */
+export type NonEmptyScope<O> = O extends { scope: infer S } ? (string extends keyof S ? O : [keyof S] extends [never] ? { scope: { "scope must name at least one id (thread, run, node)": string } } : O) : O;
 
-/** An explicit key wins; else the intent hash of scope + operation + arguments (never a fresh random key, SOP §6). */
-function resolveKey(operation: string, args: unknown, options: { key?: string; scope?: Record<string, string> }, strategy: 'given' | 'content'): string {
-  if (options.key !== undefined) return options.key;
-  void strategy;
-  return intentKey({ scope: options.scope ?? {}, operation, args });
+/** An explicit key wins; else the intent hash of a non-empty scope + operation + arguments (never a fresh random key, SOP §6). */
+function resolveKey(operation: string, args: unknown, options: { key?: string; scope?: Record<string, string> } | undefined, strategy: "key" | "given" | "content"): string {
+  const { key, scope } = options ?? {};
+  if (key !== undefined && scope !== undefined) throw new TypeError(`${operation}: pass { key } or { scope }, not both`);
+  if (key !== undefined) return key;
+  if (strategy === "key") throw new TypeError(`${operation}: pass { key }, created and persisted in your state before the call`);
+  if (scope !== undefined) {
+    if (typeof scope !== "object" || scope === null || Object.keys(scope).length === 0) {
+      throw new TypeError(`${operation}: { scope } must name at least one id (thread, run, node); an empty scope would key the call by its arguments alone`);
+    }
+    return intentKey({ scope, operation, args });
+  }
+  throw new TypeError(`${operation}: pass { key } or { scope }; a write never runs without one`);
 }
 
 /** `baseUrl`, `headers`, `fetch`, `timeoutMs`, `retry` go to the runtime HTTP layer. */
@@ -49,16 +59,17 @@ export class LegacyClient {
    *
    * @returns `{ result, wasReplay, originalCalledAt }` (SOP Step 7).
    */
-  addPet(request: AddPetRequest, options: KeyOptions): Promise<RunResult<AddPetResponse>> {
+  async addPet<O extends KeyOptions>(request: AddPetRequest, options: O & NonEmptyScope<O>): Promise<RunResult<AddPetResponse>> {
     const operation = "POST /pets";
     const key = resolveKey(operation, request, options, "given");
-    return this.#idem.run({ operation, key, scope: this.#scope, args: request, mechanism: "fail-closed", ttlSeconds: 86400 }, () =>
+    return this.#idem.run({ operation, key, scope: this.#scope, args: request, mechanism: "fail-closed", ttlSeconds: 86400 }, (ctx) =>
       this.#http.send({
         method: "POST",
         path: "/pets",
         body: request.body,
         bodyType: "json",
         mechanism: "fail-closed",
+        run: ctx,
       }).then((res) => res.body as AddPetResponse)
     );
   }
@@ -75,17 +86,18 @@ export class LegacyClient {
    *
    * @returns `{ result, wasReplay, originalCalledAt }` (SOP Step 7).
    */
-  async uploadPhoto(request: UploadPhotoRequest, options: KeyOptions): Promise<RunResult<UploadPhotoResponse>> {
+  async uploadPhoto<O extends KeyOptions>(request: UploadPhotoRequest, options: O & NonEmptyScope<O>): Promise<RunResult<UploadPhotoResponse>> {
     await digestBlobs(request);
     const operation = "POST /pets/{id}/photo";
     const key = resolveKey(operation, request, options, "given");
-    return this.#idem.run({ operation, key, scope: this.#scope, args: request, mechanism: "fail-closed", ttlSeconds: 86400 }, () =>
+    return this.#idem.run({ operation, key, scope: this.#scope, args: request, mechanism: "fail-closed", ttlSeconds: 86400 }, (ctx) =>
       this.#http.send({
         method: "POST",
         path: `/pets/${encodeURIComponent(String(request.path.id))}/photo`,
         body: request.body,
         bodyType: "multipart",
         mechanism: "fail-closed",
+        run: ctx,
       }).then((res) => res.body as UploadPhotoResponse)
     );
   }
