@@ -56,48 +56,124 @@ function readKey(text: string, i: number): { key: string; end: number } | undefi
   }
 }
 
-/** Offset of the member key (objects) or value (arrays) for the deepest matching prefix of `segments`. */
+/** Where a member key (objects) or an item (arrays) starts, and where its value starts. */
+interface Slot {
+  at: number;
+  value: number;
+}
+
+/**
+ * One object or array of the text, scanned lazily and only as far as a lookup needed: the members seen
+ * so far are remembered, so later lookups in the same container resume instead of rescanning.
+ */
+interface Container {
+  members: Map<string, Slot> | undefined;
+  items: number[] | undefined;
+  /** Next unscanned position, or -1 once the container is exhausted (or malformed). */
+  next: number;
+  /** Start of the last scanned value, not yet skipped (skipped only when a lookup goes further). */
+  pending: number;
+}
+
+/**
+ * Pointer → offset lookups over one text. A lookup costs the part of each container on its path that no
+ * earlier lookup scanned, plus O(depth): thousands of diagnostics on a 20 MB spec scan it about once.
+ * Only containers on a looked-up path are indexed, so memory follows the pointers asked for.
+ */
+export class JsonLocator {
+  private readonly containers = new Map<number, Container>();
+
+  constructor(private readonly text: string) {}
+
+  /** Offset of the member key (objects) or value (arrays) for the deepest matching prefix of `segments`. */
+  locate(segments: readonly string[]): number | undefined {
+    const text = this.text;
+    let i = skipWs(text, text.charCodeAt(0) === 0xfeff ? 1 : 0);
+    let found: number | undefined = i < text.length ? i : undefined;
+    for (const seg of segments) {
+      const c = text[i];
+      const next = c === '{' ? this.member(i, seg) : c === '[' ? this.item(i, seg) : undefined;
+      if (!next) return found;
+      found = next.at;
+      i = next.value;
+    }
+    return found;
+  }
+
+  private container(i: number): Container {
+    let c = this.containers.get(i);
+    if (!c) {
+      c = { members: undefined, items: undefined, next: skipWs(this.text, i + 1), pending: -1 };
+      this.containers.set(i, c);
+    }
+    return c;
+  }
+
+  /** Moves past the value scanned last; false once the container has nothing more. */
+  private advance(c: Container): boolean {
+    if (c.pending >= 0) {
+      c.next = afterValue(this.text, skipValue(this.text, c.pending));
+      c.pending = -1;
+    }
+    return c.next >= 0;
+  }
+
+  /** The first member named `seg` (the one a forward scan meets first). */
+  private member(i: number, seg: string): Slot | undefined {
+    const c = this.container(i);
+    const members = (c.members ??= new Map());
+    const known = members.get(seg);
+    if (known) return known;
+    while (this.advance(c)) {
+      const slot = scanMember(this.text, c.next);
+      if (!slot) {
+        c.next = -1;
+        return undefined;
+      }
+      if (!members.has(slot.key)) members.set(slot.key, { at: slot.at, value: slot.value });
+      c.pending = slot.value;
+      if (slot.key === seg) return slot;
+    }
+    return undefined;
+  }
+
+  private item(i: number, seg: string): Slot | undefined {
+    if (!/^(0|[1-9]\d*)$/.test(seg)) return undefined;
+    const target = Number(seg);
+    const c = this.container(i);
+    const items = (c.items ??= []);
+    while (items.length <= target && this.advance(c)) {
+      const at = c.next;
+      if (at >= this.text.length || this.text[at] === ']') {
+        c.next = -1;
+        break;
+      }
+      items.push(at);
+      c.pending = at;
+    }
+    return target < items.length ? { at: items[target], value: items[target] } : undefined;
+  }
+}
+
+/** Position of the next member/item after a value ending at `end` (past the comma), or -1. */
+function afterValue(text: string, end: number): number {
+  if (end < 0) return -1;
+  const i = skipWs(text, end);
+  return text[i] === ',' ? skipWs(text, i + 1) : -1;
+}
+
+/** The member whose key starts at `i`: its key and where its value starts. */
+function scanMember(text: string, i: number): (Slot & { key: string }) | undefined {
+  if (i >= text.length || text[i] !== '"') return undefined;
+  const k = readKey(text, i);
+  if (!k) return undefined;
+  let j = skipWs(text, k.end);
+  if (text[j] !== ':') return undefined;
+  j = skipWs(text, j + 1);
+  return { key: k.key, at: i, value: j };
+}
+
+/** One-off lookup (tests, single diagnostics); repeated lookups should share a JsonLocator. */
 export function locateJsonOffset(text: string, segments: readonly string[]): number | undefined {
-  let i = skipWs(text, text.charCodeAt(0) === 0xfeff ? 1 : 0);
-  let found: number | undefined = i < text.length ? i : undefined;
-  for (const seg of segments) {
-    const next = text[i] === '{' ? findMember(text, i, seg) : text[i] === '[' ? findItem(text, i, seg) : undefined;
-    if (!next) return found;
-    found = next.at;
-    i = next.value;
-  }
-  return found;
-}
-
-function findMember(text: string, i: number, seg: string): { at: number; value: number } | undefined {
-  i = skipWs(text, i + 1);
-  while (i < text.length && text[i] === '"') {
-    const k = readKey(text, i);
-    if (!k) return undefined;
-    let j = skipWs(text, k.end);
-    if (text[j] !== ':') return undefined;
-    j = skipWs(text, j + 1);
-    if (k.key === seg) return { at: i, value: j };
-    const end = skipValue(text, j);
-    if (end < 0) return undefined;
-    i = skipWs(text, end);
-    if (text[i] !== ',') return undefined;
-    i = skipWs(text, i + 1);
-  }
-  return undefined;
-}
-
-function findItem(text: string, i: number, seg: string): { at: number; value: number } | undefined {
-  if (!/^(0|[1-9]\d*)$/.test(seg)) return undefined;
-  const target = Number(seg);
-  i = skipWs(text, i + 1);
-  for (let n = 0; i < text.length && text[i] !== ']'; n++) {
-    if (n === target) return { at: i, value: i };
-    const end = skipValue(text, i);
-    if (end < 0) return undefined;
-    i = skipWs(text, end);
-    if (text[i] !== ',') return undefined;
-    i = skipWs(text, i + 1);
-  }
-  return undefined;
+  return new JsonLocator(text).locate(segments);
 }

@@ -1,6 +1,6 @@
 import { isAlias, isMap, isScalar, isSeq, parseDocument, type Document, type Node as YamlNode } from 'yaml';
 import { findJsonErrorOffset } from './json-error.js';
-import { locateJsonOffset } from './json-scan.js';
+import { JsonLocator } from './json-scan.js';
 
 export type Syntax = 'json' | 'yaml';
 
@@ -54,7 +54,11 @@ function parseYaml(text: string): ParseResult {
 
 /** Offset of a pointer's deepest existing prefix in a text source (member key or item start). */
 export function makeOffsetLocator(text: string, syntax: Syntax): (segments: readonly string[]) => number | undefined {
-  if (syntax === 'json') return (segments) => locateJsonOffset(text, segments);
+  if (syntax === 'json') {
+    // One locator per text: diagnostics by the thousand (Graph) reuse what earlier lookups scanned.
+    const locator = new JsonLocator(text);
+    return (segments) => locator.locate(segments);
+  }
   let doc: Document | undefined;
   const bom = text.length - stripBom(text).length;
   return (segments) => {

@@ -3,6 +3,6 @@ import type { ToolSpec } from './tool-spec.js';
 
 type Obj = Record<string, unknown>;
 
-export function toAnthropic(specs: ToolSpec[], names: Map<string, string>): Obj[] {
-  return specs.map((spec) => ({ name: names.get(spec.key), description: spec.description, input_schema: spec.inputSchema }));
+export function toAnthropicTool(spec: ToolSpec, name: string): Obj {
+  return { name, description: spec.description, input_schema: spec.inputSchema };
 }

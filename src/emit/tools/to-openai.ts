@@ -2,7 +2,6 @@
  * OpenAI Chat Completions tools, strict mode:
  * `[{ type: 'function', function: { name, description, parameters, strict: true } }]`.
  */
-import { diagnostic, type Diagnostic } from '../../diagnostics/diagnostic.js';
 import { KEY_CHARS, KEY_MIN_LENGTH } from './idempotency-key.js';
 import { fitLimits } from './strict-limits.js';
 import { strictNode, type StrictContext } from './strict.js';
@@ -63,37 +62,19 @@ export function toStrictParameters(spec: ToolSpec, ctx: StrictContext): Obj {
   return root;
 }
 
-function describeDegrade(spec: ToolSpec, encodedPaths: string[], limits: string[]): Diagnostic[] {
-  const out: Diagnostic[] = [];
-  const where = { file: spec.source.file, pointer: spec.source.pointer };
-  if (limits.length > 0) {
-    out.push(diagnostic('tools_openai_limit_exceeded', 'warning', `${spec.key}: the OpenAI strict schema exceeds ${limits.join(', ')}; its largest arguments are sent as JSON-encoded strings.`, where));
-  }
-  if (encodedPaths.length > 0) {
-    const shown = encodedPaths.slice(0, 5).join(', ') + (encodedPaths.length > 5 ? `, … (${encodedPaths.length} in all)` : '');
-    out.push(diagnostic('tools_openai_json_encoded', 'warning', `${spec.key}: OpenAI strict mode cannot express ${shown}; those values are JSON-encoded strings in the OpenAI tool.`, { ...where, hint: 'Give the schema explicit properties (no free-form objects or untyped values) to keep it structured.' }));
-  }
-  return out;
+/** One strict OpenAI tool, with what had to be degraded (for the per-API diagnostics, degrade.ts). */
+export interface OpenAiTool {
+  tool: Obj;
+  /** Pointers (inside the parameters) of values sent as JSON-encoded strings. */
+  encoded: string[];
+  /** Limits the schema exceeded before its largest arguments were encoded. */
+  limits: string[];
 }
 
-export interface OpenAiResult {
-  tools: Obj[];
-  diagnostics: Diagnostic[];
-  removed: Set<string>;
-}
-
-export function toOpenAi(specs: ToolSpec[], names: Map<string, string>): OpenAiResult {
-  const diagnostics: Diagnostic[] = [];
-  const removed = new Set<string>();
-  const tools = specs.map((spec) => {
-    const ctx: StrictContext = { defs: {}, encoded: [], removed };
-    const parameters = toStrictParameters(spec, ctx);
-    const limits = fitLimits(parameters, ctx, spec.keyProperty);
-    diagnostics.push(...describeDegrade(spec, ctx.encoded, limits));
-    return {
-      type: 'function',
-      function: { name: names.get(spec.key), description: spec.description, parameters, strict: true },
-    };
-  });
-  return { tools, diagnostics, removed };
+export function toOpenAiTool(spec: ToolSpec, name: string, removed: Set<string>): OpenAiTool {
+  const ctx: StrictContext = { defs: {}, encoded: [], removed };
+  const parameters = toStrictParameters(spec, ctx);
+  const limits = fitLimits(parameters, ctx, spec.keyProperty);
+  const tool = { type: 'function', function: { name, description: spec.description, parameters, strict: true } };
+  return { tool, encoded: ctx.encoded, limits };
 }

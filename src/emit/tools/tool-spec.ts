@@ -4,10 +4,11 @@
  */
 import type { ApiPlan, PlanEntry } from '../../classify/types.js';
 import type { ResolvedConfig } from '../../config/types.js';
-import { diagnostic, type Diagnostic } from '../../diagnostics/diagnostic.js';
-import type { SourceRef, ToolAnnotations } from '../../ir/types.js';
+import type { Operation, SourceRef, ToolAnnotations } from '../../ir/types.js';
 import { buildAnnotations } from './annotations.js';
+import { fitBudget } from './budget.js';
 import { buildHttpInput } from './http-input.js';
+import type { DegradeLog } from './degrade.js';
 import { describeOperation } from './description.js';
 import { addIdempotencyKey } from './idempotency-key.js';
 import { buildToolInput, normalizeToolSchema } from './tool-input.js';
@@ -29,19 +30,23 @@ export interface ToolSpec {
   source: SourceRef;
 }
 
-export function buildToolSpec(apiPlan: ApiPlan, entry: PlanEntry, config: ResolvedConfig, diagnostics: Diagnostic[]): ToolSpec {
+/** HTTP tools carry the client's method name (ir/names.ts), so both artifacts name a call alike. */
+export function toolName(op: Operation): string {
+  return op.kind === 'tool' ? op.toolName : op.name;
+}
+
+export function buildToolSpec(apiPlan: ApiPlan, entry: PlanEntry, config: ResolvedConfig, log: DegradeLog): ToolSpec {
   const op = entry.operation;
   const built = op.kind === 'http' ? buildHttpInput(op, apiPlan.api, entry.carrier) : buildToolInput(op);
-  for (const ref of [...new Set(built.unresolved)]) {
-    diagnostics.push(diagnostic('tools_unresolved_ref', 'warning', `${op.key}: $ref ${ref} cannot be resolved; the tool schema leaves that value unconstrained.`, { file: op.source.file, pointer: op.source.pointer }));
-  }
+  for (const ref of new Set(built.unresolved)) log.unresolvedRef(op.key, op.source, ref);
   const isWrite = entry.effect === 'write';
   const ttl = entry.ttlSeconds ?? config.tools.defaultTtlSeconds;
   const keyProperty = isWrite ? addIdempotencyKey(built.schema, entry, ttl) : undefined;
+  const trimmed = fitBudget(built.schema);
+  if (trimmed > 0) log.trimmed(op.key, op.source, trimmed);
   const spec: ToolSpec = {
     key: op.key,
-    // HTTP tools carry the client's method name (ir/names.ts), so both artifacts name a call alike.
-    name: op.kind === 'tool' ? op.toolName : op.name,
+    name: toolName(op),
     description: describeOperation(op),
     inputSchema: built.schema,
     annotations: buildAnnotations(entry, keyProperty !== undefined),
