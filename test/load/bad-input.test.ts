@@ -1,6 +1,7 @@
 import { chmodSync, symlinkSync } from 'node:fs';
 import path from 'node:path';
-import { execFileSync } from 'node:child_process';
+import { pathToFileURL } from 'node:url';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { loadInputs } from '../../src/load/index.js';
 import { makeTree, MINI_OPENAPI } from './helpers.js';
@@ -132,10 +133,23 @@ describe('loadInputs: unreadable entries', () => {
     expect(diagnostics).toMatchObject([{ code: 'unreadable_file', file: 'specs/pipe.yaml' }]);
   });
 
-  it.runIf(!isRoot)('unreadable_file for a file without read permission', async () => {
+  it('unreadable_file for a file without read permission', async () => {
     const cwd = makeTree({ 'locked.json': MINI_OPENAPI });
     chmodSync(path.join(cwd, 'locked.json'), 0o000);
-    const { diagnostics } = await loadInputs(['locked.json'], { cwd });
-    expect(diagnostics).toMatchObject([{ code: 'unreadable_file', file: 'locked.json' }]);
+    if (!isRoot) {
+      const { diagnostics } = await loadInputs(['locked.json'], { cwd });
+      expect(diagnostics).toMatchObject([{ code: 'unreadable_file', file: 'locked.json' }]);
+      return;
+    }
+    // root reads anything: a child process loads the loader as root, then drops to `nobody` and reads.
+    chmodSync(cwd, 0o755);
+    const loader = pathToFileURL(path.resolve(import.meta.dirname, '..', '..', 'src', 'load', 'index.ts')).href;
+    const script = `const { loadInputs } = await import(${JSON.stringify(loader)});
+process.setgid('nogroup'); process.setuid('nobody');
+const r = await loadInputs(['locked.json'], { cwd: ${JSON.stringify(cwd)} });
+console.log(JSON.stringify(r.diagnostics));`;
+    const run = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { cwd: path.resolve(import.meta.dirname, '..', '..'), encoding: 'utf8' });
+    expect(run.stderr).toBe('');
+    expect(JSON.parse(run.stdout)).toMatchObject([{ code: 'unreadable_file', file: 'locked.json' }]);
   });
 });
