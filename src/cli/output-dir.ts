@@ -3,9 +3,10 @@
  * sibling temporary folder first and swapped in with two renames, so a failed or interrupted run leaves
  * the previous folder as it was, and files that are no longer produced disappear only on success.
  */
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import { basename, dirname, join, posix, sep } from 'node:path';
-import type { EmittedFile } from '../emit/types.js';
+import type { EmittedFile, FileSink, FileWriter } from '../emit/types.js';
+import { memorySink } from '../emit/tools/memory-sink.js';
 import { InputError, diagnostic } from '../diagnostics/diagnostic.js';
 
 export function assertSafeRelativePath(path: string): void {
@@ -35,7 +36,7 @@ export interface WriteHooks {
  * A sibling temporary folder that files are written into one by one (so emitters' output can be
  * released as it is written), then swapped in by `commit` or removed by `abort`.
  */
-export interface Staging {
+export interface Staging extends FileSink {
   write(file: EmittedFile): void;
   commit(): void;
   abort(): void;
@@ -48,14 +49,35 @@ export function stageOutput(outDir: string, hooks: WriteHooks = {}): Staging {
     throw new InputError([diagnostic('output_not_a_directory', 'error', `Output path exists and is not a directory: ${outDir}`, { file: outDir })]);
   }
   const tmp = mkdtempSync(join(parent, `.${basename(outDir)}.tmp-`));
-  const abort = (): void => rmSync(tmp, { recursive: true, force: true });
+  const open = new Set<number>();
+  const abort = (): void => {
+    for (const fd of open) closeSync(fd);
+    open.clear();
+    rmSync(tmp, { recursive: true, force: true });
+  };
+  const target = (path: string): string => {
+    assertSafeRelativePath(path);
+    const file = join(tmp, ...path.split('/'));
+    mkdirSync(dirname(file), { recursive: true });
+    return file;
+  };
   return {
     write(file) {
-      assertSafeRelativePath(file.path);
-      const target = join(tmp, ...file.path.split('/'));
-      mkdirSync(dirname(target), { recursive: true });
-      writeFileSync(target, file.contents);
+      writeFileSync(target(file.path), file.contents);
       hooks.afterFile?.(file.path);
+    },
+    file(path): FileWriter {
+      // Chunks go straight to the file, so a streamed file is never held whole (tools/ on Graph: 150 MB).
+      const fd = openSync(target(path), 'w');
+      open.add(fd);
+      return {
+        write: (chunk) => void writeSync(fd, chunk),
+        end() {
+          open.delete(fd);
+          closeSync(fd);
+          hooks.afterFile?.(path);
+        },
+      };
     },
     abort,
     commit() {
@@ -90,17 +112,40 @@ export interface DriftReport {
   changed: string[];
 }
 
+/** Files one at a time into `report`; what is left in `onDisk` afterwards was not produced. */
+function compareInto(outDir: string, onDisk: Set<string>, report: DriftReport, file: EmittedFile): void {
+  if (!onDisk.has(file.path)) report.missing.push(file.path);
+  else if (!readFileSync(join(outDir, ...file.path.split('/'))).equals(Buffer.from(file.contents))) report.changed.push(file.path);
+  onDisk.delete(file.path);
+}
+
 /** Byte compare of what would be generated with what is on disk (`idemgen check`). */
 export function compareOutput(outDir: string, files: EmittedFile[]): DriftReport {
   const onDisk = new Set(listFiles(outDir));
   const report: DriftReport = { missing: [], extra: [], changed: [] };
-  for (const file of files) {
-    if (!onDisk.has(file.path)) report.missing.push(file.path);
-    else if (!readFileSync(join(outDir, ...file.path.split('/'))).equals(Buffer.from(file.contents))) report.changed.push(file.path);
-    onDisk.delete(file.path);
-  }
+  for (const file of files) compareInto(outDir, onDisk, report, file);
   report.extra = [...onDisk].sort();
   return report;
+}
+
+/**
+ * `compareOutput` one file at a time: each file is compared as soon as it ends and then dropped, so
+ * `check` never holds the whole output. `report()` lists what is on disk but was never produced.
+ */
+export function compareSink(outDir: string): { sink: FileSink; count(): number; report(): DriftReport } {
+  const onDisk = new Set(listFiles(outDir));
+  const drift: DriftReport = { missing: [], extra: [], changed: [] };
+  let count = 0;
+  const sink = memorySink((file) => {
+    count += 1;
+    compareInto(outDir, onDisk, drift, file);
+  });
+  const sorted = (list: Iterable<string>): string[] => [...list].sort();
+  return {
+    sink,
+    count: () => count,
+    report: () => ({ missing: sorted(drift.missing), extra: sorted(onDisk), changed: sorted(drift.changed) }),
+  };
 }
 
 export function displayPath(path: string, cwd: string): string {

@@ -1,19 +1,21 @@
 /** `idemgen check`: regenerate in memory and byte-compare with the output folder; exit 1 when stale. */
-import { analyze, emitAll } from '../../pipeline.js';
+import { analyze, emitEach } from '../../pipeline.js';
 import { resolveRun, reportInputDiagnostics, type CliContext, type CommonArgs } from '../context.js';
-import { compareOutput, displayPath } from '../output-dir.js';
+import { compareSink, displayPath } from '../output-dir.js';
 import { paint } from '../logger.js';
 
 export async function checkCommand(ctx: CliContext, args: CommonArgs): Promise<number> {
   const { config, inputs, outDir } = await resolveRun(ctx, args);
   const analysis = await analyze(inputs, config, ctx.cwd);
-  const emitted = emitAll(analysis.plan, config);
-  reportInputDiagnostics(ctx, analysis, emitted.diagnostics);
-  const drift = compareOutput(outDir, emitted.files);
+  // Each file is compared as soon as it is complete and then dropped (Graph-sized output is ~200 MB).
+  const compare = compareSink(outDir);
+  const emitDiagnostics = emitEach(analysis.plan, config, compare.sink);
+  reportInputDiagnostics(ctx, analysis, emitDiagnostics);
+  const drift = compare.report();
   const where = displayPath(outDir, ctx.cwd);
   const total = drift.missing.length + drift.extra.length + drift.changed.length;
   if (total === 0) {
-    ctx.logger.info(`${paint(ctx.logger.color, 'green', '✔')} ${where}/ is up to date (${emitted.files.length} files).`);
+    ctx.logger.info(`${paint(ctx.logger.color, 'green', '✔')} ${where}/ is up to date (${compare.count()} files).`);
     return 0;
   }
   const lines = [`${paint(ctx.logger.color, 'red', '✖')} ${where}/ is stale: ${total} file(s) differ from what idemgen generates.`];

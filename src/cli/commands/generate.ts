@@ -1,9 +1,11 @@
 /** `idemgen generate`: the main job — specs in, generated/ out (atomically), with an input cache and --watch. */
+import { createHash } from 'node:crypto';
 import { watch } from 'node:fs';
 import { analyze, emitEach } from '../../pipeline.js';
-import { cacheFile, fingerprintInputs, hashContents, isUpToDate, saveCache } from '../cache.js';
+import { cacheFile, fingerprintInputs, isUpToDate, saveCache } from '../cache.js';
 import { resolveRun, reportInputDiagnostics, type CliContext, type CommonArgs } from '../context.js';
-import { displayPath, stageOutput, type WriteHooks } from '../output-dir.js';
+import { displayPath, stageOutput, type Staging, type WriteHooks } from '../output-dir.js';
+import type { FileSink } from '../../emit/types.js';
 import { paint } from '../logger.js';
 
 export interface GenerateArgs extends CommonArgs {
@@ -15,6 +17,29 @@ function summarize(files: { path: string }[]): string {
   const counts = new Map<string, number>();
   for (const f of files) counts.set(f.path.split('/')[0], (counts.get(f.path.split('/')[0]) ?? 0) + 1);
   return [...counts].sort().map(([k, n]) => `${k} ${n}`).join(', ');
+}
+
+/**
+ * Streams every file into the staging folder and records its sha256 for the cache as it goes (the
+ * same digest as `hashContents` of the whole text: sha256 over the UTF-8 bytes, fed chunk by chunk).
+ */
+function hashingSink(staging: Staging, written: Record<string, string>): FileSink {
+  return {
+    file(path) {
+      const out = staging.file(path);
+      const hash = createHash('sha256');
+      return {
+        write(chunk) {
+          out.write(chunk);
+          hash.update(chunk);
+        },
+        end() {
+          out.end();
+          written[path] = hash.digest('hex');
+        },
+      };
+    },
+  };
 }
 
 export async function generateOnce(ctx: CliContext, args: GenerateArgs, hooks: WriteHooks = {}): Promise<number> {
@@ -34,10 +59,7 @@ export async function generateOnce(ctx: CliContext, args: GenerateArgs, hooks: W
   const staging = stageOutput(outDir, hooks);
   const written: Record<string, string> = {};
   try {
-    const emitDiagnostics = emitEach(analysis.plan, config, (file) => {
-      staging.write(file);
-      written[file.path] = hashContents(file.contents);
-    });
+    const emitDiagnostics = emitEach(analysis.plan, config, hashingSink(staging, written));
     reportInputDiagnostics(ctx, analysis, emitDiagnostics);
   } catch (err) {
     staging.abort();

@@ -7,9 +7,10 @@
 import type { ApiPlan } from '../../classify/types.js';
 import type { ResolvedConfig } from '../../config/types.js';
 import { diagnostic, type Diagnostic } from '../../diagnostics/diagnostic.js';
-import type { EmittedFile, Emitter } from '../types.js';
+import type { Emitter, FileSink, StreamingEmitter } from '../types.js';
 import { DegradeLog } from './degrade.js';
 import { JsonArrayWriter, renderJson } from './json.js';
+import { collectFiles } from './memory-sink.js';
 import { ANTHROPIC_NAME, MCP_NAME, OPENAI_NAME, assignNames } from './names.js';
 import { toAnthropicTool } from './to-anthropic.js';
 import { toMcpTool } from './to-mcp.js';
@@ -25,20 +26,26 @@ function reverseMap(names: Map<string, string>): Record<string, string> {
   return out;
 }
 
+function writeWhole(sink: FileSink, path: string, contents: string): void {
+  const out = sink.file(path);
+  out.write(contents);
+  out.end();
+}
+
 /**
- * One tool at a time: its spec is built, written into all three files as JSON text and dropped, so a
- * Graph-sized API never holds every tool's schema objects at once — only the output text.
+ * One tool at a time: its spec is built, handed to all three files as JSON text and dropped, so a
+ * Graph-sized API never holds every tool's schema objects at once — nor, with a disk sink, their text.
  */
-function emitApi(apiPlan: ApiPlan, config: ResolvedConfig, diagnostics: Diagnostic[]): EmittedFile[] {
+function emitApi(apiPlan: ApiPlan, config: ResolvedConfig, sink: FileSink, diagnostics: Diagnostic[]): void {
   const id = apiPlan.api.id;
   const named = apiPlan.entries.map((entry) => ({ key: entry.operation.key, name: toolName(entry.operation) }));
   const mcpNames = assignNames(named, MCP_NAME);
   const openAiNames = assignNames(named, OPENAI_NAME);
   const anthropicNames = assignNames(named, ANTHROPIC_NAME);
   // MCP nests the list under `tools` (items at indent 4); OpenAI and Anthropic files are bare arrays.
-  const mcp = new JsonArrayWriter(2);
-  const openAi = new JsonArrayWriter(1);
-  const anthropic = new JsonArrayWriter(1);
+  const mcp = new JsonArrayWriter(sink.file(`tools/mcp/${id}.tools.json`), 2, '{\n  "tools": ', '\n}\n');
+  const openAi = new JsonArrayWriter(sink.file(`tools/openai/${id}.tools.json`), 1, '', '\n');
+  const anthropic = new JsonArrayWriter(sink.file(`tools/anthropic/${id}.tools.json`), 1, '', '\n');
   const log = new DegradeLog(id);
   const removed = new Set<string>();
   for (const entry of apiPlan.entries) {
@@ -53,19 +60,19 @@ function emitApi(apiPlan: ApiPlan, config: ResolvedConfig, diagnostics: Diagnost
   if (removed.size > 0) {
     diagnostics.push(diagnostic('tools_openai_keywords_removed', 'info', `${id}: keywords OpenAI strict mode does not support were removed from the OpenAI tools: ${[...removed].sort().join(', ')}.`, { file: apiPlan.api.file }));
   }
-  return [
-    { path: `tools/mcp/${id}.tools.json`, contents: mcp.finish('{\n  "tools": ', '\n}\n') },
-    { path: `tools/mcp/${id}.names.json`, contents: renderJson(reverseMap(mcpNames)) },
-    { path: `tools/openai/${id}.tools.json`, contents: openAi.finish('', '\n') },
-    { path: `tools/openai/${id}.names.json`, contents: renderJson(reverseMap(openAiNames)) },
-    { path: `tools/anthropic/${id}.tools.json`, contents: anthropic.finish('', '\n') },
-    { path: `tools/anthropic/${id}.names.json`, contents: renderJson(reverseMap(anthropicNames)) },
-  ];
+  mcp.finish();
+  openAi.finish();
+  anthropic.finish();
+  writeWhole(sink, `tools/mcp/${id}.names.json`, renderJson(reverseMap(mcpNames)));
+  writeWhole(sink, `tools/openai/${id}.names.json`, renderJson(reverseMap(openAiNames)));
+  writeWhole(sink, `tools/anthropic/${id}.names.json`, renderJson(reverseMap(anthropicNames)));
 }
 
-export const emitTools: Emitter = (plan, config) => {
+/** The tools emitter writing into a sink (the CLI streams it to disk: Graph's tools are ~150 MB). */
+export const streamTools: StreamingEmitter = (plan, config, sink) => {
   const diagnostics: Diagnostic[] = [];
-  const files = plan.apis.flatMap((apiPlan) => emitApi(apiPlan, config, diagnostics));
-  files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-  return { files, diagnostics };
+  for (const apiPlan of plan.apis) emitApi(apiPlan, config, sink, diagnostics);
+  return diagnostics;
 };
+
+export const emitTools: Emitter = (plan, config) => collectFiles(streamTools, plan, config);

@@ -1,3 +1,5 @@
+import type { FileWriter } from '../types.js';
+
 /** Deterministic JSON for emitted files: 2-space indent, LF, trailing newline (STYLE habit 7). */
 export function renderJson(value: unknown): string {
   return `${JSON.stringify(value, null, 2)}\n`;
@@ -11,27 +13,33 @@ export function sortKeys<T>(obj: Record<string, T>): Record<string, T> {
 }
 
 /**
- * A JSON array rendered item by item, byte-identical to `renderJson` of the whole array placed at
- * nesting `level` (2 spaces each): items are serialized as they come and only their text is kept.
+ * A JSON array written item by item into `out`, byte-identical to `before + renderJson(array) + after`
+ * with the array placed at nesting `level` (2 spaces each): each item is serialized and handed over at
+ * once, so only one item's text is alive at a time.
  */
 export class JsonArrayWriter {
-  private readonly chunks: string[] = [];
   private readonly pad: string;
+  private count = 0;
 
-  constructor(level: number) {
+  constructor(
+    private readonly out: FileWriter,
+    level: number,
+    private readonly before: string,
+    private readonly after: string,
+  ) {
     this.pad = '  '.repeat(level);
   }
 
   push(item: unknown): void {
     // JSON text has no raw newlines inside strings, so re-indenting line starts is exact.
-    this.chunks.push(this.pad + JSON.stringify(item, null, 2).replace(/\n/g, `\n${this.pad}`));
+    const text = this.pad + JSON.stringify(item, null, 2).replace(/\n/g, `\n${this.pad}`);
+    this.out.write(this.count === 0 ? `${this.before}[\n${text}` : `,\n${text}`);
+    this.count += 1;
   }
 
-  /** The array between `before` and `after`; the writer is empty afterwards. */
-  finish(before: string, after: string): string {
-    const outer = this.pad.slice(2);
-    const body = this.chunks.length === 0 ? '[]' : `[\n${this.chunks.join(',\n')}\n${outer}]`;
-    this.chunks.length = 0;
-    return before + body + after;
+  /** Closes the array and the file. */
+  finish(): void {
+    this.out.write(this.count === 0 ? `${this.before}[]${this.after}` : `\n${this.pad.slice(2)}]${this.after}`);
+    this.out.end();
   }
 }
