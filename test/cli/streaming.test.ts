@@ -1,0 +1,91 @@
+/**
+ * The streaming path (`generate`: emitEach → staging folder, tool JSON written chunk by chunk) and the
+ * in-memory path (`emitAll`/`emitTools`: the library and `check`) must give the same bytes.
+ */
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, test } from 'vitest';
+import { compareSink, listFiles, stageOutput } from '../../src/cli/output-dir.js';
+import { resolveConfig } from '../../src/config/types.js';
+import { emitTools, streamTools } from '../../src/emit/tools/index.js';
+import { memorySink } from '../../src/emit/tools/memory-sink.js';
+import type { EmittedFile } from '../../src/emit/types.js';
+import { analyze, emitAll, emitEach } from '../../src/pipeline.js';
+import { CORPUS, ROOT } from '../helpers/cli.js';
+
+const asMap = (files: EmittedFile[]): Record<string, string> => Object.fromEntries(files.map((f) => [f.path, f.contents]));
+const readDir = (dir: string): Record<string, string> => Object.fromEntries(listFiles(dir).map((p) => [p, readFileSync(join(dir, p), 'utf8')]));
+const scratch = (): string => join(mkdtempSync(join(tmpdir(), 'idemgen-stream-')), 'out');
+
+describe('streaming and in-memory emit give identical files', () => {
+  test('every artifact of specs/', async () => {
+    const config = resolveConfig({});
+    const analysis = await analyze([join(ROOT, 'specs')], config, ROOT);
+    const inMemory = emitAll(analysis.plan, config);
+    const out = scratch();
+    const staging = stageOutput(out);
+    const diagnostics = emitEach(analysis.plan, config, staging);
+    staging.commit();
+    const onDisk = readDir(out);
+    expect(Object.keys(onDisk).some((p) => p.startsWith('tools/openai/'))).toBe(true);
+    expect(onDisk).toEqual(asMap(inMemory.files));
+    expect(diagnostics).toEqual(inMemory.diagnostics);
+  });
+
+  test('a corpus tool list, through the tools emitter alone', async () => {
+    const config = resolveConfig({ tools: { mcpHeader: true } });
+    const analysis = await analyze([join(CORPUS, 'tools', 'mcp-filesystem.tools.json')], config, ROOT);
+    const inMemory = emitTools(analysis.plan, config);
+    const out = scratch();
+    const staging = stageOutput(out);
+    const diagnostics = streamTools(analysis.plan, config, staging);
+    staging.commit();
+    expect(inMemory.files).toHaveLength(6);
+    expect(readDir(out)).toEqual(asMap(inMemory.files));
+    expect(diagnostics).toEqual(inMemory.diagnostics);
+  });
+});
+
+describe('sinks', () => {
+  test('the memory sink refuses writes after end and a second end', () => {
+    const got: EmittedFile[] = [];
+    const file = memorySink((f) => got.push(f)).file('a.json');
+    file.write('[');
+    file.write(']');
+    file.end();
+    expect(got).toEqual([{ path: 'a.json', contents: '[]' }]);
+    expect(() => file.write('x')).toThrow(/after end/);
+    expect(() => file.end()).toThrow(/twice/);
+  });
+
+  test('compareSink reports changed, missing and extra files as they stream', async () => {
+    const config = resolveConfig({});
+    const analysis = await analyze([join(ROOT, 'specs')], config, ROOT);
+    const out = scratch();
+    const staging = stageOutput(out);
+    emitEach(analysis.plan, config, staging);
+    staging.commit();
+    const compare = compareSink(out);
+    const first = compare.sink.file('tools/openai/extra-api.tools.json');
+    first.write('[]\n');
+    first.end();
+    const paths = listFiles(out);
+    const edited = compare.sink.file(paths[0]);
+    edited.write(`${readFileSync(join(out, paths[0]), 'utf8')} `);
+    edited.end();
+    const same = compare.sink.file(paths[1]);
+    same.write(readFileSync(join(out, paths[1]), 'utf8'));
+    same.end();
+    expect(compare.count()).toBe(3);
+    expect(compare.report()).toEqual({ missing: ['tools/openai/extra-api.tools.json'], changed: [paths[0]], extra: paths.slice(2) });
+  });
+
+  test('an aborted staging folder closes its open files and leaves nothing behind', () => {
+    const out = scratch();
+    const staging = stageOutput(out);
+    staging.file('tools/mcp/half.tools.json').write('{"tools": [');
+    staging.abort();
+    expect(listFiles(join(out, '..'))).toEqual([]);
+  });
+});
