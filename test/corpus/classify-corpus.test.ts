@@ -10,7 +10,7 @@ import { loadInputs } from '../../src/load/index.js';
 import { sarifValidator } from '../report/sarif-validate.js';
 
 // The real vendor specs and tool lists in the shared corpus, classified with the default config.
-const CORPUS = '/work/shared/corpus';
+import { CORPUS } from '../helpers/corpus.js';
 
 async function planOf(kind: 'openapi' | 'tools', file: string): Promise<ApiPlan> {
   const loaded = await loadInputs([path.join(CORPUS, kind, file)], { cwd: CORPUS });

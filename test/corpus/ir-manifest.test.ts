@@ -5,7 +5,7 @@ import { buildApiModel } from '../../src/ir/index.js';
 import { loadInputs } from '../../src/load/index.js';
 
 // Real vendor specs and tool lists with their independently counted operations/tools.
-const CORPUS = '/work/shared/corpus';
+import { CORPUS } from '../helpers/corpus.js';
 
 function manifest(kind: 'openapi' | 'tools'): { file: string; format: string; count: number }[] {
   const [header, ...rows] = readFileSync(path.join(CORPUS, kind, 'MANIFEST.tsv'), 'utf8').trim().split('\n').map((l) => l.split('\t'));

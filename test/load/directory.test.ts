@@ -5,7 +5,8 @@ import { describe, expect, it } from 'vitest';
 import { loadInputs } from '../../src/load/index.js';
 import { makeTree, MINI_OPENAPI } from './helpers.js';
 
-const SEPARATE = '/work/shared/corpus/openapi/oai-v2.0-petstore-separate';
+import { CORPUS } from '../helpers/corpus.js';
+const SEPARATE = `${CORPUS}/openapi/oai-v2.0-petstore-separate`;
 
 describe('loadInputs: directories', () => {
   it('scans recursively for .json/.yaml/.yml, skipping node_modules and dot-folders', async () => {

@@ -3,7 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { JsonLocator } from '../../src/load/json-scan.js';
 import { referenceLocate } from './reference-locate.js';
 
-const STRIPE = '/work/shared/corpus/openapi/stripe-spec3.2022-04-12.json';
+import { CORPUS } from '../helpers/corpus.js';
+const STRIPE = `${CORPUS}/openapi/stripe-spec3.2022-04-12.json`;
 
 /** Every pointer of `value` (as segments), plus a missing child and an out-of-range item per container. */
 function pointersOf(value: unknown, prefix: string[] = [], out: string[][] = []): string[][] {

@@ -14,7 +14,8 @@ import { loadInputs } from '../../src/load/index.js';
 import { compileError, createAjv } from './ajv.js';
 import { checkStrictName, checkStrictSchema } from './openai-strict.js';
 
-const CORPUS = join(process.cwd(), '..', 'shared', 'corpus', 'tools');
+import { CORPUS as CORPUS_ROOT } from '../helpers/corpus.js';
+const CORPUS = join(CORPUS_ROOT, 'tools');
 const corpusFiles = readdirSync(CORPUS).filter((f) => f.endsWith('.tools.json')).sort();
 
 type Obj = Record<string, any>;
