@@ -3,10 +3,11 @@
  * sibling temporary folder first and swapped in with two renames, so a failed or interrupted run leaves
  * the previous folder as it was, and files that are no longer produced disappear only on success.
  */
-import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync, writeSync } from 'node:fs';
+import {
+  closeSync, existsSync, fstatSync, mkdirSync, mkdtempSync, openSync, readFileSync, readSync, readdirSync, renameSync, rmSync, writeFileSync, writeSync,
+} from 'node:fs';
 import { basename, dirname, join, posix, sep } from 'node:path';
 import type { EmittedFile, FileSink, FileWriter } from '../emit/types.js';
-import { memorySink } from '../emit/tools/memory-sink.js';
 import { InputError, diagnostic } from '../diagnostics/diagnostic.js';
 
 export function assertSafeRelativePath(path: string): void {
@@ -129,17 +130,59 @@ export function compareOutput(outDir: string, files: EmittedFile[]): DriftReport
 }
 
 /**
- * `compareOutput` one file at a time: each file is compared as soon as it ends and then dropped, so
- * `check` never holds the whole output. `report()` lists what is on disk but was never produced.
+ * Compares one streamed file with its copy on disk chunk by chunk, so neither is ever held whole
+ * (`check` on Graph: three ~50 MB tool files are written interleaved). Returns whether all bytes matched.
+ */
+function chunkComparer(file: string): FileWriter & { same(): boolean } {
+  const fd = openSync(file, 'r');
+  let position = 0;
+  let same = true;
+  let open = true;
+  return {
+    write(chunk) {
+      if (!same) return;
+      const want = Buffer.from(chunk);
+      const got = Buffer.alloc(want.length);
+      const read = readSync(fd, got, 0, got.length, position);
+      position += read;
+      same = read === want.length && got.equals(want);
+    },
+    end() {
+      if (same) same = fstatSync(fd).size === position;
+      closeSync(fd);
+      open = false;
+    },
+    same: () => !open && same,
+  };
+}
+
+/**
+ * `compareOutput` as a sink: each file is compared while it streams and dropped, so `check` never
+ * holds the output. `report()` also lists what is on disk but was never produced.
  */
 export function compareSink(outDir: string): { sink: FileSink; count(): number; report(): DriftReport } {
   const onDisk = new Set(listFiles(outDir));
   const drift: DriftReport = { missing: [], extra: [], changed: [] };
   let count = 0;
-  const sink = memorySink((file) => {
-    count += 1;
-    compareInto(outDir, onDisk, drift, file);
-  });
+  const ignore: FileWriter = { write: () => undefined, end: () => undefined };
+  const sink: FileSink = {
+    file(path) {
+      count += 1;
+      assertSafeRelativePath(path);
+      if (!onDisk.delete(path)) {
+        drift.missing.push(path);
+        return ignore;
+      }
+      const comparer = chunkComparer(join(outDir, ...path.split('/')));
+      return {
+        write: (chunk) => comparer.write(chunk),
+        end() {
+          comparer.end();
+          if (!comparer.same()) drift.changed.push(path);
+        },
+      };
+    },
+  };
   const sorted = (list: Iterable<string>): string[] => [...list].sort();
   return {
     sink,
