@@ -4,11 +4,8 @@
  */
 import yargs, { type Argv } from 'yargs';
 import { ConfigError, InputError } from '../diagnostics/diagnostic.js';
-import { auditCommand, AUDIT_FORMATS, type AuditArgs } from './commands/audit.js';
-import { checkCommand } from './commands/check.js';
-import { generateCommand, type GenerateArgs } from './commands/generate.js';
-import { initCommand } from './commands/init.js';
-import { pruneCommand, reconcileCommand } from './commands/store.js';
+import type { AuditArgs } from './commands/audit.js';
+import type { GenerateArgs } from './commands/generate.js';
 import { renderDiagnostics } from './diagnostics.js';
 import { createLogger, type Logger } from './logger.js';
 import type { CliContext } from './context.js';
@@ -23,6 +20,7 @@ function withRunOptions<T>(y: Argv<T>) {
     .option('config', { type: 'string', describe: 'Config file (default: idemgen.config.{json,yaml,yml,js,mjs,ts} in cwd)' });
 }
 
+// Commands are imported when they run, so `--help` and a cached `generate` start fast.
 function buildParser(argv: string[], run: (fn: (ctx: CliContext) => Promise<number> | number, args: { quiet?: boolean; verbose?: boolean }) => void) {
   const storeOption = { type: 'string', demandOption: true, describe: 'sqlite:path or postgres://… connection string' } as const;
   return yargs(argv)
@@ -35,25 +33,25 @@ function buildParser(argv: string[], run: (fn: (ctx: CliContext) => Promise<numb
         .option('out', { type: 'string', describe: 'Output folder (default: generated/)' })
         .option('cache', { type: 'boolean', default: true, describe: 'Skip work when nothing changed (--no-cache to force)' })
         .option('watch', { alias: 'w', type: 'boolean', describe: 'Regenerate when inputs change' }),
-      (a) => run((ctx) => generateCommand(ctx, a as GenerateArgs), a))
+      (a) => run(async (ctx) => (await import('./commands/generate.js')).generateCommand(ctx, a as GenerateArgs), a))
     .command('audit [inputs..]', 'Classify every operation and report findings', (y) =>
       withRunOptions(y)
-        .option('format', { alias: 'f', choices: AUDIT_FORMATS, describe: 'Report format (default: text)' })
+        .option('format', { alias: 'f', choices: ['text', 'markdown', 'json', 'sarif'] as const, describe: 'Report format (default: text)' })
         .option('output', { alias: 'o', type: 'string', array: true, describe: 'Write the report to a file (repeatable; format from extension)' })
         .option('fail-on', { choices: ['error', 'warning', 'none'] as const, default: 'error' as const, describe: 'Exit 1 when findings of this severity or worse exist' }),
-      (a) => run((ctx) => auditCommand(ctx, a as AuditArgs), a))
+      (a) => run(async (ctx) => (await import('./commands/audit.js')).auditCommand(ctx, a as AuditArgs), a))
     .command('check [inputs..]', 'Exit 1 when the output folder is stale', (y) =>
       withRunOptions(y).option('out', { type: 'string', describe: 'Output folder (default: generated/)' }),
-      (a) => run((ctx) => checkCommand(ctx, a), a))
+      (a) => run(async (ctx) => (await import('./commands/check.js')).checkCommand(ctx, a), a))
     .command('reconcile', 'List pending rows past their lease and unknown outcomes', (y) =>
       y.option('store', storeOption).option('json', { type: 'boolean' }),
-      (a) => run((ctx) => reconcileCommand(ctx, a), a))
+      (a) => run(async (ctx) => (await import('./commands/store.js')).reconcileCommand(ctx, a), a))
     .command('prune', 'Delete expired dedup rows', (y) =>
       y.option('store', storeOption).option('json', { type: 'boolean' }),
-      (a) => run((ctx) => pruneCommand(ctx, a), a))
+      (a) => run(async (ctx) => (await import('./commands/store.js')).pruneCommand(ctx, a), a))
     .command('init', 'Write a commented idemgen.config.yaml and a prebuild script', (y) =>
       y.option('force', { type: 'boolean', describe: 'Overwrite an existing idemgen.config.yaml' }),
-      (a) => run((ctx) => initCommand(ctx, a), a))
+      (a) => run(async (ctx) => (await import('./commands/init.js')).initCommand(ctx, a), a))
     .demandCommand(1, 'Name a command: generate, audit, check, reconcile, prune or init.')
     .strict()
     .version(VERSION)

@@ -1,7 +1,6 @@
 /** `idemgen generate`: the main job — specs in, generated/ out (atomically), with an input cache and --watch. */
 import { createHash } from 'node:crypto';
 import { watch } from 'node:fs';
-import { analyze, emitEach } from '../../pipeline.js';
 import { cacheFile, fingerprintInputs, isUpToDate, saveCache } from '../cache.js';
 import { resolveRun, reportInputDiagnostics, type CliContext, type CommonArgs } from '../context.js';
 import { displayPath, stageOutput, type Staging, type WriteHooks } from '../output-dir.js';
@@ -52,6 +51,8 @@ export async function generateOnce(ctx: CliContext, args: GenerateArgs, hooks: W
     return 0;
   }
   ctx.logger.progress('Loading and classifying…');
+  // Loaded only now: an unchanged re-run (the cache hit above) never pays for the emitters' dependencies.
+  const { analyze, emitEach } = await import('../../pipeline.js');
   const analysis = await analyze(inputs, config, ctx.cwd);
   // Input errors stop the run before anything is staged.
   reportInputDiagnostics(ctx, { ...analysis, diagnostics: analysis.diagnostics.filter((d) => d.severity === 'error') });
