@@ -11,6 +11,7 @@ import type { LoadedDoc } from './load/types.js';
 import { loadInputs } from './load/index.js';
 import { buildApiModels } from './ir/index.js';
 import { classify } from './classify/index.js';
+import { locateDiagnostics } from './diagnostics/locate.js';
 import { emitClient } from './emit/client/index.js';
 import { emitSql } from './emit/sql/index.js';
 import { emitTools, streamTools } from './emit/tools/index.js';
@@ -47,7 +48,9 @@ export async function analyze(inputs: string[], config: ResolvedConfig, cwd: str
   const built = buildApiModels(loaded.docs);
   const apis: ApiModel[] = built.apis;
   const diagnostics = [...loaded.diagnostics, ...built.diagnostics];
-  const plan = classify(apis, config);
+  const classified = classify(apis, config);
+  // Findings carry line/col in every report, generated/report included, not only in `idemgen audit`.
+  const plan = { ...classified, diagnostics: locateDiagnostics(classified.diagnostics, loaded.docs) };
   return { docs: loaded.docs, apis, plan, diagnostics };
 }
 

@@ -1,16 +1,7 @@
-/** Fills line/col from the loaded sources and prints diagnostics stylishly (file, then position, severity, message, code). */
+/** Prints diagnostics stylishly (file, then position, severity, message, code). */
+export { locateDiagnostics } from '../diagnostics/locate.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
-import type { LoadedDoc } from '../load/types.js';
 import { paint } from './logger.js';
-
-export function locateDiagnostics(diagnostics: Diagnostic[], docs: LoadedDoc[]): Diagnostic[] {
-  const byFile = new Map(docs.map((d) => [d.file, d]));
-  return diagnostics.map((d) => {
-    if (d.line !== undefined || d.file === undefined || d.pointer === undefined) return d;
-    const pos = byFile.get(d.file)?.locate(d.pointer);
-    return pos ? { ...d, line: pos.line, col: pos.col } : d;
-  });
-}
 
 const ORDER = { error: 0, warning: 1, info: 2 } as const;
 

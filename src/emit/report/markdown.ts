@@ -50,7 +50,7 @@ export function renderMarkdown(model: AuditModel): string {
       operations: model.operations.filter((o) => o.source.file === file).map(operationRow),
       diagnostics: model.diagnostics
         .filter((d) => (d.file ?? '') === file)
-        .map((d) => ({ location: cell(locationText(d)), severity: d.severity, code: d.code, message: cell(d.message) })),
+        .map((d) => ({ location: cell(d.line !== null && d.pointer ? `${locationText(d)} (${d.pointer})` : locationText(d)), severity: d.severity, code: d.code, message: cell(d.message) })),
     })),
     rules: RULES.filter((r) => used.has(r.id)).map((r) => ({ ...r, description: cell(r.description) })),
   };
