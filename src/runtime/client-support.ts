@@ -1,0 +1,74 @@
+/**
+ * What every generated client shares, kept here once instead of in each `*.gen.ts`: the key-option types
+ * that make a keyless write a compile error (SOP §6: a side effect never runs without a key decided
+ * before the call), their run-time twin, and small response helpers.
+ */
+import type { RunResult } from './idempotency.js';
+import type { HttpResponse } from './http.js';
+import { contentKey, intentKey } from './keys.js';
+
+/** An explicit key, created once and persisted in your state before the call (SOP Step 3). */
+export type CallerKey = { key: string; scope?: undefined };
+/** Intent scope (thread/turn/run/node ids): the key is hash(scope, operation, arguments) (SOP Step 3). */
+export type IntentScope = { scope: Record<string, string>; key?: undefined };
+/** Either an explicit key or an intent scope; a write never runs without one. */
+export type KeyOptions = CallerKey | IntentScope;
+/**
+ * `{ scope: {} }` names no intent: two intents with equal arguments would share one key. A literal empty
+ * scope does not compile; a `Record<string, string>` is checked at run time by `resolveKey`.
+ */
+export type NonEmptyScope<O> = O extends { scope: infer S }
+  ? (string extends keyof S ? O : [keyof S] extends [never] ? { scope: { 'scope must name at least one id (thread, run, node)': string } } : O)
+  : O;
+
+/**
+ * An explicit key wins; else the intent hash of a non-empty scope + operation + arguments; a `content`
+ * strategy falls back to the content hash (OP-3). Never a fresh random key (SOP §6). The run-time twin of
+ * the types above: JavaScript callers (and `as any`) bypass the compile-time checks.
+ */
+export function resolveKey(
+  operation: string,
+  args: unknown,
+  options: { key?: string; scope?: Record<string, string> } | undefined,
+  strategy: 'key' | 'given' | 'content',
+): string {
+  const { key, scope } = options ?? {};
+  if (key !== undefined && scope !== undefined) throw new TypeError(`${operation}: pass { key } or { scope }, not both`);
+  if (key !== undefined) return key;
+  if (strategy === 'key') throw new TypeError(`${operation}: pass { key }, created and persisted in your state before the call`);
+  if (scope !== undefined) {
+    if (typeof scope !== 'object' || scope === null || Object.keys(scope).length === 0) {
+      throw new TypeError(`${operation}: { scope } must name at least one id (thread, run, node); an empty scope would key the call by its arguments alone`);
+    }
+    return intentKey({ scope, operation, args });
+  }
+  if (strategy === 'content') return contentKey({ operation, args });
+  throw new TypeError(`${operation}: pass { key } or { scope }; a write never runs without one`);
+}
+
+/** OP-1: the server dedupes; a replay is visible through `Idempotent-Replayed` (Stripe) and its `Date`. */
+export function nativeResult<T>(res: HttpResponse): RunResult<T> {
+  const wasReplay = res.headers['idempotent-replayed'] === 'true';
+  const date = res.headers['date'];
+  return { result: res.body as T, wasReplay, originalCalledAt: wasReplay && date !== undefined ? new Date(date) : new Date() };
+}
+
+/**
+ * OP-5: the id the downstream assigned, recorded so a duplicate returns it and reconcile can compensate it.
+ * Thrown inside the saga's call, after the request: the row stays pending and the caller gets
+ * IdempotencyOutcomeUnknownError, so the effect is reconciled, never silently repeated.
+ */
+export function externalIdOf(operation: string, result: unknown): string {
+  const id = typeof result === 'object' && result !== null ? (result as { id?: unknown }).id : undefined;
+  if ((typeof id === 'string' && id !== '') || (typeof id === 'number' && Number.isFinite(id))) return String(id);
+  throw new Error(`${operation}: the response has no id, so the saga cannot record what to compensate; the call was made: reconcile it, do not retry`);
+}
+
+/** Header and cookie parameters as the string map fetch sends (RFC 6265 §4.2 cookie pairs). */
+export function headersOf(header: Record<string, unknown> | undefined, cookie: Record<string, unknown> | undefined): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(header ?? {})) if (v !== undefined && v !== null) out[k] = Array.isArray(v) ? v.join(',') : String(v);
+  const jar = Object.entries(cookie ?? {}).filter(([, v]) => v !== undefined && v !== null).map(([k, v]) => `${k}=${encodeURIComponent(String(v))}`);
+  if (jar.length > 0) out['cookie'] = jar.join('; ');
+  return out;
+}
