@@ -1,5 +1,9 @@
 /** The library API of idemgen (`import { analyze } from 'idemgen'`). The runtime is `idemgen/runtime`. */
-export { analyze, emitAll, runPipeline, EMITTERS } from './pipeline.js';
+export { analyze, emitAll, emitEach, runPipeline } from './pipeline.js';
+export { ARTIFACTS, findArtifact, selectedArtifacts, configExtensions } from './emit/registry.js';
+export type { ArtifactKind } from './emit/registry.js';
+export { defineArtifact, fromWholeFiles } from './emit/artifact.js';
+export type { Artifact, ArtifactEmit } from './emit/artifact.js';
 export type { AnalysisResult, PipelineResult } from './pipeline.js';
 export { loadInputs } from './load/index.js';
 export { buildApiModel, buildApiModels } from './ir/index.js';

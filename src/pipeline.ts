@@ -4,30 +4,16 @@
  */
 import type { ApiModel } from './ir/types.js';
 import type { Plan } from './classify/types.js';
-import type { ArtifactKind, ResolvedConfig } from './config/types.js';
+import type { ResolvedConfig } from './config/types.js';
 import type { Diagnostic } from './diagnostics/diagnostic.js';
-import type { EmittedFile, Emitter, FileSink, StreamingEmitter } from './emit/types.js';
+import type { EmittedFile, FileSink } from './emit/types.js';
 import type { LoadedDoc } from './load/types.js';
 import { loadInputs } from './load/index.js';
 import { buildApiModels } from './ir/index.js';
 import { classify } from './classify/index.js';
 import { locateDiagnostics } from './diagnostics/locate.js';
-import { emitClient } from './emit/client/index.js';
-import { emitSql } from './emit/sql/index.js';
-import { emitTools, streamTools } from './emit/tools/index.js';
-import { emitReport } from './emit/report/index.js';
-
-export const EMITTERS: Record<ArtifactKind, Emitter> = {
-  client: emitClient,
-  sql: emitSql,
-  tools: emitTools,
-  report: emitReport,
-};
-
-/** Emitters that can also hand their files over piece by piece (same bytes as their `EMITTERS` form). */
-export const STREAMING_EMITTERS: Partial<Record<ArtifactKind, StreamingEmitter>> = {
-  tools: streamTools,
-};
+import { selectedArtifacts } from './emit/registry.js';
+import { memorySink } from './emit/tools/memory-sink.js';
 
 export interface AnalysisResult {
   docs: LoadedDoc[];
@@ -55,43 +41,29 @@ export async function analyze(inputs: string[], config: ResolvedConfig, cwd: str
 }
 
 /**
- * Runs the emitters one at a time into `sink`: streaming emitters write their files piece by piece, the
- * others' files are handed over whole as soon as their emitter returns. A sink that writes to disk can
- * thus let every file go (Graph-sized specs produce ~200 MB of output, 150 MB of it tool JSON).
+ * Runs the selected artifacts (emit/registry.ts) one at a time, in name order, into `sink`. Streaming
+ * emitters write their files piece by piece, so a sink that writes to disk can let every file go
+ * (Graph-sized specs produce ~200 MB of output, 150 MB of it tool JSON).
  */
-export function emitEach(plan: Plan, config: ResolvedConfig, sink: FileSink): Diagnostic[] {
+export async function emitEach(plan: Plan, config: ResolvedConfig, sink: FileSink): Promise<Diagnostic[]> {
   const diagnostics: Diagnostic[] = [];
-  for (const kind of [...config.artifacts].sort()) {
-    const streaming = STREAMING_EMITTERS[kind];
-    if (streaming !== undefined) {
-      diagnostics.push(...streaming(plan, config, sink));
-      continue;
-    }
-    const result = EMITTERS[kind](plan, config);
-    diagnostics.push(...result.diagnostics);
-    for (const file of result.files) {
-      const out = sink.file(file.path);
-      out.write(file.contents);
-      out.end();
-    }
+  for (const artifact of selectedArtifacts(config.artifacts)) {
+    const emit = await artifact.load();
+    diagnostics.push(...emit(plan, config, sink));
   }
   return diagnostics;
 }
 
-export function emitAll(plan: Plan, config: ResolvedConfig): { files: EmittedFile[]; diagnostics: Diagnostic[] } {
+/** Every selected artifact's files in memory, sorted by path (the library's and the tests' form). */
+export async function emitAll(plan: Plan, config: ResolvedConfig): Promise<{ files: EmittedFile[]; diagnostics: Diagnostic[] }> {
   const files: EmittedFile[] = [];
-  const diagnostics: Diagnostic[] = [];
-  for (const kind of [...config.artifacts].sort()) {
-    const result = EMITTERS[kind](plan, config);
-    files.push(...result.files);
-    diagnostics.push(...result.diagnostics);
-  }
+  const diagnostics = await emitEach(plan, config, memorySink((file) => files.push(file)));
   files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   return { files, diagnostics };
 }
 
 export async function runPipeline(inputs: string[], config: ResolvedConfig, cwd: string): Promise<PipelineResult> {
   const analysis = await analyze(inputs, config, cwd);
-  const emitted = emitAll(analysis.plan, config);
+  const emitted = await emitAll(analysis.plan, config);
   return { ...analysis, files: emitted.files, emitDiagnostics: emitted.diagnostics };
 }

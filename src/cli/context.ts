@@ -1,6 +1,7 @@
 /** What every command gets: where it runs, how it prints, and the resolved config + inputs. */
 import { resolve } from 'node:path';
 import { loadConfig } from '../config/load.js';
+import { configExtensions } from '../emit/registry.js';
 import type { ResolvedConfig } from '../config/types.js';
 import { InputError, hasErrors, type Diagnostic } from '../diagnostics/diagnostic.js';
 import type { AnalysisResult } from '../pipeline.js';
@@ -28,7 +29,7 @@ export interface Resolved {
 
 /** Command-line inputs and --out win over the config; config paths are already absolute. */
 export async function resolveRun(ctx: CliContext, args: CommonArgs): Promise<Resolved> {
-  const config = await loadConfig({ cwd: ctx.cwd, configFile: args.config });
+  const config = await loadConfig({ cwd: ctx.cwd, configFile: args.config, extensions: configExtensions() });
   const inputs = args.inputs && args.inputs.length > 0 ? args.inputs.map((p) => resolve(ctx.cwd, p)) : config.inputs.map((p) => resolve(ctx.cwd, p));
   const outDir = resolve(ctx.cwd, args.out ?? config.out);
   return { config: { ...config, inputs, out: outDir }, inputs, outDir };

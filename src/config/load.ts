@@ -5,7 +5,7 @@ import { pathToFileURL } from 'node:url';
 import { parse as parseYaml } from 'yaml';
 import { ConfigError, diagnostic } from '../diagnostics/diagnostic.js';
 import { resolveConfig, type ResolvedConfig, type UserConfig } from './types.js';
-import { validateUserConfig } from './validate.js';
+import { validateUserConfig, type ConfigExtensions } from './validate.js';
 
 export const CONFIG_FILE_NAMES = [
   'idemgen.config.json',
@@ -64,15 +64,18 @@ async function readUserConfig(file: string): Promise<unknown> {
 }
 
 /** Paths in a config file are relative to the file; paths on the command line to cwd. */
-export async function loadConfig(options: { cwd: string; configFile?: string }): Promise<ResolvedConfig> {
+export async function loadConfig(options: { cwd: string; configFile?: string; extensions?: ConfigExtensions }): Promise<ResolvedConfig> {
   const file = options.configFile ? resolve(options.cwd, options.configFile) : findConfigFile(options.cwd);
   if (!file) return resolveConfig({});
   const raw = await readUserConfig(file);
-  const diagnostics = validateUserConfig(raw, file);
+  const diagnostics = validateUserConfig(raw, file, options.extensions);
   if (diagnostics.length > 0) throw new ConfigError(diagnostics);
   const user = raw as UserConfig;
   const base = dirname(file);
-  const resolved = resolveConfig(user, file);
+  const sectionNames = Object.keys(options.extensions?.sections ?? {});
+  const record = raw as Record<string, unknown>;
+  const sections = Object.fromEntries(sectionNames.filter((k) => record[k] !== undefined).map((k) => [k, record[k]]));
+  const resolved = resolveConfig(user, file, sections);
   if (user.inputs) resolved.inputs = user.inputs.map((p) => resolve(base, p));
   if (user.out) resolved.out = resolve(base, user.out);
   return resolved;

@@ -2,7 +2,6 @@ import type { Carrier, KeyStrategy, Mechanism } from '../classify/types.js';
 import type { Severity } from '../diagnostics/diagnostic.js';
 
 export type Dialect = 'postgres' | 'sqlite' | 'mysql';
-export type ArtifactKind = 'client' | 'sql' | 'tools' | 'report';
 
 /** Per-operation override, matched by operation key (`POST /v1/charges`, `tool:send_email`) or operationId/name. */
 export interface OperationOverride {
@@ -29,7 +28,8 @@ export interface OwnedConfig {
 export interface UserConfig {
   inputs?: string[];
   out?: string;
-  artifacts?: ArtifactKind[];
+  /** Artifact names from the emitter registry (`emit/registry.ts`); absent = every default artifact. */
+  artifacts?: string[];
   owned?: OwnedConfig;
   overrides?: Record<string, OperationOverride>;
   dialects?: Dialect[];
@@ -50,8 +50,12 @@ export interface UserConfig {
 }
 
 /** Config after defaults; what classify/emit receive. `configFile` is informational only. */
-export interface ResolvedConfig extends Required<Pick<UserConfig, 'inputs' | 'out' | 'artifacts' | 'dialects'>> {
+export interface ResolvedConfig extends Required<Pick<UserConfig, 'inputs' | 'out' | 'dialects'>> {
   configFile?: string;
+  /** The configured artifact names, or undefined for the registry's defaults. */
+  artifacts?: readonly string[];
+  /** Artifact-owned config sections (`config.<artifact>`), raw: each artifact reads and checked its own. */
+  sections: Readonly<Record<string, unknown>>;
   owned: OwnedConfig;
   overrides: Record<string, OperationOverride>;
   sql: { schema?: string; tablePrefix: string; dedupTable: string; sagaTable: string };
@@ -63,13 +67,14 @@ export interface ResolvedConfig extends Required<Pick<UserConfig, 'inputs' | 'ou
 
 export const DEFAULT_TTL_SECONDS = 24 * 60 * 60;
 
-export function resolveConfig(user: UserConfig = {}, configFile?: string): ResolvedConfig {
+export function resolveConfig(user: UserConfig = {}, configFile?: string, sections: Readonly<Record<string, unknown>> = {}): ResolvedConfig {
   const prefix = user.sql?.tablePrefix ?? 'idemgen_';
   return {
     configFile,
     inputs: user.inputs ?? ['specs'],
     out: user.out ?? 'generated',
-    artifacts: user.artifacts ?? ['client', 'sql', 'tools', 'report'],
+    artifacts: user.artifacts,
+    sections,
     dialects: user.dialects ?? ['postgres', 'sqlite', 'mysql'],
     owned: user.owned ?? {},
     overrides: user.overrides ?? {},

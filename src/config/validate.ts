@@ -5,13 +5,27 @@ const TOP_KEYS = new Set([
   '$schema', '$comment', 'inputs', 'out', 'artifacts', 'owned', 'overrides', 'dialects', 'sql',
   'severities', 'heuristics', 'tools', 'defaultTtlSeconds',
 ]);
-const ARTIFACTS = new Set(['client', 'sql', 'tools', 'report']);
 const DIALECTS = new Set(['postgres', 'sqlite', 'mysql']);
 const MECHANISMS = new Set(['none', 'OP-1', 'OP-2', 'OP-3', 'OP-4', 'OP-5', 'fail-closed']);
 const STRATEGIES = new Set(['caller', 'intent', 'content']);
 const SEVERITIES = new Set(['error', 'warning', 'info', 'off']);
 
 type Check = (value: unknown, pointer: string, out: Diagnostic[], file: string) => void;
+
+/** A problem in a config section, at a JSON pointer into the config file. */
+export interface OptionProblem {
+  pointer: string;
+  message: string;
+}
+
+/**
+ * What the config layer learns from above it (the emitter registry), so it never imports it: the known
+ * artifact names and a check per artifact-owned top-level section (`config.<artifact>`).
+ */
+export interface ConfigExtensions {
+  artifacts: readonly string[];
+  sections: Readonly<Record<string, (value: unknown, pointer: string) => OptionProblem[]>>;
+}
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
@@ -64,20 +78,28 @@ function checkSeverities(value: unknown, pointer: string, out: Diagnostic[], fil
 const CHECKS: Record<string, Check> = {
   inputs: stringArray(),
   out: string,
-  artifacts: stringArray(ARTIFACTS),
   dialects: stringArray(DIALECTS),
   overrides: checkOverrides,
   severities: checkSeverities,
   defaultTtlSeconds: positiveInt,
 };
 
-export function validateUserConfig(raw: unknown, file: string): Diagnostic[] {
+export function validateUserConfig(raw: unknown, file: string, ext?: ConfigExtensions): Diagnostic[] {
   const out: Diagnostic[] = [];
   if (!isObject(raw)) {
     bad(out, file, '', 'The config must be an object');
     return out;
   }
   for (const [key, value] of Object.entries(raw)) {
+    if (key === 'artifacts') {
+      stringArray(ext === undefined ? undefined : new Set(ext.artifacts))(value, '/artifacts', out, file);
+      continue;
+    }
+    const section = ext?.sections[key];
+    if (section !== undefined && !TOP_KEYS.has(key)) {
+      for (const p of section(value, `/${key}`)) bad(out, file, p.pointer, p.message);
+      continue;
+    }
     if (!TOP_KEYS.has(key)) {
       bad(out, file, `/${key}`, `Unknown config key "${key}"`);
       continue;

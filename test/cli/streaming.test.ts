@@ -22,10 +22,10 @@ describe('streaming and in-memory emit give identical files', () => {
   test('every artifact of specs/', async () => {
     const config = resolveConfig({});
     const analysis = await analyze([join(ROOT, 'specs')], config, ROOT);
-    const inMemory = emitAll(analysis.plan, config);
+    const inMemory = await emitAll(analysis.plan, config);
     const out = scratch();
     const staging = stageOutput(out);
-    const diagnostics = emitEach(analysis.plan, config, staging);
+    const diagnostics = await emitEach(analysis.plan, config, staging);
     staging.commit();
     const onDisk = readDir(out);
     expect(Object.keys(onDisk).some((p) => p.startsWith('tools/openai/'))).toBe(true);
@@ -64,7 +64,7 @@ describe('sinks', () => {
     const analysis = await analyze([join(ROOT, 'specs')], config, ROOT);
     const out = scratch();
     const staging = stageOutput(out);
-    emitEach(analysis.plan, config, staging);
+    await emitEach(analysis.plan, config, staging);
     staging.commit();
     const compare = compareSink(out);
     const first = compare.sink.file('tools/openai/extra-api.tools.json');

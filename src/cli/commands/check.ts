@@ -9,7 +9,7 @@ export async function checkCommand(ctx: CliContext, args: CommonArgs): Promise<n
   const analysis = await analyze(inputs, config, ctx.cwd);
   // Each file is compared as soon as it is complete and then dropped (Graph-sized output is ~200 MB).
   const compare = compareSink(outDir);
-  const emitDiagnostics = emitEach(analysis.plan, config, compare.sink);
+  const emitDiagnostics = await emitEach(analysis.plan, config, compare.sink);
   reportInputDiagnostics(ctx, analysis, emitDiagnostics);
   const drift = compare.report();
   const where = displayPath(outDir, ctx.cwd);

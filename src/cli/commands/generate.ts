@@ -60,7 +60,7 @@ export async function generateOnce(ctx: CliContext, args: GenerateArgs, hooks: W
   const staging = stageOutput(outDir, hooks);
   const written: Record<string, string> = {};
   try {
-    const emitDiagnostics = emitEach(analysis.plan, config, hashingSink(staging, written));
+    const emitDiagnostics = await emitEach(analysis.plan, config, hashingSink(staging, written));
     reportInputDiagnostics(ctx, analysis, emitDiagnostics);
   } catch (err) {
     staging.abort();

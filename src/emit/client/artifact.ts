@@ -1,0 +1,8 @@
+import { defineArtifact, fromWholeFiles } from '../artifact.js';
+
+export const clientArtifact = defineArtifact({
+  name: 'client',
+  summary: 'typed idempotent clients, one per OpenAPI input (client/<api>.gen.ts)',
+  byDefault: true,
+  load: async () => fromWholeFiles((await import('./index.js')).emitClient),
+});
