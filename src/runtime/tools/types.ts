@@ -1,0 +1,92 @@
+/**
+ * The contract between the generator and the tool runtime (issue 14): a `ToolBinding` is plain data —
+ * everything needed to turn one model tool call into exactly one HTTP effect, with no generated glue.
+ * The `handlers` artifact writes bindings into `handlers/<api>.tools.gen.ts`; `idemgen serve` builds
+ * the same bindings in memory from the plan. Both hand them to `createToolRuntime`.
+ */
+import type { KeyScope } from '../keys.js';
+
+/** Where one flat tool argument goes in the HTTP request. */
+export interface ArgRoute {
+  /** The tool's input property (`customer_id`, or `query_limit` after a name clash). */
+  property: string;
+  in: 'path' | 'query' | 'header' | 'cookie';
+  /** The parameter's own name in the spec. */
+  name: string;
+}
+
+/** The native key's place in the request (SOP OP-1); `path` is the full body path for body/form keys. */
+export interface BindingCarrier {
+  in: 'header' | 'query' | 'body' | 'form';
+  name: string;
+  path?: string[];
+}
+
+export type BindingMechanism = 'none' | 'OP-1' | 'OP-2' | 'OP-3' | 'OP-4' | 'OP-5' | 'fail-closed';
+
+export interface ToolBinding {
+  /** The name the model sees, per target format (sanitizing may differ per format). */
+  names: { mcp: string; openai: string; anthropic: string };
+  /** Operation key (`POST /v1/charges`): the dedup row's operation and the audit row it links to. */
+  operation: string;
+  /** Client method name (ir/names.ts), for docs and typed wrappers. */
+  method: string;
+  http: { method: string; path: string };
+  effect: 'read' | 'write';
+  mechanism: BindingMechanism;
+  tags?: string[];
+  title?: string;
+  description: string;
+  /** The tool argument that carries the key (writes only; `idempotency_key`). */
+  keyProperty?: string;
+  keyLimits?: { minLength?: number; maxLength?: number };
+  carrier?: BindingCarrier;
+  ttlSeconds?: number;
+  routes: ArgRoute[];
+  body?: { property: string; encoding: 'json' | 'form' | 'multipart' | 'text' | 'binary'; mediaType?: string; required: boolean };
+  /** OP-5: how to undo the effect (the compensating operation, with the external id from the response). */
+  compensation?: { operation: string; method: string; path: string; idParameter: string };
+  /** MCP / JSON Schema 2020-12 input schema (with the key property on writes): validation and listing. */
+  inputSchema: Record<string, unknown>;
+  /**
+   * OpenAI strict mode: JSON pointers (into the arguments) of free-form objects sent as JSON-encoded
+   * strings. Optional fields sent as `null` are recognized from `inputSchema` (not in `required`).
+   */
+  jsonEncoded?: string[];
+  annotations?: { readOnlyHint?: boolean; destructiveHint?: boolean; idempotentHint?: boolean; openWorldHint?: boolean };
+}
+
+/** How a call arrived and who made it. */
+export interface ToolCallContext {
+  /** Argument dialect: OpenAI strict mode sends optional fields as null and free-form objects as JSON text. */
+  format?: 'mcp' | 'openai' | 'anthropic' | 'ai-sdk';
+  /** The principal's namespace for stored keys (the authenticated subject); never the OAuth client. */
+  scope?: string | KeyScope;
+  /**
+   * App-derived intent (SOP Case 2): with no model-supplied key, the key is derived from this and the
+   * arguments — never from the tool-call id (SOP §6: one per emission, not per intent).
+   */
+  intent?: Record<string, string | number>;
+  signal?: AbortSignal;
+}
+
+/** What the model gets back (snake_case: it is read by models and serialized as JSON). */
+export type ToolOutcome =
+  | { ok: true; result: unknown; was_replay: boolean; original_called_at?: string }
+  | { ok: false; error: ToolCallError };
+
+export interface ToolCallError {
+  /** Stable code: `invalid_arguments`, `api_error`, `idempotency_conflict`, `idempotency_outcome_unknown`, … */
+  code: string;
+  message: string;
+  /** Whether the effect happened: `no` (safe to correct and retry), `unknown`, or `yes`. */
+  executed: 'no' | 'unknown' | 'yes';
+  /** May the same key be sent again (after correcting the arguments for `invalid_arguments`)? */
+  retry_same_key: boolean;
+  status?: number;
+  /** The API's own error code and message, from its error body. */
+  api_code?: string;
+  api_message?: string;
+  /** JSON pointers and messages of argument errors. */
+  issues?: { pointer: string; message: string }[];
+}
