@@ -44,16 +44,3 @@ export function outputPathProblem(path: string): string | undefined {
   }
   return undefined;
 }
-
-/** Pairs of paths that name one file on a case-insensitive file system (macOS, Windows defaults). */
-export function caseCollisions(paths: Iterable<string>): [string, string][] {
-  const seen = new Map<string, string>();
-  const out: [string, string][] = [];
-  for (const p of paths) {
-    const folded = p.normalize('NFC').toLowerCase();
-    const first = seen.get(folded);
-    if (first !== undefined && first !== p) out.push([first, p]);
-    else seen.set(folded, p);
-  }
-  return out;
-}

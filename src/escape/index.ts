@@ -8,4 +8,5 @@ export { docInline, docLines, lineComment } from './comment.js';
 export { mdCode, mdText } from './markdown.js';
 export { sqlComment } from './sql.js';
 export { jsonText } from './json.js';
-export { caseCollisions, fileNameSegment, isReservedFileName, outputPathProblem } from './file-name.js';
+export { terminalText } from './terminal.js';
+export { fileNameSegment, isReservedFileName, outputPathProblem } from './file-name.js';
