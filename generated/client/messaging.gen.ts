@@ -167,7 +167,7 @@ export class MessagingClient {
         run: ctx,
       }).then((res) => res.body as CreateWebhookResponse).then((result) => ({ externalId: externalIdOf(operation, result), result })),
       compensate: (externalId) => {
-        const request = { path: { "webhook_id": externalId } };
+        const request = { path: { webhook_id: externalId } };
         return this.#http.send({ method: "DELETE", path: `/v2/webhooks/${encodeURIComponent(String(request.path.webhook_id))}`, bodyType: "none", mechanism: "OP-5" }).then(() => undefined);
       },
     });

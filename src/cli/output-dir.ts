@@ -6,15 +6,27 @@
 import {
   closeSync, existsSync, fstatSync, mkdirSync, mkdtempSync, openSync, readFileSync, readSync, readdirSync, renameSync, rmSync, writeFileSync, writeSync,
 } from 'node:fs';
-import { basename, dirname, join, posix, sep } from 'node:path';
+import { basename, dirname, join, sep } from 'node:path';
 import type { EmittedFile, FileSink, FileWriter } from '../emit/types.js';
 import { InputError, diagnostic } from '../diagnostics/diagnostic.js';
+import { outputPathProblem } from '../escape/index.js';
 
+/** Every path an emitter hands over is checked here, at the one place files are written (an internal error if not). */
 export function assertSafeRelativePath(path: string): void {
-  const norm = posix.normalize(path);
-  if (path.length === 0 || posix.isAbsolute(path) || norm.startsWith('../') || norm === '..' || path.includes('\\') || path.includes('\0')) {
-    throw new Error(`emitter produced an unsafe output path: ${JSON.stringify(path)}`);
-  }
+  const problem = outputPathProblem(path);
+  if (problem !== undefined) throw new Error(`emitter produced an unsafe output path ${JSON.stringify(path)}: it ${problem}`);
+}
+
+/**
+ * A set of output paths in which no two name the same file on a case-insensitive file system (macOS and
+ * Windows defaults): the second would silently overwrite the first there.
+ */
+function claimPath(claimed: Map<string, string>, path: string): void {
+  assertSafeRelativePath(path);
+  const folded = path.normalize('NFC').toLowerCase();
+  const first = claimed.get(folded);
+  if (first !== undefined) throw new Error(`emitter produced output paths that differ only by case (or twice): ${JSON.stringify(first)} and ${JSON.stringify(path)}`);
+  claimed.set(folded, path);
 }
 
 export function listFiles(dir: string, base = ''): string[] {
@@ -51,13 +63,14 @@ export function stageOutput(outDir: string, hooks: WriteHooks = {}): Staging {
   }
   const tmp = mkdtempSync(join(parent, `.${basename(outDir)}.tmp-`));
   const open = new Set<number>();
+  const claimed = new Map<string, string>();
   const abort = (): void => {
     for (const fd of open) closeSync(fd);
     open.clear();
     rmSync(tmp, { recursive: true, force: true });
   };
   const target = (path: string): string => {
-    assertSafeRelativePath(path);
+    claimPath(claimed, path);
     const file = join(tmp, ...path.split('/'));
     mkdirSync(dirname(file), { recursive: true });
     return file;

@@ -1,4 +1,5 @@
 /** `api.id`: from the input's file name, safe as a file name, unique across inputs. */
+import { fileNameSegment } from '../escape/index.js';
 
 // Suffixes that name the kind of file rather than the API (`payments.openapi.yaml` → `payments`).
 const KIND_SUFFIX = /\.(openapi|swagger|oas|oas2|oas3|spec|tools|mcp|api)$/i;
@@ -11,16 +12,6 @@ function stripName(name: string): string {
   return out;
 }
 
-function sanitize(id: string): string {
-  return id
-    .normalize('NFKD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .toLowerCase()
-    .replace(/[^a-z0-9._-]+/g, '-')
-    .replace(/^[-.]+|[-.]+$/g, '')
-    .replace(/-{2,}/g, '-');
-}
-
 export function apiIdFromFile(file: string): string {
   const segments = file.split('/').filter((s) => s !== '' && s !== '.' && s !== '..');
   const base = segments.pop() ?? '';
@@ -30,7 +21,8 @@ export function apiIdFromFile(file: string): string {
     const folder = stripName(segments.pop()!);
     if (!GENERIC.has(folder.toLowerCase()) || segments.length === 0) id = folder;
   }
-  return sanitize(id) || 'api';
+  // Output files are named after the id (`client/<id>.gen.ts`): no traversal, no device names, lower case.
+  return fileNameSegment(id, 'api');
 }
 
 /** Unique ids in file order: later duplicates get `-2`, `-3`, … (ids are lower-case, so this holds on case-insensitive file systems too). */

@@ -7,6 +7,7 @@
 import { StructureKind, type ClassDeclarationStructure, type CodeBlockWriter, type MethodDeclarationStructure, type OptionalKind, type ParameterDeclarationStructure, type PropertyDeclarationStructure } from 'ts-morph';
 import type { HttpOperation } from '../../ir/types.js';
 import type { PlanEntry } from '../../classify/types.js';
+import { isSafeIdentifier, tsIdentifier, tsNumber, tsObjectKey, tsString } from '../../escape/index.js';
 import { methodDoc } from './jsdoc.js';
 import type { OperationTypes } from './operation-types.js';
 import type { HelperNames } from './helpers.js';
@@ -19,6 +20,11 @@ export interface ClientOperation {
   types: OperationTypes;
   /** OP-1 with a carrier: the limits the key is validated against before any request. */
   keyLimits?: KeyLimits;
+}
+
+/** The IR hands out safe, unique names; re-checked here because a method name is code. */
+function methodName(op: HttpOperation): string {
+  return isSafeIdentifier(op.name) ? op.name : tsIdentifier(op.name, 'operation');
 }
 
 /** Writes that get a wrapper; `none` on a write means classify refused it and the report says why. */
@@ -98,7 +104,7 @@ function writeCall(w: CodeBlockWriter, c: ClientOperation, h: HelperNames, mecha
 function readMethod(c: ClientOperation, h: HelperNames): MethodDeclarationStructure {
   return {
     kind: StructureKind.Method,
-    name: c.op.name,
+    name: methodName(c.op),
     docs: [methodDoc(c.entry, undefined)],
     parameters: [requestParam(c)],
     returnType: `Promise<${c.types.responseName}>`,
@@ -111,16 +117,16 @@ function readMethod(c: ClientOperation, h: HelperNames): MethodDeclarationStruct
 }
 
 function writeStoreRun(w: CodeBlockWriter, c: ClientOperation, h: HelperNames): void {
-  const ttl = c.entry.ttlSeconds !== undefined ? `, ttlSeconds: ${c.entry.ttlSeconds}` : '';
-  w.writeLine(`return this.#idem.run({ operation, key, scope: this.#scope, args: request, mechanism: ${JSON.stringify(c.entry.mechanism)}${ttl} }, (ctx) =>`);
+  const ttl = c.entry.ttlSeconds !== undefined ? `, ttlSeconds: ${tsNumber(c.entry.ttlSeconds)}` : '';
+  w.writeLine(`return this.#idem.run({ operation, key, scope: this.#scope, args: request, mechanism: ${tsString(c.entry.mechanism)}${ttl} }, (ctx) =>`);
   w.indent(() => writeCall(w, c, h, c.entry.mechanism, false, true));
   w.write(');');
 }
 
 function writeSaga(w: CodeBlockWriter, c: ClientOperation, h: HelperNames, inverse: HttpOperation | undefined): void {
   const e = c.entry;
-  const ttl = e.ttlSeconds !== undefined ? `, ttlSeconds: ${e.ttlSeconds}` : '';
-  const comp = e.compensation !== undefined ? `, compensationOperation: ${JSON.stringify(e.compensation)}` : '';
+  const ttl = e.ttlSeconds !== undefined ? `, ttlSeconds: ${tsNumber(e.ttlSeconds)}` : '';
+  const comp = e.compensation !== undefined ? `, compensationOperation: ${tsString(e.compensation)}` : '';
   w.writeLine(`return runSaga(this.#store, { operation, key, scope: this.#scope, args: request${comp}${ttl} }, {`);
   w.indent(() => {
     w.write('call: (ctx) => ');
@@ -131,8 +137,8 @@ function writeSaga(w: CodeBlockWriter, c: ClientOperation, h: HelperNames, inver
       // The inverse (`DELETE /things/{id}`) is addressed by the id the first call returned (SOP OP-5).
       w.write('compensate: (externalId) => {').newLine();
       w.indent(() => {
-        w.writeLine(`const request = { path: { ${JSON.stringify(param[0]!.name)}: externalId } };`);
-        w.write(`return this.#http.send({ method: ${JSON.stringify(inverse.method.toUpperCase())}, path: `);
+        w.writeLine(`const request = { path: { ${tsObjectKey(param[0]!.name)}: externalId } };`);
+        w.write(`return this.#http.send({ method: ${tsString(inverse.method.toUpperCase())}, path: `);
         writePathExpression(w, inverse);
         w.write(`, bodyType: "none", mechanism: "OP-5" }).then(() => undefined);`).newLine();
       });
@@ -150,7 +156,7 @@ function writeMethod(c: ClientOperation, h: HelperNames, inverse: HttpOperation 
   const options: OptionalKind<ParameterDeclarationStructure> = { name: 'options', type: keyOpt.type, ...(keyOpt.optional ? { hasQuestionToken: true } : {}) };
   return {
     kind: StructureKind.Method,
-    name: c.op.name,
+    name: methodName(c.op),
     // Async: a refused key or options object rejects the promise like every other failure, never throws synchronously.
     isAsync: true,
     docs: [methodDoc(entry, keyOpt.doc)],
@@ -159,12 +165,12 @@ function writeMethod(c: ClientOperation, h: HelperNames, inverse: HttpOperation 
     returnType: `Promise<${h.writeResult}<${c.types.responseName}>>`,
     statements: (w) => {
       if (blobs) w.writeLine('await digestBlobs(request);');
-      w.writeLine(`const operation = ${JSON.stringify(c.op.key)};`);
-      const resolve = `${h.resolveKey}(operation, request, options, ${JSON.stringify(keyOpt.strategy)})`;
+      w.writeLine(`const operation = ${tsString(c.op.key)};`);
+      const resolve = `${h.resolveKey}(operation, request, options, ${tsString(keyOpt.strategy)})`;
       if (native) {
         // Checked before the request: a key the server refuses or truncates would leave the retry undeduped.
         const l = c.keyLimits ?? { maxLength: 255, minLength: 16 };
-        w.writeLine(`const key = validateKey(${resolve}, { maxLength: ${l.maxLength}, minLength: ${l.minLength} });`);
+        w.writeLine(`const key = validateKey(${resolve}, { maxLength: ${tsNumber(l.maxLength)}, minLength: ${tsNumber(l.minLength)} });`);
         w.write('return ');
         writeCall(w, c, h, 'OP-1', true);
         w.write(`.then((res) => ${h.nativeResult}<${c.types.responseName}>(res));`);

@@ -1,5 +1,6 @@
-/** JSDoc text from spec descriptions; the text is untrusted, so `*\/` is escaped. */
+/** JSDoc blocks; spec text reaches them only through `docLines`/`docInline` (src/escape/comment.ts). */
 import type { CodeBlockWriter } from 'ts-morph';
+import { docLines } from '../../escape/index.js';
 
 const isObj = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 
@@ -13,15 +14,12 @@ export function writeDoc(w: CodeBlockWriter, schema: unknown): void {
   writeDocLines(w, lines);
 }
 
-export function docLines(text: string): string[] {
-  return text
-    .replace(/\*\//g, '*\\/')
-    .split(/\r?\n|\r|\u2028|\u2029/)
-    .map((l) => l.trimEnd());
-}
+export { docInline, docLines } from '../../escape/index.js';
 
+/** Lines are already escaped; `*\/` is re-checked so a line built by mistake from raw text still cannot end the block. */
 export function writeDocLines(w: CodeBlockWriter, lines: string[]): void {
   if (lines.length === 0) return;
+  lines = lines.map((l) => l.replace(/\*\//g, '*\\/'));
   if (lines.length === 1) {
     w.write(`/** ${lines[0]} */`).newLine();
     return;

@@ -10,7 +10,8 @@ import { buildClientClass, isNative, isWrapped, mayCarryBlobs, usesDedupStore, t
 import { claimHelperNames, factoryStatement, helperStatements, runtimeImports, RUNTIME_IMPORTS, type HelperUse } from './helpers.js';
 import { GLOBAL_NAMES, NameTable, pascalCase } from './names.js';
 import { buildOperationTypes } from './operation-types.js';
-import { docLines, typeAliasStatement, writeSchemaType, type TypeWriterContext } from './schema-type.js';
+import { lineComment } from '../../escape/index.js';
+import { docInline, docLines, typeAliasStatement, writeSchemaType, type TypeWriterContext } from './schema-type.js';
 import { TypeRegistry } from './type-registry.js';
 import { printClientFile } from './print.js';
 import { keyLimits } from './key-limits.js';
@@ -41,13 +42,13 @@ function schemaDocs(schema: unknown, ref: string): string[] {
   const lines: string[] = [];
   if (typeof s['description'] === 'string' && s['description'].trim() !== '') lines.push(...docLines(s['description'].trim()));
   if (s['deprecated'] === true) lines.push('@deprecated');
-  lines.push(`@see ${ref.replace(/\*\//g, '*\\/')}`);
+  lines.push(`@see ${docInline(ref)}`);
   return lines;
 }
 
 function headerText(api: ApiModel): string {
   const title = api.title !== undefined ? ` (${api.title}${api.version !== undefined ? ` ${api.version}` : ''})` : '';
-  return `${CLIENT_HEADER}\n// Source: ${api.file}${title}`.replace(/[\r\n\u2028\u2029]+(?!\/\/)/g, ' ');
+  return `${CLIENT_HEADER}\n// Source: ${lineComment(`${api.file}${title}`)}`;
 }
 
 export function renderClientFile(apiPlan: ApiPlan): string {

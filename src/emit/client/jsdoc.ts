@@ -4,12 +4,12 @@
  * generated file can dispute a decision without opening the audit report.
  */
 import type { Carrier, PlanEntry } from '../../classify/types.js';
-import { docLines } from './schema-type.js';
+import { docInline, docLines } from './schema-type.js';
 
 function carrierText(carrier: Carrier | null): string {
   if (carrier === null) return 'none (the key stays in the dedup store)';
   const limit = carrier.maxLength !== undefined ? `, ≤ ${carrier.maxLength} chars` : '';
-  return `${carrier.in} \`${carrier.name}\`${limit}`;
+  return `${carrier.in} \`${docInline(carrier.name)}\`${limit}`;
 }
 
 function ttlText(ttl: number | undefined): string {
@@ -17,12 +17,12 @@ function ttlText(ttl: number | undefined): string {
   return ttl % 3600 === 0 ? `${ttl} s (${ttl / 3600} h)` : `${ttl} s`;
 }
 
-/** `description` wins over `summary`; both are free text from the spec, so `*\/` is escaped. */
+/** `summary` wins over `description`; spec text goes through `docLines`/`docInline` (src/escape/comment.ts). */
 function summaryLines(entry: PlanEntry): string[] {
   const op = entry.operation;
   const text = op.summary ?? op.description;
   const lines = text !== undefined && text.trim() !== '' ? docLines(text.trim()) : [];
-  return [...lines, ...(lines.length > 0 ? [''] : []), `\`${op.key}\``];
+  return [...lines, ...(lines.length > 0 ? [''] : []), `\`${docInline(op.key)}\``];
 }
 
 export function methodDoc(entry: PlanEntry, keyOptionsText: string | undefined): string {
@@ -33,14 +33,14 @@ export function methodDoc(entry: PlanEntry, keyOptionsText: string | undefined):
       `Class: ${entry.class}. Mechanism: ${entry.mechanism}${entry.toolBoundary ? ` + ${entry.toolBoundary}` : ''}.`,
       `Key carrier: ${carrierText(entry.carrier)}. Key strategy: ${entry.keyStrategy ?? 'key or intent scope'}. TTL: ${ttlText(entry.ttlSeconds)}.`,
     );
-    if (entry.compensation !== undefined) lines.push(`Compensation: \`${entry.compensation}\`.`);
+    if (entry.compensation !== undefined) lines.push(`Compensation: \`${docInline(entry.compensation)}\`.`);
     if (entry.methodIdempotent === true) lines.push('Idempotent by method semantics (RFC 9110 §9.2.2), still a side effect.');
     if (keyOptionsText !== undefined) lines.push(keyOptionsText);
     lines.push('', 'Why:');
     for (const r of entry.reasons) lines.push(...docLines(`- ${r.rule}: ${r.detail}${r.pointer !== undefined ? ` (${r.pointer})` : ''}`));
     lines.push('', '@returns `{ result, wasReplay, originalCalledAt }` (SOP Step 7).');
   } else if (entry.effect === 'write') {
-    lines.push('', `Not wrapped: ${entry.reasons.map((r) => r.detail).join('; ') || 'no mechanism applies'}.`);
+    lines.push('', `Not wrapped: ${docInline(entry.reasons.map((r) => r.detail).join('; ')) || 'no mechanism applies'}.`);
   }
   if (entry.operation.deprecated) lines.push('@deprecated');
   return lines.join('\n');

@@ -3,34 +3,19 @@
  * one `NameTable`, so schema types, operation types and runtime imports can never collide.
  */
 
-/** ECMAScript reserved words and TypeScript's predefined type names: illegal as a type alias name. */
-const RESERVED = new Set(
-  (
-    'break case catch class const continue debugger default delete do else enum export extends false finally for ' +
-    'function if import in instanceof new null return super switch this throw true try typeof var void while with ' +
-    'implements interface let package private protected public static yield await ' +
-    'any unknown never object string number boolean bigint symbol undefined type keyof infer is asserts readonly ' +
-    'unique declare namespace module global require abstract as async constructor from get of set satisfies accessor out'
-  ).split(' '),
-);
+import { RESERVED_IDENTIFIERS, tsPropertyKey } from '../../escape/index.js';
+
+/** ECMAScript reserved words, TypeScript's predefined type names and `constructor`-like member names. */
+const RESERVED = RESERVED_IDENTIFIERS;
 
 /**
  * Globals the generated code refers to in type positions; a schema named `Blob` or `Promise` would shadow them
  * inside the module and silently change the meaning of other declarations.
  */
-export const GLOBAL_NAMES: readonly string[] = ['Blob', 'Promise', 'FormData', 'ArrayBuffer', 'Record', 'Omit', 'Array', 'Date'];
+export const GLOBAL_NAMES: readonly string[] = ['Blob', 'Promise', 'FormData', 'ArrayBuffer', 'Uint8Array', 'Record', 'Omit', 'Array', 'Date'];
 
-const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
-
-export function isIdentifier(name: string): boolean {
-  return IDENTIFIER.test(name) && !RESERVED.has(name);
-}
-
-/** A property key as written in an object type: bare when it is a valid identifier name, else a JSON string. */
-export function propertyKey(name: string): string {
-  // Reserved words are legal property names (ES5 IdentifierName), so only the shape matters here.
-  return IDENTIFIER.test(name) ? name : JSON.stringify(name);
-}
+/** A property key as written in an object type (reserved words are legal property names there). */
+export const propertyKey = tsPropertyKey;
 
 /** `payments-api.v2` → `PaymentsApiV2`; always a valid identifier (leading digit gets a `_` prefix). */
 export function pascalCase(raw: string): string {

@@ -8,7 +8,8 @@ import type { HttpOperation, JsonSchema, Parameter } from '../../ir/types.js';
 import type { Carrier } from '../../classify/types.js';
 import { pickRequestContent, responseShape, type BodyEncoding, type ResponseShape } from './media.js';
 import { propertyKey, type NameTable, pascalCase } from './names.js';
-import { writeDocLines, docLines, writeSchemaType, typeAliasStatement, type TypeWriterContext } from './schema-type.js';
+import { tsString } from '../../escape/index.js';
+import { writeDocLines, docInline, docLines, writeSchemaType, typeAliasStatement, type TypeWriterContext } from './schema-type.js';
 
 export type ParamGroup = 'path' | 'query' | 'header' | 'cookie';
 const GROUPS: ParamGroup[] = ['path', 'query', 'header', 'cookie'];
@@ -87,8 +88,8 @@ export function buildOperationTypes(op: HttpOperation, carrier: Carrier | null, 
     w.write('}');
   };
   const statements = [
-    typeAliasStatement(requestName, [`Input of \`${op.key}\`.`], requestType),
-    typeAliasStatement(responseName, [`Success body of \`${op.key}\`.`], (w) => writeResponse(w, response, ctx)),
+    typeAliasStatement(requestName, [`Input of \`${docInline(op.key)}\`.`], requestType),
+    typeAliasStatement(responseName, [`Success body of \`${docInline(op.key)}\`.`], (w) => writeResponse(w, response, ctx)),
   ];
   const bodyInfo = body && { encoding: body.encoding, required: body.required, ...(body.mediaType !== undefined ? { mediaType: body.mediaType } : {}) };
   return { requestName, responseName, groups, body: bodyInfo, requestRequired, response, statements };
@@ -116,7 +117,7 @@ function writeBody(w: CodeBlockWriter, body: BodySource, omitted: string | undef
   } else {
     if (omitted !== undefined) w.write('Omit<');
     writeSchemaType(w, body.schema, ctx);
-    if (omitted !== undefined) w.write(`, ${JSON.stringify(omitted)}>`);
+    if (omitted !== undefined) w.write(`, ${tsString(omitted)}>`);
   }
   w.write(';').newLine();
 }

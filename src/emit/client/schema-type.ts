@@ -4,6 +4,7 @@
  */
 import type { CodeBlockWriter } from 'ts-morph';
 import type { JsonSchema } from '../../ir/types.js';
+import { tsNumber, tsString } from '../../escape/index.js';
 import { propertyKey } from './names.js';
 import { writeDoc, writeDocLines } from './doc-lines.js';
 import type { TypeRegistry } from './type-registry.js';
@@ -100,9 +101,9 @@ function isAtomic(s: Obj): boolean {
 
 function literal(value: unknown): string | undefined {
   if (value === null) return 'null';
-  if (typeof value === 'string') return JSON.stringify(value);
+  if (typeof value === 'string') return tsString(value);
   if (typeof value === 'boolean') return String(value);
-  if (typeof value === 'number' && Number.isFinite(value)) return String(value);
+  if (typeof value === 'number' && Number.isFinite(value)) return tsNumber(value);
   return undefined;
 }
 
@@ -225,4 +226,4 @@ export function typeAliasStatement(name: string, docLinesOf: string[], body: (w:
   };
 }
 
-export { docLines, writeDoc, writeDocLines } from './doc-lines.js';
+export { docInline, docLines, writeDoc, writeDocLines } from './doc-lines.js';

@@ -6,27 +6,24 @@
 import type { CodeBlockWriter } from 'ts-morph';
 import type { HttpOperation } from '../../ir/types.js';
 import type { Carrier } from '../../classify/types.js';
+import { tsMember, tsString, tsTemplateText } from '../../escape/index.js';
 import { propertyKey } from './names.js';
 import type { OperationTypes } from './operation-types.js';
 import { pinnedResponseType } from './media.js';
-
-const member = (obj: string, name: string): string => (/^[A-Za-z_$][A-Za-z0-9_$]*$/.test(name) ? `${obj}.${name}` : `${obj}[${JSON.stringify(name)}]`);
-
-/** Template-literal text must not contain a raw backtick or `${`. */
-const literalPart = (text: string): string => text.replace(/\\/g, '\\\\').replace(/`/g, '\\`').replace(/\$\{/g, '\\${');
 
 export function writePathExpression(w: CodeBlockWriter, op: HttpOperation): void {
   const declared = new Set(op.parameters.filter((p) => p.in === 'path').map((p) => p.name));
   const parts = op.path.split(/(\{[^}]+\})/);
   if (!parts.some((p) => p.startsWith('{') && declared.has(p.slice(1, -1)))) {
-    w.write(JSON.stringify(op.path));
+    w.write(tsString(op.path));
     return;
   }
+  // Every literal piece is escaped on its own and escapes every `$`, so no `${` can form across pieces.
   w.write('`');
   for (const part of parts) {
     const name = part.startsWith('{') ? part.slice(1, -1) : undefined;
-    if (name !== undefined && declared.has(name)) w.write(`\${encodeURIComponent(String(${member('request.path', name)}))}`);
-    else w.write(literalPart(part));
+    if (name !== undefined && declared.has(name)) w.write(`\${encodeURIComponent(String(${tsMember('request.path', name)}))}`);
+    else w.write(tsTemplateText(part));
   }
   w.write('`');
 }
@@ -42,7 +39,7 @@ export interface SendOptions {
 export function writeSendArgs(w: CodeBlockWriter, op: HttpOperation, types: OperationTypes, o: SendOptions, headersFn: string): void {
   w.write('{').newLine();
   w.indent(() => {
-    w.writeLine(`method: ${JSON.stringify(op.method.toUpperCase())},`);
+    w.writeLine(`method: ${tsString(op.method.toUpperCase())},`);
     w.write('path: ');
     writePathExpression(w, op);
     w.write(',').newLine();
@@ -51,16 +48,16 @@ export function writeSendArgs(w: CodeBlockWriter, op: HttpOperation, types: Oper
     const c = types.groups.includes('cookie');
     if (h || c) w.writeLine(`headers: ${headersFn}(${h ? 'request.header' : 'undefined'}, ${c ? 'request.cookie' : 'undefined'}),`);
     if (types.body !== undefined) w.writeLine('body: request.body,');
-    w.writeLine(`bodyType: ${JSON.stringify(types.body?.encoding ?? 'none')},`);
+    w.writeLine(`bodyType: ${tsString(types.body?.encoding ?? 'none')},`);
     const raw = types.body?.encoding === 'text' || types.body?.encoding === 'binary';
-    if (raw && types.body?.mediaType !== undefined) w.writeLine(`contentType: ${JSON.stringify(types.body.mediaType)},`);
+    if (raw && types.body?.mediaType !== undefined) w.writeLine(`contentType: ${tsString(types.body.mediaType)},`);
     const pinned = pinnedResponseType(types.response);
-    if (pinned !== undefined) w.writeLine(`responseType: ${JSON.stringify(pinned)},`);
+    if (pinned !== undefined) w.writeLine(`responseType: ${tsString(pinned)},`);
     if (o.carrier !== undefined) {
       w.writeLine('key,');
-      w.writeLine(`carrier: { in: ${JSON.stringify(o.carrier.in)}, name: ${JSON.stringify(o.carrier.name)} },`);
+      w.writeLine(`carrier: { in: ${tsString(o.carrier.in)}, name: ${tsString(o.carrier.name)} },`);
     }
-    w.writeLine(`mechanism: ${JSON.stringify(o.mechanism)},`);
+    w.writeLine(`mechanism: ${tsString(o.mechanism)},`);
     if (o.run === true) w.writeLine('run: ctx,');
   });
   w.write('}');

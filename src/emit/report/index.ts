@@ -3,6 +3,7 @@
  * data model (model.ts). `emitReport` writes report/audit.md and report/audit.json.
  */
 import type { Plan } from '../../classify/types.js';
+import { jsonText } from '../../escape/index.js';
 import type { Emitter } from '../types.js';
 import { renderMarkdown } from './markdown.js';
 import { buildAuditModel, type AuditModel } from './model.js';
@@ -20,7 +21,7 @@ export { buildAuditModel } from './model.js';
 export type { AuditModel, AuditOperation, AuditDiagnostic, AuditTotals } from './model.js';
 
 export function renderJson(model: AuditModel): string {
-  return `${JSON.stringify(model, null, 2)}\n`;
+  return `${jsonText(model, 2)}\n`;
 }
 
 export const RENDERERS: Readonly<Record<AuditFormat, (model: AuditModel, opts: RenderOptions) => string>> = {

@@ -6,34 +6,32 @@
 import { readFileSync } from 'node:fs';
 import Handlebars from 'handlebars';
 import { RULES } from '../../classify/rules.js';
+import { mdCode, mdText } from '../../escape/index.js';
 import { carrierText, CLASSES, locationText, MECHANISMS, mechanismText, ttlText, type AuditModel, type AuditOperation } from './model.js';
 
 /** `src/emit/report/` (tsx, vitest) and `dist/emit/report/` (built) are both three levels deep. */
 const TEMPLATE = new URL('../../../templates/report/audit.md.hbs', import.meta.url);
 
-// An isolated instance; `noEscape` because cells are escaped for Markdown below, not for HTML.
+// An isolated instance; `noEscape` because every value is escaped for Markdown below (mdText/mdCode from
+// src/escape), which also turns `<` and `&` into entities; Handlebars' HTML escaping would double that.
 const hbs = Handlebars.create();
 let compiled: Handlebars.TemplateDelegate | undefined;
 
-/** Table cells: no pipes, no line breaks. */
-export function cell(s: string): string {
-  return s.replace(/\\/g, '\\\\').replace(/\|/g, '\\|').replace(/\r?\n/g, ' ');
-}
-
+/** The one piece of HTML the report writes itself: a line break between reasons in a table cell. */
 function reasonsText(o: AuditOperation): string {
-  return [...o.effectReasons, ...o.reasons].map((r) => `\`${r.rule}\`: ${r.detail}`).join('<br>');
+  return [...o.effectReasons, ...o.reasons].map((r) => `${mdCode(r.rule)}: ${mdText(r.detail)}`).join('<br>');
 }
 
 function operationRow(o: AuditOperation): Record<string, string> {
   return {
-    key: cell(o.key.replace(/`/g, "'")),
-    effect: o.effect,
-    class: o.class,
-    mechanism: cell(mechanismText(o)),
-    carrier: cell(carrierText(o.carrier)),
-    keyStrategy: o.keyStrategy ?? '—',
-    ttl: ttlText(o.ttlSeconds),
-    reasons: cell(reasonsText(o)),
+    key: mdCode(o.key),
+    effect: mdText(o.effect),
+    class: mdText(o.class),
+    mechanism: mdText(mechanismText(o)),
+    carrier: mdText(carrierText(o.carrier)),
+    keyStrategy: mdText(o.keyStrategy ?? '—'),
+    ttl: mdText(ttlText(o.ttlSeconds)),
+    reasons: reasonsText(o),
   };
 }
 
@@ -46,13 +44,18 @@ export function renderMarkdown(model: AuditModel): string {
     classTotals: CLASSES.map((name) => ({ name, count: model.totals.class[name] })),
     mechanismTotals: MECHANISMS.map((name) => ({ name, count: model.totals.mechanism[name] })),
     files: files.map((file) => ({
-      file: file === '' ? '(no file)' : file,
+      file: mdText(file === '' ? '(no file)' : file),
       operations: model.operations.filter((o) => o.source.file === file).map(operationRow),
       diagnostics: model.diagnostics
         .filter((d) => (d.file ?? '') === file)
-        .map((d) => ({ location: cell(d.line !== null && d.pointer ? `${locationText(d)} (${d.pointer})` : locationText(d)), severity: d.severity, code: d.code, message: cell(d.message) })),
+        .map((d) => ({
+          location: mdText(d.line !== null && d.pointer ? `${locationText(d)} (${d.pointer})` : locationText(d)),
+          severity: mdText(d.severity),
+          code: mdCode(d.code),
+          message: mdText(d.message),
+        })),
     })),
-    rules: RULES.filter((r) => used.has(r.id)).map((r) => ({ ...r, description: cell(r.description) })),
+    rules: RULES.filter((r) => used.has(r.id)).map((r) => ({ id: mdCode(r.id), severity: mdText(r.severity), description: mdText(r.description), source: mdText(r.source) })),
   };
   return compiled(context).replace(/\r\n?/g, '\n').replace(/\n{3,}/g, '\n\n').replace(/\n*$/, '\n');
 }

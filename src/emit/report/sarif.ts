@@ -5,6 +5,7 @@
  * logical location.
  */
 import { RULE_BY_ID } from '../../classify/rules.js';
+import { jsonText } from '../../escape/index.js';
 import { IR_CODES, LOAD_CODES, type CodeInfo } from '../../diagnostics/codes.js';
 import type { Severity } from '../../diagnostics/diagnostic.js';
 import type { AuditDiagnostic, AuditModel } from './model.js';
@@ -100,5 +101,5 @@ export function renderSarif(model: AuditModel, opts: SarifOptions = {}): string 
       },
     ],
   };
-  return `${JSON.stringify(log, null, 2)}\n`;
+  return `${jsonText(log, 2)}\n`;
 }

@@ -3,6 +3,7 @@
  * key strategy and TTL; then the findings with line:col (or the pointer when no position is known).
  */
 import type { Severity } from '../../diagnostics/diagnostic.js';
+import { terminalText } from '../../escape/index.js';
 import { carrierText, locationText, mechanismText, ttlText, type AuditDiagnostic, type AuditModel, type AuditOperation } from './model.js';
 
 export interface TextOptions {
@@ -21,11 +22,12 @@ function table(rows: string[][], indent: string): string[] {
 }
 
 function operationRows(ops: AuditOperation[]): string[][] {
-  return ops.map((o) => [o.key, o.class, mechanismText(o), carrierText(o.carrier), o.keyStrategy ?? '—', ttlText(o.ttlSeconds), o.compensation !== undefined ? `undo: ${o.compensation}` : '']);
+  const row = (o: AuditOperation): string[] => [o.key, o.class, mechanismText(o), carrierText(o.carrier), o.keyStrategy ?? '—', ttlText(o.ttlSeconds), o.compensation !== undefined ? `undo: ${o.compensation}` : ''];
+  return ops.map((o) => row(o).map(terminalText));
 }
 
 function diagnosticLines(ds: AuditDiagnostic[], paint: Paint): string[] {
-  const rows = ds.map((d) => [locationText(d), d.severity, d.message, d.code]);
+  const rows = ds.map((d) => [locationText(d), d.severity, d.message, d.code].map(terminalText));
   const widths = [0, 1, 2].map((i) => Math.max(0, ...rows.map((r) => r[i].length)));
   return rows.map((r, i) => {
     const sev = paint(SEVERITY_COLOR[ds[i].severity], r[1].padEnd(widths[1]));
@@ -34,11 +36,11 @@ function diagnosticLines(ds: AuditDiagnostic[], paint: Paint): string[] {
 }
 
 function reasonLines(o: AuditOperation, indent: string, paint: Paint): string[] {
-  return [...o.effectReasons, ...o.reasons].map((r) => `${indent}${paint('2', `↳ ${r.rule}:`)} ${r.detail}`);
+  return [...o.effectReasons, ...o.reasons].map((r) => `${indent}${paint('2', `↳ ${terminalText(r.rule)}:`)} ${terminalText(r.detail)}`);
 }
 
 function fileSection(file: string, ops: AuditOperation[], ds: AuditDiagnostic[], paint: Paint, verbose: boolean): string[] {
-  const lines = [paint('4', file)];
+  const lines = [paint('4', terminalText(file))];
   const writes = ops.filter((o) => o.effect === 'write');
   const reads = ops.filter((o) => o.effect === 'read');
   if (ops.length > 0) lines.push(`  ${ops.length} operations: ${writes.length} write, ${reads.length} read-only`);

@@ -52,8 +52,3 @@ export function deriveName(base: string, suffix: string, maxLength = MAX_PORTABL
   const digest = createHash('sha256').update(full).digest('hex').slice(0, 8);
   return `${base.slice(0, maxLength - suffix.length - digest.length - 1)}_${digest}${suffix}`;
 }
-
-/** Text placed in a `--` comment: one line, printable ASCII only, so no spec string can end the comment. */
-export function sanitizeComment(text: string): string {
-  return text.replace(/[^\x20-\x7e]/g, '?');
-}

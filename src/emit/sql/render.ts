@@ -1,4 +1,4 @@
-import { sanitizeComment } from './identifiers.js';
+import { sqlComment } from '../../escape/index.js';
 import type { SqlDialect } from './sql-dialect.js';
 import type { Migration, Statement } from './statements.js';
 import { renderSqlTemplate } from './templates.js';
@@ -10,20 +10,21 @@ export interface RenderedMigration {
 
 function renderExample(dialect: SqlDialect, example: NonNullable<Migration['example']>): string {
   return renderSqlTemplate(dialect.name, 'owned-example', {
-    table: dialect.quoteTable(example.table),
-    operations: example.operations.map(sanitizeComment),
-    lines: dialect.renderOwnedInsert(example.table).split('\n'),
+    table: sqlComment(dialect.quoteTable(example.table)),
+    operations: example.operations.map(sqlComment),
+    lines: dialect.renderOwnedInsert(example.table).split('\n').map(sqlComment),
   });
 }
 
 function renderFile(dialect: SqlDialect, migration: Migration, direction: 'up' | 'down', statements: readonly Statement[], extra: string[]): string {
   const body = [...statements.map((s) => dialect.convertStatement(s)), ...extra].join('\n\n');
   const text = renderSqlTemplate(dialect.name, 'file', {
-    name: migration.name,
+    // Everything in the header is a `--` comment; the body is quoted identifiers and our own SQL.
+    name: sqlComment(migration.name),
     direction,
-    dialect: dialect.label,
-    title: migration.title,
-    notes: [...dialect.notes(statements), ...(direction === 'up' ? migration.notes : [])].map(sanitizeComment),
+    dialect: sqlComment(dialect.label),
+    title: sqlComment(migration.title),
+    notes: [...dialect.notes(statements), ...(direction === 'up' ? migration.notes : [])].map(sqlComment),
     body,
   });
   return `${text}\n`;

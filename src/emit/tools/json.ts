@@ -1,8 +1,9 @@
+import { jsonText } from '../../escape/index.js';
 import type { FileWriter } from '../types.js';
 
 /** Deterministic JSON for emitted files: 2-space indent, LF, trailing newline (STYLE habit 7). */
 export function renderJson(value: unknown): string {
-  return `${JSON.stringify(value, null, 2)}\n`;
+  return `${jsonText(value, 2)}\n`;
 }
 
 /** A copy of `obj` with keys in sorted order, for maps whose order carries no meaning. */
@@ -32,7 +33,7 @@ export class JsonArrayWriter {
 
   push(item: unknown): void {
     // JSON text has no raw newlines inside strings, so re-indenting line starts is exact.
-    const text = this.pad + JSON.stringify(item, null, 2).replace(/\n/g, `\n${this.pad}`);
+    const text = this.pad + jsonText(item, 2).replace(/\n/g, `\n${this.pad}`);
     this.out.write(this.count === 0 ? `${this.before}[\n${text}` : `,\n${text}`);
     this.count += 1;
   }

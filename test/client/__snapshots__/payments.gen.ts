@@ -103,7 +103,7 @@ export class PaymentsClient {
         run: ctx,
       }).then((res) => res.body as CreateBookingResponse).then((result) => ({ externalId: externalIdOf(operation, result), result })),
       compensate: (externalId) => {
-        const request = { path: { "bookingId": externalId } };
+        const request = { path: { bookingId: externalId } };
         return this.#http.send({ method: "DELETE", path: `/bookings/${encodeURIComponent(String(request.path.bookingId))}`, bodyType: "none", mechanism: "OP-5" }).then(() => undefined);
       },
     });

@@ -1,0 +1,133 @@
+/**
+ * The hostile corpus (test/fixtures/hostile): payloads in paths, operationIds, parameter/property/schema
+ * names, enum values, defaults, examples, server URLs, titles, tags, tool names and descriptions. Every
+ * payload that could run sets `globalThis.__pwned`; the CLI generates into a scratch folder as a user would.
+ */
+import Database from 'better-sqlite3';
+import MarkdownIt from 'markdown-it';
+import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { listFiles } from '../../src/cli/output-dir.js';
+import { createMemoryStore } from '../../src/runtime/index.js';
+import { typeCheck, writeBatch } from '../client/helpers/compile.js';
+import { importClient } from '../client/helpers/import-client.js';
+import { ROOT, runCli } from '../helpers/cli.js';
+
+const g = globalThis as { __pwned?: unknown };
+const HOSTILE_PUT = "PUT /orders\n'); CREATE TABLE pwned(x); --";
+
+let dir: string;
+let before: string[];
+let out: (path: string) => string;
+let outFiles: string[];
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'idemgen-hostile-'));
+  cpSync(join(ROOT, 'test/fixtures/hostile'), join(dir, 'hostile'), { recursive: true });
+  // An owned-table override on the operation whose key carries SQL, so the SQL emitter writes it too.
+  const config = { inputs: ['hostile'], out: 'out', overrides: { [HOSTILE_PUT]: { mechanism: 'OP-4', table: 'orders' } } };
+  writeFileSync(join(dir, 'idemgen.config.json'), JSON.stringify(config));
+  before = listFiles(dir);
+  const run = await runCli(['generate', '--no-cache', '--out', 'out'], dir);
+  expect(run.stderr).not.toMatch(/internal error/i);
+  expect(run.code).toBe(0);
+  out = (p) => readFileSync(join(dir, 'out', p), 'utf8');
+  outFiles = listFiles(join(dir, 'out'));
+});
+
+afterEach(() => {
+  expect(g.__pwned).toBeUndefined();
+});
+
+describe('the hostile corpus', () => {
+  it('writes only inside --out, with safe, distinct file names', () => {
+    const added = listFiles(dir).filter((f) => !before.includes(f));
+    expect(added.length).toBeGreaterThan(20);
+    expect(added.filter((f) => !f.startsWith('out/'))).toEqual([]);
+    for (const f of outFiles) expect(f).toMatch(/^(client|report|sql|tools)\/([a-z]+\/)?[a-z0-9][a-z0-9._-]*$/);
+    expect(outFiles.filter((f) => /(^|\/)(con|nul|prn|aux|com\d|lpt\d)\./i.test(f))).toEqual([]);
+    expect(new Set(outFiles.map((f) => f.toLowerCase())).size).toBe(outFiles.length);
+    expect(outFiles).toContain('tools/mcp/con_.tools.json');
+  });
+
+  it('has no raw line or paragraph separator in any output file', () => {
+    for (const f of outFiles) expect(out(f), f).not.toMatch(/[\u2028\u2029\u202e]/);
+  });
+
+  it('generated client compiles under --strict --noUnusedLocals', () => {
+    const clients = outFiles.filter((f) => f.startsWith('client/'));
+    expect(clients).toEqual(['client/hostile.gen.ts']);
+    const paths = writeBatch('hostile', new Map(clients.map((f) => [f.slice('client/'.length), out(f)])));
+    expect(Object.fromEntries(typeCheck(paths))).toEqual({ 'hostile.gen.ts': [] });
+  });
+
+  it('importing the client and calling every method with a stub fetch runs no payload', async () => {
+    const files = [{ path: 'client/hostile.gen.ts', contents: out('client/hostile.gen.ts') }];
+    const create = await importClient('hostile-run', files, 'client/hostile.gen.ts', 'createHostileClient');
+    expect(g.__pwned).toBeUndefined();
+    const urls: string[] = [];
+    const fetch = async (url: string | URL): Promise<Response> => {
+      urls.push(String(url));
+      return new Response(JSON.stringify({ id: 'id_1' }), { status: 200, headers: { 'content-type': 'application/json' } });
+    };
+    const client = create({ baseUrl: 'http://127.0.0.1:9', fetch, store: createMemoryStore(), retry: { attempts: 1 } });
+    const methods = Object.getOwnPropertyNames(Object.getPrototypeOf(client)).filter((n) => n !== 'constructor').sort();
+    expect(methods).toEqual(['con', 'constructor_', 'createGlobalThisPwned1', 'deleteThing', 'getD', 'proto', 'putOrder', 'then_']);
+    const path = new Proxy({}, { get: () => 'v' });
+    for (const m of methods) {
+      await client[m]!({ path, query: { q: '1' }, header: {}, cookie: {}, body: { n: 1 } }, { key: `${m}-${'k'.repeat(24)}` });
+    }
+    expect(urls).toHaveLength(methods.length);
+    expect(urls.map(decodeURI)).toContain('http://127.0.0.1:9/a/v/${globalThis.__pwned=1}?q=1');
+    expect(urls.map(decodeURI)).toContain('http://127.0.0.1:9/b/`+globalThis.__pwned=1+`/v');
+    expect(g.__pwned).toBeUndefined();
+  });
+
+  it('renders the Markdown report with no live HTML and no broken table rows', () => {
+    const md = new MarkdownIt({ html: true });
+    const text = out('report/audit.md');
+    const tokens = md.parse(text, {}).flatMap((t) => [t, ...(t.children ?? [])]);
+    // The only HTML the report writes itself is the `<br>` between reasons.
+    expect(tokens.filter((t) => t.type.startsWith('html')).map((t) => t.content).filter((c) => c !== '<br>')).toEqual([]);
+    const html = md.render(text);
+    expect(html).not.toMatch(/<(img|script|a|strong|em|del|b|h[3-6])\b/i);
+    expect(html).toContain('&lt;img src=x onerror=');
+    expect(html).toContain('&lt;script&gt;globalThis.__pwned=1&lt;/script&gt;');
+    // Every body row has as many cells as its header: no payload pipe split a cell.
+    for (const table of html.split('<table>').slice(1)) {
+      const head = (table.split('</thead>')[0]!.match(/<th(?=[\s>])/g) ?? []).length;
+      for (const row of table.split('</thead>')[1]!.split('</table>')[0]!.split('<tr>').slice(1)) {
+        expect((row.match(/<td(?=[\s>])/g) ?? []).length).toBe(head);
+      }
+    }
+    expect(text).toContain('PUT /orders \'); CREATE TABLE pwned(x); --');
+  });
+
+  it('SQL comments hold payloads as one ASCII line, and the migrations run on SQLite creating only our tables', () => {
+    const sql = outFiles.filter((f) => f.startsWith('sql/sqlite/') && f.endsWith('.up.sql')).sort();
+    expect(sql.some((f) => f.includes('_owned_orders'))).toBe(true);
+    const db = new Database(':memory:');
+    db.exec('CREATE TABLE orders (id INTEGER PRIMARY KEY)');
+    for (const f of sql) {
+      const text = out(f);
+      for (const line of text.split('\n').filter((l) => l.startsWith('--'))) expect(line).toMatch(/^[\x20-\x7e]*$/);
+      db.exec(text);
+    }
+    const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").all() as { name: string }[];
+    expect(tables.map((t) => t.name)).toEqual(['idemgen_dedup', 'idemgen_saga', 'orders']);
+    db.close();
+  });
+
+  it('tool files are valid JSON with names each target accepts, payload texts kept as data', () => {
+    for (const target of ['mcp', 'openai', 'anthropic']) {
+      const raw = JSON.parse(out(`tools/${target}/con_.tools.json`)) as unknown;
+      const tools = (target === 'mcp' ? (raw as { tools: unknown[] }).tools : raw) as Record<string, any>[];
+      const names = tools.map((t) => (target === 'openai' ? t['function'].name : t['name']) as string);
+      expect(names).toHaveLength(6);
+      for (const n of names) expect(n).toMatch(target === 'mcp' ? /^[A-Za-z0-9_.-]{1,128}$/ : /^[A-Za-z0-9_-]{1,64}$/);
+    }
+    expect(out('tools/mcp/con_.tools.json')).toContain('<script>globalThis.__pwned=1</script>');
+  });
+});
