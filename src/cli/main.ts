@@ -32,7 +32,8 @@ function buildParser(argv: string[], run: (fn: (ctx: CliContext) => Promise<numb
       withRunOptions(y)
         .option('out', { type: 'string', describe: 'Output folder (default: generated/)' })
         .option('cache', { type: 'boolean', default: true, describe: 'Skip work when nothing changed (--no-cache to force)' })
-        .option('watch', { alias: 'w', type: 'boolean', describe: 'Regenerate when inputs change' }),
+        .option('watch', { alias: 'w', type: 'boolean', describe: 'Regenerate when inputs change' })
+        .option('strict', { type: 'boolean', describe: 'Refuse (exit 2) when a $ref is broken, instead of generating unknown for it' }),
       (a) => run(async (ctx) => (await import('./commands/generate.js')).generateCommand(ctx, a as GenerateArgs), a))
     .command('audit [inputs..]', 'Classify every operation and report findings', (y) =>
       withRunOptions(y)
