@@ -56,7 +56,7 @@ describe('broken references degrade instead of aborting', () => {
     expect(run.code).toBe(0);
     expect(run.stderr).toMatch(/0 error\(s\), /);
     const client = readFileSync(join(dir, 'out/client/broken-refs.gen.ts'), 'utf8');
-    for (const method of ['deleteItem', 'listPets', 'createLoop', 'createOrder', 'createPet', 'putFile']) expect(client).toMatch(new RegExp(`async ${method}[<(]`));
+    for (const method of ['deleteItem', 'listPets', 'createLoop', 'createOrder', 'createPet', 'putFile']) expect(client).toMatch(new RegExp(`^  (async )?${method}[<(]`, "m"));
     expect(client).toMatch(/export type CreateOrderResponse = unknown;/);
     expect(client).toMatch(/export type LoopA = unknown;/);
     expect(client).toMatch(/owner\?: unknown;/);
