@@ -3,6 +3,11 @@
  * (and swagger-parser's Swagger 2.0 semantic rules) with `@apidevtools/swagger-parser`. It gets the
  * document we already read and bundled, never a path, and may not resolve anything itself: no network,
  * no files. swagger-parser is imported on first use (it pulls in Ajv and the schemas).
+ *
+ * The schema check runs on the bundled document, not on a dereferenced copy as swagger-parser's
+ * `validate` does: the official schemas accept Reference Objects, and after dereferencing one mistake in
+ * a shared component is reported once per place that references it, and makes every `oneOf` alternative
+ * at each of those places fail as well (a dozen errors for one typo, most at the wrong line).
  */
 import type { OpenAPI } from 'openapi-types';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
@@ -18,7 +23,7 @@ const PARKED = 'https://unresolved.invalid/';
 export interface DocValidation {
   file: string;
   diagnostics: Diagnostic[];
-  /** Wall time of the swagger-parser call (clone, dereference, schema and semantic checks). */
+  /** Wall time of the checks (schema; for Swagger 2.0 also copy, dereference and semantic rules). */
   ms: number;
 }
 
@@ -27,29 +32,44 @@ export interface DocValidation {
  * parked (see below) so that everything else is still checked.
  */
 export async function validateDocument(doc: LoadedDoc, loadDiagnostics: readonly Diagnostic[]): Promise<DocValidation> {
-  const { default: SwaggerParser } = await import('@apidevtools/swagger-parser');
   const where = { file: doc.file, locate: doc.locate };
   const started = performance.now();
+  const { default: validateSchema } = await import('@apidevtools/swagger-parser/lib/validators/schema.js');
   let diagnostics: Diagnostic[] = [];
   try {
-    // swagger-parser dereferences in place: it gets a copy, so `doc.root` stays the bundled document.
-    const copy = structuredClone(doc.root);
-    parkBrokenRefs(copy, doc.file, loadDiagnostics);
-    await new SwaggerParser().validate(copy as OpenAPI.Document, {
-      resolve: { external: false, file: false, http: false },
-      continueOnError: true,
-    });
+    // Ajv only reads the document (no defaults, no removal), so no copy is needed here.
+    validateSchema(doc.root);
   } catch (err) {
     const details = (err as { details?: unknown }).details;
     diagnostics = Array.isArray(details) ? schemaDiagnostics(details as SchemaError[], doc.root, where) : otherDiagnostics(err, doc.root, where);
   }
+  // swagger-parser's semantic rules exist for Swagger 2.0 only (for 3.x its spec check returns at once),
+  // and they run after its schema check passes, as in its own `validate`.
+  if (diagnostics.length === 0 && doc.format === 'openapi2') diagnostics = await swaggerSemantics(doc, loadDiagnostics, where);
   return { file: doc.file, diagnostics, ms: performance.now() - started };
 }
 
+async function swaggerSemantics(doc: LoadedDoc, loadDiagnostics: readonly Diagnostic[], where: Parameters<typeof otherDiagnostics>[2]): Promise<Diagnostic[]> {
+  const { default: SwaggerParser } = await import('@apidevtools/swagger-parser');
+  // swagger-parser dereferences in place: it gets a copy, so `doc.root` stays the bundled document.
+  const copy = structuredClone(doc.root);
+  parkBrokenRefs(copy, doc.file, loadDiagnostics);
+  try {
+    await new SwaggerParser().validate(copy as OpenAPI.Document, {
+      resolve: { external: false, file: false, http: false },
+      continueOnError: true,
+      validate: { schema: false, spec: true },
+    });
+    return [];
+  } catch (err) {
+    return otherDiagnostics(err, doc.root, where);
+  }
+}
+
 /**
- * swagger-parser stops at the first `$ref` it cannot dereference, before any schema check. A broken ref
- * the loader reported is pointed at an address it is told not to resolve (no network, no files): it is
- * still a Reference Object to the schema check, and the loader's diagnostic stays the only one for it.
+ * swagger-parser stops at the first `$ref` it cannot dereference, before any check. A broken ref the
+ * loader reported is pointed at an address it is told not to resolve (no network, no files): it stays a
+ * Reference Object, and the loader's diagnostic stays the only one for it.
  */
 function parkBrokenRefs(copy: unknown, file: string, loadDiagnostics: readonly Diagnostic[]): void {
   for (const d of loadDiagnostics) {
