@@ -6,6 +6,7 @@ import yargs, { type Argv } from 'yargs';
 import { ConfigError, InputError } from '../diagnostics/diagnostic.js';
 import type { AuditArgs } from './commands/audit.js';
 import type { GenerateArgs } from './commands/generate.js';
+import type { ValidateArgs } from './commands/validate.js';
 import { renderDiagnostics } from './diagnostics.js';
 import { createLogger, type Logger } from './logger.js';
 import type { CliContext } from './context.js';
@@ -32,7 +33,8 @@ function buildParser(argv: string[], run: (fn: (ctx: CliContext) => Promise<numb
       withRunOptions(y)
         .option('out', { type: 'string', describe: 'Output folder (default: generated/)' })
         .option('cache', { type: 'boolean', default: true, describe: 'Skip work when nothing changed (--no-cache to force)' })
-        .option('watch', { alias: 'w', type: 'boolean', describe: 'Regenerate when inputs change' }),
+        .option('watch', { alias: 'w', type: 'boolean', describe: 'Regenerate when inputs change' })
+        .option('strict', { type: 'boolean', describe: 'Refuse (exit 2) when a $ref is broken, instead of generating unknown for it' }),
       (a) => run(async (ctx) => (await import('./commands/generate.js')).generateCommand(ctx, a as GenerateArgs), a))
     .command('audit [inputs..]', 'Classify every operation and report findings', (y) =>
       withRunOptions(y)
@@ -40,6 +42,9 @@ function buildParser(argv: string[], run: (fn: (ctx: CliContext) => Promise<numb
         .option('output', { alias: 'o', type: 'string', array: true, describe: 'Write the report to a file (repeatable; format from extension)' })
         .option('fail-on', { choices: ['error', 'warning', 'none'] as const, default: 'error' as const, describe: 'Exit 1 when findings of this severity or worse exist' }),
       (a) => run(async (ctx) => (await import('./commands/audit.js')).auditCommand(ctx, a as AuditArgs), a))
+    .command('validate [inputs..]', 'Check OpenAPI documents against the official 2.0/3.0/3.1 schema', (y) =>
+      withRunOptions(y).option('format', { alias: 'f', choices: ['text', 'json'] as const, describe: 'Output format (default: text)' }),
+      (a) => run(async (ctx) => (await import('./commands/validate.js')).validateCommand(ctx, a as ValidateArgs), a))
     .command('check [inputs..]', 'Exit 1 when the output folder is stale', (y) =>
       withRunOptions(y).option('out', { type: 'string', describe: 'Output folder (default: generated/)' }),
       (a) => run(async (ctx) => (await import('./commands/check.js')).checkCommand(ctx, a), a))
@@ -52,7 +57,7 @@ function buildParser(argv: string[], run: (fn: (ctx: CliContext) => Promise<numb
     .command('init', 'Write a commented idemgen.config.yaml and a prebuild script', (y) =>
       y.option('force', { type: 'boolean', describe: 'Overwrite an existing idemgen.config.yaml' }),
       (a) => run(async (ctx) => (await import('./commands/init.js')).initCommand(ctx, a), a))
-    .demandCommand(1, 'Name a command: generate, audit, check, reconcile, prune or init.')
+    .demandCommand(1, 'Name a command: generate, audit, validate, check, reconcile, prune or init.')
     .strict()
     .version(VERSION)
     .help()

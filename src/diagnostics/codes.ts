@@ -18,8 +18,9 @@ export const LOAD_CODES = {
   unrecognized_input: { severity: 'error', summary: 'a file named explicitly is neither an OpenAPI/Swagger document nor a tool list' },
   unrecognized_file: { severity: 'info', summary: 'a file found in a directory is neither a spec nor a tool list, and no spec references it; skipped' },
   unsupported_version: { severity: 'error', summary: 'Swagger 1.x, OpenAPI 4 or another version we do not read' },
-  unresolved_ref: { severity: 'error', summary: 'a $ref does not resolve (missing file, fragment or in-document target)' },
-  remote_ref: { severity: 'warning', summary: 'an http(s) $ref is not fetched; left as written' },
+  unresolved_ref: { severity: 'warning', summary: 'a $ref does not resolve (missing file, fragment or in-document target); that schema becomes `unknown` in clients and unconstrained in tool schemas' },
+  remote_ref: { severity: 'warning', summary: 'an http(s) $ref is not fetched (generation never uses the network); treated like an unresolved ref' },
+  ref_cycle: { severity: 'warning', summary: 'a chain of $refs leads back to itself without reaching a schema; treated like an unresolved ref' },
   document_too_deep: { severity: 'error', summary: 'nesting deep enough to exhaust the stack' },
 } as const satisfies Record<string, CodeInfo>;
 

@@ -8,6 +8,7 @@ import path from 'node:path';
 import { diagnostic, type Diagnostic } from '../diagnostics/diagnostic.js';
 import { appendPointer, formatPointer, parsePointer } from '../ir/pointer.js';
 import { idIndex, isObject, resolveRefTarget, resolveSegments } from '../ir/refs.js';
+import { findRefCycles } from './ref-cycles.js';
 import type { SourcePosition } from './types.js';
 
 export interface PartFile {
@@ -110,25 +111,25 @@ export class Bundler {
         return undefined;
       }
     } else if (/^[a-z][a-z0-9+.-]*:/i.test(filePart) && !/^file:/i.test(filePart)) {
-      this.report('remote_ref', 'warning', `remote $ref ${ref} is not fetched; left as written`, site);
+      this.report('remote_ref', 'warning', `remote $ref ${ref} is not fetched (idemgen never uses the network); treated as unknown`, site);
       return undefined;
     } else abs = path.resolve(path.dirname(site.file), decodeFilePart(filePart));
     if (abs === this.root.abs || this.placedPointer(abs, fragment) !== undefined) {
-      this.rewriteInto(node, abs, fragment, site, ref);
-      if (abs === this.root.abs) this.internal.push({ site, ref: node.$ref as string });
+      // Rewritten refs are checked like in-file ones: a ref-only cycle may run through another file.
+      if (this.rewriteInto(node, abs, fragment, site, ref)) this.internal.push({ site, ref: node.$ref as string });
       return undefined;
     }
     this.touched.add(abs);
     const part = this.readPart(abs);
     if (!('value' in part)) {
       if (part.code !== 'input_not_found') this.diagnostics.push({ ...part, message: `${part.message} (referenced by ${ref})` });
-      this.report('unresolved_ref', 'error', `$ref ${ref} cannot be resolved: ${part.code}`, site);
+      this.report('unresolved_ref', 'warning', `$ref ${ref} cannot be resolved: ${part.code}; treated as unknown`, site);
       return undefined;
     }
     const segments = parsePointer(fragment);
     const target = segments ? resolveSegments(part.value, segments) : undefined;
     if (target === undefined) {
-      this.report('unresolved_ref', 'error', `$ref ${ref} cannot be resolved: no ${fragment || 'document'} in ${part.display}`, site);
+      this.report('unresolved_ref', 'warning', `$ref ${ref} cannot be resolved: no ${fragment || 'document'} in ${part.display}; treated as unknown`, site);
       return undefined;
     }
     this.parts.add(abs);
@@ -150,21 +151,31 @@ export class Bundler {
     return undefined;
   }
 
-  private rewriteInto(node: Record<string, unknown>, abs: string, fragment: string, site: Site, ref: string): void {
+  private rewriteInto(node: Record<string, unknown>, abs: string, fragment: string, site: Site, ref: string): boolean {
     const at = this.placedPointer(abs, fragment);
     if (at === undefined) {
-      this.report('unresolved_ref', 'error', `$ref ${ref} cannot be placed in the bundle`, site);
-      return;
+      this.report('unresolved_ref', 'warning', `$ref ${ref} cannot be placed in the bundle; treated as unknown`, site);
+      return false;
     }
     node.$ref = '#' + at.replace(/%/g, '%25');
+    return true;
   }
 
+  /**
+   * Every broken in-document ref is one warning at its own `$ref` (so a user sees each place to fix); a
+   * ref-only cycle is one warning for the whole cycle, at its first member.
+   */
   private checkInternalRefs(bundled: unknown): void {
     const ok = new Set<string>();
     for (const { site, ref } of this.internal) {
       if (ok.has(ref)) continue;
       if (resolveRefTarget(bundled, ref) !== undefined) ok.add(ref);
-      else this.report('unresolved_ref', 'error', `$ref ${ref} does not resolve in ${this.root.display}`, site);
+      else this.report('unresolved_ref', 'warning', `$ref ${ref} does not resolve in ${this.root.display}; treated as unknown`, site);
+    }
+    for (const members of findRefCycles(bundled, ok)) {
+      const pointer = appendPointer(members[0], '$ref');
+      const message = `$ref cycle with no schema in it (${members.map((m) => `#${m}`).join(' → ')} → …); treated as unknown`;
+      this.diagnostics.push(diagnostic('ref_cycle', 'warning', message, { file: this.root.display, pointer, ...this.root.locate(pointer) }));
     }
   }
 

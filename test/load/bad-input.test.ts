@@ -64,7 +64,7 @@ describe('loadInputs: bad input becomes diagnostics, never a throw', () => {
     const { docs, diagnostics } = await loadInputs(['api.yaml'], { cwd });
     expect(docs).toHaveLength(1);
     expect(diagnostics).toMatchObject([
-      { code: 'unresolved_ref', severity: 'error', file: 'api.yaml', pointer: '/paths/~1a/get/responses/200/$ref', line: 8, col: 11 },
+      { code: 'unresolved_ref', severity: 'warning', file: 'api.yaml', pointer: '/paths/~1a/get/responses/200/$ref', line: 8, col: 11 },
     ]);
   });
 

@@ -6,10 +6,13 @@ import { resolveRun, reportInputDiagnostics, type CliContext, type CommonArgs } 
 import { displayPath, stageOutput, type Staging, type WriteHooks } from '../output-dir.js';
 import type { FileSink } from '../../emit/types.js';
 import { paint } from '../logger.js';
+import { strictErrors } from '../strict.js';
 
 export interface GenerateArgs extends CommonArgs {
   cache?: boolean;
   watch?: boolean;
+  /** Refuse (exit 2, nothing written) when a `$ref` is broken instead of generating `unknown` for it. */
+  strict?: boolean;
 }
 
 function summarize(files: { path: string }[]): string {
@@ -45,7 +48,8 @@ export async function generateOnce(ctx: CliContext, args: GenerateArgs, hooks: W
   const { config, inputs, outDir } = await resolveRun(ctx, args);
   const where = displayPath(outDir, ctx.cwd);
   const cache = cacheFile(ctx.cwd, outDir);
-  const fingerprint = args.cache === false ? '' : fingerprintInputs(inputs, config, outDir);
+  // A strict run checks what a lenient one let through, so it never reuses the lenient run's cache entry.
+  const fingerprint = args.cache === false ? '' : fingerprintInputs(inputs, config, outDir) + (args.strict ? ':strict' : '');
   if (args.cache !== false && isUpToDate(cache, fingerprint, outDir)) {
     ctx.logger.info(`${where}/ is up to date: inputs, config and idemgen unchanged since the last run (nothing to do; --no-cache to force).`);
     return 0;
@@ -54,8 +58,9 @@ export async function generateOnce(ctx: CliContext, args: GenerateArgs, hooks: W
   // Loaded only now: an unchanged re-run (the cache hit above) never pays for the emitters' dependencies.
   const { analyze, emitEach } = await import('../../pipeline.js');
   const analysis = await analyze(inputs, config, ctx.cwd);
-  // Input errors stop the run before anything is staged.
-  reportInputDiagnostics(ctx, { ...analysis, diagnostics: analysis.diagnostics.filter((d) => d.severity === 'error') });
+  // Input errors (and, with --strict, broken refs) stop the run before anything is staged.
+  const stopping = analysis.diagnostics.filter((d) => d.severity === 'error').concat(args.strict ? strictErrors(analysis.diagnostics) : []);
+  reportInputDiagnostics(ctx, { ...analysis, diagnostics: stopping });
   ctx.logger.progress('Emitting…');
   const staging = stageOutput(outDir, hooks);
   const written: Record<string, string> = {};

@@ -6,6 +6,7 @@
  */
 import type { JsonSchema } from '../../ir/types.js';
 import { escapeSegment, parsePointer } from '../../ir/pointer.js';
+import { followRef, isRef } from '../../ir/refs.js';
 
 export type SourceDialect = 'openapi2' | 'openapi3.0' | 'jsonschema';
 
@@ -58,11 +59,13 @@ export function liftRef(builder: DefsBuilder, ref: string): string | undefined {
     builder.unresolved.push(ref);
     return undefined;
   }
-  const pointer = decodeURIComponent(ref.slice(1));
+  const pointer = decodeFragment(ref.slice(1));
   let name = builder.names.get(pointer);
   if (name === undefined) {
     const target = resolvePointer(builder.root, pointer);
-    if (target === undefined || (typeof target !== 'object' && typeof target !== 'boolean') || target === null) {
+    // A ref-only cycle (`A: {$ref: B}`, `B: {$ref: A}`) has no schema to lift: Ajv rejects it, so it is unresolved.
+    const cycles = isRef(target) && followRef(builder.root, target, pointer).value === undefined;
+    if (cycles || target === undefined || (typeof target !== 'object' && typeof target !== 'boolean') || target === null) {
       builder.unresolved.push(ref);
       return undefined;
     }
@@ -74,6 +77,15 @@ export function liftRef(builder: DefsBuilder, ref: string): string | undefined {
     builder.queue.push(pointer);
   }
   return `#/$defs/${escapeSegment(name)}`;
+}
+
+/** A malformed percent-escape (`#/a%zz`) is read as written instead of throwing. */
+function decodeFragment(fragment: string): string {
+  try {
+    return decodeURIComponent(fragment);
+  } catch {
+    return fragment;
+  }
 }
 
 /**

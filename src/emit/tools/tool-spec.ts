@@ -5,6 +5,7 @@
 import type { ApiPlan, PlanEntry } from '../../classify/types.js';
 import type { ResolvedConfig } from '../../config/types.js';
 import type { Operation, SourceRef, ToolAnnotations } from '../../ir/types.js';
+import { followRef } from '../../ir/refs.js';
 import { buildAnnotations } from './annotations.js';
 import { fitBudget } from './budget.js';
 import { buildHttpInput } from './http-input.js';
@@ -30,6 +31,11 @@ export interface ToolSpec {
   source: SourceRef;
 }
 
+/** A ref that does not resolve, or only leads through other refs back to itself. */
+function loaderReported(root: unknown, ref: string): boolean {
+  return followRef(root, { $ref: ref }, '').value === undefined;
+}
+
 /** HTTP tools carry the client's method name (ir/names.ts), so both artifacts name a call alike. */
 export function toolName(op: Operation): string {
   return op.kind === 'tool' ? op.toolName : op.name;
@@ -38,7 +44,12 @@ export function toolName(op: Operation): string {
 export function buildToolSpec(apiPlan: ApiPlan, entry: PlanEntry, config: ResolvedConfig, log: DegradeLog): ToolSpec {
   const op = entry.operation;
   const built = op.kind === 'http' ? buildHttpInput(op, apiPlan.api, entry.carrier) : buildToolInput(op);
-  for (const ref of new Set(built.unresolved)) log.unresolvedRef(op.key, op.source, ref);
+  for (const ref of new Set(built.unresolved)) {
+    // The loader already reported every broken ref of an OpenAPI document at its own line (unresolved_ref,
+    // remote_ref, ref_cycle); repeating it per tool would be a second diagnostic for one problem.
+    if (op.kind === 'http' && loaderReported(apiPlan.api.root, ref)) continue;
+    log.unresolvedRef(op.key, op.source, ref);
+  }
   const isWrite = entry.effect === 'write';
   const ttl = entry.ttlSeconds ?? config.tools.defaultTtlSeconds;
   const keyProperty = isWrite ? addIdempotencyKey(built.schema, entry, ttl) : undefined;

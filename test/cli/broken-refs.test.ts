@@ -1,0 +1,96 @@
+/**
+ * Issue 12 (3): a spec with a dangling ref, remote refs, a ref into a missing file and a ref-only cycle still
+ * yields every operation; each broken ref is one warning with its line; --strict refuses.
+ */
+import { cpSync, existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { listFiles } from '../../src/cli/output-dir.js';
+import { typeCheck, writeBatch } from '../client/helpers/compile.js';
+import { ROOT, runCli } from '../helpers/cli.js';
+import { compileError, createAjv } from '../tools/ajv.js';
+import { checkStrictName, checkStrictSchema } from '../tools/openai-strict.js';
+
+type Obj = Record<string, any>;
+
+const OPERATIONS = ['DELETE /items/{itemId}', 'GET /pets', 'POST /loops', 'POST /orders', 'POST /pets', 'PUT /files/{id}'];
+
+/** [code, pointer, line] of each broken ref in test/fixtures/refs/broken-refs.yaml, in line order. */
+const BROKEN = [
+  ['remote_ref', '/paths/~1orders/post/requestBody/content/application~1json/schema/$ref', 42],
+  ['remote_ref', '/paths/~1orders/post/responses/201/content/application~1json/schema/$ref', 49],
+  ['unresolved_ref', '/paths/~1files~1{id}/put/requestBody/content/application~1json/schema/$ref', 63],
+  ['unresolved_ref', '/paths/~1items~1{itemId}/delete/parameters/1/$ref', 87],
+  ['unresolved_ref', '/components/schemas/Pet/properties/owner/$ref', 109],
+  ['remote_ref', '/components/schemas/NewPet/properties/tag/$ref', 117],
+  ['ref_cycle', '/components/schemas/LoopA/$ref', 119],
+];
+const BROKEN_CODES = new Set(['unresolved_ref', 'remote_ref', 'ref_cycle', 'tools_unresolved_ref']);
+
+function project(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'idemgen-refs-'));
+  cpSync(join(ROOT, 'test/fixtures/refs/broken-refs.yaml'), join(dir, 'broken-refs.yaml'));
+  return dir;
+}
+
+describe('broken references degrade instead of aborting', () => {
+  it('audit lists every operation and one warning per broken ref, with its line (exit 0; 1 with --fail-on warning)', async () => {
+    const dir = project();
+    const run = await runCli(['audit', 'broken-refs.yaml', '--format', 'json'], dir);
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    const report = JSON.parse(run.stdout) as Obj;
+    const keys = (report.operations as Obj[]).map((o) => o.key).sort();
+    expect(keys).toEqual(OPERATIONS);
+    const findings = report.diagnostics as Obj[];
+    const broken = findings.filter((d) => BROKEN_CODES.has(d.code)).map((d) => [d.code, d.pointer, d.line]);
+    expect(broken.sort((a, b) => a[2] - b[2])).toEqual(BROKEN);
+    expect(findings.filter((d) => BROKEN_CODES.has(d.code)).every((d) => d.severity === 'warning' && d.file === 'broken-refs.yaml')).toBe(true);
+    expect((await runCli(['audit', 'broken-refs.yaml', '--fail-on', 'warning'], dir)).code).toBe(1);
+  });
+
+  it('generate writes every operation (exit 0); the client compiles under --strict with unknown for broken schemas', async () => {
+    const dir = project();
+    const run = await runCli(['generate', 'broken-refs.yaml', '--out', 'out'], dir);
+    expect(run.code).toBe(0);
+    expect(run.stderr).toMatch(/0 error\(s\), /);
+    const client = readFileSync(join(dir, 'out/client/broken-refs.gen.ts'), 'utf8');
+    for (const method of ['deleteItem', 'listPets', 'createLoop', 'createOrder', 'createPet', 'putFile']) expect(client).toMatch(new RegExp(`^  (async )?${method}[<(]`, "m"));
+    expect(client).toMatch(/export type CreateOrderResponse = unknown;/);
+    expect(client).toMatch(/export type LoopA = unknown;/);
+    expect(client).toMatch(/owner\?: unknown;/);
+    const checked = typeCheck(writeBatch('broken-refs', new Map([['broken-refs.gen.ts', client]])));
+    expect(checked.get('broken-refs.gen.ts')).toEqual([]);
+  });
+
+  it('tool schemas stay valid: Ajv 2020 strict compiles them, the OpenAI ones pass the strict-mode checker', async () => {
+    const dir = project();
+    expect((await runCli(['generate', 'broken-refs.yaml', '--out', 'out'], dir)).code).toBe(0);
+    const ajv = createAjv();
+    const mcp = JSON.parse(readFileSync(join(dir, 'out/tools/mcp/broken-refs.tools.json'), 'utf8')).tools as Obj[];
+    expect(mcp).toHaveLength(OPERATIONS.length);
+    for (const tool of mcp) expect([tool.name, compileError(ajv, tool.inputSchema)]).toEqual([tool.name, undefined]);
+    const openai = JSON.parse(readFileSync(join(dir, 'out/tools/openai/broken-refs.tools.json'), 'utf8')) as Obj[];
+    expect(openai).toHaveLength(OPERATIONS.length);
+    for (const tool of openai) {
+      expect([tool.function.name, ...checkStrictName(tool.function.name), ...checkStrictSchema(tool.function.parameters)]).toEqual([tool.function.name]);
+      expect(compileError(ajv, tool.function.parameters)).toBeUndefined();
+    }
+    const loop = mcp.find((t) => t.name === 'createLoop') as Obj;
+    expect(loop.inputSchema.properties.body).toEqual({});
+  });
+
+  it('generate --strict refuses with every broken ref as an error and writes nothing (exit 2)', async () => {
+    const dir = project();
+    const run = await runCli(['generate', 'broken-refs.yaml', '--out', 'out', '--strict'], dir);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/7 error\(s\), 0 warning\(s\)/);
+    for (const [, , line] of BROKEN) expect(run.stderr).toContain(`${line}:`);
+    expect(existsSync(join(dir, 'out'))).toBe(false);
+    // A lenient run's cache never lets a later strict run pass.
+    expect((await runCli(['generate', 'broken-refs.yaml', '--out', 'out'], dir)).code).toBe(0);
+    expect((await runCli(['generate', 'broken-refs.yaml', '--out', 'out', '--strict'], dir)).code).toBe(2);
+    expect(listFiles(join(dir, 'out')).length).toBeGreaterThan(0);
+  });
+});
