@@ -31,6 +31,20 @@ export function writePathExpression(w: CodeBlockWriter, op: HttpOperation): void
   w.write('`');
 }
 
+/**
+ * The runtime's `KeyCarrier`: a body/form key also gets its exact `path` (nested envelopes, names with dots),
+ * and a `oneOf` body with per-variant paths all of them (`paths`; the runtime picks by the body's shape).
+ * Every string goes through JSON.stringify (spec text is untrusted).
+ */
+export function carrierLiteral(c: Carrier): string {
+  const head = `in: ${JSON.stringify(c.in)}, name: ${JSON.stringify(c.name)}`;
+  if (c.in !== 'body' && c.in !== 'form') return `{ ${head} }`;
+  const paths = c.variants?.map((v) => v.path) ?? [];
+  const distinct = paths.filter((p, i) => paths.findIndex((q) => JSON.stringify(q) === JSON.stringify(p)) === i);
+  const more = distinct.length > 1 ? `, paths: ${JSON.stringify(distinct)}` : '';
+  return `{ ${head}, path: ${JSON.stringify(c.path)}${more} }`;
+}
+
 export interface SendOptions {
   /** OP-1: the runtime puts the key in the carrier and retries with it. */
   carrier?: Carrier;
@@ -58,7 +72,7 @@ export function writeSendArgs(w: CodeBlockWriter, op: HttpOperation, types: Oper
     if (pinned !== undefined) w.writeLine(`responseType: ${JSON.stringify(pinned)},`);
     if (o.carrier !== undefined) {
       w.writeLine('key,');
-      w.writeLine(`carrier: { in: ${JSON.stringify(o.carrier.in)}, name: ${JSON.stringify(o.carrier.name)} },`);
+      w.writeLine(`carrier: ${carrierLiteral(o.carrier)},`);
     }
     w.writeLine(`mechanism: ${JSON.stringify(o.mechanism)},`);
     if (o.run === true) w.writeLine('run: ctx,');
