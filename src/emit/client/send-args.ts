@@ -42,7 +42,9 @@ export function carrierLiteral(c: Carrier): string {
   const paths = c.variants?.map((v) => v.path) ?? [];
   const distinct = paths.filter((p, i) => paths.findIndex((q) => JSON.stringify(q) === JSON.stringify(p)) === i);
   const more = distinct.length > 1 ? `, paths: ${JSON.stringify(distinct)}` : '';
-  return `{ ${head}, path: ${JSON.stringify(c.path)}${more} }`;
+  // A plain top-level field is the runtime's default reading of `name`: no path needed.
+  const plain = c.path.length === 1 && c.path[0] === c.name && !c.name.includes('.');
+  return `{ ${head}${plain ? '' : `, path: ${JSON.stringify(c.path)}`}${more} }`;
 }
 
 export interface SendOptions {
