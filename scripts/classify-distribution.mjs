@@ -8,7 +8,7 @@
  *   node scripts/classify-distribution.mjs --every 8    # a deterministic sample
  *   node scripts/classify-distribution.mjs --dir <folder>
  */
-import { readdirSync } from 'node:fs';
+import { readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { register } from 'tsx/esm/api';
@@ -46,6 +46,9 @@ const byRule = new Map();
 const findings = new Map();
 const specsWithNative = new Map();
 const thrown = [];
+// `--dump FILE`: one line per write operation (spec, key, class, mechanism, carrier) to diff two runs.
+const dumpTo = arg('--dump', undefined);
+const dump = [];
 let operations = 0;
 const started = Date.now();
 for (const file of files) {
@@ -61,6 +64,10 @@ for (const file of files) {
         bump(byMechanism, e.mechanism);
         if (e.effect === 'write') bump(byRule, e.reasons[0]?.rule ?? '(none)');
         if (e.class === 'native-key') bump(specsWithNative, path.relative(root, file));
+        if (dumpTo && e.effect === 'write') {
+          const c = e.carrier ? `${e.carrier.in}:${(e.carrier.path ?? [e.carrier.name]).join('.')}` : '-';
+          dump.push([path.relative(root, file), e.operation.key, e.class, e.mechanism, c].join('\t'));
+        }
       }
     }
     for (const d of plan.diagnostics) bump(findings, `${d.severity}:${d.code}`);
@@ -80,5 +87,6 @@ table('first reason of each write', byRule);
 table('findings', findings, false);
 console.log(`\nspecs with at least one native-key operation: ${specsWithNative.size}`);
 for (const [f, n] of [...specsWithNative].sort((a, b) => b[1] - a[1]).slice(0, 15)) console.log(`  ${f.padEnd(60)} ${n}`);
+if (dumpTo) writeFileSync(dumpTo, `${dump.join('\n')}\n`);
 for (const t of thrown) console.log(`\nTHROWN ${t}`);
 process.exitCode = thrown.length > 0 ? 1 : 0;

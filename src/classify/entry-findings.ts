@@ -1,5 +1,6 @@
 /** Audit findings about one classified write (rule ids in rules.ts). */
 import { addFinding, findOverride, toolSchemaPointer, type ClassifyContext } from './context.js';
+import { reportProseOnlyKey } from './prose-key.js';
 import { queryOverrideHint, queryPostEvidence, type QueryEvidence } from './query-post.js';
 import type { PlanEntry } from './types.js';
 
@@ -45,6 +46,7 @@ export function addEntryFindings(entry: PlanEntry, ctx: ClassifyContext): void {
       addFinding(ctx, 'tool_missing_required_key', `tool ${op.toolName} has the key argument ${c.name} but does not require it`, toolSchemaPointer(op));
     }
   }
+  reportProseOnlyKey(entry, ctx);
   const max = entry.carrier?.maxLength;
   if (max !== undefined && max < MIN_KEY_LENGTH) {
     addFinding(ctx, 'key_carrier_too_short', `${op.key}: key carrier ${entry.carrier!.name} allows only ${max} characters; fewer than ${MIN_KEY_LENGTH} leaves too little entropy, so distinct intents can collide and replay each other`, at);

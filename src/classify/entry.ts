@@ -10,7 +10,7 @@ import { classifyEffect } from './effect.js';
 import { addEntryFindings } from './entry-findings.js';
 import { findNativeKey, findToolKey } from './native-key.js';
 import { findOwnedStore } from './owned-store.js';
-import type { Carrier, KeyStrategy, Mechanism, OperationClass, PlanEntry, Reason } from './types.js';
+import { completeCarrier, type Carrier, type KeyStrategy, type Mechanism, type OperationClass, type PlanEntry, type Reason } from './types.js';
 
 interface Decision {
   class: OperationClass;
@@ -32,7 +32,7 @@ export const CLASS_OF: Readonly<Record<Mechanism, OperationClass>> = {
 };
 
 function defaultCarrier(op: Operation): Carrier {
-  return op.kind === 'tool' ? { in: 'argument', name: 'idempotency_key', required: true } : { in: 'header', name: 'Idempotency-Key' };
+  return op.kind === 'tool' ? { in: 'argument', name: 'idempotency_key', path: ['idempotency_key'], required: true } : { in: 'header', name: 'Idempotency-Key', path: ['Idempotency-Key'] };
 }
 
 function nativeOf(op: Operation, ctx: ClassifyContext) {
@@ -62,7 +62,7 @@ function decide(op: Operation, ctx: ClassifyContext): Decision {
   if (mechanism === tree.mechanism && override.carrier === undefined) return tree;
   const d: Decision = { class: CLASS_OF[mechanism], mechanism, carrier: null, reasons: [reason('override_mechanism', `${at} sets mechanism ${mechanism}`)] };
   if (mechanism === 'OP-1') {
-    d.carrier = override.carrier ?? tree.carrier ?? defaultCarrier(op);
+    d.carrier = override.carrier ? completeCarrier(override.carrier) : tree.carrier ?? defaultCarrier(op);
     if (override.carrier) d.reasons.push(reason('override_carrier', `${at}.carrier = ${override.carrier.in} ${override.carrier.name}`));
     if (tree.mechanism === 'OP-1') d.ttlSeconds = tree.ttlSeconds;
   }

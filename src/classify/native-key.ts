@@ -6,10 +6,11 @@
 import { isObject } from '../ir/refs.js';
 import type { HttpOperation, Parameter, ToolOperation } from '../ir/types.js';
 import { addFinding, extension, reason, toolSchemaPointer, type ClassifyContext } from './context.js';
+import { findBodyKey, reportPartialBodyKey } from './body-key.js';
 import { isKeyField, isKeyHeader, isKeyProperty } from './heuristics.js';
 import { findProvider } from './providers.js';
-import { findKeyFields, maxLengthOf } from './schema-fields.js';
-import type { Carrier, Reason } from './types.js';
+import { findKeyField, maxLengthOf } from './schema-fields.js';
+import { completeCarrier, type Carrier, type Reason } from './types.js';
 
 export interface NativeKey {
   carrier: Carrier;
@@ -20,13 +21,14 @@ export interface NativeKey {
 const CARRIER_INS = new Set(['header', 'body', 'form', 'query', 'argument']);
 
 function carrierFrom(value: unknown): Carrier | undefined {
-  if (typeof value === 'string' && value !== '') return { in: 'header', name: value };
+  if (typeof value === 'string' && value !== '') return { in: 'header', name: value, path: [value] };
   if (!isObject(value)) return undefined;
   const inner = isObject(value.key) ? value.key : isObject(value.carrier) ? value.carrier : value;
-  if (typeof inner.header === 'string') return { in: 'header', name: inner.header };
+  if (typeof inner.header === 'string') return { in: 'header', name: inner.header, path: [inner.header] };
   const where = inner.in === 'formData' ? 'form' : inner.in;
   if (typeof where !== 'string' || !CARRIER_INS.has(where) || typeof inner.name !== 'string') return undefined;
-  const c: Carrier = { in: where as Carrier['in'], name: inner.name };
+  const path = Array.isArray(inner.path) && inner.path.length > 0 && inner.path.every((x) => typeof x === 'string') ? (inner.path as string[]) : undefined;
+  const c = completeCarrier({ in: where as Carrier['in'], name: inner.name, ...(path ? { path } : {}) });
   if (typeof inner.maxLength === 'number') c.maxLength = inner.maxLength;
   if (typeof inner.required === 'boolean') c.required = inner.required;
   return c;
@@ -36,13 +38,13 @@ function ttlFrom(value: unknown): number | undefined {
   return isObject(value) && typeof value.ttlSeconds === 'number' ? value.ttlSeconds : undefined;
 }
 
-/** The first declared header parameter that carries a key. */
+/** The first declared header parameter that carries a key (names compare case-insensitively). */
 function declaredKeyHeader(op: HttpOperation, ctx: ClassifyContext): Parameter | undefined {
   return op.parameters.find((p) => p.in === 'header' && isKeyHeader(p.name, ctx.h));
 }
 
 function headerCarrier(p: Parameter, ctx: ClassifyContext): Carrier {
-  const c: Carrier = { in: 'header', name: p.name, required: p.required };
+  const c: Carrier = { in: 'header', name: p.name, path: [p.name], required: p.required };
   const max = maxLengthOf(ctx.api.root, p.schema);
   if (max !== undefined) c.maxLength = max;
   return c;
@@ -70,7 +72,8 @@ function fromExtensions(op: HttpOperation, ctx: ClassifyContext): NativeKey | 'd
   for (const flag of ['x-idempotent', 'x-fern-idempotent']) {
     if (extension(op, flag) !== true) continue;
     const named = flag === 'x-fern-idempotent' ? fernHeader(ctx.api.root) : undefined;
-    const carrier: Carrier = named ? { in: 'header', name: named } : declared ? headerCarrier(declared, ctx) : { in: 'header', name: 'Idempotency-Key' };
+    const header = named ?? 'Idempotency-Key';
+    const carrier: Carrier = !named && declared ? headerCarrier(declared, ctx) : { in: 'header', name: header, path: [header] };
     candidates.push([flag, carrier, undefined]);
   }
   for (const [name, carrier, ttl] of candidates) {
@@ -79,7 +82,7 @@ function fromExtensions(op: HttpOperation, ctx: ClassifyContext): NativeKey | 'd
       addFinding(ctx, 'extension_contradicts_header', `${name} names the key header ${carrier.name}, but ${op.key} declares ${declared.name}`, `${at}/${name}`);
     }
     if (declared && carrier.in === 'header' && carrier.name.toLowerCase() === declared.name.toLowerCase()) {
-      Object.assign(carrier, { ...headerCarrier(declared, ctx), ...carrier, name: declared.name });
+      Object.assign(carrier, { ...headerCarrier(declared, ctx), ...carrier, name: declared.name, path: [declared.name] });
     }
     const r = reason('native_extension', `${name} declares the key carrier ${carrier.in} ${carrier.name}`, `${at}/${name}`);
     return { carrier, ...(ttl !== undefined ? { ttlSeconds: ttl } : {}), reasons: [r] };
@@ -95,29 +98,10 @@ function fromParameters(op: HttpOperation, ctx: ClassifyContext): NativeKey | un
   }
   const field = op.parameters.find((p) => (p.in === 'query' || p.in === 'formData') && isKeyField(p.name, ctx.h));
   if (field) {
-    const c: Carrier = { in: field.in === 'query' ? 'query' : 'form', name: field.name, required: field.required };
+    const c: Carrier = { in: field.in === 'query' ? 'query' : 'form', name: field.name, path: [field.name], required: field.required };
     const max = maxLengthOf(ctx.api.root, field.schema);
     if (max !== undefined) c.maxLength = max;
     return { carrier: c, reasons: [reason('native_field', `declares the key ${c.in} parameter ${field.name}`, field.pointer)] };
-  }
-  return undefined;
-}
-
-function isFormMedia(mediaType: string): boolean {
-  return /^(application\/x-www-form-urlencoded|multipart\/form-data)/i.test(mediaType);
-}
-
-function fromBody(op: HttpOperation, ctx: ClassifyContext): NativeKey | undefined {
-  const bodies: { schema: unknown; pointer: string; form: boolean }[] = [];
-  for (const m of op.requestBody?.content ?? []) if (m.schema !== undefined) bodies.push({ schema: m.schema, pointer: `${m.pointer}/schema`, form: isFormMedia(m.mediaType) });
-  for (const p of op.parameters) if (p.in === 'body' && p.schema !== undefined) bodies.push({ schema: p.schema, pointer: `${p.pointer}/schema`, form: false });
-  for (const b of bodies) {
-    const [hit] = findKeyFields(ctx.api.root, b.schema, b.pointer, (n, s) => isKeyProperty(n, s, ctx.h));
-    if (!hit) continue;
-    const c: Carrier = { in: b.form ? 'form' : 'body', name: hit.path, required: hit.required };
-    const max = maxLengthOf(ctx.api.root, hit.schema);
-    if (max !== undefined) c.maxLength = max;
-    return { carrier: c, reasons: [reason('native_field', `request body has the key field ${hit.path}`, hit.pointer)] };
   }
   return undefined;
 }
@@ -127,22 +111,47 @@ function fromProvider(op: HttpOperation, ctx: ClassifyContext): NativeKey | unde
   if (!p) return undefined;
   const ttl = p.ttlSeconds !== undefined ? `, kept ≥ ${p.ttlSeconds} s` : '';
   const r = reason('native_provider', `the provider accepts ${p.carrier.in} ${p.carrier.name} on ${op.method.toUpperCase()} though the spec does not declare it (${p.source}${ttl})`, op.source.pointer);
-  return { carrier: { ...p.carrier }, ...(p.ttlSeconds !== undefined ? { ttlSeconds: p.ttlSeconds } : {}), reasons: [r] };
+  return { carrier: completeCarrier(p.carrier), ...(p.ttlSeconds !== undefined ? { ttlSeconds: p.ttlSeconds } : {}), reasons: [r] };
+}
+
+/**
+ * Every carrier the operation declares, header first (then query/form parameters, then the body field),
+ * each in declaration order. More than one: the first is used, deterministically, and a finding says so.
+ */
+function fromDeclared(op: HttpOperation, ctx: ClassifyContext): NativeKey | undefined {
+  const params = fromParameters(op, ctx);
+  const body = findBodyKey(op, ctx);
+  const all = [...(params ? [params] : []), ...(body ? [body] : [])];
+  const extraHeaders = op.parameters.filter((p) => p.in === 'header' && isKeyHeader(p.name, ctx.h)).slice(1);
+  const extraFields = op.parameters.filter((p) => (p.in === 'query' || p.in === 'formData') && isKeyField(p.name, ctx.h));
+  const names = [...new Set([
+    ...all.map((k) => `${k.carrier.in} ${k.carrier.name}`),
+    ...extraHeaders.map((p) => `header ${p.name}`),
+    ...extraFields.filter((p) => params?.carrier.name !== p.name).map((p) => `${p.in === 'query' ? 'query' : 'form'} ${p.name}`),
+  ])];
+  const chosen = all[0];
+  if (!chosen) return undefined;
+  if (names.length > 1) {
+    addFinding(ctx, 'multiple_key_carriers', `${op.key} declares ${names.length} key carriers (${names.join(', ')}); the key is sent in ${names[0]} only (header first, then query/form, then body)`, op.source.pointer);
+  }
+  if (chosen === body) reportPartialBodyKey(op, ctx, body);
+  return { carrier: chosen.carrier, reasons: chosen.reasons };
 }
 
 export function findNativeKey(op: HttpOperation, ctx: ClassifyContext): NativeKey | undefined {
   const ext = fromExtensions(op, ctx);
   if (ext === 'denied') return undefined;
-  return ext ?? fromParameters(op, ctx) ?? fromBody(op, ctx) ?? fromProvider(op, ctx);
+  return ext ?? fromDeclared(op, ctx) ?? fromProvider(op, ctx);
 }
 
 /** A tool whose input schema already has a key property is native (carrier `argument`). */
 export function findToolKey(op: ToolOperation, ctx: ClassifyContext): NativeKey | undefined {
   // Tool schemas are self-contained: their `$ref`s (`#/$defs/…`, pydantic) point into the schema itself.
-  const [hit] = findKeyFields(op.inputSchema, op.inputSchema, toolSchemaPointer(op), (n, s) => isKeyProperty(n, s, ctx.h));
-  if (!hit || hit.path.includes('.')) return undefined;
-  const c: Carrier = { in: 'argument', name: hit.path, required: hit.required };
+  const found = findKeyField(op.inputSchema, op.inputSchema, toolSchemaPointer(op), (n, s) => isKeyProperty(n, s, ctx.h));
+  const hit = found?.missing.length === 0 ? found.hits[0] : undefined;
+  if (!hit || hit.path.length !== 1) return undefined;
+  const c: Carrier = { in: 'argument', name: hit.path[0], path: [hit.path[0]], required: hit.required };
   const max = maxLengthOf(op.inputSchema, hit.schema);
   if (max !== undefined) c.maxLength = max;
-  return { carrier: c, reasons: [reason('native_argument', `input schema already has the key argument ${hit.path}`, hit.pointer)] };
+  return { carrier: c, reasons: [reason('native_argument', `input schema already has the key argument ${hit.path[0]}`, hit.pointer)] };
 }

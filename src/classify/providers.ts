@@ -4,12 +4,12 @@
  * `config.heuristics.providers` adds to this list.
  */
 import picomatch from 'picomatch';
-import type { Carrier } from './types.js';
+import type { CarrierInput } from './types.js';
 
 export interface Provider {
   /** Host names; `*` globs allowed (`*.adyen.com`). */
   hosts: string[];
-  carrier: Carrier;
+  carrier: CarrierInput;
   ttlSeconds?: number;
   /** Lower-case HTTP methods the key applies to. */
   methods: string[];

@@ -84,6 +84,27 @@ export const RULES: readonly RuleMeta[] = [
       'A synthesized or sanitized operation name collides with another operation\'s name; the operation whose operationId is already a valid identifier keeps it and the other gets a numeric suffix. Give the renamed operation a distinct operationId so client method and tool names stay stable.',
     source: 'OpenAPI 3.1 §4.8.10 (operationId is unique and case-sensitive); DESIGN §3',
   },
+  {
+    id: 'multiple_key_carriers',
+    severity: 'info',
+    title: 'More than one idempotency key carrier declared',
+    description: 'The operation declares the key in more than one place (a header and a query or body field). One carrier is used, chosen deterministically: header first, then query/form parameter, then body field.',
+    source: 'SOP §3 Step 4 (one key, one carrier)',
+  },
+  {
+    id: 'key_in_some_variants',
+    severity: 'warning',
+    title: 'Idempotency key only in some request-body variants',
+    description: 'The request body is a oneOf/anyOf and only some variants declare the key field. Calls with the other variants carry no key the API knows, so their retries are not deduplicated downstream.',
+    source: 'SOP §3 Step 1, Step 4',
+  },
+  {
+    id: 'prose_only_idempotency',
+    severity: 'info',
+    title: 'Idempotency promised in prose, no carrier declared',
+    description: 'The operation description says the API deduplicates by an idempotency key, but no header, parameter or body field declares it. Confirm with the vendor and paste the suggested override to use the native key (OP-1).',
+    source: 'SOP §3 Step 1',
+  },
 ];
 
 export const RULE_BY_ID: ReadonlyMap<string, RuleMeta> = new Map(RULES.map((r) => [r.id, r]));

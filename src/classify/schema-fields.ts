@@ -1,82 +1,153 @@
 /**
  * Find key-carrying properties in request schemas. Schemas stay as JSON with `$ref`s (specs are
- * circular — Stripe), so every walk follows refs through `followRef` and keeps a `seen` set.
+ * circular — Stripe), so every walk follows refs through `followRef` and guards cycles with the set of
+ * schemas on the current walk (not a global `seen`: `oneOf` variants legitimately share a `$ref`).
  */
 import { followRef, isObject } from '../ir/refs.js';
 
 export interface FoundField {
-  /** Dotted path from the body root (`idempotency_key`, `payment.idempotency_key`). */
-  path: string;
+  /** Property names from the body root (`['idempotency_key']`, `['data', 'attributes', 'idempotencyKey']`). */
+  path: string[];
   schema: Record<string, unknown>;
   required: boolean;
   /** Pointer of the property schema (after refs). */
   pointer: string;
+  /** Pointer of the innermost `oneOf`/`anyOf` variant the field was found in, if any. */
+  variant?: string;
 }
 
-/** How deep nested objects are searched: Square nests the key one level down in some requests. */
+export interface KeySearch {
+  /** One field per keyed variant (one in all when the schema has no `oneOf`/`anyOf` on the way). */
+  hits: FoundField[];
+  /** Pointers of the `oneOf`/`anyOf` variants that carry no key; empty when every variant does. */
+  missing: string[];
+}
+
+/**
+ * How deep nested objects are searched: Square nests the key one level down in some requests, JSON:API
+ * two (`data.attributes.idempotencyKey`). Deeper finds are not the operation's key but a sub-resource's.
+ */
 const MAX_DEPTH = 2;
+/** Schemas visited per body, so a huge `anyOf`-heavy spec (Stripe) cannot make one search explode. */
+const BUDGET = 20_000;
+
+type Ptr = { schema: unknown; pointer: string };
 
 function resolve(root: unknown, schema: unknown, pointer: string): { value: Record<string, unknown>; pointer: string } | undefined {
   const r = followRef(root, schema, pointer);
   return isObject(r.value) ? { value: r.value, pointer: r.pointer } : undefined;
 }
 
-/** Properties of a schema object, merged over `allOf` (and its refs); `seen` guards cycles. */
-function collectProperties(
-  root: unknown,
-  schema: unknown,
-  pointer: string,
-  seen: Set<unknown>,
-): { props: Map<string, { schema: unknown; pointer: string }>; required: Set<string> } {
-  const props = new Map<string, { schema: unknown; pointer: string }>();
-  const required = new Set<string>();
-  const stack: { schema: unknown; pointer: string }[] = [{ schema, pointer }];
+const esc = (name: string): string => name.replace(/~/g, '~0').replace(/\//g, '~1');
+
+interface Shape {
+  props: Map<string, Ptr>;
+  required: Set<string>;
+  /** `oneOf`/`anyOf` lists met on the node or its `allOf` members. */
+  branches: Ptr[][];
+}
+
+/** Properties of a schema object merged over `allOf` (and its refs), plus its variant lists. */
+function shapeOf(root: unknown, start: { value: Record<string, unknown>; pointer: string }): Shape {
+  const shape: Shape = { props: new Map(), required: new Set(), branches: [] };
+  const seen = new Set<unknown>();
+  const stack = [start];
   while (stack.length > 0) {
-    const next = stack.pop()!;
-    const r = resolve(root, next.schema, next.pointer);
-    if (!r || seen.has(r.value)) continue;
+    const r = stack.pop()!;
+    if (seen.has(r.value)) continue;
     seen.add(r.value);
     const s = r.value;
     if (isObject(s.properties)) {
-      for (const [name, ps] of Object.entries(s.properties)) {
-        if (!props.has(name)) props.set(name, { schema: ps, pointer: `${r.pointer}/properties/${name.replace(/~/g, '~0').replace(/\//g, '~1')}` });
+      for (const [name, ps] of Object.entries(s.properties)) if (!shape.props.has(name)) shape.props.set(name, { schema: ps, pointer: `${r.pointer}/properties/${esc(name)}` });
+    }
+    if (Array.isArray(s.required)) for (const n of s.required) if (typeof n === 'string') shape.required.add(n);
+    for (const k of ['oneOf', 'anyOf'] as const) {
+      const subs = s[k];
+      if (Array.isArray(subs) && subs.length > 0) shape.branches.push(subs.map((sub, i) => ({ schema: sub, pointer: `${r.pointer}/${k}/${i}` })));
+    }
+    if (Array.isArray(s.allOf)) {
+      for (let i = s.allOf.length - 1; i >= 0; i--) {
+        const m = resolve(root, s.allOf[i], `${r.pointer}/allOf/${i}`);
+        if (m) stack.push(m);
       }
     }
-    if (Array.isArray(s.required)) for (const n of s.required) if (typeof n === 'string') required.add(n);
-    if (Array.isArray(s.allOf)) s.allOf.forEach((sub, i) => stack.push({ schema: sub, pointer: `${r.pointer}/allOf/${i}` }));
   }
-  return { props, required };
+  return shape;
+}
+
+interface Walk {
+  root: unknown;
+  isKey: (name: string, schema: unknown) => boolean;
+  onPath: Set<unknown>;
+  budget: number;
+}
+
+const sorted = (props: Map<string, Ptr>): [string, Ptr][] => [...props].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+
+/** Variants of one `oneOf`/`anyOf`: keyed ones contribute their hits, the others are `missing`. */
+function probeBranch(w: Walk, list: Ptr[], prefix: string[], required: boolean, depth: number): KeySearch | undefined {
+  const out: KeySearch = { hits: [], missing: [] };
+  for (const v of list) {
+    const r = probe(w, v, prefix, required, depth);
+    if (!r) {
+      out.missing.push(resolve(w.root, v.schema, v.pointer)?.pointer ?? v.pointer);
+      continue;
+    }
+    out.hits.push(...r.hits.map((h) => ({ ...h, variant: h.variant ?? resolve(w.root, v.schema, v.pointer)?.pointer ?? v.pointer })));
+    out.missing.push(...r.missing);
+  }
+  return out.hits.length > 0 ? out : undefined;
+}
+
+/** The key in this schema: a direct property, else in its variants, else (depth left) in a nested object. */
+function probe(w: Walk, node: Ptr, prefix: string[], required: boolean, depth: number): KeySearch | undefined {
+  const r = resolve(w.root, node.schema, node.pointer);
+  if (!r || w.onPath.has(r.value) || --w.budget < 0) return undefined;
+  w.onPath.add(r.value);
+  try {
+    const shape = shapeOf(w.root, r);
+    const props = sorted(shape.props).filter(([, p]) => resolve(w.root, p.schema, p.pointer)?.value.readOnly !== true);
+    for (const [name, p] of props) {
+      if (!w.isKey(name, p.schema)) continue;
+      const target = resolve(w.root, p.schema, p.pointer)!;
+      return { hits: [{ path: [...prefix, name], schema: target.value, required: required && shape.required.has(name), pointer: target.pointer }], missing: [] };
+    }
+    for (const list of shape.branches) {
+      const found = probeBranch(w, list, prefix, required, depth);
+      if (found) return found;
+    }
+    if (depth === 0) return undefined;
+    let partial: KeySearch | undefined;
+    for (const [name, p] of props) {
+      const found = probe(w, p, [...prefix, name], required && shape.required.has(name), depth - 1);
+      if (found && found.missing.length === 0) return found;
+      partial ??= found;
+    }
+    return partial;
+  } finally {
+    w.onPath.delete(r.value);
+  }
 }
 
 /**
- * Search a schema for properties whose name passes `isKey`, breadth first (shallowest wins),
- * skipping `readOnly` properties (a response-only field is not something the caller sends).
+ * Search a request schema for the key property: shallowest first, names in sorted order, `readOnly`
+ * properties skipped (a response-only field is not something the caller sends). A key present in every
+ * `oneOf`/`anyOf` variant comes back with `missing` empty; in only some, with the others listed.
  */
-export function findKeyFields(
+export function findKeyField(
   root: unknown,
   schema: unknown,
   pointer: string,
   isKey: (name: string, schema: unknown) => boolean,
-): FoundField[] {
-  const found: FoundField[] = [];
-  const seen = new Set<unknown>();
-  let level: { schema: unknown; pointer: string; prefix: string; required: boolean }[] = [{ schema, pointer, prefix: '', required: true }];
-  for (let depth = 0; depth <= MAX_DEPTH && level.length > 0 && found.length === 0; depth++) {
-    const nextLevel: typeof level = [];
-    for (const node of level) {
-      const { props, required } = collectProperties(root, node.schema, node.pointer, seen);
-      for (const [name, p] of [...props].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
-        const r = resolve(root, p.schema, p.pointer);
-        if (!r || r.value.readOnly === true) continue;
-        const path = node.prefix === '' ? name : `${node.prefix}.${name}`;
-        const isRequired = node.required && required.has(name);
-        if (isKey(name, p.schema)) found.push({ path, schema: r.value, required: isRequired, pointer: r.pointer });
-        else nextLevel.push({ schema: p.schema, pointer: p.pointer, prefix: path, required: isRequired });
-      }
-    }
-    level = nextLevel;
+): KeySearch | undefined {
+  const w: Walk = { root, isKey, onPath: new Set(), budget: BUDGET };
+  let best: KeySearch | undefined;
+  for (let depth = 0; depth <= MAX_DEPTH && w.budget > 0; depth++) {
+    const found = probe(w, { schema, pointer }, [], true, depth);
+    if (found && found.missing.length === 0) return found;
+    if (found && (!best || found.missing.length < best.missing.length)) best = found;
   }
-  return found;
+  return best;
 }
 
 /** `maxLength` of a string schema (through refs, `allOf`, and 3.1 `type: [string, null]` / anyOf). */

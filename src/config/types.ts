@@ -1,4 +1,4 @@
-import type { Carrier, KeyStrategy, Mechanism } from '../classify/types.js';
+import type { CarrierInput, KeyStrategy, Mechanism } from '../classify/types.js';
 import type { Severity } from '../diagnostics/diagnostic.js';
 
 export type Dialect = 'postgres' | 'sqlite' | 'mysql';
@@ -7,7 +7,7 @@ export type Dialect = 'postgres' | 'sqlite' | 'mysql';
 export interface OperationOverride {
   effect?: 'read' | 'write';
   mechanism?: Mechanism;
-  carrier?: Carrier | null;
+  carrier?: CarrierInput | null;
   keyStrategy?: KeyStrategy;
   ttlSeconds?: number;
   /** OP-5: key of the compensating operation. */
@@ -42,7 +42,7 @@ export interface UserConfig {
     readVerbs?: string[];
     keyHeaders?: string[];
     keyFields?: string[];
-    providers?: { host: string; carrier: Carrier; ttlSeconds?: number; methods?: string[] }[];
+    providers?: { host: string; carrier: CarrierInput; ttlSeconds?: number; methods?: string[] }[];
   };
   tools?: { mcpHeader?: boolean; defaultTtlSeconds?: number };
   /** Default dedup TTL for our own stores (seconds, ≥ 24 h by default). */

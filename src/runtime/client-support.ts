@@ -22,6 +22,18 @@ export type NonEmptyScope<O> = O extends { scope: infer S }
   : O;
 
 /**
+ * `T` without the property at path `P` (`['data', 'attributes', 'idempotencyKey']`): the native key the
+ * client writes there itself. Distributes over unions, so each `oneOf` variant keeps its own properties.
+ */
+export type OmitKeyPath<T, P extends readonly string[]> = T extends object
+  ? P extends readonly [infer H extends string]
+    ? Omit<T, H>
+    : P extends readonly [infer H extends string, ...infer R extends string[]]
+      ? { [K in keyof T]: K extends H ? OmitKeyPath<T[K], R> : T[K] }
+      : T
+  : T;
+
+/**
  * An explicit key wins; else the intent hash of a non-empty scope + operation + arguments; a `content`
  * strategy falls back to the content hash (OP-3). Never a fresh random key (SOP §6). The run-time twin of
  * the types above: JavaScript callers (and `as any`) bypass the compile-time checks.

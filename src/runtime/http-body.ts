@@ -47,20 +47,53 @@ function encodeMultipart(value: unknown): FormData {
   return form;
 }
 
-/** Set `a.b.c` in a JSON body without mutating the caller's object. */
-export function withBodyField(body: unknown, path: string, key: string): Record<string, unknown> {
+/**
+ * Set the key at `path` in a JSON/form body without mutating the caller's object; envelope objects on the
+ * way (`data`, `attributes`, `request`) are created when missing. A string path is dotted (`a.b.c`).
+ */
+export function withBodyField(body: unknown, path: string | readonly string[], key: string): Record<string, unknown> {
+  const parts = typeof path === 'string' ? path.split('.') : [...path];
   if (typeof body === 'string' || isBlob(body) || isBytes(body) || isStream(body)) {
-    throw new TypeError(`the idempotency key cannot ride in field ${path} of a raw body; use a header or query carrier`);
+    throw new TypeError(`the idempotency key cannot ride in field ${parts.join('.')} of a raw body; use a header or query carrier`);
   }
+  if (parts.length === 0) throw new TypeError('the idempotency key needs a body field path');
   const root: Record<string, unknown> = { ...((body ?? {}) as Record<string, unknown>) };
-  const parts = path.split('.');
   let node = root;
   for (const part of parts.slice(0, -1)) {
     const next = node[part];
-    node = node[part] = { ...(typeof next === 'object' && next !== null ? (next as Record<string, unknown>) : {}) };
+    node = node[part] = { ...(typeof next === 'object' && next !== null && !Array.isArray(next) ? (next as Record<string, unknown>) : {}) };
   }
   node[parts[parts.length - 1]] = key;
   return root;
+}
+
+/** How many leading segments of `path` (before the key itself) already exist as objects in `body`. */
+function depthPresent(body: unknown, path: readonly string[]): number {
+  let node = body;
+  let n = 0;
+  for (const part of path.slice(0, -1)) {
+    if (typeof node !== 'object' || node === null || !Object.prototype.hasOwnProperty.call(node, part)) break;
+    node = (node as Record<string, unknown>)[part];
+    n++;
+  }
+  return n;
+}
+
+/**
+ * A `oneOf` body whose variants carry the key at different paths: the path most of whose envelope the
+ * caller's body already has (deepest match), first declared on a tie. The caller's body says which variant it is.
+ */
+export function pickKeyPath(body: unknown, paths: readonly (readonly string[])[]): readonly string[] {
+  let best = paths[0];
+  let bestDepth = -1;
+  for (const p of paths) {
+    const d = depthPresent(body, p);
+    if (d > bestDepth) {
+      best = p;
+      bestDepth = d;
+    }
+  }
+  return best;
 }
 
 export function buildUrl(baseUrl: string, path: string, query: Record<string, unknown> | undefined): string {

@@ -5,7 +5,7 @@
  * dedup store, which decides what an ambiguous outcome means.
  */
 import { IdempotencyConflictError, IdempotencyInFlightError } from './errors.js';
-import { buildUrl, encodeBody, isStream, withBodyField, type BodyType } from './http-body.js';
+import { buildUrl, encodeBody, isStream, pickKeyPath, withBodyField, type BodyType } from './http-body.js';
 import { readResponseBody, type ResponseType } from './http-response.js';
 import {
   backoffDelay, classifyConflict, classifyTransportError, DEFAULT_RETRY, isRetryableStatus, parseRetryAfter,
@@ -21,6 +21,10 @@ export type { ResponseType } from './http-response.js';
 export interface KeyCarrier {
   in: 'header' | 'body' | 'form' | 'query';
   name: string;
+  /** Body/form: property names from the body root (`['data', 'attributes', 'idempotencyKey']`); default `name` split on dots. */
+  path?: readonly string[];
+  /** A `oneOf` body with the key at a different path per variant: one path each (see `pickKeyPath`). */
+  paths?: readonly (readonly string[])[];
 }
 
 export interface HttpCallerOptions {
@@ -106,6 +110,12 @@ async function settleStream(body: unknown, retried: boolean): Promise<{ body: un
   return { body: new Uint8Array(await new Response(body).arrayBuffer()) };
 }
 
+/** Where in the body the key goes: the variant's path the body matches, else the carrier's path. */
+function carrierPath(c: KeyCarrier, body: unknown): readonly string[] {
+  if (c.paths !== undefined && c.paths.length > 0) return pickKeyPath(body, c.paths);
+  return c.path !== undefined && c.path.length > 0 ? c.path : c.name.split('.');
+}
+
 /** Built once per `send`, so every retry carries byte-identical key and payload. */
 async function prepare(opts: HttpCallerOptions, req: HttpRequest, retried: boolean): Promise<Prepared> {
   const headers: Record<string, string> = { ...opts.headers, ...req.headers };
@@ -115,7 +125,7 @@ async function prepare(opts: HttpCallerOptions, req: HttpRequest, retried: boole
     const { name } = req.carrier;
     if (req.carrier.in === 'header') headers[name] = req.key;
     else if (req.carrier.in === 'query') query = { ...query, [name]: req.key };
-    else body = withBodyField(body, name, req.key);
+    else body = withBodyField(body, carrierPath(req.carrier, body), req.key);
   }
   const encoded = encodeBody(req.bodyType, body, req.contentType);
   if (encoded.contentType && !Object.keys(headers).some((h) => h.toLowerCase() === 'content-type')) {

@@ -55,8 +55,8 @@ describe('OP-1 keys are validated before the request', () => {
       components: { schemas: { Key: { allOf: [{ type: 'string', minLength: 8 }] } } },
     };
     const plan = await inlinePlan('key-limits', 'limits.json', spec, {
-      'POST /orders': { class: 'native-key', mechanism: 'OP-1', carrier: { in: 'header', name: 'X-Request-Key', maxLength: 40 }, keyStrategy: 'caller' },
-      'POST /notes': { class: 'native-key', mechanism: 'OP-1', carrier: { in: 'query', name: 'key', maxLength: 64 }, keyStrategy: 'caller' },
+      'POST /orders': { class: 'native-key', mechanism: 'OP-1', carrier: { in: 'header', name: 'X-Request-Key', path: ['X-Request-Key'], maxLength: 40 }, keyStrategy: 'caller' },
+      'POST /notes': { class: 'native-key', mechanism: 'OP-1', carrier: { in: 'query', name: 'key', path: ['key'], maxLength: 64 }, keyStrategy: 'caller' },
     });
     const { files } = emitClient({ apis: [plan], diagnostics: [] }, resolveConfig());
     const text = files[0]!.contents;

@@ -19,6 +19,8 @@ export type Fault =
 export interface KeyCarrierSpec {
   in: 'header' | 'body' | 'form' | 'query';
   name: string;
+  /** JSON body: where the key sits (`['data', 'attributes', 'idempotencyKey']`); default `[name]`. */
+  path?: string[];
 }
 
 export interface RecordedRequest {
@@ -67,7 +69,8 @@ function extractKey(carrier: KeyCarrierSpec | undefined, req: IncomingMessage, u
       return new URLSearchParams(body).get(carrier.name) ?? undefined;
     case 'body':
       try {
-        const v = (JSON.parse(body) as Record<string, unknown>)[carrier.name];
+        let v: unknown = JSON.parse(body);
+        for (const part of carrier.path ?? [carrier.name]) v = typeof v === 'object' && v !== null ? (v as Record<string, unknown>)[part] : undefined;
         return typeof v === 'string' ? v : undefined;
       } catch {
         return undefined;

@@ -41,7 +41,7 @@ describe('a tool that already has a key argument (carrier in argument)', () => {
     properties: { amount: { type: 'number' }, request_id: { type: 'string', description: 'Client token.' } },
     required: ['amount'],
   });
-  const plan = planOf('billing', [entry(tool, true, { class: 'native-key', mechanism: 'OP-1', carrier: { in: 'argument', name: 'request_id' } })]);
+  const plan = planOf('billing', [entry(tool, true, { class: 'native-key', mechanism: 'OP-1', carrier: { in: 'argument', name: 'request_id', path: ['request_id'] } })]);
   const res = emitTools(plan, resolveConfig());
   const mcp = JSON.parse(res.files.find((f) => f.path === 'tools/mcp/billing.tools.json')!.contents).tools[0] as Obj;
 

@@ -75,6 +75,7 @@ export function renderClientFile(apiPlan: ApiPlan): string {
     content: wrapped.some((c) => c.entry.keyStrategy === 'content'),
     headers: ops.some((c) => c.types.groups.includes('header') || c.types.groups.includes('cookie')),
     blobs: wrapped.some((c) => mayCarryBlobs(c.types)),
+    omitKeyPath: ops.some((c) => c.types.omitsKeyPath),
   };
   return printClientFile({
     head: [headerText(api), ...runtimeImports(use), ...helperStatements(helpers, use)],

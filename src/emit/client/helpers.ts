@@ -10,6 +10,7 @@ export const RUNTIME_IMPORTS = [
   'createHttpCaller', 'createIdempotency', 'runSaga', 'intentKey', 'contentKey', 'digestBlobs', 'validateKey',
   'HttpCaller', 'HttpCallerOptions', 'HttpResponse', 'Idempotency', 'DedupStore', 'RunResult',
   'resolveKey', 'nativeResult', 'externalIdOf', 'headersOf', 'CallerKey', 'IntentScope', 'KeyOptions', 'NonEmptyScope',
+  'OmitKeyPath',
 ] as const;
 
 /** Key-option types a client with writes re-exports, so callers can type their options from the client module. */
@@ -59,6 +60,8 @@ export interface HelperUse {
   headers: boolean;
   /** Some write hashes a body that may hold Blobs. */
   blobs: boolean;
+  /** Some body type drops a nested native-key path (`OmitKeyPath`). */
+  omitKeyPath: boolean;
 }
 
 export function runtimeImports(use: HelperUse): ImportDeclarationStructure[] {
@@ -75,6 +78,7 @@ export function runtimeImports(use: HelperUse): ImportDeclarationStructure[] {
   if (use.store) types.push('Idempotency');
   if (use.store || use.saga) types.push('DedupStore');
   if (use.writes) types.push('RunResult', ...KEY_TYPES);
+  if (use.omitKeyPath) types.push('OmitKeyPath');
   return [
     { kind: StructureKind.ImportDeclaration, moduleSpecifier: 'idemgen/runtime', namedImports: values },
     { kind: StructureKind.ImportDeclaration, moduleSpecifier: 'idemgen/runtime', namedImports: types.sort(), isTypeOnly: true },

@@ -34,7 +34,10 @@ function stringKeyword(root: unknown, schema: unknown, keyword: 'minLength'): nu
   return undefined;
 }
 
-/** The property schema at a dotted path (`payment.idempotency_key`), merged over `allOf`. */
+/**
+ * The property schema at a path (`['data', 'attributes', 'idempotencyKey']`), merged over `allOf` and looked
+ * up in `oneOf`/`anyOf` variants (the first variant that has it: classify took the smallest `maxLength`).
+ */
 function propertyAt(root: unknown, schema: unknown, path: string[]): unknown {
   let node: unknown = schema;
   for (const name of path) {
@@ -46,7 +49,7 @@ function propertyAt(root: unknown, schema: unknown, path: string[]): unknown {
       if (!isObject(value) || seen.has(value)) continue;
       seen.add(value);
       if (isObject(value.properties) && Object.prototype.hasOwnProperty.call(value.properties, name)) node = value.properties[name];
-      else if (Array.isArray(value.allOf)) stack.push(...value.allOf);
+      else for (const k of ['allOf', 'anyOf', 'oneOf']) if (Array.isArray(value[k])) stack.push(...[...(value[k] as unknown[])].reverse());
     }
     if (node === undefined) return undefined;
   }
@@ -66,7 +69,7 @@ function carrierSchema(root: unknown, op: HttpOperation, carrier: Carrier): unkn
     ...op.parameters.filter((p) => p.in === 'body').map((p) => p.schema),
   ];
   for (const b of bodies) {
-    const hit = propertyAt(root, b, carrier.name.split('.'));
+    const hit = propertyAt(root, b, carrier.path);
     if (hit !== undefined) return hit;
   }
   return undefined;

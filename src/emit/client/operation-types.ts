@@ -8,7 +8,7 @@ import type { HttpOperation, JsonSchema, Parameter } from '../../ir/types.js';
 import type { Carrier } from '../../classify/types.js';
 import { pickRequestContent, responseShape, type BodyEncoding, type ResponseShape } from './media.js';
 import { propertyKey, type NameTable, pascalCase } from './names.js';
-import { tsString } from '../../escape/index.js';
+import { jsonText, tsString } from '../../escape/index.js';
 import { writeDocLines, docInline, docLines, writeSchemaType, typeAliasStatement, type TypeWriterContext } from './schema-type.js';
 
 export type ParamGroup = 'path' | 'query' | 'header' | 'cookie';
@@ -23,6 +23,8 @@ export interface OperationTypes {
   requestRequired: boolean;
   response: ResponseShape;
   statements: ((w: CodeBlockWriter) => void)[];
+  /** The body type drops a nested key path with the runtime's `OmitKeyPath`. */
+  omitsKeyPath: boolean;
 }
 
 interface BodySource {
@@ -73,7 +75,7 @@ export function buildOperationTypes(op: HttpOperation, carrier: Carrier | null, 
   const groups = [...byGroup.keys()];
   const required = (g: ParamGroup): boolean => g === 'path' || byGroup.get(g)!.some((p) => p.required);
   const requestRequired = groups.some(required) || body?.required === true;
-  const omitted = carrier !== null && (carrier.in === 'body' || carrier.in === 'form') && !carrier.name.includes('.') ? carrier.name : undefined;
+  const omitted = omittedPaths(carrier);
   const response = responseShape(op.responses);
   const requestType = (w: CodeBlockWriter): void => {
     w.write('{').newLine();
@@ -92,7 +94,8 @@ export function buildOperationTypes(op: HttpOperation, carrier: Carrier | null, 
     typeAliasStatement(responseName, [`Success body of \`${docInline(op.key)}\`.`], (w) => writeResponse(w, response, ctx)),
   ];
   const bodyInfo = body && { encoding: body.encoding, required: body.required, ...(body.mediaType !== undefined ? { mediaType: body.mediaType } : {}) };
-  return { requestName, responseName, groups, body: bodyInfo, requestRequired, response, statements };
+  const omitsKeyPath = omitted !== undefined && !isTopLevelOnly(omitted);
+  return { requestName, responseName, groups, body: bodyInfo, requestRequired, response, statements, omitsKeyPath };
 }
 
 function writeParams(w: CodeBlockWriter, params: Parameter[], ctx: TypeWriterContext): void {
@@ -108,16 +111,36 @@ function writeParams(w: CodeBlockWriter, params: Parameter[], ctx: TypeWriterCon
   w.write('}');
 }
 
-function writeBody(w: CodeBlockWriter, body: BodySource, omitted: string | undefined, ctx: TypeWriterContext): void {
+/** Body paths the client fills with the key (one per `oneOf` variant when they differ), so the caller omits them. */
+function omittedPaths(carrier: Carrier | null): string[][] | undefined {
+  if (carrier === null || (carrier.in !== 'body' && carrier.in !== 'form')) return undefined;
+  const paths = carrier.variants?.map((v) => v.path) ?? [carrier.path];
+  const unique = paths.filter((p, i) => paths.findIndex((q) => q.join('\u0000') === p.join('\u0000')) === i);
+  return unique.length > 0 ? unique : undefined;
+}
+
+const isTopLevelOnly = (paths: string[][]): boolean => paths.length === 1 && paths[0].length === 1;
+
+/**
+ * A single top-level field is dropped with `Omit` (as before); a nested or per-variant path with the
+ * runtime's `OmitKeyPath`, which distributes over a `oneOf` union (plain `Omit` would collapse it).
+ */
+function writeBody(w: CodeBlockWriter, body: BodySource, omitted: string[][] | undefined, ctx: TypeWriterContext): void {
   w.write(`body${body.required ? '' : '?'}: `);
   if (body.encoding === 'binary') {
     w.write('Blob | ArrayBuffer | Uint8Array'); // sent as raw bytes by the runtime (Buffer is a Uint8Array)
   } else if (body.encoding === 'text') {
     w.write('string');
   } else {
-    if (omitted !== undefined) w.write('Omit<');
-    writeSchemaType(w, body.schema, ctx);
-    if (omitted !== undefined) w.write(`, ${tsString(omitted)}>`);
+    if (omitted !== undefined && isTopLevelOnly(omitted)) {
+      w.write('Omit<');
+      writeSchemaType(w, body.schema, ctx);
+      w.write(`, ${tsString(omitted[0][0])}>`);
+    } else if (omitted !== undefined) {
+      for (let i = 0; i < omitted.length; i++) w.write('OmitKeyPath<');
+      writeSchemaType(w, body.schema, ctx);
+      for (const p of omitted) w.write(`, ${jsonText(p)}>`);
+    } else writeSchemaType(w, body.schema, ctx);
   }
   w.write(';').newLine();
 }

@@ -6,7 +6,7 @@
 import type { CodeBlockWriter } from 'ts-morph';
 import type { HttpOperation } from '../../ir/types.js';
 import type { Carrier } from '../../classify/types.js';
-import { tsMember, tsString, tsTemplateText } from '../../escape/index.js';
+import { jsonText, tsMember, tsString, tsTemplateText } from '../../escape/index.js';
 import { propertyKey } from './names.js';
 import type { OperationTypes } from './operation-types.js';
 import { pinnedResponseType } from './media.js';
@@ -26,6 +26,22 @@ export function writePathExpression(w: CodeBlockWriter, op: HttpOperation): void
     else w.write(tsTemplateText(part));
   }
   w.write('`');
+}
+
+/**
+ * The runtime's `KeyCarrier`: a body/form key also gets its exact `path` (nested envelopes, names with dots),
+ * and a `oneOf` body with per-variant paths all of them (`paths`; the runtime picks by the body's shape).
+ * Every string goes through the escaping helpers (spec text is untrusted): names via tsString, paths via jsonText.
+ */
+export function carrierLiteral(c: Carrier): string {
+  const head = `in: ${tsString(c.in)}, name: ${tsString(c.name)}`;
+  if (c.in !== 'body' && c.in !== 'form') return `{ ${head} }`;
+  const paths = c.variants?.map((v) => v.path) ?? [];
+  const distinct = paths.filter((p, i) => paths.findIndex((q) => JSON.stringify(q) === JSON.stringify(p)) === i);
+  const more = distinct.length > 1 ? `, paths: ${jsonText(distinct)}` : '';
+  // A plain top-level field is the runtime's default reading of `name`: no path needed.
+  const plain = c.path.length === 1 && c.path[0] === c.name && !c.name.includes('.');
+  return `{ ${head}${plain ? '' : `, path: ${jsonText(c.path)}`}${more} }`;
 }
 
 export interface SendOptions {
@@ -55,7 +71,7 @@ export function writeSendArgs(w: CodeBlockWriter, op: HttpOperation, types: Oper
     if (pinned !== undefined) w.writeLine(`responseType: ${tsString(pinned)},`);
     if (o.carrier !== undefined) {
       w.writeLine('key,');
-      w.writeLine(`carrier: { in: ${tsString(o.carrier.in)}, name: ${tsString(o.carrier.name)} },`);
+      w.writeLine(`carrier: ${carrierLiteral(o.carrier)},`);
     }
     w.writeLine(`mechanism: ${tsString(o.mechanism)},`);
     if (o.run === true) w.writeLine('run: ctx,');

@@ -7,6 +7,7 @@ import type { ApiModel, HttpOperation, JsonSchema, MediaContent, Parameter } fro
 import { createDefs, finishDefs, type DefsBuilder, type SourceDialect } from './defs.js';
 import { KEY_PROPERTY } from './idempotency-key.js';
 import { normalizeSchema } from './normalize.js';
+import { dropKeyPath } from './drop-key-path.js';
 import { pruneDefs } from './strict-limits.js';
 
 type Obj = Record<string, unknown>;
@@ -96,23 +97,14 @@ function bodyName(taken: Set<string>): string {
 
 const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
 
-/**
- * A native key carried in the body (`idempotency_key` field) is asked for once, as the top-level
- * `idempotency_key`; the client writes it into the body. The body's own field is removed from the tool
- * schema (the shared definition is copied, not edited) so the model is not asked for two keys.
- */
-function dropCarrierField(schema: Obj, name: string, field: string): void {
+/** Every body path the key is written to (one per `oneOf` variant when they differ). */
+function dropCarrierFields(schema: Obj, name: string, carrier: Carrier): void {
   const props = schema.properties as Obj;
   const defs = (schema.$defs ?? {}) as Obj;
-  const body = props[name];
-  if (!isObj(body)) return;
-  const ref = typeof body.$ref === 'string' && body.$ref.startsWith('#/$defs/') ? body.$ref.slice(8) : undefined;
-  const target = ref !== undefined ? defs[ref.replace(/~1/g, '/').replace(/~0/g, '~')] : body;
-  if (!isObj(target) || !isObj(target.properties) || !(field in target.properties)) return;
-  const { [field]: _dropped, ...rest } = target.properties;
-  const copy: Obj = { ...target, properties: rest };
-  if (Array.isArray(target.required)) copy.required = target.required.filter((r) => r !== field);
-  props[name] = copy;
+  let body = props[name];
+  for (const v of carrier.variants ?? [{ path: carrier.path }]) body = dropKeyPath(body, v.path, defs);
+  if (body === props[name]) return;
+  props[name] = body;
   pruneDefs(schema);
 }
 
@@ -149,6 +141,6 @@ export function buildHttpInput(op: HttpOperation, api: ApiModel, carrier: Carrie
   const schema: Obj = { type: 'object', properties, required, additionalProperties: false };
   const defs = finishDefs(builder, normalizeSchema);
   if (Object.keys(defs).length > 0) schema.$defs = defs;
-  if (body && (carrier?.in === 'body' || carrier?.in === 'form')) dropCarrierField(schema, bodyName(taken), carrier.name);
+  if (body && (carrier?.in === 'body' || carrier?.in === 'form')) dropCarrierFields(schema, bodyName(taken), carrier);
   return { schema, unresolved: builder.unresolved };
 }

@@ -11,15 +11,15 @@ const why = (rule: string, detail: string) => [{ rule, detail }];
 
 export const OVERRIDES: Record<string, EntryOverride> = {
   'POST /charges': {
-    class: 'native-key', mechanism: 'OP-1', carrier: { in: 'header', name: 'Idempotency-Key', maxLength: 255, required: true },
+    class: 'native-key', mechanism: 'OP-1', carrier: { in: 'header', name: 'Idempotency-Key', path: ['Idempotency-Key'], maxLength: 255, required: true },
     keyStrategy: 'caller', ttlSeconds: 86400, reasons: why('native-key/header-parameter', 'declares header parameter Idempotency-Key'),
   },
   'POST /transfers': {
-    class: 'native-key', mechanism: 'OP-1', carrier: { in: 'body', name: 'idempotency_key' }, keyStrategy: 'intent',
+    class: 'native-key', mechanism: 'OP-1', carrier: { in: 'body', name: 'idempotency_key', path: ['idempotency_key'] }, keyStrategy: 'intent',
     ttlSeconds: 86400, reasons: why('native-key/body-field', 'request body has property idempotency_key'),
   },
   'POST /refunds': {
-    class: 'native-key', mechanism: 'OP-1', carrier: { in: 'header', name: 'Idempotency-Key', maxLength: 255 }, keyStrategy: null,
+    class: 'native-key', mechanism: 'OP-1', carrier: { in: 'header', name: 'Idempotency-Key', path: ['Idempotency-Key'], maxLength: 255 }, keyStrategy: null,
     ttlSeconds: 86400, reasons: why('native-key/provider-registry', 'api.example.test accepts Idempotency-Key on every POST'),
   },
   'POST /ledger/batches': { class: 'owned-store', mechanism: 'OP-2', keyStrategy: 'intent', reasons: why('owned/multi-step', 'owned path, multi-row write') },

@@ -1,0 +1,77 @@
+/**
+ * The key as a request-body field (SOP §3 Step 1): searched in every request media type in declaration
+ * order (`application/json`, `+json` vendor types, form-urlencoded, multipart; Swagger 2.0 `body`),
+ * through `$ref`s, `allOf`, every `oneOf`/`anyOf` variant and nested objects (schema-fields.ts).
+ */
+import type { HttpOperation } from '../ir/types.js';
+import { addFinding, reason, type ClassifyContext } from './context.js';
+import { isKeyProperty } from './heuristics.js';
+import { findKeyField, maxLengthOf, type KeySearch } from './schema-fields.js';
+import type { Carrier, CarrierVariant, Reason } from './types.js';
+
+export interface BodyKey {
+  carrier: Carrier;
+  reasons: Reason[];
+  search: KeySearch;
+  /** Pointer of the media type's schema the key was found in. */
+  pointer: string;
+}
+
+function isFormMedia(mediaType: string): boolean {
+  return /^(application\/x-www-form-urlencoded|multipart\/form-data)/i.test(mediaType);
+}
+
+const same = (a: string[], b: string[]): boolean => a.length === b.length && a.every((s, i) => s === b[i]);
+
+function carrierOf(ctx: ClassifyContext, search: KeySearch, form: boolean): Carrier {
+  const [first] = search.hits;
+  const c: Carrier = {
+    in: form ? 'form' : 'body',
+    name: first.path.join('.'),
+    path: [...first.path],
+    required: search.missing.length === 0 && search.hits.every((h) => h.required),
+  };
+  const differs = search.hits.some((h) => !same(h.path, first.path));
+  if (differs || search.missing.length > 0) {
+    const variants: CarrierVariant[] = [];
+    for (const h of search.hits) if (h.variant !== undefined && !variants.some((v) => v.pointer === h.variant)) variants.push({ pointer: h.variant, path: [...h.path] });
+    c.variants = variants;
+  }
+  // Every variant's limit holds for the one key: the smallest wins.
+  const limits = search.hits.map((h) => maxLengthOf(ctx.api.root, h.schema)).filter((n): n is number => n !== undefined);
+  if (limits.length > 0) c.maxLength = Math.min(...limits);
+  return c;
+}
+
+/** The first media type whose schema carries the key in every variant, else the first that carries it in some. */
+export function findBodyKey(op: HttpOperation, ctx: ClassifyContext): BodyKey | undefined {
+  const bodies: { schema: unknown; pointer: string; form: boolean; media: string }[] = [];
+  for (const m of op.requestBody?.content ?? []) if (m.schema !== undefined) bodies.push({ schema: m.schema, pointer: `${m.pointer}/schema`, form: isFormMedia(m.mediaType), media: m.mediaType });
+  for (const p of op.parameters) if (p.in === 'body' && p.schema !== undefined) bodies.push({ schema: p.schema, pointer: `${p.pointer}/schema`, form: false, media: 'body' });
+  let partial: BodyKey | undefined;
+  for (const b of bodies) {
+    const search = findKeyField(ctx.api.root, b.schema, b.pointer, (n, s) => isKeyProperty(n, s, ctx.h));
+    if (!search) continue;
+    const carrier = carrierOf(ctx, search, b.form);
+    const where = search.hits.length > 1 ? ` in ${search.hits.length} variants` : '';
+    const r = reason('native_field', `request body (${b.media}) has the key field ${carrier.name}${where}`, search.hits[0].pointer);
+    const found: BodyKey = { carrier, reasons: [r], search, pointer: b.pointer };
+    if (search.missing.length === 0) return found;
+    partial ??= found;
+  }
+  return partial;
+}
+
+/** A key in only some `oneOf`/`anyOf` variants: a call with one of the others is not deduplicated. */
+export function reportPartialBodyKey(op: HttpOperation, ctx: ClassifyContext, found: BodyKey): void {
+  const { missing } = found.search;
+  if (missing.length === 0) return;
+  const keyed = found.carrier.variants?.map((v) => v.pointer).join(', ') ?? '';
+  addFinding(
+    ctx,
+    'key_in_some_variants',
+    `${op.key}: the request body carries the key ${found.carrier.name} only in variants ${keyed}; a call with variant ${missing.join(', ')} sends no key the API knows, so its retries are not deduplicated`,
+    found.pointer,
+    { hint: 'add the key field to every variant, or set overrides[…].mechanism to fail-closed if those variants matter' },
+  );
+}
