@@ -10,6 +10,18 @@ import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import type { LoadedDoc } from '../load/types.js';
 import { MCP_RULES } from './rules.js';
 
+/**
+ * Verbs that name a state change on their own. Softer write verbs (trigger, run, start, toggle, open …)
+ * also name harmless demos and local actions, so readOnlyHint next to them is not called a contradiction.
+ */
+const EFFECT_VERBS: ReadonlySet<string> = new Set([
+  'send', 'create', 'charge', 'post', 'write', 'publish', 'transfer', 'delete', 'update', 'notify', 'remove', 'upload',
+  'cancel', 'refund', 'pay', 'book', 'insert', 'edit', 'put', 'patch', 'modify', 'replace', 'rename', 'move', 'submit',
+  'approve', 'reject', 'invite', 'archive', 'revoke', 'grant', 'deploy', 'commit', 'purchase', 'order', 'buy', 'sell',
+  'subscribe', 'unsubscribe', 'reply', 'comment', 'register', 'drop', 'truncate', 'destroy', 'kill', 'terminate',
+  'upsert', 'append', 'email', 'sms', 'capture', 'void', 'withdraw', 'deposit', 'merge', 'restore', 'reset',
+]);
+
 function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
@@ -36,7 +48,7 @@ export function annotationFindings(doc: LoadedDoc, config: ResolvedConfig): Diag
     const a = item.annotations;
     const at = `${base}/${i}/annotations`;
     const verb = nameWords(item.name).find((w) => h.writeVerbs.has(w) || h.readVerbs.has(w));
-    if (a.readOnlyHint === true && verb !== undefined && h.writeVerbs.has(verb)) {
+    if (a.readOnlyHint === true && verb !== undefined && EFFECT_VERBS.has(verb)) {
       add('read_only_hint_contradicts_name', `tool ${item.name} is annotated readOnlyHint: true but its name says it writes (${verb})`, `${at}/readOnlyHint`, 'set readOnlyHint: false (and destructiveHint as appropriate), or rename the tool if it only reads');
     }
     const props = isObject(item.inputSchema) && isObject(item.inputSchema.properties) ? Object.keys(item.inputSchema.properties) : [];

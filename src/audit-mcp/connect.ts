@@ -9,7 +9,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 
 export type LiveTarget =
-  | { kind: 'stdio'; label: string; command: string; args: string[] }
+  | { kind: 'stdio'; label: string; command: string; args: string[]; cwd: string }
   | { kind: 'http'; label: string; url: URL; headers: Record<string, string> };
 
 export interface LiveList {
@@ -26,7 +26,7 @@ function transportFor(target: LiveTarget): { transport: Transport; stderr: () =>
     return { transport: new StreamableHTTPClientTransport(target.url, { requestInit: { headers: target.headers } }), stderr: () => '' };
   }
   const env = Object.fromEntries(Object.entries(process.env).filter((e): e is [string, string] => e[1] !== undefined));
-  const t = new StdioClientTransport({ command: target.command, args: target.args, env, stderr: 'pipe' });
+  const t = new StdioClientTransport({ command: target.command, args: target.args, env, stderr: 'pipe', cwd: target.cwd });
   let tail = '';
   t.stderr?.on('data', (chunk: Buffer) => {
     tail = (tail + chunk.toString()).slice(-2000);

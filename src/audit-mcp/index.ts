@@ -48,7 +48,7 @@ function targets(opts: LiveOptions): LiveTarget[] {
       problems.push(diagnostic('invalid_mcp_option', 'error', `--mcp ${JSON.stringify(text)}: ${(err as Error).message}`));
     }
     if (argv.length === 0) problems.push(diagnostic('invalid_mcp_option', 'error', '--mcp needs a command to start the server'));
-    else out.push({ kind: 'stdio', label: `mcp:${argv.join(' ')}`, command: argv[0], args: argv.slice(1) });
+    else out.push({ kind: 'stdio', label: `mcp:${argv.join(' ')}`, command: argv[0], args: argv.slice(1), cwd: opts.cwd });
   }
   for (const text of opts.mcpUrl ?? []) {
     let url: URL | undefined;
