@@ -29,8 +29,10 @@ export interface PipelineResult extends AnalysisResult {
   emitDiagnostics: Diagnostic[];
 }
 
-export async function analyze(inputs: string[], config: ResolvedConfig, cwd: string): Promise<AnalysisResult> {
-  const loaded = await loadInputs(inputs, { cwd });
+/** `extraDocs`: documents that did not come from a file, e.g. a live MCP server's tools/list. */
+export async function analyze(inputs: string[], config: ResolvedConfig, cwd: string, extraDocs: LoadedDoc[] = []): Promise<AnalysisResult> {
+  const fromFiles = await loadInputs(inputs, { cwd });
+  const loaded = { docs: [...fromFiles.docs, ...extraDocs], diagnostics: fromFiles.diagnostics };
   const built = buildApiModels(loaded.docs);
   const apis: ApiModel[] = built.apis;
   const diagnostics = [...loaded.diagnostics, ...built.diagnostics];

@@ -17,7 +17,7 @@ class UsageError extends Error {}
 
 function withRunOptions<T>(y: Argv<T>) {
   return y
-    .positional('inputs', { type: 'string', array: true, describe: 'Spec or tool-definition files or folders (default: config inputs, else specs/)' })
+    .positional('inputs', { type: 'string', array: true, describe: 'Spec or tool-definition files or folders; for audit also .ts/.js files, globs or a tsconfig.json (default: config inputs, else specs/)' })
     .option('config', { type: 'string', describe: 'Config file (default: idemgen.config.{json,yaml,yml,js,mjs,ts} in cwd)' });
 }
 
@@ -40,7 +40,12 @@ function buildParser(argv: string[], run: (fn: (ctx: CliContext) => Promise<numb
       withRunOptions(y)
         .option('format', { alias: 'f', choices: ['text', 'markdown', 'json', 'sarif'] as const, describe: 'Report format (default: text)' })
         .option('output', { alias: 'o', type: 'string', array: true, describe: 'Write the report to a file (repeatable; format from extension)' })
-        .option('fail-on', { choices: ['error', 'warning', 'none'] as const, default: 'error' as const, describe: 'Exit 1 when findings of this severity or worse exist' }),
+        .option('fail-on', { choices: ['error', 'warning', 'none'] as const, default: 'error' as const, describe: 'Exit 1 when findings of this severity or worse exist' })
+        .option('mcp', { type: 'string', array: true, describe: 'Audit a live MCP server started with this command over stdio (repeatable)' })
+        .option('mcp-url', { type: 'string', array: true, describe: 'Audit a live MCP server over Streamable HTTP (repeatable)' })
+        .option('header', { type: 'string', array: true, describe: 'HTTP header for --mcp-url, "Name: value"; ${ENV} is expanded (repeatable)' })
+        .option('mcp-timeout', { type: 'number', describe: 'Milliseconds a live server gets to answer everything (default 30000)' })
+        .option('save', { type: 'string', describe: 'Write the live server\'s tools/list to this file (for generate/check)' }),
       (a) => run(async (ctx) => (await import('./commands/audit.js')).auditCommand(ctx, a as AuditArgs), a))
     .command('validate [inputs..]', 'Check OpenAPI documents against the official 2.0/3.0/3.1 schema', (y) =>
       withRunOptions(y).option('format', { alias: 'f', choices: ['text', 'json'] as const, describe: 'Output format (default: text)' }),

@@ -1,9 +1,16 @@
-/** `idemgen audit`: classify and report, like a linter. Exit 1 when findings reach --fail-on. */
+/**
+ * `idemgen audit`: classify and report, like a linter. Exit 1 when findings reach --fail-on.
+ * One report for every source kind: specs and tool lists (loader), agent code (audit-code), live MCP
+ * servers (audit-mcp); code inputs are routed by extension or tsconfig content, the rest as before.
+ */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, extname, resolve } from 'node:path';
 import { analyze } from '../../pipeline.js';
 import { auditFailed, renderAudit } from '../../emit/report/index.js';
-import { ConfigError, diagnostic } from '../../diagnostics/diagnostic.js';
+import { auditCode, CODE_RULES, routeInputs } from '../../audit-code/index.js';
+import { annotationFindings, auditLiveServers } from '../../audit-mcp/index.js';
+import { ConfigError, diagnostic, InputError } from '../../diagnostics/diagnostic.js';
+import type { SourceKind } from '../../emit/report/index.js';
 import { locateDiagnostics } from '../diagnostics.js';
 import { resolveRun, reportInputDiagnostics, type CliContext, type CommonArgs } from '../context.js';
 import { VERSION } from '../version.js';
@@ -15,7 +22,15 @@ export interface AuditArgs extends CommonArgs {
   format?: AuditFormat;
   output?: string[];
   failOn?: 'error' | 'warning' | 'none';
+  mcp?: string[];
+  mcpUrl?: string[];
+  header?: string[];
+  mcpTimeout?: number;
+  save?: string;
 }
+
+export const DEFAULT_MCP_TIMEOUT_MS = 30_000;
+const CODE_RULE_IDS = new Set(CODE_RULES.map((r) => r.id));
 
 const BY_EXTENSION: Record<string, AuditFormat> = { '.json': 'json', '.sarif': 'sarif', '.md': 'markdown', '.txt': 'text' };
 
@@ -30,19 +45,36 @@ function formatFor(file: string, args: AuditArgs): AuditFormat {
 }
 
 export async function auditCommand(ctx: CliContext, args: AuditArgs): Promise<number> {
+  const live = (args.mcp?.length ?? 0) + (args.mcpUrl?.length ?? 0) > 0;
+  // Live servers alone audit just those servers; the config's spec inputs join only when named.
   const { config, inputs } = await resolveRun(ctx, args);
-  const analysis = await analyze(inputs, config, ctx.cwd);
+  const routed = routeInputs(live && !args.inputs?.length ? [] : inputs, ctx.cwd);
+  if (routed.diagnostics.length > 0) throw new InputError(routed.diagnostics);
+  const liveDocs = live
+    ? (await auditLiveServers({ mcp: args.mcp, mcpUrl: args.mcpUrl, header: args.header, timeoutMs: args.mcpTimeout ?? DEFAULT_MCP_TIMEOUT_MS, save: args.save, cwd: ctx.cwd, env: process.env, clientVersion: VERSION })).docs
+    : [];
+  if (args.save !== undefined && !live) throw new ConfigError([diagnostic('invalid_mcp_option', 'error', '--save needs --mcp or --mcp-url')]);
+  const analysis = await analyze(routed.specs, config, ctx.cwd, liveDocs);
   reportInputDiagnostics(ctx, { ...analysis, diagnostics: analysis.diagnostics.filter((d) => d.severity === 'error') });
-  const diagnostics = locateDiagnostics([...analysis.diagnostics, ...analysis.plan.diagnostics], analysis.docs);
+  const code = auditCode(routed.code, config, ctx.cwd);
+  const inputErrors = code.diagnostics.filter((d) => !CODE_RULE_IDS.has(d.code));
+  if (inputErrors.length > 0) throw new InputError(inputErrors);
+  const annotations = analysis.docs.flatMap((d) => annotationFindings(d, config));
+  const diagnostics = [...locateDiagnostics([...analysis.diagnostics, ...analysis.plan.diagnostics], analysis.docs), ...annotations, ...code.diagnostics];
   const plan = { ...analysis.plan, diagnostics };
+  const liveFiles = new Set(liveDocs.map((d) => d.file));
+  const sources = new Map<string, SourceKind>([
+    ...analysis.docs.map((d): [string, SourceKind] => [d.file, liveFiles.has(d.file) ? 'mcp' : d.kind === 'openapi' ? 'spec' : 'tools']),
+    ...code.files.map((f): [string, SourceKind] => [f, 'code']),
+  ]);
   const outputs = args.output ?? [];
   if (outputs.length === 0) {
-    ctx.logger.out(renderAudit(plan, args.format ?? 'text', { color: ctx.logger.color, verbose: args.verbose, toolVersion: VERSION }));
+    ctx.logger.out(renderAudit(plan, args.format ?? 'text', { color: ctx.logger.color, verbose: args.verbose, toolVersion: VERSION, sources }));
   } else {
     for (const file of outputs) {
       const target = resolve(ctx.cwd, file);
       mkdirSync(dirname(target), { recursive: true });
-      const text = renderAudit(plan, formatFor(file, args), { color: false, verbose: args.verbose, toolVersion: VERSION });
+      const text = renderAudit(plan, formatFor(file, args), { color: false, verbose: args.verbose, toolVersion: VERSION, sources });
       writeFileSync(target, text.endsWith('\n') ? text : `${text}\n`);
       ctx.logger.info(`wrote ${file}`);
     }

@@ -6,7 +6,7 @@ import type { Plan } from '../../classify/types.js';
 import { jsonText } from '../../escape/index.js';
 import type { Emitter } from '../types.js';
 import { renderMarkdown } from './markdown.js';
-import { buildAuditModel, type AuditModel } from './model.js';
+import { buildAuditModel, type AuditModel, type SourceKind } from './model.js';
 import { renderSarif, type SarifOptions } from './sarif.js';
 import { renderText, type TextOptions } from './text.js';
 
@@ -15,10 +15,10 @@ export type AuditFormat = 'text' | 'markdown' | 'json' | 'sarif';
  * `color`, `verbose` (text), `toolVersion`, `informationUri` (SARIF). Renderers stay pure: the CLI
  * reads the package version and passes it in.
  */
-export type RenderOptions = TextOptions & SarifOptions;
+export type RenderOptions = TextOptions & SarifOptions & { sources?: ReadonlyMap<string, SourceKind> };
 
 export { buildAuditModel } from './model.js';
-export type { AuditModel, AuditOperation, AuditDiagnostic, AuditTotals } from './model.js';
+export type { AuditModel, AuditOperation, AuditDiagnostic, AuditTotals, SourceKind, SourceTotal } from './model.js';
 
 export function renderJson(model: AuditModel): string {
   return `${jsonText(model, 2)}\n`;
@@ -34,7 +34,7 @@ export const RENDERERS: Readonly<Record<AuditFormat, (model: AuditModel, opts: R
 export function renderAudit(plan: Plan, format: AuditFormat, opts: RenderOptions = {}): string {
   const render = RENDERERS[format];
   if (!render) throw new Error(`unknown audit format ${String(format)}`);
-  return render(buildAuditModel(plan), opts);
+  return render(buildAuditModel(plan, opts.sources), opts);
 }
 
 /** `--fail-on`: error → any error; warning → any error or warning; none → never. */

@@ -5,9 +5,9 @@
  */
 import { readFileSync } from 'node:fs';
 import Handlebars from 'handlebars';
-import { RULES } from '../../classify/rules.js';
+import { ALL_RULES } from './rule-index.js';
 import { mdCode, mdText } from '../../escape/index.js';
-import { carrierText, CLASSES, locationText, MECHANISMS, mechanismText, ttlText, type AuditModel, type AuditOperation } from './model.js';
+import { carrierText, CLASSES, SOURCE_KINDS, locationText, MECHANISMS, mechanismText, ttlText, type AuditModel, type AuditOperation } from './model.js';
 
 /** `src/emit/report/` (tsx, vitest) and `dist/emit/report/` (built) are both three levels deep. */
 const TEMPLATE = new URL('../../../templates/report/audit.md.hbs', import.meta.url);
@@ -41,6 +41,9 @@ export function renderMarkdown(model: AuditModel): string {
   const used = new Set(model.diagnostics.map((d) => d.code));
   const context = {
     totals: model.totals,
+    sourceTotals: model.totals.sources
+      ? SOURCE_KINDS.filter((k) => model.totals.sources![k].sources > 0).map((k) => ({ kind: k, ...model.totals.sources![k] }))
+      : [],
     classTotals: CLASSES.map((name) => ({ name, count: model.totals.class[name] })),
     mechanismTotals: MECHANISMS.map((name) => ({ name, count: model.totals.mechanism[name] })),
     files: files.map((file) => ({
@@ -55,7 +58,7 @@ export function renderMarkdown(model: AuditModel): string {
           message: mdText(d.message),
         })),
     })),
-    rules: RULES.filter((r) => used.has(r.id)).map((r) => ({ id: mdCode(r.id), severity: mdText(r.severity), description: mdText(r.description), source: mdText(r.source) })),
+    rules: ALL_RULES.filter((r) => used.has(r.id)).map((r) => ({ id: mdCode(r.id), severity: mdText(r.severity), description: mdText(r.description), source: mdText(r.source) })),
   };
   return compiled(context).replace(/\r\n?/g, '\n').replace(/\n{3,}/g, '\n\n').replace(/\n*$/, '\n');
 }

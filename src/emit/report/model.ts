@@ -33,7 +33,19 @@ export interface AuditDiagnostic {
   hint?: string;
 }
 
+/** Where a finding or operation came from: a spec, a tool-list file, agent code, a live MCP server. */
+export type SourceKind = 'spec' | 'tools' | 'code' | 'mcp';
+export const SOURCE_KINDS: readonly SourceKind[] = ['spec', 'tools', 'code', 'mcp'];
+
+export interface SourceTotal {
+  sources: number;
+  operations: number;
+  diagnostics: Record<Severity, number>;
+}
+
 export interface AuditTotals {
+  /** Per source kind; present when the caller (`idemgen audit`) says which file is which kind. */
+  sources?: Record<SourceKind, SourceTotal>;
   operations: number;
   effect: Record<'read' | 'write', number>;
   class: Record<OperationClass, number>;
@@ -99,7 +111,21 @@ function zero<K extends string>(keys: readonly K[]): Record<K, number> {
   return Object.fromEntries(keys.map((k) => [k, 0])) as Record<K, number>;
 }
 
-export function buildAuditModel(plan: Plan): AuditModel {
+function sourceTotals(kinds: ReadonlyMap<string, SourceKind>, operations: AuditOperation[], diagnostics: AuditDiagnostic[]): Record<SourceKind, SourceTotal> {
+  const out = Object.fromEntries(SOURCE_KINDS.map((k) => [k, { sources: 0, operations: 0, diagnostics: zero(SEVERITIES) }])) as Record<SourceKind, SourceTotal>;
+  for (const kind of kinds.values()) out[kind].sources++;
+  for (const o of operations) {
+    const kind = kinds.get(o.source.file);
+    if (kind) out[kind].operations++;
+  }
+  for (const d of diagnostics) {
+    const kind = d.file === null ? undefined : kinds.get(d.file);
+    if (kind) out[kind].diagnostics[d.severity]++;
+  }
+  return out;
+}
+
+export function buildAuditModel(plan: Plan, sources?: ReadonlyMap<string, SourceKind>): AuditModel {
   const operations = plan.apis
     .flatMap((a) => a.entries.map(toOperation))
     .sort((a, b) => cmp(a.source.file, b.source.file) || cmp(a.key, b.key));
@@ -113,6 +139,7 @@ export function buildAuditModel(plan: Plan): AuditModel {
     totals.mechanism[o.mechanism]++;
   }
   for (const d of diagnostics) totals.diagnostics[d.severity]++;
+  if (sources) totals.sources = sourceTotals(sources, operations, diagnostics);
   return { operations, diagnostics, totals };
 }
 

@@ -4,7 +4,7 @@
  * a physical location (relative URI, region when line/col are known) and the JSON pointer as a
  * logical location.
  */
-import { RULE_BY_ID } from '../../classify/rules.js';
+import { RULE_BY_ID } from './rule-index.js';
 import { jsonText } from '../../escape/index.js';
 import { IR_CODES, LOAD_CODES, type CodeInfo } from '../../diagnostics/codes.js';
 import type { Severity } from '../../diagnostics/diagnostic.js';

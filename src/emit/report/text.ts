@@ -4,7 +4,7 @@
  */
 import type { Severity } from '../../diagnostics/diagnostic.js';
 import { terminalText } from '../../escape/index.js';
-import { carrierText, locationText, mechanismText, ttlText, type AuditDiagnostic, type AuditModel, type AuditOperation } from './model.js';
+import { carrierText, locationText, mechanismText, SOURCE_KINDS, ttlText, type AuditDiagnostic, type AuditModel, type AuditOperation, type SourceKind } from './model.js';
 
 export interface TextOptions {
   color?: boolean;
@@ -58,13 +58,23 @@ function summary(model: AuditModel, paint: Paint): string[] {
   const mechs = Object.entries(t.mechanism).filter(([, n]) => n > 0).map(([k, n]) => `${k} ${n}`).join(', ');
   const problems = t.diagnostics.error + t.diagnostics.warning;
   const mark = t.diagnostics.error > 0 ? paint('31', '✖') : problems > 0 ? paint('33', '⚠') : paint('32', '✔');
-  return [
+  const lines = [
     `${t.operations} operations (${t.effect.write} write, ${t.effect.read} read-only)`,
     `classes: ${classes || 'none'}`,
     `mechanisms: ${mechs || 'none'}`,
     `${mark} ${problems} problems (${t.diagnostics.error} errors, ${t.diagnostics.warning} warnings), ${t.diagnostics.info} notes`,
   ];
+  if (t.sources) {
+    const parts = SOURCE_KINDS.filter((k) => t.sources![k].sources > 0).map((k) => {
+      const s = t.sources![k];
+      return `${SOURCE_LABEL[k]} ${s.sources} (${s.operations} operations, ${s.diagnostics.error} errors, ${s.diagnostics.warning} warnings)`;
+    });
+    lines.splice(1, 0, `sources: ${parts.join('; ') || 'none'}`);
+  }
+  return lines;
 }
+
+const SOURCE_LABEL: Record<SourceKind, string> = { spec: 'specs', tools: 'tool lists', code: 'code files', mcp: 'live MCP servers' };
 
 export function renderText(model: AuditModel, opts: TextOptions = {}): string {
   const paint: Paint = opts.color ? (code, s) => `\u001b[${code}m${s}\u001b[0m` : (_c, s) => s;

@@ -1,0 +1,72 @@
+/**
+ * write_tool_without_key: a tool named with a write verb whose input schema has no key field, or
+ * whose handler never reads the one it declares. Tools annotated readOnlyHint or idempotentHint are
+ * left alone (the first is the MCP annotation rules' business, the second declares a natural
+ * idempotence such as overwriting a file); a schema that cannot be read statically is not guessed.
+ */
+import { Node, SyntaxKind, type ObjectLiteralExpression } from 'ts-morph';
+import { nameWords } from '../classify/effect.js';
+import type { Heuristics } from '../classify/heuristics.js';
+import { isKeyName } from './sinks.js';
+import { deref, type ToolSite } from './sites.js';
+import type { Emit } from './emit.js';
+
+function keysOf(obj: ObjectLiteralExpression): string[] {
+  return obj.getProperties().flatMap((p) => (Node.isPropertyAssignment(p) || Node.isShorthandPropertyAssignment(p) ? [p.getName().replace(/^['"]|['"]$/g, '')] : []));
+}
+
+/** Field names of a zod raw shape, `z.object(...)` chain, JSON Schema literal or `jsonSchema(...)`; undefined if unreadable. */
+export function schemaFields(schema: Node | undefined): string[] | undefined {
+  const n = deref(schema);
+  if (!n) return [];
+  if (Node.isObjectLiteralExpression(n)) {
+    const props = n.getProperty('properties');
+    if (props && Node.isPropertyAssignment(props)) {
+      const obj = deref(props.getInitializer());
+      return obj && Node.isObjectLiteralExpression(obj) ? keysOf(obj) : undefined;
+    }
+    if (n.getProperty('type') && !n.getProperty('properties')) return [];
+    return keysOf(n);
+  }
+  if (Node.isCallExpression(n)) {
+    const callee = n.getExpression();
+    const own = n.getArguments()[0] ? schemaFields(n.getArguments()[0]) : [];
+    if (!Node.isPropertyAccessExpression(callee)) return /jsonSchema$/.test(callee.getText()) ? own : undefined;
+    const method = callee.getName();
+    if (/^(object|strictObject|looseObject|extend|merge|passthrough|strict|describe|optional|default)$/.test(method)) {
+      const inner = Node.isCallExpression(callee.getExpression()) ? schemaFields(callee.getExpression()) : [];
+      if (inner === undefined || own === undefined) return undefined;
+      return /^(object|strictObject|looseObject|extend|merge)$/.test(method) ? [...inner, ...own] : inner;
+    }
+  }
+  return undefined;
+}
+
+function hint(site: ToolSite, name: string): boolean | undefined {
+  const p = site.annotations?.getProperty(name);
+  if (!p || !Node.isPropertyAssignment(p)) return undefined;
+  const v = p.getInitializer()?.getText();
+  return v === 'true' ? true : v === 'false' ? false : undefined;
+}
+
+function handlerReads(handler: Node, field: string): boolean {
+  return handler.getDescendants().some((d) => (Node.isIdentifier(d) || Node.isStringLiteral(d)) && (Node.isStringLiteral(d) ? d.getLiteralValue() : d.getText()) === field);
+}
+
+export function checkTools(sites: readonly ToolSite[], h: Heuristics, emit: Emit): void {
+  for (const site of sites) {
+    if (!site.name) continue;
+    const verb = nameWords(site.name).find((w) => h.writeVerbs.has(w) || h.readVerbs.has(w));
+    if (!verb || !h.writeVerbs.has(verb)) continue;
+    if (hint(site, 'readOnlyHint') === true || hint(site, 'idempotentHint') === true) continue;
+    if (site.schemaOpaque) continue;
+    const fields = schemaFields(site.schema);
+    if (fields === undefined) continue;
+    const key = fields.find((f) => isKeyName(f, h));
+    if (key === undefined) {
+      emit('write_tool_without_key', site.node, `tool ${site.name} writes (verb ${verb}) but its input schema has no idempotency key field`, 'add a required idempotency_key to the input schema and pass it to the downstream write');
+    } else if (site.handler && !handlerReads(site.handler, key) && !site.handler.getDescendantsOfKind(SyntaxKind.SpreadElement).length) {
+      emit('write_tool_without_key', site.node, `tool ${site.name} declares ${key} but its handler never reads it`, `pass ${key} to the downstream write as its idempotency key`);
+    }
+  }
+}

@@ -1,0 +1,28 @@
+/** MCP annotation rules as data (ids, severities, texts), like classify/rules.ts. */
+import type { RuleMeta } from '../classify/rules.js';
+
+export const MCP_RULES: readonly RuleMeta[] = [
+  {
+    id: 'read_only_hint_contradicts_name',
+    severity: 'error',
+    title: 'readOnlyHint: true on a tool named like a write',
+    description:
+      'The tool is annotated readOnlyHint: true but its name starts with a write verb (delete_*, create_*, send_* …). Clients skip confirmation and retry read-only tools freely, and idemgen would classify it as a read; fix the annotation or the name.',
+    source: 'MCP ToolAnnotations; SOP §1',
+  },
+  {
+    id: 'destructive_tool_without_key',
+    severity: 'error',
+    title: 'Destructive tool without an idempotency key',
+    description:
+      'The tool is annotated destructiveHint: true and not idempotentHint, yet its input schema has no idempotency key, so a retried call repeats a destructive effect that cannot be undone.',
+    source: 'MCP ToolAnnotations; SOP OP-7, §6',
+  },
+  {
+    id: 'mcp_server_failed',
+    severity: 'error',
+    title: 'Live MCP server could not be audited',
+    description: 'The server crashed, hung past --mcp-timeout, refused the connection or answered tools/list with something that is not a tool list.',
+    source: 'MCP lifecycle (initialize), tools/list',
+  },
+];

@@ -1,0 +1,73 @@
+import { createServer } from 'node:net';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, test } from 'vitest';
+import { runCli } from '../helpers/cli.js';
+import { PAGE_SIZE, PAGED_TOOLS, startPagedServer, type PagedServer } from './paged-server.js';
+
+interface Report {
+  operations: { key: string; effect: string; source: { file: string } }[];
+  diagnostics: { code: string; severity: string; file: string; pointer: string | null; message: string }[];
+  totals: { sources: Record<string, { sources: number; operations: number }> };
+}
+
+let server: PagedServer | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+describe('idemgen audit --mcp-url (Streamable HTTP)', () => {
+  test('reads every page of tools/list and reports the annotation contradictions', async () => {
+    server = await startPagedServer();
+    const dir = mkdtempSync(join(tmpdir(), 'idemgen-mcp-http-'));
+    const run = await runCli(['audit', '--mcp-url', server.url, '--format', 'json', '--fail-on', 'none'], dir);
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    const report = JSON.parse(run.stdout) as Report;
+    expect(report.operations.map((o) => o.key).sort()).toEqual(PAGED_TOOLS.map((t) => `tool:${t.name}`).sort());
+    // 7 tools, 3 per page: the first request has no cursor, then one per further page.
+    expect(server.cursors.length).toBe(Math.ceil(PAGED_TOOLS.length / PAGE_SIZE));
+    expect(server.cursors[0]).toBeUndefined();
+    expect(report.totals.sources.mcp).toMatchObject({ sources: 1, operations: PAGED_TOOLS.length });
+    const codes = report.diagnostics.map((d) => `${d.code} ${d.pointer}`);
+    expect(codes).toContain('read_only_hint_contradicts_name /tools/1/annotations/readOnlyHint');
+    expect(codes).toContain('destructive_tool_without_key /tools/3/annotations/destructiveHint');
+    // Idempotent by annotation, or keyed: not destructive_tool_without_key.
+    expect(codes.filter((c) => c.startsWith('destructive_tool_without_key'))).toHaveLength(1);
+    expect(report.diagnostics.every((d) => d.file === server!.url)).toBe(true);
+  });
+
+  test('sends --header with ${ENV} expanded; without it the server refuses and the run exits 2', async () => {
+    server = await startPagedServer('s3cret-token');
+    const dir = mkdtempSync(join(tmpdir(), 'idemgen-mcp-http-'));
+    process.env.IDEMGEN_TEST_MCP_TOKEN = 's3cret-token';
+    try {
+      const ok = await runCli(['audit', '--mcp-url', server.url, '--header', 'Authorization: Bearer ${IDEMGEN_TEST_MCP_TOKEN}', '--format', 'json', '--fail-on', 'none'], dir);
+      expect(ok.code).toBe(0);
+      expect((JSON.parse(ok.stdout) as Report).operations).toHaveLength(PAGED_TOOLS.length);
+      const refused = await runCli(['audit', '--mcp-url', server.url, '--mcp-timeout', '5000'], dir);
+      expect(refused.code).toBe(2);
+      expect(refused.stderr).toMatch(/mcp_server_failed/);
+      expect(refused.stderr).not.toMatch(/s3cret/);
+      const unset = await runCli(['audit', '--mcp-url', server.url, '--header', 'Authorization: Bearer ${IDEMGEN_TEST_UNSET_VAR}'], dir);
+      expect(unset.code).toBe(2);
+      expect(unset.stderr).toMatch(/IDEMGEN_TEST_UNSET_VAR is not set/);
+    } finally {
+      delete process.env.IDEMGEN_TEST_MCP_TOKEN;
+    }
+  });
+
+  test('a port nobody listens on is a diagnostic and exit 2, not a stack trace', async () => {
+    const probe = createServer();
+    await new Promise<void>((ok) => probe.listen(0, '127.0.0.1', ok));
+    const port = (probe.address() as { port: number }).port;
+    await new Promise<void>((ok) => probe.close(() => ok()));
+    const dir = mkdtempSync(join(tmpdir(), 'idemgen-mcp-http-'));
+    const run = await runCli(['audit', '--mcp-url', `http://127.0.0.1:${port}/mcp`, '--mcp-timeout', '5000'], dir);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/mcp_server_failed/);
+    expect(run.stderr).not.toMatch(/internal error|\n\s+at /);
+  });
+});
