@@ -14,7 +14,7 @@ export const AUDIT_FORMATS: readonly AuditFormat[] = ['text', 'markdown', 'json'
 export interface AuditArgs extends CommonArgs {
   format?: AuditFormat;
   output?: string[];
-  failOn?: 'error' | 'warning' | 'none';
+  failOn?: 'error' | 'warning' | 'info' | 'none';
 }
 
 const BY_EXTENSION: Record<string, AuditFormat> = { '.json': 'json', '.sarif': 'sarif', '.md': 'markdown', '.txt': 'text' };
@@ -37,7 +37,7 @@ export async function auditCommand(ctx: CliContext, args: AuditArgs): Promise<nu
   const plan = { ...analysis.plan, diagnostics };
   const outputs = args.output ?? [];
   if (outputs.length === 0) {
-    ctx.logger.out(renderAudit(plan, args.format ?? 'text', { color: ctx.logger.color, verbose: args.verbose, toolVersion: VERSION }));
+    ctx.logger.out(renderAudit(plan, args.format ?? 'text', { color: ctx.logger.color, verbose: args.verbose, quiet: args.quiet, toolVersion: VERSION }));
   } else {
     for (const file of outputs) {
       const target = resolve(ctx.cwd, file);
