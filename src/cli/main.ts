@@ -40,7 +40,7 @@ function buildParser(argv: string[], run: (fn: (ctx: CliContext) => Promise<numb
       withRunOptions(y)
         .option('format', { alias: 'f', choices: ['text', 'markdown', 'json', 'sarif'] as const, describe: 'Report format (default: text)' })
         .option('output', { alias: 'o', type: 'string', array: true, describe: 'Write the report to a file (repeatable; format from extension)' })
-        .option('fail-on', { choices: ['error', 'warning', 'none'] as const, default: 'error' as const, describe: 'Exit 1 when findings of this severity or worse exist' })
+        .option('fail-on', { choices: ['error', 'warning', 'info', 'none'] as const, default: 'error' as const, describe: 'Exit 1 when findings of this severity or worse exist' })
         .option('mcp', { type: 'string', array: true, describe: 'Audit a live MCP server started with this command over stdio (repeatable)' })
         .option('mcp-url', { type: 'string', array: true, describe: 'Audit a live MCP server over Streamable HTTP (repeatable)' })
         .option('header', { type: 'string', array: true, describe: 'HTTP header for --mcp-url, "Name: value"; ${ENV} is expanded (repeatable)' })

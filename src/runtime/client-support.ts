@@ -58,11 +58,18 @@ export function resolveKey(
   throw new TypeError(`${operation}: pass { key } or { scope }; a write never runs without one`);
 }
 
-/** OP-1: the server dedupes; a replay is visible through `Idempotent-Replayed` (Stripe) and its `Date`. */
-export function nativeResult<T>(res: HttpResponse): RunResult<T> {
+/**
+ * SOP Step 7 for a native-key (OP-1) call. The server keeps the record, so the time of the original call
+ * is known only when the server says it: a replay's own `Date` header is the time of the replay, not of
+ * the first call, and is never used. `originalCalledAt` is therefore set on a first call (now) and left
+ * unset on a replay.
+ */
+export type NativeRunResult<T> = Omit<RunResult<T>, 'originalCalledAt'> & { originalCalledAt?: Date };
+
+/** OP-1: the server dedupes; a replay is visible through `Idempotent-Replayed` (Stripe). */
+export function nativeResult<T>(res: HttpResponse, calledAt: Date = new Date()): NativeRunResult<T> {
   const wasReplay = res.headers['idempotent-replayed'] === 'true';
-  const date = res.headers['date'];
-  return { result: res.body as T, wasReplay, originalCalledAt: wasReplay && date !== undefined ? new Date(date) : new Date() };
+  return wasReplay ? { result: res.body as T, wasReplay } : { result: res.body as T, wasReplay, originalCalledAt: calledAt };
 }
 
 /**

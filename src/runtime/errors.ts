@@ -40,8 +40,10 @@ export class IdempotencyInFlightError extends IdempotencyError {
 }
 
 /**
- * The side effect may or may not have happened and nothing downstream dedupes it: fail closed
- * (DESIGN §5). Never retried automatically; `reconcileReport` lists the row.
+ * The side effect may or may not have happened (a timeout or reset after the request left, a 5xx):
+ * the one outcome-unknown error of every mechanism. Fail closed: a dedup-store call is never retried
+ * automatically and `reconcileReport` lists the row (DESIGN §5); a native-key call throws it once its
+ * same-key retries are used up (retry later with the same key: the server dedupes it).
  */
 export class IdempotencyOutcomeUnknownError extends IdempotencyError {
   readonly code = 'idempotency_outcome_unknown';
@@ -102,15 +104,14 @@ export class IdempotencyNotSentError extends Error {
   }
 }
 
-/** Marker: the request may have executed (timeout, reset after send, 5xx). */
-export class IdempotencyAmbiguousError extends Error {
-  readonly definiteFailure = false;
-
-  constructor(message: string, options?: { cause?: unknown }) {
-    super(message, options);
-    this.name = 'IdempotencyAmbiguousError';
-  }
-}
+/**
+ * @deprecated The one outcome-unknown type is {@link IdempotencyOutcomeUnknownError} (code
+ * `idempotency_outcome_unknown`), thrown by every mechanism — a native-key call that used up its retries
+ * included. This alias keeps `instanceof IdempotencyAmbiguousError` checks working.
+ */
+export const IdempotencyAmbiguousError = IdempotencyOutcomeUnknownError;
+/** @deprecated Use {@link IdempotencyOutcomeUnknownError}. */
+export type IdempotencyAmbiguousError = IdempotencyOutcomeUnknownError;
 
 /**
  * True only for errors that *declare* a definite failure before execution. Everything else is

@@ -2,7 +2,7 @@
  * Retry decisions for the HTTP caller: which failures are safe to repeat with the same key,
  * how long to wait, and whether a failure happened before or after the request left.
  */
-import { IdempotencyAmbiguousError, IdempotencyNotSentError } from './errors.js';
+import { IdempotencyNotSentError, IdempotencyOutcomeUnknownError } from './errors.js';
 
 export interface RetryPolicy {
   attempts: number;
@@ -94,12 +94,12 @@ function errorCodes(err: unknown, depth = 0): string[] {
  * Connection refused / DNS failure: the request never left, so nothing executed. Everything
  * else — timeout, reset, "other side closed" — may have reached the server after it committed.
  */
-export function classifyTransportError(err: unknown, what: string): IdempotencyNotSentError | IdempotencyAmbiguousError {
+export function classifyTransportError(err: unknown, what: string, key = ''): IdempotencyNotSentError | IdempotencyOutcomeUnknownError {
   const codes = errorCodes(err);
   if (codes.length > 0 && codes.every((c) => NOT_SENT_CODES.has(c))) {
     return new IdempotencyNotSentError(`${what}: not sent (${codes[0]})`, { cause: err });
   }
   const name = (err as { name?: string })?.name;
   const why = name === 'AbortError' || name === 'TimeoutError' ? 'timed out' : codes[0] ?? String((err as Error)?.message ?? err);
-  return new IdempotencyAmbiguousError(`${what}: outcome unknown (${why})`, { cause: err });
+  return new IdempotencyOutcomeUnknownError(`${what}: outcome unknown (${why})`, { key, operation: what, scope: '' }, { cause: err });
 }

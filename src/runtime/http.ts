@@ -141,7 +141,7 @@ async function prepare(opts: HttpCallerOptions, req: HttpRequest, retried: boole
   };
 }
 
-async function attemptOnce(doFetch: typeof fetch, p: Prepared, timeoutMs: number): Promise<HttpResponse> {
+async function attemptOnce(doFetch: typeof fetch, p: Prepared, timeoutMs: number, key: string | undefined): Promise<HttpResponse> {
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(new DOMException('request timed out', 'TimeoutError')), timeoutMs);
   try {
@@ -149,7 +149,7 @@ async function attemptOnce(doFetch: typeof fetch, p: Prepared, timeoutMs: number
     const body = await readResponseBody(res, p.responseType);
     return { status: res.status, headers: Object.fromEntries(res.headers.entries()), body };
   } catch (err) {
-    throw classifyTransportError(err, p.what);
+    throw classifyTransportError(err, p.what, key);
   } finally {
     clearTimeout(timer);
   }
@@ -202,7 +202,7 @@ export function createHttpCaller(opts: HttpCallerOptions): HttpCaller {
     for (let attempt = 1; ; attempt++) {
       let res: HttpResponse;
       try {
-        res = await attemptOnce(doFetch, p, timeoutMs);
+        res = await attemptOnce(doFetch, p, timeoutMs, req.key);
       } catch (err) {
         if (attempt >= retries) throw err;
         await sleep(backoffDelay(attempt, policy, random));

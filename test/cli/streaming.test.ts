@@ -12,7 +12,8 @@ import { emitTools, streamTools } from '../../src/emit/tools/index.js';
 import { memorySink } from '../../src/emit/tools/memory-sink.js';
 import type { EmittedFile } from '../../src/emit/types.js';
 import { analyze, emitAll, emitEach } from '../../src/pipeline.js';
-import { CORPUS, ROOT } from '../helpers/cli.js';
+import { ROOT } from '../helpers/cli.js';
+import { referenceToolsFile } from '../helpers/mcp-reference.js';
 
 const asMap = (files: EmittedFile[]): Record<string, string> => Object.fromEntries(files.map((f) => [f.path, f.contents]));
 const readDir = (dir: string): Record<string, string> => Object.fromEntries(listFiles(dir).map((p) => [p, readFileSync(join(dir, p), 'utf8')]));
@@ -33,9 +34,9 @@ describe('streaming and in-memory emit give identical files', () => {
     expect(diagnostics).toEqual(inMemory.diagnostics);
   });
 
-  test('a corpus tool list, through the tools emitter alone', async () => {
+  test('a real MCP tool list (reference filesystem server), through the tools emitter alone', async () => {
     const config = resolveConfig({ tools: { mcpHeader: true } });
-    const analysis = await analyze([join(CORPUS, 'tools', 'mcp-filesystem.tools.json')], config, ROOT);
+    const analysis = await analyze([await referenceToolsFile('filesystem')], config, ROOT);
     const inMemory = emitTools(analysis.plan, config);
     const out = scratch();
     const staging = stageOutput(out);

@@ -7,7 +7,6 @@ import { main } from '../../src/cli/main.js';
 import { createLogger } from '../../src/cli/logger.js';
 
 export const ROOT = resolve(import.meta.dirname, '..', '..');
-export { CORPUS } from './corpus.js';
 
 class Sink extends Writable {
   text = '';

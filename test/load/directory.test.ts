@@ -5,8 +5,8 @@ import { describe, expect, it } from 'vitest';
 import { loadInputs } from '../../src/load/index.js';
 import { makeTree, MINI_OPENAPI } from './helpers.js';
 
-import { CORPUS } from '../helpers/corpus.js';
-const SEPARATE = `${CORPUS}/openapi/oai-v2.0-petstore-separate`;
+/** A Swagger 2.0 spec split over five files (our own fixture: spec/, common/). */
+const SEPARATE = path.resolve(import.meta.dirname, '../fixtures/load/swagger-separate');
 
 describe('loadInputs: directories', () => {
   it('scans recursively for .json/.yaml/.yml, skipping node_modules and dot-folders', async () => {
@@ -43,27 +43,27 @@ describe('loadInputs: directories', () => {
     ]);
   });
 
-  it('multi-file Swagger (petstore-separate): parts are bundled, not reported, and only the root is a doc', async () => {
+  it('multi-file Swagger (swagger-separate): parts are bundled, not reported, and only the root is a doc', async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'idemgen-sep-'));
-    cpSync(SEPARATE, path.join(dir, 'petstore'), { recursive: true });
-    const { docs, diagnostics } = await loadInputs(['petstore'], { cwd: dir });
+    cpSync(SEPARATE, path.join(dir, 'kennel'), { recursive: true });
+    const { docs, diagnostics } = await loadInputs(['kennel'], { cwd: dir });
     expect(diagnostics).toEqual([]);
     expect(docs).toHaveLength(1);
     const doc = docs[0];
-    expect(doc.file).toBe('petstore/spec/swagger.json');
-    expect(doc.parts).toEqual(['petstore/common/Error.json', 'petstore/spec/NewPet.json', 'petstore/spec/Pet.json', 'petstore/spec/parameters.json']);
+    expect(doc.file).toBe('kennel/spec/swagger.json');
+    expect(doc.parts).toEqual(['kennel/common/Problem.json', 'kennel/spec/Dog.json', 'kennel/spec/NewDog.json', 'kennel/spec/parameters.json']);
     const root = doc.root as any;
     // First site inlined, later references rewritten to it: no external refs remain.
     const text = JSON.stringify(root);
     expect(text).not.toMatch(/"\$ref":"(?!#)/);
-    expect(root.paths['/pets'].get.parameters[0]).toMatchObject({ name: 'tags', in: 'query' });
-    expect(root.paths['/pets'].get.responses['200'].schema.items).toMatchObject({ type: 'object', required: ['id', 'name'] });
-    expect(root.paths['/pets'].post.responses['200'].schema).toEqual({ $ref: '#/paths/~1pets/get/responses/200/schema/items' });
+    expect(root.paths['/dogs'].get.parameters[0]).toMatchObject({ name: 'breed', in: 'query' });
+    expect(root.paths['/dogs'].get.responses['200'].schema.items).toMatchObject({ type: 'object', required: ['id', 'name'] });
+    expect(root.paths['/dogs'].post.responses['200'].schema).toEqual({ $ref: '#/paths/~1dogs/get/responses/200/schema/items' });
   });
 
   it('an explicit part file given alone is unrecognized_input', async () => {
-    const { diagnostics } = await loadInputs([path.join(SEPARATE, 'spec/Pet.json')], { cwd: SEPARATE });
-    expect(diagnostics).toMatchObject([{ code: 'unrecognized_input', severity: 'error', file: 'spec/Pet.json' }]);
+    const { diagnostics } = await loadInputs([path.join(SEPARATE, 'spec/Dog.json')], { cwd: SEPARATE });
+    expect(diagnostics).toMatchObject([{ code: 'unrecognized_input', severity: 'error', file: 'spec/Dog.json' }]);
   });
 
   it('a file named twice (directly and through its folder) is loaded once', async () => {

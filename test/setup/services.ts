@@ -1,15 +1,18 @@
 /**
- * Vitest global setup: starts the real database servers the tests use — a throwaway PostgreSQL 15
+ * Vitest global setup: starts the real database servers the tests use — a throwaway PostgreSQL (≥ 15)
  * cluster and a throwaway MariaDB server — each in a temporary directory on a free port, and stops
- * them afterwards. A missing server binary is a failure, never a silent skip (CI runs everything).
- * Tests read the URLs with `inject('pgUrl')` / `inject('mysqlUrl')`.
+ * them afterwards. A missing server is installed from apt on Debian as root, else the run stops with one
+ * line naming what to install (test/setup/provision.ts) — never a silent skip. Servers left by a killed
+ * run are stopped first (test/setup/leftovers.ts). Tests read the URLs with `inject('pgUrl')` / `inject('mysqlUrl')`.
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { chmodSync, chownSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, chownSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
+import { forgetServer, recordServer, stopLeftovers } from './leftovers.js';
+import { MARIADB, POSTGRES, provision, realHost } from './provision.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -18,8 +21,6 @@ declare module 'vitest' {
   }
 }
 
-const PG_BIN = process.env.IDEMGEN_PG_BIN ?? '/usr/lib/postgresql/15/bin';
-const MARIADBD = process.env.IDEMGEN_MARIADBD ?? '/usr/sbin/mariadbd';
 
 function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -31,20 +32,13 @@ function freePort(): Promise<number> {
   });
 }
 
-function requireBinary(path: string, what: string): void {
-  if (!existsSync(path)) {
-    throw new Error(`${what} not found at ${path}. Install it (see .ci/run) — tests never skip a missing service.`);
-  }
-}
-
 function runAsPostgres(cmd: string, args: string[]): void {
   const asRoot = process.getuid?.() === 0;
   if (asRoot) execFileSync('runuser', ['-u', 'postgres', '--', cmd, ...args], { stdio: 'pipe' });
   else execFileSync(cmd, args, { stdio: 'pipe' });
 }
 
-async function startPostgres(): Promise<{ url: string; stop: () => void }> {
-  requireBinary(join(PG_BIN, 'initdb'), 'PostgreSQL initdb');
+async function startPostgres(pgBin: string): Promise<{ url: string; stop: () => void }> {
   const dir = mkdtempSync(join(tmpdir(), 'idemgen-pg-'));
   chmodSync(dir, 0o700);
   if (process.getuid?.() === 0) {
@@ -54,16 +48,19 @@ async function startPostgres(): Promise<{ url: string; stop: () => void }> {
   }
   const data = join(dir, 'data');
   const port = await freePort();
-  runAsPostgres(join(PG_BIN, 'initdb'), ['-D', data, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--no-sync']);
-  runAsPostgres(join(PG_BIN, 'pg_ctl'), [
+  runAsPostgres(join(pgBin, 'initdb'), ['-D', data, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--no-sync']);
+  runAsPostgres(join(pgBin, 'pg_ctl'), [
     '-D', data, '-l', join(dir, 'log'), '-w', '-t', '60', 'start',
     '-o', `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c max_connections=300 -c fsync=off`,
   ]);
+  const postmaster = Number(readFileSync(join(data, 'postmaster.pid'), 'utf8').split('\n')[0]);
+  const record = recordServer({ kind: 'postgres', owner: process.pid, pid: postmaster, dir });
   return {
     url: `postgres://postgres@127.0.0.1:${port}/postgres`,
     stop: () => {
+      forgetServer(record);
       try {
-        runAsPostgres(join(PG_BIN, 'pg_ctl'), ['-D', data, '-m', 'immediate', 'stop']);
+        runAsPostgres(join(pgBin, 'pg_ctl'), ['-D', data, '-m', 'immediate', 'stop']);
       } finally {
         rmSync(dir, { recursive: true, force: true });
       }
@@ -88,8 +85,7 @@ async function waitForMysql(port: number, child: ChildProcess, dir: string): Pro
   }
 }
 
-async function startMariadb(): Promise<{ url: string; stop: () => void }> {
-  requireBinary(MARIADBD, 'MariaDB server (apt-get install -y mariadb-server)');
+async function startMariadb(mariadbd: string): Promise<{ url: string; stop: () => void }> {
   const dir = mkdtempSync(join(tmpdir(), 'idemgen-mysql-'));
   const data = join(dir, 'data');
   const port = await freePort();
@@ -97,15 +93,17 @@ async function startMariadb(): Promise<{ url: string; stop: () => void }> {
     `--datadir=${data}`, '--user=root', '--auth-root-authentication-method=normal',
     '--skip-test-db', '--skip-name-resolve',
   ], { stdio: 'pipe', env: { ...process.env, TMPDIR: dir } });
-  const child = spawn(MARIADBD, [
+  const child = spawn(mariadbd, [
     '--no-defaults', `--datadir=${data}`, '--user=root', `--port=${port}`, '--bind-address=127.0.0.1',
     `--socket=${join(dir, 'sock')}`, `--pid-file=${join(dir, 'pid')}`, `--log-error=${join(dir, 'err.log')}`,
     `--tmpdir=${dir}`, '--skip-name-resolve', '--max-connections=400', '--innodb-flush-log-at-trx-commit=0',
   ], { stdio: 'ignore' });
+  const record = recordServer({ kind: 'mariadb', owner: process.pid, pid: child.pid ?? 0, dir });
   await waitForMysql(port, child, dir);
   return {
     url: `mysql://root@127.0.0.1:${port}/idemgen_test`,
     stop: () => {
+      forgetServer(record);
       child.kill('SIGKILL');
       rmSync(dir, { recursive: true, force: true });
     },
@@ -113,7 +111,9 @@ async function startMariadb(): Promise<{ url: string; stop: () => void }> {
 }
 
 export default async function setup(project: TestProject): Promise<() => void> {
-  const [pg, my] = await Promise.all([startPostgres(), startMariadb()]);
+  stopLeftovers();
+  const [pgBin, mariadbd] = provision([POSTGRES, MARIADB], realHost());
+  const [pg, my] = await Promise.all([startPostgres(pgBin), startMariadb(mariadbd)]);
   project.provide('pgUrl', pg.url);
   project.provide('mysqlUrl', my.url);
   process.env.IDEMGEN_TEST_PG_URL = pg.url;

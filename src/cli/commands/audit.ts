@@ -21,7 +21,7 @@ export const AUDIT_FORMATS: readonly AuditFormat[] = ['text', 'markdown', 'json'
 export interface AuditArgs extends CommonArgs {
   format?: AuditFormat;
   output?: string[];
-  failOn?: 'error' | 'warning' | 'none';
+  failOn?: 'error' | 'warning' | 'info' | 'none';
   mcp?: string[];
   mcpUrl?: string[];
   header?: string[];
@@ -69,7 +69,7 @@ export async function auditCommand(ctx: CliContext, args: AuditArgs): Promise<nu
   ]);
   const outputs = args.output ?? [];
   if (outputs.length === 0) {
-    ctx.logger.out(renderAudit(plan, args.format ?? 'text', { color: ctx.logger.color, verbose: args.verbose, toolVersion: VERSION, sources }));
+    ctx.logger.out(renderAudit(plan, args.format ?? 'text', { color: ctx.logger.color, verbose: args.verbose, quiet: args.quiet, toolVersion: VERSION, sources }));
   } else {
     for (const file of outputs) {
       const target = resolve(ctx.cwd, file);

@@ -162,7 +162,7 @@ function writeMethod(c: ClientOperation, h: HelperNames, inverse: HttpOperation 
     docs: [methodDoc(entry, keyOpt.doc)],
     typeParameters: keyOpt.typeParameter !== undefined ? [keyOpt.typeParameter] : [],
     parameters: [requestParam(c, !keyOpt.optional), options],
-    returnType: `Promise<${h.writeResult}<${c.types.responseName}>>`,
+    returnType: `Promise<${native ? h.nativeWriteResult : h.writeResult}<${c.types.responseName}>>`,
     statements: (w) => {
       if (blobs) w.writeLine('await digestBlobs(request);');
       w.writeLine(`const operation = ${tsString(c.op.key)};`);

@@ -8,7 +8,7 @@ import type { NameTable } from './names.js';
 /** Runtime exports the generated code may use; reserved so no schema type can shadow them. */
 export const RUNTIME_IMPORTS = [
   'createHttpCaller', 'createIdempotency', 'runSaga', 'intentKey', 'contentKey', 'digestBlobs', 'validateKey',
-  'HttpCaller', 'HttpCallerOptions', 'HttpResponse', 'Idempotency', 'DedupStore', 'RunResult',
+  'HttpCaller', 'HttpCallerOptions', 'HttpResponse', 'Idempotency', 'DedupStore', 'RunResult', 'NativeRunResult',
   'resolveKey', 'nativeResult', 'externalIdOf', 'headersOf', 'CallerKey', 'IntentScope', 'KeyOptions', 'NonEmptyScope',
   'OmitKeyPath',
 ] as const;
@@ -24,6 +24,8 @@ export interface HelperNames {
   nonEmptyScope: string;
   /** The runtime's `RunResult` (SOP Step 7 envelope). */
   writeResult: string;
+  /** `RunResult` of a native-key call: `originalCalledAt` only when known (SOP Step 7). */
+  nativeWriteResult: string;
   resolveKey: string;
   headers: string;
   nativeResult: string;
@@ -41,6 +43,7 @@ export function claimHelperNames(names: NameTable, apiName: string): HelperNames
     keyOptions: 'KeyOptions',
     nonEmptyScope: 'NonEmptyScope',
     writeResult: 'RunResult',
+    nativeWriteResult: 'NativeRunResult',
     resolveKey: 'resolveKey',
     headers: 'headersOf',
     nativeResult: 'nativeResult',
@@ -77,7 +80,9 @@ export function runtimeImports(use: HelperUse): ImportDeclarationStructure[] {
   const types = ['HttpCaller', 'HttpCallerOptions'];
   if (use.store) types.push('Idempotency');
   if (use.store || use.saga) types.push('DedupStore');
-  if (use.writes) types.push('RunResult', ...KEY_TYPES);
+  if (use.writes && (use.store || use.saga)) types.push('RunResult');
+  if (use.native) types.push('NativeRunResult');
+  if (use.writes) types.push(...KEY_TYPES);
   if (use.omitKeyPath) types.push('OmitKeyPath');
   return [
     { kind: StructureKind.ImportDeclaration, moduleSpecifier: 'idemgen/runtime', namedImports: values },

@@ -37,8 +37,8 @@ export function renderAudit(plan: Plan, format: AuditFormat, opts: RenderOptions
   return render(buildAuditModel(plan, opts.sources), opts);
 }
 
-/** `--fail-on`: error → any error; warning → any error or warning; none → never. */
-export function auditFailed(plan: Plan, failOn: 'error' | 'warning' | 'none'): boolean {
+/** `--fail-on`: error → any error; warning → any error or warning; info → any finding; none → never. */
+export function auditFailed(plan: Plan, failOn: 'error' | 'warning' | 'info' | 'none'): boolean {
   switch (failOn) {
     case 'none':
       return false;
@@ -46,6 +46,8 @@ export function auditFailed(plan: Plan, failOn: 'error' | 'warning' | 'none'): b
       return plan.diagnostics.some((d) => d.severity === 'error');
     case 'warning':
       return plan.diagnostics.some((d) => d.severity === 'error' || d.severity === 'warning');
+    case 'info':
+      return plan.diagnostics.length > 0;
     default: {
       const never: never = failOn;
       throw new Error(`unknown --fail-on ${String(never)}`);

@@ -5,11 +5,14 @@
 import type { Severity } from '../../diagnostics/diagnostic.js';
 import { terminalText } from '../../escape/index.js';
 import { carrierText, locationText, mechanismText, SOURCE_KINDS, ttlText, type AuditDiagnostic, type AuditModel, type AuditOperation, type SourceKind } from './model.js';
+import { collapsedRows, collapseNotes, shorten } from './text-collapse.js';
 
 export interface TextOptions {
   color?: boolean;
-  /** `--verbose`: each operation's reasons (rule, detail) under its row. */
+  /** `--verbose`: every operation (reads too) with its reasons, and every note on its own line. */
   verbose?: boolean;
+  /** `-q`: no operation table; problems, notes counted per rule, and the summary. */
+  quiet?: boolean;
 }
 
 type Paint = (code: string, s: string) => string;
@@ -26,11 +29,16 @@ function operationRows(ops: AuditOperation[]): string[][] {
   return ops.map((o) => row(o).map(terminalText));
 }
 
-function diagnosticLines(ds: AuditDiagnostic[], paint: Paint): string[] {
-  const rows = ds.map((d) => [locationText(d), d.severity, d.message, d.code].map(terminalText));
+function diagnosticLines(ds: AuditDiagnostic[], paint: Paint, collapse: boolean): string[] {
+  const lines = collapse ? collapseNotes(ds) : ds.map((d) => ({ kind: 'one' as const, d }));
+  const rows = lines.map((l) =>
+    (l.kind === 'one'
+      ? [locationText(l.d), l.d.severity, l.d.message, l.d.code]
+      : [`${l.count} notes`, 'info', `e.g. ${locationText(l.example)} ${shorten(l.example.message, 90)} (--verbose lists each)`, l.code]).map(terminalText));
+  const severities = lines.map((l) => (l.kind === 'one' ? l.d.severity : 'info'));
   const widths = [0, 1, 2].map((i) => Math.max(0, ...rows.map((r) => r[i].length)));
   return rows.map((r, i) => {
-    const sev = paint(SEVERITY_COLOR[ds[i].severity], r[1].padEnd(widths[1]));
+    const sev = paint(SEVERITY_COLOR[severities[i]], r[1].padEnd(widths[1]));
     return `  ${paint('2', r[0].padEnd(widths[0]))}  ${sev}  ${r[2].padEnd(widths[2])}  ${paint('2', r[3])}`;
   });
 }
@@ -39,16 +47,21 @@ function reasonLines(o: AuditOperation, indent: string, paint: Paint): string[] 
   return [...o.effectReasons, ...o.reasons].map((r) => `${indent}${paint('2', `↳ ${terminalText(r.rule)}:`)} ${terminalText(r.detail)}`);
 }
 
-function fileSection(file: string, ops: AuditOperation[], ds: AuditDiagnostic[], paint: Paint, verbose: boolean): string[] {
+function fileSection(file: string, ops: AuditOperation[], ds: AuditDiagnostic[], paint: Paint, opts: TextOptions): string[] {
+  const verbose = opts.verbose === true;
   const lines = [paint('4', terminalText(file))];
   const writes = ops.filter((o) => o.effect === 'write');
   const reads = ops.filter((o) => o.effect === 'read');
   if (ops.length > 0) lines.push(`  ${ops.length} operations: ${writes.length} write, ${reads.length} read-only`);
   // Verbose lists the reads too, so every decision can be disputed by its rule (DESIGN §4 reasons[]).
   const shown = verbose ? [...writes, ...reads] : writes;
-  const rows = table(operationRows(shown), '  ');
-  rows.forEach((row, i) => lines.push(row, ...(verbose ? reasonLines(shown[i], '      ', paint) : [])));
-  if (ds.length > 0) lines.push(...diagnosticLines(ds, paint));
+  if (verbose) {
+    const rows = table(operationRows(shown), '  ');
+    rows.forEach((row, i) => lines.push(row, ...reasonLines(shown[i], '      ', paint)));
+  } else if (!opts.quiet) {
+    lines.push(...table(collapsedRows(shown), '  '));
+  }
+  if (ds.length > 0) lines.push(...diagnosticLines(ds, paint, !verbose));
   return lines;
 }
 
@@ -83,7 +96,7 @@ export function renderText(model: AuditModel, opts: TextOptions = {}): string {
   for (const file of files) {
     const ops = model.operations.filter((o) => o.source.file === file);
     const ds = model.diagnostics.filter((d) => (d.file ?? '') === file);
-    out.push(...fileSection(file === '' ? '(no file)' : file, ops, ds, paint, opts.verbose === true), '');
+    out.push(...fileSection(file === '' ? '(no file)' : file, ops, ds, paint, opts), '');
   }
   out.push(...summary(model, paint));
   return `${out.join('\n')}\n`;

@@ -2,7 +2,7 @@
 // Write methods are idempotent per the LLM Tool Idempotency SOP; see each method for its mechanism.
 // Source: payments.openapi.yaml (Payments fixture 1.0.0)
 import { createHttpCaller, createIdempotency, runSaga, resolveKey, nativeResult, externalIdOf, headersOf, digestBlobs, validateKey } from "idemgen/runtime";
-import type { CallerKey, DedupStore, HttpCaller, HttpCallerOptions, Idempotency, IntentScope, KeyOptions, NonEmptyScope, RunResult } from "idemgen/runtime";
+import type { CallerKey, DedupStore, HttpCaller, HttpCallerOptions, Idempotency, IntentScope, KeyOptions, NativeRunResult, NonEmptyScope, RunResult } from "idemgen/runtime";
 export type { CallerKey, IntentScope, KeyOptions, NonEmptyScope };
 /** `baseUrl`, `headers`, `fetch`, `timeoutMs`, `retry` go to the runtime HTTP layer. */
 export type PaymentsClientOptions = HttpCallerOptions & {
@@ -123,7 +123,7 @@ export class PaymentsClient {
    *
    * @returns `{ result, wasReplay, originalCalledAt }` (SOP Step 7).
    */
-  async createCharge(request: CreateChargeRequest, options: CallerKey): Promise<RunResult<CreateChargeResponse>> {
+  async createCharge(request: CreateChargeRequest, options: CallerKey): Promise<NativeRunResult<CreateChargeResponse>> {
     const operation = "POST /charges";
     const key = validateKey(resolveKey(operation, request, options, "key"), { maxLength: 255, minLength: 16 });
     return this.#http.send({
@@ -240,7 +240,7 @@ export class PaymentsClient {
    *
    * @returns `{ result, wasReplay, originalCalledAt }` (SOP Step 7).
    */
-  async createRefund<O extends KeyOptions>(request: CreateRefundRequest, options: O & NonEmptyScope<O>): Promise<RunResult<CreateRefundResponse>> {
+  async createRefund<O extends KeyOptions>(request: CreateRefundRequest, options: O & NonEmptyScope<O>): Promise<NativeRunResult<CreateRefundResponse>> {
     const operation = "POST /refunds";
     const key = validateKey(resolveKey(operation, request, options, "given"), { maxLength: 255, minLength: 16 });
     return this.#http.send({
@@ -327,7 +327,7 @@ export class PaymentsClient {
    *
    * @returns `{ result, wasReplay, originalCalledAt }` (SOP Step 7).
    */
-  async createTransfer<O extends KeyOptions>(request: CreateTransferRequest, options: O & NonEmptyScope<O>): Promise<RunResult<CreateTransferResponse>> {
+  async createTransfer<O extends KeyOptions>(request: CreateTransferRequest, options: O & NonEmptyScope<O>): Promise<NativeRunResult<CreateTransferResponse>> {
     const operation = "POST /transfers";
     const key = validateKey(resolveKey(operation, request, options, "given"), { maxLength: 255, minLength: 16 });
     return this.#http.send({
