@@ -48,8 +48,8 @@ export function renderMarkdown(model: AuditModel): string {
   const used = new Set(model.diagnostics.map((d) => d.code));
   const context = {
     totals: model.totals,
-    classTotals: CLASSES.map((name) => ({ name, count: model.totals.class[name] })),
-    mechanismTotals: MECHANISMS.map((name) => ({ name, count: model.totals.mechanism[name] })),
+    classTotals: CLASSES.map((name) => ({ name: mdText(name), count: model.totals.class[name] })),
+    mechanismTotals: MECHANISMS.map((name) => ({ name: mdText(name), count: model.totals.mechanism[name] })),
     files: files.map((file) => ({
       file: mdText(file === '' ? '(no file)' : file),
       operations: model.operations.filter((o) => o.source.file === file).map(operationRow),
