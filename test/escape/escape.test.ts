@@ -65,9 +65,9 @@ describe('comments', () => {
   };
 
   it('a description cannot end the block, add a JSDoc tag or break a line comment', () => {
-    const text = 'a */ globalThis.__pwned=1; /* b\n@deprecated\n  see @internal x@y.z\u2028c\rd\u0085e';
+    const text = 'a */ globalThis.__pwned=1; /* b\n@deprecated\n  see @internal x@y.z {@link https://e.x}\u2028c\rd\u0085e';
     const lines = docLines(text);
-    expect(lines).toEqual(['a *\\/ globalThis.__pwned=1; /* b', '\\@deprecated', '  see \\@internal x@y.z', 'c', 'd', 'e']);
+    expect(lines).toEqual(['a *\\/ globalThis.__pwned=1; /* b', '\\@deprecated', '  see \\@internal x@y.z {\\@link https://e.x}', 'c', 'd', 'e']);
     expect(jsdocOf(lines)).toEqual({ tags: [], statements: 1 });
     expect(docInline(text)).not.toMatch(/[\n\r\u2028\u2029]|\*\//);
     const line = `// ${lineComment('x\nglobalThis.__pwned=1\u2028y\u202e')}\nconst z = 1;`;
