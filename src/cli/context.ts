@@ -1,5 +1,6 @@
 /** What every command gets: where it runs, how it prints, and the resolved config + inputs. */
 import { resolve } from 'node:path';
+import { terminalText } from '../escape/index.js';
 import { loadConfig } from '../config/load.js';
 import { configExtensions } from '../emit/registry.js';
 import type { ResolvedConfig } from '../config/types.js';
@@ -55,5 +56,5 @@ export function reportInputDiagnostics(ctx: CliContext, analysis: AnalysisResult
     const more = [...perCode].filter(([, n]) => n > PRINT_LIMIT_PER_CODE).map(([code, n]) => `… and ${n - PRINT_LIMIT_PER_CODE} more ${code} (run \`idemgen audit\` to list all)`);
     ctx.logger.info([renderDiagnostics(locateDiagnostics(shown, analysis.docs), ctx.logger.color), ...more].join('\n'));
   }
-  for (const d of all.filter((x) => x.severity === 'info')) ctx.logger.verbose(`${d.file ?? ''} ${d.code}: ${d.message}`);
+  for (const d of all.filter((x) => x.severity === 'info')) ctx.logger.verbose(terminalText(`${d.file ?? ''} ${d.code}: ${d.message}`));
 }

@@ -1,6 +1,7 @@
 /** Prints diagnostics stylishly (file, then position, severity, message, code). */
 export { locateDiagnostics } from '../diagnostics/locate.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
+import { terminalText } from '../escape/index.js';
 import { paint } from './logger.js';
 
 const ORDER = { error: 0, warning: 1, info: 2 } as const;
@@ -13,14 +14,15 @@ export function renderDiagnostics(diagnostics: Diagnostic[], color: boolean): st
   }
   const lines: string[] = [];
   for (const [file, list] of [...groups].sort(([a], [b]) => (a < b ? -1 : 1))) {
-    lines.push(paint(color, 'bold', file));
+    // Messages, pointers and file names carry spec text: no control sequence may reach the terminal.
+    lines.push(paint(color, 'bold', terminalText(file)));
     list.sort((a, b) => ORDER[a.severity] - ORDER[b.severity] || (a.line ?? 0) - (b.line ?? 0));
     for (const d of list) {
-      const where = d.line !== undefined ? `${d.line}:${d.col ?? 1}` : d.pointer !== undefined ? `#${d.pointer || '/'}` : '';
+      const where = terminalText(d.line !== undefined ? `${d.line}:${d.col ?? 1}` : d.pointer !== undefined ? `#${d.pointer || '/'}` : '');
       const sev = paint(color, d.severity === 'error' ? 'red' : d.severity === 'warning' ? 'yellow' : 'cyan', d.severity);
-      lines.push(`  ${paint(color, 'dim', where)}  ${sev}  ${d.message}  ${paint(color, 'dim', d.code)}`);
-      if (d.line !== undefined && d.pointer) lines.push(`      ${paint(color, 'dim', `at ${d.pointer}`)}`);
-      if (d.hint) lines.push(`      ${paint(color, 'dim', `hint: ${d.hint}`)}`);
+      lines.push(`  ${paint(color, 'dim', where)}  ${sev}  ${terminalText(d.message)}  ${paint(color, 'dim', d.code)}`);
+      if (d.line !== undefined && d.pointer) lines.push(`      ${paint(color, 'dim', `at ${terminalText(d.pointer)}`)}`);
+      if (d.hint) lines.push(`      ${paint(color, 'dim', `hint: ${terminalText(d.hint)}`)}`);
     }
   }
   const errors = diagnostics.filter((d) => d.severity === 'error').length;

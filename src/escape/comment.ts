@@ -16,8 +16,9 @@ function commentLine(line: string): string {
   return line
     .replace(HIDDEN, shown)
     .replace(/\*\//g, '*\\/')
-    // TypeScript starts a JSDoc tag at an `@` after whitespace anywhere in a line; `\@` is TSDoc's escape.
-    .replace(/(^|\s)@/g, '$1\\@')
+    // TypeScript starts a JSDoc tag at an `@` after whitespace anywhere in a line, and an inline tag at `{@`
+    // (`{@link …}`); `\@` is TSDoc's escape.
+    .replace(/(^|\s|\{)@/g, '$1\\@')
     .trimEnd();
 }
 

@@ -27,7 +27,9 @@ export function fileNameSegment(raw: string, fallback = 'api'): string {
     .slice(0, MAX_SEGMENT)
     .replace(/[-.]+$/, '');
   if (out === '') out = fallback;
-  return isReservedFileName(out) ? `${out.split('.')[0]}_${out.slice(out.split('.')[0]!.length)}` : out;
+  if (!isReservedFileName(out)) return out;
+  const dot = out.indexOf('.');
+  return dot < 0 ? `${out}_` : `${out.slice(0, dot)}_${out.slice(dot)}`;
 }
 
 /**

@@ -5,9 +5,10 @@
 
 /**
  * Code points that change how source reads without changing what it does: bidi embeddings, overrides and
- * isolates (CVE-2021-42574, "Trojan Source"), plus the line separators that some tools treat as newlines.
+ * isolates (CVE-2021-42574, "Trojan Source"), DEL and C1 controls, plus the line separators that some tools
+ * treat as newlines.
  */
-const INVISIBLE = /[\u2028\u2029\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c\ufeff]/g;
+const INVISIBLE = /[\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c\ufeff]/g;
 
 const hex4 = (c: string): string => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`;
 

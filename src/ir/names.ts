@@ -12,6 +12,8 @@ export const RESERVED_WORDS: ReadonlySet<string> = new Set([
   'while', 'with', 'implements', 'interface', 'let', 'package', 'private', 'protected', 'public', 'static',
   'yield', 'await', 'arguments', 'eval', 'undefined', 'NaN', 'Infinity', 'any', 'boolean', 'number',
   'string', 'symbol', 'never', 'unknown', 'object', 'type', 'constructor', 'prototype',
+  // A `then` method makes the generated client a thenable (`await client` would call it); `__proto__` is the prototype.
+  'then', '__proto__',
 ]);
 
 /** Words of a free-form string: ASCII-folded, split on punctuation and on case changes. */

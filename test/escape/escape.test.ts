@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import MarkdownIt from 'markdown-it';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
@@ -64,9 +65,9 @@ describe('comments', () => {
   };
 
   it('a description cannot end the block, add a JSDoc tag or break a line comment', () => {
-    const text = 'a */ globalThis.__pwned=1; /* b\n@deprecated\n  see @internal x@y.z\u2028c\rd\u0085e';
+    const text = 'a */ globalThis.__pwned=1; /* b\n@deprecated\n  see @internal x@y.z {@link https://e.x}\u2028c\rd\u0085e';
     const lines = docLines(text);
-    expect(lines).toEqual(['a *\\/ globalThis.__pwned=1; /* b', '\\@deprecated', '  see \\@internal x@y.z', 'c', 'd', 'e']);
+    expect(lines).toEqual(['a *\\/ globalThis.__pwned=1; /* b', '\\@deprecated', '  see \\@internal x@y.z {\\@link https://e.x}', 'c', 'd', 'e']);
     expect(jsdocOf(lines)).toEqual({ tags: [], statements: 1 });
     expect(docInline(text)).not.toMatch(/[\n\r\u2028\u2029]|\*\//);
     const line = `// ${lineComment('x\nglobalThis.__pwned=1\u2028y\u202e')}\nconst z = 1;`;
@@ -124,5 +125,28 @@ describe('JSON and file names', () => {
   it('ordinary output paths pass', () => {
     expect(outputPathProblem('client/payments.gen.ts')).toBeUndefined();
     expect(outputPathProblem('sql/postgres/0003_owned_orders.up.sql')).toBeUndefined();
+  });
+});
+
+describe('Markdown cells, property', () => {
+  const md = new MarkdownIt({ html: true });
+  const LINE_BREAK = /\r\n|[\n\r\u2028\u2029\u0085]/g;
+  const HIDDEN = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069\u061c\ufeff]/g;
+  const units = ['<', '>', '&', '|', '`', '\\', '*', '_', '[', ']', '(', ')', '!', '~', '#', '-', ' ', '\n', 'a', 'é', ';', ':', '/', '"'];
+  const text = fc.oneof(fc.string({ unit: fc.constantFrom(...units), maxLength: 30 }), fc.string({ unit: 'grapheme', maxLength: 30 }));
+
+  it('any text in a table cell stays one cell of plain text that reads exactly as given', () => {
+    fc.assert(
+      fc.property(text, text, (a, b) => {
+        const tokens = md.parse(`| x | y |\n|---|---|\n| ${mdText(a)} | ${mdCode(b)} |\n`, {});
+        const inline = tokens.filter((t) => t.type === 'inline').slice(2);
+        expect(inline).toHaveLength(2);
+        const children = inline.flatMap((t) => t.children ?? []);
+        expect(children.filter((c) => !['text', 'code_inline'].includes(c.type)).map((c) => c.type)).toEqual([]);
+        const read = (t: (typeof inline)[number]): string => (t.children ?? []).map((c) => c.content).join('');
+        expect(read(inline[0]!).trim()).toBe(a.replace(LINE_BREAK, ' ').replace(HIDDEN, '\ufffd').trim());
+      }),
+      { numRuns: 300, seed: 20261130 },
+    );
   });
 });

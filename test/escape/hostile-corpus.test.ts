@@ -120,12 +120,20 @@ describe('the hostile corpus', () => {
     db.close();
   });
 
+  it('the text audit and the diagnostics printed by generate write no control sequence to the terminal', async () => {
+    const audit = await runCli(['audit', '--fail-on', 'none', '--verbose'], dir);
+    expect(audit.code).toBe(0);
+    expect(audit.stdout).toContain('wipe\\u001b[2J');
+    const gen = await runCli(['generate', '--no-cache', '--verbose', '--out', 'out2'], dir);
+    for (const text of [audit.stdout, audit.stderr, gen.stdout, gen.stderr]) expect(text).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/);
+  });
+
   it('tool files are valid JSON with names each target accepts, payload texts kept as data', () => {
     for (const target of ['mcp', 'openai', 'anthropic']) {
       const raw = JSON.parse(out(`tools/${target}/con_.tools.json`)) as unknown;
       const tools = (target === 'mcp' ? (raw as { tools: unknown[] }).tools : raw) as Record<string, any>[];
       const names = tools.map((t) => (target === 'openai' ? t['function'].name : t['name']) as string);
-      expect(names).toHaveLength(6);
+      expect(names).toHaveLength(7);
       for (const n of names) expect(n).toMatch(target === 'mcp' ? /^[A-Za-z0-9_.-]{1,128}$/ : /^[A-Za-z0-9_-]{1,64}$/);
     }
     expect(out('tools/mcp/con_.tools.json')).toContain('<script>globalThis.__pwned=1</script>');

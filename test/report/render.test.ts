@@ -78,7 +78,7 @@ describe('renderAudit markdown', () => {
     expect(md).toContain('| operation | effect | class | mechanism | carrier | key strategy | TTL | reasons |');
     expect(md).toContain('`POST /sms \\| urgent`');
     expect(md).toMatch(/\| `POST \/charges` \| write \| native-key \| OP-1 \| header Idempotency-Key \(≤ 8\) \| caller \| — \| `http_unsafe_method`/);
-    expect(md).toMatch(/\| 12:5 \(\/paths\S*\) \|/);
+    expect(md).toMatch(/\| 12:5 \(`\/paths\S*`\) \|/);
     expect(md).toContain('`key_carrier_too_short`');
     for (const line of md.split('\n').filter((l) => l.startsWith('| `'))) expect(line.endsWith('|')).toBe(true);
   });

@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import Handlebars from 'handlebars';
 import { ALL_RULES } from './rule-index.js';
 import { mdCode, mdText } from '../../escape/index.js';
-import { carrierText, CLASSES, SOURCE_KINDS, locationText, MECHANISMS, mechanismText, ttlText, type AuditModel, type AuditOperation } from './model.js';
+import { carrierText, CLASSES, SOURCE_KINDS, locationText, MECHANISMS, mechanismText, ttlText, type AuditDiagnostic, type AuditModel, type AuditOperation } from './model.js';
 
 /** `src/emit/report/` (tsx, vitest) and `dist/emit/report/` (built) are both three levels deep. */
 const TEMPLATE = new URL('../../../templates/report/audit.md.hbs', import.meta.url);
@@ -20,6 +20,13 @@ let compiled: Handlebars.TemplateDelegate | undefined;
 /** The one piece of HTML the report writes itself: a line break between reasons in a table cell. */
 function reasonsText(o: AuditOperation): string {
   return [...o.effectReasons, ...o.reasons].map((r) => `${mdCode(r.rule)}: ${mdText(r.detail)}`).join('<br>');
+}
+
+/** `36:7 (`/paths/~1orders/post`)`: the pointer as code, so `~` and `_` need no escapes. */
+function locationCell(d: AuditDiagnostic): string {
+  const line = d.line !== null ? mdText(locationText(d)) : '';
+  const pointer = d.pointer ? mdCode(d.pointer) : '';
+  return line !== '' && pointer !== '' ? `${line} (${pointer})` : line || pointer;
 }
 
 function operationRow(o: AuditOperation): Record<string, string> {
@@ -44,15 +51,15 @@ export function renderMarkdown(model: AuditModel): string {
     sourceTotals: model.totals.sources
       ? SOURCE_KINDS.filter((k) => model.totals.sources![k].sources > 0).map((k) => ({ kind: k, ...model.totals.sources![k] }))
       : [],
-    classTotals: CLASSES.map((name) => ({ name, count: model.totals.class[name] })),
-    mechanismTotals: MECHANISMS.map((name) => ({ name, count: model.totals.mechanism[name] })),
+    classTotals: CLASSES.map((name) => ({ name: mdText(name), count: model.totals.class[name] })),
+    mechanismTotals: MECHANISMS.map((name) => ({ name: mdText(name), count: model.totals.mechanism[name] })),
     files: files.map((file) => ({
       file: mdText(file === '' ? '(no file)' : file),
       operations: model.operations.filter((o) => o.source.file === file).map(operationRow),
       diagnostics: model.diagnostics
         .filter((d) => (d.file ?? '') === file)
         .map((d) => ({
-          location: mdText(d.line !== null && d.pointer ? `${locationText(d)} (${d.pointer})` : locationText(d)),
+          location: locationCell(d),
           severity: mdText(d.severity),
           code: mdCode(d.code),
           message: mdText(d.message),
