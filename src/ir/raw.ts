@@ -7,7 +7,7 @@
 import type { OpenAPIV2, OpenAPIV3, OpenAPIV3_1 } from 'openapi-types';
 
 /** The fields of `T`, each optional and unchecked, plus `x-*` extensions. */
-export type Raw<T> = { readonly [K in keyof T]?: unknown } & { readonly [extension: `x-${string}`]: unknown };
+type Raw<T> = { readonly [K in keyof T]?: unknown } & { readonly [extension: `x-${string}`]: unknown };
 
 /** A document root of any supported version (Swagger 2.0 `host`/`consumes`, OpenAPI 3.1 `webhooks`, …). */
 export type RawDocument = Raw<OpenAPIV2.Document> & Raw<OpenAPIV3.Document> & Raw<OpenAPIV3_1.Document>;
