@@ -2,10 +2,8 @@
  * `generate --strict`: broken references are warnings by default (the schema degrades to `unknown`, every
  * other operation is still generated); a strict run turns them into errors, so nothing is written (exit 2).
  */
+import { BROKEN_REF_CODES } from '../diagnostics/codes.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
-
-/** The load codes of a `$ref` that could not be followed (see docs/decisions.md, "Broken references"). */
-export const BROKEN_REF_CODES: ReadonlySet<string> = new Set(['unresolved_ref', 'remote_ref', 'ref_cycle']);
 
 export function strictErrors(diagnostics: readonly Diagnostic[]): Diagnostic[] {
   return diagnostics

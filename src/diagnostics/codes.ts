@@ -37,5 +37,8 @@ export const IR_CODES = {
   mixed_tool_formats: { severity: 'warning', summary: 'a tool list mixes formats (e.g. MCP and Anthropic items)' },
 } as const satisfies Record<string, CodeInfo>;
 
+/** The load codes of a `$ref` that could not be followed: warnings that `generate --strict` refuses. */
+export const BROKEN_REF_CODES: ReadonlySet<string> = new Set<LoadCode>(['unresolved_ref', 'remote_ref', 'ref_cycle']);
+
 export type LoadCode = keyof typeof LOAD_CODES;
 export type IrCode = keyof typeof IR_CODES;

@@ -3,6 +3,7 @@ import type { IrContext } from './context.js';
 import { stringArray, stringOrUndefined } from './context.js';
 import { appendPointer } from './pointer.js';
 import { followRef, isObject } from './refs.js';
+import type { RawOperation } from './raw.js';
 import type { MediaContent, Parameter, RequestBody, ResponseSpec } from './types.js';
 
 const FORM_TYPES = ['application/x-www-form-urlencoded', 'multipart/form-data'];
@@ -36,7 +37,7 @@ function mediaTypes(own: unknown, inherited: unknown, fallback: string[]): strin
   return root.length > 0 ? root : fallback;
 }
 
-export function swaggerRequestBody(ctx: IrContext, op: Record<string, unknown>, params: Parameter[], opPointer: string): RequestBody | undefined {
+export function swaggerRequestBody(ctx: IrContext, op: RawOperation, params: Parameter[], opPointer: string): RequestBody | undefined {
   const consumes = mediaTypes(op.consumes, ctx.root.consumes, ['application/json']);
   const body = params.find((p) => p.in === 'body');
   if (body) {
@@ -56,7 +57,7 @@ export function swaggerRequestBody(ctx: IrContext, op: Record<string, unknown>, 
   return { required: required.length > 0, content: types.map((mediaType) => ({ mediaType, schema: schema, pointer })), pointer };
 }
 
-export function buildResponses(ctx: IrContext, op: Record<string, unknown>, opPointer: string): ResponseSpec[] {
+export function buildResponses(ctx: IrContext, op: RawOperation, opPointer: string): ResponseSpec[] {
   const responses = op.responses;
   if (!isObject(responses)) return [];
   const base = appendPointer(opPointer, 'responses');
@@ -79,7 +80,7 @@ export function buildResponses(ctx: IrContext, op: Record<string, unknown>, opPo
   return out;
 }
 
-function responseContent(ctx: IrContext, op: Record<string, unknown>, r: Record<string, unknown>, pointer: string): MediaContent[] {
+function responseContent(ctx: IrContext, op: RawOperation, r: Record<string, unknown>, pointer: string): MediaContent[] {
   if (ctx.format !== 'openapi2') return mediaContents(r.content, appendPointer(pointer, 'content'));
   if (r.schema === undefined) return [];
   const produces = mediaTypes(op.produces, ctx.root.produces, ['application/json']);

@@ -1,11 +1,12 @@
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import type { LoadedDoc } from '../load/types.js';
+import type { RawDocument } from './raw.js';
 import type { SpecFormat } from './types.js';
 
 /** What every OpenAPI transform receives: the document, its format and a diagnostic sink. */
 export interface IrContext {
   doc: LoadedDoc;
-  root: Record<string, unknown>;
+  root: RawDocument;
   format: SpecFormat;
   diagnostics: Diagnostic[];
   /** Adds file, pointer and line/col to a diagnostic. */

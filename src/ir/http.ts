@@ -6,10 +6,11 @@ import { buildParameters } from './parameters.js';
 import { appendPointer } from './pointer.js';
 import { followRef, isObject } from './refs.js';
 import { serverUrls, swaggerServers } from './servers.js';
+import type { RawOperation, RawPathItem } from './raw.js';
 import { HTTP_METHODS, type EventOperation, type HttpMethod, type HttpOperation } from './types.js';
 
 interface PathItem {
-  item: Record<string, unknown>;
+  item: RawPathItem;
   pointer: string;
 }
 
@@ -22,23 +23,23 @@ function pathItemAt(ctx: IrContext, raw: unknown, pointer: string): PathItem | u
 }
 
 /** Each `[method, operation, pointer]` of a path item, in HTTP_METHODS order. */
-function operationsOf(ctx: IrContext, { item, pointer }: PathItem): [HttpMethod, Record<string, unknown>, string][] {
-  const out: [HttpMethod, Record<string, unknown>, string][] = [];
+function operationsOf(ctx: IrContext, { item, pointer }: PathItem): [HttpMethod, RawOperation, string][] {
+  const out: [HttpMethod, RawOperation, string][] = [];
   for (const method of HTTP_METHODS) {
     if (item[method] === undefined) continue;
     const opPointer = appendPointer(pointer, method);
-    if (isObject(item[method])) out.push([method, item[method] as Record<string, unknown>, opPointer]);
+    if (isObject(item[method])) out.push([method, item[method] as RawOperation, opPointer]);
     else ctx.report('invalid_operation', 'warning', `${method} is not an Operation Object; ignored`, opPointer);
   }
   return out;
 }
 
-function effectiveServers(ctx: IrContext, op: Record<string, unknown>, item: Record<string, unknown>): string[] {
+function effectiveServers(ctx: IrContext, op: RawOperation, item: RawPathItem): string[] {
   if (ctx.format === 'openapi2') return swaggerServers(ctx.root, op);
   return serverUrls(op.servers) ?? serverUrls(item.servers) ?? serverUrls(ctx.root.servers) ?? [];
 }
 
-function buildOperation(ctx: IrContext, path: string, pathItem: PathItem, method: HttpMethod, op: Record<string, unknown>, pointer: string): HttpOperation {
+function buildOperation(ctx: IrContext, path: string, pathItem: PathItem, method: HttpMethod, op: RawOperation, pointer: string): HttpOperation {
   const parameters = buildParameters(ctx, [
     { list: pathItem.item.parameters, pointer: appendPointer(pathItem.pointer, 'parameters') },
     { list: op.parameters, pointer: appendPointer(pointer, 'parameters') },
@@ -105,7 +106,7 @@ function webhookEvents(ctx: IrContext): EventOperation[] {
   return out;
 }
 
-function callbackEvents(ctx: IrContext, opKey: string, op: Record<string, unknown>, opPointer: string): EventOperation[] {
+function callbackEvents(ctx: IrContext, opKey: string, op: RawOperation, opPointer: string): EventOperation[] {
   if (ctx.format === 'openapi2' || !isObject(op.callbacks)) return [];
   const out: EventOperation[] = [];
   for (const cbName of Object.keys(op.callbacks)) {
@@ -124,7 +125,7 @@ function callbackEvents(ctx: IrContext, opKey: string, op: Record<string, unknow
   return out;
 }
 
-function event(ctx: IrContext, kind: EventOperation['kind'], key: string, method: HttpMethod, op: Record<string, unknown>, pointer: string): EventOperation {
+function event(ctx: IrContext, kind: EventOperation['kind'], key: string, method: HttpMethod, op: RawOperation, pointer: string): EventOperation {
   const operationId = stringOrUndefined(op.operationId);
   // Names are made unique by the caller; keep the operationId when there is one.
   return { kind, key, method, name: operationId ?? '', source: { file: ctx.doc.file, pointer } };

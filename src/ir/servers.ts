@@ -1,6 +1,7 @@
 /** Effective server URLs (OpenAPI 3: operation > path item > document; Swagger 2: schemes + host + basePath). */
 import { isObject } from './refs.js';
 import { stringArray } from './context.js';
+import type { RawDocument, RawOperation } from './raw.js';
 
 /** OpenAPI 3 Server Objects → URLs with `{variables}` replaced by their defaults. */
 export function serverUrls(servers: unknown): string[] | undefined {
@@ -20,7 +21,7 @@ export function serverUrls(servers: unknown): string[] | undefined {
 }
 
 /** Swagger 2.0 §5.1: scheme defaults to the one used to fetch the spec; we assume https. */
-export function swaggerServers(root: Record<string, unknown>, operation: Record<string, unknown>): string[] {
+export function swaggerServers(root: RawDocument, operation: RawOperation): string[] {
   const host = typeof root.host === 'string' ? root.host : '';
   const basePath = typeof root.basePath === 'string' ? root.basePath : '';
   if (host === '') return basePath === '' ? [] : [basePath];

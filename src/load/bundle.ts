@@ -70,12 +70,15 @@ export class Bundler {
     let content = node;
     let contentSite = site;
     if (typeof node.$ref === 'string') {
-      const inlined = this.resolveSite(node, node.$ref, site);
-      if (inlined) {
+      let inlined = this.resolveSite(node, node.$ref, site);
+      // A target that is itself a `$ref` is resolved from the file it was written in (each external
+      // target is placed once, so a chain through files ends in a rewrite, even when it cycles).
+      while (inlined) {
         (holder as Record<string | number, unknown>)[key] = inlined.value;
         content = inlined.value as Record<string, unknown>;
         contentSite = inlined.site;
         if (!isObject(content)) return;
+        inlined = typeof content.$ref === 'string' ? this.resolveSite(content, content.$ref, contentSite) : undefined;
       }
     }
     const ownKey = typeof key === 'string' ? key : parentKey;

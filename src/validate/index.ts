@@ -10,14 +10,13 @@
  * at each of those places fail as well (a dozen errors for one typo, most at the wrong line).
  */
 import type { OpenAPI } from 'openapi-types';
+import { BROKEN_REF_CODES } from '../diagnostics/codes.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import type { LoadedDoc } from '../load/types.js';
 import { isRef, resolvePointer } from '../ir/refs.js';
 import { otherDiagnostics } from './other-errors.js';
 import { schemaDiagnostics, type SchemaError } from './schema-errors.js';
 
-/** Load codes of a broken `$ref` (see cli/strict.ts); the validator is told to skip those places. */
-const BROKEN_REF = new Set(['unresolved_ref', 'remote_ref', 'ref_cycle']);
 const PARKED = 'https://unresolved.invalid/';
 
 export interface DocValidation {
@@ -73,7 +72,7 @@ async function swaggerSemantics(doc: LoadedDoc, loadDiagnostics: readonly Diagno
  */
 function parkBrokenRefs(copy: unknown, file: string, loadDiagnostics: readonly Diagnostic[]): void {
   for (const d of loadDiagnostics) {
-    if (d.file !== file || !BROKEN_REF.has(d.code) || d.pointer === undefined) continue;
+    if (d.file !== file || !BROKEN_REF_CODES.has(d.code) || d.pointer === undefined) continue;
     const holder = resolvePointer(copy, d.pointer.replace(/\/\$ref$/, ''));
     if (isRef(holder)) holder.$ref = PARKED;
   }

@@ -15,7 +15,7 @@ function at(where: Where, pointer: string | undefined): Omit<Diagnostic, 'code' 
 }
 
 /** The operation (or path item) a semantic message names, as a pointer: the longest path key it mentions. */
-export function pointerInMessage(root: unknown, message: string): string | undefined {
+function pointerInMessage(root: unknown, message: string): string | undefined {
   const paths = isObject(root) && isObject(root.paths) ? Object.keys(root.paths) : [];
   const named = paths.filter((p) => message.includes(`/paths${p}`)).sort((a, b) => b.length - a.length)[0];
   if (named !== undefined) {

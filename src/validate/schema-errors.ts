@@ -18,11 +18,11 @@ export interface SchemaError {
 }
 
 /** Where a pointer of the dereferenced document was written: `$ref`s on the way are followed in `root`. */
-export function sourcePointer(root: unknown, pointer: string): string {
+function sourcePointer(root: unknown, pointer: string): string {
   let node = root;
   let at = '';
   for (const seg of parsePointer(pointer) ?? []) {
-    for (let hops = 0; isRef(node) && !Object.prototype.hasOwnProperty.call(node, seg) && hops < 32; hops++) {
+    for (let hops = 0; isRef(node) && !Object.hasOwn(node, seg) && hops < 32; hops++) {
       const target = resolveRefTarget(root, node.$ref);
       if (!target) break;
       node = target.value;
@@ -35,7 +35,7 @@ export function sourcePointer(root: unknown, pointer: string): string {
 }
 
 const inBranch = (e: SchemaError): boolean => /\/(oneOf|anyOf)\/\d+\//.test(e.schemaPath);
-const under = (child: string, parent: string): boolean => child.startsWith(parent + '/');
+const under = (child: string, parent: string): boolean => child.startsWith(`${parent}/`);
 
 /** Drops the errors that only say "none of the alternatives matched" when a more precise one exists. */
 function reduce(errors: readonly SchemaError[]): SchemaError[] {
