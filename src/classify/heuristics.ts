@@ -91,12 +91,12 @@ export const KEY_SCHEMA_REF_PATTERN = /\/[A-Za-z0-9_]*idempoten(ce|cy)[A-Za-z0-9
  * used", "present if the key was provided") is response data, not a carrier.
  */
 export const KEY_DESCRIPTION_PATTERNS: readonly RegExp[] = [
-  /idempoten(?:cy|ce|t)[ _-]?(?:key|token)/i,
-  /(?:ensure|ensures|guarantee|guarantees) (?:the )?idempoten(?:cy|ce)/i,
-  /ignore the request if it has already been completed/i,
-  /processed only once per/i,
+  /\bidempoten(?:cy|ce|t)[ _-]?(?:key|token)\b/i,
+  /\b(?:ensure|ensures|guarantee|guarantees) (?:the )?idempoten(?:cy|ce)\b/i,
+  /\bignore the request if it has already been completed\b/i,
+  /\bprocessed only once per\b/i,
 ];
-export const NOT_KEY_DESCRIPTION = /(?:that|which) (?:was|were) used|present if/i;
+export const NOT_KEY_DESCRIPTION = /\b(?:that|which) (?:was|were) used\b|\bpresent if\b/i;
 
 /** Path parameter names that make a path content-addressed (OP-3). */
 export const CONTENT_PARAMS: readonly string[] = ['sha256', 'sha1', 'sha512', 'md5', 'hash', 'digest', 'checksum', 'content_hash', 'contentHash', 'cid', 'blob_sha', 'oid'];
