@@ -120,7 +120,11 @@ function probe(w: Walk, node: Ptr, prefix: string[], required: boolean, depth: n
   w.onPath.add(r.value);
   try {
     const shape = shapeOf(w.root, r);
-    const props = sorted(shape.props).filter(([, p]) => resolve(w.root, p.schema, p.pointer)?.value.readOnly !== true);
+    // An unresolved `$ref` is no property to search (its loader diagnostic says why); a readOnly one is response-only.
+    const props = sorted(shape.props).filter(([, p]) => {
+      const t = resolve(w.root, p.schema, p.pointer);
+      return t !== undefined && t.value.readOnly !== true;
+    });
     for (const [name, p] of props) {
       const target = resolve(w.root, p.schema, p.pointer)!;
       if (!w.isKey(name, p.schema, target.value)) continue;
