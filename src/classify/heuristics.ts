@@ -100,6 +100,12 @@ export const KEY_DESCRIPTION_PATTERNS: readonly RegExp[] = [
   /\bignore the request if it has already been completed\b/i,
   /\bprocessed only once per\b/i,
 ];
+/**
+ * Fields described as an idempotency token that are also a business value the caller chooses: Amazon Chime
+ * `ExternalUserId` ("The Amazon Chime SDK external user ID. An idempotency token. Links the attendee to an
+ * identity"). Filling it with a generated key would replace the user's identity, so it is not a carrier.
+ */
+export const NOT_KEY_FIELDS: readonly string[] = ['ExternalUserId'];
 export const NOT_KEY_DESCRIPTION = /\b(?:that|which) (?:was|were) used\b|\bpresent if\b/i;
 
 /** Path parameter names that make a path content-addressed (OP-3). */
@@ -188,6 +194,7 @@ export function isKeyByDescription(description: unknown, schema: unknown): boole
  */
 export function isKeyProperty(name: string, schema: unknown, h: Heuristics, resolved?: unknown): boolean {
   if (isKeyField(name, h)) return true;
+  if (NOT_KEY_FIELDS.includes(name)) return false;
   const ref = refOf(schema);
   if (ref !== undefined && KEY_SCHEMA_REF_PATTERN.test(ref)) return true;
   const own = schema !== null && typeof schema === 'object' ? (schema as Record<string, unknown>).description : undefined;
