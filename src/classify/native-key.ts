@@ -7,7 +7,7 @@ import { isObject } from '../ir/refs.js';
 import type { HttpOperation, Parameter, ToolOperation } from '../ir/types.js';
 import { addFinding, extension, reason, toolSchemaPointer, type ClassifyContext } from './context.js';
 import { findBodyKey, reportPartialBodyKey } from './body-key.js';
-import { isKeyField, isKeyHeader, isKeyProperty } from './heuristics.js';
+import { isKeyByDescription, isKeyField, isKeyHeader, isKeyProperty } from './heuristics.js';
 import { findProvider } from './providers.js';
 import { findKeyField, maxLengthOf } from './schema-fields.js';
 import { completeCarrier, type Carrier, type Reason } from './types.js';
@@ -38,9 +38,16 @@ function ttlFrom(value: unknown): number | undefined {
   return isObject(value) && typeof value.ttlSeconds === 'number' ? value.ttlSeconds : undefined;
 }
 
-/** The first declared header parameter that carries a key (names compare case-insensitively). */
+/** A parameter that carries a key: by name (headers case-insensitively), or by its own description. */
+function isKeyParam(p: Parameter, ctx: ClassifyContext): boolean {
+  if (p.in === 'header') return isKeyHeader(p.name, ctx.h) || isKeyByDescription(p.description, p.schema);
+  if (p.in === 'query' || p.in === 'formData') return isKeyField(p.name, ctx.h) || isKeyByDescription(p.description, p.schema);
+  return false;
+}
+
+/** The first declared header parameter that carries a key. */
 function declaredKeyHeader(op: HttpOperation, ctx: ClassifyContext): Parameter | undefined {
-  return op.parameters.find((p) => p.in === 'header' && isKeyHeader(p.name, ctx.h));
+  return op.parameters.find((p) => p.in === 'header' && isKeyParam(p, ctx));
 }
 
 function headerCarrier(p: Parameter, ctx: ClassifyContext): Carrier {
@@ -93,15 +100,16 @@ function fromExtensions(op: HttpOperation, ctx: ClassifyContext): NativeKey | 'd
 function fromParameters(op: HttpOperation, ctx: ClassifyContext): NativeKey | undefined {
   const header = declaredKeyHeader(op, ctx);
   if (header) {
-    const how = header.ref ? ` (via ${header.ref})` : '';
+    const how = (header.ref ? ` (via ${header.ref})` : '') + (isKeyHeader(header.name, ctx.h) ? '' : ' (its description says the server dedupes on it)');
     return { carrier: headerCarrier(header, ctx), reasons: [reason('native_header', `declares the key header ${header.name}${how}${header.required ? '' : ', optional'}`, header.pointer)] };
   }
-  const field = op.parameters.find((p) => (p.in === 'query' || p.in === 'formData') && isKeyField(p.name, ctx.h));
+  const field = op.parameters.find((p) => (p.in === 'query' || p.in === 'formData') && isKeyParam(p, ctx));
   if (field) {
     const c: Carrier = { in: field.in === 'query' ? 'query' : 'form', name: field.name, path: [field.name], required: field.required };
     const max = maxLengthOf(ctx.api.root, field.schema);
     if (max !== undefined) c.maxLength = max;
-    return { carrier: c, reasons: [reason('native_field', `declares the key ${c.in} parameter ${field.name}`, field.pointer)] };
+    const by = isKeyField(field.name, ctx.h) ? '' : ' (its description says the server dedupes on it)';
+    return { carrier: c, reasons: [reason('native_field', `declares the key ${c.in} parameter ${field.name}${by}`, field.pointer)] };
   }
   return undefined;
 }
@@ -122,8 +130,8 @@ function fromDeclared(op: HttpOperation, ctx: ClassifyContext): NativeKey | unde
   const params = fromParameters(op, ctx);
   const body = findBodyKey(op, ctx);
   const all = [...(params ? [params] : []), ...(body ? [body] : [])];
-  const extraHeaders = op.parameters.filter((p) => p.in === 'header' && isKeyHeader(p.name, ctx.h)).slice(1);
-  const extraFields = op.parameters.filter((p) => (p.in === 'query' || p.in === 'formData') && isKeyField(p.name, ctx.h));
+  const extraHeaders = op.parameters.filter((p) => p.in === 'header' && isKeyParam(p, ctx)).slice(1);
+  const extraFields = op.parameters.filter((p) => (p.in === 'query' || p.in === 'formData') && isKeyParam(p, ctx));
   const names = [...new Set([
     ...all.map((k) => `${k.carrier.in} ${k.carrier.name}`),
     ...extraHeaders.map((p) => `header ${p.name}`),
@@ -147,7 +155,7 @@ export function findNativeKey(op: HttpOperation, ctx: ClassifyContext): NativeKe
 /** A tool whose input schema already has a key property is native (carrier `argument`). */
 export function findToolKey(op: ToolOperation, ctx: ClassifyContext): NativeKey | undefined {
   // Tool schemas are self-contained: their `$ref`s (`#/$defs/…`, pydantic) point into the schema itself.
-  const found = findKeyField(op.inputSchema, op.inputSchema, toolSchemaPointer(op), (n, s) => isKeyProperty(n, s, ctx.h));
+  const found = findKeyField(op.inputSchema, op.inputSchema, toolSchemaPointer(op), (n, s, r) => isKeyProperty(n, s, ctx.h, r));
   const hit = found?.missing.length === 0 ? found.hits[0] : undefined;
   if (!hit || hit.path.length !== 1) return undefined;
   const c: Carrier = { in: 'argument', name: hit.path[0], path: [hit.path[0]], required: hit.required };

@@ -28,6 +28,11 @@ export interface KeySearch {
  * two (`data.attributes.idempotencyKey`). Deeper finds are not the operation's key but a sub-resource's.
  */
 const MAX_DEPTH = 2;
+/**
+ * Properties never searched below: an error object reused in a request schema (Microsoft Graph jobs carry
+ * `error.innerError.clientRequestId`, a correlation id) is data about a past failure, not an envelope.
+ */
+const NOT_ENVELOPE = /^(?:inner_?)?errors?$/i;
 /** Schemas visited per body, so a huge `anyOf`-heavy spec (Stripe) cannot make one search explode. */
 const BUDGET = 20_000;
 
@@ -77,17 +82,26 @@ function shapeOf(root: unknown, start: { value: Record<string, unknown>; pointer
 
 interface Walk {
   root: unknown;
-  isKey: (name: string, schema: unknown) => boolean;
+  isKey: (name: string, schema: unknown, resolved: unknown) => boolean;
   onPath: Set<unknown>;
   budget: number;
 }
 
 const sorted = (props: Map<string, Ptr>): [string, Ptr][] => [...props].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
 
+/** `{ type: 'null' }` or a shapeless `{ type: object, nullable: true }`: the "or null" of a variant list, no body shape. */
+function isNullOnly(s: Record<string, unknown> | undefined): boolean {
+  if (!s) return false;
+  if (s.type === 'null') return true;
+  const shaped = ['properties', 'allOf', 'oneOf', 'anyOf', 'items', 'additionalProperties', '$ref'].some((k) => s[k] !== undefined);
+  return s.nullable === true && !shaped;
+}
+
 /** Variants of one `oneOf`/`anyOf`: keyed ones contribute their hits, the others are `missing`. */
 function probeBranch(w: Walk, list: Ptr[], prefix: string[], required: boolean, depth: number): KeySearch | undefined {
   const out: KeySearch = { hits: [], missing: [] };
   for (const v of list) {
+    if (isNullOnly(resolve(w.root, v.schema, v.pointer)?.value)) continue;
     const r = probe(w, v, prefix, required, depth);
     if (!r) {
       out.missing.push(resolve(w.root, v.schema, v.pointer)?.pointer ?? v.pointer);
@@ -106,10 +120,14 @@ function probe(w: Walk, node: Ptr, prefix: string[], required: boolean, depth: n
   w.onPath.add(r.value);
   try {
     const shape = shapeOf(w.root, r);
-    const props = sorted(shape.props).filter(([, p]) => resolve(w.root, p.schema, p.pointer)?.value.readOnly !== true);
+    // An unresolved `$ref` is no property to search (its loader diagnostic says why); a readOnly one is response-only.
+    const props = sorted(shape.props).filter(([, p]) => {
+      const t = resolve(w.root, p.schema, p.pointer);
+      return t !== undefined && t.value.readOnly !== true;
+    });
     for (const [name, p] of props) {
-      if (!w.isKey(name, p.schema)) continue;
       const target = resolve(w.root, p.schema, p.pointer)!;
+      if (!w.isKey(name, p.schema, target.value)) continue;
       return { hits: [{ path: [...prefix, name], schema: target.value, required: required && shape.required.has(name), pointer: target.pointer }], missing: [] };
     }
     for (const list of shape.branches) {
@@ -119,6 +137,7 @@ function probe(w: Walk, node: Ptr, prefix: string[], required: boolean, depth: n
     if (depth === 0) return undefined;
     let partial: KeySearch | undefined;
     for (const [name, p] of props) {
+      if (NOT_ENVELOPE.test(name)) continue;
       const found = probe(w, p, [...prefix, name], required && shape.required.has(name), depth - 1);
       if (found && found.missing.length === 0) return found;
       partial ??= found;
@@ -138,7 +157,7 @@ export function findKeyField(
   root: unknown,
   schema: unknown,
   pointer: string,
-  isKey: (name: string, schema: unknown) => boolean,
+  isKey: (name: string, schema: unknown, resolved: unknown) => boolean,
 ): KeySearch | undefined {
   const w: Walk = { root, isKey, onPath: new Set(), budget: BUDGET };
   let best: KeySearch | undefined;

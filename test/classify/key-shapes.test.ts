@@ -56,6 +56,9 @@ const rows: Row[] = [
   { shape: 'query parameter', key: 'POST /query-key', in: 'query', path: ['idempotency_key'], required: false, maxLength: 32 },
   { shape: 'header and query: header first', key: 'POST /header-and-query', in: 'header', path: ['Idempotency-Key'], required: false },
   { shape: 'header and body field: header first', key: 'POST /header-and-body', in: 'header', path: ['X-Idempotency-Key'], required: false },
+  { shape: 'query parameter known by its description (GCP requestId)', key: 'POST /described-query', in: 'query', path: ['requestId'], required: false },
+  { shape: 'body field known by its description', key: 'POST /described-field', in: 'body', path: ['requestId'], required: false, maxLength: 36 },
+  { shape: 'anyOf with a null alternative: the null branch is not a missing variant', key: 'POST /nullable-variant', in: 'body', path: ['payment', 'idempotencyKey'], required: false },
   { shape: 'Swagger 2.0 formData parameter', key: 'POST /form-param', in: 'form', path: ['IdempotencyKey'], required: true },
   { shape: 'Swagger 2.0 body parameter, envelope', key: 'POST /body-envelope', in: 'body', path: ['request', 'ClientToken'], required: false, maxLength: 64 },
 ];
@@ -71,7 +74,14 @@ describe('native key shapes (class, carrier in, full path)', () => {
     expect(e.carrier?.maxLength).toBe(row.maxLength);
   });
 
+  it.each(['POST /error-object', 'POST /reported-token'])('not a key: %s (an error object; a token reported after the fact)', (key) => {
+    expect(entry(key).mechanism).not.toBe('OP-1');
+    expect(entry(key).carrier).toBeNull();
+  });
+
   it('a key in every variant at one path records no per-variant paths', () => {
+    expect(entry('POST /nullable-variant').carrier?.variants).toBeUndefined();
+    expect(findings('key_in_some_variants', 'POST /nullable-variant')).toEqual([]);
     expect(entry('POST /one-of-all').carrier?.variants).toBeUndefined();
     expect(entry('POST /jsonapi-one-of').carrier?.variants).toBeUndefined();
     expect(findings('key_in_some_variants', 'POST /one-of-all')).toEqual([]);

@@ -64,6 +64,9 @@ describe('step 1: native key', () => {
     { why: 'Checkout.com outside its listed paths', op: http('post', '/customers', { servers: ['https://api.checkout.com'] }) },
     { why: 'IdempotencyFlag (Plaid) is a mode switch, not a key', op: http('post', '/t', { requestBody: jsonBody({ type: 'object', properties: { IdempotencyFlag: { type: 'boolean' } } }) }) },
     { why: 'is_idempotent is a flag', op: http('post', '/u', { requestBody: jsonBody({ type: 'object', properties: { is_idempotent: { type: 'boolean' } } }) }) },
+    { why: 'a property whose $ref does not resolve is skipped (vercel.com threw here)', op: http('post', '/v', { requestBody: jsonBody({ type: 'object', properties: { meta: { $ref: '#/components/schemas/Missing' } } }) }) },
+    { why: 'a field whose description only mentions a key (Adyen test-scenario field) is not one', op: http('post', '/w', { requestBody: jsonBody({ type: 'object', properties: { additionalData: { type: 'object', properties: { RequestedTestErrorResponseCode: { type: 'string', description: 'Triggers test scenarios. A subsequent request using the same idempotency key will be processed as if it was the first request.' } } } } }) }) },
+    { why: 'Chime ExternalUserId is "an idempotency token" but also the user identity', op: http('post', '/x', { requestBody: jsonBody({ type: 'object', properties: { ExternalUserId: { type: 'string', description: 'The Amazon Chime SDK external user ID. An idempotency token. Links the attendee to an identity.' } } }) }) },
     { why: 'a self-referencing schema terminates', op: http('post', '/s', { requestBody: jsonBody({ $ref: '#/components/schemas/Node' }) }) },
   ];
   it.each(notKeys)('not native: $why', ({ op }) => {

@@ -95,8 +95,6 @@ function bodyName(taken: Set<string>): string {
   return name;
 }
 
-const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
-
 /** Every body path the key is written to (one per `oneOf` variant when they differ). */
 function dropCarrierFields(schema: Obj, name: string, carrier: Carrier): void {
   const props = schema.properties as Obj;
