@@ -7,7 +7,7 @@ import { sarifValidator } from '../report/sarif-validate.js';
 import { FIXTURES } from './helpers.js';
 
 interface Report {
-  diagnostics: { code: string; file: string; line: number | null; col: number | null }[];
+  diagnostics: { code: string; severity: string; file: string; line: number | null; col: number | null }[];
   totals: { sources: Record<string, { sources: number; operations: number; diagnostics: Record<string, number> }> };
 }
 
@@ -79,8 +79,8 @@ describe('idemgen audit on agent code', () => {
     const dir = project();
     writeFileSync(join(dir, 'idemgen.config.json'), JSON.stringify({ severities: { time_varying_key: 'off', sdk_write_without_key: 'error' } }));
     const run = await runCli(['audit', 'agent/time_varying_key/positive.ts', 'agent/sdk_write_without_key/positive.ts', '--format', 'json', '--fail-on', 'none'], dir);
-    const report = JSON.parse(run.stdout) as Report & { diagnostics: { severity: string }[] };
+    const report = JSON.parse(run.stdout) as Report;
     expect(report.diagnostics.some((d) => d.code === 'time_varying_key')).toBe(false);
-    expect(report.diagnostics.filter((d) => d.code === 'sdk_write_without_key').every((d) => (d as { severity: string }).severity === 'error')).toBe(true);
+    expect(report.diagnostics.filter((d) => d.code === 'sdk_write_without_key').every((d) => d.severity === 'error')).toBe(true);
   });
 });
