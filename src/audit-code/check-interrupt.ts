@@ -3,7 +3,7 @@
  * before the first interrupt re-runs on every resume; a write after it must take its key from the
  * node's state (a parameter), or it repeats when the node is resumed again after a crash.
  */
-import { Node, SyntaxKind, type CallExpression, type NewExpression, type SourceFile } from 'ts-morph';
+import { Node, SyntaxKind, type CallExpression, type NewExpression } from 'ts-morph';
 import type { Heuristics } from '../classify/heuristics.js';
 import { isFunctionNode, originsOf } from './origins.js';
 import { refOf } from './resolve.js';
@@ -37,10 +37,10 @@ function keyFromState(w: CallExpression | NewExpression, fn: Node, h: Heuristics
   return fromState ? 'state' : 'other';
 }
 
-export function checkInterrupt(file: SourceFile, h: Heuristics, emit: Emit): void {
+export function checkInterrupt(candidates: readonly Node[], h: Heuristics, emit: Emit): void {
   const byFn = new Map<Node, CallExpression>();
-  for (const call of file.getDescendantsOfKind(SyntaxKind.CallExpression)) {
-    if (!isInterrupt(call)) continue;
+  for (const call of candidates) {
+    if (!Node.isCallExpression(call) || !isInterrupt(call)) continue;
     const fn = bodyOwner(call);
     if (fn && !byFn.has(fn)) byFn.set(fn, call);
   }

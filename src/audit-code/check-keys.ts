@@ -2,10 +2,10 @@
  * key_generated_in_tool, time_varying_key, tool_call_id_as_key: every key sink in the file is traced
  * back (origins.ts) and judged by what it is made of.
  */
-import type { SourceFile } from 'ts-morph';
+import type { Node } from 'ts-morph';
 import type { Heuristics } from '../classify/heuristics.js';
 import { originsOf, type Origin } from './origins.js';
-import { keySinks } from './sinks.js';
+import { sinkAt } from './sinks.js';
 import { enclosingSite, type ToolSite } from './sites.js';
 import type { Emit } from './emit.js';
 
@@ -14,8 +14,10 @@ function short(o: Origin): string {
   return text.length > 40 ? `${text.slice(0, 37)}…` : text;
 }
 
-export function checkKeys(file: SourceFile, sites: readonly ToolSite[], h: Heuristics, emit: Emit): void {
-  for (const sink of keySinks(file, h)) {
+export function checkKeys(candidates: readonly Node[], sites: readonly ToolSite[], h: Heuristics, emit: Emit): void {
+  for (const candidate of candidates) {
+    const sink = sinkAt(candidate, h);
+    if (!sink) continue;
     const origins = originsOf(sink.value);
     const site = enclosingSite(sink.node, sites);
     const random = origins.find((o) => o.kind === 'random');

@@ -1,5 +1,5 @@
 /** sdk_write_without_key: a registered SDK write (or AWS token command) called without its key. */
-import { Node, SyntaxKind, type SourceFile } from 'ts-morph';
+import { Node } from 'ts-morph';
 import type { Heuristics } from '../classify/heuristics.js';
 import { isKeyName } from './sinks.js';
 import { deref } from './sites.js';
@@ -25,9 +25,9 @@ function carries(arg: Node | undefined, names: readonly string[], h: Heuristics)
   return spread ? 'opaque' : 'none';
 }
 
-export function checkSdk(file: SourceFile, h: Heuristics, emit: Emit): void {
-  const calls = [...file.getDescendantsOfKind(SyntaxKind.CallExpression), ...file.getDescendantsOfKind(SyntaxKind.NewExpression)];
-  for (const call of calls) {
+export function checkSdk(candidates: readonly Node[], h: Heuristics, emit: Emit): void {
+  for (const call of candidates) {
+    if (!Node.isCallExpression(call) && !Node.isNewExpression(call)) continue;
     const w = writeCall(call, h);
     if (!w || (!w.sdk && !w.awsToken)) continue;
     const args = call.getArguments();

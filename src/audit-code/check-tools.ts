@@ -1,12 +1,15 @@
 /**
  * write_tool_without_key: a tool named with a write verb whose input schema has no key field, or
- * whose handler never reads the one it declares. Tools annotated readOnlyHint or idempotentHint are
+ * whose handler never reads the one it declares. Only verbs that name a state change on their own
+ * count (effect-verbs.ts): `trigger_*`/`start_*` tools in the reference servers ask the client for
+ * sampling or stream notifications and change nothing durable. Tools annotated readOnlyHint or idempotentHint are
  * left alone (the first is the MCP annotation rules' business, the second declares a natural
  * idempotence such as overwriting a file); a schema that cannot be read statically is not guessed.
  */
 import { Node, SyntaxKind, type ObjectLiteralExpression } from 'ts-morph';
 import { nameWords } from '../classify/effect.js';
 import type { Heuristics } from '../classify/heuristics.js';
+import { EFFECT_VERBS } from './effect-verbs.js';
 import { isKeyName } from './sinks.js';
 import { deref, type ToolSite } from './sites.js';
 import type { Emit } from './emit.js';
@@ -57,7 +60,7 @@ export function checkTools(sites: readonly ToolSite[], h: Heuristics, emit: Emit
   for (const site of sites) {
     if (!site.name) continue;
     const verb = nameWords(site.name).find((w) => h.writeVerbs.has(w) || h.readVerbs.has(w));
-    if (!verb || !h.writeVerbs.has(verb)) continue;
+    if (!verb || !EFFECT_VERBS.has(verb)) continue;
     if (hint(site, 'readOnlyHint') === true || hint(site, 'idempotentHint') === true) continue;
     if (site.schemaOpaque) continue;
     const fields = schemaFields(site.schema);

@@ -14,6 +14,7 @@ import { checkSdk } from './check-sdk.js';
 import { checkTools } from './check-tools.js';
 import { makeEmitter } from './emit.js';
 import { createCodeProject } from './project.js';
+import { scanFile } from './scan.js';
 import { toolSites } from './sites.js';
 
 export { CODE_RULES } from './rules.js';
@@ -42,12 +43,15 @@ export function auditCode(files: readonly string[], config: ResolvedConfig, cwd:
   let tools = 0;
   for (const sf of project.getSourceFiles()) {
     const emit = makeEmitter(config, displayPath(sf.getFilePath(), cwd), diagnostics);
-    const sites = toolSites(sf);
+    const found = scanFile(sf, h);
+    const sites = toolSites(found.toolCalls);
     tools += sites.length;
-    checkKeys(sf, sites, h, emit);
+    checkKeys(found.sinks, sites, h, emit);
     checkTools(sites, h, emit);
-    checkInterrupt(sf, h, emit);
-    checkSdk(sf, h, emit);
+    checkInterrupt(found.interrupts, h, emit);
+    checkSdk(found.sdkCalls, h, emit);
+    // The syntax trees of audited files are not needed again; let them go (large projects).
+    sf.forgetDescendants();
   }
   return { diagnostics, files: readable.map((f) => displayPath(f, cwd)), tools };
 }

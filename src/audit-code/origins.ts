@@ -91,7 +91,7 @@ export function originsOf(expr: Node | undefined, depth = 0, seen = new Set<Node
 
 function callOrigins(call: Node & { getExpression(): Node; getArguments(): Node[] }, next: (e: Node | undefined) => Origin[]): Origin[] {
   const callee = call.getExpression();
-  const ref = refOf(callee);
+  const ref = refOf(callee, true);
   if (refIs(ref, RANDOM_SOURCES)) return [{ kind: 'random', node: call }];
   if (refIs(ref, TIME_SOURCES)) return [{ kind: 'time', node: call }];
   // A wrapper (String(x), x.toString(), hash(x), createHash().update(x).digest()) carries its inputs.
@@ -128,7 +128,7 @@ function identifierOrigins(id: Identifier, next: (e: Node | undefined) => Origin
   if (TOOL_CALL_ID_NAMES.has(id.getText())) return [{ kind: 'toolCallId', node: id }];
   const decl = findLocal(id);
   if (!decl) {
-    const ref = refOf(id);
+    const ref = refOf(id, true);
     if (refIs(ref, RANDOM_SOURCES)) return [{ kind: 'random', node: id }];
     return [{ kind: 'unknown', node: id }];
   }

@@ -72,6 +72,15 @@ function fileBindings(file: SourceFile): Map<string, Binding> {
 
 /** Follows a name imported from a local file through re-exports (the only use of the checker). */
 function throughChecker(id: Identifier): Ref | undefined {
+  try {
+    return followAliases(id);
+  } catch {
+    // The checker asserts on some malformed or exotic inputs; an unresolved name is just unknown.
+    return undefined;
+  }
+}
+
+function followAliases(id: Identifier): Ref | undefined {
   let symbol = id.getSymbol();
   for (let hop = 0; symbol && hop < 8; hop++) {
     for (const decl of symbol.getDeclarations()) {
@@ -81,15 +90,26 @@ function throughChecker(id: Identifier): Ref | undefined {
         if (spec && !spec.startsWith('.')) return { module: normalize(spec), path: [decl.getNameNode().getText()] };
       }
     }
+    if (!symbol.isAlias()) break;
     symbol = symbol.getImmediatelyAliasedSymbol();
   }
   return undefined;
 }
 
-export function refOf(expr: Node): Ref | undefined {
-  if (Node.isParenthesizedExpression(expr) || Node.isNonNullExpression(expr) || Node.isAsExpression(expr)) return refOf(expr.getExpression());
+/** The name a local was imported as (syntactic only, no checker): `rid` → `randomUUID`. */
+export function importedName(file: SourceFile, local: string): string | undefined {
+  const b = fileBindings(file).get(local);
+  return b === undefined || b === 'local' ? undefined : b.path[b.path.length - 1];
+}
+
+/**
+ * `useChecker`: follow names imported from local files through re-exports. Only the key-origin trace
+ * asks for it; everything else is answered from import syntax alone, so most audits never build a checker.
+ */
+export function refOf(expr: Node, useChecker = false): Ref | undefined {
+  if (Node.isParenthesizedExpression(expr) || Node.isNonNullExpression(expr) || Node.isAsExpression(expr)) return refOf(expr.getExpression(), useChecker);
   if (Node.isPropertyAccessExpression(expr)) {
-    const base = refOf(expr.getExpression());
+    const base = refOf(expr.getExpression(), useChecker);
     return base ? { module: base.module, path: [...base.path, expr.getName()] } : undefined;
   }
   if (!Node.isIdentifier(expr)) return undefined;
@@ -97,7 +117,7 @@ export function refOf(expr: Node): Ref | undefined {
   const binding = fileBindings(expr.getSourceFile()).get(name);
   if (binding === 'local') return undefined;
   if (binding === undefined) return isShadowedByParameter(expr) ? undefined : { module: 'global', path: [name] };
-  if (binding.module.startsWith('.')) return throughChecker(expr) ?? binding;
+  if (binding.module.startsWith('.') && useChecker) return throughChecker(expr) ?? binding;
   return binding;
 }
 

@@ -18,8 +18,10 @@ export const SDK_REGISTRY: readonly SdkEntry[] = [
     sdk: 'Stripe',
     modules: ['stripe'],
     namePattern: /^stripe$/i,
-    // POST endpoints only: Stripe dedupes POST requests by Idempotency-Key (DELETE is idempotent).
-    methods: /^(create|update|cancel|capture|confirm|pay|finalizeInvoice|voidInvoice|sendInvoice|markUncollectible|attach|detach|approve|decline|reverse|close|expire|resume|verify|apply|incrementAuthorization|createUsageRecord)$/,
+    // Calls whose repetition adds something (an object, an email, a usage record). State transitions
+    // (confirm, capture, finalizeInvoice, pay, cancel …) fail on the second try instead of repeating,
+    // and update sets the same fields again, so they are not reported.
+    methods: /^(create|sendInvoice|createUsageRecord|incrementAuthorization|createBalanceTransaction|createSource|createTaxId|createReversal|createLoginLink)$/,
     keyNames: ['idempotencyKey'],
     hint: 'pass request options { idempotencyKey } with a key persisted per intent',
   },

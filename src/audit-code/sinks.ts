@@ -48,28 +48,32 @@ function sinkOfProperty(p: Node, h: Heuristics): KeySink | undefined {
   return undefined;
 }
 
+/** The key sink at `n`, if `n` is one. */
+export function sinkAt(n: Node, h: Heuristics): KeySink | undefined {
+  if (Node.isPropertyAssignment(n) || Node.isShorthandPropertyAssignment(n)) return sinkOfProperty(n, h);
+  if (Node.isCallExpression(n)) {
+    const callee = n.getExpression();
+    const [first, second] = n.getArguments();
+    if (Node.isPropertyAccessExpression(callee) && /^(set|append)$/.test(callee.getName()) && first && second) {
+      const name = propName(first);
+      if (name && isKeyHeader(name, h)) return { node: n, name, value: second };
+    }
+    return undefined;
+  }
+  if (Node.isBinaryExpression(n) && n.getOperatorToken().getKind() === SyntaxKind.EqualsToken) {
+    const left = n.getLeft();
+    const name = Node.isElementAccessExpression(left) ? propName(left.getArgumentExpressionOrThrow()) : Node.isPropertyAccessExpression(left) ? left.getName() : undefined;
+    if (name && isKeyName(name, h)) return { node: n, name, value: n.getRight() };
+  }
+  return undefined;
+}
+
+/** Every key sink inside `root` (a call and its arguments; small subtrees only). */
 export function keySinks(root: Node, h: Heuristics): KeySink[] {
   const out: KeySink[] = [];
-  root.forEachDescendant((n) => {
-    if (Node.isPropertyAssignment(n) || Node.isShorthandPropertyAssignment(n)) {
-      const s = sinkOfProperty(n, h);
-      if (s) out.push(s);
-      return;
-    }
-    if (Node.isCallExpression(n)) {
-      const callee = n.getExpression();
-      const [first, second] = n.getArguments();
-      if (Node.isPropertyAccessExpression(callee) && /^(set|append)$/.test(callee.getName()) && first && second) {
-        const name = propName(first);
-        if (name && isKeyHeader(name, h)) out.push({ node: n, name, value: second });
-      }
-      return;
-    }
-    if (Node.isBinaryExpression(n) && n.getOperatorToken().getKind() === SyntaxKind.EqualsToken) {
-      const left = n.getLeft();
-      const name = Node.isElementAccessExpression(left) ? propName(left.getArgumentExpressionOrThrow()) : Node.isPropertyAccessExpression(left) ? left.getName() : undefined;
-      if (name && isKeyName(name, h)) out.push({ node: n, name, value: n.getRight() });
-    }
-  });
+  for (const n of [root, ...root.getDescendants()]) {
+    const s = sinkAt(n, h);
+    if (s) out.push(s);
+  }
   return out;
 }

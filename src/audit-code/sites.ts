@@ -5,7 +5,7 @@
  *  - `@openai/agents` `tool({ name, parameters, execute })`; Mastra `createTool({ id, inputSchema, execute })`;
  *  - LangChain `tool(fn, { name, schema })` and `new DynamicStructuredTool({ name, schema, func })`.
  */
-import { Node, SyntaxKind, type CallExpression, type NewExpression, type ObjectLiteralExpression, type SourceFile } from 'ts-morph';
+import { Node, type CallExpression, type NewExpression, type ObjectLiteralExpression } from 'ts-morph';
 import { findLocal, isFunctionNode } from './origins.js';
 import { refOf } from './resolve.js';
 
@@ -114,9 +114,15 @@ function configSite(call: CallExpression | NewExpression, calleeName: string): T
   return { framework, name, node: call, handler, annotations: asObject(prop(cfg, 'annotations')), ...schemaOf(rawSchema) };
 }
 
-export function toolSites(file: SourceFile): ToolSite[] {
+export function toolSites(candidates: readonly Node[]): ToolSite[] {
   const out: ToolSite[] = [];
-  for (const call of file.getDescendantsOfKind(SyntaxKind.CallExpression)) {
+  for (const call of candidates) {
+    if (Node.isNewExpression(call)) {
+      const site = configSite(call, 'DynamicStructuredTool');
+      if (site) out.push(site);
+      continue;
+    }
+    if (!Node.isCallExpression(call)) continue;
     const callee = call.getExpression();
     if (Node.isPropertyAccessExpression(callee) && (callee.getName() === 'registerTool' || callee.getName() === 'tool')) {
       const site = mcpSite(call, callee.getName());
@@ -127,12 +133,6 @@ export function toolSites(file: SourceFile): ToolSite[] {
       const name = /^(tool|createTool)$/.test(callee.getText()) ? callee.getText() : imported;
       if (name !== 'tool' && name !== 'createTool') continue;
       const site = configSite(call, name);
-      if (site) out.push(site);
-    }
-  }
-  for (const ne of file.getDescendantsOfKind(SyntaxKind.NewExpression)) {
-    if (/^Dynamic(Structured)?Tool$/.test(ne.getExpression().getText())) {
-      const site = configSite(ne, 'DynamicStructuredTool');
       if (site) out.push(site);
     }
   }

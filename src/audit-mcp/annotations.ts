@@ -8,19 +8,8 @@ import { makeFinding } from '../classify/rules.js';
 import type { ResolvedConfig } from '../config/types.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import type { LoadedDoc } from '../load/types.js';
+import { EFFECT_VERBS } from '../audit-code/effect-verbs.js';
 import { MCP_RULES } from './rules.js';
-
-/**
- * Verbs that name a state change on their own. Softer write verbs (trigger, run, start, toggle, open …)
- * also name harmless demos and local actions, so readOnlyHint next to them is not called a contradiction.
- */
-const EFFECT_VERBS: ReadonlySet<string> = new Set([
-  'send', 'create', 'charge', 'post', 'write', 'publish', 'transfer', 'delete', 'update', 'notify', 'remove', 'upload',
-  'cancel', 'refund', 'pay', 'book', 'insert', 'edit', 'put', 'patch', 'modify', 'replace', 'rename', 'move', 'submit',
-  'approve', 'reject', 'invite', 'archive', 'revoke', 'grant', 'deploy', 'commit', 'purchase', 'order', 'buy', 'sell',
-  'subscribe', 'unsubscribe', 'reply', 'comment', 'register', 'drop', 'truncate', 'destroy', 'kill', 'terminate',
-  'upsert', 'append', 'email', 'sms', 'capture', 'void', 'withdraw', 'deposit', 'merge', 'restore', 'reset',
-]);
 
 function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);

@@ -11,7 +11,7 @@ import { ListToolsRequestSchema, type Tool } from '@modelcontextprotocol/sdk/typ
 
 export const PAGE_SIZE = 3;
 
-const object = (props: Record<string, unknown>): Tool['inputSchema'] => ({ type: 'object', properties: props });
+const object = (props: Record<string, object>): Tool['inputSchema'] => ({ type: 'object', properties: props });
 
 export const PAGED_TOOLS: Tool[] = [
   { name: 'get_record', inputSchema: object({ id: { type: 'string' } }), annotations: { readOnlyHint: true } },
