@@ -1,9 +1,15 @@
 /**
  * The per-file declarations of a client: the runtime imports (the key-option types and helpers every client
- * shares live in idemgen/runtime's client-support, once), their re-export, the options type and the factory.
+ * shares live in @idemgen/runtime's client-support, once), their re-export, the options type and the factory.
  */
 import { StructureKind, type FunctionDeclarationStructure, type ImportDeclarationStructure, type StatementStructures } from 'ts-morph';
 import type { NameTable } from './names.js';
+
+/**
+ * The package generated code imports: the runtime alone (no generator dependencies), so an application's
+ * production install needs `@idemgen/runtime`, not `idemgen` (docs/decisions.md, "runtime package").
+ */
+export const RUNTIME_MODULE = '@idemgen/runtime';
 
 /** Runtime exports the generated code may use; reserved so no schema type can shadow them. */
 export const RUNTIME_IMPORTS = [
@@ -81,8 +87,8 @@ export function runtimeImports(use: HelperUse): ImportDeclarationStructure[] {
   if (use.native) types.push('NativeRunResult');
   if (use.writes) types.push(...KEY_TYPES);
   return [
-    { kind: StructureKind.ImportDeclaration, moduleSpecifier: 'idemgen/runtime', namedImports: values },
-    { kind: StructureKind.ImportDeclaration, moduleSpecifier: 'idemgen/runtime', namedImports: types.sort(), isTypeOnly: true },
+    { kind: StructureKind.ImportDeclaration, moduleSpecifier: RUNTIME_MODULE, namedImports: values },
+    { kind: StructureKind.ImportDeclaration, moduleSpecifier: RUNTIME_MODULE, namedImports: types.sort(), isTypeOnly: true },
   ];
 }
 
