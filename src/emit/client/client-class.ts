@@ -163,8 +163,9 @@ function writeMethod(c: ClientOperation, h: HelperNames, inverse: HttpOperation 
       const resolve = `${h.resolveKey}(operation, request, options, ${JSON.stringify(keyOpt.strategy)})`;
       if (native) {
         // Checked before the request: a key the server refuses or truncates would leave the retry undeduped.
-        const l = c.keyLimits ?? { maxLength: 255, minLength: 16 };
-        w.writeLine(`const key = validateKey(${resolve}, { maxLength: ${l.maxLength}, minLength: ${l.minLength} });`);
+        const l = c.keyLimits ?? { maxLength: 255, minLength: 16, apiLimits: [] };
+        const api = l.apiLimits.length > 0 ? `, apiLimits: ${JSON.stringify(l.apiLimits)}` : '';
+        w.writeLine(`const key = validateKey(${resolve}, { maxLength: ${l.maxLength}, minLength: ${l.minLength}, operation${api} });`);
         w.write('return ');
         writeCall(w, c, h, 'OP-1', true);
         w.write(`.then((res) => ${h.nativeResult}<${c.types.responseName}>(res));`);

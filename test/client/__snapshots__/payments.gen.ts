@@ -125,7 +125,7 @@ export class PaymentsClient {
    */
   async createCharge(request: CreateChargeRequest, options: CallerKey): Promise<NativeRunResult<CreateChargeResponse>> {
     const operation = "POST /charges";
-    const key = validateKey(resolveKey(operation, request, options, "key"), { maxLength: 255, minLength: 16 });
+    const key = validateKey(resolveKey(operation, request, options, "key"), { maxLength: 255, minLength: 16, operation, apiLimits: ["maxLength"] });
     return this.#http.send({
       method: "POST",
       path: "/charges",
@@ -242,7 +242,7 @@ export class PaymentsClient {
    */
   async createRefund<O extends KeyOptions>(request: CreateRefundRequest, options: O & NonEmptyScope<O>): Promise<NativeRunResult<CreateRefundResponse>> {
     const operation = "POST /refunds";
-    const key = validateKey(resolveKey(operation, request, options, "given"), { maxLength: 255, minLength: 16 });
+    const key = validateKey(resolveKey(operation, request, options, "given"), { maxLength: 255, minLength: 16, operation, apiLimits: ["maxLength"] });
     return this.#http.send({
       method: "POST",
       path: "/refunds",
@@ -329,7 +329,7 @@ export class PaymentsClient {
    */
   async createTransfer<O extends KeyOptions>(request: CreateTransferRequest, options: O & NonEmptyScope<O>): Promise<NativeRunResult<CreateTransferResponse>> {
     const operation = "POST /transfers";
-    const key = validateKey(resolveKey(operation, request, options, "given"), { maxLength: 255, minLength: 16 });
+    const key = validateKey(resolveKey(operation, request, options, "given"), { maxLength: 255, minLength: 16, operation });
     return this.#http.send({
       method: "POST",
       path: "/transfers",
