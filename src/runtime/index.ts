@@ -23,6 +23,7 @@ export type { SqliteStoreOptions } from './sqlite-store.js';
 export { createPostgresStore } from './postgres-store.js';
 export type { PostgresStoreOptions } from './postgres-store.js';
 export { openStore } from './open-store.js';
+export { IdempotencyStoreSchemaError } from './sql-missing-table.js';
 export { createIdempotency, RETRY_SAFE_MECHANISMS } from './idempotency.js';
 export type { Idempotency, IdempotencyOptions, RunContext, RunRequest, RunResult } from './idempotency.js';
 export { pruneExpired, reconcileReport } from './reconcile.js';
