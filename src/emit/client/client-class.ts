@@ -70,7 +70,7 @@ function keyOption(entry: PlanEntry, h: HelperNames): KeyOption {
       return { type: checked, typeParameter: `O extends ${h.keyOptions}`, optional: false, doc: KEY_OPTION_DOC['intent']!, strategy: 'given' };
     case 'content':
       return {
-        type: checked, typeParameter: `O extends ${h.keyOptions} | Record<string, never> = Record<string, never>`, optional: true,
+        type: checked, typeParameter: `O extends ${h.keyOptions} | ${h.callOptions} = ${h.callOptions}`, optional: true,
         doc: KEY_OPTION_DOC['content']!, strategy: 'content',
       };
     case null:
@@ -100,7 +100,7 @@ function readMethod(c: ClientOperation, h: HelperNames): MethodDeclarationStruct
     kind: StructureKind.Method,
     name: c.op.name,
     docs: [methodDoc(c.entry, undefined)],
-    parameters: [requestParam(c)],
+    parameters: [requestParam(c), { name: 'options', type: h.callOptions, hasQuestionToken: true }],
     returnType: `Promise<${c.types.responseName}>`,
     statements: (w) => {
       w.write('return ');

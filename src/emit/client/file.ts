@@ -74,6 +74,7 @@ export function renderClientFile(apiPlan: ApiPlan): string {
     content: wrapped.some((c) => c.entry.keyStrategy === 'content'),
     headers: ops.some((c) => c.types.groups.includes('header') || c.types.groups.includes('cookie')),
     blobs: wrapped.some((c) => mayCarryBlobs(c.types)),
+    callOptions: ops.some((c) => !isWrapped(c.entry) || c.entry.keyStrategy === 'content'),
   };
   return printClientFile({
     head: [headerText(api), ...runtimeImports(use), ...helperStatements(helpers, use)],

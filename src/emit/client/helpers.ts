@@ -16,6 +16,7 @@ export const RUNTIME_IMPORTS = [
   'createHttpCaller', 'createIdempotency', 'runSaga', 'intentKey', 'contentKey', 'digestBlobs', 'validateKey',
   'HttpCaller', 'HttpCallerOptions', 'HttpResponse', 'Idempotency', 'DedupStore', 'RunResult', 'NativeRunResult',
   'resolveKey', 'nativeResult', 'externalIdOf', 'headersOf', 'CallerKey', 'IntentScope', 'KeyOptions', 'NonEmptyScope',
+  'CallOptions',
 ] as const;
 
 /** Key-option types a client with writes re-exports, so callers can type their options from the client module. */
@@ -25,6 +26,8 @@ export interface HelperNames {
   callerKey: string;
   intentScope: string;
   keyOptions: string;
+  /** Per-call `headers` and `signal` (reads take only these). */
+  callOptions: string;
   /** Generic check that turns `{ scope: {} }` into a compile error. */
   nonEmptyScope: string;
   /** The runtime's `RunResult` (SOP Step 7 envelope). */
@@ -46,6 +49,7 @@ export function claimHelperNames(names: NameTable, apiName: string): HelperNames
     callerKey: 'CallerKey',
     intentScope: 'IntentScope',
     keyOptions: 'KeyOptions',
+    callOptions: 'CallOptions',
     nonEmptyScope: 'NonEmptyScope',
     writeResult: 'RunResult',
     nativeWriteResult: 'NativeRunResult',
@@ -68,6 +72,8 @@ export interface HelperUse {
   headers: boolean;
   /** Some write hashes a body that may hold Blobs. */
   blobs: boolean;
+  /** A read method, or a content-keyed write: they name `CallOptions` themselves. */
+  callOptions: boolean;
 }
 
 export function runtimeImports(use: HelperUse): ImportDeclarationStructure[] {
@@ -86,6 +92,7 @@ export function runtimeImports(use: HelperUse): ImportDeclarationStructure[] {
   if (use.writes && (use.store || use.saga)) types.push('RunResult');
   if (use.native) types.push('NativeRunResult');
   if (use.writes) types.push(...KEY_TYPES);
+  if (use.callOptions) types.push('CallOptions');
   return [
     { kind: StructureKind.ImportDeclaration, moduleSpecifier: RUNTIME_MODULE, namedImports: values },
     { kind: StructureKind.ImportDeclaration, moduleSpecifier: RUNTIME_MODULE, namedImports: types.sort(), isTypeOnly: true },

@@ -43,10 +43,12 @@ export class LegacyClient {
       this.#http.send({
         method: "POST",
         path: "/pets",
+        headers: options?.headers,
         body: request.body,
         bodyType: "json",
         mechanism: "fail-closed",
         run: ctx,
+        signal: options?.signal,
       }).then((res) => res.body as AddPetResponse)
     );
   }
@@ -71,10 +73,12 @@ export class LegacyClient {
       this.#http.send({
         method: "POST",
         path: `/pets/${encodeURIComponent(String(request.path.id))}/photo`,
+        headers: options?.headers,
         body: request.body,
         bodyType: "multipart",
         mechanism: "fail-closed",
         run: ctx,
+        signal: options?.signal,
       }).then((res) => res.body as UploadPhotoResponse)
     );
   }

@@ -2,7 +2,7 @@
 // Write methods are idempotent per the LLM Tool Idempotency SOP; see each method for its mechanism.
 // Source: payments.openapi.yaml (Payments fixture 1.0.0)
 import { createHttpCaller, createIdempotency, runSaga, resolveKey, nativeResult, externalIdOf, headersOf, digestBlobs, validateKey } from "@idemgen/runtime";
-import type { CallerKey, DedupStore, HttpCaller, HttpCallerOptions, Idempotency, IntentScope, KeyOptions, NativeRunResult, NonEmptyScope, RunResult } from "@idemgen/runtime";
+import type { CallOptions, CallerKey, DedupStore, HttpCaller, HttpCallerOptions, Idempotency, IntentScope, KeyOptions, NativeRunResult, NonEmptyScope, RunResult } from "@idemgen/runtime";
 export type { CallerKey, IntentScope, KeyOptions, NonEmptyScope };
 /** `baseUrl`, `headers`, `fetch`, `timeoutMs`, `retry` go to the runtime HTTP layer. */
 export type PaymentsClientOptions = HttpCallerOptions & {
@@ -45,33 +45,38 @@ export class PaymentsClient {
       this.#http.send({
         method: "DELETE",
         path: `/bookings/${encodeURIComponent(String(request.path.bookingId))}`,
+        headers: options?.headers,
         bodyType: "none",
         mechanism: "fail-closed",
         run: ctx,
+        signal: options?.signal,
       }).then((res) => res.body as CancelBookingResponse)
     );
   }
 
   /** `GET /charges/{chargeId}` */
-  getCharge(request: GetChargeRequest): Promise<GetChargeResponse> {
+  getCharge(request: GetChargeRequest, options?: CallOptions): Promise<GetChargeResponse> {
     return this.#http.send({
       method: "GET",
       path: `/charges/${encodeURIComponent(String(request.path.chargeId))}`,
       query: request.query,
+      headers: options?.headers,
       bodyType: "none",
       mechanism: "none",
+      signal: options?.signal,
     }).then((res) => res.body as GetChargeResponse);
   }
 
   /** `GET /files/{fileId}/content` */
-  downloadFile(request: DownloadFileRequest): Promise<DownloadFileResponse> {
+  downloadFile(request: DownloadFileRequest, options?: CallOptions): Promise<DownloadFileResponse> {
     return this.#http.send({
       method: "GET",
       path: `/files/${encodeURIComponent(String(request.path.fileId))}/content`,
-      headers: headersOf(undefined, request.cookie),
+      headers: headersOf(undefined, request.cookie, options?.headers),
       bodyType: "none",
       responseType: "blob",
       mechanism: "none",
+      signal: options?.signal,
     }).then((res) => res.body as DownloadFileResponse);
   }
 
@@ -97,10 +102,12 @@ export class PaymentsClient {
       call: (ctx) => this.#http.send({
         method: "POST",
         path: "/bookings",
+        headers: options?.headers,
         body: request.body,
         bodyType: "json",
         mechanism: "OP-5",
         run: ctx,
+        signal: options?.signal,
       }).then((res) => res.body as CreateBookingResponse).then((result) => ({ externalId: externalIdOf(operation, result), result })),
       compensate: (externalId) => {
         const request = { path: { "bookingId": externalId } };
@@ -129,12 +136,13 @@ export class PaymentsClient {
     return this.#http.send({
       method: "POST",
       path: "/charges",
-      headers: headersOf(request.header, undefined),
+      headers: headersOf(request.header, undefined, options?.headers),
       body: request.body,
       bodyType: "json",
       key,
       carrier: { in: "header", name: "Idempotency-Key" },
       mechanism: "OP-1",
+      signal: options?.signal,
     }).then((res) => nativeResult<CreateChargeResponse>(res));
   }
 
@@ -160,10 +168,12 @@ export class PaymentsClient {
       this.#http.send({
         method: "POST",
         path: "/files",
+        headers: options?.headers,
         body: request.body,
         bodyType: "multipart",
         mechanism: "fail-closed",
         run: ctx,
+        signal: options?.signal,
       }).then((res) => res.body as UploadFileResponse)
     );
   }
@@ -189,10 +199,12 @@ export class PaymentsClient {
       this.#http.send({
         method: "POST",
         path: "/ledger/batches",
+        headers: options?.headers,
         body: request.body,
         bodyType: "json",
         mechanism: "OP-2",
         run: ctx,
+        signal: options?.signal,
       }).then((res) => res.body as PostLedgerBatchResponse)
     );
   }
@@ -218,10 +230,12 @@ export class PaymentsClient {
       this.#http.send({
         method: "POST",
         path: "/messages",
+        headers: options?.headers,
         body: request.body,
         bodyType: "json",
         mechanism: "OP-4",
         run: ctx,
+        signal: options?.signal,
       }).then((res) => res.body as CreateMessageResponse)
     );
   }
@@ -246,11 +260,13 @@ export class PaymentsClient {
     return this.#http.send({
       method: "POST",
       path: "/refunds",
+      headers: options?.headers,
       body: request.body,
       bodyType: "form",
       key,
       carrier: { in: "header", name: "Idempotency-Key" },
       mechanism: "OP-1",
+      signal: options?.signal,
     }).then((res) => nativeResult<CreateRefundResponse>(res));
   }
 
@@ -275,11 +291,13 @@ export class PaymentsClient {
       this.#http.send({
         method: "POST",
         path: "/renders",
+        headers: options?.headers,
         body: request.body,
         bodyType: "json",
         responseType: "blob",
         mechanism: "fail-closed",
         run: ctx,
+        signal: options?.signal,
       }).then((res) => res.body as RenderChartResponse)
     );
   }
@@ -305,10 +323,12 @@ export class PaymentsClient {
       this.#http.send({
         method: "POST",
         path: "/sms",
+        headers: options?.headers,
         body: request.body,
         bodyType: "json",
         mechanism: "fail-closed",
         run: ctx,
+        signal: options?.signal,
       }).then((res) => res.body as SendSmsResponse)
     );
   }
@@ -333,11 +353,13 @@ export class PaymentsClient {
     return this.#http.send({
       method: "POST",
       path: "/transfers",
+      headers: options?.headers,
       body: request.body,
       bodyType: "json",
       key,
       carrier: { in: "body", name: "idempotency_key" },
       mechanism: "OP-1",
+      signal: options?.signal,
     }).then((res) => nativeResult<CreateTransferResponse>(res));
   }
 
@@ -355,7 +377,7 @@ export class PaymentsClient {
    *
    * @returns `{ result, wasReplay, originalCalledAt }` (SOP Step 7).
    */
-  async putArtifact<O extends KeyOptions | Record<string, never> = Record<string, never>>(request: PutArtifactRequest, options?: O & NonEmptyScope<O>): Promise<RunResult<PutArtifactResponse>> {
+  async putArtifact<O extends KeyOptions | CallOptions = CallOptions>(request: PutArtifactRequest, options?: O & NonEmptyScope<O>): Promise<RunResult<PutArtifactResponse>> {
     await digestBlobs(request);
     const operation = "PUT /artifacts/{digest}";
     const key = resolveKey(operation, request, options, "content");
@@ -363,12 +385,14 @@ export class PaymentsClient {
       this.#http.send({
         method: "PUT",
         path: `/artifacts/${encodeURIComponent(String(request.path.digest))}`,
+        headers: options?.headers,
         body: request.body,
         bodyType: "binary",
         contentType: "application/octet-stream",
         responseType: "blob",
         mechanism: "OP-3",
         run: ctx,
+        signal: options?.signal,
       }).then((res) => res.body as PutArtifactResponse)
     );
   }
@@ -387,17 +411,19 @@ export class PaymentsClient {
    *
    * @returns `{ result, wasReplay, originalCalledAt }` (SOP Step 7).
    */
-  async putBlob<O extends KeyOptions | Record<string, never> = Record<string, never>>(request: PutBlobRequest, options?: O & NonEmptyScope<O>): Promise<RunResult<PutBlobResponse>> {
+  async putBlob<O extends KeyOptions | CallOptions = CallOptions>(request: PutBlobRequest, options?: O & NonEmptyScope<O>): Promise<RunResult<PutBlobResponse>> {
     const operation = "PUT /blobs/{digest}";
     const key = resolveKey(operation, request, options, "content");
     return this.#idem.run({ operation, key, scope: this.#scope, args: request, mechanism: "OP-3", ttlSeconds: 3600 }, (ctx) =>
       this.#http.send({
         method: "PUT",
         path: `/blobs/${encodeURIComponent(String(request.path.digest))}`,
+        headers: options?.headers,
         body: request.body,
         bodyType: "json",
         mechanism: "OP-3",
         run: ctx,
+        signal: options?.signal,
       }).then((res) => res.body as PutBlobResponse)
     );
   }
@@ -423,12 +449,14 @@ export class PaymentsClient {
       this.#http.send({
         method: "PUT",
         path: `/notes/${encodeURIComponent(String(request.path.noteId))}`,
+        headers: options?.headers,
         body: request.body,
         bodyType: "text",
         contentType: "text/markdown",
         responseType: "text",
         mechanism: "fail-closed",
         run: ctx,
+        signal: options?.signal,
       }).then((res) => res.body as PutNoteResponse)
     );
   }

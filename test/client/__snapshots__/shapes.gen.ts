@@ -43,10 +43,12 @@ export class ShapesClient {
       this.#http.send({
         method: "POST",
         path: "/shapes",
+        headers: options?.headers,
         body: request.body,
         bodyType: "json",
         mechanism: "fail-closed",
         run: ctx,
+        signal: options?.signal,
       }).then((res) => res.body as CreateShapeResponse)
     );
   }
