@@ -7,6 +7,7 @@ import { ConfigError, InputError } from '../diagnostics/diagnostic.js';
 import type { AuditArgs } from './commands/audit.js';
 import type { GenerateArgs } from './commands/generate.js';
 import type { ValidateArgs } from './commands/validate.js';
+import type { MigrateArgs } from './commands/migrate.js';
 import { renderDiagnostics } from './diagnostics.js';
 import { createLogger, type Logger } from './logger.js';
 import type { CliContext } from './context.js';
@@ -59,10 +60,14 @@ function buildParser(argv: string[], run: (fn: (ctx: CliContext) => Promise<numb
     .command('prune', 'Delete expired dedup rows', (y) =>
       y.option('store', storeOption).option('json', { type: 'boolean' }),
       (a) => run(async (ctx) => (await import('./commands/store.js')).pruneCommand(ctx, a), a))
+    .command('migrate', 'Create the dedup and saga tables in a store (the generated DDL, IF NOT EXISTS)', (y) =>
+      y.option('store', storeOption).option('config', { type: 'string', describe: 'Config file (its sql names are used)' })
+        .option('dry-run', { type: 'boolean', describe: 'Print the SQL instead of running it' }),
+      (a) => run(async (ctx) => (await import('./commands/migrate.js')).migrateCommand(ctx, a as unknown as MigrateArgs), a))
     .command('init', 'Write a commented idemgen.config.yaml and a prebuild script', (y) =>
       y.option('force', { type: 'boolean', describe: 'Overwrite an existing idemgen.config.yaml' }),
       (a) => run(async (ctx) => (await import('./commands/init.js')).initCommand(ctx, a), a))
-    .demandCommand(1, 'Name a command: generate, audit, validate, check, reconcile, prune or init.')
+    .demandCommand(1, 'Name a command: generate, audit, validate, check, reconcile, prune, migrate or init.')
     .strict()
     .version(VERSION)
     .help()

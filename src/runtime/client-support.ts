@@ -7,10 +7,19 @@ import type { RunResult } from './idempotency.js';
 import type { HttpResponse } from './http.js';
 import { contentKey, intentKey } from './keys.js';
 
+/**
+ * Per-call options every generated method takes: extra headers for this request (e.g. `Stripe-Account`;
+ * never the idempotency key's own header, which the key always wins) and an AbortSignal. An abort before
+ * the request leaves is "not sent"; after, the outcome is unknown, as for a timeout.
+ */
+export interface CallOptions {
+  headers?: Record<string, string>;
+  signal?: AbortSignal;
+}
 /** An explicit key, created once and persisted in your state before the call (SOP Step 3). */
-export type CallerKey = { key: string; scope?: undefined };
+export type CallerKey = { key: string; scope?: undefined } & CallOptions;
 /** Intent scope (thread/turn/run/node ids): the key is hash(scope, operation, arguments) (SOP Step 3). */
-export type IntentScope = { scope: Record<string, string>; key?: undefined };
+export type IntentScope = { scope: Record<string, string>; key?: undefined } & CallOptions;
 /** Either an explicit key or an intent scope; a write never runs without one. */
 export type KeyOptions = CallerKey | IntentScope;
 /**
@@ -41,7 +50,7 @@ export type OmitKeyPath<T, P extends readonly string[]> = T extends object
 export function resolveKey(
   operation: string,
   args: unknown,
-  options: { key?: string; scope?: Record<string, string> } | undefined,
+  options: (CallOptions & { key?: string; scope?: Record<string, string> }) | undefined,
   strategy: 'key' | 'given' | 'content',
 ): string {
   const { key, scope } = options ?? {};
@@ -83,11 +92,13 @@ export function externalIdOf(operation: string, result: unknown): string {
   throw new Error(`${operation}: the response has no id, so the saga cannot record what to compensate; the call was made: reconcile it, do not retry`);
 }
 
-/** Header and cookie parameters as the string map fetch sends (RFC 6265 §4.2 cookie pairs). */
-export function headersOf(header: Record<string, unknown> | undefined, cookie: Record<string, unknown> | undefined): Record<string, string> {
+/** Header and cookie parameters as the string map fetch sends (RFC 6265 §4.2 cookie pairs), then per-call `extra`. */
+export function headersOf(
+  header: Record<string, unknown> | undefined, cookie: Record<string, unknown> | undefined, extra?: Record<string, string>,
+): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [k, v] of Object.entries(header ?? {})) if (v !== undefined && v !== null) out[k] = Array.isArray(v) ? v.join(',') : String(v);
   const jar = Object.entries(cookie ?? {}).filter(([, v]) => v !== undefined && v !== null).map(([k, v]) => `${k}=${encodeURIComponent(String(v))}`);
   if (jar.length > 0) out['cookie'] = jar.join('; ');
-  return out;
+  return { ...out, ...extra };
 }

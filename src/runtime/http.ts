@@ -4,7 +4,7 @@
  * server dedupes the repeat; every other mechanism gets exactly one attempt and goes through the
  * dedup store, which decides what an ambiguous outcome means.
  */
-import { IdempotencyConflictError, IdempotencyInFlightError } from './errors.js';
+import { IdempotencyConflictError, IdempotencyInFlightError, IdempotencyNotSentError } from './errors.js';
 import { buildUrl, encodeBody, isStream, pickKeyPath, withBodyField, type BodyType } from './http-body.js';
 import { readResponseBody, type ResponseType } from './http-response.js';
 import {
@@ -59,6 +59,8 @@ export interface HttpRequest {
    * without it every failure counts as ambiguous (fail closed). Its `attempt` marks an OP-3 takeover.
    */
   run?: { readonly tag?: RunTag; readonly attempt?: number };
+  /** The caller's AbortSignal: ends the call (and its retries); see `CallOptions`. */
+  signal?: AbortSignal;
 }
 
 export interface HttpResponse {
@@ -123,7 +125,11 @@ async function prepare(opts: HttpCallerOptions, req: HttpRequest, retried: boole
   let query = req.query;
   if (req.key !== undefined && req.carrier) {
     const { name } = req.carrier;
-    if (req.carrier.in === 'header') headers[name] = req.key;
+    if (req.carrier.in === 'header') {
+      // Per-call or client headers never replace the key, whatever their case.
+      for (const h of Object.keys(headers)) if (h.toLowerCase() === name.toLowerCase()) delete headers[h];
+      headers[name] = req.key;
+    }
     else if (req.carrier.in === 'query') query = { ...query, [name]: req.key };
     else body = withBodyField(body, carrierPath(req.carrier, body), req.key);
   }
@@ -141,15 +147,16 @@ async function prepare(opts: HttpCallerOptions, req: HttpRequest, retried: boole
   };
 }
 
-async function attemptOnce(doFetch: typeof fetch, p: Prepared, timeoutMs: number, key: string | undefined): Promise<HttpResponse> {
+async function attemptOnce(doFetch: typeof fetch, p: Prepared, timeoutMs: number, req: HttpRequest): Promise<HttpResponse> {
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(new DOMException('request timed out', 'TimeoutError')), timeoutMs);
+  const signal = req.signal ? AbortSignal.any([controller.signal, req.signal]) : controller.signal;
   try {
-    const res = await doFetch(p.url, { ...p.init, signal: controller.signal });
+    const res = await doFetch(p.url, { ...p.init, signal });
     const body = await readResponseBody(res, p.responseType);
     return { status: res.status, headers: Object.fromEntries(res.headers.entries()), body };
   } catch (err) {
-    throw classifyTransportError(err, p.what, key);
+    throw classifyTransportError(err, p.what, req.key);
   } finally {
     clearTimeout(timer);
   }
@@ -199,12 +206,16 @@ export function createHttpCaller(opts: HttpCallerOptions): HttpCaller {
   async function sendAttempts(req: HttpRequest): Promise<HttpResponse> {
     const retries = req.mechanism === 'OP-1' && req.key !== undefined && req.carrier ? Math.max(1, policy.attempts) : 1;
     const p = await prepare(opts, req, retries > 1);
+    let last: unknown;
     for (let attempt = 1; ; attempt++) {
+      // Aborted before this attempt left: the first attempt sent nothing; after one, the last failure stands.
+      if (req.signal?.aborted) throw attempt === 1 ? new IdempotencyNotSentError(`${p.what}: aborted before sending`, { cause: req.signal.reason }) : last;
       let res: HttpResponse;
       try {
-        res = await attemptOnce(doFetch, p, timeoutMs, req.key);
+        res = await attemptOnce(doFetch, p, timeoutMs, req);
       } catch (err) {
-        if (attempt >= retries) throw err;
+        if (attempt >= retries || req.signal?.aborted) throw err;
+        last = err;
         await sleep(backoffDelay(attempt, policy, random));
         continue;
       }
@@ -214,6 +225,7 @@ export function createHttpCaller(opts: HttpCallerOptions): HttpCaller {
       if (!isRetryableStatus(res.status, conflict) || attempt >= retries) throw finalError(req, p, res);
       const retryAfter = parseRetryAfter(res.headers['retry-after']);
       if (retryAfter !== undefined && retryAfter > (policy.maxRetryAfterMs ?? Infinity)) throw finalError(req, p, res);
+      last = finalError(req, p, res);
       await sleep(Math.max(backoffDelay(attempt, policy, random), retryAfter ?? 0));
     }
   }

@@ -149,7 +149,7 @@ function prepareCall(req: RunRequest): Call {
     ctx: (state) => ({ key: req.key, operation: req.operation, scope, state }),
   };
   try {
-    validateKey(req.key);
+    validateKey(req.key, { operation: req.operation });
   } catch (err) {
     Object.assign(err as object, { operation: req.operation, scope });
     throw err;

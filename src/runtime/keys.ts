@@ -66,6 +66,17 @@ export async function callerKey(
 export interface KeyLimits {
   maxLength?: number;
   minLength?: number;
+  /** Named in every error (and set as the error's `operation`). */
+  operation?: string;
+  /** Which of the limits the API itself declares; the others are idemgen's defaults. The error says whose. */
+  apiLimits?: readonly ('maxLength' | 'minLength')[];
+}
+
+function whose(limits: KeyLimits, which: 'maxLength' | 'minLength'): string {
+  if (limits.apiLimits?.includes(which)) return which === 'maxLength' ? "the API's limit" : "the API's minimum";
+  return which === 'maxLength'
+    ? "idemgen's default limit: the width of the dedup table's key column"
+    : "idemgen's minimum, not the API's: enough entropy that two intents never share a key";
 }
 
 /**
@@ -74,19 +85,20 @@ export interface KeyLimits {
  * ≤ 255 is Stripe's limit and the width of the `idempotency_key` column.
  */
 export function validateKey(key: unknown, limits: KeyLimits = {}): string {
-  const { maxLength = 255, minLength = 16 } = limits;
-  const ctx = { key: typeof key === 'string' ? key : String(key), operation: '', scope: '' };
-  if (typeof key !== 'string') throw new IdempotencyKeyInvalidError('idempotency key must be a string', ctx);
+  const { maxLength = 255, minLength = 16, operation = '' } = limits;
+  const ctx = { key: typeof key === 'string' ? key : String(key), operation, scope: '' };
+  const at = operation === '' ? '' : `${operation}: `;
+  if (typeof key !== 'string') throw new IdempotencyKeyInvalidError(`${at}idempotency key must be a string`, ctx);
   if (key.length < minLength) {
-    throw new IdempotencyKeyInvalidError(`idempotency key is ${key.length} chars; at least ${minLength} required`, ctx);
+    throw new IdempotencyKeyInvalidError(`${at}idempotency key is ${key.length} chars; at least ${minLength} required (${whose(limits, 'minLength')})`, ctx);
   }
   if (key.length > maxLength) {
-    throw new IdempotencyKeyInvalidError(`idempotency key is ${key.length} chars; at most ${maxLength} allowed`, ctx);
+    throw new IdempotencyKeyInvalidError(`${at}idempotency key is ${key.length} chars; at most ${maxLength} allowed (${whose(limits, 'maxLength')})`, ctx);
   }
   if (!/^[\x20-\x7e]+$/.test(key)) {
-    throw new IdempotencyKeyInvalidError('idempotency key must be printable ASCII without control characters', ctx);
+    throw new IdempotencyKeyInvalidError(`${at}idempotency key must be printable ASCII without control characters (it travels in an HTTP header)`, ctx);
   }
-  if (key.trim() !== key) throw new IdempotencyKeyInvalidError('idempotency key has leading/trailing spaces', ctx);
+  if (key.trim() !== key) throw new IdempotencyKeyInvalidError(`${at}idempotency key has leading/trailing spaces`, ctx);
   return key;
 }
 

@@ -7,6 +7,7 @@
 import { IdempotencyInFlightError } from './errors.js';
 import type { SqlDriver } from './sql-driver.js';
 import { num, numOrNull, qualifiedTable, textOrNull } from './sql-driver.js';
+import { guardMissingTable } from './sql-missing-table.js';
 import { createSqlSagaStore } from './sql-saga-store.js';
 import type { ClaimResult, DedupRow, DedupStore, DedupStatus, FencedInput, RowId, SagaStore, StoreMechanism } from './store.js';
 
@@ -40,8 +41,9 @@ export interface SqlStoreOptions {
 }
 
 export function createSqlStore(
-  driver: SqlDriver, kind: 'sqlite' | 'postgres', opts: SqlStoreOptions = {},
+  rawDriver: SqlDriver, kind: 'sqlite' | 'postgres', opts: SqlStoreOptions = {},
 ): DedupStore {
+  const driver = guardMissingTable(rawDriver);
   const t = qualifiedTable(opts.table ?? 'idemgen_dedup', opts.schema);
   const byId = 'scope = ? AND idempotency_key = ?';
   const fenced = `${byId} AND lease_token = ? AND status = 'pending'`;

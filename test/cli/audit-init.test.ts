@@ -59,6 +59,16 @@ describe('idemgen init', () => {
     expect((await runCli(['generate'], dir)).code).toBe(0);
     expect(existsSync(join(dir, 'generated', 'report', 'audit.json'))).toBe(true);
   });
+
+  test('without a build script no prebuild is added (it would never run): a generate script and how to hook it', async () => {
+    const dir = scratchProject(false);
+    writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'x', scripts: { test: 'node --test' } }, null, 2));
+    const run = await runCli(['init'], dir);
+    expect(run.code).toBe(0);
+    const scripts = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')).scripts as Record<string, string>;
+    expect(scripts).toEqual({ test: 'node --test', generate: 'idemgen generate' });
+    expect(run.stdout).toMatch(/no "build" script, so no prebuild hook.*npx idemgen generate/);
+  });
 });
 
 describe('idemgen audit options reach the renderers', () => {

@@ -23,7 +23,7 @@ beforeAll(async () => {
   mkdirSync(dir, { recursive: true });
   const runtime = relative(dir, join(import.meta.dirname, '../../src/runtime/index.js'));
   // The tsconfig `paths` mapping of the compile tests, done by hand: vitest resolves the relative path.
-  const text = files.find((f) => f.path === 'client/payments.gen.ts')!.contents.replaceAll('"idemgen/runtime"', JSON.stringify(runtime));
+  const text = files.find((f) => f.path === 'client/payments.gen.ts')!.contents.replaceAll(/"(?:@idemgen|idemgen)\/runtime"/g, JSON.stringify(runtime));
   writeFileSync(join(dir, 'payments.gen.ts'), text);
   const mod = (await import(join(dir, 'payments.gen.ts'))) as { createPaymentsClient: typeof createClient };
   createClient = mod.createPaymentsClient;

@@ -24,7 +24,7 @@ beforeAll(async () => {
   const dir = join(OUT_ROOT, 'binary');
   mkdirSync(dir, { recursive: true });
   const runtime = relative(dir, join(import.meta.dirname, '../../src/runtime/index.js'));
-  const text = files.find((f) => f.path === 'client/payments.gen.ts')!.contents.replaceAll('"idemgen/runtime"', JSON.stringify(runtime));
+  const text = files.find((f) => f.path === 'client/payments.gen.ts')!.contents.replaceAll(/"(?:@idemgen|idemgen)\/runtime"/g, JSON.stringify(runtime));
   writeFileSync(join(dir, 'payments.gen.ts'), text);
   const mod = (await import(join(dir, 'payments.gen.ts'))) as { createPaymentsClient: (o: Record<string, unknown>) => Client };
   server = await startBytesServer();

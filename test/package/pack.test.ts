@@ -1,39 +1,99 @@
 /**
- * The package as users get it: `npm pack`, install the tarball into a fresh project (dependencies from the
- * registry only), run `npx idemgen generate` on a copied spec and compile the output against the installed
- * `idemgen/runtime` with tsc --strict.
+ * The packages as users get them (needs `npm run build`, which `npm test` runs first): `npm pack` of idemgen
+ * (generator + CLI) and of the @idemgen/runtime workspace, each installed from its tarball into fresh
+ * projects (other dependencies from the registry):
+ * - an ESM project runs `npx idemgen generate`, compiles the output with tsc --strict and uses the runtime;
+ * - a CommonJS project (`npm init` style, no "type") require()s `@idemgen/runtime`, `idemgen/runtime` and
+ *   the langgraph entry, and runs a deduplicated call;
+ * - a production install of the runtime alone pulls in no generator dependency.
  */
 import { execFileSync } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { expect, test } from 'vitest';
+import { beforeAll, describe, expect, test } from 'vitest';
 import { ROOT } from '../helpers/cli.js';
+
+interface Packed { filename: string; files: { path: string }[] }
 
 const npm = (args: string[], cwd: string): string =>
   execFileSync('npm', args, { cwd, encoding: 'utf8', env: { ...process.env, npm_config_audit: 'false', npm_config_fund: 'false' }, stdio: ['ignore', 'pipe', 'pipe'] });
+const node = (file: string, cwd: string): string => execFileSync(process.execPath, [file], { cwd, encoding: 'utf8' });
 
-test('npm pack → install → npx idemgen generate → tsc --strict against idemgen/runtime', { timeout: 600_000 }, () => {
-  const work = mkdtempSync(join(tmpdir(), 'idemgen-pack-'));
-  const packed = JSON.parse(npm(['pack', '--json', '--pack-destination', work], ROOT)) as { filename: string; files: { path: string }[] }[];
-  const files = packed[0].files.map((f) => f.path);
-  expect(files).toContain('bin/idemgen.js');
-  expect(files).toContain('dist/runtime/index.js');
-  expect(files).toContain('dist/runtime/index.d.ts');
-  expect(files.filter((f) => f.startsWith('test/') || f.startsWith('src/') || f.includes('.test.'))).toEqual([]);
+/** What both apps run: one deduplicated call, and the proof that both import names are one runtime. */
+const USE_RUNTIME = (load: string) => `${load}
+const idem = rt.createIdempotency({ store: rt.createMemoryStore() });
+const req = { operation: 'POST /x', key: 'k'.repeat(20), args: { a: 1 }, mechanism: 'fail-closed' };
+let calls = 0;
+const main = async () => {
+  const first = await idem.run(req, async () => ++calls);
+  const again = await idem.run(req, async () => ++calls);
+  console.log(JSON.stringify({ calls, replay: again.wasReplay, sameClass: legacy.IdempotencyError === rt.IdempotencyError, inNode: typeof lg.idempotentInNode, first: first.result }));
+};
+main();
+`;
 
-  const app = join(work, 'app');
-  cpSync(join(ROOT, 'specs'), join(app, 'specs'), { recursive: true });
-  writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'app', private: true, type: 'module' }));
-  npm(['install', '--no-package-lock', join(work, packed[0].filename), 'typescript@5.9', '@types/node@20'], app);
+let work: string;
+let idemgen: Packed;
+let runtime: Packed;
 
-  execFileSync('npx', ['--no-install', 'idemgen', 'generate'], { cwd: app, stdio: 'pipe', env: { ...process.env, CI: 'true' } });
-  const clients = readdirSync(join(app, 'generated', 'client')).filter((f) => f.endsWith('.gen.ts'));
-  expect(clients.length).toBeGreaterThan(0);
-  writeFileSync(join(app, 'tsconfig.json'), JSON.stringify({
-    compilerOptions: { strict: true, noEmit: true, module: 'NodeNext', moduleResolution: 'NodeNext', target: 'ES2022', skipLibCheck: false, types: ['node'], noUnusedLocals: true },
-    include: ['generated/client/*.ts'],
-  }));
-  execFileSync(join(app, 'node_modules', '.bin', 'tsc'), ['-p', 'tsconfig.json'], { cwd: app, stdio: 'pipe' });
-  expect(existsSync(join(app, 'node_modules', 'idemgen', 'dist', 'runtime', 'index.d.ts'))).toBe(true);
+beforeAll(() => {
+  work = mkdtempSync(join(tmpdir(), 'idemgen-pack-'));
+  // --ignore-scripts: `npm test` built dist/ and packages/runtime/dist already.
+  idemgen = (JSON.parse(npm(['pack', '--ignore-scripts', '--json', '--pack-destination', work], ROOT)) as Packed[])[0];
+  runtime = (JSON.parse(npm(['pack', '-w', '@idemgen/runtime', '--ignore-scripts', '--json', '--pack-destination', work], ROOT)) as Packed[])[0];
+}, 300_000);
+
+describe('npm pack', () => {
+  test('ships what users read and run, nothing from test/', () => {
+    const files = idemgen.files.map((f) => f.path);
+    expect(files).toEqual(expect.arrayContaining(['bin/idemgen.js', 'dist/cli/main.js', 'compat/runtime.cjs', 'compat/runtime.d.cts', 'src/runtime/README.md', 'src/runtime/langgraph/README.md']));
+    expect(files.filter((f) => f.startsWith('test/') || f.includes('.test.') || (f.startsWith('src/') && !f.endsWith('README.md')))).toEqual([]);
+    const rt = runtime.files.map((f) => f.path);
+    expect(rt).toEqual(expect.arrayContaining(['README.md', 'langgraph/README.md', 'dist/esm/index.js', 'dist/esm/index.d.ts', 'dist/cjs/index.js', 'dist/cjs/index.d.ts', 'dist/cjs/package.json']));
+    expect(rt.filter((f) => !f.startsWith('dist/') && !['README.md', 'langgraph/README.md', 'package.json'].includes(f))).toEqual([]);
+  });
+
+  test('ESM project: npx idemgen generate → tsc --strict against @idemgen/runtime, and the runtime runs', { timeout: 600_000 }, () => {
+    const app = join(work, 'esm');
+    cpSync(join(ROOT, 'specs'), join(app, 'specs'), { recursive: true });
+    writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'esm-app', private: true, type: 'module' }));
+    npm(['install', '--no-package-lock', join(work, runtime.filename), join(work, idemgen.filename), 'typescript@5.9', '@types/node@20'], app);
+    execFileSync('npx', ['--no-install', 'idemgen', 'generate'], { cwd: app, stdio: 'pipe', env: { ...process.env, CI: 'true' } });
+    const clients = readdirSync(join(app, 'generated', 'client')).filter((f) => f.endsWith('.gen.ts'));
+    expect(clients.length).toBeGreaterThan(0);
+    writeFileSync(join(app, 'tsconfig.json'), JSON.stringify({
+      compilerOptions: { strict: true, noEmit: true, module: 'NodeNext', moduleResolution: 'NodeNext', target: 'ES2022', skipLibCheck: false, types: ['node'], noUnusedLocals: true },
+      include: ['generated/client/*.ts'],
+    }));
+    execFileSync(join(app, 'node_modules', '.bin', 'tsc'), ['-p', 'tsconfig.json'], { cwd: app, stdio: 'pipe' });
+    writeFileSync(join(app, 'use.js'), USE_RUNTIME(
+      "import * as rt from '@idemgen/runtime';\nimport * as legacy from 'idemgen/runtime';\nimport * as lg from '@idemgen/runtime/langgraph';"));
+    expect(JSON.parse(node('use.js', app))).toEqual({ calls: 1, replay: true, sameClass: true, inNode: 'function', first: 1 });
+  });
+
+  test('CommonJS project: require() of @idemgen/runtime, idemgen/runtime and the langgraph entry', { timeout: 600_000 }, () => {
+    const app = join(work, 'cjs');
+    cpSync(join(ROOT, 'specs'), join(app, 'specs'), { recursive: true });
+    writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'cjs-app', version: '1.0.0', main: 'index.js' }));
+    npm(['install', '--no-package-lock', join(work, runtime.filename), join(work, idemgen.filename)], app);
+    writeFileSync(join(app, 'use.js'), USE_RUNTIME(
+      "const rt = require('@idemgen/runtime');\nconst legacy = require('idemgen/runtime');\nconst lg = require('@idemgen/runtime/langgraph');"));
+    expect(JSON.parse(node('use.js', app))).toEqual({ calls: 1, replay: true, sameClass: true, inNode: 'function', first: 1 });
+  });
+
+  test('production install of the runtime alone: no ts-morph, handlebars, yargs (no dependency at all)', { timeout: 300_000 }, () => {
+    const app = join(work, 'prod');
+    mkdirSync(app);
+    writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'prod-app', version: '1.0.0', private: true }));
+    npm(['install', '--omit=dev', '--no-package-lock', join(work, runtime.filename)], app);
+    const listing = npm(['ls', '--all', '--omit=dev', '--json'], app);
+    const tree = JSON.parse(listing) as { dependencies: Record<string, { version?: string; dependencies?: Record<string, { version?: string }> }> };
+    expect(Object.keys(tree.dependencies)).toEqual(['@idemgen/runtime']);
+    // npm ls names the optional peers (pg, better-sqlite3, the MCP SDK, LangGraph) as unmet: none is installed.
+    const installed = Object.entries(tree.dependencies['@idemgen/runtime'].dependencies ?? {}).filter(([, d]) => d.version !== undefined);
+    expect(installed).toEqual([]);
+    expect(listing).not.toMatch(/ts-morph|handlebars|yargs|swagger-parser/);
+    expect(readdirSync(join(app, 'node_modules')).filter((n) => !n.startsWith('.'))).toEqual(['@idemgen']);
+  });
 });

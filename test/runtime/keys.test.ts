@@ -84,3 +84,17 @@ describe('scopeString', () => {
     expect(scopeString('x'.repeat(300))).toMatch(/^sha256:[0-9a-f]{64}$/);
   });
 });
+
+describe('validateKey errors say which operation and whose limit', () => {
+  it('idemgen’s own minimum vs the API’s maximum', async () => {
+    const { validateKey: check, IdempotencyKeyInvalidError: Invalid } = await import('../../src/runtime/index.js');
+    const short = (() => { try { check('k'.repeat(8), { maxLength: 255, minLength: 16, operation: 'POST /v1/charges', apiLimits: ['maxLength'] }); } catch (e) { return e; } })();
+    expect(short).toBeInstanceOf(Invalid);
+    expect(short).toMatchObject({ operation: 'POST /v1/charges', code: 'idempotency_key_invalid' });
+    expect((short as Error).message).toBe("POST /v1/charges: idempotency key is 8 chars; at least 16 required (idemgen's minimum, not the API's: enough entropy that two intents never share a key)");
+    const long = (() => { try { check('k'.repeat(300), { maxLength: 255, operation: 'POST /v1/charges', apiLimits: ['maxLength'] }); } catch (e) { return e; } })();
+    expect((long as Error).message).toBe("POST /v1/charges: idempotency key is 300 chars; at most 255 allowed (the API's limit)");
+    const ours = (() => { try { check('k'.repeat(300)); } catch (e) { return e; } })();
+    expect((ours as Error).message).toMatch(/^idempotency key is 300 chars; at most 255 allowed \(idemgen's default limit/);
+  });
+});

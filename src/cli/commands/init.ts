@@ -1,4 +1,8 @@
-/** `idemgen init`: a commented config and a `prebuild` script, so generation runs before every build. */
+/**
+ * `idemgen init`: a commented config, and generation wired where it will actually run — a `prebuild`
+ * script only when there is a `build` script for npm to run it before; otherwise a `generate` script and
+ * a line saying how to hook it in.
+ */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { findConfigFile } from '../../config/load.js';
@@ -55,15 +59,24 @@ export function initCommand(ctx: CliContext, args: { force?: boolean }): number 
   }
   const text = readFileSync(pkgPath, 'utf8');
   const pkg = JSON.parse(text) as { scripts?: Record<string, string> };
-  pkg.scripts ??= {};
-  const prebuild = pkg.scripts.prebuild;
-  if (prebuild?.includes('idemgen generate')) {
-    ctx.logger.info('package.json already runs idemgen generate in prebuild.');
+  const scripts = pkg.scripts ?? {};
+  if (Object.values(scripts).some((s) => s.includes('idemgen generate'))) {
+    ctx.logger.info('package.json already runs idemgen generate.');
     return 0;
   }
-  pkg.scripts.prebuild = prebuild ? `idemgen generate && ${prebuild}` : 'idemgen generate';
-  const indent = /^(\s+)"/m.exec(text)?.[1] ?? '  ';
-  writeFileSync(pkgPath, `${JSON.stringify(pkg, null, indent)}\n`);
-  ctx.logger.out('added "prebuild": "idemgen generate" to package.json');
+  const save = (): void => writeFileSync(pkgPath, `${JSON.stringify({ ...pkg, scripts }, null, /^(\s+)"/m.exec(text)?.[1] ?? '  ')}\n`);
+  if (scripts.build !== undefined) {
+    // npm runs `prebuild` only before `npm run build`: with a build script it is the hook that fires.
+    scripts.prebuild = scripts.prebuild ? `idemgen generate && ${scripts.prebuild}` : 'idemgen generate';
+    save();
+    ctx.logger.out('added "prebuild": "idemgen generate" to package.json (runs before npm run build)');
+    return 0;
+  }
+  if (scripts.generate === undefined) {
+    scripts.generate = 'idemgen generate';
+    save();
+    ctx.logger.out('added "generate": "idemgen generate" to package.json');
+  }
+  ctx.logger.out('package.json has no "build" script, so no prebuild hook was added: run `npx idemgen generate` (or `npm run generate`) before you compile, or add "prebuild": "idemgen generate" next to your build script.');
   return 0;
 }

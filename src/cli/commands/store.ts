@@ -38,7 +38,7 @@ async function withStore<T>(ctx: CliContext, url: string, fn: (store: DedupStore
   } catch (err) {
     const message = (err as Error).message ?? String(err);
     if (/no such table|does not exist|ECONNREFUSED|ENOTFOUND|password authentication|database .* does not exist/i.test(message)) {
-      throw storeError('store_unavailable', `Cannot read the dedup store: ${message}`, 'Check the URL and that the generated migration (generated/sql/<dialect>/0001_idemgen_dedup.up.sql) was applied.');
+      throw storeError('store_unavailable', `Cannot read the dedup store: ${message}`, 'Check the URL and that the generated migration (generated/sql/<dialect>/0001_idemgen_dedup.up.sql) was applied, or run `idemgen migrate --store …`.');
     }
     throw err;
   } finally {

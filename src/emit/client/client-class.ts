@@ -7,7 +7,7 @@
 import { StructureKind, type ClassDeclarationStructure, type CodeBlockWriter, type MethodDeclarationStructure, type OptionalKind, type ParameterDeclarationStructure, type PropertyDeclarationStructure } from 'ts-morph';
 import type { HttpOperation } from '../../ir/types.js';
 import type { PlanEntry } from '../../classify/types.js';
-import { isSafeIdentifier, tsIdentifier, tsNumber, tsObjectKey, tsString } from '../../escape/index.js';
+import { isSafeIdentifier, jsonText, tsIdentifier, tsNumber, tsObjectKey, tsString } from '../../escape/index.js';
 import { methodDoc } from './jsdoc.js';
 import type { OperationTypes } from './operation-types.js';
 import type { HelperNames } from './helpers.js';
@@ -76,7 +76,7 @@ function keyOption(entry: PlanEntry, h: HelperNames): KeyOption {
       return { type: checked, typeParameter: `O extends ${h.keyOptions}`, optional: false, doc: KEY_OPTION_DOC['intent']!, strategy: 'given' };
     case 'content':
       return {
-        type: checked, typeParameter: `O extends ${h.keyOptions} | Record<string, never> = Record<string, never>`, optional: true,
+        type: checked, typeParameter: `O extends ${h.keyOptions} | ${h.callOptions} = ${h.callOptions}`, optional: true,
         doc: KEY_OPTION_DOC['content']!, strategy: 'content',
       };
     case null:
@@ -106,7 +106,7 @@ function readMethod(c: ClientOperation, h: HelperNames): MethodDeclarationStruct
     kind: StructureKind.Method,
     name: methodName(c.op),
     docs: [methodDoc(c.entry, undefined)],
-    parameters: [requestParam(c)],
+    parameters: [requestParam(c), { name: 'options', type: h.callOptions, hasQuestionToken: true }],
     returnType: `Promise<${c.types.responseName}>`,
     statements: (w) => {
       w.write('return ');
@@ -169,8 +169,9 @@ function writeMethod(c: ClientOperation, h: HelperNames, inverse: HttpOperation 
       const resolve = `${h.resolveKey}(operation, request, options, ${tsString(keyOpt.strategy)})`;
       if (native) {
         // Checked before the request: a key the server refuses or truncates would leave the retry undeduped.
-        const l = c.keyLimits ?? { maxLength: 255, minLength: 16 };
-        w.writeLine(`const key = validateKey(${resolve}, { maxLength: ${tsNumber(l.maxLength)}, minLength: ${tsNumber(l.minLength)} });`);
+        const l = c.keyLimits ?? { maxLength: 255, minLength: 16, apiLimits: [] };
+        const api = l.apiLimits.length > 0 ? `, apiLimits: ${jsonText(l.apiLimits)}` : '';
+        w.writeLine(`const key = validateKey(${resolve}, { maxLength: ${tsNumber(l.maxLength)}, minLength: ${tsNumber(l.minLength)}, operation${api} });`);
         w.write('return ');
         writeCall(w, c, h, 'OP-1', true);
         w.write(`.then((res) => ${h.nativeResult}<${c.types.responseName}>(res));`);

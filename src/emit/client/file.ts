@@ -76,6 +76,7 @@ export function renderClientFile(apiPlan: ApiPlan): string {
     headers: ops.some((c) => c.types.groups.includes('header') || c.types.groups.includes('cookie')),
     blobs: wrapped.some((c) => mayCarryBlobs(c.types)),
     omitKeyPath: ops.some((c) => c.types.omitsKeyPath),
+    callOptions: ops.some((c) => !isWrapped(c.entry) || c.entry.keyStrategy === 'content'),
   };
   return printClientFile({
     head: [headerText(api), ...runtimeImports(use), ...helperStatements(helpers, use)],

@@ -1,9 +1,15 @@
 /**
  * The per-file declarations of a client: the runtime imports (the key-option types and helpers every client
- * shares live in idemgen/runtime's client-support, once), their re-export, the options type and the factory.
+ * shares live in @idemgen/runtime's client-support, once), their re-export, the options type and the factory.
  */
 import { StructureKind, type FunctionDeclarationStructure, type ImportDeclarationStructure, type StatementStructures } from 'ts-morph';
 import type { NameTable } from './names.js';
+
+/**
+ * The package generated code imports: the runtime alone (no generator dependencies), so an application's
+ * production install needs `@idemgen/runtime`, not `idemgen` (docs/decisions.md, "runtime package").
+ */
+export const RUNTIME_MODULE = '@idemgen/runtime';
 
 /** Runtime exports the generated code may use; reserved so no schema type can shadow them. */
 export const RUNTIME_IMPORTS = [
@@ -11,6 +17,7 @@ export const RUNTIME_IMPORTS = [
   'HttpCaller', 'HttpCallerOptions', 'HttpResponse', 'Idempotency', 'DedupStore', 'RunResult', 'NativeRunResult',
   'resolveKey', 'nativeResult', 'externalIdOf', 'headersOf', 'CallerKey', 'IntentScope', 'KeyOptions', 'NonEmptyScope',
   'OmitKeyPath',
+  'CallOptions',
 ] as const;
 
 /** Key-option types a client with writes re-exports, so callers can type their options from the client module. */
@@ -20,6 +27,8 @@ export interface HelperNames {
   callerKey: string;
   intentScope: string;
   keyOptions: string;
+  /** Per-call `headers` and `signal` (reads take only these). */
+  callOptions: string;
   /** Generic check that turns `{ scope: {} }` into a compile error. */
   nonEmptyScope: string;
   /** The runtime's `RunResult` (SOP Step 7 envelope). */
@@ -41,6 +50,7 @@ export function claimHelperNames(names: NameTable, apiName: string): HelperNames
     callerKey: 'CallerKey',
     intentScope: 'IntentScope',
     keyOptions: 'KeyOptions',
+    callOptions: 'CallOptions',
     nonEmptyScope: 'NonEmptyScope',
     writeResult: 'RunResult',
     nativeWriteResult: 'NativeRunResult',
@@ -65,6 +75,8 @@ export interface HelperUse {
   blobs: boolean;
   /** Some body type drops a nested native-key path (`OmitKeyPath`). */
   omitKeyPath: boolean;
+  /** A read method, or a content-keyed write: they name `CallOptions` themselves. */
+  callOptions: boolean;
 }
 
 export function runtimeImports(use: HelperUse): ImportDeclarationStructure[] {
@@ -84,9 +96,10 @@ export function runtimeImports(use: HelperUse): ImportDeclarationStructure[] {
   if (use.native) types.push('NativeRunResult');
   if (use.writes) types.push(...KEY_TYPES);
   if (use.omitKeyPath) types.push('OmitKeyPath');
+  if (use.callOptions) types.push('CallOptions');
   return [
-    { kind: StructureKind.ImportDeclaration, moduleSpecifier: 'idemgen/runtime', namedImports: values },
-    { kind: StructureKind.ImportDeclaration, moduleSpecifier: 'idemgen/runtime', namedImports: types.sort(), isTypeOnly: true },
+    { kind: StructureKind.ImportDeclaration, moduleSpecifier: RUNTIME_MODULE, namedImports: values },
+    { kind: StructureKind.ImportDeclaration, moduleSpecifier: RUNTIME_MODULE, namedImports: types.sort(), isTypeOnly: true },
   ];
 }
 

@@ -11,6 +11,8 @@ import type { Carrier } from '../../classify/types.js';
 export interface KeyLimits {
   maxLength: number;
   minLength: number;
+  /** The limits the API declares (carrier, schema or provider registry); the rest are idemgen's defaults. */
+  apiLimits: ('maxLength' | 'minLength')[];
 }
 
 const DEFAULT_MAX = 255;
@@ -80,5 +82,8 @@ export function keyLimits(root: unknown, op: HttpOperation, carrier: Carrier): K
   const maxLength = carrier.maxLength !== undefined && carrier.maxLength >= 1 ? carrier.maxLength : DEFAULT_MAX;
   const specMin = stringKeyword(root, carrierSchema(root, op, carrier), 'minLength');
   const minLength = Math.max(1, Math.min(specMin ?? DEFAULT_MIN, maxLength));
-  return { maxLength, minLength };
+  const apiLimits: KeyLimits['apiLimits'] = [];
+  if (carrier.maxLength !== undefined && carrier.maxLength >= 1) apiLimits.push('maxLength');
+  if (specMin !== undefined || minLength < DEFAULT_MIN) apiLimits.push('minLength');
+  return { maxLength, minLength, apiLimits };
 }

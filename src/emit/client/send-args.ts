@@ -62,7 +62,9 @@ export function writeSendArgs(w: CodeBlockWriter, op: HttpOperation, types: Oper
     if (types.groups.includes('query')) w.writeLine('query: request.query,');
     const h = types.groups.includes('header');
     const c = types.groups.includes('cookie');
-    if (h || c) w.writeLine(`headers: ${headersFn}(${h ? 'request.header' : 'undefined'}, ${c ? 'request.cookie' : 'undefined'}),`);
+    // Per-call headers (`options.headers`) go after the spec's header parameters; the key carrier still wins.
+    if (h || c) w.writeLine(`headers: ${headersFn}(${h ? 'request.header' : 'undefined'}, ${c ? 'request.cookie' : 'undefined'}, options?.headers),`);
+    else w.writeLine('headers: options?.headers,');
     if (types.body !== undefined) w.writeLine('body: request.body,');
     w.writeLine(`bodyType: ${tsString(types.body?.encoding ?? 'none')},`);
     const raw = types.body?.encoding === 'text' || types.body?.encoding === 'binary';
@@ -75,6 +77,7 @@ export function writeSendArgs(w: CodeBlockWriter, op: HttpOperation, types: Oper
     }
     w.writeLine(`mechanism: ${tsString(o.mechanism)},`);
     if (o.run === true) w.writeLine('run: ctx,');
+    w.writeLine('signal: options?.signal,');
   });
   w.write('}');
 }

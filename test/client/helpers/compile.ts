@@ -1,6 +1,6 @@
 /**
  * Type-check generated clients the way a user's project would: `--strict --noUnusedLocals`, ESM NodeNext,
- * `idemgen/runtime` mapped to the runtime sources. Many files share one Program, so the runtime and the
+ * `@idemgen/runtime` mapped to the runtime sources. Many files share one Program, so the runtime and the
  * lib files are checked once per batch instead of once per spec.
  */
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -22,7 +22,7 @@ export function compilerOptions(): ts.CompilerOptions {
     types: ['node'],
     typeRoots: [join(ROOT, 'node_modules/@types')],
     baseUrl: ROOT,
-    paths: { 'idemgen/runtime': ['src/runtime/index.ts'] },
+    paths: { '@idemgen/runtime': ['src/runtime/index.ts'], 'idemgen/runtime': ['src/runtime/index.ts'] },
   };
 }
 

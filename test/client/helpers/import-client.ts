@@ -17,7 +17,7 @@ export async function importClient(dir: string, files: EmittedFile[], path: stri
   const file = files.find((f) => f.path === path);
   if (file === undefined) throw new Error(`no ${path} among ${files.map((f) => f.path).join(', ')}`);
   const target = join(base, path.slice(path.lastIndexOf('/') + 1));
-  writeFileSync(target, file.contents.replaceAll('"idemgen/runtime"', JSON.stringify(runtime)));
+  writeFileSync(target, file.contents.replaceAll(/"(?:@idemgen|idemgen)\/runtime"/g, JSON.stringify(runtime)));
   const mod = (await import(target)) as Record<string, ClientFactory>;
   return mod[factory]!;
 }

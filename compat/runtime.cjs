@@ -1,0 +1,3 @@
+'use strict';
+// `require('idemgen/runtime')` is @idemgen/runtime's CommonJS build.
+module.exports = require('@idemgen/runtime');

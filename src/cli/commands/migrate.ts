@@ -1,0 +1,89 @@
+/**
+ * `idemgen migrate --store URL`: creates the dedup and saga tables in a live store with the same DDL
+ * `generate` writes to generated/sql/<dialect>/ (renderStoreMigration, your config's `sql` names; `?table=`
+ * and `?schema=` in the URL override them). Every statement is `IF NOT EXISTS`, so running it again is
+ * harmless. `--dry-run` prints the SQL instead.
+ */
+import { createRequire } from 'node:module';
+import { resolve } from 'node:path';
+import { renderStoreMigration } from '../../emit/sql/index.js';
+import { ConfigError, diagnostic } from '../../diagnostics/diagnostic.js';
+import { resolveRun, type CliContext, type CommonArgs } from '../context.js';
+
+export interface MigrateArgs extends CommonArgs {
+  store: string;
+  dryRun?: boolean;
+}
+
+interface Target {
+  dialect: 'sqlite' | 'postgres';
+  /** File path (SQLite) or connection string without idemgen's own query parameters (PostgreSQL). */
+  location: string;
+  table?: string;
+  schema?: string;
+}
+
+function parseTarget(url: string, cwd: string): Target {
+  const q = url.indexOf('?');
+  const params = new URLSearchParams(q < 0 ? '' : url.slice(q + 1));
+  const table = params.get('table') ?? undefined;
+  if (url.startsWith('sqlite:')) {
+    const path = decodeURIComponent((q < 0 ? url : url.slice(0, q)).slice('sqlite:'.length).replace(/^\/\//, ''));
+    if (!path) throw new ConfigError([diagnostic('invalid_store_url', 'error', `${url} names no database file`)]);
+    return { dialect: 'sqlite', location: resolve(cwd, path), table };
+  }
+  if (/^postgres(ql)?:\/\//.test(url)) {
+    const parsed = new URL(url);
+    parsed.searchParams.delete('table');
+    parsed.searchParams.delete('schema');
+    return { dialect: 'postgres', location: parsed.toString(), table, schema: params.get('schema') ?? undefined };
+  }
+  throw new ConfigError([diagnostic('invalid_store_url', 'error', `Unsupported store URL ${JSON.stringify(url)}`, { hint: 'Use sqlite:path/to/file.db or postgres://user@host:5432/db' })]);
+}
+
+async function apply(target: Target, sql: string, cwd: string): Promise<void> {
+  const require = createRequire(resolve(cwd, 'package.json'));
+  const load = <T>(name: string): T => {
+    try {
+      return require(name) as T;
+    } catch {
+      return createRequire(import.meta.url)(name) as T;
+    }
+  };
+  if (target.dialect === 'sqlite') {
+    const Database = load<new (file: string) => { exec(sql: string): void; close(): void }>('better-sqlite3');
+    const db = new Database(target.location);
+    try {
+      db.exec(sql);
+    } finally {
+      db.close();
+    }
+    return;
+  }
+  const pg = load<{ Client: new (o: { connectionString: string }) => { connect(): Promise<void>; query(sql: string): Promise<unknown>; end(): Promise<void> } }>('pg');
+  const client = new pg.Client({ connectionString: target.location });
+  await client.connect();
+  try {
+    await client.query(sql);
+  } finally {
+    await client.end();
+  }
+}
+
+export async function migrateCommand(ctx: CliContext, args: MigrateArgs): Promise<number> {
+  const { config } = await resolveRun(ctx, { ...args, inputs: [] });
+  const target = parseTarget(args.store, ctx.cwd);
+  const sqlConfig = { ...config.sql, ...(target.table ? { dedupTable: target.table } : {}), ...(target.schema ? { schema: target.schema } : {}) };
+  const { up } = renderStoreMigration(target.dialect, sqlConfig, { saga: true });
+  if (args.dryRun) {
+    ctx.logger.out(up);
+    return 0;
+  }
+  try {
+    await apply(target, up, ctx.cwd);
+  } catch (err) {
+    throw new ConfigError([diagnostic('store_unavailable', 'error', `Cannot create the store tables: ${(err as Error).message}`, { hint: 'Check the URL (and for SQLite that the folder exists); --dry-run prints the SQL.' })]);
+  }
+  ctx.logger.out(`Created (if missing) ${sqlConfig.dedupTable} and ${sqlConfig.sagaTable} in ${target.dialect === 'sqlite' ? target.location : 'the PostgreSQL database'}.`);
+  return 0;
+}
