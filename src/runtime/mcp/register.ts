@@ -65,10 +65,9 @@ export function registerToolRuntime(server: McpServer | Server, runtime: McpTool
     }
     const own = Object.keys(asRecord(binding.inputSchema.properties));
     const injected = Object.fromEntries(own.filter((p) => fixed.has(p)).map((p) => [p, fixedValues[p]]));
-    // A write that has started runs to its end even if the client gives up (cancel/timeout): its outcome is
-    // then recorded, and the same-key retry replays it instead of finding an unknown outcome.
-    const ctx: ToolCallContext = { format: 'mcp', scope };
-    if (binding.effect === 'read') ctx.signal = extra.signal;
+    // On a cancel (client timeout) the runtime stops waiting but lets the call finish and be recorded, so
+    // the same-key retry replays it instead of finding an unknown outcome.
+    const ctx: ToolCallContext = { format: 'mcp', scope, signal: extra.signal };
     const outcome = await runtime.call(binding.names.mcp, { ...args, ...injected }, ctx);
     return outcomeToResult(outcome) as CallToolResult;
   };
