@@ -6,6 +6,7 @@
 import type { ConfigExtensions } from '../config/validate.js';
 import type { Artifact } from './artifact.js';
 import { clientArtifact } from './client/artifact.js';
+import { mcpArtifact } from './mcp/artifact.js';
 import { reportArtifact } from './report/artifact.js';
 import { sqlArtifact } from './sql/artifact.js';
 import { toolsArtifact } from './tools/artifact.js';
@@ -14,6 +15,7 @@ export const ARTIFACTS = [
   clientArtifact,
   sqlArtifact,
   toolsArtifact,
+  mcpArtifact,
   reportArtifact,
 ] as const satisfies readonly Artifact[];
 
