@@ -41,3 +41,4 @@ export type { CheckpointRequest, ReconcileVerdict, SagaHandlers, SagaRequest, Sa
 export * from './mcp/index.js';
 export { externalIdOf, headersOf, nativeResult, resolveKey } from './client-support.js';
 export type { CallerKey, IntentScope, KeyOptions, NonEmptyScope } from './client-support.js';
+export * from './tools/index.js';

@@ -7,7 +7,7 @@ import type { ResolvedConfig } from '../../config/types.js';
 import type { Operation, SourceRef, ToolAnnotations } from '../../ir/types.js';
 import { buildAnnotations } from './annotations.js';
 import { fitBudget } from './budget.js';
-import { buildHttpInput } from './http-input.js';
+import { buildHttpInput, type BuiltInput } from './http-input.js';
 import type { DegradeLog } from './degrade.js';
 import { describeOperation } from './description.js';
 import { addIdempotencyKey } from './idempotency-key.js';
@@ -28,6 +28,8 @@ export interface ToolSpec {
   /** The property that carries the idempotency key (write tools only). */
   keyProperty?: string;
   source: SourceRef;
+  /** HTTP operations: where each argument goes in the request (the tool runtime's routing, handlers/bindings.ts). */
+  http?: Pick<BuiltInput, 'routes' | 'body'>;
 }
 
 /** HTTP tools carry the client's method name (ir/names.ts), so both artifacts name a call alike. */
@@ -53,6 +55,7 @@ export function buildToolSpec(apiPlan: ApiPlan, entry: PlanEntry, config: Resolv
     keyProperty,
     source: op.source,
   };
+  if (built.routes !== undefined) spec.http = { routes: built.routes, ...(built.body ? { body: built.body } : {}) };
   const title = op.kind === 'tool' ? op.title ?? op.annotations?.title : op.summary;
   if (typeof title === 'string' && title !== '') spec.title = title;
   if (op.kind === 'tool' && op.outputSchema !== undefined) spec.outputSchema = normalizeToolSchema(op.outputSchema).schema;
