@@ -24,7 +24,7 @@ afterEach(async () => {
 });
 
 const tmp = () => mkdtempSync(join(tmpdir(), 'idemgen-serve-'));
-const toolFor = (tools: { name: string; _meta?: Record<string, unknown> }[], operation: string) => tools.find((t) => t._meta?.[OPERATION_META] === operation);
+const toolFor = <T extends { name: string; _meta?: Record<string, unknown> }>(tools: T[], operation: string): T | undefined => tools.find((t) => t._meta?.[OPERATION_META] === operation);
 
 describe('idemgen serve over stdio', () => {
   it('Stripe: every tool listed; a customer created once through the native Idempotency-Key', async () => {
