@@ -54,7 +54,7 @@ it('writes a module per API that compiles under tsc --strict', () => {
 });
 
 const TOOL = 'createMessage';
-const args = (key: string, extra: Record<string, unknown> = {}) => ({ to: '+15550100', body: 'hello', idempotency_key: key, ...extra });
+const args = (key: string, to = '+15550100') => ({ body: { to, body: 'hello' }, idempotency_key: key });
 
 type Connect = () => Promise<{ client: Client; close: () => Promise<void> }>;
 
@@ -99,7 +99,7 @@ describe.each(Object.keys(transports))('generated MCP server over %s', (kind) =>
     try {
       const { tools } = await client.listTools();
       const create = tools.find((t) => t.name === TOOL);
-      expect(create?.inputSchema.required).toEqual(expect.arrayContaining(['idempotency_key', 'to', 'body']));
+      expect(create?.inputSchema.required).toEqual(expect.arrayContaining(['idempotency_key', 'body']));
       expect(Object.keys(create?.inputSchema.properties ?? {})).not.toContain('AccountSid');
       expect(create?._meta).toMatchObject({ [MECHANISM_META]: 'fail-closed', [WINDOW_META]: 86_400 });
       expect(tools.find((t) => t.name === 'listMessages')?._meta?.[WINDOW_META]).toBeUndefined();
@@ -147,7 +147,7 @@ describe.each(Object.keys(transports))('generated MCP server over %s', (kind) =>
     api.inject(BAD_NUMBER);
     const { client, close } = await connect();
     try {
-      const bad = await call(client, TOOL, args(`${kind}-bad-number-03`, { to: '12' }));
+      const bad = await call(client, TOOL, args(`${kind}-bad-number-03`, '12'));
       expect(bad.isError).toBe(true);
       expect(api.effects).toBe(0);
       expect(errorOf(bad)).toMatchObject({ code: 'api_error', status: 400, executed: 'no', retry_same_key: true });

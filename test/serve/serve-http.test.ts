@@ -34,7 +34,7 @@ afterEach(async () => {
   api = undefined;
 });
 
-const message = (key: string) => ({ to: '+15550100', body: 'hello', idempotency_key: key });
+const message = (key: string) => ({ body: { to: '+15550100', body: 'hello' }, idempotency_key: key });
 const rpc = (body: unknown = { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: TOOL, arguments: message('raw-http-key-00001') } }) => JSON.stringify(body);
 const post = (url: string, headers: Record<string, string>) =>
   fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers }, body: rpc() });

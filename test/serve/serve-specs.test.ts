@@ -36,7 +36,7 @@ describe('idemgen serve over stdio', () => {
       expect(tools.length).toBeGreaterThan(400);
       const create = toolFor(tools, 'POST /v1/customers');
       expect(create?.inputSchema.required).toContain('idempotency_key');
-      const args = { email: 'ada@example.com', description: 'first', idempotency_key: 'stripe-customer-key-0001' };
+      const args = { body: { email: 'ada@example.com', description: 'first' }, idempotency_key: 'stripe-customer-key-0001' };
       const first = await call(client, create!.name, args);
       const again = await call(client, create!.name, args);
       expect(first.isError, JSON.stringify(first.content)).toBeFalsy();
@@ -61,7 +61,7 @@ describe('idemgen serve over stdio', () => {
       expect(tools.length).toBeGreaterThan(150);
       const create = toolFor(tools, 'POST /2010-04-01/Accounts/{AccountSid}/Messages.json');
       expect(Object.keys(create?.inputSchema.properties ?? {})).not.toContain('AccountSid');
-      const args = { To: '+15550100', From: '+15550199', Body: 'Your order shipped', idempotency_key: 'twilio-message-key-0001' };
+      const args = { body: { To: '+15550100', From: '+15550199', Body: 'Your order shipped' }, idempotency_key: 'twilio-message-key-0001' };
       const first = await call(client, create!.name, args);
       const again = await call(client, create!.name, args);
       expect(first.isError, JSON.stringify(first.content)).toBeFalsy();
@@ -88,9 +88,9 @@ describe('idemgen serve over stdio', () => {
       const create = described.map((d) => d.structuredContent as { name: string; _meta: Record<string, unknown>; inputSchema: { required?: string[] } })
         .find((d) => d._meta[OPERATION_META] === 'POST /v1/customers');
       expect(create?.inputSchema.required).toContain('idempotency_key');
-      const keyless = await call(client, 'invoke_tool', { name: create!.name, arguments: { email: 'x@example.com' } });
+      const keyless = await call(client, 'invoke_tool', { name: create!.name, arguments: { body: { email: 'x@example.com' } } });
       expect(errorOf(keyless)).toMatchObject({ code: 'invalid_arguments', executed: 'no' });
-      const args = { name: create!.name, arguments: { email: 'x@example.com', idempotency_key: 'dynamic-key-000000001' } };
+      const args = { name: create!.name, arguments: { body: { email: 'x@example.com' }, idempotency_key: 'dynamic-key-000000001' } };
       await call(client, 'invoke_tool', args);
       const again = await call(client, 'invoke_tool', args);
       expect(again.structuredContent).toMatchObject({ was_replay: true });
