@@ -16,7 +16,10 @@ function pointAtSources(text: string, file: string): string {
     const rel = relative(dirname(file), join(ROOT, target));
     return JSON.stringify(rel.startsWith('.') ? rel : `./${rel}`);
   };
-  return text.replaceAll('"idemgen/runtime/mcp"', to('src/runtime/mcp/server.js')).replaceAll('"idemgen/runtime"', to('src/runtime/index.js'));
+  return text
+    .replaceAll('"idemgen/runtime/mcp"', to('src/runtime/mcp/server.js'))
+    .replaceAll('"idemgen/runtime/tools"', to('src/runtime/tools/index.js'))
+    .replaceAll('"idemgen/runtime"', to('src/runtime/index.js'));
 }
 
 /** Returns the written files by their artifact path (`mcp/notes.server.gen.ts` → absolute path) and the raw texts. */

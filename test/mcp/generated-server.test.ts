@@ -47,7 +47,7 @@ it('writes a module per API that compiles under tsc --strict', () => {
     return hit !== undefined ? generated.texts.get(hit) : read(f);
   };
   host.fileExists = (f) => files.some((k) => f === join(dir, k)) || ts.sys.fileExists(f);
-  const options = { ...compilerOptions(), paths: { 'idemgen/runtime': ['src/runtime/index.ts'], 'idemgen/runtime/mcp': ['src/runtime/mcp/server.ts'] } };
+  const options = { ...compilerOptions(), paths: { 'idemgen/runtime': ['src/runtime/index.ts'], 'idemgen/runtime/tools': ['src/runtime/tools/index.ts'], 'idemgen/runtime/mcp': ['src/runtime/mcp/server.ts'] } };
   const program = ts.createProgram(files.map((k) => join(dir, k)), options, host);
   const problems = ts.getPreEmitDiagnostics(program).filter((d) => d.file === undefined || d.file.fileName.startsWith(dir));
   expect(problems.map((d) => ts.flattenDiagnosticMessageText(d.messageText, '\n'))).toEqual([]);

@@ -10,7 +10,7 @@ export function handlersModule(apiId: string): string {
 
 export function bindingsExport(apiId: string): string {
   const pascal = pascalCase(apiId);
-  return `${pascal[0]!.toLowerCase()}${pascal.slice(1)}Tools`;
+  return `${pascal[0]!.toLowerCase()}${pascal.slice(1)}ToolBindings`;
 }
 
 export function mcpNames(apiId: string): { register: string; options: string; baseUrl: string; authEnv: string } {
