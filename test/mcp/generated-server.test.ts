@@ -6,7 +6,8 @@
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { join } from 'node:path';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
@@ -37,18 +38,17 @@ it('writes a module per API that compiles under tsc --strict', () => {
   expect(text).toContain('export function registerNotesTools(server: McpServer, options: NotesMcpOptions): void');
   expect(text).toContain('export async function main(');
   expect(text).toMatchSnapshot();
-  // Compiled as a user's project sees it: package imports, mapped to the sources.
+  // Compiled as a user's project sees it: package imports (mapped to the sources by `paths`), --strict.
   const dir = join(generated.base, 'compile');
-  const files = ['handlers/notes.tools.gen.ts', 'mcp/notes.server.gen.ts'];
-  const host = ts.createCompilerHost({});
-  const read = host.readFile.bind(host);
-  host.readFile = (f) => {
-    const hit = files.find((k) => f === join(dir, k));
-    return hit !== undefined ? generated.texts.get(hit) : read(f);
-  };
-  host.fileExists = (f) => files.some((k) => f === join(dir, k)) || ts.sys.fileExists(f);
+  const files = ['handlers/notes.tools.gen.ts', 'mcp/notes.server.gen.ts'].map((k) => {
+    const p = join(dir, k);
+    mkdirSync(dirname(p), { recursive: true });
+    writeFileSync(p, generated.texts.get(k) as string);
+    return p;
+  });
+  writeFileSync(join(dir, 'package.json'), '{ "type": "module" }\n');
   const options = { ...compilerOptions(), paths: { 'idemgen/runtime': ['src/runtime/index.ts'], 'idemgen/runtime/tools': ['src/runtime/tools/index.ts'], 'idemgen/runtime/mcp': ['src/runtime/mcp/server.ts'] } };
-  const program = ts.createProgram(files.map((k) => join(dir, k)), options, host);
+  const program = ts.createProgram(files, options);
   const problems = ts.getPreEmitDiagnostics(program).filter((d) => d.file === undefined || d.file.fileName.startsWith(dir));
   expect(problems.map((d) => ts.flattenDiagnosticMessageText(d.messageText, '\n'))).toEqual([]);
 });
