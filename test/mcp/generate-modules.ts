@@ -11,7 +11,7 @@ import { ROOT } from '../helpers/cli.js';
 
 export const MCP_OUT = join(ROOT, 'test/mcp/__out__');
 
-function pointAtSources(text: string, file: string): string {
+export function pointAtSources(text: string, file: string): string {
   const to = (target: string) => {
     const rel = relative(dirname(file), join(ROOT, target));
     return JSON.stringify(rel.startsWith('.') ? rel : `./${rel}`);
