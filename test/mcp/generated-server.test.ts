@@ -6,7 +6,7 @@
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
@@ -18,6 +18,7 @@ import { MECHANISM_META, WINDOW_META } from '../../src/runtime/mcp/server.js';
 import { startFaultServer, type FaultServer } from '../helpers/fault-server.js';
 import { migratedSqliteFile } from '../runtime-mcp/sqlite-db.js';
 import { compilerOptions } from '../client/helpers/compile.js';
+import { ROOT } from '../helpers/cli.js';
 import { ACCOUNT, BAD_NUMBER, NOTES_SPEC } from './notes-spec.js';
 import { call, errorOf, httpClient, settle, stdioClient } from './client.js';
 import { generateModules } from './generate-modules.js';
@@ -38,17 +39,23 @@ it('writes a module per API that compiles under tsc --strict', () => {
   expect(text).toContain('export function registerNotesTools(server: McpServer, options: NotesMcpOptions): void');
   expect(text).toContain('export async function main(');
   expect(text).toMatchSnapshot();
-  // Compiled as a user's project sees it: package imports (mapped to the sources by `paths`), --strict.
+  // Compiled as a user's project sees it: package imports (mapped to the sources by `paths`), --strict,
+  // together with the repository's generated/mcp and generated/handlers.
   const dir = join(generated.base, 'compile');
-  const files = ['handlers/notes.tools.gen.ts', 'mcp/notes.server.gen.ts'].map((k) => {
+  const sources = new Map<string, string>();
+  for (const k of ['handlers/notes.tools.gen.ts', 'mcp/notes.server.gen.ts']) sources.set(k, generated.texts.get(k) as string);
+  for (const folder of ['mcp', 'handlers']) {
+    for (const name of readdirSync(join(ROOT, 'generated', folder))) sources.set(`repo/${folder}/${name}`, readFileSync(join(ROOT, 'generated', folder, name), 'utf8'));
+  }
+  const files = [...sources].map(([k, text]) => {
     const p = join(dir, k);
     mkdirSync(dirname(p), { recursive: true });
-    writeFileSync(p, generated.texts.get(k) as string);
+    writeFileSync(p, text);
     return p;
   });
   writeFileSync(join(dir, 'package.json'), '{ "type": "module" }\n');
-  const options = { ...compilerOptions(), paths: { 'idemgen/runtime': ['src/runtime/index.ts'], 'idemgen/runtime/tools': ['src/runtime/tools/index.ts'], 'idemgen/runtime/mcp': ['src/runtime/mcp/server.ts'] } };
-  const program = ts.createProgram(files, options);
+  expect(files.filter((f) => f.includes('/repo/mcp/')).length).toBeGreaterThanOrEqual(3);
+  const program = ts.createProgram(files, compilerOptions());
   const problems = ts.getPreEmitDiagnostics(program).filter((d) => d.file === undefined || d.file.fileName.startsWith(dir));
   expect(problems.map((d) => ts.flattenDiagnosticMessageText(d.messageText, '\n'))).toEqual([]);
 });

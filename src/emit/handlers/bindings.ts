@@ -102,13 +102,27 @@ function bindingOf(apiPlan: ApiPlan, entry: PlanEntry, op: HttpOperation, names:
   return b;
 }
 
-/** One binding per HTTP operation of the API, in plan order (sorted by operation key). */
-export function buildToolBindings(apiPlan: ApiPlan, config: ResolvedConfig): ToolBinding[] {
+/** One binding at a time (a streaming emitter never holds them all), in plan order. */
+export function* eachToolBinding(apiPlan: ApiPlan, config: ResolvedConfig): Generator<ToolBinding> {
   const names = assign(apiPlan);
-  const out: ToolBinding[] = [];
   for (const entry of apiPlan.entries) {
     const op = entry.operation;
-    if (op.kind === 'http') out.push(bindingOf(apiPlan, entry, op, names, config));
+    if (op.kind === 'http') yield bindingOf(apiPlan, entry, op, names, config);
   }
-  return out;
+}
+
+/** Every name (all formats) of the API's HTTP tools, without building the bindings. */
+export function toolBindingNames(apiPlan: ApiPlan): string[] {
+  const names = assign(apiPlan);
+  const set = new Set<string>();
+  for (const e of apiPlan.entries) {
+    if (e.operation.kind !== 'http') continue;
+    for (const m of [names.mcp, names.openai, names.anthropic]) set.add(m.get(e.operation.key)!);
+  }
+  return [...set].sort();
+}
+
+/** One binding per HTTP operation of the API, in plan order (sorted by operation key). */
+export function buildToolBindings(apiPlan: ApiPlan, config: ResolvedConfig): ToolBinding[] {
+  return [...eachToolBinding(apiPlan, config)];
 }

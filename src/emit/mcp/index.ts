@@ -7,7 +7,6 @@
 import type { ApiPlan } from '../../classify/types.js';
 import { diagnostic, type Diagnostic } from '../../diagnostics/diagnostic.js';
 import { docLines } from '../client/doc-lines.js';
-import { hasHttpOperations } from '../client/file.js';
 import type { Emitter, EmittedFile } from '../types.js';
 import { bindingsExport, handlersModule, mcpNames } from './names.js';
 
@@ -30,7 +29,7 @@ function comment(lines: string[], indent = ''): string {
 export function renderMcpFile(apiPlan: ApiPlan): string {
   const { api } = apiPlan;
   const n = mcpNames(api.id);
-  const tools = bindingsExport(api.id);
+  const tools = bindingsExport(api);
   const count = apiPlan.entries.filter((e) => e.operation.kind === 'http').length;
   const server = api.servers.find((s) => /^https?:\/\//i.test(s));
   const title = api.title !== undefined ? ` (${api.title}${api.version !== undefined ? ` ${api.version}` : ''})` : '';
@@ -113,7 +112,8 @@ export const emitMcp: Emitter = (plan, config) => {
     diagnostics.push(diagnostic('mcp_needs_handlers', 'warning', 'The mcp artifact imports the handlers artifact\'s files; add "handlers" to the config\'s artifacts.', {}));
   }
   for (const apiPlan of plan.apis) {
-    if (!hasHttpOperations(apiPlan.api)) continue;
+    // Same rule as the handlers artifact: a file per API with selected HTTP operations.
+    if (!apiPlan.entries.some((e) => e.operation.kind === 'http')) continue;
     files.push({ path: `mcp/${apiPlan.api.id}.server.gen.ts`, contents: renderMcpFile(apiPlan) });
   }
   return { files, diagnostics };

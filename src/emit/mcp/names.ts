@@ -1,16 +1,17 @@
 /**
  * Where the generated MCP module finds its bindings: the handlers artifact's file and export for the
- * same API. One place, so the two artifacts cannot drift apart.
+ * same API (its own naming function, so the two artifacts cannot drift apart).
  */
+import type { ApiModel } from '../../ir/types.js';
 import { pascalCase } from '../client/names.js';
+import { handlerNames } from '../handlers/render.js';
 
 export function handlersModule(apiId: string): string {
   return `../handlers/${apiId}.tools.gen.js`;
 }
 
-export function bindingsExport(apiId: string): string {
-  const pascal = pascalCase(apiId);
-  return `${pascal[0]!.toLowerCase()}${pascal.slice(1)}ToolBindings`;
+export function bindingsExport(api: ApiModel): string {
+  return handlerNames(api).bindings;
 }
 
 export function mcpNames(apiId: string): { register: string; options: string; baseUrl: string; authEnv: string } {

@@ -40,13 +40,14 @@ export interface ToolRuntimeOptions {
   idempotency?: Pick<IdempotencyOptions, 'leaseMs' | 'waitMs' | 'pollMs' | 'maxResultBytes' | 'redact' | 'now'>;
 }
 
-export interface ToolRuntime {
+/** `Name`: the tool names a generated module knows (`PaymentsToolName`), so a typo does not compile. */
+export interface ToolRuntime<Name extends string = string> {
   readonly bindings: readonly ToolBinding[];
   /** The tools in binding order. */
   list(): readonly ToolBinding[];
   /** By the name of any format (MCP, OpenAI, Anthropic), the client method name or the operation key. */
   find(name: string, format?: Format): ToolBinding | undefined;
-  call(name: string, args: unknown, ctx?: ToolCallContext): Promise<ToolOutcome>;
+  call(name: Name, args: unknown, ctx?: ToolCallContext): Promise<ToolOutcome>;
 }
 
 const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
@@ -80,7 +81,7 @@ function keyOf(b: ToolBinding, args: Obj, rest: Obj, ctx: ToolCallContext, issue
   return undefined;
 }
 
-export function createToolRuntime(options: ToolRuntimeOptions): ToolRuntime {
+export function createToolRuntime<Name extends string = string>(options: ToolRuntimeOptions): ToolRuntime<Name> {
   const bindings = [...options.bindings];
   const index = nameIndex(bindings);
   const http = createHttpCaller({
