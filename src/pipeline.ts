@@ -13,6 +13,7 @@ import { buildApiModels } from './ir/index.js';
 import { classify } from './classify/index.js';
 import { locateDiagnostics } from './diagnostics/locate.js';
 import { selectedArtifacts } from './emit/registry.js';
+import { selectPlan } from './emit/select.js';
 import { memorySink } from './emit/tools/memory-sink.js';
 
 export interface AnalysisResult {
@@ -49,9 +50,10 @@ export async function analyze(inputs: string[], config: ResolvedConfig, cwd: str
  */
 export async function emitEach(plan: Plan, config: ResolvedConfig, sink: FileSink): Promise<Diagnostic[]> {
   const diagnostics: Diagnostic[] = [];
+  const toolPlan = selectPlan(plan, config.select);
   for (const artifact of selectedArtifacts(config.artifacts)) {
     const emit = await artifact.load();
-    diagnostics.push(...emit(plan, config, sink));
+    diagnostics.push(...emit(artifact.selectsTools ? toolPlan : plan, config, sink));
   }
   return diagnostics;
 }

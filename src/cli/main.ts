@@ -8,6 +8,7 @@ import type { AuditArgs } from './commands/audit.js';
 import type { GenerateArgs } from './commands/generate.js';
 import type { ValidateArgs } from './commands/validate.js';
 import type { MigrateArgs } from './commands/migrate.js';
+import type { ServeArgs } from './commands/serve.js';
 import { renderDiagnostics } from './diagnostics.js';
 import { createLogger, type Logger } from './logger.js';
 import type { CliContext } from './context.js';
@@ -64,10 +65,25 @@ function buildParser(argv: string[], run: (fn: (ctx: CliContext) => Promise<numb
       y.option('store', storeOption).option('config', { type: 'string', describe: 'Config file (its sql names are used)' })
         .option('dry-run', { type: 'boolean', describe: 'Print the SQL instead of running it' }),
       (a) => run(async (ctx) => (await import('./commands/migrate.js')).migrateCommand(ctx, a as unknown as MigrateArgs), a))
+    .command('serve [inputs..]', 'Serve the specs as a retry-safe MCP server (stdio, or Streamable HTTP with --http)', (y) =>
+      withRunOptions(y)
+        .option('store', { type: 'string', describe: 'Dedup store: sqlite:PATH or postgres://… (default: sqlite:.idemgen/serve.sqlite, created and migrated)' })
+        .option('http', { type: 'number', describe: 'Serve MCP Streamable HTTP on this port (/mcp) instead of stdio' })
+        .option('host', { type: 'string', describe: 'Bind address for --http (default 127.0.0.1; --host alone: 0.0.0.0, needs --token)' })
+        .option('token', { type: 'string', array: true, describe: 'Bearer token SUBJECT=SECRET (repeatable; or IDEMGEN_SERVE_TOKEN); the subject is the dedup scope' })
+        .option('allowed-origin', { type: 'string', array: true, describe: 'An Origin allowed besides loopback ones (repeatable)' })
+        .option('include', { type: 'string', array: true, describe: 'Only tools with this tag (tag:NAME or NAME) or operation key/name glob (repeatable)' })
+        .option('exclude', { type: 'string', array: true, describe: 'Leave out tools with this tag or matching this glob (repeatable)' })
+        .option('read-only', { type: 'boolean', describe: 'Only tools without side effects' })
+        .option('writes-only', { type: 'boolean', describe: 'Only tools with side effects' })
+        .option('dynamic', { type: 'boolean', describe: 'List search_tools, describe_tool and invoke_tool instead of every tool (large APIs)' })
+        .option('base-url', { type: 'string', describe: 'The API base URL (default: the spec\'s first absolute server)' })
+        .option('arg', { type: 'string', array: true, describe: 'A tool argument the server fills in, NAME=VALUE (e.g. AccountSid=AC…); hidden from the model' }),
+      (a) => run(async (ctx) => (await import('./commands/serve.js')).serveCommand(ctx, a as ServeArgs), a))
     .command('init', 'Write a commented idemgen.config.yaml and a prebuild script', (y) =>
       y.option('force', { type: 'boolean', describe: 'Overwrite an existing idemgen.config.yaml' }),
       (a) => run(async (ctx) => (await import('./commands/init.js')).initCommand(ctx, a), a))
-    .demandCommand(1, 'Name a command: generate, audit, validate, check, reconcile, prune, migrate or init.')
+    .demandCommand(1, 'Name a command: generate, audit, validate, check, serve, reconcile, prune, migrate or init.')
     .strict()
     .version(VERSION)
     .help()

@@ -24,6 +24,17 @@ export interface OwnedConfig {
   tags?: string[];
 }
 
+/**
+ * Which operations become tools (tools, handlers and mcp artifacts; `idemgen serve`). Patterns are tags
+ * (`tag:billing` or a bare tag name) or globs over the operation key / name (`POST /v1/charges*`).
+ */
+export interface ToolSelection {
+  include?: string[];
+  exclude?: string[];
+  readOnly?: boolean;
+  writesOnly?: boolean;
+}
+
 /** What a user writes in idemgen.config.*; every field optional. */
 export interface UserConfig {
   inputs?: string[];
@@ -45,6 +56,7 @@ export interface UserConfig {
     providers?: { host: string; carrier: CarrierInput; ttlSeconds?: number; methods?: string[] }[];
   };
   tools?: { mcpHeader?: boolean; defaultTtlSeconds?: number };
+  select?: ToolSelection;
   /** Default dedup TTL for our own stores (seconds, ≥ 24 h by default). */
   defaultTtlSeconds?: number;
 }
@@ -62,6 +74,7 @@ export interface ResolvedConfig extends Required<Pick<UserConfig, 'inputs' | 'ou
   severities: Record<string, Severity | 'off'>;
   heuristics: NonNullable<UserConfig['heuristics']>;
   tools: { mcpHeader: boolean; defaultTtlSeconds: number };
+  select: ToolSelection;
   defaultTtlSeconds: number;
 }
 
@@ -87,6 +100,7 @@ export function resolveConfig(user: UserConfig = {}, configFile?: string, sectio
     severities: user.severities ?? {},
     heuristics: user.heuristics ?? {},
     tools: { mcpHeader: user.tools?.mcpHeader ?? false, defaultTtlSeconds: user.tools?.defaultTtlSeconds ?? DEFAULT_TTL_SECONDS },
+    select: user.select ?? {},
     defaultTtlSeconds: user.defaultTtlSeconds ?? DEFAULT_TTL_SECONDS,
   };
 }

@@ -3,8 +3,9 @@ import { diagnostic, type Diagnostic } from '../diagnostics/diagnostic.js';
 
 const TOP_KEYS = new Set([
   '$schema', '$comment', 'inputs', 'out', 'artifacts', 'owned', 'overrides', 'dialects', 'sql',
-  'severities', 'heuristics', 'tools', 'defaultTtlSeconds',
+  'severities', 'heuristics', 'tools', 'select', 'defaultTtlSeconds',
 ]);
+const SELECT_KEYS = new Set(['include', 'exclude', 'readOnly', 'writesOnly']);
 const DIALECTS = new Set(['postgres', 'sqlite', 'mysql']);
 const MECHANISMS = new Set(['none', 'OP-1', 'OP-2', 'OP-3', 'OP-4', 'OP-5', 'fail-closed']);
 const STRATEGIES = new Set(['caller', 'intent', 'content']);
@@ -75,7 +76,19 @@ function checkSeverities(value: unknown, pointer: string, out: Diagnostic[], fil
   }
 }
 
+function checkSelect(value: unknown, pointer: string, out: Diagnostic[], file: string): void {
+  if (!isObject(value)) return bad(out, file, pointer, 'select must be an object (include, exclude, readOnly, writesOnly)');
+  for (const [key, v] of Object.entries(value)) {
+    const p = `${pointer}/${key}`;
+    if (!SELECT_KEYS.has(key)) bad(out, file, p, `Unknown select key "${key}"; expected include, exclude, readOnly or writesOnly`);
+    else if (key === 'include' || key === 'exclude') stringArray()(v, p, out, file);
+    else if (typeof v !== 'boolean') bad(out, file, p, `${p} must be true or false`);
+  }
+  if (value.readOnly === true && value.writesOnly === true) bad(out, file, `${pointer}/writesOnly`, 'select.readOnly and select.writesOnly exclude each other (no tool would be left)');
+}
+
 const CHECKS: Record<string, Check> = {
+  select: checkSelect,
   inputs: stringArray(),
   out: string,
   dialects: stringArray(DIALECTS),

@@ -19,6 +19,8 @@ export interface Artifact<Name extends string = string> {
   readonly summary: string;
   /** In the default `artifacts` list (a config without `artifacts` gets every default one). */
   readonly byDefault: boolean;
+  /** One entry per tool: emitted from the plan narrowed by the config's `select` (emit/select.ts). */
+  readonly selectsTools?: boolean;
   /**
    * Checks `config[name]`, the artifact's own section (absent = no section). Returns problems; the config
    * loader turns them into `invalid_config` diagnostics with the pointer.

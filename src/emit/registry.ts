@@ -6,14 +6,18 @@
 import type { ConfigExtensions } from '../config/validate.js';
 import type { Artifact } from './artifact.js';
 import { clientArtifact } from './client/artifact.js';
+import { handlersArtifact } from './handlers/artifact.js';
+import { mcpArtifact } from './mcp/artifact.js';
 import { reportArtifact } from './report/artifact.js';
 import { sqlArtifact } from './sql/artifact.js';
 import { toolsArtifact } from './tools/artifact.js';
 
 export const ARTIFACTS = [
   clientArtifact,
+  handlersArtifact,
   sqlArtifact,
   toolsArtifact,
+  mcpArtifact,
   reportArtifact,
 ] as const satisfies readonly Artifact[];
 

@@ -42,3 +42,4 @@ export type { CheckpointRequest, ReconcileVerdict, SagaHandlers, SagaRequest, Sa
 export * from './mcp/index.js';
 export { externalIdOf, headersOf, nativeResult, resolveKey } from './client-support.js';
 export type { CallerKey, CallOptions, IntentScope, KeyOptions, NativeRunResult, NonEmptyScope, OmitKeyPath } from './client-support.js';
+export * from './tools/index.js';

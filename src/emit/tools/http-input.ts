@@ -15,6 +15,10 @@ type Obj = Record<string, unknown>;
 export interface BuiltInput {
   schema: Obj;
   unresolved: string[];
+  /** HTTP operations: where each top-level property goes (the tool runtime routes flat arguments by it). */
+  routes?: { property: string; in: 'path' | 'query' | 'header' | 'cookie'; name: string }[];
+  /** HTTP operations: the property holding the request body, and the media type it was read from. */
+  body?: { property: string; required: boolean; mediaType?: string; form?: 'form' | 'multipart' };
 }
 
 /** OAS 3.x §4.8.12.1: header parameters named Accept, Content-Type or Authorization are ignored. */
@@ -75,9 +79,9 @@ function pickContent(content: MediaContent[]): MediaContent | undefined {
   return json ?? form ?? content[0];
 }
 
-function bodySchema(op: HttpOperation, builder: DefsBuilder): { schema: JsonSchema; required: boolean } | undefined {
+function bodySchema(op: HttpOperation, builder: DefsBuilder): { schema: JsonSchema; required: boolean; mediaType?: string } | undefined {
   const bodyParam = op.parameters.find((p) => p.in === 'body');
-  if (bodyParam) return { schema: withDescription(normalizeSchema(bodyParam.schema ?? {}, builder), bodyParam.description), required: bodyParam.required };
+  if (bodyParam) return { schema: withDescription(normalizeSchema(bodyParam.schema ?? {}, builder), bodyParam.description), required: bodyParam.required, mediaType: 'application/json' };
   const formParams = op.parameters.filter((p) => p.in === 'formData');
   if (formParams.length > 0 || !op.requestBody) return undefined;
   const picked = pickContent(op.requestBody.content);
@@ -86,7 +90,7 @@ function bodySchema(op: HttpOperation, builder: DefsBuilder): { schema: JsonSche
   const schema = structured
     ? normalizeSchema(picked.schema ?? {}, builder)
     : { type: 'string', description: `Raw request body (${picked.mediaType}).` };
-  return { schema, required: op.requestBody.required };
+  return { schema, required: op.requestBody.required, mediaType: picked.mediaType };
 }
 
 function bodyName(taken: Set<string>): string {
@@ -117,28 +121,37 @@ export function buildHttpInput(op: HttpOperation, api: ApiModel, carrier: Carrie
     .sort((a, b) => LOCATION_ORDER.indexOf(a.in) - LOCATION_ORDER.indexOf(b.in));
   const formProps: Obj = {};
   const formRequired: string[] = [];
+  const routes: NonNullable<BuiltInput['routes']> = [];
+  let multipart = false;
   for (const p of params) {
     const schema = withDescription(normalizeSchema(p.schema ?? { type: 'string' }, builder), p.description);
     if (p.in === 'formData') {
       formProps[p.name] = schema;
       if (p.required) formRequired.push(p.name);
+      if (typeof p.schema === 'object' && p.schema.type === 'file') multipart = true;
       continue;
     }
     const name = propertyName(p, taken);
+    routes.push({ property: name, in: p.in as 'path' | 'query' | 'header' | 'cookie', name: p.name });
     properties[name] = schema;
     if (p.required || p.in === 'path') required.push(name);
   }
-  const body = Object.keys(formProps).length > 0
-    ? { schema: { type: 'object', properties: formProps, required: formRequired }, required: formRequired.length > 0 }
+  const isForm = Object.keys(formProps).length > 0;
+  const body = isForm
+    ? { schema: { type: 'object', properties: formProps, required: formRequired }, required: formRequired.length > 0, mediaType: undefined }
     : bodySchema(op, builder);
+  let bodyInfo: BuiltInput['body'];
   if (body) {
     const name = bodyName(taken);
     properties[name] = body.schema;
     if (body.required) required.push(name);
+    bodyInfo = { property: name, required: body.required };
+    if (body.mediaType !== undefined) bodyInfo.mediaType = body.mediaType;
+    if (isForm) bodyInfo.form = multipart ? 'multipart' : 'form';
   }
   const schema: Obj = { type: 'object', properties, required, additionalProperties: false };
   const defs = finishDefs(builder, normalizeSchema);
   if (Object.keys(defs).length > 0) schema.$defs = defs;
   if (body && (carrier?.in === 'body' || carrier?.in === 'form')) dropCarrierFields(schema, bodyName(taken), carrier);
-  return { schema, unresolved: builder.unresolved };
+  return { schema, unresolved: builder.unresolved, routes, ...(bodyInfo ? { body: bodyInfo } : {}) };
 }

@@ -15,6 +15,7 @@ import { ANTHROPIC_NAME, MCP_NAME, OPENAI_NAME, assignNames } from './names.js';
 import { toAnthropicTool } from './to-anthropic.js';
 import { toMcpTool } from './to-mcp.js';
 import { toOpenAiTool } from './to-openai.js';
+import { OPENAI_MAX_TOOLS, OpenAiPartsWriter } from './openai-parts.js';
 import { buildToolSpec, toolName } from './tool-spec.js';
 
 export { KEY_PROPERTY, formatWindow, keyDescription } from './idempotency-key.js';
@@ -44,7 +45,7 @@ function emitApi(apiPlan: ApiPlan, config: ResolvedConfig, sink: FileSink, diagn
   const anthropicNames = assignNames(named, ANTHROPIC_NAME);
   // MCP nests the list under `tools` (items at indent 4); OpenAI and Anthropic files are bare arrays.
   const mcp = new JsonArrayWriter(sink.file(`tools/mcp/${id}.tools.json`), 2, '{\n  "tools": ', '\n}\n');
-  const openAi = new JsonArrayWriter(sink.file(`tools/openai/${id}.tools.json`), 1, '', '\n');
+  const openAi = new OpenAiPartsWriter(sink, id, apiPlan.entries.length);
   const anthropic = new JsonArrayWriter(sink.file(`tools/anthropic/${id}.tools.json`), 1, '', '\n');
   const log = new DegradeLog(id);
   const removed = new Set<string>();
@@ -59,6 +60,9 @@ function emitApi(apiPlan: ApiPlan, config: ResolvedConfig, sink: FileSink, diagn
   diagnostics.push(...log.diagnostics());
   if (removed.size > 0) {
     diagnostics.push(diagnostic('tools_openai_keywords_removed', 'info', `${id}: keywords OpenAI strict mode does not support were removed from the OpenAI tools: ${[...removed].sort().join(', ')}.`, { file: apiPlan.api.file }));
+  }
+  if (openAi.parts > 1) {
+    diagnostics.push(diagnostic('tools_openai_split', 'info', `${id}: ${apiPlan.entries.length} tools are more than the ${OPENAI_MAX_TOOLS} OpenAI accepts in one request, so the OpenAI tools are split into ${openAi.parts} files (tools/openai/${id}.1.tools.json … ${id}.${openAi.parts}.tools.json); send one part per request, or narrow the tools with the config's select.`, { file: apiPlan.api.file }));
   }
   mcp.finish();
   openAi.finish();

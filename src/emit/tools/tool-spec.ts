@@ -8,7 +8,7 @@ import type { Operation, SourceRef, ToolAnnotations } from '../../ir/types.js';
 import { followRef } from '../../ir/refs.js';
 import { buildAnnotations } from './annotations.js';
 import { fitBudget } from './budget.js';
-import { buildHttpInput } from './http-input.js';
+import { buildHttpInput, type BuiltInput } from './http-input.js';
 import type { DegradeLog } from './degrade.js';
 import { describeOperation } from './description.js';
 import { addIdempotencyKey } from './idempotency-key.js';
@@ -29,6 +29,8 @@ export interface ToolSpec {
   /** The property that carries the idempotency key (write tools only). */
   keyProperty?: string;
   source: SourceRef;
+  /** HTTP operations: where each argument goes in the request (the tool runtime's routing, handlers/bindings.ts). */
+  http?: Pick<BuiltInput, 'routes' | 'body'>;
 }
 
 /** A ref that does not resolve, or only leads through other refs back to itself. */
@@ -64,6 +66,7 @@ export function buildToolSpec(apiPlan: ApiPlan, entry: PlanEntry, config: Resolv
     keyProperty,
     source: op.source,
   };
+  if (built.routes !== undefined) spec.http = { routes: built.routes, ...(built.body ? { body: built.body } : {}) };
   const title = op.kind === 'tool' ? op.title ?? op.annotations?.title : op.summary;
   if (typeof title === 'string' && title !== '') spec.title = title;
   if (op.kind === 'tool' && op.outputSchema !== undefined) spec.outputSchema = normalizeToolSchema(op.outputSchema).schema;

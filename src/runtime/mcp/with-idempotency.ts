@@ -54,7 +54,7 @@ export type WithMeta<R> = R & Pick<ToolResultLike, '_meta' | 'isError'>;
  * is taken from `authInfo.extra.sub` (the token's `sub` claim, as verifiers conventionally put it);
  * with no `authInfo` at all (stdio, a local server) there is one principal and the scope is ''.
  */
-function defaultScope(extra: unknown): string | undefined {
+export function defaultScope(extra: unknown): string | undefined {
   const authInfo = (extra as { authInfo?: { extra?: Record<string, unknown> } } | undefined)?.authInfo;
   if (authInfo === undefined || authInfo === null) return undefined;
   const sub = authInfo.extra?.sub;
@@ -63,7 +63,7 @@ function defaultScope(extra: unknown): string | undefined {
 }
 
 /** Authenticated, but the subject is not where the default looks: guessing would mix users' keys. */
-class ScopeUnknownError extends Error {
+export class ScopeUnknownError extends Error {
   constructor() {
     super('the request is authenticated but authInfo.extra.sub names no subject');
     this.name = 'ScopeUnknownError';

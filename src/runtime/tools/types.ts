@@ -20,6 +20,8 @@ export interface BindingCarrier {
   in: 'header' | 'query' | 'body' | 'form';
   name: string;
   path?: string[];
+  /** A `oneOf` body whose variants carry the key at different paths: one path each (the runtime picks). */
+  paths?: string[][];
 }
 
 export type BindingMechanism = 'none' | 'OP-1' | 'OP-2' | 'OP-3' | 'OP-4' | 'OP-5' | 'fail-closed';
@@ -49,11 +51,31 @@ export interface ToolBinding {
   /** MCP / JSON Schema 2020-12 input schema (with the key property on writes): validation and listing. */
   inputSchema: Record<string, unknown>;
   /**
-   * OpenAI strict mode: JSON pointers (into the arguments) of free-form objects sent as JSON-encoded
-   * strings. Optional fields sent as `null` are recognized from `inputSchema` (not in `required`).
+   * OpenAI strict mode: JSON pointers of free-form values sent as JSON-encoded strings. They point into
+   * the strict parameters schema (`/properties/body/properties/metadata`, `/$defs/Address/…`), the way the
+   * tools emitter reports them; the runtime follows the same path through `inputSchema` while decoding.
+   * Optional fields sent as `null` are recognized from `inputSchema` (not in `required`).
    */
   jsonEncoded?: string[];
+  /** OpenAI strict-mode `parameters` (what `tools/openai/<api>.tools.json` holds for this tool). */
+  openAiParameters?: Record<string, unknown>;
+  /**
+   * The spec's security requirements for this operation: alternatives (any one suffices), each a set of
+   * schemes used together. The runtime fills them from its `auth` option, never from the model.
+   */
+  security?: BindingSecurity[][];
   annotations?: { readOnlyHint?: boolean; destructiveHint?: boolean; idempotentHint?: boolean; openWorldHint?: boolean };
+}
+
+/** One security scheme of the spec, reduced to where its credential goes. */
+export interface BindingSecurity {
+  /** The scheme's name in the spec (`components.securitySchemes` key): the `auth` option is keyed by it. */
+  scheme: string;
+  /** `bearer` covers HTTP bearer, OAuth 2 and OpenID Connect (a token in `Authorization: Bearer`). */
+  type: 'bearer' | 'basic' | 'apiKey';
+  /** apiKey only. */
+  in?: 'header' | 'query' | 'cookie';
+  name?: string;
 }
 
 /** How a call arrived and who made it. */

@@ -22,7 +22,11 @@ export function compilerOptions(): ts.CompilerOptions {
     types: ['node'],
     typeRoots: [join(ROOT, 'node_modules/@types')],
     baseUrl: ROOT,
-    paths: { '@idemgen/runtime': ['src/runtime/index.ts'], 'idemgen/runtime': ['src/runtime/index.ts'] },
+    paths: {
+      '@idemgen/runtime': ['src/runtime/index.ts'], 'idemgen/runtime': ['src/runtime/index.ts'],
+      '@idemgen/runtime/tools': ['src/runtime/tools/index.ts'], 'idemgen/runtime/tools': ['src/runtime/tools/index.ts'],
+      '@idemgen/runtime/mcp': ['src/runtime/mcp/server.ts'], 'idemgen/runtime/mcp': ['src/runtime/mcp/server.ts'],
+    },
   };
 }
 

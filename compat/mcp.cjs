@@ -1,0 +1,3 @@
+'use strict';
+// `require('idemgen/runtime/mcp')` is @idemgen/runtime/mcp's CommonJS build.
+module.exports = require('@idemgen/runtime/mcp');

@@ -1,0 +1,3 @@
+'use strict';
+// `require('idemgen/runtime/openai')` is @idemgen/runtime/openai's CommonJS build.
+module.exports = require('@idemgen/runtime/openai');

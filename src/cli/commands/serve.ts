@@ -1,0 +1,122 @@
+/**
+ * `idemgen serve <spec…>`: any spec as a retry-safe MCP server, no generated code — stdio by default,
+ * `--http PORT` for Streamable HTTP. The pieces live in src/serve/; this file turns flags into them and
+ * keeps the process up until the client goes away (stdio) or a signal arrives.
+ */
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { registerToolRuntime } from '../../runtime/mcp/register.js';
+import type { ToolSelection } from '../../config/types.js';
+import { parseTokens, isLoopbackHost, type TokenEntry } from '../../serve/http-guard.js';
+import { listenHttp } from '../../serve/http.js';
+import { buildServeRuntime, ServeSetupError } from '../../serve/runtime.js';
+import { openServeStore } from '../../serve/store.js';
+import { resolveRun, reportInputDiagnostics, type CliContext, type CommonArgs } from '../context.js';
+import { VERSION } from '../version.js';
+
+export interface ServeArgs extends CommonArgs {
+  store?: string;
+  http?: number;
+  host?: string;
+  token?: string[];
+  allowedOrigin?: string[];
+  include?: string[];
+  exclude?: string[];
+  readOnly?: boolean;
+  writesOnly?: boolean;
+  dynamic?: boolean;
+  baseUrl?: string;
+  arg?: string[];
+}
+
+function selection(base: ToolSelection, args: ServeArgs): ToolSelection {
+  return {
+    include: [...(base.include ?? []), ...(args.include ?? [])],
+    exclude: [...(base.exclude ?? []), ...(args.exclude ?? [])],
+    readOnly: args.readOnly ?? base.readOnly,
+    writesOnly: args.writesOnly ?? base.writesOnly,
+  };
+}
+
+function serverArguments(pairs: readonly string[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const pair of pairs) {
+    const eq = pair.indexOf('=');
+    if (eq <= 0) throw new ServeSetupError(`--arg ${JSON.stringify(pair)}: expected NAME=VALUE`);
+    out[pair.slice(0, eq)] = pair.slice(eq + 1);
+  }
+  return out;
+}
+
+/** Resolves on the first of the given events: the server's lifetime. */
+function until(events: { stdinEnd?: boolean }): Promise<string> {
+  return new Promise((resolve) => {
+    process.once('SIGINT', () => resolve('SIGINT'));
+    process.once('SIGTERM', () => resolve('SIGTERM'));
+    if (events.stdinEnd) process.stdin.once('end', () => resolve('stdin closed'));
+  });
+}
+
+export async function serveCommand(ctx: CliContext, args: ServeArgs): Promise<number> {
+  try {
+    return await serve(ctx, args);
+  } catch (err) {
+    if (!(err instanceof ServeSetupError)) throw err;
+    ctx.logger.error(`idemgen serve: ${err.message}`);
+    return 2;
+  }
+}
+
+async function serve(ctx: CliContext, args: ServeArgs): Promise<number> {
+  const { config, inputs } = await resolveRun(ctx, args);
+  const select = selection(config.select, args);
+  if (select.readOnly && select.writesOnly) throw new ServeSetupError('--read-only and --writes-only exclude each other');
+  const host = args.host === undefined ? '127.0.0.1' : args.host === '' ? '0.0.0.0' : args.host;
+  let tokens: TokenEntry[];
+  try {
+    tokens = parseTokens([...(args.token ?? []), ...(process.env.IDEMGEN_SERVE_TOKEN ? [process.env.IDEMGEN_SERVE_TOKEN] : [])]);
+  } catch (err) {
+    throw new ServeSetupError((err as Error).message);
+  }
+  if (args.http !== undefined && !isLoopbackHost(host) && tokens.length === 0) {
+    throw new ServeSetupError(`binding ${host} (not loopback) needs a bearer token: --token SUBJECT=SECRET or IDEMGEN_SERVE_TOKEN (the server holds the API's credentials)`);
+  }
+  const fixed = serverArguments(args.arg ?? []);
+  const { analyze } = await import('../../pipeline.js');
+  const analysis = await analyze(inputs, config, ctx.cwd);
+  reportInputDiagnostics(ctx, { ...analysis, diagnostics: analysis.diagnostics.filter((d) => d.severity === 'error') });
+  const { store, label } = await openServeStore(args.store, ctx.cwd, config.sql);
+  try {
+    const { runtime, apis } = buildServeRuntime({ plan: analysis.plan, config, select, store, baseUrl: args.baseUrl, env: process.env });
+    const total = apis.reduce((n, a) => n + a.tools, 0);
+    if (total === 0) throw new ServeSetupError('no tools to serve: the specs have no HTTP operations, or the selection removed them all');
+    for (const a of apis) {
+      const missing = a.auth.missing.length > 0 ? `; no credentials for ${a.auth.missing.join(', ')} (set ${a.auth.missing.map((m) => `IDEMGEN_AUTH_${m.toUpperCase().replace(/[^A-Z0-9]+/g, '_')}`).join(', ')})` : '';
+      ctx.logger.info(`idemgen serve: ${a.id}: ${a.tools} tools → ${a.baseUrl}${missing}`);
+    }
+    const makeServer = (): McpServer => {
+      const server = new McpServer({ name: 'idemgen-serve', version: VERSION });
+      registerToolRuntime(server, runtime, { dynamic: args.dynamic === true, serverArguments: fixed });
+      return server;
+    };
+    const mode = args.dynamic ? 'dynamic (search_tools, describe_tool, invoke_tool)' : `${total} tools`;
+    if (args.http === undefined) {
+      const server = makeServer();
+      const transport = new StdioServerTransport();
+      const closed = new Promise<string>((resolve) => (transport.onclose = () => resolve('transport closed')));
+      await server.connect(transport);
+      ctx.logger.info(`idemgen serve: ${mode} over stdio; dedup store ${label}`);
+      await Promise.race([until({ stdinEnd: true }), closed]);
+      await server.close();
+      return 0;
+    }
+    const { server, url } = await listenHttp({ port: args.http, host, tokens, allowedOrigins: args.allowedOrigin ?? [], loopbackBind: isLoopbackHost(host), makeServer });
+    ctx.logger.info(`idemgen serve: ${mode} at ${url}${tokens.length > 0 ? ` (bearer token required, ${tokens.length} subject(s))` : ''}; dedup store ${label}`);
+    await until({});
+    server.closeAllConnections();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+    return 0;
+  } finally {
+    await store.close();
+  }
+}

@@ -1,0 +1,134 @@
+/**
+ * `buildToolBindings`: the plan turned into `ToolBinding`s — plain data the tool runtime executes
+ * (runtime/tools). Built from the same pieces as the tools artifact (names, input schema, strict
+ * OpenAI parameters) and the client (body encoding, key limits, mechanism), so a tool call through the
+ * runtime is the call the generated client makes. HTTP operations only: a tool-definition input has no
+ * request to send.
+ */
+import type { ApiPlan, PlanEntry } from '../../classify/types.js';
+import type { ResolvedConfig } from '../../config/types.js';
+import type { HttpOperation } from '../../ir/types.js';
+import type { ToolBinding } from '../../runtime/tools/types.js';
+import { encodingOf } from '../client/media.js';
+import { keyLimits } from '../client/key-limits.js';
+import { DegradeLog } from '../tools/degrade.js';
+import { ANTHROPIC_NAME, MCP_NAME, OPENAI_NAME, assignNames } from '../tools/names.js';
+import { toOpenAiTool } from '../tools/to-openai.js';
+import { buildToolSpec, toolName, type ToolSpec } from '../tools/tool-spec.js';
+import { bindingSecurity } from './security.js';
+
+type Names = { mcp: Map<string, string>; openai: Map<string, string>; anthropic: Map<string, string> };
+
+/** Assigned over every entry (tools included), exactly as the tools artifact does, so names match its files. */
+function assign(apiPlan: ApiPlan): Names {
+  const named = apiPlan.entries.map((e) => ({ key: e.operation.key, name: toolName(e.operation) }));
+  return { mcp: assignNames(named, MCP_NAME), openai: assignNames(named, OPENAI_NAME), anthropic: assignNames(named, ANTHROPIC_NAME) };
+}
+
+function bodyOf(spec: ToolSpec, op: HttpOperation): ToolBinding['body'] {
+  const body = spec.http?.body;
+  if (body === undefined) return undefined;
+  if (body.form !== undefined) return { property: body.property, encoding: body.form, required: body.required };
+  const media = op.requestBody?.content.find((c) => c.mediaType === body.mediaType);
+  const encoding = encodingOf(body.mediaType ?? 'application/json', media?.schema);
+  const out: NonNullable<ToolBinding['body']> = { property: body.property, encoding, required: body.required };
+  if (body.mediaType !== undefined) out.mediaType = body.mediaType;
+  return out;
+}
+
+/** OP-5: the inverse is addressed by the id the first call returned — only when it has exactly one path parameter. */
+function compensationOf(entry: PlanEntry, apiPlan: ApiPlan): ToolBinding['compensation'] {
+  if (entry.mechanism !== 'OP-5' || entry.compensation === undefined) return undefined;
+  const inverse = apiPlan.api.operations.find((o): o is HttpOperation => o.kind === 'http' && o.key === entry.compensation);
+  const params = inverse?.parameters.filter((p) => p.in === 'path') ?? [];
+  if (inverse === undefined || params.length !== 1) return undefined;
+  return { operation: inverse.key, method: inverse.method.toUpperCase(), path: inverse.path, idParameter: params[0]!.name };
+}
+
+function annotationsOf(spec: ToolSpec): ToolBinding['annotations'] {
+  const out: NonNullable<ToolBinding['annotations']> = {};
+  for (const k of ['readOnlyHint', 'destructiveHint', 'idempotentHint', 'openWorldHint'] as const) {
+    const v = spec.annotations[k];
+    if (typeof v === 'boolean') out[k] = v;
+  }
+  return out;
+}
+
+function keyFields(entry: PlanEntry, op: HttpOperation, root: unknown, config: ResolvedConfig): Partial<ToolBinding> {
+  const c = entry.carrier;
+  const native = entry.mechanism === 'OP-1' && c !== null && c.in !== 'argument';
+  const out: Partial<ToolBinding> = {};
+  if (native) {
+    out.carrier = { in: c.in as 'header' | 'query' | 'body' | 'form', name: c.name };
+    if (c.in === 'body' || c.in === 'form') {
+      // The full body path (JSON:API `data.attributes.…`, envelopes), and one path per oneOf variant.
+      out.carrier.path = [...c.path];
+      const paths = (c.variants ?? []).map((v) => v.path);
+      const distinct = paths.filter((p, i) => paths.findIndex((q) => q.join('\u0000') === p.join('\u0000')) === i);
+      if (distinct.length > 1) out.carrier.paths = distinct;
+    }
+    out.keyLimits = keyLimits(root, op, c);
+    if (entry.ttlSeconds !== undefined) out.ttlSeconds = entry.ttlSeconds;
+  } else {
+    // The window the tool description promises the model (tools/idempotency-key.ts).
+    out.ttlSeconds = entry.ttlSeconds ?? config.tools.defaultTtlSeconds;
+  }
+  return out;
+}
+
+function bindingOf(apiPlan: ApiPlan, entry: PlanEntry, op: HttpOperation, names: Names, config: ResolvedConfig): ToolBinding {
+  const spec = buildToolSpec(apiPlan, entry, config, new DegradeLog(apiPlan.api.id));
+  const strict = toOpenAiTool(spec, names.openai.get(op.key)!, new Set());
+  const b: ToolBinding = {
+    names: { mcp: names.mcp.get(op.key)!, openai: names.openai.get(op.key)!, anthropic: names.anthropic.get(op.key)! },
+    operation: op.key,
+    method: op.name,
+    http: { method: op.method.toUpperCase(), path: op.path },
+    effect: entry.effect,
+    mechanism: entry.mechanism,
+    description: spec.description,
+    routes: spec.http?.routes ?? [],
+    inputSchema: spec.inputSchema,
+  };
+  if (op.tags.length > 0) b.tags = [...op.tags];
+  if (spec.title !== undefined) b.title = spec.title;
+  if (spec.keyProperty !== undefined) {
+    b.keyProperty = spec.keyProperty;
+    Object.assign(b, keyFields(entry, op, apiPlan.api.root, config));
+  }
+  const body = bodyOf(spec, op);
+  if (body !== undefined) b.body = body;
+  const compensation = compensationOf(entry, apiPlan);
+  if (compensation !== undefined) b.compensation = compensation;
+  b.openAiParameters = (strict.tool.function as { parameters: Record<string, unknown> }).parameters;
+  if (strict.encoded.length > 0) b.jsonEncoded = [...strict.encoded];
+  const security = bindingSecurity(op, apiPlan.api.root);
+  if (security !== undefined) b.security = security;
+  b.annotations = annotationsOf(spec);
+  return b;
+}
+
+/** One binding at a time (a streaming emitter never holds them all), in plan order. */
+export function* eachToolBinding(apiPlan: ApiPlan, config: ResolvedConfig): Generator<ToolBinding> {
+  const names = assign(apiPlan);
+  for (const entry of apiPlan.entries) {
+    const op = entry.operation;
+    if (op.kind === 'http') yield bindingOf(apiPlan, entry, op, names, config);
+  }
+}
+
+/** Every name (all formats) of the API's HTTP tools, without building the bindings. */
+export function toolBindingNames(apiPlan: ApiPlan): string[] {
+  const names = assign(apiPlan);
+  const set = new Set<string>();
+  for (const e of apiPlan.entries) {
+    if (e.operation.kind !== 'http') continue;
+    for (const m of [names.mcp, names.openai, names.anthropic]) set.add(m.get(e.operation.key)!);
+  }
+  return [...set].sort();
+}
+
+/** One binding per HTTP operation of the API, in plan order (sorted by operation key). */
+export function buildToolBindings(apiPlan: ApiPlan, config: ResolvedConfig): ToolBinding[] {
+  return [...eachToolBinding(apiPlan, config)];
+}

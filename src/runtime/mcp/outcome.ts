@@ -1,0 +1,27 @@
+/**
+ * A tool runtime's `ToolOutcome` as an MCP `CallToolResult` (structural, as in tool-result.ts): the
+ * same JSON in `structuredContent` (for clients that read it) and as text (for the model, which only
+ * reads `content`). A failure is a tool result with `isError`, not a JSON-RPC error, so the model sees
+ * the API's message and whether the same key may be sent again.
+ */
+import type { ToolOutcome } from '../tools/types.js';
+import { ERROR_META, REPLAY_META, type ToolResultLike } from './tool-result.js';
+
+export function outcomeToResult(outcome: ToolOutcome): ToolResultLike {
+  if (!outcome.ok) {
+    const { error } = outcome;
+    return {
+      content: [{ type: 'text', text: `${error.message}\n${JSON.stringify({ error })}` }],
+      structuredContent: { error },
+      isError: true,
+      _meta: { [ERROR_META]: { code: error.code } },
+    };
+  }
+  const body: Record<string, unknown> = { result: outcome.result, was_replay: outcome.was_replay };
+  if (outcome.original_called_at !== undefined) body.original_called_at = outcome.original_called_at;
+  const result: ToolResultLike = { content: [{ type: 'text', text: JSON.stringify(body) }], structuredContent: body };
+  if (outcome.was_replay) {
+    result._meta = { [REPLAY_META]: { wasReplay: true, originalCalledAt: outcome.original_called_at ?? '' } };
+  }
+  return result;
+}

@@ -1,0 +1,96 @@
+/**
+ * `registerToolRuntime(server, runtime)`: every tool binding as an MCP tool on an SDK server. It sits on
+ * the low-level `tools/list` and `tools/call` handlers because `McpServer.registerTool` (SDK 1.32) only
+ * accepts zod schemas, and our input schemas are JSON Schema already (converting would lose keywords).
+ * So idemgen owns `tools/*` on that server; the caller keeps resources and prompts.
+ *
+ * Part of `idemgen/runtime/mcp`, the one runtime entry that imports the MCP SDK (a peer dependency).
+ */
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { KeyScope } from '../keys.js';
+import type { ToolBinding, ToolCallContext, ToolOutcome } from '../tools/types.js';
+import { DESCRIBE_TOOL, INVOKE_TOOL, SEARCH_TOOL, describeTool, metaTools, searchTools } from './dynamic.js';
+import { outcomeToResult } from './outcome.js';
+import { listedTool } from './tool-meta.js';
+import { defaultScope, ScopeUnknownError } from './with-idempotency.js';
+
+/** What registration needs of a tool runtime (`createToolRuntime` returns one). */
+export interface McpToolRuntime {
+  list(): readonly ToolBinding[];
+  call(name: string, args: unknown, ctx?: ToolCallContext): Promise<ToolOutcome>;
+}
+
+type CallExtra = Parameters<Parameters<Server['setRequestHandler']>[1]>[1];
+
+export interface RegisterToolRuntimeOptions {
+  /** List `search_tools`, `describe_tool` and `invoke_tool` instead of one tool per operation. */
+  dynamic?: boolean;
+  /**
+   * Tool arguments the server fills in from its configuration (`{ AccountSid: process.env.TWILIO_ACCOUNT_SID }`):
+   * removed from the listed schemas and always overriding what a model sends.
+   */
+  serverArguments?: Record<string, unknown>;
+  /** Dedup namespace per request. Default: the authenticated subject (`authInfo.extra.sub`), none on stdio. */
+  scope?: (extra: CallExtra) => string | KeyScope | undefined;
+}
+
+const lowLevel = (server: McpServer | Server): Server => ('server' in server ? server.server : server);
+
+function fail(code: string, message: string): CallToolResult {
+  return outcomeToResult({ ok: false, error: { code, message, executed: 'no', retry_same_key: true } }) as CallToolResult;
+}
+
+const asRecord = (value: unknown): Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+
+export function registerToolRuntime(server: McpServer | Server, runtime: McpToolRuntime, options: RegisterToolRuntimeOptions = {}): void {
+  const bindings = runtime.list();
+  const byName = new Map(bindings.map((b) => [b.names.mcp, b]));
+  const fixedValues = options.serverArguments ?? {};
+  const fixed = new Set(Object.keys(fixedValues));
+  const listed = options.dynamic ? metaTools() : bindings.map((b) => listedTool(b, fixed));
+  const low = lowLevel(server);
+  low.registerCapabilities({ tools: {} });
+  low.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: listed as never }));
+
+  const invoke = async (binding: ToolBinding, args: Record<string, unknown>, extra: CallExtra): Promise<CallToolResult> => {
+    let scope: string | KeyScope | undefined;
+    try {
+      scope = (options.scope ?? defaultScope)(extra);
+    } catch (err) {
+      if (err instanceof ScopeUnknownError) return fail('idempotency_scope_unknown', `Server configuration error: ${err.message}. Nothing was executed.`);
+      throw err;
+    }
+    const own = Object.keys(asRecord(binding.inputSchema.properties));
+    const injected = Object.fromEntries(own.filter((p) => fixed.has(p)).map((p) => [p, fixedValues[p]]));
+    // On a cancel (client timeout) the runtime stops waiting but lets the call finish and be recorded, so
+    // the same-key retry replays it instead of finding an unknown outcome.
+    const ctx: ToolCallContext = { format: 'mcp', scope, signal: extra.signal };
+    const outcome = await runtime.call(binding.names.mcp, { ...args, ...injected }, ctx);
+    return outcomeToResult(outcome) as CallToolResult;
+  };
+
+  low.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+    const { name } = request.params;
+    const args = asRecord(request.params.arguments);
+    if (options.dynamic) {
+      if (name === SEARCH_TOOL) {
+        const hits = searchTools(bindings, String(args.query ?? ''), typeof args.limit === 'number' ? args.limit : undefined);
+        return { content: [{ type: 'text', text: JSON.stringify({ tools: hits }) }], structuredContent: { tools: hits } };
+      }
+      const target = byName.get(String(args.name ?? ''));
+      if (name === DESCRIBE_TOOL || name === INVOKE_TOOL) {
+        if (target === undefined) return fail('unknown_tool', `No operation named ${JSON.stringify(args.name)}; find names with ${SEARCH_TOOL}. Nothing was executed.`);
+        if (name === INVOKE_TOOL) return invoke(target, asRecord(args.arguments), extra);
+        const description = describeTool(target, fixed);
+        return { content: [{ type: 'text', text: JSON.stringify(description) }], structuredContent: description as unknown as Record<string, unknown> };
+      }
+      throw new McpError(ErrorCode.InvalidParams, `Tool ${name} not found`);
+    }
+    const binding = byName.get(name);
+    if (binding === undefined) throw new McpError(ErrorCode.InvalidParams, `Tool ${name} not found`);
+    return invoke(binding, args, extra);
+  });
+}

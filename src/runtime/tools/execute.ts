@@ -1,0 +1,101 @@
+/**
+ * One validated tool call → exactly the effect the generated client would make (emit/client/client-class.ts),
+ * with ONE dedup layer: OP-1 trusts the API's own key (no row), OP-5 runs the saga, every other write
+ * claims one row (scope + operation + key) and sends inside it; reads are plain. Nothing here nests a
+ * second claim, so a call can never conflict with itself (issue 14's withIdempotency + client bug).
+ */
+import { externalIdOf, nativeResult } from '../client-support.js';
+import type { HttpCaller, HttpRequest } from '../http.js';
+import type { Idempotency, RunResult } from '../idempotency.js';
+import { validateKey, type KeyScope } from '../keys.js';
+import { runSaga } from '../saga.js';
+import type { DedupStore, StoreMechanism } from '../store.js';
+import type { RoutedRequest } from './route.js';
+import type { ToolBinding } from './types.js';
+
+export interface Execution {
+  binding: ToolBinding;
+  routed: RoutedRequest;
+  request: Omit<HttpRequest, 'mechanism'>;
+  key: string | undefined;
+  scope: string | KeyScope | undefined;
+  /** Credentials for the OP-5 inverse call (the same security as the call itself). */
+  authHeaders?: Record<string, string>;
+}
+
+export interface ExecuteDeps {
+  http: HttpCaller;
+  idem: Idempotency | undefined;
+  store: DedupStore | undefined;
+  saga: { leaseMs?: number; waitMs?: number; pollMs?: number; now?: () => number };
+}
+
+export interface Executed {
+  result: unknown;
+  wasReplay: boolean;
+  originalCalledAt?: Date;
+}
+
+/** OP-1 with an HTTP carrier: the API dedupes (SOP Step 6, second pattern); the runtime keeps no row. */
+export function isNative(b: ToolBinding): boolean {
+  return b.effect === 'write' && b.mechanism === 'OP-1' && b.carrier !== undefined;
+}
+
+/** The mechanism the dedup row records; a write classify refused (`none`) is still deduped at the tool boundary (OP-7). */
+function storeMechanism(b: ToolBinding): StoreMechanism {
+  return b.mechanism === 'none' ? 'fail-closed' : b.mechanism;
+}
+
+function missingStore(b: ToolBinding): Error {
+  return new TypeError(`${b.operation} (${b.mechanism}) needs a dedup store: pass \`store\` to createToolRuntime`);
+}
+
+async function native(d: ExecuteDeps, x: Execution): Promise<Executed> {
+  const b = x.binding;
+  const key = validateKey(x.key, b.keyLimits ?? {});
+  const c = b.carrier!;
+  const carrier = { in: c.in, name: c.name, ...(c.path !== undefined ? { path: c.path } : {}), ...(c.paths !== undefined ? { paths: c.paths } : {}) };
+  const res = await d.http.send({ ...x.request, key, carrier, mechanism: 'OP-1' });
+  // A native replay knows its original time only from a header that carries it (SOP Step 7): never the replay's Date.
+  const r = nativeResult(res);
+  return { result: r.result, wasReplay: r.wasReplay, ...(r.originalCalledAt !== undefined ? { originalCalledAt: r.originalCalledAt } : {}) };
+}
+
+async function saga(d: ExecuteDeps, x: Execution): Promise<Executed> {
+  const b = x.binding;
+  if (d.store === undefined) throw missingStore(b);
+  const comp = b.compensation;
+  const r = await runSaga(d.store, {
+    operation: b.operation, key: x.key!, scope: x.scope, args: x.routed, ...d.saga,
+    ...(comp !== undefined ? { compensationOperation: comp.operation } : {}),
+    ...(b.ttlSeconds !== undefined ? { ttlSeconds: b.ttlSeconds } : {}),
+  }, {
+    call: (ctx) => d.http.send({ ...x.request, mechanism: 'OP-5', run: ctx })
+      .then((res) => ({ externalId: externalIdOf(b.operation, res.body), result: res.body })),
+    ...(comp !== undefined ? {
+      // The inverse (`DELETE /things/{id}`) is addressed by the id the first call returned (SOP OP-5).
+      compensate: (externalId: string) => d.http.send({
+        method: comp.method, path: comp.path.replace(`{${comp.idParameter}}`, encodeURIComponent(externalId)),
+        bodyType: 'none', mechanism: 'OP-5', ...(x.authHeaders ? { headers: x.authHeaders } : {}),
+      }).then(() => undefined),
+    } : {}),
+  });
+  return { result: r.result, wasReplay: r.wasReplay, originalCalledAt: r.originalCalledAt };
+}
+
+export async function execute(d: ExecuteDeps, x: Execution): Promise<Executed> {
+  const b = x.binding;
+  if (b.effect === 'read') {
+    const res = await d.http.send({ ...x.request, mechanism: 'none' });
+    return { result: res.body, wasReplay: false };
+  }
+  if (isNative(b)) return native(d, x);
+  if (b.mechanism === 'OP-5') return saga(d, x);
+  if (d.idem === undefined) throw missingStore(b);
+  const mechanism = storeMechanism(b);
+  const r = await d.idem.run({
+    operation: b.operation, key: x.key!, scope: x.scope, args: x.routed, mechanism,
+    ...(b.ttlSeconds !== undefined ? { ttlSeconds: b.ttlSeconds } : {}),
+  }, (ctx) => d.http.send({ ...x.request, mechanism, run: ctx }).then((res) => res.body));
+  return { result: r.result, wasReplay: r.wasReplay, originalCalledAt: r.originalCalledAt };
+}

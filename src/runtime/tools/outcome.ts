@@ -1,0 +1,80 @@
+/**
+ * A failed tool call → the error the model reads: a stable code, whether the effect happened, and
+ * whether the same key may be sent again. Only certainty says `executed: 'no'`: a definite 4xx, a request
+ * that never left, a refused key (DESIGN §5: assuming "it did not happen" is the unsafe default).
+ */
+import {
+  IdempotencyConflictError, IdempotencyFailedError, IdempotencyFencedError, IdempotencyInFlightError,
+  IdempotencyKeyInvalidError, IdempotencyNotSentError, IdempotencyOutcomeUnknownError, IdempotencyResultTooLargeError,
+  IdempotencyResultUnencodableError,
+} from '../errors.js';
+import { HttpStatusError } from '../http.js';
+import { parseApiError } from './api-error.js';
+import type { ToolCallError } from './types.js';
+
+function httpCause(err: unknown): HttpStatusError | undefined {
+  for (let e = err, i = 0; e !== undefined && e !== null && i < 5; e = (e as { cause?: unknown }).cause, i++) {
+    if (e instanceof HttpStatusError) return e;
+  }
+  return undefined;
+}
+
+function withApi(error: ToolCallError, http: HttpStatusError | undefined): ToolCallError {
+  if (http === undefined) return error;
+  const api = parseApiError(http.body);
+  error.status = http.status;
+  if (api.code !== undefined) error.api_code = api.code;
+  if (api.message !== undefined) error.api_message = api.message;
+  return error;
+}
+
+const describe = (err: unknown): string => (err instanceof Error ? err.message : String(err));
+
+/**
+ * `retrySafe`: the downstream dedupes a repeat of this key (OP-1 native key, OP-3 content address), so
+ * after an unknown outcome the same key may be sent again and resolves it.
+ */
+export function toToolError(err: unknown, effect: 'read' | 'write', retrySafe: boolean): ToolCallError {
+  const http = httpCause(err);
+  if (err instanceof HttpStatusError && err.definiteFailure) {
+    return withApi({
+      code: 'api_error', executed: 'no', retry_same_key: true,
+      message: `The API refused the request (HTTP ${err.status}); nothing was executed. Correct the arguments and retry with the same key.`,
+    }, err);
+  }
+  if (effect === 'read' && (err instanceof HttpStatusError || (err as { definiteFailure?: unknown })?.definiteFailure === false)) {
+    return withApi({ code: 'api_error', executed: 'no', retry_same_key: true, message: `The read failed: ${describe(err)}. It may be retried.` }, http);
+  }
+  if (err instanceof IdempotencyNotSentError) {
+    return { code: 'not_sent', executed: 'no', retry_same_key: true, message: `The request never reached the API (${err.message}); nothing was executed. Retry with the same key.` };
+  }
+  if (err instanceof IdempotencyKeyInvalidError) {
+    return { code: 'idempotency_key_invalid', executed: 'no', retry_same_key: false, message: `${err.message}. Send a new key of printable ASCII characters (for example a UUID), created once for this action.` };
+  }
+  if (err instanceof IdempotencyConflictError) {
+    return withApi({ code: 'idempotency_conflict', executed: 'no', retry_same_key: false, message: 'This key was already used with different arguments; nothing new was executed. Reuse a key only to retry the identical call; use a new key for a new action.' }, http);
+  }
+  if (err instanceof IdempotencyInFlightError) {
+    return { code: 'idempotency_in_flight', executed: 'unknown', retry_same_key: true, message: 'A call with this key is still in progress. Retry later with the same key to get its result; never switch to a new key.' };
+  }
+  if (err instanceof IdempotencyFencedError) {
+    return { code: 'idempotency_fenced', executed: 'yes', retry_same_key: true, message: 'The call happened, but a retry took the key over while it ran. Retry with the same key to get the recorded result.' };
+  }
+  if (err instanceof IdempotencyResultTooLargeError || err instanceof IdempotencyResultUnencodableError) {
+    return { code: 'idempotency_result_unavailable', executed: 'yes', retry_same_key: false, message: 'The call already happened (it is not run again), but its result was not stored. Use a read tool to look at the outcome.' };
+  }
+  if (err instanceof IdempotencyFailedError) {
+    return { code: 'idempotency_failed', executed: 'unknown', retry_same_key: false, message: err.message };
+  }
+  const ambiguous = err instanceof IdempotencyOutcomeUnknownError || err instanceof HttpStatusError
+    || (err as { definiteFailure?: unknown })?.definiteFailure === false;
+  if (ambiguous) {
+    return withApi({
+      code: 'idempotency_outcome_unknown', executed: 'unknown', retry_same_key: retrySafe,
+      message: retrySafe
+        ? `The outcome is unknown (${describe(err)}). Retry with the SAME key: the API deduplicates it, so it cannot happen twice.`
+        : `The outcome is unknown (${describe(err)}) and it is not run again automatically (fail closed). Do not retry with a new key; check the outcome with a read tool or ask an operator.`,
+    }, http);
+  }
+  return { code: 'tool_error', executed: 'unknown', retry_same_key: false, message: `The tool failed: ${describe(err)}` };
+}

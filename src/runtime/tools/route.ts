@@ -1,0 +1,53 @@
+/**
+ * Flat tool arguments → the request the generated client would build: path parameters substituted
+ * (percent-encoded), query/header/cookie grouped by their spec names, the body under its own property.
+ * The grouped form is also what the dedup row hashes, as the client's `request` argument.
+ */
+import { headersOf } from '../client-support.js';
+import type { HttpRequest } from '../http.js';
+import type { ToolBinding } from './types.js';
+
+type Obj = Record<string, unknown>;
+
+export interface RoutedRequest {
+  path?: Obj;
+  query?: Obj;
+  header?: Obj;
+  cookie?: Obj;
+  body?: unknown;
+}
+
+export function routeArguments(binding: ToolBinding, args: Obj): RoutedRequest {
+  const out: RoutedRequest = {};
+  for (const route of binding.routes) {
+    const value = args[route.property];
+    if (value === undefined) continue;
+    (out[route.in] ??= {})[route.name] = value;
+  }
+  if (binding.body !== undefined && args[binding.body.property] !== undefined) out.body = args[binding.body.property];
+  return out;
+}
+
+function expandPath(template: string, path: Obj | undefined): string {
+  return template.replace(/\{([^}]+)\}/g, (whole, name: string) => {
+    const v = path?.[name];
+    return v === undefined ? whole : encodeURIComponent(String(v));
+  });
+}
+
+/** Everything `HttpCaller.send` needs except the key, its carrier, the mechanism and the run. */
+export function toHttpRequest(binding: ToolBinding, routed: RoutedRequest): Omit<HttpRequest, 'mechanism'> {
+  const req: Omit<HttpRequest, 'mechanism'> = {
+    method: binding.http.method,
+    path: expandPath(binding.http.path, routed.path),
+    bodyType: binding.body?.encoding ?? 'none',
+  };
+  if (routed.query !== undefined) req.query = routed.query;
+  if (routed.header !== undefined || routed.cookie !== undefined) req.headers = headersOf(routed.header, routed.cookie);
+  if (binding.body !== undefined) {
+    if (routed.body !== undefined) req.body = routed.body;
+    const raw = binding.body.encoding === 'text' || binding.body.encoding === 'binary';
+    if (raw && binding.body.mediaType !== undefined) req.contentType = binding.body.mediaType;
+  }
+  return req;
+}

@@ -1,0 +1,170 @@
+/**
+ * `createToolRuntime`: model tool calls → HTTP effects, from `ToolBinding` data alone. Per call: decode the
+ * model's dialect, validate against the input schema before anything else (bad arguments never touch the
+ * key), take the key from the arguments (model-supplied, SOP Case 4) or derive it from the app's intent
+ * (SOP Case 2), route flat arguments into the request, and run it through one dedup layer (execute.ts).
+ */
+import { createHttpCaller, type HttpRequest, type RetryPolicy } from '../http.js';
+import { createIdempotency, type IdempotencyOptions } from '../idempotency.js';
+import { intentKey, type KeyScope } from '../keys.js';
+import type { DedupStore } from '../store.js';
+import { applyAuth, type ToolAuthOption } from './auth.js';
+import { decodeArguments } from './decode.js';
+import { execute, isNative, type ExecuteDeps } from './execute.js';
+import { toToolError } from './outcome.js';
+import { routeArguments, toHttpRequest } from './route.js';
+import type { ToolBinding, ToolCallContext, ToolCallError, ToolOutcome } from './types.js';
+import { validateArguments, type ArgumentIssue } from './validate.js';
+
+type Obj = Record<string, unknown>;
+type Format = NonNullable<ToolCallContext['format']>;
+
+export interface ToolRuntimeOptions {
+  bindings: readonly ToolBinding[];
+  /** The API's base URL (the spec's server is not trusted by default: it is data from the spec). */
+  baseUrl: string;
+  fetch?: typeof fetch;
+  /** Sent on every request (a User-Agent, an account header). */
+  headers?: Record<string, string>;
+  /** Credentials per security scheme; never taken from the model. */
+  auth?: ToolAuthOption;
+  /** Dedup store: required when a tool writes through idemgen's dedup (everything but OP-1 and reads). */
+  store?: DedupStore;
+  /** The principal's namespace for stored keys when the call context names none. */
+  scope?: string | KeyScope;
+  /** Per HTTP attempt. */
+  timeoutMs?: number;
+  /** Transport retries, for OP-1 only (the API dedupes the repeat). */
+  retry?: Partial<RetryPolicy>;
+  /** Lease, wait and poll timings of the dedup state machine. */
+  idempotency?: Pick<IdempotencyOptions, 'leaseMs' | 'waitMs' | 'pollMs' | 'maxResultBytes' | 'redact' | 'now'>;
+}
+
+/** `Name`: the tool names a generated module knows (`PaymentsToolName`), so a typo does not compile. */
+export interface ToolRuntime<Name extends string = string> {
+  readonly bindings: readonly ToolBinding[];
+  /** The tools in binding order. */
+  list(): readonly ToolBinding[];
+  /** By the name of any format (MCP, OpenAI, Anthropic), the client method name or the operation key. */
+  find(name: string, format?: Format): ToolBinding | undefined;
+  call(name: Name, args: unknown, ctx?: ToolCallContext): Promise<ToolOutcome>;
+}
+
+const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
+
+function invalid(issues: ArgumentIssue[]): ToolOutcome {
+  const list = issues.map((i) => `${i.pointer || '/'}: ${i.message}`).join('; ');
+  return { ok: false, error: { code: 'invalid_arguments', executed: 'no', retry_same_key: true, issues, message: `Invalid arguments, nothing was executed: ${list}. Correct them and call again (the same key may be reused).` } };
+}
+
+function failed(error: ToolCallError): ToolOutcome {
+  return { ok: false, error };
+}
+
+function nameIndex(bindings: readonly ToolBinding[]): Map<string, ToolBinding> {
+  const index = new Map<string, ToolBinding>();
+  // Later entries never shadow earlier ones: format names first, then method names, then operation keys.
+  const add = (name: string, b: ToolBinding) => void (index.has(name) || index.set(name, b));
+  for (const b of bindings) for (const n of [b.names.mcp, b.names.openai, b.names.anthropic]) add(n, b);
+  for (const b of bindings) add(b.method, b);
+  for (const b of bindings) add(b.operation, b);
+  return index;
+}
+
+/** The key: the model's argument, else an intent key (SOP Case 2) — never the tool-call id (SOP §6). */
+function keyOf(b: ToolBinding, args: Obj, rest: Obj, ctx: ToolCallContext, issues: ArgumentIssue[]): string | undefined {
+  if (b.effect !== 'write' || b.keyProperty === undefined) return undefined;
+  const given = args[b.keyProperty];
+  if (typeof given === 'string') return given;
+  if (ctx.intent !== undefined && Object.keys(ctx.intent).length > 0) return intentKey({ scope: ctx.intent, operation: b.operation, args: rest });
+  issues.push({ pointer: `/${b.keyProperty}`, message: 'required: create one key for this action (for example a UUID) and reuse it on every retry' });
+  return undefined;
+}
+
+export function createToolRuntime<Name extends string = string>(options: ToolRuntimeOptions): ToolRuntime<Name> {
+  const bindings = [...options.bindings];
+  const index = nameIndex(bindings);
+  const http = createHttpCaller({
+    baseUrl: options.baseUrl,
+    ...(options.fetch ? { fetch: options.fetch } : {}), ...(options.headers ? { headers: options.headers } : {}),
+    ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}), ...(options.retry ? { retry: options.retry } : {}),
+  });
+  const timing = options.idempotency ?? {};
+  const deps: ExecuteDeps = {
+    http,
+    store: options.store,
+    idem: options.store ? createIdempotency({ ...timing, store: options.store }) : undefined,
+    saga: { leaseMs: timing.leaseMs, waitMs: timing.waitMs, pollMs: timing.pollMs, now: timing.now },
+  };
+
+  function find(name: string, format?: Format): ToolBinding | undefined {
+    if (format === 'openai' || format === 'anthropic' || format === 'mcp') {
+      const exact = bindings.find((b) => b.names[format] === name);
+      if (exact) return exact;
+    }
+    return index.get(name);
+  }
+
+  async function call(name: string, args: unknown, ctx: ToolCallContext = {}): Promise<ToolOutcome> {
+    const b = find(name, ctx.format);
+    if (b === undefined) {
+      return failed({ code: 'unknown_tool', executed: 'no', retry_same_key: true, message: `There is no tool named ${JSON.stringify(name)}.` });
+    }
+    const decoded = decodeArguments(b, args ?? {}, ctx.format);
+    if (!isObj(decoded)) return invalid([{ pointer: '', message: 'arguments must be a JSON object' }]);
+    const issues = await validateArguments(b, decoded);
+    const { [b.keyProperty ?? '']: _key, ...rest } = decoded;
+    const key = keyOf(b, decoded, b.keyProperty === undefined ? decoded : rest, ctx, issues);
+    if (issues.length > 0) return invalid(issues);
+    const routed = routeArguments(b, rest);
+    const request = toHttpRequest(b, routed);
+    // The downstream dedupes a repeat of this key, so after an unknown outcome the same key resolves it.
+    const retrySafe = isNative(b) || b.mechanism === 'OP-3';
+    try {
+      await applyAuth(request, b, options.auth);
+      const authOnly: Omit<HttpRequest, 'mechanism'> = { method: 'GET', path: '', bodyType: 'none' };
+      if (b.compensation !== undefined) await applyAuth(authOnly, b, options.auth);
+      const pending = execute(deps, {
+        binding: b, routed, request, key, scope: ctx.scope ?? options.scope,
+        ...(b.compensation !== undefined && authOnly.headers ? { authHeaders: authOnly.headers } : {}),
+      });
+      const done = await raceSignal(pending, ctx.signal);
+      if (done === ABORTED) return failed(cancelled(b));
+      const out: ToolOutcome = { ok: true, result: done.result, was_replay: done.wasReplay };
+      if (done.originalCalledAt !== undefined) out.original_called_at = done.originalCalledAt.toISOString();
+      return out;
+    } catch (err) {
+      return failed(toToolError(err, b.effect, retrySafe));
+    }
+  }
+
+  return { bindings, list: () => bindings, find, call };
+}
+
+const ABORTED = Symbol('aborted');
+
+/**
+ * The caller stopped waiting; the call itself runs on and is recorded, so a same-key retry gets its
+ * result (or waits for it) instead of repeating it.
+ */
+function raceSignal<T>(p: Promise<T>, signal: AbortSignal | undefined): Promise<T | typeof ABORTED> {
+  if (signal === undefined) return p;
+  if (signal.aborted) {
+    p.catch(() => undefined);
+    return Promise.resolve(ABORTED);
+  }
+  return new Promise((resolve, reject) => {
+    const onAbort = () => {
+      p.catch(() => undefined);
+      resolve(ABORTED);
+    };
+    signal.addEventListener('abort', onAbort, { once: true });
+    p.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
+}
+
+function cancelled(b: ToolBinding): ToolCallError {
+  return b.effect === 'read'
+    ? { code: 'cancelled', executed: 'no', retry_same_key: true, message: 'The read was cancelled before it answered; it may be retried.' }
+    : { code: 'cancelled', executed: 'unknown', retry_same_key: true, message: 'The caller stopped waiting; the call may still complete. Retry with the SAME key to get its result; never use a new key for this action.' };
+}

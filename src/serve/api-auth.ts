@@ -1,0 +1,36 @@
+/**
+ * The API's credentials for `idemgen serve`: one environment variable per security scheme of the spec,
+ * `IDEMGEN_AUTH_<SCHEME>` (the scheme's name upper-cased, non-alphanumerics as `_`; HTTP basic as
+ * `user:password`). They are the server's, never the model's: the tool runtime adds them to each request
+ * (runtime/tools/auth.ts) and no tool schema asks for them.
+ */
+type Obj = Record<string, unknown>;
+
+export interface ApiCredentials {
+  /** Scheme name → credential, the tool runtime's `auth` option. */
+  auth: Record<string, string>;
+  /** Schemes filled (names only, never values) and those no variable fills, for the start-up line. */
+  used: string[];
+  missing: string[];
+}
+
+export const authEnvName = (scheme: string): string => `IDEMGEN_AUTH_${scheme.toUpperCase().replace(/[^A-Z0-9]+/g, '_')}`;
+
+function schemeNames(root: unknown): string[] {
+  const doc = (root ?? {}) as Obj;
+  const schemes = ((doc.components as Obj | undefined)?.securitySchemes ?? doc.securityDefinitions ?? {}) as Obj;
+  return typeof schemes === 'object' && schemes !== null ? Object.keys(schemes).sort() : [];
+}
+
+export function apiCredentials(roots: readonly unknown[], env: NodeJS.ProcessEnv = process.env): ApiCredentials {
+  const out: ApiCredentials = { auth: {}, used: [], missing: [] };
+  for (const name of new Set(roots.flatMap(schemeNames))) {
+    const value = env[authEnvName(name)];
+    if (value === undefined || value === '') out.missing.push(name);
+    else {
+      out.auth[name] = value;
+      out.used.push(name);
+    }
+  }
+  return out;
+}

@@ -1,0 +1,71 @@
+/**
+ * `idemgen serve`'s tools: specs loaded and classified in memory, narrowed by the selection, turned into
+ * bindings (the same `buildToolBindings` the handlers artifact writes out) and one tool runtime per API
+ * (each has its own base URL and credentials), combined behind one name index for MCP.
+ */
+import type { ResolvedConfig, ToolSelection } from '../config/types.js';
+import { buildToolBindings } from '../emit/handlers/bindings.js';
+import { selectApi } from '../emit/select.js';
+import type { Plan } from '../classify/types.js';
+import type { McpToolRuntime } from '../runtime/mcp/register.js';
+import type { DedupStore } from '../runtime/store.js';
+import { createToolRuntime } from '../runtime/tools/runtime.js';
+import type { ToolBinding } from '../runtime/tools/types.js';
+import { apiCredentials } from './api-auth.js';
+
+export interface ServeRuntimeOptions {
+  plan: Plan;
+  config: ResolvedConfig;
+  select: ToolSelection;
+  store: DedupStore;
+  baseUrl?: string;
+  env: NodeJS.ProcessEnv;
+  fetch?: typeof fetch;
+}
+
+export interface ServeApi {
+  id: string;
+  baseUrl: string;
+  tools: number;
+  auth: { used: string[]; missing: string[] };
+}
+
+/** Usage problems found while building (no base URL, clashing names): the command prints them, exit 2. */
+export class ServeSetupError extends Error {}
+
+function baseUrlOf(servers: readonly string[], given: string | undefined, id: string): string {
+  if (given !== undefined) return given;
+  const absolute = servers.find((s) => /^https?:\/\//i.test(s));
+  if (absolute === undefined) throw new ServeSetupError(`${id}: the spec names no absolute http(s) server; pass --base-url`);
+  return absolute;
+}
+
+export function buildServeRuntime(opts: ServeRuntimeOptions): { runtime: McpToolRuntime; apis: ServeApi[] } {
+  const owners = new Map<string, ReturnType<typeof createToolRuntime>>();
+  const all: ToolBinding[] = [];
+  const apis: ServeApi[] = [];
+  for (const apiPlan of opts.plan.apis) {
+    const bindings = buildToolBindings(selectApi(apiPlan, opts.select), opts.config);
+    if (bindings.length === 0) continue;
+    const baseUrl = baseUrlOf(apiPlan.api.servers, opts.baseUrl, apiPlan.api.id);
+    const creds = apiCredentials([apiPlan.api.root], opts.env);
+    const runtime = createToolRuntime({
+      bindings, baseUrl, store: opts.store, auth: creds.auth, ...(opts.fetch ? { fetch: opts.fetch } : {}),
+    });
+    for (const b of bindings) {
+      if (owners.has(b.names.mcp)) throw new ServeSetupError(`two specs both have a tool named ${b.names.mcp}; serve them separately or narrow with --exclude`);
+      owners.set(b.names.mcp, runtime);
+      all.push(b);
+    }
+    apis.push({ id: apiPlan.api.id, baseUrl, tools: bindings.length, auth: { used: creds.used, missing: creds.missing } });
+  }
+  const runtime: McpToolRuntime = {
+    list: () => all,
+    call: async (name, args, ctx) => {
+      const owner = owners.get(name);
+      if (owner === undefined) return { ok: false, error: { code: 'unknown_tool', executed: 'no', retry_same_key: true, message: `There is no tool named ${JSON.stringify(name)}.` } };
+      return owner.call(name, args, ctx);
+    },
+  };
+  return { runtime, apis };
+}
