@@ -37,6 +37,15 @@ export const IR_CODES = {
   mixed_tool_formats: { severity: 'warning', summary: 'a tool list mixes formats (e.g. MCP and Anthropic items)' },
 } as const satisfies Record<string, CodeInfo>;
 
+/** `idemgen validate` (besides the load codes of its inputs). */
+export const VALIDATE_CODES = {
+  spec_schema_violation: { severity: 'error', summary: 'the document breaks the official OpenAPI 2.0/3.0/3.1 JSON schema at this place' },
+  spec_semantic_error: { severity: 'error', summary: 'a Swagger 2.0 rule the schema cannot express (path parameters, duplicate operationIds, body parameters)' },
+  spec_ref_error: { severity: 'error', summary: 'the validator could not follow a $ref the loader did not report' },
+  spec_not_validated: { severity: 'error', summary: 'the validator refused the document as a whole (e.g. an OpenAPI version it does not know)' },
+  no_openapi_input: { severity: 'error', summary: 'no input is an OpenAPI or Swagger document (tool lists have no official schema)' },
+} as const satisfies Record<string, CodeInfo>;
+
 /** The load codes of a `$ref` that could not be followed: warnings that `generate --strict` refuses. */
 export const BROKEN_REF_CODES: ReadonlySet<string> = new Set<LoadCode>(['unresolved_ref', 'remote_ref', 'ref_cycle']);
 

@@ -29,14 +29,14 @@ function parameterSchema(ctx: IrContext, p: Record<string, unknown>): JsonSchema
   return ctx.format === 'openapi2' && p.in !== 'body' ? swaggerInlineSchema(p) : undefined;
 }
 
-function buildParameter(ctx: IrContext, raw: unknown, pointer: string): Parameter | undefined {
+function buildParameter(ctx: IrContext, raw: unknown, pointer: string, broken: string[]): Parameter | undefined {
   const target = followRef(ctx.root, raw, pointer);
   const p = target.value;
   if (!isObject(p) || typeof p.name !== 'string' || !LOCATIONS.has(p.in as Parameter['in'])) {
     // An unresolved $ref was already reported by the loader; anything else is malformed here.
     if (target.value !== undefined || target.ref === undefined) {
       ctx.report('invalid_parameter', 'warning', 'parameter without a valid name/in is ignored', pointer);
-    }
+    } else broken.push(pointer);
     return undefined;
   }
   const param: Parameter = {
@@ -60,7 +60,11 @@ function identity(p: Parameter): string {
   return `${p.in}:${p.in === 'header' ? p.name.toLowerCase() : p.name}`;
 }
 
-export function buildParameters(ctx: IrContext, levels: { list: unknown; pointer: string }[]): Parameter[] {
+/**
+ * Path-item and operation parameters, merged. `broken` receives the pointer of each parameter whose `$ref`
+ * does not resolve (reported by the loader): such a parameter is left out, see `placeholderPathParameters`.
+ */
+export function buildParameters(ctx: IrContext, levels: { list: unknown; pointer: string }[], broken: string[] = []): Parameter[] {
   const merged = new Map<string, Parameter>();
   for (const { list, pointer } of levels) {
     if (list === undefined) continue;
@@ -69,9 +73,20 @@ export function buildParameters(ctx: IrContext, levels: { list: unknown; pointer
       continue;
     }
     list.forEach((raw, i) => {
-      const param = buildParameter(ctx, raw, appendPointer(pointer, i));
+      const param = buildParameter(ctx, raw, appendPointer(pointer, i), broken);
       if (param) merged.set(identity(param), param);
     });
   }
   return [...merged.values()];
+}
+
+/**
+ * When a parameter `$ref` is broken, the `{name}`s of the path template it may have declared stay required
+ * path parameters of unknown type (no schema), at the broken ref's pointer: the client must never send a
+ * URL with `{name}` in it. A template variable that was simply never declared is left as before.
+ */
+export function placeholderPathParameters(path: string, params: readonly Parameter[], brokenPointer: string): Parameter[] {
+  const declared = new Set(params.filter((p) => p.in === 'path').map((p) => p.name));
+  const names = new Set([...path.matchAll(/\{([^{}]+)\}/g)].map((m) => m[1]).filter((n) => !declared.has(n)));
+  return [...names].map((name) => ({ name, in: 'path', required: true, pointer: brokenPointer }));
 }

@@ -2,7 +2,7 @@
  * Issue 12 (3): a spec with a dangling ref, remote refs, a ref into a missing file and a ref-only cycle still
  * yields every operation; each broken ref is one warning with its line; --strict refuses.
  */
-import { cpSync, existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -92,5 +92,24 @@ describe('broken references degrade instead of aborting', () => {
     expect((await runCli(['generate', 'broken-refs.yaml', '--out', 'out'], dir)).code).toBe(0);
     expect((await runCli(['generate', 'broken-refs.yaml', '--out', 'out', '--strict'], dir)).code).toBe(2);
     expect(listFiles(join(dir, 'out')).length).toBeGreaterThan(0);
+  });
+
+  it('a path parameter behind a broken ref stays a required path parameter, so no URL is sent with {name} in it', async () => {
+    const dir = project();
+    const spec = {
+      openapi: '3.0.3', info: { title: 'w', version: '1' },
+      paths: { '/widgets/{widgetId}': { get: { operationId: 'getWidget', parameters: [{ $ref: '#/components/parameters/WidgetId' }], responses: { '200': { description: 'ok' } } } } },
+    };
+    writeFileSync(join(dir, 'w.json'), JSON.stringify(spec, null, 2));
+    const run = await runCli(['generate', 'w.json', '--out', 'out'], dir);
+    expect(run.code).toBe(0);
+    expect(run.stderr.match(/unresolved_ref/g)).toHaveLength(1);
+    const client = readFileSync(join(dir, 'out/client/w.gen.ts'), 'utf8');
+    expect(client).toContain('request.path.widgetId');
+    expect(client).toMatch(/widgetId: unknown;/);
+    expect(client).not.toMatch(/path: "\/widgets\/\{widgetId\}"/);
+    expect(typeCheck(writeBatch('broken-path-param', new Map([['w.gen.ts', client]]))).get('w.gen.ts')).toEqual([]);
+    const tool = JSON.parse(readFileSync(join(dir, 'out/tools/mcp/w.tools.json'), 'utf8')).tools[0] as Obj;
+    expect(tool.inputSchema.required).toEqual(['widgetId']);
   });
 });

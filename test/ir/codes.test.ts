@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { IR_CODES, LOAD_CODES } from '../../src/diagnostics/codes.js';
+import { IR_CODES, LOAD_CODES, VALIDATE_CODES } from '../../src/diagnostics/codes.js';
 
 /** Codes passed literally to diagnostic(...) / report(...) in a source folder. */
 function emittedCodes(dir: string): Set<string> {
@@ -25,5 +25,11 @@ describe('diagnostic code catalogue', () => {
     const codes = emittedCodes('src/ir');
     expect(codes.size).toBeGreaterThan(5);
     for (const code of codes) expect(known, code).toContain(code);
+  });
+
+  it('every code idemgen validate emits is catalogued', () => {
+    const codes = new Set([...emittedCodes('src/validate'), ...emittedCodes('src/cli/commands')].filter((c) => c.startsWith('spec_') || c === 'no_openapi_input'));
+    expect(codes.size).toBe(5);
+    for (const code of codes) expect(Object.keys(VALIDATE_CODES), code).toContain(code);
   });
 });
