@@ -60,10 +60,6 @@ function bindingIn(decl: Node, name: string): Node | undefined {
   return undefined;
 }
 
-function owningFunction(n: Node): Node | undefined {
-  return n.getAncestors().find(isFunctionNode);
-}
-
 export function originsOf(expr: Node | undefined, depth = 0, seen = new Set<Node>()): Origin[] {
   if (!expr || depth > MAX_DEPTH || seen.has(expr)) return [];
   seen.add(expr);
@@ -151,5 +147,3 @@ function identifierOrigins(id: Identifier, next: (e: Node | undefined) => Origin
   }
   return [{ kind: 'unknown', node: id }];
 }
-
-export { owningFunction };
