@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import { runCli } from '../helpers/cli.js';
+import { sarifValidator } from '../report/sarif-validate.js';
 import { PAGE_SIZE, PAGED_TOOLS, startPagedServer, type PagedServer } from './paged-server.js';
 
 interface Report {
@@ -36,7 +37,10 @@ describe('idemgen audit --mcp-url (Streamable HTTP)', () => {
     expect(codes).toContain('destructive_tool_without_key /tools/3/annotations/destructiveHint');
     // Idempotent by annotation, or keyed: not destructive_tool_without_key.
     expect(codes.filter((c) => c.startsWith('destructive_tool_without_key'))).toHaveLength(1);
-    expect(report.diagnostics.every((d) => d.file === server!.url)).toBe(true);
+    expect(report.diagnostics.every((d) => d.file === server?.url)).toBe(true);
+    // The live server's label is a valid SARIF artifact location.
+    const sarif = await runCli(['audit', '--mcp-url', server.url, '--format', 'sarif', '--fail-on', 'none'], dir);
+    expect(sarifValidator()(JSON.parse(sarif.stdout)).errors).toBe('No errors');
   });
 
   test('sends --header with ${ENV} expanded; without it the server refuses and the run exits 2', async () => {
