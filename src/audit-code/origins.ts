@@ -8,7 +8,7 @@ import { Node, SyntaxKind, type Identifier } from 'ts-morph';
 import { refIs, refOf } from './resolve.js';
 import { RANDOM_SOURCES, TIME_SOURCES, TOOL_CALL_ID_NAMES, TOOL_CALL_OBJECT } from './sources.js';
 
-export type OriginKind = 'random' | 'time' | 'toolCallId' | 'param' | 'literal' | 'unknown';
+type OriginKind = 'random' | 'time' | 'toolCallId' | 'param' | 'literal' | 'unknown';
 
 export interface Origin {
   kind: OriginKind;
