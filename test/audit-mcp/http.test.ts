@@ -1,3 +1,4 @@
+import { createServer as createHttpServer } from 'node:http';
 import { createServer } from 'node:net';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -60,6 +61,22 @@ describe('idemgen audit --mcp-url (Streamable HTTP)', () => {
       expect(unset.stderr).toMatch(/IDEMGEN_TEST_UNSET_VAR is not set/);
     } finally {
       delete process.env.IDEMGEN_TEST_MCP_TOKEN;
+    }
+  });
+
+  test('a server that accepts the request and never answers: exit 2 within the timeout', async () => {
+    const silent = createHttpServer(() => undefined);
+    await new Promise<void>((ok) => silent.listen(0, '127.0.0.1', ok));
+    const port = (silent.address() as { port: number }).port;
+    try {
+      const started = Date.now();
+      const run = await runCli(['audit', '--mcp-url', `http://127.0.0.1:${port}/mcp`, '--mcp-timeout', '1500'], mkdtempSync(join(tmpdir(), 'idemgen-mcp-http-')));
+      expect(run.code).toBe(2);
+      expect(run.stderr).toMatch(/mcp_server_failed/);
+      expect(Date.now() - started).toBeLessThan(8_000);
+    } finally {
+      silent.closeAllConnections();
+      await new Promise<void>((ok) => silent.close(() => ok()));
     }
   });
 
