@@ -48,7 +48,7 @@ export function checkInterrupt(candidates: readonly Node[], h: Heuristics, emit:
     const calls = [...fn.getDescendantsOfKind(SyntaxKind.CallExpression), ...fn.getDescendantsOfKind(SyntaxKind.NewExpression)];
     for (const call of calls) {
       if (bodyOwner(call) !== fn) continue;
-      const w = writeCall(call, h);
+      const w = writeCall(call, h, true);
       if (!w) continue;
       if (call.getStart() < first.getStart()) {
         emit('side_effect_before_interrupt', call, `${w.label} runs before interrupt() (line ${first.getStartLineNumber()}): the node re-runs from the top on resume, so the write repeats`, 'move the write into a node after the interrupt, or guard it with a key persisted in state');

@@ -19,7 +19,7 @@ function keysOf(obj: ObjectLiteralExpression): string[] {
 }
 
 /** Field names of a zod raw shape, `z.object(...)` chain, JSON Schema literal or `jsonSchema(...)`; undefined if unreadable. */
-export function schemaFields(schema: Node | undefined): string[] | undefined {
+function schemaFields(schema: Node | undefined): string[] | undefined {
   const n = deref(schema);
   if (!n) return [];
   if (Node.isObjectLiteralExpression(n)) {

@@ -8,7 +8,7 @@ import { Node, SyntaxKind, type Identifier } from 'ts-morph';
 import { refIs, refOf } from './resolve.js';
 import { RANDOM_SOURCES, TIME_SOURCES, TOOL_CALL_ID_NAMES, TOOL_CALL_OBJECT } from './sources.js';
 
-export type OriginKind = 'random' | 'time' | 'toolCallId' | 'param' | 'literal' | 'unknown';
+type OriginKind = 'random' | 'time' | 'toolCallId' | 'param' | 'literal' | 'unknown';
 
 export interface Origin {
   kind: OriginKind;
@@ -58,10 +58,6 @@ function bindingIn(decl: Node, name: string): Node | undefined {
     if (el.getNameNode().getText() === name) return el;
   }
   return undefined;
-}
-
-function owningFunction(n: Node): Node | undefined {
-  return n.getAncestors().find(isFunctionNode);
 }
 
 export function originsOf(expr: Node | undefined, depth = 0, seen = new Set<Node>()): Origin[] {
@@ -151,5 +147,3 @@ function identifierOrigins(id: Identifier, next: (e: Node | undefined) => Origin
   }
   return [{ kind: 'unknown', node: id }];
 }
-
-export { owningFunction };

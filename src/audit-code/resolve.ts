@@ -134,10 +134,6 @@ function isShadowedByParameter(id: Identifier): boolean {
   return false;
 }
 
-export function refText(ref: Ref): string {
-  return ref.module === 'global' ? ref.path.join('.') : `${ref.module}#${ref.path.join('.')}`;
-}
-
 /** Matches `module#a.b` / `global a.b` against a list of `module:a.b` patterns. */
 export function refIs(ref: Ref | undefined, patterns: readonly string[]): boolean {
   if (!ref) return false;

@@ -9,6 +9,8 @@ export interface SdkEntry {
   modules: readonly string[];
   namePattern?: RegExp;
   methods: RegExp;
+  /** Every call that changes state (default: `methods`): what side_effect_before_interrupt counts as a write. */
+  writes?: RegExp;
   keyNames: readonly string[];
   hint: string;
 }
@@ -22,6 +24,7 @@ export const SDK_REGISTRY: readonly SdkEntry[] = [
     // (confirm, capture, finalizeInvoice, pay, cancel …) fail on the second try instead of repeating,
     // and update sets the same fields again, so they are not reported.
     methods: /^(create|sendInvoice|createUsageRecord|incrementAuthorization|createBalanceTransaction|createSource|createTaxId|createReversal|createLoginLink)$/,
+    writes: /^(create\w*|update|del|cancel|capture|confirm|pay|finalizeInvoice|voidInvoice|sendInvoice|markUncollectible|attach|detach|approve|decline|reverse|close|expire|resume|apply|incrementAuthorization)$/,
     keyNames: ['idempotencyKey'],
     hint: 'pass request options { idempotencyKey } with a key persisted per intent',
   },

@@ -50,14 +50,14 @@ function instanceModule(root: Node): string | undefined {
   return refOf(root)?.module;
 }
 
-function sdkOf(call: CallExpression): SdkEntry | undefined {
+function sdkOf(call: CallExpression, anyWrite: boolean): SdkEntry | undefined {
   const callee = call.getExpression();
   if (!Node.isPropertyAccessExpression(callee)) return undefined;
   const names = chain(callee);
   const method = names[names.length - 1];
   const module = instanceModule(rootNode(callee.getExpression()));
   return SDK_REGISTRY.find((e) => {
-    if (!e.methods.test(method)) return false;
+    if (!(anyWrite ? (e.writes ?? e.methods) : e.methods).test(method)) return false;
     if (module !== undefined && e.modules.includes(module)) return true;
     // The receiver path is searched for the name (`stripe.x.create`, `this.stripe.x.create`), never the method.
     return e.namePattern !== undefined && names.slice(0, -1).some((n) => e.namePattern!.test(n));
@@ -74,7 +74,11 @@ function fetchMethod(call: CallExpression): string | undefined {
   return m && Node.isPropertyAssignment(m) ? (staticString(m.getInitializer()) ?? 'UNKNOWN').toUpperCase() : 'GET';
 }
 
-export function writeCall(call: CallExpression | NewExpression, h: Heuristics): WriteCall | undefined {
+/**
+ * `anyWrite`: every state-changing SDK call counts (the interrupt rule); otherwise only the calls
+ * whose repetition adds something and so need the SDK's key (sdk_write_without_key).
+ */
+export function writeCall(call: CallExpression | NewExpression, h: Heuristics, anyWrite = false): WriteCall | undefined {
   if (Node.isNewExpression(call)) {
     const ref = refOf(call.getExpression());
     const cls = call.getExpression().getText();
@@ -85,7 +89,7 @@ export function writeCall(call: CallExpression | NewExpression, h: Heuristics): 
     const verb = nameWords(className)[0];
     return verb && h.writeVerbs.has(verb) && /Command$/.test(className) ? { call, label: `AWS ${className}` } : undefined;
   }
-  const sdk = sdkOf(call);
+  const sdk = sdkOf(call, anyWrite);
   const callee = call.getExpression();
   if (sdk) return { call, label: `${sdk.sdk} ${chain(callee).slice(1).join('.')}`, sdk };
   const method = fetchMethod(call);

@@ -12,7 +12,6 @@ import { parseHeader, splitCommand } from './command.js';
 import { listLiveTools, type LiveTarget } from './connect.js';
 
 export { annotationFindings } from './annotations.js';
-export { MCP_RULES } from './rules.js';
 
 export interface LiveOptions {
   mcp?: string[];

@@ -1,9 +1,11 @@
+import { createServer as createHttpServer } from 'node:http';
 import { createServer } from 'node:net';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import { runCli } from '../helpers/cli.js';
+import { sarifValidator } from '../report/sarif-validate.js';
 import { PAGE_SIZE, PAGED_TOOLS, startPagedServer, type PagedServer } from './paged-server.js';
 
 interface Report {
@@ -36,7 +38,10 @@ describe('idemgen audit --mcp-url (Streamable HTTP)', () => {
     expect(codes).toContain('destructive_tool_without_key /tools/3/annotations/destructiveHint');
     // Idempotent by annotation, or keyed: not destructive_tool_without_key.
     expect(codes.filter((c) => c.startsWith('destructive_tool_without_key'))).toHaveLength(1);
-    expect(report.diagnostics.every((d) => d.file === server!.url)).toBe(true);
+    expect(report.diagnostics.every((d) => d.file === server?.url)).toBe(true);
+    // The live server's label is a valid SARIF artifact location.
+    const sarif = await runCli(['audit', '--mcp-url', server.url, '--format', 'sarif', '--fail-on', 'none'], dir);
+    expect(sarifValidator()(JSON.parse(sarif.stdout)).errors).toBe('No errors');
   });
 
   test('sends --header with ${ENV} expanded; without it the server refuses and the run exits 2', async () => {
@@ -56,6 +61,22 @@ describe('idemgen audit --mcp-url (Streamable HTTP)', () => {
       expect(unset.stderr).toMatch(/IDEMGEN_TEST_UNSET_VAR is not set/);
     } finally {
       delete process.env.IDEMGEN_TEST_MCP_TOKEN;
+    }
+  });
+
+  test('a server that accepts the request and never answers: exit 2 within the timeout', async () => {
+    const silent = createHttpServer(() => undefined);
+    await new Promise<void>((ok) => silent.listen(0, '127.0.0.1', ok));
+    const port = (silent.address() as { port: number }).port;
+    try {
+      const started = Date.now();
+      const run = await runCli(['audit', '--mcp-url', `http://127.0.0.1:${port}/mcp`, '--mcp-timeout', '1500'], mkdtempSync(join(tmpdir(), 'idemgen-mcp-http-')));
+      expect(run.code).toBe(2);
+      expect(run.stderr).toMatch(/mcp_server_failed/);
+      expect(Date.now() - started).toBeLessThan(8_000);
+    } finally {
+      silent.closeAllConnections();
+      await new Promise<void>((ok) => silent.close(() => ok()));
     }
   });
 

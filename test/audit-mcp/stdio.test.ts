@@ -83,6 +83,14 @@ describe('a live server that fails', () => {
     expect(leftover(marker)).toEqual([]);
   });
 
+  test('crashing in the middle of pagination (page 2 of tools/list): diagnostic, exit 2', async () => {
+    const script = join(ROOT, 'test', 'audit-mcp', 'crash-on-list.mjs');
+    const run = await runCli(['audit', '--mcp', `node ${JSON.stringify(script)}`, '--mcp-timeout', '15000'], scratch());
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/mcp_server_failed/);
+    expect(run.stderr).toMatch(/page store corrupted/);
+  });
+
   test('a command that does not exist is a diagnostic, not a stack trace', async () => {
     const run = await runCli(['audit', '--mcp', 'idemgen-no-such-binary-xyz --stdio', '--mcp-timeout', '5000'], scratch());
     expect(run.code).toBe(2);
