@@ -2,7 +2,7 @@
 // Write methods are idempotent per the LLM Tool Idempotency SOP; see each method for its mechanism.
 // Source: specs/inventory.swagger.json (Example Inventory API (internal) 3.2.0)
 import { createHttpCaller, createIdempotency, resolveKey, digestBlobs } from "@idemgen/runtime";
-import type { CallerKey, DedupStore, HttpCaller, HttpCallerOptions, Idempotency, IntentScope, KeyOptions, NonEmptyScope, RunResult } from "@idemgen/runtime";
+import type { CallOptions, CallerKey, DedupStore, HttpCaller, HttpCallerOptions, Idempotency, IntentScope, KeyOptions, NonEmptyScope, RunResult } from "@idemgen/runtime";
 export type { CallerKey, IntentScope, KeyOptions, NonEmptyScope };
 /** `baseUrl`, `headers`, `fetch`, `timeoutMs`, `retry` go to the runtime HTTP layer. */
 export type InventoryClientOptions = HttpCallerOptions & {
@@ -25,23 +25,27 @@ export class InventoryClient {
   }
 
   /** `GET /artifacts/{sha256}` */
-  getArtifact(request: GetArtifactRequest): Promise<GetArtifactResponse> {
+  getArtifact(request: GetArtifactRequest, options?: CallOptions): Promise<GetArtifactResponse> {
     return this.#http.send({
       method: "GET",
       path: `/artifacts/${encodeURIComponent(String(request.path.sha256))}`,
+      headers: options?.headers,
       bodyType: "none",
       responseType: "blob",
       mechanism: "none",
+      signal: options?.signal,
     }).then((res) => res.body as GetArtifactResponse);
   }
 
   /** `GET /orders/{order_id}` */
-  getOrder(request: GetOrderRequest): Promise<GetOrderResponse> {
+  getOrder(request: GetOrderRequest, options?: CallOptions): Promise<GetOrderResponse> {
     return this.#http.send({
       method: "GET",
       path: `/orders/${encodeURIComponent(String(request.path.order_id))}`,
+      headers: options?.headers,
       bodyType: "none",
       mechanism: "none",
+      signal: options?.signal,
     }).then((res) => res.body as GetOrderResponse);
   }
 
@@ -67,10 +71,12 @@ export class InventoryClient {
       this.#http.send({
         method: "POST",
         path: "/orders",
+        headers: options?.headers,
         body: request.body,
         bodyType: "json",
         mechanism: "OP-4",
         run: ctx,
+        signal: options?.signal,
       }).then((res) => res.body as CreateOrderResponse)
     );
   }
@@ -97,10 +103,12 @@ export class InventoryClient {
       this.#http.send({
         method: "POST",
         path: `/orders/${encodeURIComponent(String(request.path.order_id))}/fulfil`,
+        headers: options?.headers,
         body: request.body,
         bodyType: "json",
         mechanism: "OP-2",
         run: ctx,
+        signal: options?.signal,
       }).then((res) => res.body as FulfilOrderResponse)
     );
   }
@@ -122,7 +130,7 @@ export class InventoryClient {
    *
    * @returns `{ result, wasReplay, originalCalledAt }` (SOP Step 7).
    */
-  async putArtifact<O extends KeyOptions | Record<string, never> = Record<string, never>>(request: PutArtifactRequest, options?: O & NonEmptyScope<O>): Promise<RunResult<PutArtifactResponse>> {
+  async putArtifact<O extends KeyOptions | CallOptions = CallOptions>(request: PutArtifactRequest, options?: O & NonEmptyScope<O>): Promise<RunResult<PutArtifactResponse>> {
     await digestBlobs(request);
     const operation = "PUT /artifacts/{sha256}";
     const key = resolveKey(operation, request, options, "content");
@@ -130,11 +138,13 @@ export class InventoryClient {
       this.#http.send({
         method: "PUT",
         path: `/artifacts/${encodeURIComponent(String(request.path.sha256))}`,
+        headers: options?.headers,
         body: request.body,
         bodyType: "binary",
         contentType: "application/octet-stream",
         mechanism: "OP-3",
         run: ctx,
+        signal: options?.signal,
       }).then((res) => res.body as PutArtifactResponse)
     );
   }

@@ -2,7 +2,7 @@
 // Write methods are idempotent per the LLM Tool Idempotency SOP; see each method for its mechanism.
 // Source: specs/messaging.openapi.yaml (Example Messaging API 1.4.0)
 import { createHttpCaller, createIdempotency, runSaga, resolveKey, externalIdOf } from "@idemgen/runtime";
-import type { CallerKey, DedupStore, HttpCaller, HttpCallerOptions, Idempotency, IntentScope, KeyOptions, NonEmptyScope, RunResult } from "@idemgen/runtime";
+import type { CallOptions, CallerKey, DedupStore, HttpCaller, HttpCallerOptions, Idempotency, IntentScope, KeyOptions, NonEmptyScope, RunResult } from "@idemgen/runtime";
 export type { CallerKey, IntentScope, KeyOptions, NonEmptyScope };
 /** `baseUrl`, `headers`, `fetch`, `timeoutMs`, `retry` go to the runtime HTTP layer. */
 export type MessagingClientOptions = HttpCallerOptions & {
@@ -49,20 +49,24 @@ export class MessagingClient {
       this.#http.send({
         method: "DELETE",
         path: `/v2/webhooks/${encodeURIComponent(String(request.path.webhook_id))}`,
+        headers: options?.headers,
         bodyType: "none",
         mechanism: "fail-closed",
         run: ctx,
+        signal: options?.signal,
       }).then((res) => res.body as DeleteWebhookResponse)
     );
   }
 
   /** `GET /v2/webhooks/{webhook_id}` */
-  getWebhook(request: GetWebhookRequest): Promise<GetWebhookResponse> {
+  getWebhook(request: GetWebhookRequest, options?: CallOptions): Promise<GetWebhookResponse> {
     return this.#http.send({
       method: "GET",
       path: `/v2/webhooks/${encodeURIComponent(String(request.path.webhook_id))}`,
+      headers: options?.headers,
       bodyType: "none",
       mechanism: "none",
+      signal: options?.signal,
     }).then((res) => res.body as GetWebhookResponse);
   }
 
@@ -87,10 +91,12 @@ export class MessagingClient {
       this.#http.send({
         method: "POST",
         path: "/v2/email/send",
+        headers: options?.headers,
         body: request.body,
         bodyType: "json",
         mechanism: "fail-closed",
         run: ctx,
+        signal: options?.signal,
       }).then((res) => res.body as SendEmailResponse)
     );
   }
@@ -100,13 +106,15 @@ export class MessagingClient {
    *
    * `POST /v2/messages/search`
    */
-  searchMessages(request: SearchMessagesRequest = {}): Promise<SearchMessagesResponse> {
+  searchMessages(request: SearchMessagesRequest = {}, options?: CallOptions): Promise<SearchMessagesResponse> {
     return this.#http.send({
       method: "POST",
       path: "/v2/messages/search",
+      headers: options?.headers,
       body: request.body,
       bodyType: "json",
       mechanism: "none",
+      signal: options?.signal,
     }).then((res) => res.body as SearchMessagesResponse);
   }
 
@@ -131,10 +139,12 @@ export class MessagingClient {
       this.#http.send({
         method: "POST",
         path: "/v2/sms",
+        headers: options?.headers,
         body: request.body,
         bodyType: "form",
         mechanism: "fail-closed",
         run: ctx,
+        signal: options?.signal,
       }).then((res) => res.body as SendSmsResponse)
     );
   }
@@ -161,10 +171,12 @@ export class MessagingClient {
       call: (ctx) => this.#http.send({
         method: "POST",
         path: "/v2/webhooks",
+        headers: options?.headers,
         body: request.body,
         bodyType: "json",
         mechanism: "OP-5",
         run: ctx,
+        signal: options?.signal,
       }).then((res) => res.body as CreateWebhookResponse).then((result) => ({ externalId: externalIdOf(operation, result), result })),
       compensate: (externalId) => {
         const request = { path: { webhook_id: externalId } };

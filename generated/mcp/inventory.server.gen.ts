@@ -4,11 +4,11 @@
 import { pathToFileURL } from "node:url";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
-import { openStore } from "idemgen/runtime";
-import { createToolRuntime } from "idemgen/runtime/tools";
-import type { ToolRuntimeOptions } from "idemgen/runtime/tools";
-import { registerToolRuntime } from "idemgen/runtime/mcp";
-import type { RegisterToolRuntimeOptions } from "idemgen/runtime/mcp";
+import { openStore } from "@idemgen/runtime";
+import { createToolRuntime } from "@idemgen/runtime/tools";
+import type { ToolRuntimeOptions } from "@idemgen/runtime/tools";
+import { registerToolRuntime } from "@idemgen/runtime/mcp";
+import type { RegisterToolRuntimeOptions } from "@idemgen/runtime/mcp";
 import { inventoryToolBindings } from "../handlers/inventory.tools.gen.js";
 
 /** The spec's first absolute server URL; `baseUrl` overrides it (a test double, a region). */
