@@ -13,7 +13,7 @@ const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !
 const pointerPart = (name: string): string => name.replace(/~/g, '~0').replace(/\//g, '~1');
 
 /** The property OpenAI tools use for "any further properties" of a free-form root (tools/to-openai.ts). */
-export const EXTRA_PROPERTY = 'additional_properties';
+const EXTRA_PROPERTY = 'additional_properties';
 
 interface Walk {
   defs: Obj;
