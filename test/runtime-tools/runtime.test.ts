@@ -58,6 +58,18 @@ describe('one effect per intent', () => {
     expect(await db.store.get({ scope: '', key: KEY })).toBeUndefined();
   });
 
+  it('OP-1 with a principal scope: each user gets a wire key of their own, stable across their retries', async () => {
+    const args = { body: { email: 'a@example.com' }, idempotency_key: KEY };
+    const alice = await rt.call('createCustomer', args, { scope: 'sub:alice' });
+    const bob = await rt.call('createCustomer', args, { scope: 'sub:bob' });
+    const aliceAgain = await rt.call('createCustomer', args, { scope: 'sub:alice' });
+    expect([alice, bob, aliceAgain].map((o) => o.ok && o.was_replay)).toEqual([false, false, true]);
+    expect(api.effects).toBe(2);
+    const wire = api.requests.map((r) => r.headers['idempotency-key']);
+    expect(wire[0]).toMatch(/^[0-9a-f]{64}$/);
+    expect(new Set(wire).size).toBe(2);
+  });
+
   it('OP-5: a saga row, one effect, a replay returns the recorded result', async () => {
     const a = await rt.call('createWebhook', { body: { url: 'https://h.example/x' }, idempotency_key: KEY });
     const b = await rt.call('createWebhook', { body: { url: 'https://h.example/x' }, idempotency_key: KEY });
