@@ -124,7 +124,7 @@ describe('errors the model can act on', () => {
   it('a 5xx after the commit on a fail-closed write: outcome unknown, not retried, the retry does not repeat it', async () => {
     api.inject({ kind: 'status', status: 502 });
     const first = await rt.call('createNote', { body: { text: 'x' }, idempotency_key: KEY });
-    expect(first).toMatchObject({ ok: false, error: { code: 'idempotency_outcome_unknown', executed: 'unknown', retry_same_key: false, status: 502 } });
+    expect(first).toMatchObject({ ok: false, error: { code: 'idempotency_outcome_unknown', executed: 'unknown', retry_same_key: true, status: 502, message: expect.stringContaining('not run again') } });
     const retry = await rt.call('createNote', { body: { text: 'x' }, idempotency_key: KEY });
     expect(retry).toMatchObject({ ok: false, error: { executed: 'unknown' } });
     expect(api.effects).toBe(1);
