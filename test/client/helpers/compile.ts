@@ -26,6 +26,10 @@ export function compilerOptions(): ts.CompilerOptions {
       '@idemgen/runtime': ['src/runtime/index.ts'], 'idemgen/runtime': ['src/runtime/index.ts'],
       '@idemgen/runtime/tools': ['src/runtime/tools/index.ts'], 'idemgen/runtime/tools': ['src/runtime/tools/index.ts'],
       '@idemgen/runtime/mcp': ['src/runtime/mcp/server.ts'], 'idemgen/runtime/mcp': ['src/runtime/mcp/server.ts'],
+      '@idemgen/runtime/ai-sdk': ['src/runtime/tools/adapters/ai-sdk.ts'], 'idemgen/runtime/ai-sdk': ['src/runtime/tools/adapters/ai-sdk.ts'],
+      '@idemgen/runtime/openai': ['src/runtime/tools/adapters/openai.ts'], 'idemgen/runtime/openai': ['src/runtime/tools/adapters/openai.ts'],
+      '@idemgen/runtime/openai-agents': ['src/runtime/tools/adapters/openai-agents.ts'], 'idemgen/runtime/openai-agents': ['src/runtime/tools/adapters/openai-agents.ts'],
+      '@idemgen/runtime/langgraph': ['src/runtime/langgraph/index.ts'], 'idemgen/runtime/langgraph': ['src/runtime/langgraph/index.ts'],
     },
   };
 }
