@@ -4,6 +4,7 @@
  * unless the downstream itself dedupes the key (OP-1 native key, OP-3 content address).
  */
 import { randomUUID } from 'node:crypto';
+import { currentRun, insideRun } from './active-run.js';
 import { hashArgs } from './canonical-json.js';
 import {
   IdempotencyConflictError, IdempotencyFailedError, IdempotencyInFlightError, IdempotencyOutcomeUnknownError,
@@ -109,7 +110,10 @@ async function execute<T>(
   let result: T;
   try {
     result = await withHeartbeat(renew, m.heartbeatMs ?? m.leaseMs / 3,
-      () => fn({ key: call.req.key, leaseToken: token, attempt: row.attempts, tag }));
+      () => {
+        const ctx: RunContext = { key: call.req.key, leaseToken: token, attempt: row.attempts, tag };
+        return insideRun({ key: call.req.key, ctx, createdAt: row.createdAt }, () => fn(ctx));
+      });
   } catch (err) {
     return onFailure(s, row, tag, err);
   }
@@ -159,6 +163,11 @@ function prepareCall(req: RunRequest): Call {
 
 async function run<T>(m: Machine, req: RunRequest, fn: (ctx: RunContext) => Promise<T>): Promise<RunResult<T>> {
   const call = prepareCall(req);
+  const outer = currentRun(req.key);
+  if (outer !== undefined) {
+    // Already inside the run of this key (active-run.ts): the outer row covers this call; join it.
+    return { result: await fn(outer.ctx), wasReplay: false, originalCalledAt: new Date(outer.createdAt) };
+  }
   const ttlMs = (req.ttlSeconds ?? m.defaultTtlSeconds) * 1000;
   const polls = Math.max(0, Math.ceil(m.waitMs / Math.max(1, m.pollMs)));
   for (let poll = 0; ; poll++) {

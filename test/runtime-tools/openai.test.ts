@@ -93,6 +93,20 @@ describe('OpenAI Chat Completions tool loop', () => {
     expect(api.effects).toBe(1);
   });
 
+  it('intent keys: the key leaves the strict schema; distinct call ids and even differing model keys → one effect per turn', async () => {
+    const options = { keySource: 'intent' as const, intent: (c: { thread: string; turn: number }) => c };
+    const params = openAiChatTools(rt, options).find((t) => t.function.name === 'createMessage')!.function.parameters as { properties: object; required: string[] };
+    expect(Object.keys(params.properties)).not.toContain('idempotency_key');
+    expect(params.required).not.toContain('idempotency_key');
+    const { idempotency_key: _k, ...noKey } = sms;
+    const msg = (id: string, args: unknown) => ({ tool_calls: [{ id, type: 'function', function: { name: 'createMessage', arguments: JSON.stringify(args) } }] });
+    await runOpenAiToolCalls(rt, msg('a', noKey), options, { thread: 't', turn: 1 });
+    const [again] = await runOpenAiToolCalls(rt, msg('b', { ...noKey, idempotency_key: 'model-key-ignored-0001' }), options, { thread: 't', turn: 1 });
+    expect(JSON.parse(again!.content)).toMatchObject({ ok: true, was_replay: true });
+    await runOpenAiToolCalls(rt, msg('c', noKey), options, { thread: 't', turn: 2 });
+    expect(api.effects).toBe(2);
+  });
+
   it('Responses API: function_call items → function_call_output items, duplicates deduped', async () => {
     const item = (id: string) => ({ type: 'function_call', call_id: id, name: 'createMessage', arguments: JSON.stringify(sms) });
     const out = await runOpenAiResponseCalls(rt, [item('fc_1'), { type: 'message' }, item('fc_2')]);

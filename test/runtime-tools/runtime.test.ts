@@ -58,6 +58,18 @@ describe('one effect per intent', () => {
     expect(await db.store.get({ scope: '', key: KEY })).toBeUndefined();
   });
 
+  it('OP-1 with a principal scope: each user gets a wire key of their own, stable across their retries', async () => {
+    const args = { body: { email: 'a@example.com' }, idempotency_key: KEY };
+    const alice = await rt.call('createCustomer', args, { scope: 'sub:alice' });
+    const bob = await rt.call('createCustomer', args, { scope: 'sub:bob' });
+    const aliceAgain = await rt.call('createCustomer', args, { scope: 'sub:alice' });
+    expect([alice, bob, aliceAgain].map((o) => o.ok && o.was_replay)).toEqual([false, false, true]);
+    expect(api.effects).toBe(2);
+    const wire = api.requests.map((r) => r.headers['idempotency-key']);
+    expect(wire[0]).toMatch(/^[0-9a-f]{64}$/);
+    expect(new Set(wire).size).toBe(2);
+  });
+
   it('OP-5: a saga row, one effect, a replay returns the recorded result', async () => {
     const a = await rt.call('createWebhook', { body: { url: 'https://h.example/x' }, idempotency_key: KEY });
     const b = await rt.call('createWebhook', { body: { url: 'https://h.example/x' }, idempotency_key: KEY });
@@ -112,7 +124,7 @@ describe('errors the model can act on', () => {
   it('a 5xx after the commit on a fail-closed write: outcome unknown, not retried, the retry does not repeat it', async () => {
     api.inject({ kind: 'status', status: 502 });
     const first = await rt.call('createNote', { body: { text: 'x' }, idempotency_key: KEY });
-    expect(first).toMatchObject({ ok: false, error: { code: 'idempotency_outcome_unknown', executed: 'unknown', retry_same_key: false, status: 502 } });
+    expect(first).toMatchObject({ ok: false, error: { code: 'idempotency_outcome_unknown', executed: 'unknown', retry_same_key: true, status: 502, message: expect.stringContaining('not run again') } });
     const retry = await rt.call('createNote', { body: { text: 'x' }, idempotency_key: KEY });
     expect(retry).toMatchObject({ ok: false, error: { executed: 'unknown' } });
     expect(api.effects).toBe(1);

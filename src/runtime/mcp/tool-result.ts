@@ -34,6 +34,7 @@ export type MiddlewareErrorCode =
   | 'idempotency_result_unavailable'
   | 'idempotency_fenced'
   | 'idempotency_scope_unknown'
+  | 'api_error'
   | 'idempotency_error';
 
 export function errorResult(code: MiddlewareErrorCode, message: string): ToolResultLike {

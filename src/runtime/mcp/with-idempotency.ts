@@ -10,7 +10,9 @@ import {
   IdempotencyKeyInvalidError, IdempotencyOutcomeUnknownError, IdempotencyResultTooLargeError,
   IdempotencyResultUnencodableError,
 } from '../errors.js';
+import { HttpStatusError } from '../http.js';
 import { createIdempotency, type Idempotency } from '../idempotency.js';
+import { parseApiError } from '../tools/api-error.js';
 import { scopeString, validateKey, type KeyScope } from '../keys.js';
 import type { DedupStore, StoreMechanism } from '../store.js';
 import { errorResult, replayResult, type ToolResultLike } from './tool-result.js';
@@ -101,6 +103,12 @@ function toToolError(err: unknown, keyArgument: string): ToolResultLike {
     return errorResult('idempotency_fenced', `The call with this ${keyArgument} happened, but a retry took the key over while it ran, so its result was not recorded. Do not retry with a new key; retry with the same key to get the recorded result.`);
   }
   if (err instanceof IdempotencyFailedError) return errorResult('idempotency_failed', err.message);
+  if (err instanceof HttpStatusError && err.definiteFailure) {
+    // A generated client's 4xx inside the handler: the row was released (active-run.ts), so say so, with the API's words.
+    const api = parseApiError(err.body);
+    const detail = [api.code, api.message].filter((x) => x !== undefined).join(': ');
+    return errorResult('api_error', `The API refused the request (HTTP ${err.status}${detail !== '' ? `, ${detail}` : ''}); nothing was executed. Correct the arguments and retry with the same ${keyArgument}.`);
+  }
   if (err instanceof ScopeUnknownError) {
     return errorResult('idempotency_scope_unknown', `Server configuration error: ${err.message}; the server must pass a \`scope\` resolver to withIdempotency. Nothing was executed.`);
   }

@@ -13,7 +13,7 @@ const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !
 const pointerPart = (name: string): string => name.replace(/~/g, '~0').replace(/\//g, '~1');
 
 /** The property OpenAI tools use for "any further properties" of a free-form root (tools/to-openai.ts). */
-export const EXTRA_PROPERTY = 'additional_properties';
+const EXTRA_PROPERTY = 'additional_properties';
 
 interface Walk {
   defs: Obj;
@@ -68,6 +68,14 @@ function decode(value: unknown, schema: unknown, ptr: string, w: Walk, depth: nu
   const s = r.schema;
   let v = typeof value === 'string' ? parseEncoded(value, s, r.ptr, w) : value;
   const branches = [...(Array.isArray(s.anyOf) ? s.anyOf : []), ...(Array.isArray(s.oneOf) ? s.oneOf : [])];
+  if (branches.length > 0 && typeof v === 'string') {
+    // A branch the emitter encoded (Stripe: `metadata` is `anyOf: [object, ""]`): its JSON text, parsed.
+    const i = branches.findIndex((_, n) => w.encoded.has(`${r.ptr}/anyOf/${n}`));
+    if (i >= 0) {
+      const parsed = parseEncoded(v, { type: 'object' }, `${r.ptr}/anyOf/${i}`, w);
+      if (parsed !== v) return decode(parsed, branches[i], `${r.ptr}/anyOf/${i}`, w, depth + 1);
+    }
+  }
   if (branches.length > 0 && v !== null) {
     // The first branch that takes the value's kind decides how its inside is decoded.
     const kind = Array.isArray(v) ? 'array' : typeof v === 'object' ? 'object' : typeof v;

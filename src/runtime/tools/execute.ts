@@ -7,7 +7,8 @@
 import { externalIdOf, nativeResult } from '../client-support.js';
 import type { HttpCaller, HttpRequest } from '../http.js';
 import type { Idempotency, RunResult } from '../idempotency.js';
-import { validateKey, type KeyScope } from '../keys.js';
+import { sha256Hex } from '../canonical-json.js';
+import { scopeString, validateKey, type KeyScope } from '../keys.js';
 import { runSaga } from '../saga.js';
 import type { DedupStore, StoreMechanism } from '../store.js';
 import type { RoutedRequest } from './route.js';
@@ -50,9 +51,21 @@ function missingStore(b: ToolBinding): Error {
   return new TypeError(`${b.operation} (${b.mechanism}) needs a dedup store: pass \`store\` to createToolRuntime`);
 }
 
+/**
+ * OP-1 keeps no row, so the API's own dedup is the only namespace: two principals sending the same key to
+ * one API account would replay each other's results. With a scope, the wire key is derived from
+ * (scope, key) — stable across one principal's retries, distinct between principals, within the carrier's limits.
+ */
+function wireKey(key: string, scope: string | KeyScope | undefined, limits: ToolBinding['keyLimits']): string {
+  const s = scopeString(scope);
+  if (s === '') return key;
+  const length = Math.max(limits?.minLength ?? 16, Math.min(limits?.maxLength ?? 64, 64));
+  return sha256Hex(`${s}\n${key}`).slice(0, length);
+}
+
 async function native(d: ExecuteDeps, x: Execution): Promise<Executed> {
   const b = x.binding;
-  const key = validateKey(x.key, b.keyLimits ?? {});
+  const key = wireKey(validateKey(x.key, b.keyLimits ?? {}), x.scope, b.keyLimits);
   const carrier = { in: b.carrier!.in, name: b.carrier!.name };
   const res = await d.http.send({ ...x.request, key, carrier, mechanism: 'OP-1' });
   const r: RunResult<unknown> = nativeResult(res);

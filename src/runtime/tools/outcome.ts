@@ -31,8 +31,8 @@ function withApi(error: ToolCallError, http: HttpStatusError | undefined): ToolC
 const describe = (err: unknown): string => (err instanceof Error ? err.message : String(err));
 
 /**
- * `retrySafe`: the downstream dedupes a repeat of this key (OP-1 native key, OP-3 content address), so
- * after an unknown outcome the same key may be sent again and resolves it.
+ * `retrySafe`: the downstream dedupes a repeat of this key (OP-1 native key, OP-3 content address), so a
+ * same-key retry after an unknown outcome resolves it; otherwise the retry answers the same until reconciled.
  */
 export function toToolError(err: unknown, effect: 'read' | 'write', retrySafe: boolean): ToolCallError {
   const http = httpCause(err);
@@ -69,11 +69,13 @@ export function toToolError(err: unknown, effect: 'read' | 'write', retrySafe: b
   const ambiguous = err instanceof IdempotencyOutcomeUnknownError || err instanceof HttpStatusError
     || (err as { definiteFailure?: unknown })?.definiteFailure === false;
   if (ambiguous) {
+    // Always `true`: the tool description tells the model to retry an unknown outcome with the SAME key
+    // (SOP §6); `false` would read as "use a new key", the one move that can repeat the effect.
     return withApi({
-      code: 'idempotency_outcome_unknown', executed: 'unknown', retry_same_key: retrySafe,
+      code: 'idempotency_outcome_unknown', executed: 'unknown', retry_same_key: true,
       message: retrySafe
         ? `The outcome is unknown (${describe(err)}). Retry with the SAME key: the API deduplicates it, so it cannot happen twice.`
-        : `The outcome is unknown (${describe(err)}) and it is not run again automatically (fail closed). Do not retry with a new key; check the outcome with a read tool or ask an operator.`,
+        : `The outcome is unknown (${describe(err)}) and it is not run again automatically (fail closed): the same key answers the same until an operator reconciles it. Never retry with a new key; check the outcome with a read tool or ask an operator.`,
     }, http);
   }
   return { code: 'tool_error', executed: 'unknown', retry_same_key: false, message: `The tool failed: ${describe(err)}` };

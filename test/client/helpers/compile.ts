@@ -22,7 +22,10 @@ export function compilerOptions(): ts.CompilerOptions {
     types: ['node'],
     typeRoots: [join(ROOT, 'node_modules/@types')],
     baseUrl: ROOT,
-    paths: { 'idemgen/runtime': ['src/runtime/index.ts'], 'idemgen/runtime/tools': ['src/runtime/tools/index.ts'], 'idemgen/runtime/mcp': ['src/runtime/mcp/server.ts'] },
+    paths: { 'idemgen/runtime': ['src/runtime/index.ts'], 'idemgen/runtime/tools': ['src/runtime/tools/index.ts'],
+      'idemgen/runtime/ai-sdk': ['src/runtime/tools/adapters/ai-sdk.ts'], 'idemgen/runtime/openai': ['src/runtime/tools/adapters/openai.ts'],
+      'idemgen/runtime/openai-agents': ['src/runtime/tools/adapters/openai-agents.ts'], 'idemgen/runtime/mcp': ['src/runtime/mcp/server.ts'],
+    },
   };
 }
 

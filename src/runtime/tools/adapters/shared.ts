@@ -31,7 +31,7 @@ export function selected(runtime: ToolRuntime, include: AdapterOptions<unknown>[
 }
 
 /** The schema without the key argument, for `keySource: 'intent'`. */
-export function withoutKey(schema: Obj, keyProperty: string | undefined): Obj {
+function withoutKey(schema: Obj, keyProperty: string | undefined): Obj {
   if (keyProperty === undefined || typeof schema.properties !== 'object' || schema.properties === null) return schema;
   const { [keyProperty]: _k, ...properties } = schema.properties as Obj;
   const required = Array.isArray(schema.required) ? (schema.required as string[]).filter((r) => r !== keyProperty) : schema.required;
