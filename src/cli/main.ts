@@ -23,6 +23,18 @@ function withRunOptions<T>(y: Argv<T>) {
     .option('config', { type: 'string', describe: 'Config file (default: idemgen.config.{json,yaml,yml,js,mjs,ts} in cwd)' });
 }
 
+/** `serve` needs the MCP SDK, an optional peer dependency: its absence is an install step, not a crash. */
+async function loadServe(): Promise<typeof import('./commands/serve.js')> {
+  try {
+    return await import('./commands/serve.js');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ERR_MODULE_NOT_FOUND' && String((err as Error).message).includes('@modelcontextprotocol/sdk')) {
+      throw new UsageError('idemgen serve needs the MCP SDK: npm install @modelcontextprotocol/sdk');
+    }
+    throw err;
+  }
+}
+
 // Commands are imported when they run, so `--help` and a cached `generate` start fast.
 function buildParser(argv: string[], run: (fn: (ctx: CliContext) => Promise<number> | number, args: { quiet?: boolean; verbose?: boolean }) => void) {
   const storeOption = { type: 'string', demandOption: true, describe: 'sqlite:path or postgres://… connection string' } as const;
@@ -79,7 +91,7 @@ function buildParser(argv: string[], run: (fn: (ctx: CliContext) => Promise<numb
         .option('dynamic', { type: 'boolean', describe: 'List search_tools, describe_tool and invoke_tool instead of every tool (large APIs)' })
         .option('base-url', { type: 'string', describe: 'The API base URL (default: the spec\'s first absolute server)' })
         .option('arg', { type: 'string', array: true, describe: 'A tool argument the server fills in, NAME=VALUE (e.g. AccountSid=AC…); hidden from the model' }),
-      (a) => run(async (ctx) => (await import('./commands/serve.js')).serveCommand(ctx, a as ServeArgs), a))
+      (a) => run(async (ctx) => (await loadServe()).serveCommand(ctx, a as ServeArgs), a))
     .command('init', 'Write a commented idemgen.config.yaml and a prebuild script', (y) =>
       y.option('force', { type: 'boolean', describe: 'Overwrite an existing idemgen.config.yaml' }),
       (a) => run(async (ctx) => (await import('./commands/init.js')).initCommand(ctx, a), a))

@@ -60,6 +60,15 @@ describe('serve --http is closed by default', () => {
     expect(run.stderr).toMatch(/needs a bearer token/);
   });
 
+  it('reports a store it cannot open, a missing spec and clashing flags as usage errors (exit 2, no stack)', async () => {
+    const store = await runCli(['serve', spec, '--store', 'mysql://127.0.0.1:1/x'], dir);
+    expect([store.code, /cannot open the dedup store/.test(store.stderr), /\n\s+at /.test(store.stderr)]).toEqual([2, true, false]);
+    const missing = await runCli(['serve', join(dir, 'nope.json')], dir);
+    expect([missing.code, /input_not_found/.test(missing.stderr)]).toEqual([2, true]);
+    const both = await runCli(['serve', spec, '--read-only', '--writes-only'], dir);
+    expect([both.code, /exclude each other/.test(both.stderr)]).toEqual([2, true]);
+  });
+
   it('two users sending the same key get their own results', async () => {
     api = await startFaultServer();
     const { url } = await serve(['--store', `sqlite:${join(dir, 'users.sqlite')}`, '--token', `alice=${ALICE}`, '--token', `bob=${BOB}`]);

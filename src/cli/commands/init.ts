@@ -34,6 +34,13 @@ dialects: [postgres, sqlite, mysql]
 #   "POST /orders": { table: orders }              # OP-4: unique key column on your table
 #   "POST /wires": { mechanism: OP-5, compensation: "POST /wires/{id}/recall" }
 
+# Which operations become tools (tools, handlers and mcp artifacts; idemgen serve): tags or
+# operation-key globs, read-only or writes-only.
+# select:
+#   include: ["tag:Messages", "POST /v1/customers*"]
+#   exclude: ["DELETE *"]
+#   writesOnly: true
+
 # Audit rule severities: error | warning | info | off.
 # severities:
 #   write_without_key_mechanism: error

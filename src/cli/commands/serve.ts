@@ -85,7 +85,11 @@ async function serve(ctx: CliContext, args: ServeArgs): Promise<number> {
   const { analyze } = await import('../../pipeline.js');
   const analysis = await analyze(inputs, config, ctx.cwd);
   reportInputDiagnostics(ctx, { ...analysis, diagnostics: analysis.diagnostics.filter((d) => d.severity === 'error') });
-  const { store, label } = await openServeStore(args.store, ctx.cwd, config.sql);
+  if (args.http === undefined && tokens.length > 0) ctx.logger.info('idemgen serve: tokens apply to --http only; over stdio the client process is the one principal.');
+  // A store that cannot be opened (unsupported URL, refused connection) is the user's to fix, not a crash.
+  const { store, label } = await openServeStore(args.store, ctx.cwd, config.sql).catch((err: unknown) => {
+    throw new ServeSetupError(`cannot open the dedup store ${args.store ?? '(default)'}: ${err instanceof Error ? err.message : String(err)}`);
+  });
   try {
     const { runtime, apis } = buildServeRuntime({ plan: analysis.plan, config, select, store, baseUrl: args.baseUrl, env: process.env });
     const total = apis.reduce((n, a) => n + a.tools, 0);
@@ -110,7 +114,9 @@ async function serve(ctx: CliContext, args: ServeArgs): Promise<number> {
       await server.close();
       return 0;
     }
-    const { server, url } = await listenHttp({ port: args.http, host, tokens, allowedOrigins: args.allowedOrigin ?? [], loopbackBind: isLoopbackHost(host), makeServer });
+    const { server, url } = await listenHttp({ port: args.http, host, tokens, allowedOrigins: args.allowedOrigin ?? [], loopbackBind: isLoopbackHost(host), makeServer }).catch((err: unknown) => {
+      throw new ServeSetupError(`cannot listen on ${host}:${args.http}: ${err instanceof Error ? err.message : String(err)}`);
+    });
     ctx.logger.info(`idemgen serve: ${mode} at ${url}${tokens.length > 0 ? ` (bearer token required, ${tokens.length} subject(s))` : ''}; dedup store ${label}`);
     await until({});
     server.closeAllConnections();

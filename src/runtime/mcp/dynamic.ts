@@ -47,7 +47,9 @@ export function metaTools(): ListedTool[] {
   ];
 }
 
-const words = (text: string): string[] => text.toLowerCase().split(/[^a-z0-9]+/).filter((w) => w.length > 0);
+/** Lower-cased words, a plural `s` dropped (`customers` finds `customer`, `creates` finds `create`). */
+const stem = (w: string): string => (w.length > 3 && w.endsWith('s') && !w.endsWith('ss') ? w.slice(0, -1) : w);
+const words = (text: string): string[] => text.toLowerCase().split(/[^a-z0-9]+/).filter((w) => w.length > 0).map(stem);
 
 /** Name hits weigh most, then tags, then the description; ties keep the binding order (stable output). */
 function score(binding: ToolBinding, query: string[]): number {
