@@ -5,8 +5,10 @@
  *   store      — the bare store statements an idempotent call issues (claim + complete),
  *   idempotent — createIdempotency().run() with a fresh key (hash + claim + call + complete),
  *   replay     — run() with a key that already completed (hash + claim-conflict + read),
- * on SQLite (a WAL file in a temp dir) and PostgreSQL. PostgreSQL comes from IDEMGEN_PG_URL, or a
- * throwaway cluster is started the way test/setup/services.ts does it.
+ * on SQLite (a WAL file in a temp dir), PostgreSQL and Redis. PostgreSQL comes from IDEMGEN_PG_URL and
+ * Redis from IDEMGEN_REDIS_URL, or throwaway servers are started the way test/setup/services.ts does it.
+ * On Redis the same server also runs the bare commands a claim+complete needs at minimum (SET NX, SET XX)
+ * and AWS Powertools' `makeIdempotent` + `CachePersistenceLayer`, side by side in one run.
  * Usage: node scripts/bench-runtime.mjs [--calls 2000]
  */
 import { execFileSync } from 'node:child_process';
@@ -23,6 +25,7 @@ const { renderStoreMigration } = await import('../src/emit/sql/index.ts');
 const { resolveConfig } = await import('../src/config/types.ts');
 const { default: Database } = await import('better-sqlite3');
 const { default: pg } = await import('pg');
+const { benchRedis } = await import('./bench-runtime-redis.mjs');
 
 const callsArg = process.argv.indexOf('--calls');
 const CALLS = callsArg > 0 ? Number(process.argv[callsArg + 1]) : 2000;
@@ -140,5 +143,9 @@ try {
   await client.end();
 } finally {
   cluster.stop();
+}
+try {
+  await benchRedis({ rt, CALLS, median, benchStore, report, httpUrl });
+} finally {
   http.close();
 }

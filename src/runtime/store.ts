@@ -73,7 +73,7 @@ export interface TakeOverInput extends RowId {
 }
 
 export interface DedupStore {
-  readonly kind: 'memory' | 'sqlite' | 'postgres';
+  readonly kind: 'memory' | 'sqlite' | 'postgres' | 'redis';
   /**
    * Insert a `pending` row atomically through the primary key (INSERT … ON CONFLICT DO NOTHING).
    * A completed/failed row past `expires_at` counts as absent and is replaced.

@@ -1,6 +1,6 @@
 /**
- * One table-driven suite for every store: memory, SQLite (a real file) and PostgreSQL (a real
- * server), on tables made by the generated migration. Same state machine everywhere (DESIGN §5).
+ * One table-driven suite for every store: memory, SQLite (a real file), PostgreSQL and Redis (real
+ * servers), on tables made by the generated migration. Same state machine everywhere (DESIGN §5).
  */
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createSqliteStore, createPostgresStore, openStore, type ClaimInput, type DedupStore } from '../../src/runtime/index.js';
@@ -138,6 +138,9 @@ describe('store construction', () => {
     const p = openStore(`${inject('pgUrl')}?table=t_x&schema=s_x`);
     expect(p.kind).toBe('postgres');
     await p.close();
-    expect(() => openStore('redis://localhost')).toThrow(/unsupported store URL/);
+    const r = openStore(`${inject('redisUrl')}?table=t_x&prefix=p_x`);
+    expect(r.kind).toBe('redis');
+    await r.close();
+    expect(() => openStore('mongodb://localhost')).toThrow(/unsupported store URL/);
   });
 });

@@ -1,8 +1,8 @@
 /**
  * Vitest global setup: starts the real database servers the tests use — a throwaway PostgreSQL 15
- * cluster and a throwaway MariaDB server — each in a temporary directory on a free port, and stops
- * them afterwards. A missing server binary is a failure, never a silent skip (CI runs everything).
- * Tests read the URLs with `inject('pgUrl')` / `inject('mysqlUrl')`.
+ * cluster, a throwaway MariaDB server and a throwaway redis-server — each in a temporary directory on
+ * a free port, and stops them afterwards. A missing server binary is a failure, never a silent skip
+ * (CI runs everything). Tests read the URLs with `inject('pgUrl')` / `inject('mysqlUrl')` / `inject('redisUrl')`.
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { chmodSync, chownSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
@@ -10,16 +10,19 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
+import { startRedis } from './redis.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
     pgUrl: string;
     mysqlUrl: string;
+    redisUrl: string;
   }
 }
 
 const PG_BIN = process.env.IDEMGEN_PG_BIN ?? '/usr/lib/postgresql/15/bin';
 const MARIADBD = process.env.IDEMGEN_MARIADBD ?? '/usr/sbin/mariadbd';
+const REDIS_SERVER = process.env.IDEMGEN_REDIS_SERVER ?? '/usr/bin/redis-server';
 
 function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -113,13 +116,16 @@ async function startMariadb(): Promise<{ url: string; stop: () => void }> {
 }
 
 export default async function setup(project: TestProject): Promise<() => void> {
-  const [pg, my] = await Promise.all([startPostgres(), startMariadb()]);
+  const [pg, my, redis] = await Promise.all([startPostgres(), startMariadb(), startRedis(freePort, requireBinary, REDIS_SERVER)]);
   project.provide('pgUrl', pg.url);
   project.provide('mysqlUrl', my.url);
+  project.provide('redisUrl', redis.url);
   process.env.IDEMGEN_TEST_PG_URL = pg.url;
   process.env.IDEMGEN_TEST_MYSQL_URL = my.url;
+  process.env.IDEMGEN_TEST_REDIS_URL = redis.url;
   return () => {
     pg.stop();
     my.stop();
+    redis.stop();
   };
 }
