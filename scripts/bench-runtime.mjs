@@ -9,7 +9,8 @@
  * Redis from IDEMGEN_REDIS_URL, or throwaway servers are started the way test/setup/services.ts does it.
  * On Redis the same server also runs the bare commands a claim+complete needs at minimum (SET NX, SET XX)
  * and AWS Powertools' `makeIdempotent` + `CachePersistenceLayer`, side by side in one run.
- * Usage: node scripts/bench-runtime.mjs [--calls 2000]
+ * First: the OpenTelemetry hooks' cost with no SDK registered (ratio against `telemetry: false`).
+ * Usage: node scripts/bench-runtime.mjs [--calls 2000] [--only otel]
  */
 import { execFileSync } from 'node:child_process';
 import { chmodSync, chownSync, mkdtempSync, rmSync } from 'node:fs';
@@ -26,6 +27,7 @@ const { resolveConfig } = await import('../src/config/types.ts');
 const { default: Database } = await import('better-sqlite3');
 const { default: pg } = await import('pg');
 const { benchRedis } = await import('./bench-runtime-redis.mjs');
+const { benchTelemetry } = await import('./bench-runtime-otel.mjs');
 
 const callsArg = process.argv.indexOf('--calls');
 const CALLS = callsArg > 0 ? Number(process.argv[callsArg + 1]) : 2000;
@@ -119,6 +121,9 @@ const http = createHttpServer((req, res) => {
 await new Promise((r) => http.listen(0, '127.0.0.1', r));
 const httpUrl = `http://127.0.0.1:${http.address().port}`;
 const sql = { ...resolveConfig().sql, dedupTable: 'bench_dedup', sagaTable: 'bench_saga' };
+
+await benchTelemetry({ rt, CALLS });
+if (process.argv.includes('--only')) process.exit(0);
 
 const dir = mkdtempSync(join(tmpdir(), 'idemgen-bench-'));
 const filename = join(dir, 'bench.db');

@@ -14,6 +14,7 @@ import { complete, onFailure, onFenced, RETRY_SAFE_MECHANISMS, type Settle } fro
 import { scopeString, validateKey, type KeyScope } from './keys.js';
 import { withHeartbeat } from './lease-heartbeat.js';
 import { createRunTag, type RunTag } from './run-tag.js';
+import { createTelemetry, type ObservedCall, type Probe } from './telemetry.js';
 import type { DedupRow, DedupStore, StoreMechanism } from './store.js';
 import { decodeResult } from './stored-value.js';
 
@@ -32,6 +33,11 @@ export interface IdempotencyOptions {
   now?: () => number;
   /** Dedup window when a call gives no `ttlSeconds` (SOP Step 4: ≥ 1 h; default 24 h like Stripe). */
   defaultTtlSeconds?: number;
+  /**
+   * Spans and metrics through `@opentelemetry/api` when it is installed (telemetry.ts); they go nowhere
+   * until the application registers an SDK. `false` skips even the no-op API calls.
+   */
+  telemetry?: boolean;
 }
 
 export interface RunRequest {
@@ -42,6 +48,10 @@ export interface RunRequest {
   args: unknown;
   mechanism: StoreMechanism;
   ttlSeconds?: number;
+  /** For the span (`gen_ai.tool.name`); default: the operation without its `tool:` prefix, if it has one. */
+  toolName?: string;
+  /** The model's tool call id (`gen_ai.tool.call.id`), when the caller has it. */
+  toolCallId?: string;
 }
 
 export interface RunContext {
@@ -79,7 +89,7 @@ interface Call {
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
-type Machine = Required<Omit<IdempotencyOptions, 'redact' | 'heartbeatMs'>> & Pick<IdempotencyOptions, 'redact' | 'heartbeatMs'>;
+type Machine = Required<Omit<IdempotencyOptions, 'redact' | 'heartbeatMs' | 'telemetry'>> & Pick<IdempotencyOptions, 'redact' | 'heartbeatMs'>;
 
 function replay<T>(call: Call, row: DedupRow): RunResult<T> {
   if (row.status === 'failed') {
@@ -119,7 +129,7 @@ async function execute<T>(
 
 /** A row already exists: replay, conflict, take over, fail closed, or (undefined) keep waiting. */
 async function onExisting<T>(
-  m: Machine, call: Call, row: DedupRow, token: string, fn: (ctx: RunContext) => Promise<T>, mayWait: boolean,
+  m: Machine, call: Call, row: DedupRow, token: string, fn: (ctx: RunContext) => Promise<T>, mayWait: boolean, probe: Probe,
 ): Promise<RunResult<T> | undefined> {
   if (row.argsHash !== call.argsHash || row.operation !== call.req.operation) {
     throw new IdempotencyConflictError(
@@ -138,6 +148,7 @@ async function onExisting<T>(
   const taken = await m.store.takeOver({
     scope: call.scope, key: call.req.key, expectedToken: row.leaseToken, newToken: token, now: m.now(), leaseMs: m.leaseMs,
   });
+  if (taken) probe.attempts = taken.attempts;
   // Lost the takeover race: someone else re-leased it; loop and look again.
   return taken ? execute(m, call, taken, token, fn) : undefined;
 }
@@ -157,7 +168,7 @@ function prepareCall(req: RunRequest): Call {
   return call;
 }
 
-async function run<T>(m: Machine, req: RunRequest, fn: (ctx: RunContext) => Promise<T>): Promise<RunResult<T>> {
+async function run<T>(m: Machine, req: RunRequest, fn: (ctx: RunContext) => Promise<T>, probe: Probe): Promise<RunResult<T>> {
   const call = prepareCall(req);
   const ttlMs = (req.ttlSeconds ?? m.defaultTtlSeconds) * 1000;
   const polls = Math.max(0, Math.ceil(m.waitMs / Math.max(1, m.pollMs)));
@@ -167,19 +178,25 @@ async function run<T>(m: Machine, req: RunRequest, fn: (ctx: RunContext) => Prom
       scope: call.scope, key: req.key, operation: req.operation, argsHash: call.argsHash, mechanism: req.mechanism,
       leaseToken: token, now: m.now(), leaseMs: m.leaseMs, ttlMs,
     });
+    probe.attempts = claim.row.attempts;
     if (claim.claimed) return execute(m, call, claim.row, token, fn);
-    const outcome = await onExisting(m, call, claim.row, token, fn, poll < polls);
+    const outcome = await onExisting(m, call, claim.row, token, fn, poll < polls, probe);
     if (outcome) return outcome;
     await sleep(m.pollMs);
   }
 }
 
 export function createIdempotency(options: IdempotencyOptions): Idempotency {
+  const telemetry = createTelemetry(options.telemetry ?? true);
   const m: Machine = {
     leaseMs: 30_000, waitMs: 10_000, pollMs: 50, maxResultBytes: 256 * 1024, defaultTtlSeconds: 86_400,
     now: Date.now,
     // An option passed as `undefined` keeps its default (a spread alone would erase it).
     ...(Object.fromEntries(Object.entries(options).filter(([, v]) => v !== undefined)) as IdempotencyOptions),
   };
-  return { store: m.store, run: (req, fn) => run(m, req, fn) };
+  const observed = (req: RunRequest): ObservedCall => ({
+    operation: req.operation, mechanism: req.mechanism, toolCallId: req.toolCallId,
+    toolName: req.toolName ?? (req.operation.startsWith('tool:') ? req.operation.slice('tool:'.length) : undefined),
+  });
+  return { store: m.store, run: (req, fn) => telemetry.observe(observed(req), (probe) => run(m, req, fn, probe)) };
 }
