@@ -22,7 +22,7 @@ function withRunOptions<T>(y: Argv<T>) {
 
 // Commands are imported when they run, so `--help` and a cached `generate` start fast.
 function buildParser(argv: string[], run: (fn: (ctx: CliContext) => Promise<number> | number, args: { quiet?: boolean; verbose?: boolean }) => void) {
-  const storeOption = { type: 'string', demandOption: true, describe: 'sqlite:path or postgres://… connection string' } as const;
+  const storeOption = { type: 'string', demandOption: true, describe: 'sqlite:path, postgres://… or redis://… store URL' } as const;
   return yargs(argv)
     .scriptName('idemgen')
     .usage('$0 <command> [options]\n\nMake the tools LLM agents call safe to retry.')
@@ -43,8 +43,15 @@ function buildParser(argv: string[], run: (fn: (ctx: CliContext) => Promise<numb
     .command('check [inputs..]', 'Exit 1 when the output folder is stale', (y) =>
       withRunOptions(y).option('out', { type: 'string', describe: 'Output folder (default: generated/)' }),
       (a) => run(async (ctx) => (await import('./commands/check.js')).checkCommand(ctx, a), a))
-    .command('reconcile', 'List pending rows past their lease and unknown outcomes', (y) =>
-      y.option('store', storeOption).option('json', { type: 'boolean' }),
+    .command('reconcile', 'List unknown outcomes (pending past their lease) and resolve them', (y) =>
+      y.option('store', storeOption).option('json', { type: 'boolean' })
+        .option('saga-table', { type: 'string', describe: 'Also list stale OP-5 saga rows of this table (external id, compensation)' })
+        .option('resolve', { type: 'string', describe: 'Key of the row to resolve' })
+        .option('as', { choices: ['failed', 'completed', 'not-executed'] as const, describe: 'completed: retries replay --result; failed / not-executed: the next retry runs' })
+        .option('result', { type: 'string', describe: 'With --as completed: the result as JSON, or @file' })
+        .option('reason', { type: 'string', describe: 'Why (stored in the row with who and when)' })
+        .option('by', { type: 'string', describe: 'Who resolves (default: $USER)' })
+        .option('scope', { type: 'string', describe: 'Tenant scope of the key (default: none)' }),
       (a) => run(async (ctx) => (await import('./commands/store.js')).reconcileCommand(ctx, a), a))
     .command('prune', 'Delete expired dedup rows', (y) =>
       y.option('store', storeOption).option('json', { type: 'boolean' }),

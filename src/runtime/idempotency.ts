@@ -4,6 +4,7 @@
  * unless the downstream itself dedupes the key (OP-1 native key, OP-3 content address).
  */
 import { randomUUID } from 'node:crypto';
+import { summarizeArgs, type Summarize } from './args-summary.js';
 import { hashArgs } from './canonical-json.js';
 import {
   IdempotencyConflictError, IdempotencyFailedError, IdempotencyInFlightError, IdempotencyOutcomeUnknownError,
@@ -38,6 +39,11 @@ export interface IdempotencyOptions {
    * until the application registers an SDK. `false` skips even the no-op API calls.
    */
   telemetry?: boolean;
+  /**
+   * What the row keeps of the arguments for `idemgen reconcile` (args-summary.ts). Default: shape and
+   * sizes, no values; `false` keeps nothing. Runs once per call, before the claim.
+   */
+  summarize?: Summarize | false;
 }
 
 export interface RunRequest {
@@ -89,7 +95,8 @@ interface Call {
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
-type Machine = Required<Omit<IdempotencyOptions, 'redact' | 'heartbeatMs' | 'telemetry'>> & Pick<IdempotencyOptions, 'redact' | 'heartbeatMs'>;
+type Machine = Required<Omit<IdempotencyOptions, 'redact' | 'heartbeatMs' | 'telemetry' | 'summarize'>>
+  & Pick<IdempotencyOptions, 'redact' | 'heartbeatMs' | 'summarize'>;
 
 function replay<T>(call: Call, row: DedupRow): RunResult<T> {
   if (row.status === 'failed') {
@@ -170,13 +177,14 @@ function prepareCall(req: RunRequest): Call {
 
 async function run<T>(m: Machine, req: RunRequest, fn: (ctx: RunContext) => Promise<T>, probe: Probe): Promise<RunResult<T>> {
   const call = prepareCall(req);
+  const argsSummary = summarizeArgs(req.args, req.operation, m.summarize);
   const ttlMs = (req.ttlSeconds ?? m.defaultTtlSeconds) * 1000;
   const polls = Math.max(0, Math.ceil(m.waitMs / Math.max(1, m.pollMs)));
   for (let poll = 0; ; poll++) {
     const token = randomUUID(); // a fencing token, never the idempotency key
     const claim = await m.store.claim({
       scope: call.scope, key: req.key, operation: req.operation, argsHash: call.argsHash, mechanism: req.mechanism,
-      leaseToken: token, now: m.now(), leaseMs: m.leaseMs, ttlMs,
+      leaseToken: token, now: m.now(), leaseMs: m.leaseMs, ttlMs, argsSummary,
     });
     probe.attempts = claim.row.attempts;
     if (claim.claimed) return execute(m, call, claim.row, token, fn);

@@ -37,6 +37,7 @@ export function toDedupRow(json: string): DedupRow {
     result: text(h, 'result'), error: text(h, 'error'), externalId: text(h, 'externalId'),
     leaseToken: text(h, 'leaseToken'), leaseExpiresAt: int(h, 'leaseExpiresAt') ?? 0, attempts: int(h, 'attempts') ?? 0,
     createdAt: int(h, 'createdAt') ?? 0, completedAt: int(h, 'completedAt'), expiresAt: int(h, 'expiresAt') ?? 0,
+    argsSummary: text(h, 'argsSummary'), resolution: text(h, 'resolution'),
   };
 }
 

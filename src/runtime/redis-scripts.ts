@@ -18,17 +18,46 @@ local function has(csv, s) return type(s) == 'string' and string.find(csv, ',' .
 /**
  * KEYS: row, stale set. ARGV: now, lease expiry (score), unresolved statuses, the new row (JSON).
  * Returns 1 when inserted (the caller knows the row it wrote), else the live row that won (JSON).
- * A resolved row past `expiresAt` counts as absent (its native TTL may simply not have fired yet).
+ * A resolved row past `expiresAt` counts as absent (its native TTL may simply not have fired yet) and
+ * is replaced; an operator's `resolution` on it is carried over, and then the new row comes back as {1, row}.
  */
 export const CLAIM = `${HELPERS}
 local cur = redis.call('GET', KEYS[1])
+local new = ARGV[4]
 if cur then
   local r = cjson.decode(cur)
   if has(ARGV[3], r.status) or r.expiresAt > tonumber(ARGV[1]) then return cur end
+  if type(r.resolution) == 'string' then
+    local n = cjson.decode(new)
+    n.resolution = r.resolution
+    new = cjson.encode(n)
+  end
 end
-redis.call('SET', KEYS[1], ARGV[4])
+redis.call('SET', KEYS[1], new)
 redis.call('ZADD', KEYS[2], ARGV[2], KEYS[1])
+if new ~= ARGV[4] then return {1, new} end
 return 1
+`;
+
+/**
+ * An operator's resolution of a pending row nobody holds (lease expired). KEYS: row, stale set.
+ * ARGV: now, patch (JSON). Leaves the stale set; expires natively at the row's original `expiresAt`.
+ * Returns the resolved row (JSON), or false.
+ */
+export const RESOLVE = `${HELPERS}
+local cur = redis.call('GET', KEYS[1])
+if not cur then return false end
+local r = cjson.decode(cur)
+local now = tonumber(ARGV[1])
+if r.status ~= 'pending' or r.leaseExpiresAt > now then return false end
+-- The native TTL keeps the original window: a row freed for a retry (expiresAt = now) must still
+-- show who freed it until that retry's claim carries the record over.
+local ttl = r.expiresAt - now
+for k, v in pairs(cjson.decode(ARGV[2])) do r[k] = v end
+local out = cjson.encode(r)
+redis.call('SET', KEYS[1], out, 'PX', ttl < 1 and 1 or ttl)
+redis.call('ZREM', KEYS[2], KEYS[1])
+return out
 `;
 
 /**

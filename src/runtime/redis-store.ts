@@ -7,7 +7,8 @@
  */
 import { connectRedis, type RedisClientLike, type RedisConnection } from './redis-client.js';
 import { csv, patchOf, redisKeys, toDedupRow, toSagaRow, type RedisKeys } from './redis-rows.js';
-import { CLAIM, FENCED, LIST_STALE, PRUNE_ONE, TAKE_OVER } from './redis-scripts.js';
+import { resolvedPatch } from './memory-store.js';
+import { CLAIM, FENCED, RESOLVE, LIST_STALE, PRUNE_ONE, TAKE_OVER } from './redis-scripts.js';
 import type { ClaimResult, DedupRow, DedupStore, FencedInput, RowId, SagaRow, SagaStore } from './store.js';
 
 export interface RedisStoreOptions {
@@ -31,7 +32,8 @@ interface Table {
   open: string;
   fenced(f: FencedInput, allowed: string, fields: Fields, action?: 'set' | 'delete'): Promise<boolean>;
   get(id: RowId): Promise<string | undefined>;
-  claim(id: RowId, now: number, lease: number, row: object): Promise<{ claimed: boolean; json: string }>;
+  /** `written`: the row stored is exactly the one passed in (no need to parse it back). */
+  claim(id: RowId, now: number, lease: number, row: object): Promise<{ claimed: boolean; json: string; written: boolean }>;
   takeOver(id: RowId, o: { expectedToken: string | null; newToken: string; now: number; leaseMs: number }, allowed: string,
     extra: { attempts: boolean; updatedAt: boolean }): Promise<string | undefined>;
   listStale(now: number, limit: number): Promise<string[]>;
@@ -51,7 +53,8 @@ function table(conn: RedisConnection, keys: RedisKeys, open: string): Table {
     async claim(id, now, lease, row) {
       const json = JSON.stringify(row);
       const reply = await conn.script(CLAIM, [keys.row(id.scope, id.key), keys.stale], [String(now), String(lease), open, json]);
-      return typeof reply === 'string' ? { claimed: false, json: reply } : { claimed: true, json };
+      if (typeof reply === 'string') return { claimed: false, json: reply, written: false };
+      return Array.isArray(reply) ? { claimed: true, json: String(reply[1]), written: false } : { claimed: true, json, written: true };
     },
     async takeOver(id, o, allowed, extra) {
       const reply = await conn.script(TAKE_OVER, [keys.row(id.scope, id.key), keys.stale], [
@@ -74,8 +77,8 @@ function sagaStore(t: Table): SagaStore {
         compensationOperation: i.compensationOperation, result: null, error: null, leaseToken: i.leaseToken,
         leaseExpiresAt: i.now + i.leaseMs, createdAt: i.now, updatedAt: i.now, expiresAt: i.now + i.ttlMs,
       };
-      const { claimed, json } = await t.claim(i, i.now, row.leaseExpiresAt, row);
-      return { claimed, row: claimed ? row : toSagaRow(json) };
+      const { claimed, json, written } = await t.claim(i, i.now, row.leaseExpiresAt, row);
+      return { claimed, row: written ? row : toSagaRow(json) };
     },
     get: async (id) => mapped(await t.get(id), toSagaRow),
     transition: (s) => t.fenced(s, csv(s.from), {
@@ -103,10 +106,10 @@ export function createRedisStore(opts: RedisStoreOptions): DedupStore {
       const row: DedupRow = {
         scope: i.scope, key: i.key, operation: i.operation, argsHash: i.argsHash, mechanism: i.mechanism, status: 'pending',
         result: null, error: null, externalId: null, leaseToken: i.leaseToken, leaseExpiresAt: i.now + i.leaseMs, attempts: 1,
-        createdAt: i.now, completedAt: null, expiresAt: i.now + i.ttlMs,
+        createdAt: i.now, completedAt: null, expiresAt: i.now + i.ttlMs, argsSummary: i.argsSummary ?? null, resolution: null,
       };
-      const { claimed, json } = await t.claim(i, i.now, row.leaseExpiresAt, row);
-      return { claimed, row: claimed ? row : toDedupRow(json) };
+      const { claimed, json, written } = await t.claim(i, i.now, row.leaseExpiresAt, row);
+      return { claimed, row: written ? row : toDedupRow(json) };
     },
     get: async (id): Promise<DedupRow | undefined> => mapped(await t.get(id), toDedupRow),
     complete: (c) => t.fenced(c, DEDUP_OPEN, { status: 'completed', result: c.result, externalId: c.externalId ?? null, error: null, completedAt: c.now }),
@@ -114,6 +117,11 @@ export function createRedisStore(opts: RedisStoreOptions): DedupStore {
     markUnknown: (f) => t.fenced(f, DEDUP_OPEN, { error: f.error, leaseExpiresAt: f.now }),
     release: (f) => t.fenced(f, DEDUP_OPEN, {}, 'delete'),
     takeOver: async (o) => mapped(await t.takeOver(o, o, DEDUP_OPEN, { attempts: true, updatedAt: false }), toDedupRow),
+    async resolve(r) {
+      const patch = { ...resolvedPatch(r) } as Record<string, unknown>;
+      const reply = await conn.script(RESOLVE, [t.keys.row(r.scope, r.key), t.keys.stale], [String(r.now), JSON.stringify(patch)]);
+      return typeof reply === 'string' ? toDedupRow(reply) : undefined;
+    },
     renewLease: (r) => t.fenced(r, DEDUP_OPEN, { leaseExpiresAt: r.now + r.leaseMs }),
     listStale: async (now, limit = 1000) => (await t.listStale(now, limit)).map(toDedupRow),
     async prune(now) {
