@@ -38,8 +38,12 @@ function buildParser(argv: string[], run: (fn: (ctx: CliContext) => Promise<numb
       withRunOptions(y)
         .option('format', { alias: 'f', choices: ['text', 'markdown', 'json', 'sarif'] as const, describe: 'Report format (default: text)' })
         .option('output', { alias: 'o', type: 'string', array: true, describe: 'Write the report to a file (repeatable; format from extension)' })
-        .option('fail-on', { choices: ['error', 'warning', 'none'] as const, default: 'error' as const, describe: 'Exit 1 when findings of this severity or worse exist' }),
-      (a) => run(async (ctx) => (await import('./commands/audit.js')).auditCommand(ctx, a as AuditArgs), a))
+        .option('fail-on', { choices: ['error', 'warning', 'none'] as const, default: 'error' as const, describe: 'Exit 1 when findings of this severity or worse exist' })
+        .option('traces', { type: 'string', describe: 'Audit a recorded run instead (OTLP JSON or JSONL of tool calls): repeated tool calls, absorbed or not' })
+        .option('window', { type: 'number', describe: 'With --traces: cross-turn repeat window in seconds (default 60)' }),
+      (a) => run(async (ctx) => (a.traces !== undefined
+        ? (await import('./commands/audit-traces.js')).auditTracesCommand(ctx, a)
+        : (await import('./commands/audit.js')).auditCommand(ctx, a as AuditArgs)), a))
     .command('check [inputs..]', 'Exit 1 when the output folder is stale', (y) =>
       withRunOptions(y).option('out', { type: 'string', describe: 'Output folder (default: generated/)' }),
       (a) => run(async (ctx) => (await import('./commands/check.js')).checkCommand(ctx, a), a))

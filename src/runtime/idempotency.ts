@@ -177,6 +177,7 @@ function prepareCall(req: RunRequest): Call {
 
 async function run<T>(m: Machine, req: RunRequest, fn: (ctx: RunContext) => Promise<T>, probe: Probe): Promise<RunResult<T>> {
   const call = prepareCall(req);
+  probe.argsHash = call.argsHash;
   const argsSummary = summarizeArgs(req.args, req.operation, m.summarize);
   const ttlMs = (req.ttlSeconds ?? m.defaultTtlSeconds) * 1000;
   const polls = Math.max(0, Math.ceil(m.waitMs / Math.max(1, m.pollMs)));

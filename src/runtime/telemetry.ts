@@ -6,7 +6,8 @@
  *
  * Names: GenAI semantic conventions where they exist (`gen_ai.operation.name = execute_tool`,
  * `gen_ai.tool.name`, `gen_ai.tool.call.id`, span name `execute_tool <tool>`), `error.type`, and our own
- * `idemgen.*` for what no convention covers (operation, mechanism, outcome, attempts).
+ * `idemgen.*` for what no convention covers (operation, mechanism, outcome, attempts, args hash).
+ * The args hash is the one the dedup row stores; `idemgen audit --traces` groups repeats by it.
  */
 import { createRequire } from 'node:module';
 import {
@@ -19,6 +20,8 @@ export type CallOutcome = 'executed' | 'replay' | 'conflict' | 'in_flight' | 'un
 /** What the state machine learns while it runs; read when the span ends. */
 export interface Probe {
   attempts: number;
+  /** SHA-256 of the canonical arguments (as in the row): lets `idemgen audit --traces` find repeats. */
+  argsHash?: string;
 }
 
 export interface ObservedCall {
@@ -106,6 +109,7 @@ export function createTelemetry(enabled = true): Telemetry {
     m.duration.record((performance.now() - t0) / 1000, attrs);
     if (!span.isRecording()) return span.end();
     span.setAttributes({ ...attrs, 'idemgen.attempts': probe.attempts });
+    if (probe.argsHash !== undefined) span.setAttributes({ 'idemgen.args_hash': probe.argsHash });
     if (err !== undefined) {
       const type = err instanceof Error ? err.name : typeof err;
       span.setAttributes({ 'error.type': type });
