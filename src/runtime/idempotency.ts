@@ -15,6 +15,7 @@ import { complete, onFailure, onFenced, RETRY_SAFE_MECHANISMS, type Settle } fro
 import { scopeString, validateKey, type KeyScope } from './keys.js';
 import { withHeartbeat } from './lease-heartbeat.js';
 import { createRunTag, type RunTag } from './run-tag.js';
+import { createSimilarGuard, type RecentSimilar, type RecentSimilarOptions } from './recent-similar.js';
 import { createTelemetry, type ObservedCall, type Probe } from './telemetry.js';
 import type { DedupRow, DedupStore, StoreMechanism } from './store.js';
 import { decodeResult } from './stored-value.js';
@@ -44,6 +45,8 @@ export interface IdempotencyOptions {
    * sizes, no values; `false` keeps nothing. Runs once per call, before the claim.
    */
   summarize?: Summarize | false;
+  /** Case 2's soft guard (recent-similar.ts), off by default: flag a new intent that repeats a recent one. */
+  recentSimilar?: RecentSimilarOptions;
 }
 
 export interface RunRequest {
@@ -77,6 +80,8 @@ export interface RunResult<T> {
   result: T;
   wasReplay: boolean;
   originalCalledAt: Date;
+  /** With `recentSimilar` on: this new intent repeats one completed `calledAt` under `key`, within the window. */
+  recentSimilar?: RecentSimilar;
 }
 
 export interface Idempotency {
@@ -95,7 +100,7 @@ interface Call {
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
-type Machine = Required<Omit<IdempotencyOptions, 'redact' | 'heartbeatMs' | 'telemetry' | 'summarize'>>
+type Machine = Required<Omit<IdempotencyOptions, 'redact' | 'heartbeatMs' | 'telemetry' | 'summarize' | 'recentSimilar'>>
   & Pick<IdempotencyOptions, 'redact' | 'heartbeatMs' | 'summarize'>;
 
 function replay<T>(call: Call, row: DedupRow): RunResult<T> {
@@ -207,5 +212,12 @@ export function createIdempotency(options: IdempotencyOptions): Idempotency {
     operation: req.operation, mechanism: req.mechanism, toolCallId: req.toolCallId,
     toolName: req.toolName ?? (req.operation.startsWith('tool:') ? req.operation.slice('tool:'.length) : undefined),
   });
-  return { store: m.store, run: (req, fn) => telemetry.observe(observed(req), (probe) => run(m, req, fn, probe)) };
+  const guard = options.recentSimilar ? createSimilarGuard(options.recentSimilar) : undefined;
+  const guarded = async <T>(req: RunRequest, fn: (ctx: RunContext) => Promise<T>, probe: Probe): Promise<RunResult<T>> => {
+    const out = await run(m, req, fn, probe);
+    if (!guard || out.wasReplay) return out;
+    const similar = guard.check(req.operation, scopeString(req.scope), req.key, req.args, m.now());
+    return similar ? { ...out, recentSimilar: similar } : out;
+  };
+  return { store: m.store, run: (req, fn) => telemetry.observe(observed(req), (probe) => guarded(req, fn, probe)) };
 }

@@ -31,6 +31,7 @@ export type { Idempotency, IdempotencyOptions, RunContext, RunRequest, RunResult
 export { pruneExpired, reconcileReport, reconcileSagaReport, resolveUnknown } from './reconcile.js';
 export type { ResolutionRecord, ResolveAs, ResolveOutcome, ResolveRequest, StaleRow, StaleSaga } from './reconcile.js';
 export { shapeOf } from './args-summary.js';
+export type { RecentSimilar, RecentSimilarOptions } from './recent-similar.js';
 export type { Summarize } from './args-summary.js';
 export type { CallOutcome } from './telemetry.js';
 export { createHttpCaller, HttpStatusError } from './http.js';
