@@ -33,8 +33,10 @@ export interface RedisConnectOptions {
 
 const shas = new Map<string, string>();
 const sha1 = (lua: string): string => {
-  let sha = shas.get(lua);
-  if (!sha) shas.set(lua, (sha = createHash('sha1').update(lua).digest('hex')));
+  const known = shas.get(lua);
+  if (known) return known;
+  const sha = createHash('sha1').update(lua).digest('hex');
+  shas.set(lua, sha);
   return sha;
 };
 

@@ -136,8 +136,10 @@ export function createRedisStore(opts: RedisStoreOptions): DedupStore {
       return removed;
     },
     saga(name = 'idemgen_saga') {
-      let s = sagas.get(name);
-      if (!s) sagas.set(name, (s = sagaStore(table(conn, redisKeys(prefix, name), SAGA_OPEN))));
+      const known = sagas.get(name);
+      if (known) return known;
+      const s = sagaStore(table(conn, redisKeys(prefix, name), SAGA_OPEN));
+      sagas.set(name, s);
       return s;
     },
     close: () => conn.close(),

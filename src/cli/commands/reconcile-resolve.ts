@@ -45,20 +45,22 @@ const WHY: Record<string, string> = {
 
 export async function resolveCommand(ctx: CliContext, args: ReconcileArgs): Promise<number> {
   const key = args.resolve as string;
-  if (!args.as) throw storeError('resolve_needs_as', '--resolve needs --as failed|completed|not-executed');
-  if (!args.reason) throw storeError('resolve_needs_reason', '--resolve needs --reason "…": why you decided this (it is stored with the row)');
-  if (args.result !== undefined && args.as !== 'completed') throw storeError('result_needs_completed', '--result only goes with --as completed');
+  const as = args.as;
+  const reason = args.reason;
+  if (!as) throw storeError('resolve_needs_as', '--resolve needs --as failed|completed|not-executed');
+  if (!reason) throw storeError('resolve_needs_reason', '--resolve needs --reason "…": why you decided this (it is stored with the row)');
+  if (args.result !== undefined && as !== 'completed') throw storeError('result_needs_completed', '--result only goes with --as completed');
   const result = readResult(ctx, args.result);
   const outcome = await withStore(ctx, args.store, (store) =>
-    resolveUnknown(store, { key, scope: args.scope ?? '', as: args.as!, result, by: who(args), reason: args.reason! }));
+    resolveUnknown(store, { key, scope: args.scope ?? '', as, result, by: who(args), reason }));
   if (args.json) ctx.logger.out(JSON.stringify(outcome, null, 2));
   if (!outcome.resolved) {
     if (!args.json) ctx.logger.error(`Not resolved: ${key}: ${WHY[outcome.why]}.`);
     return 1;
   }
   if (!args.json) {
-    const next = args.as === 'completed' ? 'retries with this key replay the given result' : 'the key is free: the next retry runs the call';
-    ctx.logger.out(`Resolved ${key} as ${args.as} by ${outcome.record.by} at ${outcome.record.at}: ${next}.`);
+    const next = as === 'completed' ? 'retries with this key replay the given result' : 'the key is free: the next retry runs the call';
+    ctx.logger.out(`Resolved ${key} as ${as} by ${outcome.record.by} at ${outcome.record.at}: ${next}.`);
   }
   return 0;
 }
