@@ -5,9 +5,12 @@
  *   store      — the bare store statements an idempotent call issues (claim + complete),
  *   idempotent — createIdempotency().run() with a fresh key (hash + claim + call + complete),
  *   replay     — run() with a key that already completed (hash + claim-conflict + read),
- * on SQLite (a WAL file in a temp dir) and PostgreSQL. PostgreSQL comes from IDEMGEN_PG_URL, or a
- * throwaway cluster is started the way test/setup/services.ts does it.
- * Usage: node scripts/bench-runtime.mjs [--calls 2000]
+ * on SQLite (a WAL file in a temp dir), PostgreSQL and Redis. PostgreSQL comes from IDEMGEN_PG_URL and
+ * Redis from IDEMGEN_REDIS_URL, or throwaway servers are started the way test/setup/services.ts does it.
+ * On Redis the same server also runs the bare commands a claim+complete needs at minimum (SET NX, SET XX)
+ * and AWS Powertools' `makeIdempotent` + `CachePersistenceLayer`, side by side in one run.
+ * First: the OpenTelemetry hooks' cost with no SDK registered (ratio against `telemetry: false`).
+ * Usage: node scripts/bench-runtime.mjs [--calls 2000] [--only otel]
  */
 import { execFileSync } from 'node:child_process';
 import { chmodSync, chownSync, mkdtempSync, rmSync } from 'node:fs';
@@ -23,6 +26,8 @@ const { renderStoreMigration } = await import('../src/emit/sql/index.ts');
 const { resolveConfig } = await import('../src/config/types.ts');
 const { default: Database } = await import('better-sqlite3');
 const { default: pg } = await import('pg');
+const { benchRedis } = await import('./bench-runtime-redis.mjs');
+const { benchTelemetry } = await import('./bench-runtime-otel.mjs');
 
 const callsArg = process.argv.indexOf('--calls');
 const CALLS = callsArg > 0 ? Number(process.argv[callsArg + 1]) : 2000;
@@ -117,6 +122,9 @@ await new Promise((r) => http.listen(0, '127.0.0.1', r));
 const httpUrl = `http://127.0.0.1:${http.address().port}`;
 const sql = { ...resolveConfig().sql, dedupTable: 'bench_dedup', sagaTable: 'bench_saga' };
 
+await benchTelemetry({ rt, CALLS });
+if (process.argv.includes('--only')) process.exit(0);
+
 const dir = mkdtempSync(join(tmpdir(), 'idemgen-bench-'));
 const filename = join(dir, 'bench.db');
 const db = new Database(filename);
@@ -140,5 +148,9 @@ try {
   await client.end();
 } finally {
   cluster.stop();
+}
+try {
+  await benchRedis({ rt, CALLS, median, benchStore, report, httpUrl });
+} finally {
   http.close();
 }

@@ -37,7 +37,7 @@ async function loadServe(): Promise<typeof import('./commands/serve.js')> {
 
 // Commands are imported when they run, so `--help` and a cached `generate` start fast.
 function buildParser(argv: string[], run: (fn: (ctx: CliContext) => Promise<number> | number, args: { quiet?: boolean; verbose?: boolean }) => void) {
-  const storeOption = { type: 'string', demandOption: true, describe: 'sqlite:path or postgres://… connection string' } as const;
+  const storeOption = { type: 'string', demandOption: true, describe: 'sqlite:path, postgres://… or redis://… store URL' } as const;
   return yargs(argv)
     .scriptName('idemgen')
     .usage('$0 <command> [options]\n\nMake the tools LLM agents call safe to retry.')
@@ -59,16 +59,27 @@ function buildParser(argv: string[], run: (fn: (ctx: CliContext) => Promise<numb
         .option('mcp-url', { type: 'string', array: true, describe: 'Audit a live MCP server over Streamable HTTP (repeatable)' })
         .option('header', { type: 'string', array: true, describe: 'HTTP header for --mcp-url, "Name: value"; ${ENV} is expanded (repeatable)' })
         .option('mcp-timeout', { type: 'number', describe: 'Milliseconds a live server gets to answer everything (default 30000)' })
-        .option('save', { type: 'string', describe: 'Write the live server\'s tools/list to this file (for generate/check)' }),
-      (a) => run(async (ctx) => (await import('./commands/audit.js')).auditCommand(ctx, a as AuditArgs), a))
+        .option('save', { type: 'string', describe: 'Write the live server\'s tools/list to this file (for generate/check)' })
+        .option('traces', { type: 'string', describe: 'Audit a recorded run instead (OTLP JSON or JSONL of tool calls): repeated tool calls, absorbed or not' })
+        .option('window', { type: 'number', describe: 'With --traces: cross-turn repeat window in seconds (default 60)' }),
+      (a) => run(async (ctx) => (a.traces !== undefined
+        ? (await import('./commands/audit-traces.js')).auditTracesCommand(ctx, a)
+        : (await import('./commands/audit.js')).auditCommand(ctx, a as AuditArgs)), a))
     .command('validate [inputs..]', 'Check OpenAPI documents against the official 2.0/3.0/3.1 schema', (y) =>
       withRunOptions(y).option('format', { alias: 'f', choices: ['text', 'json'] as const, describe: 'Output format (default: text)' }),
       (a) => run(async (ctx) => (await import('./commands/validate.js')).validateCommand(ctx, a as ValidateArgs), a))
     .command('check [inputs..]', 'Exit 1 when the output folder is stale', (y) =>
       withRunOptions(y).option('out', { type: 'string', describe: 'Output folder (default: generated/)' }),
       (a) => run(async (ctx) => (await import('./commands/check.js')).checkCommand(ctx, a), a))
-    .command('reconcile', 'List pending rows past their lease and unknown outcomes', (y) =>
-      y.option('store', storeOption).option('json', { type: 'boolean' }),
+    .command('reconcile', 'List unknown outcomes (pending past their lease) and resolve them', (y) =>
+      y.option('store', storeOption).option('json', { type: 'boolean' })
+        .option('saga-table', { type: 'string', describe: 'Also list stale OP-5 saga rows of this table (external id, compensation)' })
+        .option('resolve', { type: 'string', describe: 'Key of the row to resolve' })
+        .option('as', { choices: ['failed', 'completed', 'not-executed'] as const, describe: 'completed: retries replay --result; failed / not-executed: the next retry runs' })
+        .option('result', { type: 'string', describe: 'With --as completed: the result as JSON, or @file' })
+        .option('reason', { type: 'string', describe: 'Why (stored in the row with who and when)' })
+        .option('by', { type: 'string', describe: 'Who resolves (default: $USER)' })
+        .option('scope', { type: 'string', describe: 'Tenant scope of the key (default: none)' }),
       (a) => run(async (ctx) => (await import('./commands/store.js')).reconcileCommand(ctx, a), a))
     .command('prune', 'Delete expired dedup rows', (y) =>
       y.option('store', storeOption).option('json', { type: 'boolean' }),

@@ -5,6 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { currentRun, insideRun } from './active-run.js';
+import { summarizeArgs, type Summarize } from './args-summary.js';
 import { hashArgs } from './canonical-json.js';
 import {
   IdempotencyConflictError, IdempotencyFailedError, IdempotencyInFlightError, IdempotencyOutcomeUnknownError,
@@ -15,6 +16,8 @@ import { complete, onFailure, onFenced, RETRY_SAFE_MECHANISMS, type Settle } fro
 import { scopeString, validateKey, type KeyScope } from './keys.js';
 import { withHeartbeat } from './lease-heartbeat.js';
 import { createRunTag, type RunTag } from './run-tag.js';
+import { createSimilarGuard, type RecentSimilar, type RecentSimilarOptions } from './recent-similar.js';
+import { createTelemetry, type ObservedCall, type Probe } from './telemetry.js';
 import type { DedupRow, DedupStore, StoreMechanism } from './store.js';
 import { decodeResult } from './stored-value.js';
 
@@ -33,6 +36,18 @@ export interface IdempotencyOptions {
   now?: () => number;
   /** Dedup window when a call gives no `ttlSeconds` (SOP Step 4: ≥ 1 h; default 24 h like Stripe). */
   defaultTtlSeconds?: number;
+  /**
+   * Spans and metrics through `@opentelemetry/api` when it is installed (telemetry.ts); they go nowhere
+   * until the application registers an SDK. `false` skips even the no-op API calls.
+   */
+  telemetry?: boolean;
+  /**
+   * What the row keeps of the arguments for `idemgen reconcile` (args-summary.ts). Default: shape and
+   * sizes, no values; `false` keeps nothing. Runs once per call, before the claim.
+   */
+  summarize?: Summarize | false;
+  /** Case 2's soft guard (recent-similar.ts), off by default: flag a new intent that repeats a recent one. */
+  recentSimilar?: RecentSimilarOptions;
 }
 
 export interface RunRequest {
@@ -43,6 +58,10 @@ export interface RunRequest {
   args: unknown;
   mechanism: StoreMechanism;
   ttlSeconds?: number;
+  /** For the span (`gen_ai.tool.name`); default: the operation without its `tool:` prefix, if it has one. */
+  toolName?: string;
+  /** The model's tool call id (`gen_ai.tool.call.id`), when the caller has it. */
+  toolCallId?: string;
 }
 
 export interface RunContext {
@@ -62,6 +81,8 @@ export interface RunResult<T> {
   result: T;
   wasReplay: boolean;
   originalCalledAt: Date;
+  /** With `recentSimilar` on: this new intent repeats one completed `calledAt` under `key`, within the window. */
+  recentSimilar?: RecentSimilar;
 }
 
 export interface Idempotency {
@@ -80,7 +101,8 @@ interface Call {
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
-type Machine = Required<Omit<IdempotencyOptions, 'redact' | 'heartbeatMs'>> & Pick<IdempotencyOptions, 'redact' | 'heartbeatMs'>;
+type Machine = Required<Omit<IdempotencyOptions, 'redact' | 'heartbeatMs' | 'telemetry' | 'summarize' | 'recentSimilar'>>
+  & Pick<IdempotencyOptions, 'redact' | 'heartbeatMs' | 'summarize'>;
 
 function replay<T>(call: Call, row: DedupRow): RunResult<T> {
   if (row.status === 'failed') {
@@ -123,7 +145,7 @@ async function execute<T>(
 
 /** A row already exists: replay, conflict, take over, fail closed, or (undefined) keep waiting. */
 async function onExisting<T>(
-  m: Machine, call: Call, row: DedupRow, token: string, fn: (ctx: RunContext) => Promise<T>, mayWait: boolean,
+  m: Machine, call: Call, row: DedupRow, token: string, fn: (ctx: RunContext) => Promise<T>, mayWait: boolean, probe: Probe,
 ): Promise<RunResult<T> | undefined> {
   if (row.argsHash !== call.argsHash || row.operation !== call.req.operation) {
     throw new IdempotencyConflictError(
@@ -142,6 +164,7 @@ async function onExisting<T>(
   const taken = await m.store.takeOver({
     scope: call.scope, key: call.req.key, expectedToken: row.leaseToken, newToken: token, now: m.now(), leaseMs: m.leaseMs,
   });
+  if (taken) probe.attempts = taken.attempts;
   // Lost the takeover race: someone else re-leased it; loop and look again.
   return taken ? execute(m, call, taken, token, fn) : undefined;
 }
@@ -161,34 +184,49 @@ function prepareCall(req: RunRequest): Call {
   return call;
 }
 
-async function run<T>(m: Machine, req: RunRequest, fn: (ctx: RunContext) => Promise<T>): Promise<RunResult<T>> {
+async function run<T>(m: Machine, req: RunRequest, fn: (ctx: RunContext) => Promise<T>, probe: Probe): Promise<RunResult<T>> {
   const call = prepareCall(req);
+  probe.argsHash = call.argsHash;
   const outer = currentRun(req.key);
   if (outer !== undefined) {
     // Already inside the run of this key (active-run.ts): the outer row covers this call; join it.
     return { result: await fn(outer.ctx), wasReplay: false, originalCalledAt: new Date(outer.createdAt) };
   }
+  const argsSummary = summarizeArgs(req.args, req.operation, m.summarize);
   const ttlMs = (req.ttlSeconds ?? m.defaultTtlSeconds) * 1000;
   const polls = Math.max(0, Math.ceil(m.waitMs / Math.max(1, m.pollMs)));
   for (let poll = 0; ; poll++) {
     const token = randomUUID(); // a fencing token, never the idempotency key
     const claim = await m.store.claim({
       scope: call.scope, key: req.key, operation: req.operation, argsHash: call.argsHash, mechanism: req.mechanism,
-      leaseToken: token, now: m.now(), leaseMs: m.leaseMs, ttlMs,
+      leaseToken: token, now: m.now(), leaseMs: m.leaseMs, ttlMs, argsSummary,
     });
+    probe.attempts = claim.row.attempts;
     if (claim.claimed) return execute(m, call, claim.row, token, fn);
-    const outcome = await onExisting(m, call, claim.row, token, fn, poll < polls);
+    const outcome = await onExisting(m, call, claim.row, token, fn, poll < polls, probe);
     if (outcome) return outcome;
     await sleep(m.pollMs);
   }
 }
 
 export function createIdempotency(options: IdempotencyOptions): Idempotency {
+  const telemetry = createTelemetry(options.telemetry ?? true);
   const m: Machine = {
     leaseMs: 30_000, waitMs: 10_000, pollMs: 50, maxResultBytes: 256 * 1024, defaultTtlSeconds: 86_400,
     now: Date.now,
     // An option passed as `undefined` keeps its default (a spread alone would erase it).
     ...(Object.fromEntries(Object.entries(options).filter(([, v]) => v !== undefined)) as IdempotencyOptions),
   };
-  return { store: m.store, run: (req, fn) => run(m, req, fn) };
+  const observed = (req: RunRequest): ObservedCall => ({
+    operation: req.operation, mechanism: req.mechanism, toolCallId: req.toolCallId,
+    toolName: req.toolName ?? (req.operation.startsWith('tool:') ? req.operation.slice('tool:'.length) : undefined),
+  });
+  const guard = options.recentSimilar ? createSimilarGuard(options.recentSimilar) : undefined;
+  const guarded = async <T>(req: RunRequest, fn: (ctx: RunContext) => Promise<T>, probe: Probe): Promise<RunResult<T>> => {
+    const out = await run(m, req, fn, probe);
+    if (!guard || out.wasReplay) return out;
+    const similar = guard.check(req.operation, scopeString(req.scope), req.key, req.args, m.now());
+    return similar ? { ...out, recentSimilar: similar } : out;
+  };
+  return { store: m.store, run: (req, fn) => telemetry.observe(observed(req), (probe) => guarded(req, fn, probe)) };
 }

@@ -14,7 +14,7 @@ export { notExecuted } from './run-tag.js';
 export type { RunTag } from './run-tag.js';
 export type { IdempotencyErrorContext } from './errors.js';
 export type {
-  ClaimInput, ClaimResult, CompleteInput, DedupRow, DedupStatus, DedupStore, FailInput, FencedInput, RenewInput, RowId,
+  ClaimInput, ClaimResult, CompleteInput, DedupRow, DedupStatus, DedupStore, FailInput, FencedInput, RenewInput, ResolveInput, RowId,
   SagaClaimInput, SagaRow, SagaStatus, SagaStore, SagaTransition, StoreMechanism, TakeOverInput,
 } from './store.js';
 export { createMemoryStore } from './memory-store.js';
@@ -22,12 +22,19 @@ export { createSqliteStore } from './sqlite-store.js';
 export type { SqliteStoreOptions } from './sqlite-store.js';
 export { createPostgresStore } from './postgres-store.js';
 export type { PostgresStoreOptions } from './postgres-store.js';
+export { createRedisStore } from './redis-store.js';
+export type { RedisStoreOptions } from './redis-store.js';
+export type { RedisClientLike } from './redis-client.js';
 export { openStore } from './open-store.js';
 export { IdempotencyStoreSchemaError } from './sql-missing-table.js';
 export { createIdempotency, RETRY_SAFE_MECHANISMS } from './idempotency.js';
 export type { Idempotency, IdempotencyOptions, RunContext, RunRequest, RunResult } from './idempotency.js';
-export { pruneExpired, reconcileReport } from './reconcile.js';
-export type { StaleRow } from './reconcile.js';
+export { pruneExpired, reconcileReport, reconcileSagaReport, resolveUnknown } from './reconcile.js';
+export type { ResolutionRecord, ResolveAs, ResolveOutcome, ResolveRequest, StaleRow, StaleSaga } from './reconcile.js';
+export { shapeOf } from './args-summary.js';
+export type { RecentSimilar, RecentSimilarOptions } from './recent-similar.js';
+export type { Summarize } from './args-summary.js';
+export type { CallOutcome } from './telemetry.js';
 export { createHttpCaller, HttpStatusError } from './http.js';
 export type {
   BodyType, HttpCaller, HttpCallerOptions, HttpRequest, HttpResponse, KeyCarrier, RawBody, ResponseType, RetryPolicy,

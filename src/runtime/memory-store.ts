@@ -5,8 +5,16 @@
  */
 import type {
   ClaimInput, ClaimResult, CompleteInput, DedupRow, DedupStore, FailInput, FencedInput, RowId,
-  RenewInput, SagaClaimInput, SagaRow, SagaStore, SagaTransition, TakeOverInput, SagaStatus,
+  RenewInput, ResolveInput, SagaClaimInput, SagaRow, SagaStore, SagaTransition, TakeOverInput, SagaStatus,
 } from './store.js';
+
+/** The columns a resolution sets, shared by every store (SQL spells the same thing in its UPDATE). */
+export function resolvedPatch(r: ResolveInput): Partial<DedupRow> {
+  const common = { leaseToken: null, completedAt: r.now, resolution: r.resolution };
+  if (r.as === 'completed') return { ...common, status: 'completed', result: r.result ?? null, error: null };
+  // Expired at once: the next claim replaces the row and the retry runs.
+  return { ...common, status: 'failed', error: r.error, expiresAt: r.now };
+}
 
 const idOf = (id: RowId): string => `${id.scope}\u0000${id.key}`;
 
@@ -97,6 +105,7 @@ export function createMemoryStore(): DedupStore {
         scope: i.scope, key: i.key, operation: i.operation, argsHash: i.argsHash, mechanism: i.mechanism,
         status: 'pending', result: null, error: null, externalId: null, leaseToken: i.leaseToken,
         leaseExpiresAt: i.now + i.leaseMs, attempts: 1, createdAt: i.now, completedAt: null, expiresAt: i.now + i.ttlMs,
+        argsSummary: i.argsSummary ?? null, resolution: existing?.resolution ?? null,
       };
       rows.set(idOf(i), row);
       return { claimed: true, row: { ...row } };
@@ -116,6 +125,12 @@ export function createMemoryStore(): DedupStore {
     },
     async release(f: FencedInput) {
       return fencedPending(rows.get(idOf(f)), f.leaseToken) && rows.delete(idOf(f));
+    },
+    async resolve(r: ResolveInput) {
+      const row = rows.get(idOf(r));
+      if (!row || row.status !== 'pending' || row.leaseExpiresAt > r.now) return undefined;
+      Object.assign(row, resolvedPatch(r));
+      return { ...row };
     },
     async takeOver(t: TakeOverInput) {
       const row = rows.get(idOf(t));

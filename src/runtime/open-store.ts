@@ -1,11 +1,13 @@
 /**
  * `openStore(url)` for the CLI (`idemgen reconcile --store URL`) and for apps configured by URL:
- * `sqlite:path/to.db`, `sqlite:///abs/path.db`, `postgres://…` / `postgresql://…`, `memory:`.
+ * `sqlite:path/to.db`, `sqlite:///abs/path.db`, `postgres://…` / `postgresql://…`, `redis://…` / `rediss://…`
+ * (`valkey://` is an alias; `?prefix=` picks the key namespace), `memory:`.
  * `?table=` (and `?schema=` for PostgreSQL) pick a non-default table; they are removed before the
  * URL reaches `pg`.
  */
 import { createMemoryStore } from './memory-store.js';
 import { createPostgresStore } from './postgres-store.js';
+import { createRedisStore } from './redis-store.js';
 import { createSqliteStore } from './sqlite-store.js';
 import type { DedupStore } from './store.js';
 
@@ -30,5 +32,14 @@ export function openStore(url: string): DedupStore {
     parsed.searchParams.delete('schema');
     return createPostgresStore({ connectionString: parsed.toString(), table, schema });
   }
-  throw new TypeError(`openStore: unsupported store URL ${JSON.stringify(url)} (use sqlite:PATH or postgres://…)`);
+  if (/^rediss?:\/\//.test(url) || /^valkeys?:\/\//.test(url)) {
+    // valkey:// is an alias: node-redis only speaks redis:// / rediss://.
+    const parsed = new URL(url.replace(/^valkey/, 'redis'));
+    const table = parsed.searchParams.get('table') ?? undefined;
+    const prefix = parsed.searchParams.get('prefix') ?? undefined;
+    parsed.searchParams.delete('table');
+    parsed.searchParams.delete('prefix');
+    return createRedisStore({ url: parsed.toString(), table, prefix });
+  }
+  throw new TypeError(`openStore: unsupported store URL ${JSON.stringify(url)} (use sqlite:PATH, postgres://… or redis://…)`);
 }

@@ -63,7 +63,7 @@ interface SagaCall {
 
 const asDedupState = (row: SagaRow): DedupRow => ({
   ...row, mechanism: 'OP-5', status: row.status === 'completed' ? 'completed' : row.status === 'pending' ? 'pending' : 'failed',
-  attempts: 0, completedAt: null,
+  attempts: 0, completedAt: null, argsSummary: null, resolution: null,
 });
 
 function ctxOf(c: SagaCall, row?: SagaRow) {

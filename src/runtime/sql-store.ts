@@ -8,6 +8,7 @@ import { IdempotencyInFlightError } from './errors.js';
 import type { SqlDriver } from './sql-driver.js';
 import { num, numOrNull, qualifiedTable, textOrNull } from './sql-driver.js';
 import { guardMissingTable } from './sql-missing-table.js';
+import { resolvedPatch } from './memory-store.js';
 import { createSqlSagaStore } from './sql-saga-store.js';
 import type { ClaimResult, DedupRow, DedupStore, DedupStatus, FencedInput, RowId, SagaStore, StoreMechanism } from './store.js';
 
@@ -28,12 +29,14 @@ export function toDedupRow(r: Record<string, unknown>): DedupRow {
     createdAt: num(r.created_at),
     completedAt: numOrNull(r.completed_at),
     expiresAt: num(r.expires_at),
+    argsSummary: textOrNull(r.args_summary),
+    resolution: textOrNull(r.resolution),
   };
 }
 
 const COLUMNS =
   'scope, idempotency_key, operation, args_hash, mechanism, status, result, error, external_id, ' +
-  'lease_token, lease_expires_at, attempts, created_at, completed_at, expires_at';
+  'lease_token, lease_expires_at, attempts, created_at, completed_at, expires_at, args_summary, resolution';
 
 export interface SqlStoreOptions {
   table?: string;
@@ -61,15 +64,24 @@ export function createSqlStore(
       for (let turn = 0; turn < 5; turn++) {
         const inserted = await driver.all(
           `INSERT INTO ${t} (scope, idempotency_key, operation, args_hash, mechanism, status, lease_token, ` +
-            `lease_expires_at, attempts, created_at, expires_at) VALUES (?, ?, ?, ?, ?, 'pending', ?, ?, 1, ?, ?) ` +
+            `lease_expires_at, attempts, created_at, expires_at, args_summary) VALUES (?, ?, ?, ?, ?, 'pending', ?, ?, 1, ?, ?, ?) ` +
             `ON CONFLICT (scope, idempotency_key) DO NOTHING RETURNING ${COLUMNS}`,
-          [i.scope, i.key, i.operation, i.argsHash, i.mechanism, i.leaseToken, i.now + i.leaseMs, i.now, i.now + i.ttlMs],
+          [i.scope, i.key, i.operation, i.argsHash, i.mechanism, i.leaseToken, i.now + i.leaseMs, i.now, i.now + i.ttlMs, i.argsSummary ?? null],
         );
         if (inserted[0]) return { claimed: true, row: toDedupRow(inserted[0]) };
         const row = await get(i);
         if (!row) continue; // released or pruned between the two statements
         if (row.status === 'pending' || row.expiresAt > i.now) return { claimed: false, row };
-        await driver.run(`DELETE FROM ${t} WHERE ${byId} AND status <> 'pending' AND expires_at <= ?`, [i.scope, i.key, i.now]);
+        // Re-initialise the expired row in place (one compare-and-set, like the insert) so an operator's
+        // `resolution` on it survives the retry it allowed.
+        const renewed = await driver.all(
+          `UPDATE ${t} SET operation = ?, args_hash = ?, mechanism = ?, status = 'pending', result = NULL, error = NULL, ` +
+            `external_id = NULL, lease_token = ?, lease_expires_at = ?, attempts = 1, created_at = ?, completed_at = NULL, ` +
+            `expires_at = ?, args_summary = ? WHERE ${byId} AND status <> 'pending' AND expires_at <= ? RETURNING ${COLUMNS}`,
+          [i.operation, i.argsHash, i.mechanism, i.leaseToken, i.now + i.leaseMs, i.now, i.now + i.ttlMs, i.argsSummary ?? null,
+            i.scope, i.key, i.now],
+        );
+        if (renewed[0]) return { claimed: true, row: toDedupRow(renewed[0]) };
       }
       throw new IdempotencyInFlightError(`dedup claim for ${i.key} did not settle after 5 attempts (heavy contention)`,
         { key: i.key, operation: i.operation, scope: i.scope });
@@ -89,6 +101,17 @@ export function createSqlStore(
     },
     async release(f) {
       return (await driver.run(`DELETE FROM ${t} WHERE ${fenced}`, fencedParams(f))) === 1;
+    },
+    async resolve(r) {
+      const p = resolvedPatch(r);
+      const rows = await driver.all(
+        `UPDATE ${t} SET status = ?, result = CASE WHEN ? = 1 THEN ? ELSE result END, error = ?, lease_token = NULL, ` +
+          `completed_at = ?, expires_at = CASE WHEN ? = 1 THEN ? ELSE expires_at END, resolution = ? ` +
+          `WHERE ${byId} AND status = 'pending' AND lease_expires_at <= ? RETURNING ${COLUMNS}`,
+        [p.status, r.as === 'completed' ? 1 : 0, p.result ?? null, p.error ?? null, r.now,
+          p.expiresAt === undefined ? 0 : 1, p.expiresAt ?? 0, r.resolution, r.scope, r.key, r.now],
+      );
+      return rows[0] ? toDedupRow(rows[0]) : undefined;
     },
     async takeOver(o) {
       // Compare-and-set on the old token and the expired lease: exactly one taker wins.

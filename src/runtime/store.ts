@@ -26,6 +26,10 @@ export interface DedupRow {
   createdAt: number;
   completedAt: number | null;
   expiresAt: number;
+  /** JSON text: what the `summarize` hook kept of the arguments at claim time (reconcile shows it). */
+  argsSummary: string | null;
+  /** JSON text: the last operator resolution of an unknown outcome (`ResolutionRecord`); survives a re-claim. */
+  resolution: string | null;
 }
 
 export interface RowId {
@@ -41,6 +45,7 @@ export interface ClaimInput extends RowId {
   now: number;
   leaseMs: number;
   ttlMs: number;
+  argsSummary?: string | null;
 }
 
 /** `claimed: false` carries the row that won; the caller decides replay / wait / conflict. */
@@ -65,6 +70,19 @@ export interface RenewInput extends FencedInput {
   leaseMs: number;
 }
 
+/**
+ * An operator's decision on an unknown outcome (reconcile). `completed` stores `result` for replay;
+ * `failed` and `not-executed` free the key (the row becomes an expired `failed` row, so the next claim
+ * replaces it and the retry runs). `resolution` is the JSON record of who/when/how/why.
+ */
+export interface ResolveInput extends RowId {
+  as: 'completed' | 'failed' | 'not-executed';
+  result?: string | null;
+  error: string;
+  resolution: string;
+  now: number;
+}
+
 export interface TakeOverInput extends RowId {
   expectedToken: string | null;
   newToken: string;
@@ -73,7 +91,7 @@ export interface TakeOverInput extends RowId {
 }
 
 export interface DedupStore {
-  readonly kind: 'memory' | 'sqlite' | 'postgres';
+  readonly kind: 'memory' | 'sqlite' | 'postgres' | 'redis';
   /**
    * Insert a `pending` row atomically through the primary key (INSERT … ON CONFLICT DO NOTHING).
    * A completed/failed row past `expires_at` counts as absent and is replaced.
@@ -95,6 +113,11 @@ export interface DedupStore {
   takeOver(input: TakeOverInput): Promise<DedupRow | undefined>;
   /** Lease heartbeat while the call runs; `false` once the token no longer owns a pending row. */
   renewLease(input: RenewInput): Promise<boolean>;
+  /**
+   * Resolve a pending row whose lease has expired (nobody holds it); clears the lease token, so a
+   * zombie attempt that wakes up later is fenced out. `undefined` when no such row exists.
+   */
+  resolve(input: ResolveInput): Promise<DedupRow | undefined>;
   /** Pending rows whose lease has expired (reconcile). */
   listStale(now: number, limit?: number): Promise<DedupRow[]>;
   /** Delete completed/failed rows past `expires_at`; unresolved pending rows are kept. */

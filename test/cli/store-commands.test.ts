@@ -50,7 +50,7 @@ test('a mistyped store is a diagnostic with exit 2, not a new empty database or 
   const missing = await runCli(['reconcile', '--store', 'sqlite:./nope.db'], dir);
   expect(missing.code).toBe(2);
   expect(missing.stderr).toMatch(/store_not_found/);
-  const scheme = await runCli(['prune', '--store', 'redis://x'], dir);
+  const scheme = await runCli(['prune', '--store', 'mongodb://x'], dir);
   expect(scheme.code).toBe(2);
   expect(scheme.stderr).toMatch(/invalid_store_url/);
   const empty = join(dir, 'empty.db');

@@ -1,5 +1,5 @@
 /**
- * Real OS processes: four workers share one PostgreSQL table, and a worker SIGKILLed between the
+ * Real OS processes: four workers share one PostgreSQL table (or Redis keyspace), and a worker SIGKILLed between the
  * side effect and the completion must not cause a second effect after restart (SOP Step 6, OP-8).
  */
 import { fork, type ChildProcess } from 'node:child_process';
@@ -25,17 +25,17 @@ function nextMessage<T>(child: ChildProcess): Promise<T> {
   });
 }
 
-function workerStore(t: TestStore, kind: 'sqlite' | 'postgres'): WorkerStoreConfig {
+function workerStore(t: TestStore, kind: 'sqlite' | 'postgres' | 'redis'): WorkerStoreConfig {
   return { kind, ...t.location };
 }
 
 interface HerdReport { fresh: number; replays: number; inFlight: number; other: string[]; ids: unknown[] }
 
-describe('200 identical calls spread over 4 OS processes on one PostgreSQL table', () => {
+describe.each(['postgres', 'redis'] as const)('200 identical calls spread over 4 OS processes on one %s table', (kind) => {
   let t: TestStore;
   let server: FaultServer;
   beforeAll(async () => {
-    t = await makeStore('postgres', inject('pgUrl'), 'herd');
+    t = await makeStore(kind, inject('pgUrl'), 'herd');
     server = await startFaultServer();
   });
   afterAll(async () => {
@@ -45,7 +45,7 @@ describe('200 identical calls spread over 4 OS processes on one PostgreSQL table
 
   it('exactly one side effect; every other call is a replay of it or an in-flight error', async () => {
     const key = 'herd-key-0123456789abcdef';
-    const workers = Array.from({ length: 4 }, () => spawnWorker('herd-worker.ts', { store: workerStore(t, 'postgres'), baseUrl: server.url, key, calls: 50 }));
+    const workers = Array.from({ length: 4 }, () => spawnWorker('herd-worker.ts', { store: workerStore(t, kind), baseUrl: server.url, key, calls: 50 }));
     await Promise.all(workers.map((w) => nextMessage<string>(w)));
     const reports = workers.map((w) => nextMessage<HerdReport>(w));
     for (const w of workers) w.send('go');
@@ -58,7 +58,7 @@ describe('200 identical calls spread over 4 OS processes on one PostgreSQL table
   }, 120_000);
 });
 
-describe.each(['sqlite', 'postgres'] as const)('a worker SIGKILLed after the side effect, before completion (%s)', (kind) => {
+describe.each(['sqlite', 'postgres', 'redis'] as const)('a worker SIGKILLed after the side effect, before completion (%s)', (kind) => {
   let t: TestStore;
   afterAll(() => t?.cleanup());
   beforeAll(async () => {

@@ -1,6 +1,6 @@
 /**
- * One table-driven suite for every store: memory, SQLite (a real file) and PostgreSQL (a real
- * server), on tables made by the generated migration. Same state machine everywhere (DESIGN §5).
+ * One table-driven suite for every store: memory, SQLite (a real file), PostgreSQL and Redis (real
+ * servers), on tables made by the generated migration. Same state machine everywhere (DESIGN §5).
  */
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createSqliteStore, createPostgresStore, openStore, type ClaimInput, type DedupStore } from '../../src/runtime/index.js';
@@ -108,6 +108,31 @@ describe.each(STORE_KINDS)('DedupStore on %s', (kind) => {
     expect(await store.get({ scope: 'tenant-1', key: 'k-ttl-pending01' })).toMatchObject({ status: 'pending' });
   });
 
+  it('keeps the argument summary given at claim time', async () => {
+    await store.claim(claimInput('k-summary-00001', { argsSummary: '{"to":"string(5)"}' }));
+    expect(await store.get({ scope: 'tenant-1', key: 'k-summary-00001' })).toMatchObject({ argsSummary: '{"to":"string(5)"}', resolution: null });
+  });
+
+  it('resolve: only a pending row nobody holds; completed keeps the result, failed frees the key, the record survives the re-claim', async () => {
+    const id = { scope: 'tenant-1', key: 'k-resolve-00001' };
+    await store.claim(claimInput(id.key, { now: 20_000_000 }));
+    const base = { ...id, error: '{"outcome":"failed"}', resolution: '{"by":"ops"}' };
+    expect(await store.resolve({ ...base, as: 'failed', now: 20_000_500 })).toBeUndefined(); // lease still live
+    const failed = await store.resolve({ ...base, as: 'failed', now: 20_002_000 });
+    expect(failed).toMatchObject({ status: 'failed', leaseToken: null, resolution: '{"by":"ops"}', expiresAt: 20_002_000 });
+    expect(await store.complete({ ...id, leaseToken: 'tok-k-resolve-00001', now: 20_002_001, result: '1' })).toBe(false); // zombie fenced
+    expect((await store.listStale(20_003_000)).map((r) => r.key)).not.toContain(id.key);
+    const again = await store.claim(claimInput(id.key, { now: 20_003_000, leaseToken: 'retry', argsSummary: '{}' }));
+    expect(again).toMatchObject({ claimed: true, row: { status: 'pending', leaseToken: 'retry', resolution: '{"by":"ops"}', attempts: 1 } });
+    expect(await store.get(id)).toMatchObject({ resolution: '{"by":"ops"}', argsSummary: '{}' });
+
+    const done = { scope: 'tenant-1', key: 'k-resolve-00002' };
+    await store.claim(claimInput(done.key, { now: 20_000_000 }));
+    const completed = await store.resolve({ ...done, as: 'completed', result: '{"id":"ch_7"}', error: '', resolution: '{"by":"ops"}', now: 20_002_000 });
+    expect(completed).toMatchObject({ status: 'completed', result: '{"id":"ch_7"}', error: null, completedAt: 20_002_000, expiresAt: 20_060_000 });
+    expect(await store.resolve({ ...done, as: 'failed', error: '', resolution: '{}', now: 20_003_000 })).toBeUndefined(); // not pending
+  });
+
   it('saga table: claim, fenced transitions, stale listing', async () => {
     const saga = store.saga(t.location.sagaTable);
     const input = {
@@ -138,6 +163,9 @@ describe('store construction', () => {
     const p = openStore(`${inject('pgUrl')}?table=t_x&schema=s_x`);
     expect(p.kind).toBe('postgres');
     await p.close();
-    expect(() => openStore('redis://localhost')).toThrow(/unsupported store URL/);
+    const r = openStore(`${inject('redisUrl')}?table=t_x&prefix=p_x`);
+    expect(r.kind).toBe('redis');
+    await r.close();
+    expect(() => openStore('mongodb://localhost')).toThrow(/unsupported store URL/);
   });
 });

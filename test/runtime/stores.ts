@@ -9,15 +9,18 @@ import Database from 'better-sqlite3';
 import pg from 'pg';
 import { resolveConfig } from '../../src/config/types.js';
 import { renderStoreMigration } from '../../src/emit/sql/index.js';
-import { createMemoryStore, createPostgresStore, createSqliteStore, type DedupStore } from '../../src/runtime/index.js';
+import { inject } from 'vitest';
+import { createMemoryStore, createPostgresStore, createRedisStore, createSqliteStore, type DedupStore } from '../../src/runtime/index.js';
 
-export type StoreKind = 'memory' | 'sqlite' | 'postgres';
-export const STORE_KINDS: StoreKind[] = ['memory', 'sqlite', 'postgres'];
+export type StoreKind = 'memory' | 'sqlite' | 'postgres' | 'redis';
+export const STORE_KINDS: StoreKind[] = ['memory', 'sqlite', 'postgres', 'redis'];
 
 export interface TestStore {
   store: DedupStore;
   /** For opening a second connection (another process) on the same table. */
-  location: { filename?: string; connectionString?: string; schema?: string; table: string; sagaTable: string };
+  location: {
+    filename?: string; connectionString?: string; schema?: string; url?: string; prefix?: string; table: string; sagaTable: string;
+  };
   cleanup(): Promise<void>;
 }
 
@@ -59,6 +62,7 @@ export async function makeStore(kind: StoreKind, pgUrl: string, prefix: string):
       },
     };
   }
+  if (kind === 'redis') return makeRedisStore(name, sql.dedupTable, sql.sagaTable);
   const schema = `rt_${name}`;
   await migratePostgres(pgUrl, schema, name);
   const store = createPostgresStore({ connectionString: pgUrl, table: sql.dedupTable, schema });
@@ -70,6 +74,24 @@ export async function makeStore(kind: StoreKind, pgUrl: string, prefix: string):
       await client.connect();
       await client.query(`DROP SCHEMA "${schema}" CASCADE`);
       await client.end();
+    },
+  };
+}
+
+/** Redis has no migration: a fresh key prefix per store isolates it; cleanup deletes its keys. */
+async function makeRedisStore(name: string, table: string, sagaTable: string): Promise<TestStore> {
+  const url = inject('redisUrl');
+  const prefix = `t_${name}`;
+  const store = createRedisStore({ url, prefix, table });
+  return {
+    store, location: { url, prefix, table, sagaTable },
+    cleanup: async () => {
+      await store.close();
+      const { createClient } = await import('redis');
+      const client = createClient({ url });
+      await client.connect();
+      for await (const keys of client.scanIterator({ MATCH: `${prefix}:*`, COUNT: 1000 })) if (keys.length) await client.del(keys);
+      await client.close();
     },
   };
 }

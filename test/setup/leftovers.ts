@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 export interface ServerRecord {
-  kind: 'postgres' | 'mariadb';
+  kind: 'postgres' | 'mariadb' | 'redis';
   /** The vitest process that started it. */
   owner: number;
   /** The server's own pid (the postmaster or mariadbd). */
@@ -34,7 +34,7 @@ function alive(pid: number): boolean {
 function isServer(rec: ServerRecord): boolean {
   try {
     const cmd = readFileSync(`/proc/${rec.pid}/cmdline`, 'utf8');
-    return rec.kind === 'postgres' ? /postgres/.test(cmd) : /mariadbd|mysqld/.test(cmd);
+    return rec.kind === 'postgres' ? /postgres/.test(cmd) : rec.kind === 'redis' ? /redis-server|valkey-server/.test(cmd) : /mariadbd|mysqld/.test(cmd);
   } catch {
     return false;
   }

@@ -54,6 +54,16 @@ export const MARIADB: ServicePiece = {
   },
 };
 
+export const REDIS: ServicePiece = {
+  what: 'Redis server (redis-server)',
+  aptPackage: 'redis-server',
+  envVar: 'IDEMGEN_REDIS_SERVER',
+  locate: () => {
+    const path = process.env.IDEMGEN_REDIS_SERVER ?? '/usr/bin/redis-server';
+    return existsSync(path) ? path : undefined;
+  },
+};
+
 export const POSTGRES: ServicePiece = {
   what: 'PostgreSQL ≥ 15 server binaries (initdb, pg_ctl)',
   aptPackage: 'postgresql',

@@ -16,3 +16,12 @@ test('the MariaDB server started by global setup answers', async () => {
   await conn.end();
   expect(String((rows as { v: string }[])[0].v)).toMatch(/MariaDB/);
 });
+
+test('the redis-server started by global setup answers', async () => {
+  const { createClient } = await import('redis');
+  const client = createClient({ url: inject('redisUrl') });
+  await client.connect();
+  const info = await client.sendCommand(['INFO', 'server']);
+  await client.close();
+  expect(String(info)).toMatch(/redis_version:\d+/);
+});

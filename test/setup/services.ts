@@ -1,9 +1,10 @@
 /**
- * Vitest global setup: starts the real database servers the tests use — a throwaway PostgreSQL (≥ 15)
- * cluster and a throwaway MariaDB server — each in a temporary directory on a free port, and stops
- * them afterwards. A missing server is installed from apt on Debian as root, else the run stops with one
- * line naming what to install (test/setup/provision.ts) — never a silent skip. Servers left by a killed
- * run are stopped first (test/setup/leftovers.ts). Tests read the URLs with `inject('pgUrl')` / `inject('mysqlUrl')`.
+ * Vitest global setup: starts the real servers the tests use — a throwaway PostgreSQL (≥ 15) cluster, a
+ * throwaway MariaDB server and a throwaway redis-server — each in a temporary directory on a free port,
+ * and stops them afterwards. A missing server is installed from apt on Debian as root, else the run stops
+ * with one line naming what to install (test/setup/provision.ts) — never a silent skip. Servers left by a
+ * killed run are stopped first (test/setup/leftovers.ts). Tests read the URLs with `inject('pgUrl')` /
+ * `inject('mysqlUrl')` / `inject('redisUrl')`.
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { chmodSync, chownSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -12,12 +13,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { forgetServer, recordServer, stopLeftovers } from './leftovers.js';
-import { MARIADB, POSTGRES, provision, realHost } from './provision.js';
+import { MARIADB, POSTGRES, REDIS, provision, realHost } from './provision.js';
+import { startRedis } from './redis.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
     pgUrl: string;
     mysqlUrl: string;
+    redisUrl: string;
   }
 }
 
@@ -112,14 +115,17 @@ async function startMariadb(mariadbd: string): Promise<{ url: string; stop: () =
 
 export default async function setup(project: TestProject): Promise<() => void> {
   stopLeftovers();
-  const [pgBin, mariadbd] = provision([POSTGRES, MARIADB], realHost());
-  const [pg, my] = await Promise.all([startPostgres(pgBin), startMariadb(mariadbd)]);
+  const [pgBin, mariadbd, redisServer] = provision([POSTGRES, MARIADB, REDIS], realHost());
+  const [pg, my, redis] = await Promise.all([startPostgres(pgBin), startMariadb(mariadbd), startRedis(freePort, redisServer)]);
   project.provide('pgUrl', pg.url);
   project.provide('mysqlUrl', my.url);
+  project.provide('redisUrl', redis.url);
   process.env.IDEMGEN_TEST_PG_URL = pg.url;
   process.env.IDEMGEN_TEST_MYSQL_URL = my.url;
+  process.env.IDEMGEN_TEST_REDIS_URL = redis.url;
   return () => {
     pg.stop();
     my.stop();
+    redis.stop();
   };
 }

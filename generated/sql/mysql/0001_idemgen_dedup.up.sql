@@ -20,6 +20,8 @@ CREATE TABLE IF NOT EXISTS `idemgen_dedup` (
   `created_at`       BIGINT NOT NULL,
   `completed_at`     BIGINT,
   `expires_at`       BIGINT NOT NULL,
+  `args_summary`     LONGTEXT CHARACTER SET utf8mb4 COLLATE utf8mb4_bin,
+  `resolution`       LONGTEXT CHARACTER SET utf8mb4 COLLATE utf8mb4_bin,
   PRIMARY KEY (`scope`, `idempotency_key`),
   CHECK (`status` IN ('pending', 'completed', 'failed')),
   INDEX `idemgen_dedup_reconcile_idx` (`status`, `lease_expires_at`),

@@ -1,7 +1,9 @@
 /** `idemgen reconcile` and `idemgen prune`: operate on a live dedup store (SOP OP-5 reconciliation, TTL expiry). */
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { openStore, pruneExpired, reconcileReport, type DedupStore } from '../../runtime/index.js';
+import {
+  openStore, pruneExpired, reconcileReport, reconcileSagaReport, type DedupStore, type StaleRow, type StaleSaga,
+} from '../../runtime/index.js';
 import { ConfigError, diagnostic } from '../../diagnostics/diagnostic.js';
 import type { CliContext } from '../context.js';
 
@@ -10,12 +12,22 @@ export interface StoreArgs {
   json?: boolean;
 }
 
-function storeError(code: string, message: string, hint?: string): ConfigError {
+export interface ReconcileArgs extends StoreArgs {
+  'saga-table'?: string;
+  resolve?: string;
+  as?: 'failed' | 'completed' | 'not-executed';
+  result?: string;
+  reason?: string;
+  by?: string;
+  scope?: string;
+}
+
+export function storeError(code: string, message: string, hint?: string): ConfigError {
   return new ConfigError([diagnostic(code, 'error', message, { hint })]);
 }
 
 /** A wrong URL, a missing file or a missing table is the user's to fix: a diagnostic, not a stack trace. */
-function open(ctx: CliContext, url: string): DedupStore {
+export function open(ctx: CliContext, url: string): DedupStore {
   let target = url;
   if (url.startsWith('sqlite:')) {
     const path = url.slice('sqlite:'.length).replace(/^\/\//, '').split('?')[0];
@@ -27,11 +39,11 @@ function open(ctx: CliContext, url: string): DedupStore {
   try {
     return openStore(target);
   } catch (err) {
-    throw storeError('invalid_store_url', (err as Error).message, 'Use sqlite:path/to/file.db or postgres://user@host:5432/db');
+    throw storeError('invalid_store_url', (err as Error).message, 'Use sqlite:path/to/file.db, postgres://user@host:5432/db or redis://host:6379');
   }
 }
 
-async function withStore<T>(ctx: CliContext, url: string, fn: (store: DedupStore) => Promise<T>): Promise<T> {
+export async function withStore<T>(ctx: CliContext, url: string, fn: (store: DedupStore) => Promise<T>): Promise<T> {
   const store = open(ctx, url);
   try {
     return await fn(store);
@@ -46,19 +58,43 @@ async function withStore<T>(ctx: CliContext, url: string, fn: (store: DedupStore
   }
 }
 
-export async function reconcileCommand(ctx: CliContext, args: StoreArgs): Promise<number> {
-  const rows = await withStore(ctx, args.store, (store) => reconcileReport(store));
+const secs = (ms: number): string => (ms < 120_000 ? `${Math.round(ms / 1000)} s` : ms < 7_200_000 ? `${Math.round(ms / 60_000)} min` : `${Math.round(ms / 3_600_000)} h`);
+const errorText = (e: unknown): string => (e && typeof e === 'object' && 'message' in e ? String((e as { message: unknown }).message) : e === null ? '—' : String(e));
+
+function printRows(ctx: CliContext, rows: StaleRow[]): void {
+  ctx.logger.out(`${rows.length} row(s) need reconciliation (pending past lease, outcome unknown):`);
+  for (const r of rows) {
+    ctx.logger.out(`  ${r.operation}  key=${r.key}${r.scope ? ` scope=${r.scope}` : ''}  ${r.mechanism}  stale for ${secs(r.staleForMs)}  attempts=${r.attempts}`);
+    ctx.logger.out(`      age ${secs(r.ageMs)}  last error: ${errorText(r.lastError)}`);
+    ctx.logger.out(`      arguments: ${r.summary === null ? '(no summary stored)' : JSON.stringify(r.summary)}`);
+  }
+  ctx.logger.out('Resolve one: idemgen reconcile --store URL --resolve KEY --as failed|completed|not-executed --reason "…" [--result JSON|@file]');
+}
+
+function printSagas(ctx: CliContext, sagas: StaleSaga[]): void {
+  ctx.logger.out(`${sagas.length} saga row(s) past their lease:`);
+  for (const s of sagas) {
+    const compensation = s.compensationState === 'owed' ? `compensation owed (${s.compensationOperation ?? 'none configured'})` : 'outcome unknown, not compensated';
+    ctx.logger.out(`  ${s.operation}  key=${s.key}${s.scope ? ` scope=${s.scope}` : ''}  status=${s.status}  external id=${s.externalId ?? '—'}  ${compensation}`);
+  }
+}
+
+export async function reconcileCommand(ctx: CliContext, args: ReconcileArgs): Promise<number> {
+  if (args.resolve !== undefined) return (await import('./reconcile-resolve.js')).resolveCommand(ctx, args);
+  const { rows, sagas } = await withStore(ctx, args.store, async (store) => ({
+    rows: await reconcileReport(store),
+    sagas: args['saga-table'] ? await reconcileSagaReport(store, args['saga-table']) : [],
+  }));
   if (args.json) {
-    ctx.logger.out(JSON.stringify(rows, null, 2));
-  } else if (rows.length === 0) {
+    // Without --saga-table the JSON stays the plain array of rows it always was.
+    ctx.logger.out(JSON.stringify(args['saga-table'] ? { rows, sagas } : rows, null, 2));
+  } else if (rows.length === 0 && sagas.length === 0) {
     ctx.logger.out('No pending rows past their lease: nothing to reconcile.');
   } else {
-    ctx.logger.out(`${rows.length} row(s) need reconciliation (pending past lease, outcome unknown):`);
-    for (const r of rows) {
-      ctx.logger.out(`  ${r.operation}  key=${r.key}${r.scope ? ` scope=${r.scope}` : ''}  ${r.mechanism}  stale for ${Math.round(r.staleForMs / 1000)} s  attempts=${r.attempts}`);
-    }
+    if (rows.length > 0) printRows(ctx, rows);
+    if (sagas.length > 0) printSagas(ctx, sagas);
   }
-  return rows.length === 0 ? 0 : 1;
+  return rows.length === 0 && sagas.length === 0 ? 0 : 1;
 }
 
 export async function pruneCommand(ctx: CliContext, args: StoreArgs): Promise<number> {

@@ -12,6 +12,7 @@ export const CLAIM_COLUMNS = [
   'lease_expires_at',
   'created_at',
   'expires_at',
+  'args_summary',
 ] as const;
 
 /** Placeholder text for the OP-4 example: the owned table's own columns are not known here. */

@@ -48,6 +48,10 @@ export function buildDedupTable(table: TableName, maxLength: number): TableDef {
       col('created_at', BIGINT, true),
       col('completed_at', BIGINT, false),
       col('expires_at', BIGINT, true),
+      // What reconcile shows an operator: an argument summary taken at claim time (shape and sizes
+      // by default, no values) and who resolved an unknown outcome, when, how and why.
+      col('args_summary', { kind: 'json' }, false),
+      col('resolution', { kind: 'json' }, false),
     ],
     primaryKey: ['scope', 'idempotency_key'],
     checks: [{ column: 'status', values: [...DEDUP_STATUSES] }],

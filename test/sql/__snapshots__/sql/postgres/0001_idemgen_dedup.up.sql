@@ -19,6 +19,8 @@ CREATE TABLE IF NOT EXISTS "idemgen_dedup" (
   "created_at"       bigint NOT NULL,
   "completed_at"     bigint,
   "expires_at"       bigint NOT NULL,
+  "args_summary"     text,
+  "resolution"       text,
   PRIMARY KEY ("scope", "idempotency_key"),
   CHECK ("status" IN ('pending', 'completed', 'failed'))
 );

@@ -19,6 +19,8 @@ CREATE TABLE IF NOT EXISTS "idemgen_dedup" (
   "created_at"       INTEGER NOT NULL,
   "completed_at"     INTEGER,
   "expires_at"       INTEGER NOT NULL,
+  "args_summary"     TEXT,
+  "resolution"       TEXT,
   PRIMARY KEY ("scope", "idempotency_key"),
   CHECK ("status" IN ('pending', 'completed', 'failed'))
 );

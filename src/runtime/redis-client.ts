@@ -1,0 +1,80 @@
+/**
+ * The seam between the Redis store and a client. Only raw commands are used (`sendCommand`), so any
+ * client with that method works — node-redis (`redis` ≥ 4, `@redis/client`) directly, others through a
+ * two-line adapter — and the published types stay free of `redis`. Scripts run by EVALSHA with one
+ * fallback to EVAL when the server has not cached them yet (a restart, SCRIPT FLUSH, a failover).
+ */
+import { createHash } from 'node:crypto';
+import { createRequire } from 'node:module';
+
+export interface RedisClientLike {
+  sendCommand(args: string[]): Promise<unknown>;
+}
+
+export interface RedisConnection {
+  command(args: string[]): Promise<unknown>;
+  script(lua: string, keys: string[], args: string[]): Promise<unknown>;
+  close(): Promise<void>;
+}
+
+interface OwnedClient extends RedisClientLike {
+  connect(): Promise<unknown>;
+  close?(): Promise<unknown>;
+  quit?(): Promise<unknown>;
+  on(event: 'error', listener: (err: Error) => void): unknown;
+}
+
+export interface RedisConnectOptions {
+  url?: string;
+  client?: RedisClientLike;
+  /** Errors of a client the store created (reconnects are node-redis's own); default: ignored. */
+  onClientError?: (err: Error) => void;
+}
+
+const shas = new Map<string, string>();
+const sha1 = (lua: string): string => {
+  const known = shas.get(lua);
+  if (known) return known;
+  const sha = createHash('sha1').update(lua).digest('hex');
+  shas.set(lua, sha);
+  return sha;
+};
+
+function createOwnedClient(url: string, onError: (err: Error) => void): OwnedClient {
+  const require = createRequire(import.meta.url);
+  const redis = require('redis') as { createClient(o: { url: string }): OwnedClient };
+  const client = redis.createClient({ url });
+  // An EventEmitter 'error' with no listener throws: one dropped socket would crash the process.
+  client.on('error', onError);
+  return client;
+}
+
+export function connectRedis(opts: RedisConnectOptions): RedisConnection {
+  if (!opts.client && !opts.url) throw new TypeError('createRedisStore: pass `url` or `client`');
+  const owned = opts.client ? undefined : createOwnedClient(opts.url as string, opts.onClientError ?? (() => undefined));
+  const client: RedisClientLike = opts.client ?? (owned as OwnedClient);
+  // Connect lazily, once: `openStore(url)` stays synchronous like the SQL stores.
+  let ready: Promise<unknown> | undefined = owned ? undefined : Promise.resolve();
+  const command = async (args: string[]): Promise<unknown> => {
+    ready ??= (owned as OwnedClient).connect();
+    await ready;
+    return client.sendCommand(args);
+  };
+  return {
+    command,
+    async script(lua, keys, args) {
+      const tail = [String(keys.length), ...keys, ...args];
+      try {
+        return await command(['EVALSHA', sha1(lua), ...tail]);
+      } catch (err) {
+        if (!String((err as Error)?.message).startsWith('NOSCRIPT')) throw err;
+        return command(['EVAL', lua, ...tail]);
+      }
+    },
+    async close() {
+      if (!owned || ready === undefined) return;
+      await ready.catch(() => undefined);
+      await (owned.close ? owned.close() : owned.quit?.());
+    },
+  };
+}
