@@ -5,9 +5,9 @@
  */
 import Database from 'better-sqlite3';
 import MarkdownIt from 'markdown-it';
-import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { listFiles } from '../../src/cli/output-dir.js';
 import { createMemoryStore } from '../../src/runtime/index.js';
@@ -46,7 +46,7 @@ describe('the hostile corpus', () => {
     const added = listFiles(dir).filter((f) => !before.includes(f));
     expect(added.length).toBeGreaterThan(20);
     expect(added.filter((f) => !f.startsWith('out/'))).toEqual([]);
-    for (const f of outFiles) expect(f).toMatch(/^(client|report|sql|tools)\/([a-z]+\/)?[a-z0-9][a-z0-9._-]*$/);
+    for (const f of outFiles) expect(f).toMatch(/^(client|handlers|mcp|report|sql|tools)\/([a-z]+\/)?[a-z0-9][a-z0-9._-]*$/);
     expect(outFiles.filter((f) => /(^|\/)(con|nul|prn|aux|com\d|lpt\d)\./i.test(f))).toEqual([]);
     expect(new Set(outFiles.map((f) => f.toLowerCase())).size).toBe(outFiles.length);
     expect(outFiles).toContain('tools/mcp/con_.tools.json');
@@ -61,6 +61,20 @@ describe('the hostile corpus', () => {
     expect(clients).toEqual(['client/hostile.gen.ts']);
     const paths = writeBatch('hostile', new Map(clients.map((f) => [f.slice('client/'.length), out(f)])));
     expect(Object.fromEntries(typeCheck(paths))).toEqual({ 'hostile.gen.ts': [] });
+  });
+
+  it('generated tool handlers and MCP server modules compile under --strict --noUnusedLocals', () => {
+    const modules = outFiles.filter((f) => f.startsWith('handlers/') || f.startsWith('mcp/'));
+    expect(modules).toEqual(['handlers/hostile.tools.gen.ts', 'mcp/hostile.server.gen.ts']);
+    const base = join(tmpdir(), `idemgen-hostile-modules-${process.pid}`);
+    const paths = new Map<string, string>();
+    for (const f of modules) {
+      mkdirSync(join(base, dirname(f)), { recursive: true });
+      writeFileSync(join(base, f), out(f));
+      paths.set(f, join(base, f));
+    }
+    writeFileSync(join(base, 'package.json'), '{ "type": "module" }\n');
+    expect(Object.fromEntries(typeCheck(paths))).toEqual(Object.fromEntries(modules.map((f) => [f, []])));
   });
 
   it('importing the client and calling every method with a stub fetch runs no payload', async () => {

@@ -82,7 +82,7 @@ describe('npm pack', () => {
     expect(JSON.parse(node('use.js', app))).toEqual({ calls: 1, replay: true, sameClass: true, inNode: 'function', first: 1 });
   });
 
-  test('production install of the runtime alone: no ts-morph, handlebars, yargs (no dependency at all)', { timeout: 300_000 }, () => {
+  test('production install of the runtime alone: no ts-morph, handlebars, yargs — only Ajv (tool-argument validation)', { timeout: 300_000 }, () => {
     const app = join(work, 'prod');
     mkdirSync(app);
     writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'prod-app', version: '1.0.0', private: true }));
@@ -90,10 +90,12 @@ describe('npm pack', () => {
     const listing = npm(['ls', '--all', '--omit=dev', '--json'], app);
     const tree = JSON.parse(listing) as { dependencies: Record<string, { version?: string; dependencies?: Record<string, { version?: string }> }> };
     expect(Object.keys(tree.dependencies)).toEqual(['@idemgen/runtime']);
-    // npm ls names the optional peers (pg, better-sqlite3, the MCP SDK, LangGraph) as unmet: none is installed.
+    // npm ls names the optional peers (pg, better-sqlite3, redis, the MCP SDK, LangGraph, AI SDK, OpenAI) as
+    // unmet: none is installed. The one dependency is Ajv, which validates tool arguments before any effect.
     const installed = Object.entries(tree.dependencies['@idemgen/runtime'].dependencies ?? {}).filter(([, d]) => d.version !== undefined);
-    expect(installed).toEqual([]);
-    expect(listing).not.toMatch(/ts-morph|handlebars|yargs|swagger-parser/);
-    expect(readdirSync(join(app, 'node_modules')).filter((n) => !n.startsWith('.'))).toEqual(['@idemgen']);
+    expect(installed.map(([name]) => name)).toEqual(['ajv']);
+    expect(listing).not.toMatch(/ts-morph|handlebars|yargs|swagger-parser|typescript/);
+    const top = readdirSync(join(app, 'node_modules')).filter((n) => !n.startsWith('.')).sort();
+    expect(top).toEqual(['@idemgen', 'ajv', 'fast-deep-equal', 'fast-uri', 'json-schema-traverse', 'require-from-string']);
   });
 });

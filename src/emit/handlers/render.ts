@@ -6,6 +6,7 @@
  */
 import type { ApiModel } from '../../ir/types.js';
 import type { ToolBinding } from '../../runtime/tools/types.js';
+import { jsonText, lineComment, tsString } from '../../escape/index.js';
 import { pascalCase } from '../client/names.js';
 import type { FileWriter } from '../types.js';
 
@@ -33,11 +34,11 @@ export function handlerNames(api: ApiModel): HandlerNames {
 
 /** A comment line can end only at a line terminator; the spec's file name must not contain one. */
 function sourceLine(api: ApiModel): string {
-  return `// Source: ${api.file}`.replace(/[\r\n\u2028\u2029]+/g, ' ');
+  return `// Source: ${lineComment(api.file)}`;
 }
 
 export function writeHead(out: FileWriter, api: ApiModel, names: HandlerNames, toolNames: string[]): void {
-  const union = toolNames.length > 0 ? toolNames.map((n) => JSON.stringify(n)).join(' | ') : 'never';
+  const union = toolNames.length > 0 ? toolNames.map(tsString).join(' | ') : 'never';
   out.write(`${HANDLERS_HEADER}\n${sourceLine(api)}\n`);
   out.write('import { createToolRuntime } from "@idemgen/runtime/tools";\n');
   out.write('import type { ToolBinding, ToolRuntime, ToolRuntimeOptions } from "@idemgen/runtime/tools";\n\n');
@@ -50,7 +51,7 @@ export function writeHead(out: FileWriter, api: ApiModel, names: HandlerNames, t
 }
 
 export function writeBinding(out: FileWriter, binding: ToolBinding): void {
-  out.write(`  JSON.parse(${JSON.stringify(JSON.stringify(binding))}),\n`);
+  out.write(`  JSON.parse(${tsString(jsonText(binding))}),\n`);
 }
 
 export function writeTail(out: FileWriter, names: HandlerNames): void {

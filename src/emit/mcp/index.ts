@@ -7,12 +7,13 @@
 import type { ApiPlan } from '../../classify/types.js';
 import { diagnostic, type Diagnostic } from '../../diagnostics/diagnostic.js';
 import { docLines } from '../client/doc-lines.js';
+import { lineComment, tsString } from '../../escape/index.js';
 import type { Emitter, EmittedFile } from '../types.js';
 import { bindingsExport, handlersModule, mcpNames } from './names.js';
 
 type Obj = Record<string, unknown>;
-const lit = (value: string): string => JSON.stringify(value);
-const oneLine = (text: string): string => text.replace(/[\r\n\u2028\u2029]+/g, ' ');
+const lit = tsString;
+const oneLine = lineComment;
 
 function schemeNames(root: unknown): string[] {
   const doc = (root ?? {}) as Obj;
