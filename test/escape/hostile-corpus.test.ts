@@ -5,13 +5,13 @@
  */
 import Database from 'better-sqlite3';
 import MarkdownIt from 'markdown-it';
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { listFiles } from '../../src/cli/output-dir.js';
 import { createMemoryStore } from '../../src/runtime/index.js';
-import { typeCheck, writeBatch } from '../client/helpers/compile.js';
+import { OUT_ROOT, typeCheck, writeBatch } from '../client/helpers/compile.js';
 import { importClient } from '../client/helpers/import-client.js';
 import { ROOT, runCli } from '../helpers/cli.js';
 
@@ -66,7 +66,9 @@ describe('the hostile corpus', () => {
   it('generated tool handlers and MCP server modules compile under --strict --noUnusedLocals', () => {
     const modules = outFiles.filter((f) => f.startsWith('handlers/') || f.startsWith('mcp/'));
     expect(modules).toEqual(['handlers/hostile.tools.gen.ts', 'mcp/hostile.server.gen.ts']);
-    const base = join(tmpdir(), `idemgen-hostile-modules-${process.pid}`);
+    // Inside the repository (test/client/__out__), so the MCP SDK and the runtime resolve as in a user's project.
+    const base = join(OUT_ROOT, 'hostile-modules');
+    rmSync(base, { recursive: true, force: true });
     const paths = new Map<string, string>();
     for (const f of modules) {
       mkdirSync(join(base, dirname(f)), { recursive: true });
