@@ -2,7 +2,7 @@
 // Write methods are idempotent per the LLM Tool Idempotency SOP; see each method for its mechanism.
 // Source: specs/payments.openapi.yaml (Example Payments API 2026-11-01)
 import { createHttpCaller, resolveKey, nativeResult, validateKey } from "@idemgen/runtime";
-import type { CallerKey, HttpCaller, HttpCallerOptions, IntentScope, KeyOptions, NativeRunResult, NonEmptyScope } from "@idemgen/runtime";
+import type { CallOptions, CallerKey, HttpCaller, HttpCallerOptions, IntentScope, KeyOptions, NativeRunResult, NonEmptyScope } from "@idemgen/runtime";
 export type { CallerKey, IntentScope, KeyOptions, NonEmptyScope };
 /** `baseUrl`, `headers`, `fetch`, `timeoutMs`, `retry` go to the runtime HTTP layer. */
 export type PaymentsClientOptions = HttpCallerOptions;
@@ -20,13 +20,15 @@ export class PaymentsClient {
    *
    * `GET /charges`
    */
-  listCharges(request: ListChargesRequest = {}): Promise<ListChargesResponse> {
+  listCharges(request: ListChargesRequest = {}, options?: CallOptions): Promise<ListChargesResponse> {
     return this.#http.send({
       method: "GET",
       path: "/charges",
       query: request.query,
+      headers: options?.headers,
       bodyType: "none",
       mechanism: "none",
+      signal: options?.signal,
     }).then((res) => res.body as ListChargesResponse);
   }
 
@@ -35,12 +37,14 @@ export class PaymentsClient {
    *
    * `GET /charges/{charge_id}`
    */
-  getCharge(request: GetChargeRequest): Promise<GetChargeResponse> {
+  getCharge(request: GetChargeRequest, options?: CallOptions): Promise<GetChargeResponse> {
     return this.#http.send({
       method: "GET",
       path: `/charges/${encodeURIComponent(String(request.path.charge_id))}`,
+      headers: options?.headers,
       bodyType: "none",
       mechanism: "none",
+      signal: options?.signal,
     }).then((res) => res.body as GetChargeResponse);
   }
 
@@ -60,15 +64,17 @@ export class PaymentsClient {
    */
   async createCharge(request: CreateChargeRequest, options: CallerKey): Promise<NativeRunResult<CreateChargeResponse>> {
     const operation = "POST /charges";
-    const key = validateKey(resolveKey(operation, request, options, "key"), { maxLength: 255, minLength: 16 });
+    const key = validateKey(resolveKey(operation, request, options, "key"), { maxLength: 255, minLength: 16, operation, apiLimits: ["maxLength","minLength"] });
     return this.#http.send({
       method: "POST",
       path: "/charges",
+      headers: options?.headers,
       body: request.body,
       bodyType: "json",
       key,
       carrier: { in: "header", name: "Idempotency-Key" },
       mechanism: "OP-1",
+      signal: options?.signal,
     }).then((res) => nativeResult<CreateChargeResponse>(res));
   }
 
@@ -88,15 +94,17 @@ export class PaymentsClient {
    */
   async createPayout(request: CreatePayoutRequest, options: CallerKey): Promise<NativeRunResult<CreatePayoutResponse>> {
     const operation = "POST /payouts";
-    const key = validateKey(resolveKey(operation, request, options, "key"), { maxLength: 64, minLength: 16 });
+    const key = validateKey(resolveKey(operation, request, options, "key"), { maxLength: 64, minLength: 16, operation, apiLimits: ["maxLength","minLength"] });
     return this.#http.send({
       method: "POST",
       path: "/payouts",
+      headers: options?.headers,
       body: request.body,
       bodyType: "json",
       key,
       carrier: { in: "body", name: "idempotency_key" },
       mechanism: "OP-1",
+      signal: options?.signal,
     }).then((res) => nativeResult<CreatePayoutResponse>(res));
   }
 
@@ -116,15 +124,17 @@ export class PaymentsClient {
    */
   async createRefund(request: CreateRefundRequest, options: CallerKey): Promise<NativeRunResult<CreateRefundResponse>> {
     const operation = "POST /refunds";
-    const key = validateKey(resolveKey(operation, request, options, "key"), { maxLength: 255, minLength: 16 });
+    const key = validateKey(resolveKey(operation, request, options, "key"), { maxLength: 255, minLength: 16, operation, apiLimits: ["maxLength","minLength"] });
     return this.#http.send({
       method: "POST",
       path: "/refunds",
+      headers: options?.headers,
       body: request.body,
       bodyType: "json",
       key,
       carrier: { in: "header", name: "Idempotency-Key" },
       mechanism: "OP-1",
+      signal: options?.signal,
     }).then((res) => nativeResult<CreateRefundResponse>(res));
   }
 }

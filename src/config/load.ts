@@ -73,7 +73,10 @@ export async function loadConfig(options: { cwd: string; configFile?: string }):
   const user = raw as UserConfig;
   const base = dirname(file);
   const resolved = resolveConfig(user, file);
-  if (user.inputs) resolved.inputs = user.inputs.map((p) => resolve(base, p));
+  if (user.inputs) {
+    resolved.inputs = resolved.inputs.map((p) => resolve(base, p));
+    resolved.apiNames = Object.fromEntries(Object.entries(resolved.apiNames).map(([p, name]) => [resolve(base, p), name]));
+  }
   if (user.out) resolved.out = resolve(base, user.out);
   return resolved;
 }

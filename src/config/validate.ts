@@ -1,8 +1,9 @@
 /** Shape checks for a user config: every mistake becomes a diagnostic with a JSON pointer. */
 import { diagnostic, type Diagnostic } from '../diagnostics/diagnostic.js';
+import { checkApiName, checkInputs } from './api-names.js';
 
 const TOP_KEYS = new Set([
-  '$schema', '$comment', 'inputs', 'out', 'artifacts', 'owned', 'overrides', 'dialects', 'sql',
+  '$schema', '$comment', 'inputs', 'apiName', 'out', 'artifacts', 'owned', 'overrides', 'dialects', 'sql',
   'severities', 'heuristics', 'tools', 'defaultTtlSeconds',
 ]);
 const ARTIFACTS = new Set(['client', 'sql', 'tools', 'report']);
@@ -62,7 +63,8 @@ function checkSeverities(value: unknown, pointer: string, out: Diagnostic[], fil
 }
 
 const CHECKS: Record<string, Check> = {
-  inputs: stringArray(),
+  inputs: (value, pointer, out, file) => void out.push(...checkInputs(value, pointer, file)),
+  apiName: (value, pointer, out, file) => void out.push(...checkApiName(value, pointer, file)),
   out: string,
   artifacts: stringArray(ARTIFACTS),
   dialects: stringArray(DIALECTS),
