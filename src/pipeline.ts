@@ -10,6 +10,7 @@ import type { EmittedFile, FileSink } from './emit/types.js';
 import type { LoadedDoc } from './load/types.js';
 import { loadInputs } from './load/index.js';
 import { buildApiModels } from './ir/index.js';
+import { namedApiIds } from './config/api-names.js';
 import { classify } from './classify/index.js';
 import { locateDiagnostics } from './diagnostics/locate.js';
 import { selectedArtifacts } from './emit/registry.js';
@@ -34,9 +35,10 @@ export interface PipelineResult extends AnalysisResult {
 export async function analyze(inputs: string[], config: ResolvedConfig, cwd: string, extraDocs: LoadedDoc[] = []): Promise<AnalysisResult> {
   const fromFiles = await loadInputs(inputs, { cwd });
   const loaded = { docs: [...fromFiles.docs, ...extraDocs], diagnostics: fromFiles.diagnostics };
-  const built = buildApiModels(loaded.docs);
+  const named = namedApiIds(loaded.docs.map((d) => d.file), cwd, config.apiNames ?? {}, config.apiName);
+  const built = buildApiModels(loaded.docs, named.ids);
   const apis: ApiModel[] = built.apis;
-  const diagnostics = [...loaded.diagnostics, ...built.diagnostics];
+  const diagnostics = [...loaded.diagnostics, ...named.diagnostics, ...built.diagnostics];
   const classified = classify(apis, config);
   // Findings carry line/col in every report, generated/report included, not only in `idemgen audit`.
   const plan = { ...classified, diagnostics: locateDiagnostics(classified.diagnostics, loaded.docs) };

@@ -76,7 +76,10 @@ export async function loadConfig(options: { cwd: string; configFile?: string; ex
   const record = raw as Record<string, unknown>;
   const sections = Object.fromEntries(sectionNames.filter((k) => record[k] !== undefined).map((k) => [k, record[k]]));
   const resolved = resolveConfig(user, file, sections);
-  if (user.inputs) resolved.inputs = user.inputs.map((p) => resolve(base, p));
+  if (user.inputs) {
+    resolved.inputs = resolved.inputs.map((p) => resolve(base, p));
+    resolved.apiNames = Object.fromEntries(Object.entries(resolved.apiNames).map(([p, name]) => [resolve(base, p), name]));
+  }
   if (user.out) resolved.out = resolve(base, user.out);
   return resolved;
 }

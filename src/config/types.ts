@@ -1,3 +1,4 @@
+import type { InputEntry } from './api-names.js';
 import type { CarrierInput, KeyStrategy, Mechanism } from '../classify/types.js';
 import type { Severity } from '../diagnostics/diagnostic.js';
 
@@ -37,7 +38,10 @@ export interface ToolSelection {
 
 /** What a user writes in idemgen.config.*; every field optional. */
 export interface UserConfig {
-  inputs?: string[];
+  /** Files or folders; an entry `{ path, apiName }` names the API it holds (client, class and tool file names). */
+  inputs?: (string | InputEntry)[];
+  /** The name of the run's single API (several APIs: name them per input). */
+  apiName?: string;
   out?: string;
   /** Artifact names from the emitter registry (`emit/registry.ts`); absent = every default artifact. */
   artifacts?: string[];
@@ -62,7 +66,11 @@ export interface UserConfig {
 }
 
 /** Config after defaults; what classify/emit receive. `configFile` is informational only. */
-export interface ResolvedConfig extends Required<Pick<UserConfig, 'inputs' | 'out' | 'dialects'>> {
+export interface ResolvedConfig extends Required<Pick<UserConfig, 'out' | 'dialects'>> {
+  inputs: string[];
+  /** Absolute input path → apiName, from `{ path, apiName }` entries. */
+  apiNames: Record<string, string>;
+  apiName?: string;
   configFile?: string;
   /** The configured artifact names, or undefined for the registry's defaults. */
   artifacts?: readonly string[];
@@ -84,7 +92,9 @@ export function resolveConfig(user: UserConfig = {}, configFile?: string, sectio
   const prefix = user.sql?.tablePrefix ?? 'idemgen_';
   return {
     configFile,
-    inputs: user.inputs ?? ['specs'],
+    inputs: (user.inputs ?? ['specs']).map((i) => (typeof i === 'string' ? i : i.path)),
+    apiNames: Object.fromEntries((user.inputs ?? []).flatMap((i) => (typeof i === 'object' && i.apiName ? [[i.path, i.apiName]] : []))),
+    apiName: user.apiName,
     out: user.out ?? 'generated',
     artifacts: user.artifacts,
     sections,

@@ -1,8 +1,9 @@
 /** Shape checks for a user config: every mistake becomes a diagnostic with a JSON pointer. */
 import { diagnostic, type Diagnostic } from '../diagnostics/diagnostic.js';
+import { checkApiName, checkInputs } from './api-names.js';
 
 const TOP_KEYS = new Set([
-  '$schema', '$comment', 'inputs', 'out', 'artifacts', 'owned', 'overrides', 'dialects', 'sql',
+  '$schema', '$comment', 'inputs', 'apiName', 'out', 'artifacts', 'owned', 'overrides', 'dialects', 'sql',
   'severities', 'heuristics', 'tools', 'select', 'defaultTtlSeconds',
 ]);
 const SELECT_KEYS = new Set(['include', 'exclude', 'readOnly', 'writesOnly']);
@@ -89,7 +90,8 @@ function checkSelect(value: unknown, pointer: string, out: Diagnostic[], file: s
 
 const CHECKS: Record<string, Check> = {
   select: checkSelect,
-  inputs: stringArray(),
+  inputs: (value, pointer, out, file) => void out.push(...checkInputs(value, pointer, file)),
+  apiName: (value, pointer, out, file) => void out.push(...checkApiName(value, pointer, file)),
   out: string,
   dialects: stringArray(DIALECTS),
   overrides: checkOverrides,

@@ -116,8 +116,10 @@ function nameEvents(events: EventOperation[]): void {
 }
 
 /** Models for several inputs, with `api.id` made unique across them (deterministically, by file). */
-export function buildApiModels(docs: readonly LoadedDoc[]): { apis: ApiModel[]; diagnostics: Diagnostic[] } {
+export function buildApiModels(docs: readonly LoadedDoc[], names: readonly (string | undefined)[] = []): { apis: ApiModel[]; diagnostics: Diagnostic[] } {
   const results = docs.map((doc) => buildApiModel(doc));
+  // A configured apiName replaces the file-derived id (still made unique below).
+  results.forEach((r, i) => (r.api.id = names[i] ?? r.api.id));
   const ids = uniqueApiIds(results.map((r) => ({ file: r.api.file, id: r.api.id })));
   results.forEach((r, i) => (r.api.id = ids[i]));
   const apis = results.map((r) => r.api).sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));

@@ -102,3 +102,14 @@ export function headersOf(
   if (jar.length > 0) out['cookie'] = jar.join('; ');
   return { ...out, ...extra };
 }
+
+/**
+ * The run-time twin of the `this: Client<DedupStore>` type on writes that need a store: a JavaScript
+ * caller (or `as any`) that created the client without one gets this error, not a TypeError deep inside.
+ */
+export function needStore<T>(value: T | undefined, operation: string): T {
+  if (value === undefined) {
+    throw new TypeError(`${operation} needs a dedup store (it has no native key): create the client with { store }, e.g. createSqliteStore({ filename }) after running the generated migration`);
+  }
+  return value;
+}

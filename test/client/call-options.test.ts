@@ -66,3 +66,15 @@ describe('per-call AbortSignal', () => {
     expect(server.requests).toHaveLength(1);
   });
 });
+
+describe('store optional', () => {
+  it('without a store: native-key writes work; a fail-closed write (JavaScript, past the types) names what is missing', async () => {
+    server = await startFaultServer({ keyCarrier: { in: 'header', name: 'Idempotency-Key' } });
+    const client = createClient({ baseUrl: server.url, ...fast });
+    expect((await client['createCharge']!(charge, { key: 'no-store-key-00000000001' })).wasReplay).toBe(false);
+    const err = await client['sendSms']!({ body: { to: '+1', body: 'x' } }, { key: 'no-store-key-00000000002' }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(TypeError);
+    expect((err as Error).message).toMatch(/^POST \/sms needs a dedup store .*create the client with \{ store \}/);
+    expect(server.requests).toHaveLength(1);
+  });
+});

@@ -12,6 +12,14 @@ import type { DedupStore } from "idemgen/runtime";
 import { createPaymentsClient } from "./payments.gen.js";
 declare const store: DedupStore;
 const c = createPaymentsClient({ baseUrl: "http://127.0.0.1:1", store });
+// Without a store the native-key writes and the reads work; a write that needs the store does not compile.
+const bare = createPaymentsClient({ baseUrl: "http://127.0.0.1:1" });
+void bare.createCharge({ body: { amount: 1, currency: "usd" } }, { key: "k".repeat(24), headers: { "Stripe-Account": "acct_1" }, signal: AbortSignal.timeout(1000) });
+void bare.getCharge({ path: { chargeId: "ch_1" } }, { headers: { "Stripe-Account": "acct_1" } });
+// @ts-expect-error sendSms is fail-closed: it needs the dedup store the client was not given
+void bare.sendSms({ body: { to: "+1", body: "x" } }, { key: "k".repeat(24) });
+// @ts-expect-error an OP-5 saga records its intent in the store too
+void bare.createBooking({ body: { room: "r" } }, { scope: { run: "r1" } });
 const sms = { body: { to: "+15550100", body: "hi" } };
 // @ts-expect-error fail-closed write without options
 void c.sendSms(sms);

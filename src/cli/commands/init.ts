@@ -15,6 +15,7 @@ export const INIT_CONFIG = `# idemgen configuration (all keys: README.md of the 
 # Spec files or folders: OpenAPI 2.0/3.0/3.1 (JSON/YAML) and MCP/OpenAI/Anthropic tool lists.
 inputs:
   - specs
+#  - { path: vendor/stripe.yaml, apiName: stripe }  # apiName: the client is createStripeClient, files stripe.*
 # Where generated code goes. idemgen owns this folder: it is replaced as a whole on each run.
 out: generated
 # Which artifacts to emit: client, sql, tools, report.

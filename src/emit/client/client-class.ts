@@ -118,7 +118,7 @@ function readMethod(c: ClientOperation, h: HelperNames): MethodDeclarationStruct
 
 function writeStoreRun(w: CodeBlockWriter, c: ClientOperation, h: HelperNames): void {
   const ttl = c.entry.ttlSeconds !== undefined ? `, ttlSeconds: ${tsNumber(c.entry.ttlSeconds)}` : '';
-  w.writeLine(`return this.#idem.run({ operation, key, scope: this.#scope, args: request, mechanism: ${tsString(c.entry.mechanism)}${ttl} }, (ctx) =>`);
+  w.writeLine(`return needStore(this.#idem, operation).run({ operation, key, scope: this.#scope, args: request, mechanism: ${tsString(c.entry.mechanism)}${ttl} }, (ctx) =>`);
   w.indent(() => writeCall(w, c, h, c.entry.mechanism, false, true));
   w.write(');');
 }
@@ -127,7 +127,7 @@ function writeSaga(w: CodeBlockWriter, c: ClientOperation, h: HelperNames, inver
   const e = c.entry;
   const ttl = e.ttlSeconds !== undefined ? `, ttlSeconds: ${tsNumber(e.ttlSeconds)}` : '';
   const comp = e.compensation !== undefined ? `, compensationOperation: ${tsString(e.compensation)}` : '';
-  w.writeLine(`return runSaga(this.#store, { operation, key, scope: this.#scope, args: request${comp}${ttl} }, {`);
+  w.writeLine(`return runSaga(needStore(this.store, operation), { operation, key, scope: this.#scope, args: request${comp}${ttl} }, {`);
   w.indent(() => {
     w.write('call: (ctx) => ');
     writeCall(w, c, h, 'OP-5', false, true);
@@ -154,6 +154,8 @@ function writeMethod(c: ClientOperation, h: HelperNames, inverse: HttpOperation 
   const native = isNative(entry);
   const blobs = mayCarryBlobs(c.types);
   const options: OptionalKind<ParameterDeclarationStructure> = { name: 'options', type: keyOpt.type, ...(keyOpt.optional ? { hasQuestionToken: true } : {}) };
+  // A write that needs the store is callable only on a client created with one (the `this` type says so).
+  const self: OptionalKind<ParameterDeclarationStructure>[] = usesDedupStore(entry) || entry.mechanism === 'OP-5' ? [{ name: 'this', type: `${h.clientClass}<DedupStore>` }] : [];
   return {
     kind: StructureKind.Method,
     name: methodName(c.op),
@@ -161,7 +163,7 @@ function writeMethod(c: ClientOperation, h: HelperNames, inverse: HttpOperation 
     isAsync: true,
     docs: [methodDoc(entry, keyOpt.doc)],
     typeParameters: keyOpt.typeParameter !== undefined ? [keyOpt.typeParameter] : [],
-    parameters: [requestParam(c, !keyOpt.optional), options],
+    parameters: [...self, requestParam(c, !keyOpt.optional), options],
     returnType: `Promise<${native ? h.nativeWriteResult : h.writeResult}<${c.types.responseName}>>`,
     statements: (w) => {
       if (blobs) w.writeLine('await digestBlobs(request);');
@@ -194,8 +196,12 @@ export function buildClientClass(ops: ClientOperation[], h: HelperNames): ClassD
   // Private members exist only when used: `--noUnusedLocals` flags unread private members.
   const props: OptionalKind<PropertyDeclarationStructure>[] = [{ name: '#http', isReadonly: true, type: 'HttpCaller' }];
   const init = ['this.#http = createHttpCaller(options);'];
-  if (store) props.push({ name: '#idem', isReadonly: true, type: 'Idempotency' }), init.push('this.#idem = createIdempotency({ store: options.store });');
-  if (saga) props.push({ name: '#store', isReadonly: true, type: 'DedupStore' }), init.push('this.#store = options.store;');
+  const S = h.storeParam;
+  if (store || saga) {
+    props.unshift({ name: 'store', isReadonly: true, type: S, docs: ['The dedup store this client was created with (`undefined`: only writes that need none are callable).'] });
+    init.push(`this.store = options.store as ${S};`);
+  }
+  if (store) props.push({ name: '#idem', isReadonly: true, type: 'Idempotency | undefined' }), init.push('this.#idem = options.store ? createIdempotency({ store: options.store }) : undefined;');
   if (store || saga) props.push({ name: '#scope', isReadonly: true, type: 'string | undefined' }), init.push('this.#scope = options.scope;');
   return {
     kind: StructureKind.Class,
@@ -203,7 +209,8 @@ export function buildClientClass(ops: ClientOperation[], h: HelperNames): ClassD
     isExported: true,
     docs: ['Typed client; see each method for how a write is made safe to retry.'],
     properties: props,
-    ctors: [{ parameters: [{ name: 'options', type: h.clientOptions }], statements: init }],
+    ctors: [{ parameters: [{ name: 'options', type: store || saga ? `${h.clientOptions} & { store?: ${S} }` : h.clientOptions }], statements: init }],
+    ...(store || saga ? { typeParameters: [`${S} extends DedupStore | undefined = DedupStore | undefined`] } : {}),
     methods,
   };
 }

@@ -81,7 +81,7 @@ export function renderClientFile(apiPlan: ApiPlan): string {
   return printClientFile({
     head: [headerText(api), ...runtimeImports(use), ...helperStatements(helpers, use)],
     cls: buildClientClass(ops, helpers),
-    tail: [factoryStatement(helpers)],
+    tail: [factoryStatement(helpers, use)],
     types: [...ops.flatMap((c) => c.types.statements), ...namedTypeStatements(registry, ctx)],
   });
 }

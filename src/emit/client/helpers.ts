@@ -16,8 +16,7 @@ export const RUNTIME_IMPORTS = [
   'createHttpCaller', 'createIdempotency', 'runSaga', 'intentKey', 'contentKey', 'digestBlobs', 'validateKey',
   'HttpCaller', 'HttpCallerOptions', 'HttpResponse', 'Idempotency', 'DedupStore', 'RunResult', 'NativeRunResult',
   'resolveKey', 'nativeResult', 'externalIdOf', 'headersOf', 'CallerKey', 'IntentScope', 'KeyOptions', 'NonEmptyScope',
-  'OmitKeyPath',
-  'CallOptions',
+  'OmitKeyPath', 'CallOptions', 'needStore',
 ] as const;
 
 /** Key-option types a client with writes re-exports, so callers can type their options from the client module. */
@@ -42,6 +41,8 @@ export interface HelperNames {
   clientOptions: string;
   clientClass: string;
   factory: string;
+  /** The client's type parameter: the store it was given (`undefined` without one). */
+  storeParam: string;
 }
 
 export function claimHelperNames(names: NameTable, apiName: string): HelperNames {
@@ -61,6 +62,7 @@ export function claimHelperNames(names: NameTable, apiName: string): HelperNames
     clientOptions: names.claim(`${apiName}ClientOptions`),
     clientClass: names.claim(`${apiName}Client`),
     factory: names.claim(`create${apiName}Client`),
+    storeParam: names.claim('StoreType'),
   };
 }
 
@@ -89,6 +91,7 @@ export function runtimeImports(use: HelperUse): ImportDeclarationStructure[] {
   if (use.headers) values.push('headersOf');
   if (use.blobs) values.push('digestBlobs');
   if (use.native) values.push('validateKey');
+  if (use.store || use.saga) values.push('needStore');
   const types = ['HttpCaller', 'HttpCallerOptions'];
   if (use.store) types.push('Idempotency');
   if (use.store || use.saga) types.push('DedupStore');
@@ -127,12 +130,21 @@ function fn(name: string, doc: string, params: [string, string][], returnType: s
 export function helperStatements(h: HelperNames, use: HelperUse): StatementStructures[] {
   const out: StatementStructures[] = keyTypeExports(use);
   const store = use.store || use.saga
-    ? ' & {\n  /** Dedup store (SOP Step 6): required because some writes here have no native key. */\n  store: DedupStore;\n  /** Tenant/principal namespace of the stored keys. */\n  scope?: string;\n}'
+    ? ' & {\n  /**\n   * Dedup store (SOP Step 6) for the writes here that have no native key; without one, only those\n   * writes are unavailable (calling one does not compile).\n   */\n  store?: DedupStore;\n  /** Tenant/principal namespace of the stored keys. */\n  scope?: string;\n}'
     : '';
   out.push(alias(h.clientOptions, `HttpCallerOptions${store}`, '`baseUrl`, `headers`, `fetch`, `timeoutMs`, `retry` go to the runtime HTTP layer.'));
   return out;
 }
 
-export function factoryStatement(h: HelperNames): StatementStructures {
-  return { ...fn(h.factory, `Create a {@link ${h.clientClass}}.`, [['options', h.clientOptions]], h.clientClass, [`return new ${h.clientClass}(options);`]), isExported: true };
+export function factoryStatement(h: HelperNames, use: HelperUse): StatementStructures {
+  if (!(use.store || use.saga)) {
+    return { ...fn(h.factory, `Create a {@link ${h.clientClass}}.`, [['options', h.clientOptions]], h.clientClass, [`return new ${h.clientClass}(options);`]), isExported: true };
+  }
+  const S = h.storeParam;
+  return {
+    ...fn(h.factory, `Create a {@link ${h.clientClass}}; pass \`store\` to enable the writes that need one.`,
+      [['options', `${h.clientOptions} & { store?: ${S} }`]], `${h.clientClass}<${S}>`, [`return new ${h.clientClass}(options);`],
+      [`${S} extends DedupStore | undefined = undefined`]),
+    isExported: true,
+  };
 }
