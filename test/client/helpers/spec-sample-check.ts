@@ -21,7 +21,7 @@ async function generate(spec: string, cwd: string): Promise<{ outcome?: CorpusOu
   }
 }
 
-export async function checkCorpus(specs: string[], cwd: string, dir: string, batchSize = 40): Promise<CorpusOutcome[]> {
+export async function checkSpecSample(specs: string[], cwd: string, dir: string, batchSize = 40): Promise<CorpusOutcome[]> {
   const outcomes: CorpusOutcome[] = [];
   for (let i = 0; i < specs.length; i += batchSize) {
     const batch = new Map<string, string>();
