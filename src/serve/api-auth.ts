@@ -4,7 +4,9 @@
  * `user:password`). They are the server's, never the model's: the tool runtime adds them to each request
  * (runtime/tools/auth.ts) and no tool schema asks for them.
  */
-type Obj = Record<string, unknown>;
+import { authEnvName, securitySchemesOf } from '../ir/security-schemes.js';
+
+export { authEnvName };
 
 export interface ApiCredentials {
   /** Scheme name → credential, the tool runtime's `auth` option. */
@@ -14,13 +16,7 @@ export interface ApiCredentials {
   missing: string[];
 }
 
-export const authEnvName = (scheme: string): string => `IDEMGEN_AUTH_${scheme.toUpperCase().replace(/[^A-Z0-9]+/g, '_')}`;
-
-function schemeNames(root: unknown): string[] {
-  const doc = (root ?? {}) as Obj;
-  const schemes = ((doc.components as Obj | undefined)?.securitySchemes ?? doc.securityDefinitions ?? {}) as Obj;
-  return typeof schemes === 'object' && schemes !== null ? Object.keys(schemes).sort() : [];
-}
+const schemeNames = (root: unknown): string[] => Object.keys(securitySchemesOf(root)).sort();
 
 export function apiCredentials(roots: readonly unknown[], env: NodeJS.ProcessEnv = process.env): ApiCredentials {
   const out: ApiCredentials = { auth: {}, used: [], missing: [] };

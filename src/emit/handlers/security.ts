@@ -3,6 +3,7 @@
  * Swagger 2 `securityDefinitions`). Only what a server can fill without the model: bearer tokens
  * (HTTP bearer, OAuth 2, OpenID Connect), HTTP basic, and API keys in a header, query or cookie.
  */
+import { securitySchemesOf } from '../../ir/security-schemes.js';
 import type { HttpOperation } from '../../ir/types.js';
 import type { BindingSecurity } from '../../runtime/tools/types.js';
 
@@ -10,12 +11,7 @@ type Obj = Record<string, unknown>;
 
 const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
 
-function schemesOf(root: unknown): Obj {
-  if (!isObj(root)) return {};
-  const components = isObj(root.components) ? root.components : {};
-  if (isObj(components.securitySchemes)) return components.securitySchemes;
-  return isObj(root.securityDefinitions) ? root.securityDefinitions : {};
-}
+const schemesOf = securitySchemesOf;
 
 function reduce(name: string, s: unknown): BindingSecurity | undefined {
   if (!isObj(s)) return undefined;

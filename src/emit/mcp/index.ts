@@ -8,20 +8,14 @@ import type { ApiPlan } from '../../classify/types.js';
 import { diagnostic, type Diagnostic } from '../../diagnostics/diagnostic.js';
 import { docLines } from '../client/doc-lines.js';
 import { lineComment, tsString } from '../../escape/index.js';
+import { authEnvName, securitySchemesOf } from '../../ir/security-schemes.js';
 import type { Emitter, EmittedFile } from '../types.js';
 import { bindingsExport, handlersModule, mcpNames } from './names.js';
 
-type Obj = Record<string, unknown>;
 const lit = tsString;
 const oneLine = lineComment;
 
-function schemeNames(root: unknown): string[] {
-  const doc = (root ?? {}) as Obj;
-  const schemes = ((doc.components as Obj | undefined)?.securitySchemes ?? doc.securityDefinitions ?? {}) as Obj;
-  return typeof schemes === 'object' && schemes !== null ? Object.keys(schemes).sort() : [];
-}
-
-const authEnvName = (scheme: string): string => `IDEMGEN_AUTH_${scheme.toUpperCase().replace(/[^A-Z0-9]+/g, '_')}`;
+const schemeNames = (root: unknown): string[] => Object.keys(securitySchemesOf(root)).sort();
 
 function comment(lines: string[], indent = ''): string {
   return [`${indent}/**`, ...lines.map((l) => (l === '' ? `${indent} *` : `${indent} * ${l}`)), `${indent} */`].join('\n');

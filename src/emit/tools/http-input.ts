@@ -3,6 +3,7 @@
  * top-level properties, the request body under one `body` property (docs/decisions.md "Tool schemas").
  */
 import type { Carrier } from '../../classify/types.js';
+import { securitySchemesOf } from '../../ir/security-schemes.js';
 import type { ApiModel, HttpOperation, JsonSchema, MediaContent, Parameter } from '../../ir/types.js';
 import { createDefs, finishDefs, type DefsBuilder, type SourceDialect } from './defs.js';
 import { KEY_PROPERTY } from './idempotency-key.js';
@@ -33,8 +34,7 @@ export function dialectOf(format: ApiModel['format']): SourceDialect {
 
 /** apiKey security schemes name the credentials the caller injects; the model must never be asked for them. */
 function authParams(root: unknown): Set<string> {
-  const doc = (root ?? {}) as Obj;
-  const schemes = ((doc.components as Obj | undefined)?.securitySchemes ?? doc.securityDefinitions ?? {}) as Obj;
+  const schemes = securitySchemesOf(root);
   const out = new Set<string>();
   for (const scheme of Object.values(schemes)) {
     const s = (scheme ?? {}) as Obj;
