@@ -2,51 +2,51 @@
  * `idemgen/runtime` — the public API generated code and applications import. A leaf: nothing
  * here imports from the rest of idemgen (DESIGN §2).
  */
-export { canonicalJson, hashArgs, sha256Hex } from './canonical-json.js';
-export { callerKey, contentKey, intentKey, keySlotName, scopeString, validateKey } from './keys.js';
-export type { IntentKeyInput, KeyLimits, KeyScope, StateSlot } from './keys.js';
+export { canonicalJson, hashArgs, sha256Hex } from './core/canonical-json.js';
+export { callerKey, contentKey, intentKey, keySlotName, scopeString, validateKey } from './core/keys.js';
+export type { IntentKeyInput, KeyLimits, KeyScope, StateSlot } from './core/keys.js';
 export {
   IdempotencyAmbiguousError, IdempotencyConflictError, IdempotencyError, IdempotencyFailedError,
   IdempotencyFencedError, IdempotencyInFlightError, IdempotencyKeyInvalidError, IdempotencyNotSentError,
   IdempotencyOutcomeUnknownError, IdempotencyResultTooLargeError, IdempotencyResultUnencodableError, isDefiniteFailure,
-} from './errors.js';
-export { notExecuted } from './run-tag.js';
-export type { RunTag } from './run-tag.js';
-export type { IdempotencyErrorContext } from './errors.js';
+} from './core/errors.js';
+export { notExecuted } from './core/run-tag.js';
+export type { RunTag } from './core/run-tag.js';
+export type { IdempotencyErrorContext } from './core/errors.js';
 export type {
   ClaimInput, ClaimResult, CompleteInput, DedupRow, DedupStatus, DedupStore, FailInput, FencedInput, RenewInput, ResolveInput, RowId,
   SagaClaimInput, SagaRow, SagaStatus, SagaStore, SagaTransition, StoreMechanism, TakeOverInput,
-} from './store.js';
-export { createMemoryStore } from './memory-store.js';
-export { createSqliteStore } from './sqlite-store.js';
-export type { SqliteStoreOptions } from './sqlite-store.js';
-export { createPostgresStore } from './postgres-store.js';
-export type { PostgresStoreOptions } from './postgres-store.js';
-export { createRedisStore } from './redis-store.js';
-export type { RedisStoreOptions } from './redis-store.js';
-export type { RedisClientLike } from './redis-client.js';
-export { openStore } from './open-store.js';
-export { IdempotencyStoreSchemaError } from './sql-missing-table.js';
-export { createIdempotency, RETRY_SAFE_MECHANISMS } from './idempotency.js';
-export type { Idempotency, IdempotencyOptions, RunContext, RunRequest, RunResult } from './idempotency.js';
-export { pruneExpired, reconcileReport, reconcileSagaReport, resolveUnknown } from './reconcile.js';
-export type { ResolutionRecord, ResolveAs, ResolveOutcome, ResolveRequest, StaleRow, StaleSaga } from './reconcile.js';
-export { shapeOf } from './args-summary.js';
-export type { RecentSimilar, RecentSimilarOptions } from './recent-similar.js';
-export type { Summarize } from './args-summary.js';
-export type { CallOutcome } from './telemetry.js';
-export { createHttpCaller, HttpStatusError } from './http.js';
+} from './store/types.js';
+export { createMemoryStore } from './store/memory.js';
+export { createSqliteStore } from './store/sqlite.js';
+export type { SqliteStoreOptions } from './store/sqlite.js';
+export { createPostgresStore } from './store/postgres.js';
+export type { PostgresStoreOptions } from './store/postgres.js';
+export { createRedisStore } from './store/redis/store.js';
+export type { RedisStoreOptions } from './store/redis/store.js';
+export type { RedisClientLike } from './store/redis/client.js';
+export { openStore } from './store/open.js';
+export { IdempotencyStoreSchemaError } from './store/sql/missing-table.js';
+export { createIdempotency, RETRY_SAFE_MECHANISMS } from './core/idempotency.js';
+export type { Idempotency, IdempotencyOptions, RunContext, RunRequest, RunResult } from './core/idempotency.js';
+export { pruneExpired, reconcileReport, reconcileSagaReport, resolveUnknown } from './core/reconcile.js';
+export type { ResolutionRecord, ResolveAs, ResolveOutcome, ResolveRequest, StaleRow, StaleSaga } from './core/reconcile.js';
+export { shapeOf } from './core/args-summary.js';
+export type { RecentSimilar, RecentSimilarOptions } from './core/recent-similar.js';
+export type { Summarize } from './core/args-summary.js';
+export type { CallOutcome } from './core/telemetry.js';
+export { createHttpCaller, HttpStatusError } from './http/caller.js';
 export type {
   BodyType, HttpCaller, HttpCallerOptions, HttpRequest, HttpResponse, KeyCarrier, RawBody, ResponseType, RetryPolicy,
-} from './http.js';
-export { digestBlobs } from './binary.js';
-export type { BinaryBody } from './binary.js';
-export { encodeForm } from './http-body.js';
-export { checkpoint, runSaga } from './saga.js';
-export { compensateSaga, reconcileSagas } from './saga-reconcile.js';
-export type { SagaReconcileOutcome } from './saga-reconcile.js';
-export type { CheckpointRequest, ReconcileVerdict, SagaHandlers, SagaRequest, SagaResult } from './saga.js';
+} from './http/caller.js';
+export { digestBlobs } from './http/binary.js';
+export type { BinaryBody } from './http/binary.js';
+export { encodeForm } from './http/body.js';
+export { checkpoint, runSaga } from './saga/run.js';
+export { compensateSaga, reconcileSagas } from './saga/reconcile.js';
+export type { SagaReconcileOutcome } from './saga/reconcile.js';
+export type { CheckpointRequest, ReconcileVerdict, SagaHandlers, SagaRequest, SagaResult } from './saga/run.js';
 export * from './mcp/index.js';
-export { externalIdOf, headersOf, nativeResult, needStore, resolveKey } from './client-support.js';
-export type { CallerKey, CallOptions, IntentScope, KeyOptions, NativeRunResult, NonEmptyScope, OmitKeyPath } from './client-support.js';
+export { externalIdOf, headersOf, nativeResult, needStore, resolveKey } from './client/support.js';
+export type { CallerKey, CallOptions, IntentScope, KeyOptions, NativeRunResult, NonEmptyScope, OmitKeyPath } from './client/support.js';
 export * from './tools/index.js';

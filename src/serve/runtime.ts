@@ -8,7 +8,7 @@ import { buildToolBindings } from '../emit/handlers/bindings.js';
 import { selectApi } from '../emit/select.js';
 import type { Plan } from '../classify/types.js';
 import type { McpToolRuntime } from '../runtime/mcp/register.js';
-import type { DedupStore } from '../runtime/store.js';
+import type { DedupStore } from '../runtime/store/types.js';
 import { createToolRuntime } from '../runtime/tools/runtime.js';
 import type { ToolBinding } from '../runtime/tools/types.js';
 import { apiCredentials } from './api-auth.js';

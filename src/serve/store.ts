@@ -8,9 +8,9 @@ import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import type { ResolvedConfig } from '../config/types.js';
 import { renderStoreMigration } from '../emit/sql/index.js';
-import { openStore } from '../runtime/open-store.js';
-import { createSqliteStore } from '../runtime/sqlite-store.js';
-import type { DedupStore } from '../runtime/store.js';
+import { openStore } from '../runtime/store/open.js';
+import { createSqliteStore } from '../runtime/store/sqlite.js';
+import type { DedupStore } from '../runtime/store/types.js';
 
 export const DEFAULT_SERVE_STORE = '.idemgen/serve.sqlite';
 

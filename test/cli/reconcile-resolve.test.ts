@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createHttpCaller, createIdempotency, type DedupStore } from '../../src/runtime/index.js';
 import { startFaultServer, type FaultServer } from '../helpers/fault-server.js';
 import { runCli } from '../helpers/cli.js';
-import { makeStore, type TestStore } from '../runtime/stores.js';
+import { makeStore, type TestStore } from '../runtime/store/stores.js';
 import { openWorkerStore } from '../runtime/fixtures/worker-store.js';
 
 const worker = fileURLToPath(new URL('../runtime/fixtures/crash-worker.ts', import.meta.url));

@@ -9,7 +9,7 @@ import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { emitClient } from '../../src/emit/client/index.js';
 import { resolveConfig } from '../../src/config/types.js';
-import { makeStore, type TestStore } from '../runtime/stores.js';
+import { makeStore, type TestStore } from '../runtime/store/stores.js';
 import { ALL_BYTES, renderBytes, startBytesServer, type BytesServer } from './helpers/bytes-server.js';
 import { OUT_ROOT } from './helpers/compile.js';
 import { fixturePlans } from './helpers/fixture-plans.js';

@@ -15,7 +15,7 @@ import { validateArguments } from '../../src/runtime/tools/validate.js';
 import { loadApis, planApis } from '../client/helpers/spec-plan.js';
 import { CORPUS } from '../helpers/corpus.js';
 import { startFaultServer, type FaultServer } from '../helpers/fault-server.js';
-import { KEY } from '../runtime-tools/helpers/shop-spec.js';
+import { KEY } from '../runtime/tools/helpers/shop-spec.js';
 
 const SID = `AC${'0123456789abcdef'.repeat(2)}`;
 let twilio: ToolBinding[];

@@ -8,7 +8,7 @@ import { resolveConfig } from '../../src/config/types.js';
 import { buildToolBindings } from '../../src/emit/handlers/bindings.js';
 import { emitTools } from '../../src/emit/tools/index.js';
 import { inlinePlan } from '../client/helpers/inline-spec.js';
-import { shopPlan } from '../runtime-tools/helpers/shop-spec.js';
+import { shopPlan } from '../runtime/tools/helpers/shop-spec.js';
 
 const ok = { '200': { description: 'ok' } };
 const CLASH = {

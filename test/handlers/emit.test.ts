@@ -15,7 +15,7 @@ import { OUT_ROOT, typeCheck, writeBatch } from '../client/helpers/compile.js';
 import { fixturePlans } from '../client/helpers/fixture-plans.js';
 import { inlinePlan } from '../client/helpers/inline-spec.js';
 import { startFaultServer, type FaultServer } from '../helpers/fault-server.js';
-import { KEY, shopPlan } from '../runtime-tools/helpers/shop-spec.js';
+import { KEY, shopPlan } from '../runtime/tools/helpers/shop-spec.js';
 
 const config = resolveConfig();
 const ROOT = join(import.meta.dirname, '../..');

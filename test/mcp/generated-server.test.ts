@@ -16,7 +16,7 @@ import { createSqliteStore } from '../../src/runtime/index.js';
 import { REPLAY_META } from '../../src/runtime/mcp/index.js';
 import { MECHANISM_META, WINDOW_META } from '../../src/runtime/mcp/server.js';
 import { startFaultServer, type FaultServer } from '../helpers/fault-server.js';
-import { migratedSqliteFile } from '../runtime-mcp/sqlite-db.js';
+import { migratedSqliteFile } from '../runtime/mcp/sqlite-db.js';
 import { compilerOptions } from '../client/helpers/compile.js';
 import { ROOT } from '../helpers/cli.js';
 import { ACCOUNT, BAD_NUMBER, NOTES_SPEC } from './notes-spec.js';

@@ -8,7 +8,7 @@ import { dirname, join } from 'node:path';
 import { afterEach, expect, it } from 'vitest';
 import { ROOT } from '../helpers/cli.js';
 import { startFaultServer, type FaultServer } from '../helpers/fault-server.js';
-import { migratedSqliteFile } from '../runtime-mcp/sqlite-db.js';
+import { migratedSqliteFile } from '../runtime/mcp/sqlite-db.js';
 import { call, stdioClient } from './client.js';
 import { generateModules, pointAtSources } from './generate-modules.js';
 import { typeCheck } from '../client/helpers/compile.js';

@@ -17,7 +17,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSqliteStore } from '../../src/runtime/index.js';
 import { withIdempotency } from '../../src/runtime/mcp/index.js';
 import { runCli } from '../helpers/cli.js';
-import { migratedSqliteFile } from '../runtime-mcp/sqlite-db.js';
+import { migratedSqliteFile } from '../runtime/mcp/sqlite-db.js';
 import { startRecording, toOtlpJsonLines } from './otlp-recorder.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'idemgen-traces-'));

@@ -1,4 +1,4 @@
-import { keySlotName } from '../keys.js';
+import { keySlotName } from '../core/keys.js';
 
 /**
  * SOP Step 3 naming: the key for `operation` lives in the agent state field `{operation}_idempotency_key`

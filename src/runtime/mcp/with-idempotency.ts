@@ -4,17 +4,17 @@
  * in-process window in front of the persistent dedup store, which keeps the guarantee across restarts.
  * Wraps an MCP SDK tool handler `(args, extra) => CallToolResult`.
  */
-import { hashArgs } from '../canonical-json.js';
+import { hashArgs } from '../core/canonical-json.js';
 import {
   IdempotencyConflictError, IdempotencyFailedError, IdempotencyFencedError, IdempotencyInFlightError,
   IdempotencyKeyInvalidError, IdempotencyOutcomeUnknownError, IdempotencyResultTooLargeError,
   IdempotencyResultUnencodableError,
-} from '../errors.js';
-import { HttpStatusError } from '../http.js';
-import { createIdempotency, type Idempotency } from '../idempotency.js';
+} from '../core/errors.js';
+import { HttpStatusError } from '../http/caller.js';
+import { createIdempotency, type Idempotency } from '../core/idempotency.js';
 import { parseApiError } from '../tools/api-error.js';
-import { scopeString, validateKey, type KeyScope } from '../keys.js';
-import type { DedupStore, StoreMechanism } from '../store.js';
+import { scopeString, validateKey, type KeyScope } from '../core/keys.js';
+import type { DedupStore, StoreMechanism } from '../store/types.js';
 import { errorResult, replayResult, type ToolResultLike } from './tool-result.js';
 import { createDedupWindow } from './window.js';
 

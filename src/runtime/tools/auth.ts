@@ -3,7 +3,7 @@
  * asked of the model (the tool schemas leave them out, tools/http-input.ts). Keyed by the scheme's name
  * in the spec, or by its kind (`bearer`, `basic`, `apiKey`) for "the one token this API takes".
  */
-import type { HttpRequest } from '../http.js';
+import type { HttpRequest } from '../http/caller.js';
 import type { BindingSecurity, ToolBinding } from './types.js';
 
 export type ToolCredential = string | { username: string; password: string };

@@ -4,13 +4,13 @@
  * claims one row (scope + operation + key) and sends inside it; reads are plain. Nothing here nests a
  * second claim, so a call can never conflict with itself (issue 14's withIdempotency + client bug).
  */
-import { externalIdOf, nativeResult } from '../client-support.js';
-import type { HttpCaller, HttpRequest } from '../http.js';
-import type { Idempotency, RunResult } from '../idempotency.js';
-import { sha256Hex } from '../canonical-json.js';
-import { scopeString, validateKey, type KeyScope } from '../keys.js';
-import { runSaga } from '../saga.js';
-import type { DedupStore, StoreMechanism } from '../store.js';
+import { externalIdOf, nativeResult } from '../client/support.js';
+import type { HttpCaller, HttpRequest } from '../http/caller.js';
+import type { Idempotency, RunResult } from '../core/idempotency.js';
+import { sha256Hex } from '../core/canonical-json.js';
+import { scopeString, validateKey, type KeyScope } from '../core/keys.js';
+import { runSaga } from '../saga/run.js';
+import type { DedupStore, StoreMechanism } from '../store/types.js';
 import type { RoutedRequest } from './route.js';
 import type { ToolBinding } from './types.js';
 

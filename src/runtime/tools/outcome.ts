@@ -7,8 +7,8 @@ import {
   IdempotencyConflictError, IdempotencyFailedError, IdempotencyFencedError, IdempotencyInFlightError,
   IdempotencyKeyInvalidError, IdempotencyNotSentError, IdempotencyOutcomeUnknownError, IdempotencyResultTooLargeError,
   IdempotencyResultUnencodableError,
-} from '../errors.js';
-import { HttpStatusError } from '../http.js';
+} from '../core/errors.js';
+import { HttpStatusError } from '../http/caller.js';
 import { parseApiError } from './api-error.js';
 import type { ToolCallError } from './types.js';
 

@@ -3,8 +3,8 @@
  * (percent-encoded), query/header/cookie grouped by their spec names, the body under its own property.
  * The grouped form is also what the dedup row hashes, as the client's `request` argument.
  */
-import { headersOf } from '../client-support.js';
-import type { HttpRequest } from '../http.js';
+import { headersOf } from '../client/support.js';
+import type { HttpRequest } from '../http/caller.js';
 import type { ToolBinding } from './types.js';
 
 type Obj = Record<string, unknown>;

@@ -4,10 +4,10 @@
  * key), take the key from the arguments (model-supplied, SOP Case 4) or derive it from the app's intent
  * (SOP Case 2), route flat arguments into the request, and run it through one dedup layer (execute.ts).
  */
-import { createHttpCaller, type HttpRequest, type RetryPolicy } from '../http.js';
-import { createIdempotency, type IdempotencyOptions } from '../idempotency.js';
-import { intentKey, type KeyScope } from '../keys.js';
-import type { DedupStore } from '../store.js';
+import { createHttpCaller, type HttpRequest, type RetryPolicy } from '../http/caller.js';
+import { createIdempotency, type IdempotencyOptions } from '../core/idempotency.js';
+import { intentKey, type KeyScope } from '../core/keys.js';
+import type { DedupStore } from '../store/types.js';
 import { applyAuth, type ToolAuthOption } from './auth.js';
 import { decodeArguments } from './decode.js';
 import { execute, isNative, type ExecuteDeps } from './execute.js';

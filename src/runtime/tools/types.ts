@@ -4,7 +4,7 @@
  * The `handlers` artifact writes bindings into `handlers/<api>.tools.gen.ts`; `idemgen serve` builds
  * the same bindings in memory from the plan. Both hand them to `createToolRuntime`.
  */
-import type { KeyScope } from '../keys.js';
+import type { KeyScope } from '../core/keys.js';
 
 /** Where one flat tool argument goes in the HTTP request. */
 export interface ArgRoute {

@@ -5,7 +5,7 @@
  * its own state (thread/turn, SOP Case 2). Never the framework's tool-call id: a model that emits the same
  * call twice gives each emission a new id, so keying on it dedupes nothing.
  */
-import type { KeyScope } from '../../keys.js';
+import type { KeyScope } from '../../core/keys.js';
 import type { ToolRuntime } from '../runtime.js';
 import type { ToolBinding, ToolCallContext } from '../types.js';
 

@@ -1,0 +1,115 @@
+/**
+ * What every generated client shares, kept here once instead of in each `*.gen.ts`: the key-option types
+ * that make a keyless write a compile error (SOP §6: a side effect never runs without a key decided
+ * before the call), their run-time twin, and small response helpers.
+ */
+import type { RunResult } from '../core/idempotency.js';
+import type { HttpResponse } from '../http/caller.js';
+import { contentKey, intentKey } from '../core/keys.js';
+
+/**
+ * Per-call options every generated method takes: extra headers for this request (e.g. `Stripe-Account`;
+ * never the idempotency key's own header, which the key always wins) and an AbortSignal. An abort before
+ * the request leaves is "not sent"; after, the outcome is unknown, as for a timeout.
+ */
+export interface CallOptions {
+  headers?: Record<string, string>;
+  signal?: AbortSignal;
+}
+/** An explicit key, created once and persisted in your state before the call (SOP Step 3). */
+export type CallerKey = { key: string; scope?: undefined } & CallOptions;
+/** Intent scope (thread/turn/run/node ids): the key is hash(scope, operation, arguments) (SOP Step 3). */
+export type IntentScope = { scope: Record<string, string>; key?: undefined } & CallOptions;
+/** Either an explicit key or an intent scope; a write never runs without one. */
+export type KeyOptions = CallerKey | IntentScope;
+/**
+ * `{ scope: {} }` names no intent: two intents with equal arguments would share one key. A literal empty
+ * scope does not compile; a `Record<string, string>` is checked at run time by `resolveKey`.
+ */
+export type NonEmptyScope<O> = O extends { scope: infer S }
+  ? (string extends keyof S ? O : [keyof S] extends [never] ? { scope: { 'scope must name at least one id (thread, run, node)': string } } : O)
+  : O;
+
+/**
+ * `T` without the property at path `P` (`['data', 'attributes', 'idempotencyKey']`): the native key the
+ * client writes there itself. Distributes over unions, so each `oneOf` variant keeps its own properties.
+ */
+export type OmitKeyPath<T, P extends readonly string[]> = T extends object
+  ? P extends readonly [infer H extends string]
+    ? Omit<T, H>
+    : P extends readonly [infer H extends string, ...infer R extends string[]]
+      ? { [K in keyof T]: K extends H ? OmitKeyPath<T[K], R> : T[K] }
+      : T
+  : T;
+
+/**
+ * An explicit key wins; else the intent hash of a non-empty scope + operation + arguments; a `content`
+ * strategy falls back to the content hash (OP-3). Never a fresh random key (SOP §6). The run-time twin of
+ * the types above: JavaScript callers (and `as any`) bypass the compile-time checks.
+ */
+export function resolveKey(
+  operation: string,
+  args: unknown,
+  options: (CallOptions & { key?: string; scope?: Record<string, string> }) | undefined,
+  strategy: 'key' | 'given' | 'content',
+): string {
+  const { key, scope } = options ?? {};
+  if (key !== undefined && scope !== undefined) throw new TypeError(`${operation}: pass { key } or { scope }, not both`);
+  if (key !== undefined) return key;
+  if (strategy === 'key') throw new TypeError(`${operation}: pass { key }, created and persisted in your state before the call`);
+  if (scope !== undefined) {
+    if (typeof scope !== 'object' || scope === null || Object.keys(scope).length === 0) {
+      throw new TypeError(`${operation}: { scope } must name at least one id (thread, run, node); an empty scope would key the call by its arguments alone`);
+    }
+    return intentKey({ scope, operation, args });
+  }
+  if (strategy === 'content') return contentKey({ operation, args });
+  throw new TypeError(`${operation}: pass { key } or { scope }; a write never runs without one`);
+}
+
+/**
+ * SOP Step 7 for a native-key (OP-1) call. The server keeps the record, so the time of the original call
+ * is known only when the server says it: a replay's own `Date` header is the time of the replay, not of
+ * the first call, and is never used. `originalCalledAt` is therefore set on a first call (now) and left
+ * unset on a replay.
+ */
+export type NativeRunResult<T> = Omit<RunResult<T>, 'originalCalledAt'> & { originalCalledAt?: Date };
+
+/** OP-1: the server dedupes; a replay is visible through `Idempotent-Replayed` (Stripe). */
+export function nativeResult<T>(res: HttpResponse, calledAt: Date = new Date()): NativeRunResult<T> {
+  const wasReplay = res.headers['idempotent-replayed'] === 'true';
+  return wasReplay ? { result: res.body as T, wasReplay } : { result: res.body as T, wasReplay, originalCalledAt: calledAt };
+}
+
+/**
+ * OP-5: the id the downstream assigned, recorded so a duplicate returns it and reconcile can compensate it.
+ * Thrown inside the saga's call, after the request: the row stays pending and the caller gets
+ * IdempotencyOutcomeUnknownError, so the effect is reconciled, never silently repeated.
+ */
+export function externalIdOf(operation: string, result: unknown): string {
+  const id = typeof result === 'object' && result !== null ? (result as { id?: unknown }).id : undefined;
+  if ((typeof id === 'string' && id !== '') || (typeof id === 'number' && Number.isFinite(id))) return String(id);
+  throw new Error(`${operation}: the response has no id, so the saga cannot record what to compensate; the call was made: reconcile it, do not retry`);
+}
+
+/** Header and cookie parameters as the string map fetch sends (RFC 6265 §4.2 cookie pairs), then per-call `extra`. */
+export function headersOf(
+  header: Record<string, unknown> | undefined, cookie: Record<string, unknown> | undefined, extra?: Record<string, string>,
+): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(header ?? {})) if (v !== undefined && v !== null) out[k] = Array.isArray(v) ? v.join(',') : String(v);
+  const jar = Object.entries(cookie ?? {}).filter(([, v]) => v !== undefined && v !== null).map(([k, v]) => `${k}=${encodeURIComponent(String(v))}`);
+  if (jar.length > 0) out['cookie'] = jar.join('; ');
+  return { ...out, ...extra };
+}
+
+/**
+ * The run-time twin of the `this: Client<DedupStore>` type on writes that need a store: a JavaScript
+ * caller (or `as any`) that created the client without one gets this error, not a TypeError deep inside.
+ */
+export function needStore<T>(value: T | undefined, operation: string): T {
+  if (value === undefined) {
+    throw new TypeError(`${operation} needs a dedup store (it has no native key): create the client with { store }, e.g. createSqliteStore({ filename }) after running the generated migration`);
+  }
+  return value;
+}

@@ -1,0 +1,122 @@
+/**
+ * Typed errors of the idempotency runtime. Every error carries the key, the operation, the scope
+ * and (when one exists) the stored row, so a caller or an operator can act on it without guessing
+ * (SOP Step 5: "fail loudly"; DESIGN §5).
+ */
+import type { DedupRow } from '../store/types.js';
+
+export interface IdempotencyErrorContext {
+  key: string;
+  operation: string;
+  scope: string;
+  /** The stored row as the runtime saw it when it gave up. */
+  state?: DedupRow | undefined;
+}
+
+export class IdempotencyError extends Error {
+  readonly key: string;
+  readonly operation: string;
+  readonly scope: string;
+  readonly state: DedupRow | undefined;
+
+  constructor(message: string, ctx: IdempotencyErrorContext, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = new.target.name;
+    this.key = ctx.key;
+    this.operation = ctx.operation;
+    this.scope = ctx.scope;
+    this.state = ctx.state;
+  }
+}
+
+/** Same key, different arguments: a caller bug (SOP Step 5, Case 3). Never retried. */
+export class IdempotencyConflictError extends IdempotencyError {
+  readonly code = 'idempotency_conflict';
+}
+
+/** Another attempt holds a live lease on the key (409 / 425 analog); back off and retry later. */
+export class IdempotencyInFlightError extends IdempotencyError {
+  readonly code = 'idempotency_in_flight';
+}
+
+/**
+ * The side effect may or may not have happened (a timeout or reset after the request left, a 5xx):
+ * the one outcome-unknown error of every mechanism. Fail closed: a dedup-store call is never retried
+ * automatically and `reconcileReport` lists the row (DESIGN §5); a native-key call throws it once its
+ * same-key retries are used up (retry later with the same key: the server dedupes it).
+ */
+export class IdempotencyOutcomeUnknownError extends IdempotencyError {
+  readonly code = 'idempotency_outcome_unknown';
+  /**
+   * Set when the effect certainly happened but recording it failed (the store was unreachable):
+   * what the call returned. The row stays pending, so a retry still fails closed.
+   */
+  result?: unknown;
+}
+
+/** The key is missing, too short/long or has characters a header cannot carry. */
+export class IdempotencyKeyInvalidError extends IdempotencyError {
+  readonly code = 'idempotency_key_invalid';
+}
+
+/**
+ * A late finisher: its lease expired and another attempt took the row over with a new fencing
+ * token, so its completion was rejected. `result` holds what the late attempt got back.
+ */
+export class IdempotencyFencedError extends IdempotencyError {
+  readonly code = 'idempotency_fenced';
+  result: unknown;
+  /** Saga only: the late attempt's external id, recorded as an orphan for `reconcileSagas` to compensate. */
+  externalId?: string;
+}
+
+/**
+ * The call completed, but its result exceeded `maxResultBytes` and only a marker was stored:
+ * a replay cannot return it. Thrown on replay only — the first caller always gets its result.
+ */
+export class IdempotencyResultTooLargeError extends IdempotencyError {
+  readonly code = 'idempotency_result_too_large';
+}
+
+/**
+ * The call completed, but its result could not be stored as JSON (a BigInt, a cycle, a throwing
+ * `redact`): only a marker was stored. Thrown on replay only — the first caller got its result.
+ */
+export class IdempotencyResultUnencodableError extends IdempotencyError {
+  readonly code = 'idempotency_result_unencodable';
+}
+
+/** A stored definite failure is being replayed (Stripe replays a saved 4xx the same way). */
+export class IdempotencyFailedError extends IdempotencyError {
+  readonly code = 'idempotency_failed';
+}
+
+/**
+ * Marker: the request certainly never reached the point of execution (connection refused,
+ * DNS failure, a local validation error). The state machine releases the row so a retry may run.
+ */
+export class IdempotencyNotSentError extends Error {
+  readonly definiteFailure = true;
+
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'IdempotencyNotSentError';
+  }
+}
+
+/**
+ * @deprecated The one outcome-unknown type is {@link IdempotencyOutcomeUnknownError} (code
+ * `idempotency_outcome_unknown`), thrown by every mechanism — a native-key call that used up its retries
+ * included. This alias keeps `instanceof IdempotencyAmbiguousError` checks working.
+ */
+export const IdempotencyAmbiguousError = IdempotencyOutcomeUnknownError;
+/** @deprecated Use {@link IdempotencyOutcomeUnknownError}. */
+export type IdempotencyAmbiguousError = IdempotencyOutcomeUnknownError;
+
+/**
+ * True only for errors that *declare* a definite failure before execution. Everything else is
+ * ambiguous: assuming "it did not happen" is the unsafe default (SOP §6 "don't trust a 504").
+ */
+export function isDefiniteFailure(err: unknown): boolean {
+  return typeof err === 'object' && err !== null && (err as { definiteFailure?: unknown }).definiteFailure === true;
+}

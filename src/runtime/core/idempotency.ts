@@ -1,0 +1,232 @@
+/**
+ * The pending → completed state machine (DESIGN §5, SOP Steps 5–7). The dedup row goes in
+ * *before* the side effect (SOP Step 6); `pending` means "wait or fail", never "call again",
+ * unless the downstream itself dedupes the key (OP-1 native key, OP-3 content address).
+ */
+import { randomUUID } from 'node:crypto';
+import { currentRun, insideRun } from './active-run.js';
+import { summarizeArgs, type Summarize } from './args-summary.js';
+import { hashArgs } from './canonical-json.js';
+import {
+  IdempotencyConflictError, IdempotencyFailedError, IdempotencyInFlightError, IdempotencyOutcomeUnknownError,
+  IdempotencyResultTooLargeError, IdempotencyResultUnencodableError,
+} from './errors.js';
+import type { IdempotencyErrorContext } from './errors.js';
+import { complete, onFailure, onFenced, RETRY_SAFE_MECHANISMS, type Settle } from './settle.js';
+import { scopeString, validateKey, type KeyScope } from './keys.js';
+import { withHeartbeat } from './lease-heartbeat.js';
+import { createRunTag, type RunTag } from './run-tag.js';
+import { createSimilarGuard, type RecentSimilar, type RecentSimilarOptions } from './recent-similar.js';
+import { createTelemetry, type ObservedCall, type Probe } from './telemetry.js';
+import type { DedupRow, DedupStore, StoreMechanism } from '../store/types.js';
+import { decodeResult } from './stored-value.js';
+
+export interface IdempotencyOptions {
+  store: DedupStore;
+  /** How long an attempt owns the row before another may treat it as stale. */
+  leaseMs?: number;
+  /** Lease renewal interval while the call runs (default `leaseMs / 3`; 0 turns the heartbeat off). */
+  heartbeatMs?: number;
+  /** How long a duplicate waits for an in-flight attempt before `IdempotencyInFlightError`. */
+  waitMs?: number;
+  pollMs?: number;
+  maxResultBytes?: number;
+  /** Applied to the stored copy only; the live caller gets the unredacted result. */
+  redact?: (result: unknown, info: { operation: string; key: string }) => unknown;
+  now?: () => number;
+  /** Dedup window when a call gives no `ttlSeconds` (SOP Step 4: ≥ 1 h; default 24 h like Stripe). */
+  defaultTtlSeconds?: number;
+  /**
+   * Spans and metrics through `@opentelemetry/api` when it is installed (telemetry.ts); they go nowhere
+   * until the application registers an SDK. `false` skips even the no-op API calls.
+   */
+  telemetry?: boolean;
+  /**
+   * What the row keeps of the arguments for `idemgen reconcile` (args-summary.ts). Default: shape and
+   * sizes, no values; `false` keeps nothing. Runs once per call, before the claim.
+   */
+  summarize?: Summarize | false;
+  /** Case 2's soft guard (recent-similar.ts), off by default: flag a new intent that repeats a recent one. */
+  recentSimilar?: RecentSimilarOptions;
+}
+
+export interface RunRequest {
+  operation: string;
+  key: string;
+  /** Tenant/principal namespace: one tenant never replays another's result. */
+  scope?: string | KeyScope;
+  args: unknown;
+  mechanism: StoreMechanism;
+  ttlSeconds?: number;
+  /** For the span (`gen_ai.tool.name`); default: the operation without its `tool:` prefix, if it has one. */
+  toolName?: string;
+  /** The model's tool call id (`gen_ai.tool.call.id`), when the caller has it. */
+  toolCallId?: string;
+}
+
+export interface RunContext {
+  key: string;
+  leaseToken: string;
+  /** 1 for the first claim; higher after a native-key takeover. */
+  attempt: number;
+  /**
+   * This run's tag. Pass the context as `run` to `HttpCaller.send` so a definite failure of this
+   * run's single request ("not sent", a 4xx) may release the row; anything else is ambiguous.
+   */
+  tag: RunTag;
+}
+
+/** SOP Step 7: the model must know it did not re-send. */
+export interface RunResult<T> {
+  result: T;
+  wasReplay: boolean;
+  originalCalledAt: Date;
+  /** With `recentSimilar` on: this new intent repeats one completed `calledAt` under `key`, within the window. */
+  recentSimilar?: RecentSimilar;
+}
+
+export interface Idempotency {
+  readonly store: DedupStore;
+  run<T>(req: RunRequest, fn: (ctx: RunContext) => Promise<T>): Promise<RunResult<T>>;
+}
+
+export { RETRY_SAFE_MECHANISMS };
+
+interface Call {
+  req: RunRequest;
+  scope: string;
+  argsHash: string;
+  ctx: (row?: DedupRow) => IdempotencyErrorContext;
+}
+
+const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+type Machine = Required<Omit<IdempotencyOptions, 'redact' | 'heartbeatMs' | 'telemetry' | 'summarize' | 'recentSimilar'>>
+  & Pick<IdempotencyOptions, 'redact' | 'heartbeatMs' | 'summarize'>;
+
+function replay<T>(call: Call, row: DedupRow): RunResult<T> {
+  if (row.status === 'failed') {
+    throw new IdempotencyFailedError(`${call.req.operation} failed earlier under this key; replaying the failure`, call.ctx(row));
+  }
+  const decoded = decodeResult(row.result);
+  if (decoded.kind === 'too-large') {
+    throw new IdempotencyResultTooLargeError(
+      `${call.req.operation} completed, but its ${decoded.bytes}-byte result exceeded the stored cap`, call.ctx(row));
+  }
+  if (decoded.kind === 'unencodable') {
+    throw new IdempotencyResultUnencodableError(
+      `${call.req.operation} completed, but its result could not be stored (${decoded.reason}); it cannot be replayed`, call.ctx(row));
+  }
+  return { result: decoded.value as T, wasReplay: true, originalCalledAt: new Date(row.createdAt) };
+}
+
+async function execute<T>(
+  m: Machine, call: Call, row: DedupRow, token: string, fn: (ctx: RunContext) => Promise<T>,
+): Promise<RunResult<T>> {
+  const s: Settle = {
+    store: m.store, now: m.now, maxResultBytes: m.maxResultBytes, redact: m.redact, operation: call.req.operation,
+    mechanism: call.req.mechanism, id: { scope: call.scope, key: call.req.key, leaseToken: token }, ctx: call.ctx,
+  };
+  const tag = createRunTag();
+  const renew = () => m.store.renewLease({ ...s.id, now: m.now(), leaseMs: m.leaseMs });
+  let result: T;
+  try {
+    result = await withHeartbeat(renew, m.heartbeatMs ?? m.leaseMs / 3,
+      () => {
+        const ctx: RunContext = { key: call.req.key, leaseToken: token, attempt: row.attempts, tag };
+        return insideRun({ key: call.req.key, ctx, createdAt: row.createdAt }, () => fn(ctx));
+      });
+  } catch (err) {
+    return onFailure(s, row, tag, err);
+  }
+  if (!(await complete(s, row, result))) result = await onFenced(s, result);
+  return { result, wasReplay: false, originalCalledAt: new Date(row.createdAt) };
+}
+
+/** A row already exists: replay, conflict, take over, fail closed, or (undefined) keep waiting. */
+async function onExisting<T>(
+  m: Machine, call: Call, row: DedupRow, token: string, fn: (ctx: RunContext) => Promise<T>, mayWait: boolean, probe: Probe,
+): Promise<RunResult<T> | undefined> {
+  if (row.argsHash !== call.argsHash || row.operation !== call.req.operation) {
+    throw new IdempotencyConflictError(
+      `key reused for ${row.operation} with different arguments (SOP Step 5): not calling`, call.ctx(row));
+  }
+  if (row.status !== 'pending') return replay<T>(call, row);
+  if (row.leaseExpiresAt > m.now()) {
+    if (mayWait) return undefined;
+    throw new IdempotencyInFlightError(`${call.req.operation} is still in flight under this key`, call.ctx(row));
+  }
+  if (!RETRY_SAFE_MECHANISMS.has(call.req.mechanism)) {
+    throw new IdempotencyOutcomeUnknownError(
+      `${call.req.operation}: an earlier attempt never finished; outcome unknown, not calling again (fail closed)`,
+      call.ctx(row));
+  }
+  const taken = await m.store.takeOver({
+    scope: call.scope, key: call.req.key, expectedToken: row.leaseToken, newToken: token, now: m.now(), leaseMs: m.leaseMs,
+  });
+  if (taken) probe.attempts = taken.attempts;
+  // Lost the takeover race: someone else re-leased it; loop and look again.
+  return taken ? execute(m, call, taken, token, fn) : undefined;
+}
+
+function prepareCall(req: RunRequest): Call {
+  const scope = scopeString(req.scope);
+  const call: Call = {
+    req, scope, argsHash: hashArgs(req.args),
+    ctx: (state) => ({ key: req.key, operation: req.operation, scope, state }),
+  };
+  try {
+    validateKey(req.key, { operation: req.operation });
+  } catch (err) {
+    Object.assign(err as object, { operation: req.operation, scope });
+    throw err;
+  }
+  return call;
+}
+
+async function run<T>(m: Machine, req: RunRequest, fn: (ctx: RunContext) => Promise<T>, probe: Probe): Promise<RunResult<T>> {
+  const call = prepareCall(req);
+  probe.argsHash = call.argsHash;
+  const outer = currentRun(req.key);
+  if (outer !== undefined) {
+    // Already inside the run of this key (active-run.ts): the outer row covers this call; join it.
+    return { result: await fn(outer.ctx), wasReplay: false, originalCalledAt: new Date(outer.createdAt) };
+  }
+  const argsSummary = summarizeArgs(req.args, req.operation, m.summarize);
+  const ttlMs = (req.ttlSeconds ?? m.defaultTtlSeconds) * 1000;
+  const polls = Math.max(0, Math.ceil(m.waitMs / Math.max(1, m.pollMs)));
+  for (let poll = 0; ; poll++) {
+    const token = randomUUID(); // a fencing token, never the idempotency key
+    const claim = await m.store.claim({
+      scope: call.scope, key: req.key, operation: req.operation, argsHash: call.argsHash, mechanism: req.mechanism,
+      leaseToken: token, now: m.now(), leaseMs: m.leaseMs, ttlMs, argsSummary,
+    });
+    probe.attempts = claim.row.attempts;
+    if (claim.claimed) return execute(m, call, claim.row, token, fn);
+    const outcome = await onExisting(m, call, claim.row, token, fn, poll < polls, probe);
+    if (outcome) return outcome;
+    await sleep(m.pollMs);
+  }
+}
+
+export function createIdempotency(options: IdempotencyOptions): Idempotency {
+  const telemetry = createTelemetry(options.telemetry ?? true);
+  const m: Machine = {
+    leaseMs: 30_000, waitMs: 10_000, pollMs: 50, maxResultBytes: 256 * 1024, defaultTtlSeconds: 86_400,
+    now: Date.now,
+    // An option passed as `undefined` keeps its default (a spread alone would erase it).
+    ...(Object.fromEntries(Object.entries(options).filter(([, v]) => v !== undefined)) as IdempotencyOptions),
+  };
+  const observed = (req: RunRequest): ObservedCall => ({
+    operation: req.operation, mechanism: req.mechanism, toolCallId: req.toolCallId,
+    toolName: req.toolName ?? (req.operation.startsWith('tool:') ? req.operation.slice('tool:'.length) : undefined),
+  });
+  const guard = options.recentSimilar ? createSimilarGuard(options.recentSimilar) : undefined;
+  const guarded = async <T>(req: RunRequest, fn: (ctx: RunContext) => Promise<T>, probe: Probe): Promise<RunResult<T>> => {
+    const out = await run(m, req, fn, probe);
+    if (!guard || out.wasReplay) return out;
+    const similar = guard.check(req.operation, scopeString(req.scope), req.key, req.args, m.now());
+    return similar ? { ...out, recentSimilar: similar } : out;
+  };
+  return { store: m.store, run: (req, fn) => telemetry.observe(observed(req), (probe) => guarded(req, fn, probe)) };
+}

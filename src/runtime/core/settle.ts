@@ -1,0 +1,100 @@
+/**
+ * How a run of the state machine ends (DESIGN §5, SOP Steps 6–7): record the result, the failure, or
+ * the fact that nobody knows. Every store write here can itself fail; the caller then learns what it
+ * needs — the original error, or the live result — wrapped in `IdempotencyOutcomeUnknownError`.
+ */
+import {
+  IdempotencyFencedError, IdempotencyOutcomeUnknownError, type IdempotencyErrorContext,
+} from './errors.js';
+import { trustedNotExecuted, type RunTag } from './run-tag.js';
+import type { DedupRow, DedupStore, StoreMechanism } from '../store/types.js';
+import { encodeError, encodeResult, unencodableMarker } from './stored-value.js';
+
+/** The downstream dedupes a repeat of the same key, so an expired lease may be retried with it. */
+export const RETRY_SAFE_MECHANISMS: ReadonlySet<StoreMechanism> = new Set<StoreMechanism>(['OP-1', 'OP-3']);
+
+export interface Settle {
+  store: DedupStore;
+  now: () => number;
+  maxResultBytes: number;
+  redact?: ((result: unknown, info: { operation: string; key: string }) => unknown) | undefined;
+  operation: string;
+  mechanism: StoreMechanism;
+  id: { scope: string; key: string; leaseToken: string };
+  ctx: (row?: DedupRow) => IdempotencyErrorContext;
+}
+
+type Outcome = 'released' | 'failed' | 'unknown';
+
+async function record(s: Settle, tag: RunTag, err: unknown): Promise<Outcome> {
+  const id = { ...s.id, now: s.now() };
+  if (trustedNotExecuted(err, tag)) {
+    await s.store.release(id); // nothing executed: a retry may run (DESIGN §5)
+    return 'released';
+  }
+  if ((err as { finalFailure?: unknown })?.finalFailure === true) {
+    await s.store.fail({ ...id, error: encodeError(err, 'failed') });
+    return 'failed';
+  }
+  // Ambiguous: keep the row pending with an expired lease so reconcile sees it at once.
+  await s.store.markUnknown({ ...id, error: encodeError(err, 'unknown') });
+  return 'unknown';
+}
+
+export async function onFailure(s: Settle, row: DedupRow, tag: RunTag, err: unknown): Promise<never> {
+  let outcome: Outcome;
+  try {
+    outcome = await record(s, tag, err);
+  } catch (storeErr) {
+    // The store could not record the failure: what the call did is unknown to the store, and the
+    // caller's cause must be the call's error, not the database's (which is named in the message).
+    throw new IdempotencyOutcomeUnknownError(
+      `${s.operation} failed and recording the failure failed too (${describe(storeErr)}); outcome unknown`,
+      s.ctx(row), { cause: err });
+  }
+  if (outcome !== 'unknown' || RETRY_SAFE_MECHANISMS.has(s.mechanism)) throw err; // same-key retry is safe
+  throw new IdempotencyOutcomeUnknownError(
+    `${s.operation} may or may not have happened; not retrying (fail closed)`,
+    s.ctx({ ...row, error: encodeError(err, 'unknown') }), { cause: err });
+}
+
+/** The stored copy: redacted and capped, or a marker when it has no JSON text. Never throws. */
+async function storedText(s: Settle, result: unknown): Promise<string> {
+  try {
+    const stored = s.redact ? s.redact(result, { operation: s.operation, key: s.id.key }) : result;
+    return (await encodeResult(stored, s.maxResultBytes)).text;
+  } catch (err) {
+    return unencodableMarker(err);
+  }
+}
+
+/** The effect happened: record it. Returns `true` when recorded, `false` when fenced. */
+export async function complete(s: Settle, row: DedupRow, result: unknown): Promise<boolean> {
+  const text = await storedText(s, result);
+  try {
+    return await s.store.complete({ ...s.id, result: text, now: s.now() });
+  } catch (err) {
+    const unknown = new IdempotencyOutcomeUnknownError(
+      `${s.operation} happened, but its result could not be recorded (${describe(err)}); the row stays pending`,
+      s.ctx(row), { cause: err });
+    unknown.result = result;
+    throw unknown;
+  }
+}
+
+/**
+ * Fenced: the lease lapsed (a stalled process; the heartbeat normally prevents it) and another attempt
+ * took the key over. For OP-1/OP-3 the downstream deduped the repeat, so this result is the result.
+ */
+export async function onFenced<T>(s: Settle, result: T): Promise<T> {
+  if (RETRY_SAFE_MECHANISMS.has(s.mechanism)) return result;
+  const current = await s.store.get({ scope: s.id.scope, key: s.id.key }).catch(() => undefined);
+  const fenced = new IdempotencyFencedError(
+    `${s.operation}: lease expired and another attempt took the key over; this completion was rejected`, s.ctx(current));
+  fenced.result = result;
+  throw fenced;
+}
+
+function describe(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}

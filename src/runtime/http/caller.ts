@@ -1,0 +1,236 @@
+/**
+ * HTTP transport for generated clients (SOP Step 4): the same key on every attempt, in the
+ * carrier the API names. Transport retries happen only for native-key (OP-1) calls, where the
+ * server dedupes the repeat; every other mechanism gets exactly one attempt and goes through the
+ * dedup store, which decides what an ambiguous outcome means.
+ */
+import { IdempotencyConflictError, IdempotencyInFlightError, IdempotencyNotSentError } from '../core/errors.js';
+import { buildUrl, encodeBody, isStream, pickKeyPath, withBodyField, type BodyType } from './body.js';
+import { readResponseBody, type ResponseType } from './response.js';
+import {
+  backoffDelay, classifyConflict, classifyTransportError, DEFAULT_RETRY, isRetryableStatus, parseRetryAfter,
+  type RetryPolicy,
+} from './retry.js';
+import { noteRequest, stampForRun, type RunTag } from '../core/run-tag.js';
+import type { StoreMechanism } from '../store/types.js';
+
+export type { RetryPolicy } from './retry.js';
+export type { BodyType, RawBody } from './body.js';
+export type { ResponseType } from './response.js';
+
+export interface KeyCarrier {
+  in: 'header' | 'body' | 'form' | 'query';
+  name: string;
+  /** Body/form: property names from the body root (`['data', 'attributes', 'idempotencyKey']`); default `name` split on dots. */
+  path?: readonly string[];
+  /** A `oneOf` body with the key at a different path per variant: one path each (see `pickKeyPath`). */
+  paths?: readonly (readonly string[])[];
+}
+
+export interface HttpCallerOptions {
+  baseUrl: string;
+  fetch?: typeof fetch;
+  headers?: Record<string, string>;
+  /** Per attempt, including reading the body. */
+  timeoutMs?: number;
+  retry?: Partial<RetryPolicy>;
+  /** Injected for deterministic tests of the jitter. */
+  random?: () => number;
+}
+
+export interface HttpRequest {
+  method: string;
+  path: string;
+  query?: Record<string, unknown>;
+  headers?: Record<string, string>;
+  /** JSON value, form object, or for `text`/`binary` a `RawBody` (Blob, ArrayBuffer, typed array, stream, string). */
+  body?: unknown;
+  bodyType: BodyType;
+  /** Media type of a raw body (the spec's); a wildcard defers to the Blob's own type. */
+  contentType?: string;
+  /** What a 2xx body is read as; `auto` (default) decides by the response's content type. */
+  responseType?: ResponseType;
+  key?: string;
+  carrier?: KeyCarrier;
+  mechanism: StoreMechanism | 'none';
+  /**
+   * The `RunContext` of the dedup run this request belongs to (`idem.run(req, (ctx) => send({ …, run: ctx }))`).
+   * With it, a definite failure of the run's only request ("not sent", a 4xx) may release the row;
+   * without it every failure counts as ambiguous (fail closed). Its `attempt` marks an OP-3 takeover.
+   */
+  run?: { readonly tag?: RunTag; readonly attempt?: number };
+  /** The caller's AbortSignal: ends the call (and its retries); see `CallOptions`. */
+  signal?: AbortSignal;
+}
+
+export interface HttpResponse {
+  status: number;
+  headers: Record<string, string>;
+  body: unknown;
+  /**
+   * OP-3 takeover: the PUT carried `If-None-Match: *` and got 412, so the content-addressed object
+   * was stored by the earlier ambiguous attempt. `body` is `null`: the server sent no result.
+   */
+  alreadyStored?: true;
+}
+
+/** A final non-2xx answer. 4xx (except 408/409/425/429) is a definite failure: nothing executed. */
+export class HttpStatusError extends Error {
+  readonly status: number;
+  readonly headers: Record<string, string>;
+  readonly body: unknown;
+  readonly definiteFailure: boolean;
+
+  constructor(message: string, res: HttpResponse, definiteFailure: boolean) {
+    super(message);
+    this.name = 'HttpStatusError';
+    this.status = res.status;
+    this.headers = res.headers;
+    this.body = res.body;
+    this.definiteFailure = definiteFailure;
+  }
+}
+
+export interface HttpCaller {
+  send(req: HttpRequest): Promise<HttpResponse>;
+}
+
+interface Prepared {
+  url: string;
+  init: RequestInit;
+  what: string;
+  responseType: ResponseType;
+}
+
+/**
+ * A stream can be read only once, so a call that may be retried (OP-1) buffers it first and every attempt
+ * sends the same bytes; a single-attempt call streams it (`duplex: 'half'`, required by fetch for streams).
+ */
+async function settleStream(body: unknown, retried: boolean): Promise<{ body: unknown; duplex?: 'half' }> {
+  if (!isStream(body)) return { body };
+  if (!retried) return { body, duplex: 'half' };
+  return { body: new Uint8Array(await new Response(body).arrayBuffer()) };
+}
+
+/** Where in the body the key goes: the variant's path the body matches, else the carrier's path. */
+function carrierPath(c: KeyCarrier, body: unknown): readonly string[] {
+  if (c.paths !== undefined && c.paths.length > 0) return pickKeyPath(body, c.paths);
+  return c.path !== undefined && c.path.length > 0 ? c.path : c.name.split('.');
+}
+
+/** Built once per `send`, so every retry carries byte-identical key and payload. */
+async function prepare(opts: HttpCallerOptions, req: HttpRequest, retried: boolean): Promise<Prepared> {
+  const headers: Record<string, string> = { ...opts.headers, ...req.headers };
+  let body = req.body;
+  let query = req.query;
+  if (req.key !== undefined && req.carrier) {
+    const { name } = req.carrier;
+    if (req.carrier.in === 'header') {
+      // Per-call or client headers never replace the key, whatever their case.
+      for (const h of Object.keys(headers)) if (h.toLowerCase() === name.toLowerCase()) delete headers[h];
+      headers[name] = req.key;
+    }
+    else if (req.carrier.in === 'query') query = { ...query, [name]: req.key };
+    else body = withBodyField(body, carrierPath(req.carrier, body), req.key);
+  }
+  const encoded = encodeBody(req.bodyType, body, req.contentType);
+  if (encoded.contentType && !Object.keys(headers).some((h) => h.toLowerCase() === 'content-type')) {
+    headers['content-type'] = encoded.contentType;
+  }
+  const settled = await settleStream(encoded.body, retried);
+  const init = { method: req.method.toUpperCase(), headers, body: settled.body as BodyInit | undefined, ...(settled.duplex ? { duplex: settled.duplex } : {}) };
+  return {
+    url: buildUrl(opts.baseUrl, req.path, query),
+    init,
+    what: `${req.method.toUpperCase()} ${req.path}`,
+    responseType: req.responseType ?? 'auto',
+  };
+}
+
+async function attemptOnce(doFetch: typeof fetch, p: Prepared, timeoutMs: number, req: HttpRequest): Promise<HttpResponse> {
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(new DOMException('request timed out', 'TimeoutError')), timeoutMs);
+  const signal = req.signal ? AbortSignal.any([controller.signal, req.signal]) : controller.signal;
+  try {
+    const res = await doFetch(p.url, { ...p.init, signal });
+    const body = await readResponseBody(res, p.responseType);
+    return { status: res.status, headers: Object.fromEntries(res.headers.entries()), body };
+  } catch (err) {
+    throw classifyTransportError(err, p.what, req.key);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** The error a final, unretried response becomes. */
+function finalError(req: HttpRequest, p: Prepared, res: HttpResponse): Error {
+  const ctx = { key: req.key ?? '', operation: p.what, scope: '' };
+  const conflict = classifyConflict(res.status, res.body, res.headers);
+  if (conflict === 'mismatch') {
+    return new IdempotencyConflictError(`${p.what}: the server saw this key with a different payload (${res.status})`, ctx);
+  }
+  if (conflict === 'in-progress') return new IdempotencyInFlightError(`${p.what}: still in progress on the server`, ctx);
+  // 429 and 4xx were refused before execution; 5xx/408 may have executed.
+  const definite = res.status === 429 || (res.status >= 400 && res.status < 500 && res.status !== 408);
+  return new HttpStatusError(`${p.what} failed with HTTP ${res.status}`, res, definite);
+}
+
+/**
+ * OP-3 (SOP: content-addressed create-if-absent, RFC 9110 §13.1.2): after an ambiguous first PUT with
+ * `If-None-Match: *`, the takeover's 412 says the object exists — our own earlier write — not a failure.
+ */
+function storedByEarlierAttempt(req: HttpRequest, res: HttpResponse): boolean {
+  if (res.status !== 412 || req.mechanism !== 'OP-3' || (req.run?.attempt ?? 1) < 2) return false;
+  return Object.entries(req.headers ?? {}).some(([k, v]) => k.toLowerCase() === 'if-none-match' && v.trim() === '*');
+}
+
+export function createHttpCaller(opts: HttpCallerOptions): HttpCaller {
+  const doFetch = opts.fetch ?? globalThis.fetch;
+  const policy: RetryPolicy = { ...DEFAULT_RETRY, ...opts.retry };
+  const random = opts.random ?? Math.random;
+  const timeoutMs = opts.timeoutMs ?? 30_000;
+
+  async function send(req: HttpRequest): Promise<HttpResponse> {
+    if (req.mechanism === 'OP-1' && req.key !== undefined && !req.carrier) {
+      // Retrying without the key on the wire would repeat the effect: the server has nothing to dedupe on.
+      throw new TypeError(`${req.method.toUpperCase()} ${req.path}: OP-1 call has a key but no carrier (header/body/form/query)`);
+    }
+    noteRequest(req.run?.tag);
+    try {
+      return await sendAttempts(req);
+    } catch (err) {
+      throw stampForRun(err, req.run?.tag); // this run's own request failed: its verdict may be trusted
+    }
+  }
+
+  async function sendAttempts(req: HttpRequest): Promise<HttpResponse> {
+    const retries = req.mechanism === 'OP-1' && req.key !== undefined && req.carrier ? Math.max(1, policy.attempts) : 1;
+    const p = await prepare(opts, req, retries > 1);
+    let last: unknown;
+    for (let attempt = 1; ; attempt++) {
+      // Aborted before this attempt left: the first attempt sent nothing; after one, the last failure stands.
+      if (req.signal?.aborted) throw attempt === 1 ? new IdempotencyNotSentError(`${p.what}: aborted before sending`, { cause: req.signal.reason }) : last;
+      let res: HttpResponse;
+      try {
+        res = await attemptOnce(doFetch, p, timeoutMs, req);
+      } catch (err) {
+        if (attempt >= retries || req.signal?.aborted) throw err;
+        last = err;
+        await sleep(backoffDelay(attempt, policy, random));
+        continue;
+      }
+      if (res.status < 400) return res;
+      if (storedByEarlierAttempt(req, res)) return { status: res.status, headers: res.headers, body: null, alreadyStored: true };
+      const conflict = classifyConflict(res.status, res.body, res.headers);
+      if (!isRetryableStatus(res.status, conflict) || attempt >= retries) throw finalError(req, p, res);
+      const retryAfter = parseRetryAfter(res.headers['retry-after']);
+      if (retryAfter !== undefined && retryAfter > (policy.maxRetryAfterMs ?? Infinity)) throw finalError(req, p, res);
+      last = finalError(req, p, res);
+      await sleep(Math.max(backoffDelay(attempt, policy, random), retryAfter ?? 0));
+    }
+  }
+
+  return { send };
+}
+
+const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));

@@ -1,0 +1,86 @@
+/**
+ * PostgreSQL dedup store on a `pg` Pool: many processes on many machines share one table, and
+ * the primary key arbitrates every claim. Values are read back as raw text per query (custom type
+ * parsers), so a user pool keeps its own global parsers untouched.
+ */
+import { createRequire } from 'node:module';
+import type { Pool, PoolConfig, QueryResultRow } from 'pg';
+import type { SqlDriver } from './sql/driver.js';
+import { createSqlStore } from './sql/store.js';
+import type { DedupStore } from './types.js';
+
+/**
+ * The slice of a `pg` Pool the store uses. A `pg.Pool` satisfies it; spelling it out keeps the
+ * published types free of `pg`, so apps that never use PostgreSQL need neither `pg` nor `@types/pg`.
+ */
+export interface PgPoolLike {
+  query(config: { text: string; values: unknown[]; types: unknown }): Promise<{ rows: unknown[]; rowCount: number | null }>;
+  end(): Promise<void>;
+}
+
+export interface PostgresStoreOptions {
+  connectionString?: string;
+  /** An existing pool; the store then does not end it. */
+  pool?: PgPoolLike;
+  table?: string;
+  schema?: string;
+  /** Extra pool settings (`pg` PoolConfig) when the store creates the pool. */
+  poolConfig?: Record<string, unknown>;
+  /**
+   * Errors of idle pooled clients (the server restarted, a proxy dropped the socket) on a pool the
+   * store created. Default: ignored — the dropped client is discarded by `pg` and the next query
+   * opens a new one or fails itself.
+   */
+  onPoolError?: (err: Error) => void;
+}
+
+/**
+ * Every column as its text form: JSON stays byte-for-byte what we stored (jsonb would hand back
+ * a parsed value, and a JSON string result would be indistinguishable from JSON text), and ms
+ * epochs in int8 stay exact. The row mappers convert numbers themselves.
+ */
+const rawTypes = { getTypeParser: () => (value: string): string => value };
+
+function toPg(sql: string): string {
+  let n = 0;
+  return sql.replace(/\?/g, () => `$${++n}`);
+}
+
+function openPool(opts: PostgresStoreOptions): { pool: Pool; owned: boolean } {
+  if (opts.pool) return { pool: opts.pool as unknown as Pool, owned: false };
+  if (!opts.connectionString) throw new TypeError('createPostgresStore: pass `connectionString` or `pool`');
+  const require = createRequire(import.meta.url);
+  const pg = require('pg') as typeof import('pg');
+  const pool = new pg.Pool({ max: 10, ...(opts.poolConfig as PoolConfig | undefined), connectionString: opts.connectionString });
+  // An EventEmitter 'error' with no listener throws: one idle connection drop would crash the process.
+  pool.on('error', opts.onPoolError ?? (() => undefined));
+  return { pool, owned: true };
+}
+
+export function createPostgresDriver(opts: PostgresStoreOptions): SqlDriver {
+  const { pool, owned } = openPool(opts);
+  const texts = new Map<string, string>();
+  const text = (sql: string): string => {
+    let t = texts.get(sql);
+    if (t === undefined) texts.set(sql, (t = toPg(sql)));
+    return t;
+  };
+  const query = (sql: string, params: readonly unknown[]) =>
+    pool.query<QueryResultRow>({ text: text(sql), values: [...params], types: rawTypes });
+  return {
+    dialect: 'postgres',
+    async all(sql, params) {
+      return (await query(sql, params)).rows;
+    },
+    async run(sql, params) {
+      return (await query(sql, params)).rowCount ?? 0;
+    },
+    async close() {
+      if (owned) await pool.end();
+    },
+  };
+}
+
+export function createPostgresStore(opts: PostgresStoreOptions): DedupStore {
+  return createSqlStore(createPostgresDriver(opts), 'postgres', { table: opts.table, schema: opts.schema });
+}

@@ -1,0 +1,60 @@
+/**
+ * Rows as Redis values: one JSON object per row with the row's own property names (so `GET` shows an
+ * operator exactly what `store.get` returns). Key layout per table: `<prefix>:{<table>}:row:<scope length>:<scope>:<key>` and
+ * `<prefix>:{<table>}:stale`. The `{table}` hash tag keeps a table's keys in one cluster slot, so
+ * the scripts that touch a row and the stale index stay legal on Redis Cluster too.
+ */
+import type { DedupRow, DedupStatus, SagaRow, SagaStatus, StoreMechanism } from '../types.js';
+
+const NAME = /^[A-Za-z_][A-Za-z0-9_.-]{0,62}$/;
+
+export interface RedisKeys {
+  row(scope: string, key: string): string;
+  stale: string;
+  /** SCAN pattern over every row of the table (prune). */
+  rowPattern: string;
+}
+
+export function redisKeys(prefix: string, table: string): RedisKeys {
+  for (const [what, v] of [['prefix', prefix], ['table', table]] as const) {
+    if (!NAME.test(v)) throw new TypeError(`invalid ${what} ${JSON.stringify(v)}: use letters, digits, _ . - (≤ 63 chars)`);
+  }
+  const base = `${prefix}:{${table}}`;
+  // The scope's length makes the split unambiguous whatever characters scope and key contain.
+  return { row: (scope, key) => `${base}:row:${scope.length}:${scope}:${key}`, stale: `${base}:stale`, rowPattern: `${base}:row:*` };
+}
+
+type Json = Record<string, unknown>;
+
+const text = (h: Json, k: string): string | null => (typeof h[k] === 'string' ? (h[k] as string) : null);
+const int = (h: Json, k: string): number | null => (typeof h[k] === 'number' ? (h[k] as number) : null);
+
+export function toDedupRow(json: string): DedupRow {
+  const h = JSON.parse(json) as Json;
+  return {
+    scope: text(h, 'scope') ?? '', key: text(h, 'key') ?? '', operation: text(h, 'operation') ?? '', argsHash: text(h, 'argsHash') ?? '',
+    mechanism: h.mechanism as StoreMechanism, status: h.status as DedupStatus,
+    result: text(h, 'result'), error: text(h, 'error'), externalId: text(h, 'externalId'),
+    leaseToken: text(h, 'leaseToken'), leaseExpiresAt: int(h, 'leaseExpiresAt') ?? 0, attempts: int(h, 'attempts') ?? 0,
+    createdAt: int(h, 'createdAt') ?? 0, completedAt: int(h, 'completedAt'), expiresAt: int(h, 'expiresAt') ?? 0,
+    argsSummary: text(h, 'argsSummary'), resolution: text(h, 'resolution'),
+  };
+}
+
+export function toSagaRow(json: string): SagaRow {
+  const h = JSON.parse(json) as Json;
+  return {
+    scope: text(h, 'scope') ?? '', key: text(h, 'key') ?? '', operation: text(h, 'operation') ?? '', argsHash: text(h, 'argsHash') ?? '',
+    status: h.status as SagaStatus, externalId: text(h, 'externalId'), compensationOperation: text(h, 'compensationOperation'),
+    result: text(h, 'result'), error: text(h, 'error'), leaseToken: text(h, 'leaseToken'),
+    leaseExpiresAt: int(h, 'leaseExpiresAt') ?? 0, createdAt: int(h, 'createdAt') ?? 0, updatedAt: int(h, 'updatedAt') ?? 0,
+    expiresAt: int(h, 'expiresAt') ?? 0,
+  };
+}
+
+/** A patch for the fenced script: `undefined` leaves a field alone, `null` clears it. */
+export function patchOf(fields: Record<string, string | number | null | undefined>): string {
+  return JSON.stringify(fields); // JSON.stringify drops undefined properties by itself
+}
+
+export const csv = (statuses: readonly string[]): string => `,${statuses.join(',')},`;

@@ -1,0 +1,147 @@
+/**
+ * Redis / Valkey dedup store: the state machine of the SQL stores, each transition one Lua script
+ * (redis-scripts.ts), resolved rows expiring by native TTL. Durability is the server's: run it with
+ * AOF (`appendonly yes`, `appendfsync everysec` or `always`) — a cache that may drop keys on restart
+ * or eviction is exactly the "dedup key only in memory" SOP §6 forbids, so use `maxmemory-policy
+ * noeviction` (or `volatile-*`: pending rows carry no TTL and are never chosen).
+ */
+import { connectRedis, type RedisClientLike, type RedisConnection } from './client.js';
+import { csv, patchOf, redisKeys, toDedupRow, toSagaRow, type RedisKeys } from './rows.js';
+import { resolvedPatch } from '../memory.js';
+import { CLAIM, FENCED, RESOLVE, LIST_STALE, PRUNE_ONE, TAKE_OVER } from './scripts.js';
+import type { ClaimResult, DedupRow, DedupStore, FencedInput, RowId, SagaRow, SagaStore } from '../types.js';
+
+export interface RedisStoreOptions {
+  /** `redis://…` / `rediss://…` (Valkey speaks the same protocol); the store then owns the client. */
+  url?: string;
+  /** Or a connected client with `sendCommand` (node-redis); the store then does not close it. */
+  client?: RedisClientLike;
+  /** Key namespace (default `idemgen`) and logical table (default `idemgen_dedup`). */
+  prefix?: string;
+  table?: string;
+  onClientError?: (err: Error) => void;
+}
+
+const DEDUP_OPEN = csv(['pending']);
+const SAGA_OPEN = csv(['pending', 'compensating']);
+
+type Fields = Record<string, string | number | null | undefined>;
+
+interface Table {
+  keys: RedisKeys;
+  open: string;
+  fenced(f: FencedInput, allowed: string, fields: Fields, action?: 'set' | 'delete'): Promise<boolean>;
+  get(id: RowId): Promise<string | undefined>;
+  /** `written`: the row stored is exactly the one passed in (no need to parse it back). */
+  claim(id: RowId, now: number, lease: number, row: object): Promise<{ claimed: boolean; json: string; written: boolean }>;
+  takeOver(id: RowId, o: { expectedToken: string | null; newToken: string; now: number; leaseMs: number }, allowed: string,
+    extra: { attempts: boolean; updatedAt: boolean }): Promise<string | undefined>;
+  listStale(now: number, limit: number): Promise<string[]>;
+}
+
+function table(conn: RedisConnection, keys: RedisKeys, open: string): Table {
+  return {
+    keys, open,
+    async fenced(f, allowed, fields, action = 'set') {
+      const args = [f.leaseToken, allowed, String(f.now), action, open, patchOf(fields)];
+      return Number(await conn.script(FENCED, [keys.row(f.scope, f.key), keys.stale], args)) === 1;
+    },
+    async get(id) {
+      const v = await conn.command(['GET', keys.row(id.scope, id.key)]);
+      return typeof v === 'string' ? v : undefined;
+    },
+    async claim(id, now, lease, row) {
+      const json = JSON.stringify(row);
+      const reply = await conn.script(CLAIM, [keys.row(id.scope, id.key), keys.stale], [String(now), String(lease), open, json]);
+      if (typeof reply === 'string') return { claimed: false, json: reply, written: false };
+      return Array.isArray(reply) ? { claimed: true, json: String(reply[1]), written: false } : { claimed: true, json, written: true };
+    },
+    async takeOver(id, o, allowed, extra) {
+      const reply = await conn.script(TAKE_OVER, [keys.row(id.scope, id.key), keys.stale], [
+        o.expectedToken ?? '', o.newToken, String(o.now), String(o.now + o.leaseMs), allowed,
+        extra.attempts ? '1' : '0', extra.updatedAt ? '1' : '0',
+      ]);
+      return typeof reply === 'string' ? reply : undefined;
+    },
+    async listStale(now, limit) {
+      return (await conn.script(LIST_STALE, [keys.stale], [String(now), String(limit), open])) as string[];
+    },
+  };
+}
+
+function sagaStore(t: Table): SagaStore {
+  return {
+    async claim(i): Promise<ClaimResult<SagaRow>> {
+      const row: SagaRow = {
+        scope: i.scope, key: i.key, operation: i.operation, argsHash: i.argsHash, status: 'pending', externalId: null,
+        compensationOperation: i.compensationOperation, result: null, error: null, leaseToken: i.leaseToken,
+        leaseExpiresAt: i.now + i.leaseMs, createdAt: i.now, updatedAt: i.now, expiresAt: i.now + i.ttlMs,
+      };
+      const { claimed, json, written } = await t.claim(i, i.now, row.leaseExpiresAt, row);
+      return { claimed, row: written ? row : toSagaRow(json) };
+    },
+    get: async (id) => mapped(await t.get(id), toSagaRow),
+    transition: (s) => t.fenced(s, csv(s.from), {
+      status: s.to, externalId: s.externalId, result: s.result, error: s.error, updatedAt: s.now,
+      leaseExpiresAt: s.leaseMs === undefined ? undefined : s.now + s.leaseMs,
+    }),
+    takeOver: async (o) => mapped(await t.takeOver(o, o, csv(o.from), { attempts: false, updatedAt: true }), toSagaRow),
+    release: (f) => t.fenced(f, csv(['pending']), {}, 'delete'),
+    renewLease: (r) => t.fenced(r, t.open, { leaseExpiresAt: r.now + r.leaseMs, updatedAt: r.now }),
+    listStale: async (now, limit = 1000) => (await t.listStale(now, limit)).map(toSagaRow),
+  };
+}
+
+const mapped = <R>(json: string | undefined, to: (json: string) => R): R | undefined => (json ? to(json) : undefined);
+
+export function createRedisStore(opts: RedisStoreOptions): DedupStore {
+  const conn = connectRedis(opts);
+  const prefix = opts.prefix ?? 'idemgen';
+  const t = table(conn, redisKeys(prefix, opts.table ?? 'idemgen_dedup'), DEDUP_OPEN);
+  const sagas = new Map<string, SagaStore>();
+  return {
+    kind: 'redis',
+    async claim(i): Promise<ClaimResult> {
+      // One script decides: unlike the SQL store there is no insert-then-read window to retry.
+      const row: DedupRow = {
+        scope: i.scope, key: i.key, operation: i.operation, argsHash: i.argsHash, mechanism: i.mechanism, status: 'pending',
+        result: null, error: null, externalId: null, leaseToken: i.leaseToken, leaseExpiresAt: i.now + i.leaseMs, attempts: 1,
+        createdAt: i.now, completedAt: null, expiresAt: i.now + i.ttlMs, argsSummary: i.argsSummary ?? null, resolution: null,
+      };
+      const { claimed, json, written } = await t.claim(i, i.now, row.leaseExpiresAt, row);
+      return { claimed, row: written ? row : toDedupRow(json) };
+    },
+    get: async (id): Promise<DedupRow | undefined> => mapped(await t.get(id), toDedupRow),
+    complete: (c) => t.fenced(c, DEDUP_OPEN, { status: 'completed', result: c.result, externalId: c.externalId ?? null, error: null, completedAt: c.now }),
+    fail: (f) => t.fenced(f, DEDUP_OPEN, { status: 'failed', error: f.error, completedAt: f.now }),
+    markUnknown: (f) => t.fenced(f, DEDUP_OPEN, { error: f.error, leaseExpiresAt: f.now }),
+    release: (f) => t.fenced(f, DEDUP_OPEN, {}, 'delete'),
+    takeOver: async (o) => mapped(await t.takeOver(o, o, DEDUP_OPEN, { attempts: true, updatedAt: false }), toDedupRow),
+    async resolve(r) {
+      const patch = { ...resolvedPatch(r) } as Record<string, unknown>;
+      const reply = await conn.script(RESOLVE, [t.keys.row(r.scope, r.key), t.keys.stale], [String(r.now), JSON.stringify(patch)]);
+      return typeof reply === 'string' ? toDedupRow(reply) : undefined;
+    },
+    renewLease: (r) => t.fenced(r, DEDUP_OPEN, { leaseExpiresAt: r.now + r.leaseMs }),
+    listStale: async (now, limit = 1000) => (await t.listStale(now, limit)).map(toDedupRow),
+    async prune(now) {
+      // Native TTL already drops resolved rows; this sweeps those whose logical `expiresAt` passed first.
+      let removed = 0;
+      let cursor = '0';
+      do {
+        const [next, found] = (await conn.command(['SCAN', cursor, 'MATCH', t.keys.rowPattern, 'COUNT', '500'])) as [string, string[]];
+        for (const row of found) removed += Number(await conn.script(PRUNE_ONE, [row], [String(now), DEDUP_OPEN]));
+        cursor = String(next);
+      } while (cursor !== '0');
+      return removed;
+    },
+    saga(name = 'idemgen_saga') {
+      const known = sagas.get(name);
+      if (known) return known;
+      const s = sagaStore(table(conn, redisKeys(prefix, name), SAGA_OPEN));
+      sagas.set(name, s);
+      return s;
+    },
+    close: () => conn.close(),
+  };
+}

@@ -1,0 +1,60 @@
+/**
+ * A dedup or saga table that was never created is a setup step the user missed, not a database crash:
+ * instead of a raw `SqliteError: no such table` / `relation … does not exist`, the store throws an error
+ * that names the table and the two ways to create it (the generated migration, or `idemgen migrate`).
+ */
+import type { SqlDriver } from './driver.js';
+
+export class IdempotencyStoreSchemaError extends Error {
+  readonly code = 'idempotency_store_schema_missing';
+  /** The table the database reported missing. */
+  readonly table: string;
+
+  constructor(table: string, dialect: 'sqlite' | 'postgres', options?: { cause?: unknown }) {
+    const migration = /saga/i.test(table) ? '0002_idemgen_saga.up.sql' : '0001_idemgen_dedup.up.sql';
+    const url = dialect === 'sqlite' ? 'sqlite:./path/to.db' : 'postgres://…';
+    super(
+      `the ${dialect === 'sqlite' ? 'SQLite' : 'PostgreSQL'} table ${table} does not exist: apply the generated migration ` +
+        `generated/sql/${dialect}/${migration} (your migration tool, or \`${dialect === 'sqlite' ? 'sqlite3 DB <' : 'psql -f'} …\`), ` +
+        `or run \`npx idemgen migrate --store ${url}\` once`,
+      options,
+    );
+    this.name = 'IdempotencyStoreSchemaError';
+    this.table = table;
+  }
+}
+
+/** The missing table's name, when `err` is the driver's "no such table" (SQLite) or 42P01 (PostgreSQL). */
+export function missingTableOf(err: unknown): string | undefined {
+  const e = err as { code?: unknown; message?: unknown } | null;
+  const message = typeof e?.message === 'string' ? e.message : '';
+  const sqlite = /^no such table: (\S+)/.exec(message);
+  if (sqlite) return sqlite[1];
+  if (e?.code === '42P01') return /relation "([^"]+)" does not exist/.exec(message)?.[1] ?? 'idemgen_dedup';
+  return undefined;
+}
+
+export function guardMissingTable(driver: SqlDriver): SqlDriver {
+  const rethrow = (err: unknown): never => {
+    const table = missingTableOf(err);
+    throw table === undefined ? err : new IdempotencyStoreSchemaError(table, driver.dialect, { cause: err });
+  };
+  return {
+    dialect: driver.dialect,
+    all: async (sql, params) => {
+      try {
+        return await driver.all(sql, params);
+      } catch (err) {
+        return rethrow(err);
+      }
+    },
+    run: async (sql, params) => {
+      try {
+        return await driver.run(sql, params);
+      } catch (err) {
+        return rethrow(err);
+      }
+    },
+    close: () => driver.close(),
+  };
+}

@@ -1,0 +1,146 @@
+/**
+ * The dedup store over SQL (SQLite and PostgreSQL share every statement). Atomicity comes from
+ * the primary key `(scope, idempotency_key)` — INSERT … ON CONFLICT DO NOTHING — never from a
+ * check-then-insert (SOP §6). `INSERT OR IGNORE` is avoided on purpose: it would also swallow
+ * CHECK/NOT NULL violations and make a broken row look like a duplicate.
+ */
+import { IdempotencyInFlightError } from '../../core/errors.js';
+import type { SqlDriver } from './driver.js';
+import { num, numOrNull, qualifiedTable, textOrNull } from './driver.js';
+import { guardMissingTable } from './missing-table.js';
+import { resolvedPatch } from '../memory.js';
+import { createSqlSagaStore } from './saga-store.js';
+import type { ClaimResult, DedupRow, DedupStore, DedupStatus, FencedInput, RowId, SagaStore, StoreMechanism } from '../types.js';
+
+export function toDedupRow(r: Record<string, unknown>): DedupRow {
+  return {
+    scope: String(r.scope),
+    key: String(r.idempotency_key),
+    operation: String(r.operation),
+    argsHash: String(r.args_hash).trim(),
+    mechanism: String(r.mechanism) as StoreMechanism,
+    status: String(r.status) as DedupStatus,
+    result: textOrNull(r.result),
+    error: textOrNull(r.error),
+    externalId: textOrNull(r.external_id),
+    leaseToken: textOrNull(r.lease_token),
+    leaseExpiresAt: numOrNull(r.lease_expires_at) ?? 0,
+    attempts: num(r.attempts),
+    createdAt: num(r.created_at),
+    completedAt: numOrNull(r.completed_at),
+    expiresAt: num(r.expires_at),
+    argsSummary: textOrNull(r.args_summary),
+    resolution: textOrNull(r.resolution),
+  };
+}
+
+const COLUMNS =
+  'scope, idempotency_key, operation, args_hash, mechanism, status, result, error, external_id, ' +
+  'lease_token, lease_expires_at, attempts, created_at, completed_at, expires_at, args_summary, resolution';
+
+export interface SqlStoreOptions {
+  table?: string;
+  schema?: string;
+}
+
+export function createSqlStore(
+  rawDriver: SqlDriver, kind: 'sqlite' | 'postgres', opts: SqlStoreOptions = {},
+): DedupStore {
+  const driver = guardMissingTable(rawDriver);
+  const t = qualifiedTable(opts.table ?? 'idemgen_dedup', opts.schema);
+  const byId = 'scope = ? AND idempotency_key = ?';
+  const fenced = `${byId} AND lease_token = ? AND status = 'pending'`;
+  const fencedParams = (f: FencedInput): unknown[] => [f.scope, f.key, f.leaseToken];
+  const sagas = new Map<string, SagaStore>();
+  const get = async (id: RowId): Promise<DedupRow | undefined> => {
+    const rows = await driver.all(`SELECT ${COLUMNS} FROM ${t} WHERE ${byId}`, [id.scope, id.key]);
+    return rows[0] ? toDedupRow(rows[0]) : undefined;
+  };
+
+  return {
+    kind,
+    async claim(i): Promise<ClaimResult> {
+      // Bounded: each turn either inserts, returns the live row, or removes an expired one.
+      for (let turn = 0; turn < 5; turn++) {
+        const inserted = await driver.all(
+          `INSERT INTO ${t} (scope, idempotency_key, operation, args_hash, mechanism, status, lease_token, ` +
+            `lease_expires_at, attempts, created_at, expires_at, args_summary) VALUES (?, ?, ?, ?, ?, 'pending', ?, ?, 1, ?, ?, ?) ` +
+            `ON CONFLICT (scope, idempotency_key) DO NOTHING RETURNING ${COLUMNS}`,
+          [i.scope, i.key, i.operation, i.argsHash, i.mechanism, i.leaseToken, i.now + i.leaseMs, i.now, i.now + i.ttlMs, i.argsSummary ?? null],
+        );
+        if (inserted[0]) return { claimed: true, row: toDedupRow(inserted[0]) };
+        const row = await get(i);
+        if (!row) continue; // released or pruned between the two statements
+        if (row.status === 'pending' || row.expiresAt > i.now) return { claimed: false, row };
+        // Re-initialise the expired row in place (one compare-and-set, like the insert) so an operator's
+        // `resolution` on it survives the retry it allowed.
+        const renewed = await driver.all(
+          `UPDATE ${t} SET operation = ?, args_hash = ?, mechanism = ?, status = 'pending', result = NULL, error = NULL, ` +
+            `external_id = NULL, lease_token = ?, lease_expires_at = ?, attempts = 1, created_at = ?, completed_at = NULL, ` +
+            `expires_at = ?, args_summary = ? WHERE ${byId} AND status <> 'pending' AND expires_at <= ? RETURNING ${COLUMNS}`,
+          [i.operation, i.argsHash, i.mechanism, i.leaseToken, i.now + i.leaseMs, i.now, i.now + i.ttlMs, i.argsSummary ?? null,
+            i.scope, i.key, i.now],
+        );
+        if (renewed[0]) return { claimed: true, row: toDedupRow(renewed[0]) };
+      }
+      throw new IdempotencyInFlightError(`dedup claim for ${i.key} did not settle after 5 attempts (heavy contention)`,
+        { key: i.key, operation: i.operation, scope: i.scope });
+    },
+    get,
+    async complete(c) {
+      const sql = `UPDATE ${t} SET status = 'completed', result = ?, external_id = ?, error = NULL, completed_at = ? WHERE ${fenced}`;
+      return (await driver.run(sql, [c.result, c.externalId ?? null, c.now, ...fencedParams(c)])) === 1;
+    },
+    async fail(f) {
+      const sql = `UPDATE ${t} SET status = 'failed', error = ?, completed_at = ? WHERE ${fenced}`;
+      return (await driver.run(sql, [f.error, f.now, ...fencedParams(f)])) === 1;
+    },
+    async markUnknown(f) {
+      const sql = `UPDATE ${t} SET error = ?, lease_expires_at = ? WHERE ${fenced}`;
+      return (await driver.run(sql, [f.error, f.now, ...fencedParams(f)])) === 1;
+    },
+    async release(f) {
+      return (await driver.run(`DELETE FROM ${t} WHERE ${fenced}`, fencedParams(f))) === 1;
+    },
+    async resolve(r) {
+      const p = resolvedPatch(r);
+      const rows = await driver.all(
+        `UPDATE ${t} SET status = ?, result = CASE WHEN ? = 1 THEN ? ELSE result END, error = ?, lease_token = NULL, ` +
+          `completed_at = ?, expires_at = CASE WHEN ? = 1 THEN ? ELSE expires_at END, resolution = ? ` +
+          `WHERE ${byId} AND status = 'pending' AND lease_expires_at <= ? RETURNING ${COLUMNS}`,
+        [p.status, r.as === 'completed' ? 1 : 0, p.result ?? null, p.error ?? null, r.now,
+          p.expiresAt === undefined ? 0 : 1, p.expiresAt ?? 0, r.resolution, r.scope, r.key, r.now],
+      );
+      return rows[0] ? toDedupRow(rows[0]) : undefined;
+    },
+    async takeOver(o) {
+      // Compare-and-set on the old token and the expired lease: exactly one taker wins.
+      const rows = await driver.all(
+        `UPDATE ${t} SET lease_token = ?, lease_expires_at = ?, attempts = attempts + 1, error = NULL ` +
+          `WHERE ${byId} AND status = 'pending' AND lease_token = ? AND lease_expires_at <= ? RETURNING ${COLUMNS}`,
+        [o.newToken, o.now + o.leaseMs, o.scope, o.key, o.expectedToken, o.now],
+      );
+      return rows[0] ? toDedupRow(rows[0]) : undefined;
+    },
+    async renewLease(r) {
+      const sql = `UPDATE ${t} SET lease_expires_at = ? WHERE ${fenced}`;
+      return (await driver.run(sql, [r.now + r.leaseMs, ...fencedParams(r)])) === 1;
+    },
+    async listStale(now, limit = 1000) {
+      const rows = await driver.all(
+        `SELECT ${COLUMNS} FROM ${t} WHERE status = 'pending' AND lease_expires_at <= ? ORDER BY lease_expires_at LIMIT ?`,
+        [now, limit],
+      );
+      return rows.map(toDedupRow);
+    },
+    async prune(now) {
+      return driver.run(`DELETE FROM ${t} WHERE expires_at <= ? AND status <> 'pending'`, [now]);
+    },
+    saga(table = 'idemgen_saga') {
+      let s = sagas.get(table);
+      if (!s) sagas.set(table, (s = createSqlSagaStore(driver, qualifiedTable(table, opts.schema))));
+      return s;
+    },
+    close: () => driver.close(),
+  };
+}

@@ -1,0 +1,113 @@
+/**
+ * OpenTelemetry through the SDK's own in-memory exporter and a pull metric reader: one span per
+ * idempotent call with the right outcome, GenAI attribute names for tool calls, counters and a
+ * latency histogram per outcome. The SDK is a test-only dependency; the runtime uses the API alone.
+ */
+import { metrics, trace } from '@opentelemetry/api';
+import { MeterProvider, MetricReader, type ResourceMetrics } from '@opentelemetry/sdk-metrics';
+import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
+import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
+import { createIdempotency, notExecuted, type Idempotency } from '../../../src/runtime/index.js';
+import { makeStore, type TestStore } from '../store/stores.js';
+
+class PullReader extends MetricReader {
+  protected async onShutdown(): Promise<void> {}
+  protected async onForceFlush(): Promise<void> {}
+}
+
+const exporter = new InMemorySpanExporter();
+const reader = new PullReader();
+let t: TestStore;
+let idem: Idempotency;
+
+beforeAll(async () => {
+  trace.setGlobalTracerProvider(new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] }));
+  metrics.setGlobalMeterProvider(new MeterProvider({ readers: [reader] }));
+  t = await makeStore('sqlite', inject('pgUrl'), 'otel');
+  idem = createIdempotency({ store: t.store, waitMs: 0 });
+});
+afterAll(async () => {
+  trace.disable();
+  metrics.disable();
+  await t.cleanup();
+});
+beforeEach(() => exporter.reset());
+
+const req = (key: string, args: unknown = { to: 'a@example.com' }) =>
+  ({ operation: 'tool:send_email', key, args, mechanism: 'fail-closed' as const, toolCallId: 'call_1' });
+const ok = async () => ({ id: 'm_1' });
+const spans = () => exporter.getFinishedSpans();
+
+async function points(): Promise<{ name: string; outcome: unknown; value: unknown }[]> {
+  const { resourceMetrics } = (await reader.collect()) as { resourceMetrics: ResourceMetrics };
+  return resourceMetrics.scopeMetrics.flatMap((s) => s.metrics.flatMap((m) => m.dataPoints.map((p) => ({
+    name: m.descriptor.name, outcome: p.attributes['idemgen.outcome'], value: p.value,
+  }))));
+}
+
+describe('one span per idempotent call', () => {
+  it('executed, then replay: GenAI names, outcome, attempts', async () => {
+    await idem.run(req('otel-key-exec-0001'), ok);
+    await idem.run(req('otel-key-exec-0001'), ok);
+    const [first, second] = spans();
+    expect(spans()).toHaveLength(2);
+    expect(first?.name).toBe('execute_tool send_email');
+    expect(first?.attributes).toMatchObject({
+      'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.name': 'send_email', 'gen_ai.tool.call.id': 'call_1',
+      'idemgen.operation': 'tool:send_email', 'idemgen.mechanism': 'fail-closed', 'idemgen.outcome': 'executed', 'idemgen.attempts': 1,
+    });
+    expect(second?.attributes['idemgen.outcome']).toBe('replay');
+    expect(second?.status.code).toBe(0);
+  });
+
+  it('conflict: same key, other arguments; the call does not run and the span is an error', async () => {
+    await idem.run(req('otel-key-conf-0001'), ok);
+    exporter.reset();
+    let ran = false;
+    await expect(idem.run(req('otel-key-conf-0001', { to: 'b@example.com' }), async () => { ran = true; })).rejects.toThrow();
+    expect(ran).toBe(false);
+    expect(spans().map((s) => s.attributes['idemgen.outcome'])).toEqual(['conflict']);
+    expect(spans()[0]?.attributes['error.type']).toBe('IdempotencyConflictError');
+    expect(spans()[0]?.status.code).toBe(2);
+  });
+
+  it('unknown: an ambiguous failure of a fail-closed call, and its retry', async () => {
+    const boom = async () => { throw new Error('socket hang up'); };
+    await expect(idem.run(req('otel-key-unkn-0001'), boom)).rejects.toThrow(/may or may not/);
+    await expect(idem.run(req('otel-key-unkn-0001'), ok)).rejects.toThrow(/outcome unknown/);
+    expect(spans().map((s) => s.attributes['idemgen.outcome'])).toEqual(['unknown', 'unknown']);
+  });
+
+  it('in_flight: a duplicate while the first call runs; error: a definite failure', async () => {
+    let release!: () => void;
+    const held = idem.run(req('otel-key-infl-0001'), () => new Promise<{ id: string }>((r) => { release = () => r({ id: 'x' }); }));
+    await new Promise((r) => setTimeout(r, 20));
+    await expect(idem.run(req('otel-key-infl-0001'), ok)).rejects.toThrow(/in flight/);
+    release();
+    await held;
+    // The application vouches nothing ran (input validation): the row is released, the error rethrown.
+    const notSent = async () => { throw notExecuted(new TypeError('amount must be positive')); };
+    await expect(idem.run(req('otel-key-errr-0001'), notSent)).rejects.toThrow();
+    expect(spans().map((s) => s.attributes['idemgen.outcome'])).toEqual(['in_flight', 'executed', 'error']);
+  });
+
+  it('counts every call by outcome and records its duration in seconds', async () => {
+    const all = await points();
+    const calls = (o: string) => all.find((p) => p.name === 'idemgen.calls' && p.outcome === o)?.value;
+    expect(calls('executed')).toBe(3);
+    expect(calls('replay')).toBe(1);
+    expect(calls('conflict')).toBe(1);
+    expect(calls('unknown')).toBe(2);
+    expect(calls('in_flight')).toBe(1);
+    const hist = all.find((p) => p.name === 'idemgen.call.duration' && p.outcome === 'executed')?.value as { count: number; sum: number };
+    expect(hist.count).toBe(3);
+    expect(hist.sum).toBeGreaterThan(0);
+    expect(hist.sum).toBeLessThan(10);
+  });
+
+  it('telemetry: false records nothing', async () => {
+    const quiet = createIdempotency({ store: t.store, telemetry: false });
+    await quiet.run(req('otel-key-quie-0001'), ok);
+    expect(spans()).toHaveLength(0);
+  });
+});

@@ -1,0 +1,32 @@
+/** Body key carriers: the key at an exact path, envelopes created, the caller's body untouched, per-variant paths. */
+import { describe, expect, it } from 'vitest';
+import { pickKeyPath, withBodyField } from '../../../src/runtime/http/body.js';
+
+describe('withBodyField', () => {
+  it('writes at a nested path, creating the envelope objects, without mutating the caller', () => {
+    const body = { data: { type: 'gb', attributes: { sortCode: '1' } } };
+    const out = withBodyField(body, ['data', 'attributes', 'idempotencyKey'], 'k1');
+    expect(out).toEqual({ data: { type: 'gb', attributes: { sortCode: '1', idempotencyKey: 'k1' } } });
+    expect(body.data.attributes).toEqual({ sortCode: '1' });
+    expect(withBodyField(undefined, ['request', 'idempotency_key'], 'k2')).toEqual({ request: { idempotency_key: 'k2' } });
+  });
+
+  it('a path segment may contain a dot (an array path is not split)', () => {
+    expect(withBodyField({}, ['meta.v1', 'key'], 'k')).toEqual({ 'meta.v1': { key: 'k' } });
+    expect(withBodyField({}, 'meta.key', 'k')).toEqual({ meta: { key: 'k' } });
+  });
+
+  it('refuses a raw body', () => {
+    expect(() => withBodyField('text', ['k'], 'v')).toThrow(TypeError);
+  });
+});
+
+describe('pickKeyPath', () => {
+  const paths = [['idempotency_key'], ['request', 'idempotency_key'], ['data', 'attributes', 'idempotencyKey']];
+  it('the path whose envelope the body already has, deepest first; the first on a tie', () => {
+    expect(pickKeyPath({ request: {} }, paths)).toEqual(['request', 'idempotency_key']);
+    expect(pickKeyPath({ data: { attributes: {} } }, paths)).toEqual(['data', 'attributes', 'idempotencyKey']);
+    expect(pickKeyPath({ data: {} }, paths)).toEqual(['data', 'attributes', 'idempotencyKey']);
+    expect(pickKeyPath({ amount: 1 }, paths)).toEqual(['idempotency_key']);
+  });
+});

@@ -1,0 +1,96 @@
+import { describe, expect, it } from 'vitest';
+import type { KeyStrategy, Mechanism, PlanEntry } from '../../../src/classify/types.js';
+import type { ToolOperation } from '../../../src/ir/types.js';
+import { KEY_NOT_RESUME_SAFE, checkResumeSafety } from '../../../src/classify-extra/resume-safety.js';
+
+function entry(tool: string, mechanism: Mechanism, keyStrategy: KeyStrategy | null, index = 0): PlanEntry {
+  const operation: ToolOperation = {
+    kind: 'tool',
+    key: `tool:${tool}`,
+    name: tool,
+    toolName: tool,
+    format: 'mcp',
+    inputSchema: { type: 'object' },
+    deprecated: false,
+    extensions: {},
+    source: { file: 'tools/agent.json', pointer: `/tools/${index}` },
+  };
+  return {
+    operation,
+    effect: mechanism === 'none' ? 'read' : 'write',
+    effectReasons: [],
+    class: mechanism === 'none' ? 'read-only' : 'irreversible',
+    mechanism,
+    carrier: null,
+    keyStrategy,
+    reasons: [],
+  };
+}
+
+describe('checkResumeSafety (key_not_resume_safe)', () => {
+  const table: { name: string; entry: PlanEntry; stateFields?: string[]; severity: string | null; says?: RegExp }[] = [
+    { name: 'intent key from a checkpointed scope', entry: entry('send_email', 'fail-closed', 'intent'), severity: null },
+    { name: 'read-only tool', entry: entry('get_user', 'none', null), severity: null },
+    { name: 'content key on a content-addressed write (OP-3)', entry: entry('put_blob', 'OP-3', 'content'), severity: null },
+    {
+      name: 'content key on a send swallows a second, wanted send (SOP Case 2)',
+      entry: entry('send_email', 'fail-closed', 'content'),
+      severity: 'warning',
+      says: /swallows a new intent/,
+    },
+    {
+      name: 'caller key whose slot the state declares',
+      entry: entry('send_email', 'OP-2', 'caller'),
+      stateFields: ['messages', 'send_email_idempotency_key'],
+      severity: null,
+    },
+    {
+      name: 'caller key with no persisted slot in the declared state',
+      entry: entry('send_email', 'OP-2', 'caller'),
+      stateFields: ['messages', 'email_key'],
+      severity: 'warning',
+      says: /no persisted state slot "send_email_idempotency_key"/,
+    },
+    {
+      name: 'caller key, state unknown: a reminder',
+      entry: entry('send_email', 'OP-2', 'caller'),
+      severity: 'info',
+      says: /send_email_idempotency_key/,
+    },
+    {
+      name: 'write without any key strategy',
+      entry: entry('charge_card', 'fail-closed', null),
+      severity: 'error',
+      says: /without a key strategy/,
+    },
+  ];
+
+  for (const row of table) {
+    it(row.name, () => {
+      const out = checkResumeSafety([row.entry], { stateFields: row.stateFields });
+      if (row.severity === null) {
+        expect(out).toEqual([]);
+        return;
+      }
+      expect(out).toHaveLength(1);
+      expect(out[0]).toMatchObject({
+        code: KEY_NOT_RESUME_SAFE,
+        severity: row.severity,
+        file: 'tools/agent.json',
+        pointer: row.entry.operation.source.pointer,
+      });
+      expect(out[0]!.message).toMatch(row.says!);
+      expect(out[0]!.hint).toMatch(/SOP/);
+    });
+  }
+
+  it('keeps entry order and honours a severity override or off', () => {
+    const entries = [entry('send_sms', 'fail-closed', null, 0), entry('send_email', 'fail-closed', 'content', 1)];
+    const out = checkResumeSafety(entries, { severities: { key_not_resume_safe: 'info' } });
+    expect(out.map((d) => [d.pointer, d.severity])).toEqual([
+      ['/tools/0', 'info'],
+      ['/tools/1', 'info'],
+    ]);
+    expect(checkResumeSafety(entries, { severities: { key_not_resume_safe: 'off' } })).toEqual([]);
+  });
+});

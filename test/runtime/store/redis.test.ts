@@ -1,0 +1,93 @@
+/**
+ * What only the Redis store has to prove on top of the shared suite: native TTL on resolved rows
+ * and none on unresolved ones, scripts surviving a SCRIPT FLUSH (a restarted or failed-over server),
+ * a caller-supplied client, and the OP-7 in-process window in front of it across a "restart".
+ */
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { createClient } from 'redis';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { createRedisStore, type DedupStore } from '../../../src/runtime/index.js';
+import { REPLAY_META } from '../../../src/runtime/mcp/index.js';
+import { createFixtureServer } from '../mcp/fixture-server.js';
+
+const HASH = 'c'.repeat(64);
+type Raw = ReturnType<typeof createClient>;
+
+describe('Redis store specifics', () => {
+  let raw: Raw;
+  let store: DedupStore;
+  const prefix = `rs_${process.pid}`;
+  beforeAll(async () => {
+    raw = createClient({ url: inject('redisUrl') });
+    await raw.connect();
+    store = createRedisStore({ client: raw, prefix });
+  });
+  afterAll(async () => {
+    await store.close(); // a caller's client is not closed by the store
+    for await (const keys of raw.scanIterator({ MATCH: `${prefix}:*`, COUNT: 1000 })) if (keys.length) await raw.del(keys);
+    await raw.close();
+  });
+
+  const rowKey = (key: string) => `${prefix}:{idemgen_dedup}:row:0::${key}`;
+  const claim = (key: string, now = Date.now()) => store.claim({
+    scope: '', key, operation: 'POST /x', argsHash: HASH, mechanism: 'fail-closed', leaseToken: `t-${key}`, now, leaseMs: 60_000, ttlMs: 5_000,
+  });
+
+  it('pending rows never expire; a completed row expires natively at expires_at', async () => {
+    const now = Date.now();
+    await claim('ttl-key-00000001', now);
+    expect(await raw.pTTL(rowKey('ttl-key-00000001'))).toBe(-1);
+    await store.complete({ scope: '', key: 'ttl-key-00000001', leaseToken: 't-ttl-key-00000001', now, result: '1' });
+    const ttl = await raw.pTTL(rowKey('ttl-key-00000001'));
+    expect(ttl).toBeGreaterThan(4_000);
+    expect(ttl).toBeLessThanOrEqual(5_000);
+    expect(await raw.zScore(`${prefix}:{idemgen_dedup}:stale`, rowKey('ttl-key-00000001'))).toBeNull();
+  });
+
+  it('keeps working after SCRIPT FLUSH (EVALSHA falls back to EVAL once)', async () => {
+    await raw.sendCommand(['SCRIPT', 'FLUSH']);
+    expect((await claim('flush-key-000001')).claimed).toBe(true);
+    expect((await claim('flush-key-000001')).claimed).toBe(false);
+  });
+
+  it('an operator deleting a row leaves no ghost in listStale', async () => {
+    const now = Date.now();
+    await claim('ghost-key-000001', now - 120_000);
+    expect((await store.listStale(now)).map((r) => r.key)).toContain('ghost-key-000001');
+    await raw.del(rowKey('ghost-key-000001'));
+    expect((await store.listStale(now)).map((r) => r.key)).not.toContain('ghost-key-000001');
+  });
+});
+
+describe('OP-7 window backed by Redis (MCP middleware)', () => {
+  const url = () => inject('redisUrl');
+  const prefix = `op7_${process.pid}`;
+  const effects: unknown[] = [];
+  async function serve(store: DedupStore): Promise<Client> {
+    const server = createFixtureServer({ store, recordEffect: (a) => effects.push(a) });
+    const [c, s] = InMemoryTransport.createLinkedPair();
+    const client = new Client({ name: 't', version: '1' });
+    await Promise.all([server.connect(s), client.connect(c)]);
+    return client;
+  }
+
+  it('the window answers a repeat in-process; after a restart (empty window) Redis replays it', async () => {
+    const first = createRedisStore({ url: url(), prefix });
+    const args = { channel: 'ops', text: 'deploy', idempotency_key: 'redis-op7-key-0000001' };
+    const a = await serve(first);
+    const r1 = await a.callTool({ name: 'send_message', arguments: args });
+    const r2 = await a.callTool({ name: 'send_message', arguments: args });
+    await a.close();
+    await first.close();
+    const restarted = createRedisStore({ url: url(), prefix });
+    const b = await serve(restarted);
+    const r3 = await b.callTool({ name: 'send_message', arguments: args });
+    await b.close();
+    await restarted.close();
+    expect(effects).toHaveLength(1);
+    expect(r2._meta?.[REPLAY_META]).toMatchObject({ wasReplay: true });
+    expect(r3._meta?.[REPLAY_META]).toMatchObject({ wasReplay: true });
+    expect(r3.structuredContent).toEqual(r1.structuredContent);
+  });
+});

@@ -1,0 +1,97 @@
+/**
+ * Test stores on tables created by the generated migration (`renderStoreMigration`), never by
+ * hand: the runtime must work on exactly the schema users apply.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import pg from 'pg';
+import { resolveConfig } from '../../../src/config/types.js';
+import { renderStoreMigration } from '../../../src/emit/sql/index.js';
+import { inject } from 'vitest';
+import { createMemoryStore, createPostgresStore, createRedisStore, createSqliteStore, type DedupStore } from '../../../src/runtime/index.js';
+
+export type StoreKind = 'memory' | 'sqlite' | 'postgres' | 'redis';
+export const STORE_KINDS: StoreKind[] = ['memory', 'sqlite', 'postgres', 'redis'];
+
+export interface TestStore {
+  store: DedupStore;
+  /** For opening a second connection (another process) on the same table. */
+  location: {
+    filename?: string; connectionString?: string; schema?: string; url?: string; prefix?: string; table: string; sagaTable: string;
+  };
+  cleanup(): Promise<void>;
+}
+
+let counter = 0;
+
+export function sqlConfigFor(name: string, schema?: string) {
+  return { ...resolveConfig().sql, schema, dedupTable: `${name}_dedup`, sagaTable: `${name}_saga` };
+}
+
+export async function migratePostgres(url: string, schema: string, name: string): Promise<void> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query(renderStoreMigration('postgres', sqlConfigFor(name, schema), { saga: true }).up);
+  } finally {
+    await client.end();
+  }
+}
+
+export async function makeStore(kind: StoreKind, pgUrl: string, prefix: string): Promise<TestStore> {
+  const name = `${prefix}_${process.pid}_${++counter}`;
+  const sql = sqlConfigFor(name);
+  if (kind === 'memory') {
+    const store = createMemoryStore();
+    return { store, location: { table: sql.dedupTable, sagaTable: sql.sagaTable }, cleanup: () => store.close() };
+  }
+  if (kind === 'sqlite') {
+    const dir = mkdtempSync(join(tmpdir(), 'idemgen-rt-'));
+    const filename = join(dir, 'dedup.db');
+    const db = new Database(filename);
+    db.exec(renderStoreMigration('sqlite', sql, { saga: true }).up);
+    db.close();
+    const store = createSqliteStore({ filename, table: sql.dedupTable });
+    return {
+      store, location: { filename, table: sql.dedupTable, sagaTable: sql.sagaTable },
+      cleanup: async () => {
+        await store.close();
+        rmSync(dir, { recursive: true, force: true });
+      },
+    };
+  }
+  if (kind === 'redis') return makeRedisStore(name, sql.dedupTable, sql.sagaTable);
+  const schema = `rt_${name}`;
+  await migratePostgres(pgUrl, schema, name);
+  const store = createPostgresStore({ connectionString: pgUrl, table: sql.dedupTable, schema });
+  return {
+    store, location: { connectionString: pgUrl, schema, table: sql.dedupTable, sagaTable: sql.sagaTable },
+    cleanup: async () => {
+      await store.close();
+      const client = new pg.Client({ connectionString: pgUrl });
+      await client.connect();
+      await client.query(`DROP SCHEMA "${schema}" CASCADE`);
+      await client.end();
+    },
+  };
+}
+
+/** Redis has no migration: a fresh key prefix per store isolates it; cleanup deletes its keys. */
+async function makeRedisStore(name: string, table: string, sagaTable: string): Promise<TestStore> {
+  const url = inject('redisUrl');
+  const prefix = `t_${name}`;
+  const store = createRedisStore({ url, prefix, table });
+  return {
+    store, location: { url, prefix, table, sagaTable },
+    cleanup: async () => {
+      await store.close();
+      const { createClient } = await import('redis');
+      const client = createClient({ url });
+      await client.connect();
+      for await (const keys of client.scanIterator({ MATCH: `${prefix}:*`, COUNT: 1000 })) if (keys.length) await client.del(keys);
+      await client.close();
+    },
+  };
+}
