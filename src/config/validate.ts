@@ -1,5 +1,6 @@
 /** Shape checks for a user config: every mistake becomes a diagnostic with a JSON pointer. */
 import { diagnostic, type Diagnostic } from '../diagnostics/diagnostic.js';
+import { appendPointer } from '../json-pointer/pointer.js';
 import { checkApiName, checkInputs } from './api-names.js';
 
 const TOP_KEYS = new Set([
@@ -56,7 +57,7 @@ const string: Check = (value, pointer, out, file) => {
 function checkOverrides(value: unknown, pointer: string, out: Diagnostic[], file: string): void {
   if (!isObject(value)) return bad(out, file, pointer, 'overrides must be an object keyed by operation key');
   for (const [op, o] of Object.entries(value)) {
-    const p = `${pointer}/${op.replace(/~/g, '~0').replace(/\//g, '~1')}`;
+    const p = appendPointer(pointer, op);
     if (!isObject(o)) {
       bad(out, file, p, `override for "${op}" must be an object`);
       continue;

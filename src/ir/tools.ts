@@ -2,8 +2,8 @@
 import { detectToolList, toolFormatOf } from '../load/detect.js';
 import type { IrContext } from './context.js';
 import { extensionsOf, stringOrUndefined } from './context.js';
-import { appendPointer } from './pointer.js';
-import { isObject } from './refs.js';
+import { appendPointer } from '../json-pointer/pointer.js';
+import { isObject } from '../json-pointer/refs.js';
 import type { JsonSchema, ToolAnnotations, ToolFormat, ToolOperation } from './types.js';
 
 type ToolContext = Omit<IrContext, 'format' | 'root'>;
