@@ -2,6 +2,7 @@
 import { diagnostic, type Diagnostic } from '../diagnostics/diagnostic.js';
 import { appendPointer } from '../json-pointer/pointer.js';
 import { checkApiName, checkInputs } from './api-names.js';
+import { KEY_STRATEGIES, MECHANISMS } from './vocabulary.js';
 
 const TOP_KEYS = new Set([
   '$schema', '$comment', 'inputs', 'apiName', 'out', 'artifacts', 'owned', 'overrides', 'dialects', 'sql',
@@ -9,8 +10,8 @@ const TOP_KEYS = new Set([
 ]);
 const SELECT_KEYS = new Set(['include', 'exclude', 'readOnly', 'writesOnly']);
 const DIALECTS = new Set(['postgres', 'sqlite', 'mysql']);
-const MECHANISMS = new Set(['none', 'OP-1', 'OP-2', 'OP-3', 'OP-4', 'OP-5', 'fail-closed']);
-const STRATEGIES = new Set(['caller', 'intent', 'content']);
+const MECHANISM_NAMES = new Set<string>(MECHANISMS);
+const STRATEGIES = new Set<string>(KEY_STRATEGIES);
 const SEVERITIES = new Set(['error', 'warning', 'info', 'off']);
 
 type Check = (value: unknown, pointer: string, out: Diagnostic[], file: string) => void;
@@ -62,7 +63,7 @@ function checkOverrides(value: unknown, pointer: string, out: Diagnostic[], file
       bad(out, file, p, `override for "${op}" must be an object`);
       continue;
     }
-    if (o.mechanism !== undefined && !MECHANISMS.has(String(o.mechanism))) bad(out, file, `${p}/mechanism`, `Unknown mechanism "${String(o.mechanism)}"`);
+    if (o.mechanism !== undefined && !MECHANISM_NAMES.has(String(o.mechanism))) bad(out, file, `${p}/mechanism`, `Unknown mechanism "${String(o.mechanism)}"`);
     if (o.keyStrategy !== undefined && !STRATEGIES.has(String(o.keyStrategy))) bad(out, file, `${p}/keyStrategy`, `Unknown key strategy "${String(o.keyStrategy)}"`);
     if (o.effect !== undefined && o.effect !== 'read' && o.effect !== 'write') bad(out, file, `${p}/effect`, 'effect must be "read" or "write"');
     if (o.ttlSeconds !== undefined) positiveInt(o.ttlSeconds, `${p}/ttlSeconds`, out, file);

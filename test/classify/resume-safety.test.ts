@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { KeyStrategy, Mechanism, PlanEntry } from '../../src/classify/types.js';
 import type { ToolOperation } from '../../src/ir/types.js';
-import { KEY_NOT_RESUME_SAFE, checkResumeSafety } from '../../src/classify-extra/resume-safety.js';
+import { KEY_NOT_RESUME_SAFE, checkResumeSafety } from '../../src/classify/resume-safety.js';
 
 function entry(tool: string, mechanism: Mechanism, keyStrategy: KeyStrategy | null, index = 0): PlanEntry {
   const operation: ToolOperation = {
