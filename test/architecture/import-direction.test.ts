@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { LAYERS, readImportGraph, runtimeEscapes, unitOf, wrongWayImports, type ImportEdge } from './import-graph.js';
+import { LAYERS, reachableFrom, readImportGraph, runtimeEscapes, unitOf, wrongWayImports, type ImportEdge } from './import-graph.js';
 
 const SRC = fileURLToPath(new URL('../../src', import.meta.url));
 
@@ -15,7 +15,7 @@ describe('import direction of src/', () => {
 
   it('places every unit of src/ in a layer', () => {
     const placed = new Set(LAYERS.flat());
-    const units = [...new Set(edges.flatMap((e) => [unitOf(e.from), unitOf(e.to)]))].sort();
+    const units = [...new Set(edges.flatMap((e) => (e.external ? [unitOf(e.from)] : [unitOf(e.from), unitOf(e.to)])))].sort();
     expect(units.filter((u) => !placed.has(u))).toEqual([]);
   });
 
@@ -25,6 +25,14 @@ describe('import direction of src/', () => {
 
   it('keeps the runtime a leaf: it imports nothing outside src/runtime', () => {
     expect(runtimeEscapes(edges)).toEqual([]);
+  });
+
+  it('keeps the library entry free of the CLI: index.ts reaches no cli/ file and not yargs', () => {
+    const reached = [...reachableFrom(edges, 'index.ts')];
+    expect(reached).toContain('pipeline.ts');
+    expect(reached.filter((f) => f.startsWith('cli/') || f === 'yargs')).toEqual([]);
+    // The CLI itself does load yargs, so the check above looks where yargs would show up.
+    expect(reachableFrom(edges, 'cli/main.ts')).toContain('yargs');
   });
 });
 
@@ -54,6 +62,16 @@ describe('the checker itself', () => {
       'ir/tools.ts → extra/thing.ts (unit extra has no layer)',
       'load/detect.ts → ir/types.ts (load may not import ir)',
     ]);
+  });
+
+  it('ignores package imports for direction, and follows files only for reachability', () => {
+    const edges: ImportEdge[] = [
+      { from: 'index.ts', to: 'pipeline.ts' },
+      { from: 'pipeline.ts', to: 'yargs', external: true },
+      { from: 'cli/main.ts', to: 'chalk', external: true },
+    ];
+    expect(wrongWayImports(edges, [['pipeline'], ['index', 'cli']])).toEqual([]);
+    expect([...reachableFrom(edges, 'index.ts')].sort()).toEqual(['index.ts', 'pipeline.ts', 'yargs']);
   });
 
   it('flags a runtime file importing the generator', () => {
