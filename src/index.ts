@@ -1,4 +1,8 @@
-/** The library API of idemgen (`import { analyze } from 'idemgen'`). The runtime is `idemgen/runtime`. */
+/**
+ * The library API of idemgen (`import { analyze } from 'idemgen'`). The runtime is `idemgen/runtime`.
+ * The CLI is not part of it (its entry is `cli/main.ts`, loaded by `bin/idemgen.js`), so a library user
+ * never loads yargs.
+ */
 export { analyze, emitAll, emitEach, runPipeline } from './pipeline.js';
 export { ARTIFACTS, findArtifact, selectedArtifacts, configExtensions } from './emit/registry.js';
 export type { ArtifactKind } from './emit/registry.js';
@@ -20,4 +24,3 @@ export type * from './classify/types.js';
 export type * from './emit/types.js';
 export type { Diagnostic, Severity } from './diagnostics/diagnostic.js';
 export { InputError, ConfigError } from './diagnostics/diagnostic.js';
-export { main } from './cli/main.js';

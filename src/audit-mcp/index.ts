@@ -7,7 +7,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { ConfigError, diagnostic, InputError, type Diagnostic } from '../diagnostics/diagnostic.js';
-import { loadInputs, type LoadedDoc } from '../load/index.js';
+import { loadInputs, toolListAt, type LoadedDoc } from '../load/index.js';
 import { parseHeader, splitCommand } from './command.js';
 import { listLiveTools, type LiveTarget } from './connect.js';
 
@@ -88,7 +88,8 @@ export async function auditLiveServers(opts: LiveOptions): Promise<LiveResult> {
       if (loaded.diagnostics.some((d) => d.severity === 'error')) throw new InputError(loaded.diagnostics);
       docs.push(...loaded.docs);
     } else {
-      docs.push({ file: target.label, kind: 'tools', format: 'mcp', syntax: 'json', root: snapshot, locate: () => undefined, parts: [] });
+      const tools = toolListAt(list.tools, '/tools');
+      docs.push({ file: target.label, kind: 'tools', format: 'mcp', syntax: 'json', root: snapshot, locate: () => undefined, parts: [], tools });
     }
   }
   if (failures.length > 0) throw new InputError(failures);

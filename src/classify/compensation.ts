@@ -2,7 +2,7 @@
  * Step 3: is the effect compensatable? (SOP §3 Step 1 third question → OP-5 saga.) Explicit
  * (`x-compensation`, config) or an inferred inverse operation in the same API.
  */
-import { isObject } from '../ir/refs.js';
+import { isObject } from '../json-pointer/refs.js';
 import type { HttpOperation, Operation, ToolOperation } from '../ir/types.js';
 import { addFinding, extension, findOverride, reason, type ClassifyContext } from './context.js';
 import { INVERSE_VERBS } from './heuristics.js';

@@ -9,7 +9,7 @@ import type { ClassifyContext } from './context.js';
 import { classifyOperation } from './entry.js';
 import { resolveHeuristics } from './heuristics.js';
 import type { ApiPlan, Plan } from './types.js';
-import { checkResumeSafety } from '../classify-extra/resume-safety.js';
+import { checkResumeSafety } from './resume-safety.js';
 
 export { CLASS_OF } from './entry.js';
 export { RULES, RULE_BY_ID } from './rules.js';

@@ -3,7 +3,7 @@
  * Evidence strongest first: vendor extension, declared header, body/form/query field, provider
  * registry. The config override is applied by the caller before this runs.
  */
-import { isObject } from '../ir/refs.js';
+import { isObject } from '../json-pointer/refs.js';
 import type { HttpOperation, Parameter, ToolOperation } from '../ir/types.js';
 import { addFinding, extension, reason, toolSchemaPointer, type ClassifyContext } from './context.js';
 import { findBodyKey, reportPartialBodyKey } from './body-key.js';

@@ -3,7 +3,7 @@
  * content identity → OP-3, single-row insert → OP-4, otherwise → OP-2.)
  */
 import picomatch from 'picomatch';
-import { isObject } from '../ir/refs.js';
+import { isObject } from '../json-pointer/refs.js';
 import type { HttpOperation, Operation } from '../ir/types.js';
 import { extension, reason, type ClassifyContext } from './context.js';
 import { CONTENT_PARAMS } from './heuristics.js';

@@ -3,7 +3,8 @@
  * circular — Stripe), so every walk follows refs through `followRef` and guards cycles with the set of
  * schemas on the current walk (not a global `seen`: `oneOf` variants legitimately share a `$ref`).
  */
-import { followRef, isObject } from '../ir/refs.js';
+import { followRef, isObject } from '../json-pointer/refs.js';
+import { appendPointer } from '../json-pointer/pointer.js';
 
 export interface FoundField {
   /** Property names from the body root (`['idempotency_key']`, `['data', 'attributes', 'idempotencyKey']`). */
@@ -43,8 +44,6 @@ function resolve(root: unknown, schema: unknown, pointer: string): { value: Reco
   return isObject(r.value) ? { value: r.value, pointer: r.pointer } : undefined;
 }
 
-const esc = (name: string): string => name.replace(/~/g, '~0').replace(/\//g, '~1');
-
 interface Shape {
   props: Map<string, Ptr>;
   required: Set<string>;
@@ -63,7 +62,7 @@ function shapeOf(root: unknown, start: { value: Record<string, unknown>; pointer
     seen.add(r.value);
     const s = r.value;
     if (isObject(s.properties)) {
-      for (const [name, ps] of Object.entries(s.properties)) if (!shape.props.has(name)) shape.props.set(name, { schema: ps, pointer: `${r.pointer}/properties/${esc(name)}` });
+      for (const [name, ps] of Object.entries(s.properties)) if (!shape.props.has(name)) shape.props.set(name, { schema: ps, pointer: appendPointer(r.pointer, 'properties', name) });
     }
     if (Array.isArray(s.required)) for (const n of s.required) if (typeof n === 'string') shape.required.add(n);
     for (const k of ['oneOf', 'anyOf'] as const) {

@@ -1,5 +1,5 @@
 import type { InputEntry } from './api-names.js';
-import type { CarrierInput, KeyStrategy, Mechanism } from '../classify/types.js';
+import type { CarrierInput, KeyStrategy, Mechanism } from './vocabulary.js';
 import type { Severity } from '../diagnostics/diagnostic.js';
 
 export type Dialect = 'postgres' | 'sqlite' | 'mysql';

@@ -1,6 +1,8 @@
 /** Shape checks for a user config: every mistake becomes a diagnostic with a JSON pointer. */
 import { diagnostic, type Diagnostic } from '../diagnostics/diagnostic.js';
+import { appendPointer } from '../json-pointer/pointer.js';
 import { checkApiName, checkInputs } from './api-names.js';
+import { KEY_STRATEGIES, MECHANISMS } from './vocabulary.js';
 
 const TOP_KEYS = new Set([
   '$schema', '$comment', 'inputs', 'apiName', 'out', 'artifacts', 'owned', 'overrides', 'dialects', 'sql',
@@ -8,8 +10,8 @@ const TOP_KEYS = new Set([
 ]);
 const SELECT_KEYS = new Set(['include', 'exclude', 'readOnly', 'writesOnly']);
 const DIALECTS = new Set(['postgres', 'sqlite', 'mysql']);
-const MECHANISMS = new Set(['none', 'OP-1', 'OP-2', 'OP-3', 'OP-4', 'OP-5', 'fail-closed']);
-const STRATEGIES = new Set(['caller', 'intent', 'content']);
+const MECHANISM_NAMES = new Set<string>(MECHANISMS);
+const STRATEGIES = new Set<string>(KEY_STRATEGIES);
 const SEVERITIES = new Set(['error', 'warning', 'info', 'off']);
 
 type Check = (value: unknown, pointer: string, out: Diagnostic[], file: string) => void;
@@ -56,12 +58,12 @@ const string: Check = (value, pointer, out, file) => {
 function checkOverrides(value: unknown, pointer: string, out: Diagnostic[], file: string): void {
   if (!isObject(value)) return bad(out, file, pointer, 'overrides must be an object keyed by operation key');
   for (const [op, o] of Object.entries(value)) {
-    const p = `${pointer}/${op.replace(/~/g, '~0').replace(/\//g, '~1')}`;
+    const p = appendPointer(pointer, op);
     if (!isObject(o)) {
       bad(out, file, p, `override for "${op}" must be an object`);
       continue;
     }
-    if (o.mechanism !== undefined && !MECHANISMS.has(String(o.mechanism))) bad(out, file, `${p}/mechanism`, `Unknown mechanism "${String(o.mechanism)}"`);
+    if (o.mechanism !== undefined && !MECHANISM_NAMES.has(String(o.mechanism))) bad(out, file, `${p}/mechanism`, `Unknown mechanism "${String(o.mechanism)}"`);
     if (o.keyStrategy !== undefined && !STRATEGIES.has(String(o.keyStrategy))) bad(out, file, `${p}/keyStrategy`, `Unknown key strategy "${String(o.keyStrategy)}"`);
     if (o.effect !== undefined && o.effect !== 'read' && o.effect !== 'write') bad(out, file, `${p}/effect`, 'effect must be "read" or "write"');
     if (o.ttlSeconds !== undefined) positiveInt(o.ttlSeconds, `${p}/ttlSeconds`, out, file);

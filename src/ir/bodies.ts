@@ -1,8 +1,8 @@
 /** Request bodies and responses, including Swagger 2.0 `body`/`formData` → requestBody via `consumes`. */
 import type { IrContext } from './context.js';
 import { stringArray, stringOrUndefined } from './context.js';
-import { appendPointer } from './pointer.js';
-import { followRef, isObject } from './refs.js';
+import { appendPointer } from '../json-pointer/pointer.js';
+import { followRef, isObject } from '../json-pointer/refs.js';
 import type { RawOperation } from './raw.js';
 import type { MediaContent, Parameter, RequestBody, ResponseSpec } from './types.js';
 

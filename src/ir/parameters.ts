@@ -1,8 +1,8 @@
 /** Parameters: path-item + operation level merged (operation wins by name + in), `$ref`s followed. */
 import type { IrContext } from './context.js';
 import { stringOrUndefined } from './context.js';
-import { appendPointer } from './pointer.js';
-import { followRef, isObject } from './refs.js';
+import { appendPointer } from '../json-pointer/pointer.js';
+import { followRef, isObject } from '../json-pointer/refs.js';
 import type { JsonSchema, Parameter } from './types.js';
 
 const LOCATIONS = new Set<Parameter['in']>(['path', 'query', 'header', 'cookie', 'formData', 'body']);

@@ -1,5 +1,5 @@
 /** Effective server URLs (OpenAPI 3: operation > path item > document; Swagger 2: schemes + host + basePath). */
-import { isObject } from './refs.js';
+import { isObject } from '../json-pointer/refs.js';
 import { stringArray } from './context.js';
 import type { RawDocument, RawOperation } from './raw.js';
 

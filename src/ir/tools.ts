@@ -1,12 +1,12 @@
 /** Tool lists (MCP, OpenAI chat/Responses, Anthropic) → ToolOperations. */
-import { detectToolList, toolFormatOf } from '../load/detect.js';
 import type { IrContext } from './context.js';
 import { extensionsOf, stringOrUndefined } from './context.js';
-import { appendPointer } from './pointer.js';
-import { isObject } from './refs.js';
+import { appendPointer } from '../json-pointer/pointer.js';
+import { isObject } from '../json-pointer/refs.js';
+import type { LoadedToolList } from '../load/types.js';
 import type { JsonSchema, ToolAnnotations, ToolFormat, ToolOperation } from './types.js';
 
-type ToolContext = Omit<IrContext, 'format' | 'root'>;
+type ToolContext = Omit<IrContext, 'format' | 'root' | 'doc'> & { doc: LoadedToolList };
 
 // OpenAI allows a function without `parameters`: it then takes no arguments.
 const EMPTY_OBJECT_SCHEMA: JsonSchema = { type: 'object', properties: {} };
@@ -59,22 +59,18 @@ function buildTool(ctx: ToolContext, format: ToolFormat, item: Record<string, un
   return op;
 }
 
+/** The tools of a loaded list; the loader found the list and each entry's format. */
 export function buildToolOperations(ctx: ToolContext): { operations: ToolOperation[]; format: ToolFormat } {
-  const detection = detectToolList(ctx.doc.root);
-  if (!detection || detection.kind !== 'tools') {
-    ctx.report('unrecognized_input', 'error', 'not a tool list', '');
-    return { operations: [], format: 'mcp' };
-  }
+  const list = ctx.doc.tools;
   const operations: ToolOperation[] = [];
   const seen = new Map<string, number>();
-  detection.items.forEach((item, i) => {
-    const pointer = appendPointer(detection.pointer, i);
-    const format = toolFormatOf(item);
+  list.items.forEach(({ value: item, format }, i) => {
+    const pointer = appendPointer(list.pointer, i);
     if (!format || !isObject(item)) {
       ctx.report('invalid_tool', 'warning', 'not a tool definition (no name/schema in a known format); ignored', pointer);
       return;
     }
-    if (format !== detection.format) ctx.report('mixed_tool_formats', 'warning', `${format} tool in a ${detection.format} list`, pointer);
+    if (format !== ctx.doc.format) ctx.report('mixed_tool_formats', 'warning', `${format} tool in a ${ctx.doc.format} list`, pointer);
     const op = buildTool(ctx, format, item, pointer);
     const count = (seen.get(op.toolName) ?? 0) + 1;
     seen.set(op.toolName, count);
@@ -85,5 +81,5 @@ export function buildToolOperations(ctx: ToolContext): { operations: ToolOperati
     }
     operations.push(op);
   });
-  return { operations, format: detection.format };
+  return { operations, format: ctx.doc.format };
 }

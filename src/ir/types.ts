@@ -8,8 +8,9 @@ export type JsonSchema = Record<string, unknown> | boolean;
 export type HttpMethod = 'get' | 'put' | 'post' | 'delete' | 'options' | 'head' | 'patch' | 'trace';
 export const HTTP_METHODS: readonly HttpMethod[] = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
 
-export type SpecFormat = 'openapi2' | 'openapi3.0' | 'openapi3.1';
-export type ToolFormat = 'mcp' | 'openai-chat' | 'openai-responses' | 'anthropic';
+import type { SpecFormat, ToolFormat } from '../load/formats.js';
+
+export type { SpecFormat, ToolFormat } from '../load/formats.js';
 
 export interface SourceRef {
   /** Path as given by the user (relative to cwd when possible), POSIX separators. */

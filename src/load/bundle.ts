@@ -6,8 +6,8 @@
  */
 import path from 'node:path';
 import { diagnostic, type Diagnostic } from '../diagnostics/diagnostic.js';
-import { appendPointer, formatPointer, parsePointer } from '../ir/pointer.js';
-import { idIndex, isObject, resolveRefTarget, resolveSegments } from '../ir/refs.js';
+import { appendPointer, formatPointer, parsePointer } from '../json-pointer/pointer.js';
+import { decodeFragment, idIndex, isObject, resolveRefTarget, resolveSegments } from '../json-pointer/refs.js';
 import { findRefCycles } from './ref-cycles.js';
 import type { SourcePosition } from './types.js';
 
@@ -105,7 +105,7 @@ export class Bundler {
   private resolveSite(node: Record<string, unknown>, ref: string, site: Site): { value: unknown; site: Site } | undefined {
     const hash = ref.indexOf('#');
     const filePart = hash === -1 ? ref : ref.slice(0, hash);
-    const fragment = hash === -1 ? '' : safeDecode(ref.slice(hash + 1));
+    const fragment = hash === -1 ? '' : decodeFragment(ref.slice(hash + 1));
     const inRoot = site.file === this.root.abs;
     let abs = site.file;
     if (filePart === '' || (inRoot && idIndexHas(this.root.value, filePart))) {
@@ -202,15 +202,7 @@ function idIndexHas(root: unknown, base: string): boolean {
   return idIndex(root).ids.has(base);
 }
 
-function safeDecode(fragment: string): string {
-  try {
-    return decodeURIComponent(fragment);
-  } catch {
-    return fragment;
-  }
-}
-
 function decodeFilePart(filePart: string): string {
   const withoutScheme = filePart.replace(/^file:(\/\/)?/i, '');
-  return safeDecode(withoutScheme);
+  return decodeFragment(withoutScheme);
 }

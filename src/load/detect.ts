@@ -1,9 +1,9 @@
-import type { SpecFormat, ToolFormat } from '../ir/types.js';
+import type { SpecFormat, ToolFormat, ToolList } from './formats.js';
 
 /** What a parsed file is, decided from its content alone (never from its name). */
 export type Detection =
   | { kind: 'openapi'; format: SpecFormat; version: string }
-  | { kind: 'tools'; format: ToolFormat; pointer: string; items: unknown[] }
+  | ({ kind: 'tools'; format: ToolFormat } & ToolList)
   | { kind: 'unsupported'; version: string; pointer: string }
   | { kind: 'unknown' };
 
@@ -57,7 +57,7 @@ export function toolFormatOf(item: unknown): ToolFormat | undefined {
  * Tool lists: MCP `tools/list` results (`{tools}`, a JSON-RPC `{result:{tools}}`, or a bare array),
  * OpenAI chat `[{type:'function',function}]`, OpenAI Responses `[{type:'function',name,parameters}]`,
  * Anthropic `[{name,input_schema}]`, each also inside a `{tools:[...]}` wrapper.
- * The format is the one of the first recognisable item; other items are checked by the IR.
+ * The format is the one of the first recognisable item; each item keeps its own (the IR warns on a mix).
  */
 export function detectToolList(value: unknown): Detection | undefined {
   let items: unknown;
@@ -67,12 +67,15 @@ export function detectToolList(value: unknown): Detection | undefined {
   else if (isObject(value) && isObject(value.result) && Array.isArray(value.result.tools)) {
     [items, pointer] = [value.result.tools, '/result/tools'];
   } else return undefined;
-  const list = items as unknown[];
-  for (const item of list) {
-    const format = toolFormatOf(item);
-    if (format) return { kind: 'tools', format, pointer, items: list };
-  }
+  const list = toolListAt(items as unknown[], pointer);
+  const first = list.items.find((item) => item.format !== undefined)?.format;
+  if (first) return { kind: 'tools', format: first, ...list };
   // `{ "tools": [] }` is an (empty) MCP tools/list result; a bare empty array is not evidence of anything.
-  if (list.length === 0 && pointer !== '') return { kind: 'tools', format: 'mcp', pointer, items: list };
+  if (list.items.length === 0 && pointer !== '') return { kind: 'tools', format: 'mcp', ...list };
   return undefined;
+}
+
+/** The entries of a tool array at `pointer`, each with its format. */
+export function toolListAt(items: readonly unknown[], pointer: string): ToolList {
+  return { pointer, items: items.map((value) => ({ value, format: toolFormatOf(value) })) };
 }

@@ -9,8 +9,9 @@ import { discoverInputs, displayPath, type Candidate } from './discover.js';
 import { isSource, sourceProblem, SourceCache, type Source } from './source.js';
 import type { LoadedDoc } from './types.js';
 
-export type { LoadedDoc, SourcePosition } from './types.js';
-export { detectDocument, detectToolList, toolFormatOf } from './detect.js';
+export type { LoadedDoc, LoadedSpec, LoadedToolList, SourcePosition } from './types.js';
+export type { SpecFormat, ToolFormat, ToolItem, ToolList } from './formats.js';
+export { detectDocument, detectToolList, toolFormatOf, toolListAt } from './detect.js';
 
 export interface LoadResult {
   /** Sorted by file. */
@@ -59,7 +60,7 @@ function loadSource(source: Source, cache: SourceCache, diagnostics: Diagnostic[
       return null;
     }
     case 'tools':
-      return { ...base, kind: 'tools', format: detection.format, root: source.parsed.value, parts: [] };
+      return { ...base, kind: 'tools', format: detection.format, root: source.parsed.value, parts: [], tools: { pointer: detection.pointer, items: detection.items } };
     case 'openapi': {
       const bundler = new Bundler({ ...source, value: source.parsed.value }, (abs) => readPart(cache, abs));
       let root: unknown;

@@ -3,7 +3,7 @@
  * reached, so nothing can be generated from it. Found per distinct ref target, so a Graph-sized spec pays
  * one lookup per ref string, and only refs whose target is itself a ref are followed any further.
  */
-import { isRef, resolveRefTarget } from '../ir/refs.js';
+import { isRef, resolveRefTarget } from '../json-pointer/refs.js';
 
 /**
  * The cycles reachable from `refs`, each as the sorted pointers of its member nodes (each member is an

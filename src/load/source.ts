@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { diagnostic, type Diagnostic, type Severity } from '../diagnostics/diagnostic.js';
-import { parsePointer } from '../ir/pointer.js';
+import { parsePointer } from '../json-pointer/pointer.js';
 import { LineIndex } from './line-index.js';
 import { makeOffsetLocator, parseSource, syntaxOf, type ParseResult, type Syntax } from './parse.js';
 import type { SourcePosition } from './types.js';

@@ -1,4 +1,4 @@
-import type { SpecFormat, ToolFormat } from '../ir/types.js';
+import type { SpecFormat, ToolFormat, ToolList } from './formats.js';
 
 /** 1-based line and column of a position in a text source. */
 export interface SourcePosition {
@@ -7,11 +7,24 @@ export interface SourcePosition {
 }
 
 /** One recognised input (an OpenAPI document with its external refs bundled in, or a tool list). */
-export interface LoadedDoc {
+export type LoadedDoc = LoadedSpec | LoadedToolList;
+
+/** An OpenAPI/Swagger document; `format` is decided once, here, from its `openapi`/`swagger` field. */
+export interface LoadedSpec extends LoadedBase {
+  kind: 'openapi';
+  format: SpecFormat;
+}
+
+/** A tool list: the list's format (of its first tool) and where the tools are, each with its own format. */
+export interface LoadedToolList extends LoadedBase {
+  kind: 'tools';
+  format: ToolFormat;
+  tools: ToolList;
+}
+
+interface LoadedBase {
   /** Path as given by the user (relative to cwd when inside it), POSIX separators. */
   file: string;
-  kind: 'openapi' | 'tools';
-  format: SpecFormat | ToolFormat;
   /** Text syntax of the root file. */
   syntax: 'json' | 'yaml';
   /** The parsed (and, for OpenAPI, bundled) document. In-file `$ref`s are kept as written. */

@@ -13,7 +13,7 @@ import type { OpenAPI } from 'openapi-types';
 import { BROKEN_REF_CODES } from '../diagnostics/codes.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import type { LoadedDoc } from '../load/types.js';
-import { isRef, resolvePointer } from '../ir/refs.js';
+import { isRef, resolvePointer } from '../json-pointer/refs.js';
 import { otherDiagnostics } from './other-errors.js';
 import { schemaDiagnostics, type SchemaError } from './schema-errors.js';
 

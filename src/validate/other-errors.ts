@@ -4,8 +4,8 @@
  * it collected, and anything else it throws (an OpenAPI version it does not know, for one).
  */
 import { diagnostic, type Diagnostic } from '../diagnostics/diagnostic.js';
-import { appendPointer, formatPointer } from '../ir/pointer.js';
-import { isObject } from '../ir/refs.js';
+import { appendPointer, formatPointer } from '../json-pointer/pointer.js';
+import { isObject } from '../json-pointer/refs.js';
 import { HTTP_METHODS } from '../ir/types.js';
 
 type Where = { file: string; locate(pointer: string): { line: number; col: number } | undefined };

@@ -5,8 +5,8 @@
  * once, at the line where it is written, so branch noise is dropped and paths are mapped back to the source.
  */
 import { diagnostic, type Diagnostic } from '../diagnostics/diagnostic.js';
-import { appendPointer, parsePointer } from '../ir/pointer.js';
-import { isObject, isRef, resolvePointer, resolveRefTarget } from '../ir/refs.js';
+import { appendPointer, parsePointer } from '../json-pointer/pointer.js';
+import { isObject, isRef, resolvePointer, resolveRefTarget } from '../json-pointer/refs.js';
 
 /** The fields of an Ajv `ErrorObject` used here. */
 export interface SchemaError {

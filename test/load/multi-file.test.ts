@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { buildApiModel } from '../../src/ir/index.js';
-import { resolveRef } from '../../src/ir/refs.js';
+import { resolveRef } from '../../src/json-pointer/refs.js';
 import { loadInputs } from '../../src/load/index.js';
 
 const FIXTURES = path.resolve('test/fixtures/load');

@@ -4,7 +4,7 @@
  * retry without dedup (SOP Step 4). `maxLength` comes from the carrier (spec or provider registry),
  * `minLength` from the carrier's schema, else 16 (runtime `validateKey` default: enough entropy).
  */
-import { followRef, isObject } from '../../ir/refs.js';
+import { followRef, isObject } from '../../json-pointer/refs.js';
 import type { HttpOperation, JsonSchema } from '../../ir/types.js';
 import type { Carrier } from '../../classify/types.js';
 

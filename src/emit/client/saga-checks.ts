@@ -4,7 +4,7 @@
  * a top-level `id` means every call ends "outcome unknown" at run time, so the spec is flagged here first.
  */
 import { diagnostic, type Diagnostic } from '../../diagnostics/diagnostic.js';
-import { followRef, isObject } from '../../ir/refs.js';
+import { followRef, isObject } from '../../json-pointer/refs.js';
 import type { HttpOperation } from '../../ir/types.js';
 import type { ApiPlan } from '../../classify/types.js';
 import { isWrapped } from './client-class.js';

@@ -4,6 +4,8 @@
  * prints as a name, recursive schemas (Stripe has cycles) need no special handling.
  */
 import type { JsonSchema } from '../../ir/types.js';
+import { escapeSegment } from '../../json-pointer/pointer.js';
+import { localRefSegments, resolveSegments } from '../../json-pointer/refs.js';
 import { NameTable, pascalCase, typeIdentifier } from './names.js';
 
 export interface NamedType {
@@ -15,29 +17,10 @@ export interface NamedType {
 /** Path segments that say nothing about what a schema is; skipped when naming an anonymous ref target. */
 const NOISE = new Set(['paths', 'components', 'content', 'schema', 'schemas', 'properties', 'items', 'definitions', 'responses', 'parameters', 'requestBodies', 'application/json']);
 
-export function decodePointer(ref: string): string[] | undefined {
-  if (!ref.startsWith('#')) return undefined;
-  let fragment = ref.slice(1);
-  try {
-    fragment = decodeURIComponent(fragment);
-  } catch {
-    // A malformed percent-escape: keep the raw text, the lookup below simply fails.
-  }
-  if (fragment === '') return [];
-  if (!fragment.startsWith('/')) return undefined;
-  return fragment.slice(1).split('/').map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
-}
-
-export function resolvePointer(root: unknown, ref: string): unknown {
-  const segments = decodePointer(ref);
-  if (segments === undefined) return undefined;
-  let node: unknown = root;
-  for (const s of segments) {
-    if (node === null || typeof node !== 'object') return undefined;
-    if (!Object.prototype.hasOwnProperty.call(node, s)) return undefined;
-    node = (node as Record<string, unknown>)[s];
-  }
-  return node;
+/** The target of a local `#…` ref; external refs and refs to nothing are `undefined` (printed as `unknown`). */
+function resolveLocal(root: unknown, ref: string): unknown {
+  const segments = localRefSegments(ref);
+  return segments === undefined ? undefined : resolveSegments(root, segments);
 }
 
 function isSchema(value: unknown): value is JsonSchema {
@@ -65,7 +48,7 @@ export class TypeRegistry {
     for (const [prefix, group] of groups) {
       if (group === null || typeof group !== 'object') continue;
       for (const key of Object.keys(group).sort()) {
-        this.add(prefix + key.replace(/~/g, '~0').replace(/\//g, '~1'), typeIdentifier(key), (group as Record<string, unknown>)[key]);
+        this.add(prefix + escapeSegment(key), typeIdentifier(key), (group as Record<string, unknown>)[key]);
       }
     }
   }
@@ -74,12 +57,12 @@ export class TypeRegistry {
   nameFor(ref: string): string | undefined {
     const known = this.byRef.get(ref);
     if (known !== undefined) return known ?? undefined;
-    const target = resolvePointer(this.root, ref);
+    const target = resolveLocal(this.root, ref);
     if (!isSchema(target)) {
       this.byRef.set(ref, null);
       return undefined;
     }
-    const segments = (decodePointer(ref) ?? []).filter((s) => !NOISE.has(s) && !/^[0-9]+$/.test(s));
+    const segments = (localRefSegments(ref) ?? []).filter((s) => !NOISE.has(s) && !/^[0-9]+$/.test(s));
     return this.add(ref, pascalCase(segments.slice(-2).join(' ') || 'Schema'), target);
   }
 
@@ -135,7 +118,7 @@ export class TypeRegistry {
       const ref = (schema as Record<string, string>)['$ref']!;
       if (seen.has(ref)) return true;
       seen.add(ref);
-      schema = resolvePointer(this.root, ref);
+      schema = resolveLocal(this.root, ref);
     }
     return false;
   }

@@ -28,10 +28,6 @@ export function prefixProblem(prefix: string, maxLength = MAX_PORTABLE_IDENTIFIE
   return prefix === '' ? undefined : identifierProblem(prefix, maxLength);
 }
 
-/** RFC 6901 escaping for a config key used inside a pointer (`POST /orders` → `POST ~1orders`). */
-export function escapePointerToken(token: string): string {
-  return token.replace(/~/g, '~0').replace(/\//g, '~1');
-}
 
 export function invalidIdentifier(what: string, name: string, problem: string, file: string | undefined, pointer: string): Diagnostic {
   return diagnostic('invalid_sql_identifier', 'error', `${what} ${JSON.stringify(name.slice(0, 80))} ${problem}`, {

@@ -1,7 +1,8 @@
 import type { Plan, PlanEntry } from '../../classify/types.js';
 import type { ResolvedConfig } from '../../config/types.js';
 import { diagnostic, type Diagnostic } from '../../diagnostics/diagnostic.js';
-import { escapePointerToken, invalidIdentifier } from './identifiers.js';
+import { appendPointer } from '../../json-pointer/pointer.js';
+import { invalidIdentifier } from './identifiers.js';
 import { parseOwnedTable } from './names.js';
 import type { TableName } from './statements.js';
 
@@ -32,7 +33,7 @@ export function collectOwnedTables(plan: Plan, config: ResolvedConfig): { tables
   for (const entry of plan.apis.flatMap((a) => a.entries)) {
     const name = ownedTableName(entry, config);
     if (name === undefined) continue;
-    const pointer = `/overrides/${escapePointerToken(overrideKey(entry, config))}/table`;
+    const pointer = appendPointer('', 'overrides', overrideKey(entry, config), 'table');
     if (entry.mechanism !== 'OP-4') {
       diagnostics.push(diagnostic('owned_table_unused', 'info', `${entry.operation.key} names owned table ${JSON.stringify(name)} but is planned as ${entry.mechanism}, so no OP-4 column is emitted for it`, { file: config.configFile, pointer }));
       continue;

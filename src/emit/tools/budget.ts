@@ -7,6 +7,7 @@
  * Deterministic (sizes are the compact JSON text), and every `$ref` still resolves.
  */
 import { pruneDefs } from './strict-limits.js';
+import { defsRefName } from '../../json-pointer/refs.js';
 
 type Obj = Record<string, unknown>;
 
@@ -14,7 +15,7 @@ type Obj = Record<string, unknown>;
 export const SCHEMA_BUDGET_CHARS = 32_768;
 
 const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
-const defName = (ref: string): string => decodeURIComponent(ref.slice(8)).replace(/~1/g, '/').replace(/~0/g, '~');
+const defName = (ref: string): string => defsRefName(ref) ?? '';
 
 /** Names of the `$defs` a node refers to directly (not through other definitions). */
 function refsOf(node: unknown, out: Set<string>): Set<string> {

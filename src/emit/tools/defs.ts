@@ -5,8 +5,8 @@
  * terminate: a cycle is just a `$ref` to a name already registered.
  */
 import type { JsonSchema } from '../../ir/types.js';
-import { escapeSegment, parsePointer } from '../../ir/pointer.js';
-import { followRef, isRef } from '../../ir/refs.js';
+import { escapeSegment, parsePointer } from '../../json-pointer/pointer.js';
+import { decodeFragment, followRef, isRef, resolvePointer } from '../../json-pointer/refs.js';
 
 export type SourceDialect = 'openapi2' | 'openapi3.0' | 'jsonschema';
 
@@ -24,19 +24,6 @@ export interface DefsBuilder {
 
 export function createDefs(root: unknown, dialect: SourceDialect): DefsBuilder {
   return { root, dialect, names: new Map(), used: new Set(), defs: new Map(), queue: [], unresolved: [] };
-}
-
-/** Resolve an RFC 6901 pointer inside `root`; `undefined` when any segment is missing. */
-export function resolvePointer(root: unknown, pointer: string): unknown {
-  const segments = parsePointer(pointer);
-  if (!segments) return undefined;
-  let node: unknown = root;
-  for (const segment of segments) {
-    if (node === null || typeof node !== 'object') return undefined;
-    if (!Object.prototype.hasOwnProperty.call(node, segment)) return undefined;
-    node = (node as Record<string, unknown>)[segment];
-  }
-  return node;
 }
 
 /** A def name from the last meaningful pointer segment, restricted to `[A-Za-z0-9_.-]`. */
@@ -77,15 +64,6 @@ export function liftRef(builder: DefsBuilder, ref: string): string | undefined {
     builder.queue.push(pointer);
   }
   return `#/$defs/${escapeSegment(name)}`;
-}
-
-/** A malformed percent-escape (`#/a%zz`) is read as written instead of throwing. */
-function decodeFragment(fragment: string): string {
-  try {
-    return decodeURIComponent(fragment);
-  } catch {
-    return fragment;
-  }
 }
 
 /**

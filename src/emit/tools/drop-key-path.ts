@@ -4,10 +4,12 @@
  * from the tool schema at that path — through `$defs` refs (copied, never edited: other tools share them),
  * nested objects and every `allOf`/`anyOf`/`oneOf` variant — so the model is not asked for two keys.
  */
+import { defsRefName } from '../../json-pointer/refs.js';
+
 type Obj = Record<string, unknown>;
 
 const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
-const defName = (ref: string): string => ref.slice('#/$defs/'.length).replace(/~1/g, '/').replace(/~0/g, '~');
+const defName = (ref: string): string => defsRefName(ref) ?? '';
 
 /** `node` without the property at `path`; the same object when nothing was dropped. */
 export function dropKeyPath(node: unknown, path: readonly string[], defs: Obj, open: ReadonlySet<string> = new Set()): unknown {

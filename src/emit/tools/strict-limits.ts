@@ -5,6 +5,7 @@
  * deterministically: its largest top-level properties become JSON-encoded strings until it fits.
  */
 import { OPENAI_LIMITS } from './keywords.js';
+import { defsRefName } from '../../json-pointer/refs.js';
 import { encoded, nullable, type StrictContext } from './strict.js';
 
 type Obj = Record<string, unknown>;
@@ -18,7 +19,7 @@ export interface SchemaSize {
 }
 
 const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
-const defName = (ref: string): string => decodeURIComponent(ref.slice(8)).replace(/~1/g, '/').replace(/~0/g, '~');
+const defName = (ref: string): string => defsRefName(ref) ?? '';
 
 function children(node: Obj): unknown[] {
   const out: unknown[] = [];

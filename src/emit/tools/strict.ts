@@ -7,6 +7,8 @@
  * still-valid degradation that the emitter reports as a warning.
  */
 import { OPENAI_FORMATS, OPENAI_KEYWORDS } from './keywords.js';
+import { appendPointer } from '../../json-pointer/pointer.js';
+import { defsRefName } from '../../json-pointer/refs.js';
 
 type Obj = Record<string, unknown>;
 
@@ -53,7 +55,7 @@ function typesOf(node: Obj): string[] {
 
 function deref(node: unknown, ctx: StrictContext): unknown {
   if (isObj(node) && typeof node.$ref === 'string' && node.$ref.startsWith('#/$defs/')) {
-    return ctx.defs[decodeURIComponent(node.$ref.slice(8)).replace(/~1/g, '/').replace(/~0/g, '~')];
+    return ctx.defs[defsRefName(node.$ref)!];
   }
   return node;
 }
@@ -107,7 +109,7 @@ function strictObject(node: Obj, types: string[], path: string, ctx: StrictConte
   const required = new Set(Array.isArray(node.required) ? (node.required as string[]) : []);
   const properties: Obj = {};
   for (const name of names) {
-    const child = strictNode(props[name], `${path}/properties/${name.replace(/~/g, '~0').replace(/\//g, '~1')}`, ctx);
+    const child = strictNode(props[name], appendPointer(path, 'properties', name), ctx);
     properties[name] = required.has(name) ? child : nullable(child);
   }
   const out = copyAllowed(node, ctx);

@@ -5,7 +5,7 @@
 import type { ApiPlan, PlanEntry } from '../../classify/types.js';
 import type { ResolvedConfig } from '../../config/types.js';
 import type { Operation, SourceRef, ToolAnnotations } from '../../ir/types.js';
-import { followRef } from '../../ir/refs.js';
+import { followRef } from '../../json-pointer/refs.js';
 import { buildAnnotations } from './annotations.js';
 import { fitBudget } from './budget.js';
 import { buildHttpInput, type BuiltInput } from './http-input.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { derefSchema, followRef, resolveRef, resolveRefTarget, visitReachable } from '../../src/ir/refs.js';
+import { derefSchema, followRef, resolveRef, resolveRefTarget, visitReachable } from '../../src/json-pointer/refs.js';
 
 const root = {
   paths: { '/a/{id}': { get: { ok: 1 } } },

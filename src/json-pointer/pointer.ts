@@ -1,14 +1,21 @@
-/** RFC 6901 JSON pointers: parse, format and append. */
+/**
+ * RFC 6901 JSON pointers: parse, format and append. The one place idemgen escapes or unescapes a pointer
+ * token (`~0`, `~1`); the runtime keeps its own copy because it imports nothing of the generator.
+ */
 
 /** Split a pointer (`''` or `/a/b~1c`) into unescaped segments; `undefined` when malformed. */
 export function parsePointer(pointer: string): string[] | undefined {
   if (pointer === '') return [];
   if (!pointer.startsWith('/')) return undefined;
-  // RFC 6901 §4: decode ~1 before ~0 so that "~01" becomes "~1", not "/".
   return pointer
     .slice(1)
     .split('/')
-    .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
+    .map(unescapeSegment);
+}
+
+/** One pointer token decoded (RFC 6901 §4: `~1` before `~0`, so `~01` becomes `~1`, not `/`). */
+export function unescapeSegment(token: string): string {
+  return token.replace(/~1/g, '/').replace(/~0/g, '~');
 }
 
 export function escapeSegment(segment: string | number): string {

@@ -1,4 +1,4 @@
-import type { PlanEntry } from '../classify/types.js';
+import type { PlanEntry } from './types.js';
 import { diagnostic, type Diagnostic, type Severity } from '../diagnostics/diagnostic.js';
 import { stateKeyField } from '../runtime/langgraph/state-field.js';
 
