@@ -32,6 +32,7 @@ const COMPOSITIONS = ['allOf', 'anyOf', 'oneOf'] as const;
 interface Walk {
   /** 2.0 and 3.0: the siblings of a `$ref` are ignored. */
   refSiblingsIgnored: boolean;
+  /** Rewritten nodes by original, so a node shared through a YAML alias stays one shared (rewritten) node. */
   done: Map<object, unknown>;
   /** Nodes on the current path: YAML anchors can make real cycles; such a node is left as it is. */
   active: Set<object>;
@@ -51,7 +52,9 @@ function visit(w: Walk, node: unknown, mode: Mode): unknown {
   w.active.add(node);
   const out = Array.isArray(node) ? visitArray(w, node) : visitObject(w, node as Obj, mode);
   w.active.delete(node);
-  w.done.set(node, out);
+  // Only changed nodes are remembered: a parsed JSON document shares nothing, and a map of every node of a
+  // GitHub-sized spec would cost more than walking an unchanged alias twice.
+  if (out !== node) w.done.set(node, out);
   return out;
 }
 
