@@ -235,7 +235,7 @@ export type SendEmailResponse = Message;
 export type SearchMessagesRequest = {
   body?: {
     query?: string;
-    since?: (string) | null;
+    since?: string | null;
   };
 };
 
@@ -269,7 +269,7 @@ export type CreateWebhookResponse = Webhook;
 export type Message = {
   id: string;
   status: "queued" | "sent" | "delivered" | "failed";
-  error_code?: (number) | null;
+  error_code?: number | null;
 };
 
 /** @see #/components/schemas/Webhook */

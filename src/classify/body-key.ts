@@ -1,6 +1,7 @@
 /**
  * The key as a request-body field (SOP §3 Step 1): searched in every request media type in declaration
- * order (`application/json`, `+json` vendor types, form-urlencoded, multipart; Swagger 2.0 `body`),
+ * order (`application/json`, `+json` vendor types, form-urlencoded, multipart — the IR made Swagger 2.0
+ * `body`/`formData` parameters one of these),
  * through `$ref`s, `allOf`, every `oneOf`/`anyOf` variant and nested objects (schema-fields.ts).
  */
 import type { HttpOperation } from '../ir/types.js';
@@ -45,17 +46,19 @@ function carrierOf(ctx: ClassifyContext, search: KeySearch, form: boolean): Carr
 
 /** The first media type whose schema carries the key in every variant, else the first that carries it in some. */
 export function findBodyKey(op: HttpOperation, ctx: ClassifyContext): BodyKey | undefined {
-  const bodies: { schema: unknown; pointer: string; form: boolean; media: string }[] = [];
-  for (const m of op.requestBody?.content ?? []) if (m.schema !== undefined) bodies.push({ schema: m.schema, pointer: `${m.pointer}/schema`, form: isFormMedia(m.mediaType), media: m.mediaType });
-  for (const p of op.parameters) if (p.in === 'body' && p.schema !== undefined) bodies.push({ schema: p.schema, pointer: `${p.pointer}/schema`, form: false, media: 'body' });
   let partial: BodyKey | undefined;
-  for (const b of bodies) {
-    const search = findKeyField(ctx.api.root, b.schema, b.pointer, (n, s, r) => isKeyProperty(n, s, ctx.h, r));
+  for (const m of op.requestBody?.content ?? []) {
+    if (m.schema === undefined) continue;
+    const pointer = `${m.pointer}/schema`;
+    const search = findKeyField(ctx.api.root, m.schema, pointer, (n, s, r) => isKeyProperty(n, s, ctx.h, r));
     if (!search) continue;
-    const carrier = carrierOf(ctx, search, b.form);
+    const carrier = carrierOf(ctx, search, isFormMedia(m.mediaType));
     const where = search.hits.length > 1 ? ` in ${search.hits.length} variants` : '';
-    const r = reason('native_field', `request body (${b.media}) has the key field ${carrier.name}${where}`, search.hits[0].pointer);
-    const found: BodyKey = { carrier, reasons: [r], search, pointer: b.pointer };
+    const [hit] = search.hits;
+    // A field declared on its own (a Swagger 2.0 formData parameter) is pointed at where it is declared.
+    const at = (hit.path.length === 1 ? m.fieldPointers?.[hit.path[0]] : undefined) ?? hit.pointer;
+    const r = reason('native_field', `request body (${m.mediaType}) has the key field ${carrier.name}${where}`, at);
+    const found: BodyKey = { carrier, reasons: [r], search, pointer };
     if (search.missing.length === 0) return found;
     partial ??= found;
   }

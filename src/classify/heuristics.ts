@@ -184,7 +184,9 @@ function refOf(schema: unknown): string | undefined {
 export function isKeyByDescription(description: unknown, schema: unknown): boolean {
   if (typeof description !== 'string' || NOT_KEY_DESCRIPTION.test(description)) return false;
   const type = schema !== null && typeof schema === 'object' ? (schema as Record<string, unknown>).type : undefined;
-  if (type !== undefined && type !== 'string') return false;
+  // A string, or a string or null (`type: [string, 'null']`, the IR's form of a nullable string).
+  const types = Array.isArray(type) ? type.filter((t) => t !== 'null') : type === undefined ? [] : [type];
+  if (types.some((t) => t !== 'string')) return false;
   return KEY_DESCRIPTION_PATTERNS.some((re) => re.test(description));
 }
 

@@ -41,7 +41,7 @@ function ttlFrom(value: unknown): number | undefined {
 /** A parameter that carries a key: by name (headers case-insensitively), or by its own description. */
 function isKeyParam(p: Parameter, ctx: ClassifyContext): boolean {
   if (p.in === 'header') return isKeyHeader(p.name, ctx.h) || isKeyByDescription(p.description, p.schema);
-  if (p.in === 'query' || p.in === 'formData') return isKeyField(p.name, ctx.h) || isKeyByDescription(p.description, p.schema);
+  if (p.in === 'query') return isKeyField(p.name, ctx.h) || isKeyByDescription(p.description, p.schema);
   return false;
 }
 
@@ -103,9 +103,9 @@ function fromParameters(op: HttpOperation, ctx: ClassifyContext): NativeKey | un
     const how = (header.ref ? ` (via ${header.ref})` : '') + (isKeyHeader(header.name, ctx.h) ? '' : ' (its description says the server dedupes on it)');
     return { carrier: headerCarrier(header, ctx), reasons: [reason('native_header', `declares the key header ${header.name}${how}${header.required ? '' : ', optional'}`, header.pointer)] };
   }
-  const field = op.parameters.find((p) => (p.in === 'query' || p.in === 'formData') && isKeyParam(p, ctx));
+  const field = op.parameters.find((p) => p.in === 'query' && isKeyParam(p, ctx));
   if (field) {
-    const c: Carrier = { in: field.in === 'query' ? 'query' : 'form', name: field.name, path: [field.name], required: field.required };
+    const c: Carrier = { in: 'query', name: field.name, path: [field.name], required: field.required };
     const max = maxLengthOf(ctx.api.root, field.schema);
     if (max !== undefined) c.maxLength = max;
     const by = isKeyField(field.name, ctx.h) ? '' : ' (its description says the server dedupes on it)';
@@ -131,11 +131,11 @@ function fromDeclared(op: HttpOperation, ctx: ClassifyContext): NativeKey | unde
   const body = findBodyKey(op, ctx);
   const all = [...(params ? [params] : []), ...(body ? [body] : [])];
   const extraHeaders = op.parameters.filter((p) => p.in === 'header' && isKeyParam(p, ctx)).slice(1);
-  const extraFields = op.parameters.filter((p) => (p.in === 'query' || p.in === 'formData') && isKeyParam(p, ctx));
+  const extraFields = op.parameters.filter((p) => p.in === 'query' && isKeyParam(p, ctx));
   const names = [...new Set([
     ...all.map((k) => `${k.carrier.in} ${k.carrier.name}`),
     ...extraHeaders.map((p) => `header ${p.name}`),
-    ...extraFields.filter((p) => params?.carrier.name !== p.name).map((p) => `${p.in === 'query' ? 'query' : 'form'} ${p.name}`),
+    ...extraFields.filter((p) => params?.carrier.name !== p.name).map((p) => `query ${p.name}`),
   ])];
   const chosen = all[0];
   if (!chosen) return undefined;

@@ -88,12 +88,12 @@ interface Walk {
 
 const sorted = (props: Map<string, Ptr>): [string, Ptr][] => [...props].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
 
-/** `{ type: 'null' }` or a shapeless `{ type: object, nullable: true }`: the "or null" of a variant list, no body shape. */
+/** `{ type: 'null' }` or a shapeless `{ type: [object, 'null'] }` (3.0 `nullable`): the "or null" of a variant list, no body shape. */
 function isNullOnly(s: Record<string, unknown> | undefined): boolean {
   if (!s) return false;
   if (s.type === 'null') return true;
   const shaped = ['properties', 'allOf', 'oneOf', 'anyOf', 'items', 'additionalProperties', '$ref'].some((k) => s[k] !== undefined);
-  return s.nullable === true && !shaped;
+  return Array.isArray(s.type) && s.type.includes('null') && !shaped;
 }
 
 /** Variants of one `oneOf`/`anyOf`: keyed ones contribute their hits, the others are `missing`. */

@@ -1,10 +1,14 @@
-/** Request bodies and responses, including Swagger 2.0 `body`/`formData` → requestBody via `consumes`. */
+/**
+ * Request bodies and responses. Swagger 2.0 `body`/`formData` parameters become the same `RequestBody` an
+ * OpenAPI 3.x `requestBody` does (media types from `consumes`), so no later stage handles them again.
+ */
 import type { IrContext } from './context.js';
 import { stringArray, stringOrUndefined } from './context.js';
 import { appendPointer } from '../json-pointer/pointer.js';
 import { followRef, isObject } from '../json-pointer/refs.js';
 import type { RawOperation } from './raw.js';
-import type { MediaContent, Parameter, RequestBody, ResponseSpec } from './types.js';
+import type { SourceParameter } from './parameters.js';
+import type { MediaContent, RequestBody, ResponseSpec } from './types.js';
 
 const FORM_TYPES = ['application/x-www-form-urlencoded', 'multipart/form-data'];
 
@@ -22,11 +26,14 @@ export function buildRequestBody(ctx: IrContext, raw: unknown, pointer: string):
   if (raw === undefined) return undefined;
   const target = followRef(ctx.root, raw, pointer);
   if (!isObject(target.value)) return undefined;
-  return {
+  const body: RequestBody = {
     required: target.value.required === true,
     content: mediaContents(target.value.content, appendPointer(target.pointer, 'content')),
     pointer: target.pointer,
   };
+  const description = stringOrUndefined(target.value.description);
+  if (description !== undefined) body.description = description;
+  return body;
 }
 
 /** Swagger 2.0 §4.3.5: `consumes` of the operation overrides the document's. */
@@ -37,24 +44,34 @@ function mediaTypes(own: unknown, inherited: unknown, fallback: string[]): strin
   return root.length > 0 ? root : fallback;
 }
 
-export function swaggerRequestBody(ctx: IrContext, op: RawOperation, params: Parameter[], opPointer: string): RequestBody | undefined {
+/**
+ * Swagger 2.0 §4.3.5: the `body` parameter's schema under every `consumes` type; `formData` parameters as
+ * the properties of one object schema (`type: file` is already `format: binary`, parameters.ts) under the
+ * declared form type, else multipart when a file is sent and urlencoded otherwise.
+ */
+export function swaggerRequestBody(ctx: IrContext, op: RawOperation, params: readonly SourceParameter[], opPointer: string): RequestBody | undefined {
   const consumes = mediaTypes(op.consumes, ctx.root.consumes, ['application/json']);
   const body = params.find((p) => p.in === 'body');
   if (body) {
-    const content = consumes.map((mediaType) => ({ mediaType, pointer: appendPointer(body.pointer, 'schema'), ...(body.schema !== undefined ? { schema: body.schema } : {}) }));
-    return { required: body.required, content, pointer: body.pointer };
+    // The parameter plays the Media Type Object's part: its `schema` is at `<pointer>/schema`, as in 3.x.
+    const content = consumes.map((mediaType) => ({ mediaType, pointer: body.pointer, ...(body.schema !== undefined ? { schema: body.schema } : {}) }));
+    return { required: body.required, ...(body.description !== undefined ? { description: body.description } : {}), content, pointer: body.pointer };
   }
   const form = params.filter((p) => p.in === 'formData');
   if (form.length === 0) return undefined;
   const properties: Record<string, unknown> = {};
-  for (const p of form) properties[p.name] = { ...(isObject(p.schema) ? p.schema : {}), ...(p.description ? { description: p.description } : {}) };
+  const fieldPointers: Record<string, string> = {};
+  for (const p of form) {
+    properties[p.name] = { ...(isObject(p.schema) ? p.schema : {}), ...(p.description ? { description: p.description } : {}) };
+    fieldPointers[p.name] = p.pointer;
+  }
   const required = form.filter((p) => p.required).map((p) => p.name);
   const schema = { type: 'object', properties, ...(required.length > 0 ? { required } : {}) };
   const declared = consumes.filter((t) => FORM_TYPES.includes(t.split(';')[0].trim().toLowerCase()));
   const hasFile = form.some((p) => isObject(p.schema) && p.schema.format === 'binary');
   const types = declared.length > 0 ? declared : [hasFile ? 'multipart/form-data' : 'application/x-www-form-urlencoded'];
   const pointer = appendPointer(opPointer, 'parameters');
-  return { required: required.length > 0, content: types.map((mediaType) => ({ mediaType, schema: schema, pointer })), pointer };
+  return { required: required.length > 0, content: types.map((mediaType) => ({ mediaType, schema, pointer, fieldPointers })), pointer };
 }
 
 export function buildResponses(ctx: IrContext, op: RawOperation, opPointer: string): ResponseSpec[] {

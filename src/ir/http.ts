@@ -2,7 +2,7 @@
 import type { IrContext } from './context.js';
 import { extensionsOf, stringArray, stringOrUndefined } from './context.js';
 import { buildRequestBody, buildResponses, swaggerRequestBody } from './bodies.js';
-import { buildParameters, placeholderPathParameters } from './parameters.js';
+import { buildParameters, isRequestParameter, placeholderPathParameters } from './parameters.js';
 import { appendPointer } from '../json-pointer/pointer.js';
 import { followRef, isObject } from '../json-pointer/refs.js';
 import { serverUrls, swaggerServers } from './servers.js';
@@ -41,12 +41,14 @@ function effectiveServers(ctx: IrContext, op: RawOperation, item: RawPathItem): 
 
 function buildOperation(ctx: IrContext, path: string, pathItem: PathItem, method: HttpMethod, op: RawOperation, pointer: string): HttpOperation {
   const broken: string[] = [];
-  const parameters = buildParameters(ctx, [
+  const declared = buildParameters(ctx, [
     { list: pathItem.item.parameters, pointer: appendPointer(pathItem.pointer, 'parameters') },
     { list: op.parameters, pointer: appendPointer(pointer, 'parameters') },
   ], broken);
+  // Swagger 2.0 `body`/`formData` parameters are the request body, never parameters, from here on.
+  const parameters = declared.filter(isRequestParameter);
   if (broken.length > 0) parameters.push(...placeholderPathParameters(path, parameters, broken[0]));
-  const requestBody = ctx.format === 'openapi2' ? swaggerRequestBody(ctx, op, parameters, pointer) : buildRequestBody(ctx, op.requestBody, appendPointer(pointer, 'requestBody'));
+  const requestBody = ctx.format === 'openapi2' ? swaggerRequestBody(ctx, op, declared, pointer) : buildRequestBody(ctx, op.requestBody, appendPointer(pointer, 'requestBody'));
   const security = Array.isArray(op.security) ? op.security : Array.isArray(ctx.root.security) ? ctx.root.security : undefined;
   const operation: HttpOperation = {
     kind: 'http',

@@ -11,6 +11,7 @@ import { buildHttpOperations } from './http.js';
 import { assignNamesWithCollisions, assignUniqueNames, camelCase, makeSafeIdentifier, operationBaseName, operationNameRank, synthesizeOperationName, toolBaseName, type NameCollision } from './names.js';
 import { appendPointer } from '../json-pointer/pointer.js';
 import { isObject } from '../json-pointer/refs.js';
+import { normalizeSchemas } from './schemas.js';
 import { serverUrls, swaggerServers } from './servers.js';
 import { buildToolOperations } from './tools.js';
 import type { ApiModel, EventOperation, HttpOperation, Operation, SpecFormat } from './types.js';
@@ -51,11 +52,15 @@ export function buildApiModel(doc: LoadedDoc): IrResult {
     report('invalid_document', 'error', 'the document is not an object', '');
     return { api, diagnostics };
   }
-  const ctx: IrContext = { doc, root: doc.root, format: doc.format as SpecFormat, diagnostics, report };
-  const info = isObject(doc.root.info) ? doc.root.info : {};
+  const format = doc.format as SpecFormat;
+  // Schemas in the 3.1 form from here on (ir/schemas.ts); `doc.root` itself stays as it was read.
+  const root = normalizeSchemas(doc.root, format) as typeof doc.root;
+  api.root = root;
+  const ctx: IrContext = { doc, root, format, diagnostics, report };
+  const info = isObject(root.info) ? root.info : {};
   api.title = stringOrUndefined(info.title);
   api.version = info.version === undefined ? undefined : String(info.version);
-  api.servers = ctx.format === 'openapi2' ? swaggerServers(doc.root, {}) : (serverUrls(doc.root.servers) ?? []);
+  api.servers = ctx.format === 'openapi2' ? swaggerServers(root, {}) : (serverUrls(root.servers) ?? []);
   const { operations, events } = buildHttpOperations(ctx);
   nameHttpOperations(ctx, operations);
   nameEvents(events);

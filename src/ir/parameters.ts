@@ -3,9 +3,19 @@ import type { IrContext } from './context.js';
 import { stringOrUndefined } from './context.js';
 import { appendPointer } from '../json-pointer/pointer.js';
 import { followRef, isObject } from '../json-pointer/refs.js';
-import type { JsonSchema, Parameter } from './types.js';
+import type { JsonSchema, Parameter, ParameterLocation } from './types.js';
 
-const LOCATIONS = new Set<Parameter['in']>(['path', 'query', 'header', 'cookie', 'formData', 'body']);
+/** A parameter as declared: Swagger 2.0 also has `body` and `formData`, which bodies.ts turns into the request body. */
+export interface SourceParameter extends Omit<Parameter, 'in'> {
+  in: ParameterLocation | 'body' | 'formData';
+}
+
+const LOCATIONS: ReadonlySet<string> = new Set<ParameterLocation>(['path', 'query', 'header', 'cookie']);
+const SWAGGER_LOCATIONS: ReadonlySet<string> = new Set([...LOCATIONS, 'body', 'formData']);
+
+export function isRequestParameter(p: SourceParameter): p is Parameter {
+  return LOCATIONS.has(p.in);
+}
 
 // Swagger 2.0 non-body parameters carry their schema inline (§4.3.5 Parameter Object).
 const SWAGGER_SCHEMA_KEYS = [
@@ -29,19 +39,20 @@ function parameterSchema(ctx: IrContext, p: Record<string, unknown>): JsonSchema
   return ctx.format === 'openapi2' && p.in !== 'body' ? swaggerInlineSchema(p) : undefined;
 }
 
-function buildParameter(ctx: IrContext, raw: unknown, pointer: string, broken: string[]): Parameter | undefined {
+function buildParameter(ctx: IrContext, raw: unknown, pointer: string, broken: string[]): SourceParameter | undefined {
   const target = followRef(ctx.root, raw, pointer);
   const p = target.value;
-  if (!isObject(p) || typeof p.name !== 'string' || !LOCATIONS.has(p.in as Parameter['in'])) {
+  const locations = ctx.format === 'openapi2' ? SWAGGER_LOCATIONS : LOCATIONS;
+  if (!isObject(p) || typeof p.name !== 'string' || typeof p.in !== 'string' || !locations.has(p.in)) {
     // An unresolved $ref was already reported by the loader; anything else is malformed here.
     if (target.value !== undefined || target.ref === undefined) {
       ctx.report('invalid_parameter', 'warning', 'parameter without a valid name/in is ignored', pointer);
     } else broken.push(pointer);
     return undefined;
   }
-  const param: Parameter = {
+  const param: SourceParameter = {
     name: p.name,
-    in: p.in as Parameter['in'],
+    in: p.in as SourceParameter['in'],
     required: p.required === true || p.in === 'path',
     pointer: target.pointer,
   };
@@ -55,7 +66,7 @@ function buildParameter(ctx: IrContext, raw: unknown, pointer: string, broken: s
   return param;
 }
 
-function identity(p: Parameter): string {
+function identity(p: SourceParameter): string {
   // Header names are case-insensitive (RFC 9110 §5.1).
   return `${p.in}:${p.in === 'header' ? p.name.toLowerCase() : p.name}`;
 }
@@ -64,8 +75,8 @@ function identity(p: Parameter): string {
  * Path-item and operation parameters, merged. `broken` receives the pointer of each parameter whose `$ref`
  * does not resolve (reported by the loader): such a parameter is left out, see `placeholderPathParameters`.
  */
-export function buildParameters(ctx: IrContext, levels: { list: unknown; pointer: string }[], broken: string[] = []): Parameter[] {
-  const merged = new Map<string, Parameter>();
+export function buildParameters(ctx: IrContext, levels: { list: unknown; pointer: string }[], broken: string[] = []): SourceParameter[] {
+  const merged = new Map<string, SourceParameter>();
   for (const { list, pointer } of levels) {
     if (list === undefined) continue;
     if (!Array.isArray(list)) {

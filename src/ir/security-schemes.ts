@@ -7,11 +7,15 @@ type Obj = Record<string, unknown>;
 
 const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
 
+/** In the 3.x form: a Swagger 2 `type: basic` scheme reads as `type: http, scheme: basic`. */
 export function securitySchemesOf(root: unknown): Obj {
   if (!isObj(root)) return {};
   const components = isObj(root.components) ? root.components : {};
   if (isObj(components.securitySchemes)) return components.securitySchemes;
-  return isObj(root.securityDefinitions) ? root.securityDefinitions : {};
+  if (!isObj(root.securityDefinitions)) return {};
+  const out: Obj = {};
+  for (const [name, s] of Object.entries(root.securityDefinitions)) out[name] = isObj(s) && s.type === 'basic' ? { ...s, type: 'http', scheme: 'basic' } : s;
+  return out;
 }
 
 /** `IDEMGEN_AUTH_<SCHEME>`: the scheme name upper-cased, every other character run as `_`. */

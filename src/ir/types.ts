@@ -1,7 +1,9 @@
 /**
- * The operation IR: what every later stage reads. Built by `buildOperations` from a LoadedDoc.
+ * The operation IR: what every later stage reads. Built by `buildApiModel` from a LoadedDoc.
  * Schemas stay as JSON (with internal `$ref`s such as `#/components/schemas/Pet`) and are
  * resolved against `ApiModel.root` when needed — specs are circular (Stripe), so never dereferenced.
+ * Whatever the source version, schemas are in the OpenAPI 3.1 form (ir/schemas.ts: no `nullable`) and a
+ * request body is a `RequestBody` (ir/bodies.ts): later stages never look at the spec version.
  */
 export type JsonSchema = Record<string, unknown> | boolean;
 
@@ -19,10 +21,12 @@ export interface SourceRef {
   pointer: string;
 }
 
+/** Swagger 2.0 `body`/`formData` parameters are not parameters here: they become the `requestBody`. */
+export type ParameterLocation = 'path' | 'query' | 'header' | 'cookie';
+
 export interface Parameter {
   name: string;
-  /** `formData` and `body` only occur in Swagger 2.0 sources. */
-  in: 'path' | 'query' | 'header' | 'cookie' | 'formData' | 'body';
+  in: ParameterLocation;
   required: boolean;
   schema?: JsonSchema;
   description?: string;
@@ -37,11 +41,19 @@ export interface Parameter {
 export interface MediaContent {
   mediaType: string;
   schema?: JsonSchema;
+  /** The object holding `schema`: a Media Type Object, or a Swagger 2.0 `body` parameter (`<pointer>/schema`). */
   pointer: string;
+  /**
+   * Top-level fields declared outside `schema` (Swagger 2.0 `formData` parameters, gathered into one object
+   * schema): field name → the pointer of its declaration, so findings point at the parameter.
+   */
+  fieldPointers?: Record<string, string>;
 }
 
+/** One model for OpenAPI 3.x `requestBody` and Swagger 2.0 `body`/`formData` parameters (ir/bodies.ts). */
 export interface RequestBody {
   required: boolean;
+  description?: string;
   content: MediaContent[];
   pointer: string;
 }
@@ -129,6 +141,9 @@ export interface ApiModel {
   /** Sorted by key. */
   operations: Operation[];
   events: EventOperation[];
-  /** The bundled document (OpenAPI) or the raw tool file, for `$ref` resolution by emitters. */
+  /**
+   * The bundled document with its schemas in the 3.1 form (OpenAPI; ir/schemas.ts) or the raw tool file,
+   * for `$ref` resolution by emitters.
+   */
   root: unknown;
 }

@@ -1,13 +1,7 @@
 import { describe, expect, it } from 'vitest';
-<<<<<<<< HEAD:test/runtime/langgraph/resume-safety.test.ts
-import type { KeyStrategy, Mechanism, PlanEntry } from '../../../src/classify/types.js';
-import type { ToolOperation } from '../../../src/ir/types.js';
-import { KEY_NOT_RESUME_SAFE, checkResumeSafety } from '../../../src/classify-extra/resume-safety.js';
-========
 import type { KeyStrategy, Mechanism, PlanEntry } from '../../src/classify/types.js';
 import type { ToolOperation } from '../../src/ir/types.js';
 import { KEY_NOT_RESUME_SAFE, checkResumeSafety } from '../../src/classify/resume-safety.js';
->>>>>>>> layers:test/classify/resume-safety.test.ts
 
 function entry(tool: string, mechanism: Mechanism, keyStrategy: KeyStrategy | null, index = 0): PlanEntry {
   const operation: ToolOperation = {

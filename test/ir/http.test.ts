@@ -144,8 +144,10 @@ describe('buildApiModel: Swagger 2.0', () => {
     expect(get('POST /items').requestBody).toEqual({
       required: true,
       pointer: '/paths/~1items/post/parameters/0',
-      content: ['application/json', 'application/xml'].map((mediaType) => ({ mediaType, schema: { $ref: '#/definitions/Item' }, pointer: '/paths/~1items/post/parameters/0/schema' })),
+      // The parameter holds `schema` as a 3.x Media Type Object does.
+      content: ['application/json', 'application/xml'].map((mediaType) => ({ mediaType, schema: { $ref: '#/definitions/Item' }, pointer: '/paths/~1items/post/parameters/0' })),
     });
+    expect(get('POST /items').parameters).toEqual([]);
   });
 
   it('formData parameters → an object schema under the form media types', () => {
@@ -156,6 +158,8 @@ describe('buildApiModel: Swagger 2.0', () => {
       properties: { file: { type: 'string', format: 'binary' }, client_token: { type: 'string' } },
       required: ['file'],
     });
+    expect(body.content[0].fieldPointers).toEqual({ file: '/paths/~1upload/post/parameters/0', client_token: '/paths/~1upload/post/parameters/1' });
+    expect(get('POST /upload').parameters).toEqual([]);
     expect(get('PUT /form').requestBody!.content.map((c) => c.mediaType)).toEqual(['application/x-www-form-urlencoded']);
   });
 });

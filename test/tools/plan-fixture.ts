@@ -1,7 +1,8 @@
 /** Hand-built plans for emitter unit tests (classify is another stage; these fix its output). */
 import type { ApiPlan, Carrier, Plan, PlanEntry } from '../../src/classify/types.js';
 import { operationBaseName } from '../../src/ir/names.js';
-import type { ApiModel, HttpOperation, ToolOperation } from '../../src/ir/types.js';
+import { normalizeSchemas } from '../../src/ir/schemas.js';
+import type { ApiModel, HttpOperation, SpecFormat, ToolOperation } from '../../src/ir/types.js';
 
 export function toolOp(name: string, inputSchema: ToolOperation['inputSchema'], extra: Partial<ToolOperation> = {}): ToolOperation {
   return {
@@ -27,9 +28,12 @@ export function entry(operation: HttpOperation | ToolOperation, write: boolean, 
   };
 }
 
+/** An OpenAPI `root` gets its schemas in the 3.1 form, as `buildApiModel` gives every emitter. */
 export function planOf(id: string, entries: PlanEntry[], root: unknown = {}, format: ApiModel['format'] = 'mcp'): Plan {
+  const openapi = format === 'openapi2' || format === 'openapi3.0' || format === 'openapi3.1';
   const api: ApiModel = {
-    id, file: `${id}.json`, format, servers: [], operations: entries.map((e) => e.operation), events: [], root,
+    id, file: `${id}.json`, format, servers: [], operations: entries.map((e) => e.operation), events: [],
+    root: openapi ? normalizeSchemas(root, format as SpecFormat) : root,
   };
   const apiPlan: ApiPlan = { api, entries };
   return { apis: [apiPlan], diagnostics: [] };

@@ -60,16 +60,10 @@ function propertyAt(root: unknown, schema: unknown, path: string[]): unknown {
 
 function carrierSchema(root: unknown, op: HttpOperation, carrier: Carrier): unknown {
   const lower = carrier.name.toLowerCase();
-  const param = op.parameters.find((p) =>
-    carrier.in === 'header' ? p.in === 'header' && p.name.toLowerCase() === lower
-      : carrier.in === 'form' ? p.in === 'formData' && p.name === carrier.name
-        : p.in === carrier.in && p.name === carrier.name);
+  const param = op.parameters.find((p) => (carrier.in === 'header' ? p.in === 'header' && p.name.toLowerCase() === lower : p.in === carrier.in && p.name === carrier.name));
   if (param !== undefined) return param.schema;
   if (carrier.in !== 'body' && carrier.in !== 'form') return undefined;
-  const bodies: (JsonSchema | undefined)[] = [
-    ...(op.requestBody?.content ?? []).map((m) => m.schema),
-    ...op.parameters.filter((p) => p.in === 'body').map((p) => p.schema),
-  ];
+  const bodies: (JsonSchema | undefined)[] = (op.requestBody?.content ?? []).map((m) => m.schema);
   for (const b of bodies) {
     const hit = propertyAt(root, b, carrier.path);
     if (hit !== undefined) return hit;

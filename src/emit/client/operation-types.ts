@@ -34,25 +34,12 @@ interface BodySource {
   mediaType?: string;
 }
 
-/** Swagger 2 puts the body in a `body` parameter and form fields in `formData` parameters. */
+/** The request body the client sends (the IR gives Swagger 2.0 `body`/`formData` the same form). */
 function bodySource(op: HttpOperation): BodySource | undefined {
-  if (op.requestBody !== undefined) {
-    const picked = pickRequestContent(op.requestBody.content);
-    if (picked === undefined) return undefined;
-    return { schema: picked.media.schema, encoding: picked.encoding, required: op.requestBody.required, mediaType: picked.media.mediaType };
-  }
-  const body = op.parameters.find((p) => p.in === 'body');
-  if (body !== undefined) return { schema: body.schema, encoding: 'json', required: body.required };
-  const form = op.parameters.filter((p) => p.in === 'formData');
-  if (form.length === 0) return undefined;
-  const properties: Record<string, JsonSchema> = {};
-  for (const p of form) properties[p.name] = p.schema ?? {};
-  const isFile = form.some((p) => typeof p.schema === 'object' && p.schema['type'] === 'file');
-  return {
-    schema: { type: 'object', properties, required: form.filter((p) => p.required).map((p) => p.name) },
-    encoding: isFile ? 'multipart' : 'form',
-    required: form.some((p) => p.required),
-  };
+  if (op.requestBody === undefined) return undefined;
+  const picked = pickRequestContent(op.requestBody.content);
+  if (picked === undefined) return undefined;
+  return { schema: picked.media.schema, encoding: picked.encoding, required: op.requestBody.required, mediaType: picked.media.mediaType };
 }
 
 /** The key travels in the carrier the wrapper fills in (SOP Step 4), so the caller does not pass it. */

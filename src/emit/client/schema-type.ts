@@ -1,6 +1,6 @@
 /**
- * JSON Schema (OpenAPI 2 / 3.0 / 3.1 dialects) → TypeScript type text, written straight into ts-morph's
- * CodeBlockWriter so huge specs never build an intermediate AST per schema node.
+ * JSON Schema (the OpenAPI 3.1 form the IR gives every source, ir/schemas.ts) → TypeScript type text, written
+ * straight into ts-morph's CodeBlockWriter so huge specs never build an intermediate AST per schema node.
  */
 import type { CodeBlockWriter } from 'ts-morph';
 import type { JsonSchema } from '../../ir/types.js';
@@ -39,15 +39,10 @@ export function writeSchemaType(w: CodeBlockWriter, schema: JsonSchema | undefin
   }
 }
 
-function isNullable(s: Obj): boolean {
-  // `nullable` is OpenAPI 3.0; `x-nullable` is the common Swagger 2 extension.
-  return s['nullable'] === true || s['x-nullable'] === true;
-}
-
 function writeNonTrivial(w: CodeBlockWriter, s: Obj, ctx: TypeWriterContext): void {
   const members: ((w: CodeBlockWriter) => void)[] = [];
   if (typeof s['$ref'] === 'string') {
-    // OpenAPI 3.0 ignores `$ref` siblings; nullable is honoured because generators commonly emit it there.
+    // Only annotations stand beside a `$ref` here (ir/schemas.ts); they are read by writeDoc.
     const name = ctx.registry.nameFor(s['$ref']);
     members.push((x) => x.write(name ?? 'unknown'));
   } else {
@@ -61,19 +56,13 @@ function writeNonTrivial(w: CodeBlockWriter, s: Obj, ctx: TypeWriterContext): vo
     }
   }
   if (members.length === 0) members.push((x) => x.write('unknown'));
-  const nullable = isNullable(s) && !hasNullAlready(s);
-  const wrap = members.length > 1 || nullable;
+  const wrap = members.length > 1;
   members.forEach((m, i) => {
     if (i > 0) w.write(' & ');
     if (wrap) w.write('(');
     m(w);
     if (wrap) w.write(')');
   });
-  if (nullable) w.write(' | null');
-}
-
-function hasNullAlready(s: Obj): boolean {
-  return (Array.isArray(s['enum']) && s['enum'].includes(null)) || (Array.isArray(s['type']) && s['type'].includes('null'));
 }
 
 function writeJoined(w: CodeBlockWriter, list: JsonSchema[], sep: string, ctx: TypeWriterContext): void {
@@ -92,7 +81,6 @@ function writeOperand(w: CodeBlockWriter, schema: JsonSchema | undefined, ctx: T
 }
 
 function isAtomic(s: Obj): boolean {
-  if (isNullable(s)) return false;
   if (typeof s['$ref'] === 'string') return true;
   if (s['allOf'] !== undefined || s['oneOf'] !== undefined || s['anyOf'] !== undefined) return false;
   if (Array.isArray(s['enum']) && s['enum'].length !== 1) return false;
@@ -157,9 +145,6 @@ function writePrimitive(w: CodeBlockWriter, type: string, s: Obj, ctx: TypeWrite
       return;
     case 'object':
       writeObject(w, s, ctx);
-      return;
-    case 'file':
-      w.write('Blob'); // Swagger 2 `type: file` (formData upload, file responses)
       return;
     default:
       w.write('unknown');

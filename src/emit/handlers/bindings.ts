@@ -28,7 +28,6 @@ function assign(apiPlan: ApiPlan): Names {
 function bodyOf(spec: ToolSpec, op: HttpOperation): ToolBinding['body'] {
   const body = spec.http?.body;
   if (body === undefined) return undefined;
-  if (body.form !== undefined) return { property: body.property, encoding: body.form, required: body.required };
   const media = op.requestBody?.content.find((c) => c.mediaType === body.mediaType);
   const encoding = encodingOf(body.mediaType ?? 'application/json', media?.schema);
   const out: NonNullable<ToolBinding['body']> = { property: body.property, encoding, required: body.required };

@@ -1,6 +1,6 @@
 /**
- * The spec's security schemes reduced to where a credential goes (OAS 3 `components.securitySchemes`,
- * Swagger 2 `securityDefinitions`). Only what a server can fill without the model: bearer tokens
+ * The spec's security schemes (one form for every spec version, ir/security-schemes.ts) reduced to where a
+ * credential goes. Only what a server can fill without the model: bearer tokens
  * (HTTP bearer, OAuth 2, OpenID Connect), HTTP basic, and API keys in a header, query or cookie.
  */
 import { securitySchemesOf } from '../../ir/security-schemes.js';
@@ -19,7 +19,7 @@ function reduce(name: string, s: unknown): BindingSecurity | undefined {
   if (s.type === 'apiKey' && typeof s.name === 'string' && (s.in === 'header' || s.in === 'query' || s.in === 'cookie')) {
     return { scheme: name, type: 'apiKey', in: s.in, name: s.name };
   }
-  if ((s.type === 'http' && scheme === 'basic') || s.type === 'basic') return { scheme: name, type: 'basic' };
+  if (s.type === 'http' && scheme === 'basic') return { scheme: name, type: 'basic' };
   if ((s.type === 'http' && scheme === 'bearer') || s.type === 'oauth2' || s.type === 'openIdConnect') return { scheme: name, type: 'bearer' };
   return undefined;
 }

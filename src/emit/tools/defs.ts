@@ -8,11 +8,9 @@ import type { JsonSchema } from '../../ir/types.js';
 import { escapeSegment, parsePointer } from '../../json-pointer/pointer.js';
 import { decodeFragment, followRef, isRef, resolvePointer } from '../../json-pointer/refs.js';
 
-export type SourceDialect = 'openapi2' | 'openapi3.0' | 'jsonschema';
-
 export interface DefsBuilder {
+  /** An OpenAPI document (its schemas in the 3.1 form, ir/schemas.ts) or a tool's JSON Schema. */
   root: unknown;
-  dialect: SourceDialect;
   /** Source pointer → def name. */
   names: Map<string, string>;
   used: Set<string>;
@@ -22,8 +20,8 @@ export interface DefsBuilder {
   unresolved: string[];
 }
 
-export function createDefs(root: unknown, dialect: SourceDialect): DefsBuilder {
-  return { root, dialect, names: new Map(), used: new Set(), defs: new Map(), queue: [], unresolved: [] };
+export function createDefs(root: unknown): DefsBuilder {
+  return { root, names: new Map(), used: new Set(), defs: new Map(), queue: [], unresolved: [] };
 }
 
 /** A def name from the last meaningful pointer segment, restricted to `[A-Za-z0-9_.-]`. */

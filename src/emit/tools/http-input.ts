@@ -5,7 +5,7 @@
 import type { Carrier } from '../../classify/types.js';
 import { securitySchemesOf } from '../../ir/security-schemes.js';
 import type { ApiModel, HttpOperation, JsonSchema, MediaContent, Parameter } from '../../ir/types.js';
-import { createDefs, finishDefs, type DefsBuilder, type SourceDialect } from './defs.js';
+import { createDefs, finishDefs, type DefsBuilder } from './defs.js';
 import { KEY_PROPERTY } from './idempotency-key.js';
 import { normalizeSchema } from './normalize.js';
 import { dropKeyPath } from './drop-key-path.js';
@@ -19,18 +19,12 @@ export interface BuiltInput {
   /** HTTP operations: where each top-level property goes (the tool runtime routes flat arguments by it). */
   routes?: { property: string; in: 'path' | 'query' | 'header' | 'cookie'; name: string }[];
   /** HTTP operations: the property holding the request body, and the media type it was read from. */
-  body?: { property: string; required: boolean; mediaType?: string; form?: 'form' | 'multipart' };
+  body?: { property: string; required: boolean; mediaType?: string };
 }
 
 /** OAS 3.x §4.8.12.1: header parameters named Accept, Content-Type or Authorization are ignored. */
 const IGNORED_HEADERS = ['accept', 'authorization', 'content-type'];
-const LOCATION_ORDER: Parameter['in'][] = ['path', 'query', 'header', 'cookie', 'formData'];
-
-export function dialectOf(format: ApiModel['format']): SourceDialect {
-  if (format === 'openapi2') return 'openapi2';
-  if (format === 'openapi3.0') return 'openapi3.0';
-  return 'jsonschema';
-}
+const LOCATION_ORDER: Parameter['in'][] = ['path', 'query', 'header', 'cookie'];
 
 /** apiKey security schemes name the credentials the caller injects; the model must never be asked for them. */
 function authParams(root: unknown): Set<string> {
@@ -46,13 +40,11 @@ function authParams(root: unknown): Set<string> {
 }
 
 function isExposed(p: Parameter, auth: Set<string>, carrier: Carrier | null): boolean {
-  if (p.in === 'body') return false;
   const id = p.in === 'header' ? p.name.toLowerCase() : p.name;
   if (auth.has(`${p.in}:${id}`)) return false;
   if (p.in === 'header' && IGNORED_HEADERS.includes(id)) return false;
   // The native key travels in its own carrier; the tool exposes it once, as `idempotency_key`.
-  const carrierIn = carrier?.in === 'form' ? 'formData' : carrier?.in;
-  if (carrier && carrierIn === p.in && (p.in === 'header' ? carrier.name.toLowerCase() === id : carrier.name === p.name)) {
+  if (carrier && carrier.in === p.in && (p.in === 'header' ? carrier.name.toLowerCase() === id : carrier.name === p.name)) {
     return false;
   }
   return true;
@@ -79,16 +71,14 @@ function pickContent(content: MediaContent[]): MediaContent | undefined {
   return json ?? form ?? content[0];
 }
 
-function bodySchema(op: HttpOperation, builder: DefsBuilder): { schema: JsonSchema; required: boolean; mediaType?: string } | undefined {
-  const bodyParam = op.parameters.find((p) => p.in === 'body');
-  if (bodyParam) return { schema: withDescription(normalizeSchema(bodyParam.schema ?? {}, builder), bodyParam.description), required: bodyParam.required, mediaType: 'application/json' };
-  const formParams = op.parameters.filter((p) => p.in === 'formData');
-  if (formParams.length > 0 || !op.requestBody) return undefined;
+/** The request body (Swagger 2.0 `body`/`formData` included: the IR made them a `requestBody`). */
+function bodySchema(op: HttpOperation, builder: DefsBuilder): { schema: JsonSchema; required: boolean; mediaType: string } | undefined {
+  if (!op.requestBody) return undefined;
   const picked = pickContent(op.requestBody.content);
   if (!picked) return undefined;
   const structured = /json|form/i.test(picked.mediaType);
   const schema = structured
-    ? normalizeSchema(picked.schema ?? {}, builder)
+    ? withDescription(normalizeSchema(picked.schema ?? {}, builder), op.requestBody.description)
     : { type: 'string', description: `Raw request body (${picked.mediaType}).` };
   return { schema, required: op.requestBody.required, mediaType: picked.mediaType };
 }
@@ -111,7 +101,7 @@ function dropCarrierFields(schema: Obj, name: string, carrier: Carrier): void {
 }
 
 export function buildHttpInput(op: HttpOperation, api: ApiModel, carrier: Carrier | null): BuiltInput {
-  const builder = createDefs(api.root, dialectOf(api.format));
+  const builder = createDefs(api.root);
   const auth = authParams(api.root);
   const properties: Obj = {};
   const required: string[] = [];
@@ -119,35 +109,21 @@ export function buildHttpInput(op: HttpOperation, api: ApiModel, carrier: Carrie
   const params = op.parameters
     .filter((p) => isExposed(p, auth, carrier))
     .sort((a, b) => LOCATION_ORDER.indexOf(a.in) - LOCATION_ORDER.indexOf(b.in));
-  const formProps: Obj = {};
-  const formRequired: string[] = [];
   const routes: NonNullable<BuiltInput['routes']> = [];
-  let multipart = false;
   for (const p of params) {
     const schema = withDescription(normalizeSchema(p.schema ?? { type: 'string' }, builder), p.description);
-    if (p.in === 'formData') {
-      formProps[p.name] = schema;
-      if (p.required) formRequired.push(p.name);
-      if (typeof p.schema === 'object' && p.schema.type === 'file') multipart = true;
-      continue;
-    }
     const name = propertyName(p, taken);
-    routes.push({ property: name, in: p.in as 'path' | 'query' | 'header' | 'cookie', name: p.name });
+    routes.push({ property: name, in: p.in, name: p.name });
     properties[name] = schema;
     if (p.required || p.in === 'path') required.push(name);
   }
-  const isForm = Object.keys(formProps).length > 0;
-  const body = isForm
-    ? { schema: { type: 'object', properties: formProps, required: formRequired }, required: formRequired.length > 0, mediaType: undefined }
-    : bodySchema(op, builder);
+  const body = bodySchema(op, builder);
   let bodyInfo: BuiltInput['body'];
   if (body) {
     const name = bodyName(taken);
     properties[name] = body.schema;
     if (body.required) required.push(name);
-    bodyInfo = { property: name, required: body.required };
-    if (body.mediaType !== undefined) bodyInfo.mediaType = body.mediaType;
-    if (isForm) bodyInfo.form = multipart ? 'multipart' : 'form';
+    bodyInfo = { property: name, required: body.required, mediaType: body.mediaType };
   }
   const schema: Obj = { type: 'object', properties, required, additionalProperties: false };
   const defs = finishDefs(builder, normalizeSchema);

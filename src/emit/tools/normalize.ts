@@ -1,6 +1,7 @@
 /**
- * Normalize a source schema (OpenAPI 2.0 / 3.0 Schema Object, OpenAPI 3.1 or draft-07 JSON Schema) into
- * plain JSON Schema 2020-12 — the dialect MCP 2025-11-25 assumes when `$schema` is absent (SEP-1613).
+ * Normalize a source schema (an OpenAPI Schema Object, which the IR already gave the 3.1 form whatever the
+ * spec version — ir/schemas.ts —, or a tool's draft-07 / 2020-12 JSON Schema) into plain JSON Schema
+ * 2020-12 — the dialect MCP 2025-11-25 assumes when `$schema` is absent (SEP-1613).
  * Unknown keywords, vendor extensions and OpenAPI-only annotations are dropped, values of the wrong type
  * are dropped, and `$ref`s are lifted into `$defs` (see defs.ts), so the result compiles under Ajv 2020 strict.
  */
@@ -27,18 +28,15 @@ const has = (list: readonly string[], key: string): boolean => list.includes(key
 export function normalizeSchema(schema: unknown, builder: DefsBuilder): JsonSchema {
   if (typeof schema === 'boolean') return schema;
   if (!isObj(schema)) return {};
-  const src = preprocess(schema, builder);
+  const src = preprocess(schema);
   if (typeof src.$ref === 'string') {
     const target = liftRef(builder, src.$ref);
-    const openapiRef = builder.dialect !== 'jsonschema'; // OpenAPI 2/3.0: siblings of $ref are ignored.
-    const rest = openapiRef ? {} : withoutRef(src);
     const out: Obj = target === undefined ? {} : { $ref: target };
-    if (!openapiRef) Object.assign(out, normalizeSchema(rest, builder));
-    return applyNullable(out, schema, builder);
+    return Object.assign(out, normalizeSchema(withoutRef(src), builder));
   }
   const out: Obj = {};
   for (const key of Object.keys(src).sort(byKeyword)) copyKeyword(out, key, src[key], builder);
-  return applyNullable(out, schema, builder);
+  return out;
 }
 
 /** Sorted keywords, `type` first so a reader sees what a schema is before its constraints. */
@@ -62,24 +60,14 @@ function withoutRef(src: Obj): Obj {
   return rest;
 }
 
-/** Dialect rewrites that change keyword names (draft-04 booleans, draft-07 arrays, Swagger `file`). */
-function preprocess(schema: Obj, builder: DefsBuilder): Obj {
+/**
+ * Rewrites that change keyword names: an OpenAPI `example` (kept by 3.1, deprecated there) → `examples`,
+ * draft-07 tuple arrays and `dependencies`. OpenAPI 2.0/3.0 forms (`nullable`, boolean exclusive bounds,
+ * `type: file`) never get here: the IR rewrote them.
+ */
+function preprocess(schema: Obj): Obj {
   const src: Obj = { ...schema };
-  if (builder.dialect !== 'jsonschema') {
-    // OpenAPI 2.0 / 3.0 use draft-04 boolean exclusiveMinimum/Maximum (OAS 3.0.3 §4.7.24.1).
-    for (const [flag, bound] of [['exclusiveMinimum', 'minimum'], ['exclusiveMaximum', 'maximum']] as const) {
-      if (typeof src[flag] !== 'boolean') continue;
-      if (src[flag] === true && typeof src[bound] === 'number') {
-        src[flag] = src[bound];
-        delete src[bound];
-      } else delete src[flag];
-    }
-    if (src.example !== undefined && src.examples === undefined) src.examples = [src.example];
-  }
-  if (src.type === 'file') {
-    src.type = 'string';
-    src.format = 'binary';
-  }
+  if (src.example !== undefined && src.examples === undefined) src.examples = [src.example];
   if (Array.isArray(src.items)) {
     // draft-07 tuple form → 2020-12 prefixItems; additionalItems → items.
     src.prefixItems = src.items;
@@ -142,8 +130,8 @@ function copyStructural(out: Obj, key: string, value: unknown): void {
       if (isObj(value)) out.dependentRequired = stringArrays(value);
       return;
     default:
-      // `$schema`, `$id`, `definitions`/`$defs` (rebuilt from what is reachable), `nullable` (applied
-      // separately), `discriminator`, `xml`, `externalDocs`, `example`, `x-*` and unknown keywords.
+      // `$schema`, `$id`, `definitions`/`$defs` (rebuilt from what is reachable), `discriminator`, `xml`,
+      // `externalDocs`, `example`, `x-*` and unknown keywords.
       return;
   }
 }
@@ -189,14 +177,4 @@ function dedupeValues(values: unknown[]): unknown[] {
     seen.add(key);
     return true;
   });
-}
-
-/** OpenAPI 3.0 `nullable: true` → `null` joins the type (or an `anyOf` around a `$ref`). */
-function applyNullable(out: Obj, schema: Obj, builder: DefsBuilder): JsonSchema {
-  if (builder.dialect === 'jsonschema' || schema.nullable !== true) return out;
-  if (typeof out.$ref === 'string') return { anyOf: [out, { type: 'null' }] };
-  if (typeof out.type === 'string' && out.type !== 'null') out.type = [out.type, 'null'];
-  else if (Array.isArray(out.type) && !out.type.includes('null')) out.type = [...out.type, 'null'];
-  if (Array.isArray(out.enum) && !out.enum.includes(null)) out.enum = [...out.enum, null];
-  return out;
 }

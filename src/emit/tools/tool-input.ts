@@ -8,7 +8,7 @@ type Obj = Record<string, unknown>;
 
 /** Refs inside a tool schema are relative to that schema (zod-to-json-schema's `#/definitions/…`). */
 export function normalizeToolSchema(schema: JsonSchema | undefined): BuiltInput {
-  const builder = createDefs(schema, 'jsonschema');
+  const builder = createDefs(schema);
   const out = normalizeRoot(schema ?? {}, builder);
   const obj: Obj = typeof out === 'boolean' ? {} : { ...out };
   // MCP 2025-11-25: inputSchema/outputSchema are JSON Schema objects whose type is "object".

@@ -125,6 +125,6 @@ export type Owner = {
 /** @see #/definitions/Pet */
 export type Pet = {
   name: string;
-  tag?: (string) | null;
+  tag?: string | null;
   owner?: Owner;
 };

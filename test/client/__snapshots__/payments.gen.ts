@@ -682,7 +682,7 @@ export type ChargeRequest = {
   /** Amount in the smallest currency unit. */
   amount: number;
   currency: "usd" | "eur";
-  customer?: (string) | null;
+  customer?: string | null;
   metadata?: {
     [key: string]: string;
   };

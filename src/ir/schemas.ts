@@ -1,0 +1,131 @@
+/**
+ * Schema Objects in one form whatever the source version — the OpenAPI 3.1 (JSON Schema 2020-12) one — so
+ * the classifier and the emitters read one dialect:
+ * - `nullable: true` (3.0) and `x-nullable: true` (the common Swagger 2.0 extension): `null` joins the `type`
+ *   (and the `enum`); around a `$ref` it becomes `anyOf: [{ $ref }, { type: 'null' }]`; a lone `oneOf`/`anyOf`
+ *   gets a `{ type: 'null' }` alternative; any other shape is wrapped the same way (annotations stay outside).
+ * - draft-04 boolean `exclusiveMinimum`/`exclusiveMaximum` (2.0, 3.0) → the numeric bound; `type: file` (2.0)
+ *   → `type: string, format: binary`.
+ * - 2.0 and 3.0 ignore the siblings of a `$ref`: assertions beside one are dropped, annotations (description…)
+ *   kept, which is how 3.1 reads the same object.
+ * Copy on write: a node is copied only when it or something below it changes. The loaded document stays as it
+ * was read (validate checks it against its own version; `locate` indexes it), pointers keep their meaning, and
+ * `$ref`s stay references — nothing is inlined, so Stripe- or GitHub-sized specs cost one walk, not a copy.
+ */
+import type { SpecFormat } from './types.js';
+
+type Obj = Record<string, unknown>;
+type Mode = 'node' | 'names' | 'schema-names';
+
+/** Maps whose keys are names of schemas: a property may be called `default`, `enum` or `x-id`. */
+const SCHEMA_NAME_MAPS = new Set(['properties', 'patternProperties', 'definitions', '$defs', 'schemas', 'dependentSchemas']);
+/** OpenAPI maps whose keys are names (a response is called `default`); their `x-*` keys are extensions. */
+const NAME_MAPS = new Set(['paths', 'webhooks', 'callbacks', 'responses', 'parameters', 'headers', 'content', 'encoding', 'requestBodies', 'securitySchemes', 'links', 'pathItems']);
+/** Data, not schemas or OpenAPI objects: never rewritten. */
+const VALUES = new Set(['example', 'examples', 'default', 'enum', 'const']);
+/** What stays beside a `$ref` in 2.0/3.0, and outside the `anyOf` a nullable shape is wrapped in. */
+const ANNOTATIONS = new Set(['title', 'description', 'deprecated', 'readOnly', 'writeOnly', 'example', 'examples', 'default', 'externalDocs', '$comment']);
+/** Keywords that constrain a value; a nullable schema without any of them already accepts `null`. */
+const SHAPE = ['type', 'enum', 'const', 'properties', 'additionalProperties', 'patternProperties', 'items', 'prefixItems', 'allOf', 'anyOf', 'oneOf', 'not', 'required', 'format', 'pattern', 'minimum', 'maximum', 'minLength', 'maxLength', 'minItems', 'maxItems'];
+const COMPOSITIONS = ['allOf', 'anyOf', 'oneOf'] as const;
+
+interface Walk {
+  /** 2.0 and 3.0: the siblings of a `$ref` are ignored. */
+  refSiblingsIgnored: boolean;
+  /** Rewritten nodes by original, so a node shared through a YAML alias stays one shared (rewritten) node. */
+  done: Map<object, unknown>;
+  /** Nodes on the current path: YAML anchors can make real cycles; such a node is left as it is. */
+  active: Set<object>;
+}
+
+const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
+
+/** The document with every Schema Object in the 3.1 form (the input itself when nothing needed a change). */
+export function normalizeSchemas(root: unknown, format: SpecFormat): unknown {
+  return visit({ refSiblingsIgnored: format !== 'openapi3.1', done: new Map(), active: new Set() }, root, 'node');
+}
+
+function visit(w: Walk, node: unknown, mode: Mode): unknown {
+  if (node === null || typeof node !== 'object') return node;
+  const memo = w.done.get(node);
+  if (memo !== undefined || w.active.has(node)) return memo ?? node;
+  w.active.add(node);
+  const out = Array.isArray(node) ? visitArray(w, node) : visitObject(w, node as Obj, mode);
+  w.active.delete(node);
+  // Only changed nodes are remembered: a parsed JSON document shares nothing, and a map of every node of a
+  // GitHub-sized spec would cost more than walking an unchanged alias twice.
+  if (out !== node) w.done.set(node, out);
+  return out;
+}
+
+function visitArray(w: Walk, node: unknown[]): unknown[] {
+  let copy: unknown[] | undefined;
+  node.forEach((v, i) => {
+    const n = visit(w, v, 'node');
+    if (n !== v) (copy ??= [...node])[i] = n;
+  });
+  return copy ?? node;
+}
+
+function visitObject(w: Walk, node: Obj, mode: Mode): Obj {
+  let copy: Obj | undefined;
+  for (const key of Object.keys(node)) {
+    if (mode === 'node' ? VALUES.has(key) || key.startsWith('x-') : mode === 'names' && key.startsWith('x-')) continue;
+    const v = node[key];
+    const childMode: Mode = mode !== 'node' || !isObj(v) ? 'node' : SCHEMA_NAME_MAPS.has(key) ? 'schema-names' : NAME_MAPS.has(key) ? 'names' : 'node';
+    const n = visit(w, v, childMode);
+    if (n !== v) (copy ??= { ...node })[key] = n;
+  }
+  return mode === 'node' ? rewrite(w, copy ?? node) : (copy ?? node);
+}
+
+/** One node in the 3.1 form; `s` itself when it already is. */
+function rewrite(w: Walk, s: Obj): Obj {
+  let out = s;
+  const edit = (): Obj => (out === s ? (out = { ...s }) : out);
+  if (w.refSiblingsIgnored && typeof s.$ref === 'string') {
+    for (const k of Object.keys(s)) if (k !== '$ref' && k !== 'nullable' && k !== 'x-nullable' && !ANNOTATIONS.has(k) && !k.startsWith('x-')) delete edit()[k];
+  }
+  for (const [flag, bound] of [['exclusiveMinimum', 'minimum'], ['exclusiveMaximum', 'maximum']] as const) {
+    if (typeof out[flag] !== 'boolean') continue;
+    const o = edit();
+    if (o[flag] === true && typeof o[bound] === 'number') {
+      o[flag] = o[bound];
+      delete o[bound];
+    } else delete o[flag];
+  }
+  if (out.type === 'file') Object.assign(edit(), { type: 'string', format: 'binary' });
+  const nullable = out.nullable === true || out['x-nullable'] === true;
+  if (typeof out.nullable === 'boolean') delete edit().nullable;
+  if (typeof out['x-nullable'] === 'boolean') delete edit()['x-nullable'];
+  return nullable ? withNull(edit()) : out;
+}
+
+const isNullType = (v: unknown): boolean => isObj(v) && v.type === 'null';
+
+/** `s` (a fresh copy, changed in place) or a wrapper around it that also accepts `null`. */
+function withNull(s: Obj): Obj {
+  const composed = COMPOSITIONS.filter((k) => Array.isArray(s[k]));
+  if (typeof s.$ref === 'string') return wrap(s);
+  if (composed.length === 0 && (typeof s.type === 'string' || Array.isArray(s.type) || Array.isArray(s.enum))) {
+    const types = typeof s.type === 'string' ? [s.type] : Array.isArray(s.type) ? s.type : undefined;
+    if (types !== undefined && !types.includes('null')) s.type = [...types, 'null'];
+    if (Array.isArray(s.enum) && !s.enum.includes(null)) s.enum = [...s.enum, null];
+    return s;
+  }
+  const onlyAlternatives = composed.length === 1 && composed[0] !== 'allOf' && SHAPE.every((k) => k === composed[0] || s[k] === undefined);
+  if (onlyAlternatives) {
+    const list = s[composed[0]] as unknown[];
+    if (!list.some(isNullType)) s[composed[0]] = [...list, { type: 'null' }];
+    return s;
+  }
+  return SHAPE.some((k) => s[k] !== undefined) ? wrap(s) : s;
+}
+
+function wrap(s: Obj): Obj {
+  const outer: Obj = {};
+  const inner: Obj = {};
+  for (const [k, v] of Object.entries(s)) (ANNOTATIONS.has(k) ? outer : inner)[k] = v;
+  outer.anyOf = [inner, { type: 'null' }];
+  return outer;
+}
