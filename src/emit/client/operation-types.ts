@@ -8,8 +8,8 @@ import type { HttpOperation, JsonSchema, Parameter } from '../../ir/types.js';
 import type { Carrier } from '../../classify/types.js';
 import { pickRequestContent, responseShape, type BodyEncoding, type ResponseShape } from './media.js';
 import { propertyKey, type NameTable, pascalCase } from './names.js';
-import { jsonText, tsString } from '../../escape/index.js';
-import { writeDocLines, docInline, docLines, writeSchemaType, typeAliasStatement, type TypeWriterContext } from './schema-type.js';
+import { jsonText } from '../../escape/index.js';
+import { writeDocLines, docInline, docLines, writeSchemaType, writeSchemaTypeWithout, typeAliasStatement, type TypeWriterContext } from './schema-type.js';
 
 export type ParamGroup = 'path' | 'query' | 'header' | 'cookie';
 const GROUPS: ParamGroup[] = ['path', 'query', 'header', 'cookie'];
@@ -122,7 +122,7 @@ function omittedPaths(carrier: Carrier | null): string[][] | undefined {
 const isTopLevelOnly = (paths: string[][]): boolean => paths.length === 1 && paths[0].length === 1;
 
 /**
- * A single top-level field is dropped with `Omit` (as before); a nested or per-variant path with the
+ * A single top-level field is left out of the body type (`writeSchemaTypeWithout`); a nested or per-variant path with the
  * runtime's `OmitKeyPath`, which distributes over a `oneOf` union (plain `Omit` would collapse it).
  */
 function writeBody(w: CodeBlockWriter, body: BodySource, omitted: string[][] | undefined, ctx: TypeWriterContext): void {
@@ -132,11 +132,8 @@ function writeBody(w: CodeBlockWriter, body: BodySource, omitted: string[][] | u
   } else if (body.encoding === 'text') {
     w.write('string');
   } else {
-    if (omitted !== undefined && isTopLevelOnly(omitted)) {
-      w.write('Omit<');
-      writeSchemaType(w, body.schema, ctx);
-      w.write(`, ${tsString(omitted[0][0])}>`);
-    } else if (omitted !== undefined) {
+    if (omitted !== undefined && isTopLevelOnly(omitted)) writeSchemaTypeWithout(w, body.schema, omitted[0]![0]!, ctx);
+    else if (omitted !== undefined) {
       for (let i = 0; i < omitted.length; i++) w.write('OmitKeyPath<');
       writeSchemaType(w, body.schema, ctx);
       for (const p of omitted) w.write(`, ${jsonText(p)}>`);
@@ -150,17 +147,13 @@ function writeResponse(w: CodeBlockWriter, shape: ResponseShape, ctx: TypeWriter
     w.write('void');
     return;
   }
-  const wrap = shape.bodies.length > 1 || shape.hasEmpty;
+  // Members of a union need no parentheses (no function or conditional types are ever written).
   shape.bodies.forEach((b, i) => {
     if (i > 0) w.write(' | ');
     // The runtime's HTTP layer reads binary bodies as a Blob and text bodies as a string (`responseType`).
     if (b.parse === 'blob') w.write('Blob');
     else if (b.parse === 'text') w.write('string');
-    else {
-      if (wrap) w.write('(');
-      writeSchemaType(w, b.media.schema, ctx);
-      if (wrap) w.write(')');
-    }
+    else writeSchemaType(w, b.media.schema, ctx);
   });
   if (shape.hasEmpty) w.write(' | undefined');
 }
