@@ -4,7 +4,7 @@
  * before the call), their run-time twin, and small response helpers.
  */
 import type { RunResult } from './idempotency.js';
-import type { HttpResponse } from './http.js';
+import { HttpStatusError, type HttpResponse } from './http.js';
 import { contentKey, intentKey } from './keys.js';
 
 /**
@@ -112,4 +112,21 @@ export function needStore<T>(value: T | undefined, operation: string): T {
     throw new TypeError(`${operation} needs a dedup store (it has no native key): create the client with { store }, e.g. createSqliteStore({ filename }) after running the generated migration`);
   }
   return value;
+}
+
+/**
+ * An `HttpStatusError` typed by the error responses a spec declares for one operation (`Errors`: status →
+ * body, as a generated `XErrors`): checking `status` narrows `body`. A range (`4XX`) or `default` entry has
+ * `status: number`. With no declared error response it is a plain `HttpStatusError`.
+ */
+export type HttpErrorOf<Errors> = [keyof Errors] extends [never]
+  ? HttpStatusError
+  : HttpStatusError & { [S in keyof Errors]: { readonly status: S extends number ? S : number; readonly body: Errors[S] } }[keyof Errors];
+
+/**
+ * `err` when it is the HTTP status error of a call to `operation` (its `HttpRequest.operation`), else
+ * `undefined`. The typing is the spec's word for the body: the runtime parsed it by content type, not checked it.
+ */
+export function httpErrorOf<Errors>(err: unknown, operation: string): HttpErrorOf<Errors> | undefined {
+  return err instanceof HttpStatusError && err.operation === operation ? (err as HttpErrorOf<Errors>) : undefined;
 }
