@@ -114,14 +114,21 @@ export function needStore<T>(value: T | undefined, operation: string): T {
   return value;
 }
 
+type Digit = 0 | 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8 | 9;
+type NumberOf<T> = T extends `${infer N extends number}` ? N : never;
+/** The statuses a key of an `XErrors` map stands for: `404` itself, `"4XX"` → 400 … 499, `default` → any. */
+type StatusOf<K> = K extends number ? K
+  : Uppercase<K & string> extends `${infer C extends 1 | 2 | 3 | 4 | 5}XX` ? NumberOf<`${C}${Digit}${Digit}`>
+  : number;
+
 /**
  * An `HttpStatusError` typed by the error responses a spec declares for one operation (`Errors`: status →
- * body, as a generated `XErrors`): checking `status` narrows `body`. A range (`4XX`) or `default` entry has
- * `status: number`. With no declared error response it is a plain `HttpStatusError`.
+ * body, as a generated `XErrors`): checking `status` narrows `body` (a `default` entry matches any status).
+ * With no declared error response it is a plain `HttpStatusError`.
  */
 export type HttpErrorOf<Errors> = [keyof Errors] extends [never]
   ? HttpStatusError
-  : HttpStatusError & { [S in keyof Errors]: { readonly status: S extends number ? S : number; readonly body: Errors[S] } }[keyof Errors];
+  : HttpStatusError & { [K in keyof Errors]: { readonly status: StatusOf<K>; readonly body: Errors[K] } }[keyof Errors];
 
 /**
  * `err` when it is the HTTP status error of a call to `operation` (its `HttpRequest.operation`), else
