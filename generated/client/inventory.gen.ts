@@ -19,8 +19,8 @@ export type InventoryClientOptions = HttpCallerOptions & {
  * Typed client: one method per operation. Reads are plain calls.
  * A write is made safe to retry by the mechanism its doc names (SOP Step 6) and resolves to
  * `{ result, wasReplay, originalCalledAt }` (SOP Step 7). Its key option (SOP Step 3):
- * - `{ key }`: a key persisted in your state before the call, reused on every retry;
- * - none, for content-keyed writes (OP-3): the key is the hash of the canonical request.
+ * - `{ key }`: a key persisted in your state before the call, reused on every retry.
+ * - none, for a content-keyed write (OP-3): the key is the hash of the canonical request.
  * Each write's `@see` is its row in the audit report: carrier, key strategy, TTL and the reasons.
  * A non-2xx answer rejects with `HttpStatusError`; `InventoryClient.errorOf(operation, err)` types its body.
  */
@@ -149,11 +149,11 @@ export function createInventoryClient<StoreType extends DedupStore | undefined =
 
 /** Each operation's `XErrors` by operation key (for `errorOf`). */
 export type InventoryErrors = {
-  "GET /artifacts/{sha256}": GetArtifactErrors;
-  "GET /orders/{order_id}": GetOrderErrors;
-  "POST /orders": CreateOrderErrors;
-  "POST /orders/{order_id}/fulfil": FulfilOrderErrors;
-  "PUT /artifacts/{sha256}": PutArtifactErrors;
+  "GET /artifacts/{sha256}": Record<never, never>;
+  "GET /orders/{order_id}": Record<never, never>;
+  "POST /orders": Record<never, never>;
+  "POST /orders/{order_id}/fulfil": Record<never, never>;
+  "PUT /artifacts/{sha256}": Record<never, never>;
 };
 
 /** Input of `GET /artifacts/{sha256}`. */
@@ -166,9 +166,6 @@ export type GetArtifactRequest = {
 /** Success body of `GET /artifacts/{sha256}`. */
 export type GetArtifactResponse = Blob;
 
-/** Error bodies of `GET /artifacts/{sha256}` by status (see `errorOf`). */
-export type GetArtifactErrors = Record<never, never>;
-
 /** Input of `GET /orders/{order_id}`. */
 export type GetOrderRequest = {
   path: {
@@ -179,9 +176,6 @@ export type GetOrderRequest = {
 /** Success body of `GET /orders/{order_id}`. */
 export type GetOrderResponse = Order;
 
-/** Error bodies of `GET /orders/{order_id}` by status (see `errorOf`). */
-export type GetOrderErrors = Record<never, never>;
-
 /** Input of `POST /orders`. */
 export type CreateOrderRequest = {
   body: NewOrder;
@@ -189,9 +183,6 @@ export type CreateOrderRequest = {
 
 /** Success body of `POST /orders`. */
 export type CreateOrderResponse = Order;
-
-/** Error bodies of `POST /orders` by status (see `errorOf`). */
-export type CreateOrderErrors = Record<never, never>;
 
 /** Input of `POST /orders/{order_id}/fulfil`. */
 export type FulfilOrderRequest = {
@@ -206,9 +197,6 @@ export type FulfilOrderRequest = {
 /** Success body of `POST /orders/{order_id}/fulfil`. */
 export type FulfilOrderResponse = Order;
 
-/** Error bodies of `POST /orders/{order_id}/fulfil` by status (see `errorOf`). */
-export type FulfilOrderErrors = Record<never, never>;
-
 /** Input of `PUT /artifacts/{sha256}`. */
 export type PutArtifactRequest = {
   path: {
@@ -219,9 +207,6 @@ export type PutArtifactRequest = {
 
 /** Success body of `PUT /artifacts/{sha256}`. */
 export type PutArtifactResponse = void;
-
-/** Error bodies of `PUT /artifacts/{sha256}` by status (see `errorOf`). */
-export type PutArtifactErrors = Record<never, never>;
 
 /** @see #/definitions/NewOrder */
 export type NewOrder = {

@@ -19,8 +19,8 @@ export type MessagingClientOptions = HttpCallerOptions & {
  * Typed client: one method per operation. Reads are plain calls.
  * A write is made safe to retry by the mechanism its doc names (SOP Step 6) and resolves to
  * `{ result, wasReplay, originalCalledAt }` (SOP Step 7). Its key option (SOP Step 3):
- * - `{ key }`: a key persisted in your state before the call, reused on every retry;
- * - `{ scope }` (thread/turn/run/node ids): the key is the intent hash of scope + operation + arguments;
+ * - `{ key }`: a key persisted in your state before the call, reused on every retry.
+ * - `{ scope }` (thread/turn/run/node ids): the key is the intent hash of scope + operation + arguments.
  * Each write's `@see` is its row in the audit report: carrier, key strategy, TTL and the reasons.
  * A non-2xx answer rejects with `HttpStatusError`; `MessagingClient.errorOf(operation, err)` types its body.
  */
@@ -176,12 +176,12 @@ export function createMessagingClient<StoreType extends DedupStore | undefined =
 
 /** Each operation's `XErrors` by operation key (for `errorOf`). */
 export type MessagingErrors = {
-  "DELETE /v2/webhooks/{webhook_id}": DeleteWebhookErrors;
-  "GET /v2/webhooks/{webhook_id}": GetWebhookErrors;
-  "POST /v2/email/send": SendEmailErrors;
-  "POST /v2/messages/search": SearchMessagesErrors;
-  "POST /v2/sms": SendSmsErrors;
-  "POST /v2/webhooks": CreateWebhookErrors;
+  "DELETE /v2/webhooks/{webhook_id}": Record<never, never>;
+  "GET /v2/webhooks/{webhook_id}": Record<never, never>;
+  "POST /v2/email/send": Record<never, never>;
+  "POST /v2/messages/search": Record<never, never>;
+  "POST /v2/sms": Record<never, never>;
+  "POST /v2/webhooks": Record<never, never>;
 };
 
 /** Input of `DELETE /v2/webhooks/{webhook_id}`. */
@@ -194,9 +194,6 @@ export type DeleteWebhookRequest = {
 /** Success body of `DELETE /v2/webhooks/{webhook_id}`. */
 export type DeleteWebhookResponse = void;
 
-/** Error bodies of `DELETE /v2/webhooks/{webhook_id}` by status (see `errorOf`). */
-export type DeleteWebhookErrors = Record<never, never>;
-
 /** Input of `GET /v2/webhooks/{webhook_id}`. */
 export type GetWebhookRequest = {
   path: {
@@ -206,9 +203,6 @@ export type GetWebhookRequest = {
 
 /** Success body of `GET /v2/webhooks/{webhook_id}`. */
 export type GetWebhookResponse = Webhook;
-
-/** Error bodies of `GET /v2/webhooks/{webhook_id}` by status (see `errorOf`). */
-export type GetWebhookErrors = Record<never, never>;
 
 /** Input of `POST /v2/email/send`. */
 export type SendEmailRequest = {
@@ -226,9 +220,6 @@ export type SendEmailRequest = {
 /** Success body of `POST /v2/email/send`. */
 export type SendEmailResponse = Message;
 
-/** Error bodies of `POST /v2/email/send` by status (see `errorOf`). */
-export type SendEmailErrors = Record<never, never>;
-
 /** Input of `POST /v2/messages/search`. */
 export type SearchMessagesRequest = {
   body?: {
@@ -239,9 +230,6 @@ export type SearchMessagesRequest = {
 
 /** Success body of `POST /v2/messages/search`. */
 export type SearchMessagesResponse = Message[];
-
-/** Error bodies of `POST /v2/messages/search` by status (see `errorOf`). */
-export type SearchMessagesErrors = Record<never, never>;
 
 /** Input of `POST /v2/sms`. */
 export type SendSmsRequest = {
@@ -255,9 +243,6 @@ export type SendSmsRequest = {
 /** Success body of `POST /v2/sms`. */
 export type SendSmsResponse = Message;
 
-/** Error bodies of `POST /v2/sms` by status (see `errorOf`). */
-export type SendSmsErrors = Record<never, never>;
-
 /** Input of `POST /v2/webhooks`. */
 export type CreateWebhookRequest = {
   body: {
@@ -268,9 +253,6 @@ export type CreateWebhookRequest = {
 
 /** Success body of `POST /v2/webhooks`. */
 export type CreateWebhookResponse = Webhook;
-
-/** Error bodies of `POST /v2/webhooks` by status (see `errorOf`). */
-export type CreateWebhookErrors = Record<never, never>;
 
 /** @see #/components/schemas/Message */
 export type Message = {

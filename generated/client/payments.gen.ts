@@ -11,7 +11,7 @@ export type PaymentsClientOptions = HttpCallerOptions;
  * Typed client: one method per operation. Reads are plain calls.
  * A write is made safe to retry by the mechanism its doc names (SOP Step 6) and resolves to
  * `{ result, wasReplay, originalCalledAt }` (SOP Step 7). Its key option (SOP Step 3):
- * - `{ key }`: a key persisted in your state before the call, reused on every retry;
+ * - `{ key }`: a key persisted in your state before the call, reused on every retry.
  * Each write's `@see` is its row in the audit report: carrier, key strategy, TTL and the reasons.
  * A non-2xx answer rejects with `HttpStatusError`; `PaymentsClient.errorOf(operation, err)` types its body.
  */
@@ -134,11 +134,11 @@ export function createPaymentsClient(options: PaymentsClientOptions): PaymentsCl
 
 /** Each operation's `XErrors` by operation key (for `errorOf`). */
 export type PaymentsErrors = {
-  "GET /charges": ListChargesErrors;
+  "GET /charges": Record<never, never>;
   "GET /charges/{charge_id}": GetChargeErrors;
   "POST /charges": CreateChargeErrors;
-  "POST /payouts": CreatePayoutErrors;
-  "POST /refunds": CreateRefundErrors;
+  "POST /payouts": Record<never, never>;
+  "POST /refunds": Record<never, never>;
 };
 
 /** Input of `GET /charges`. */
@@ -154,9 +154,6 @@ export type ListChargesResponse = {
   data: Charge[];
   has_more: boolean;
 };
-
-/** Error bodies of `GET /charges` by status (see `errorOf`). */
-export type ListChargesErrors = Record<never, never>;
 
 /** Input of `GET /charges/{charge_id}`. */
 export type GetChargeRequest = {
@@ -201,9 +198,6 @@ export type CreatePayoutResponse = {
   status: "pending" | "paid" | "failed";
 };
 
-/** Error bodies of `POST /payouts` by status (see `errorOf`). */
-export type CreatePayoutErrors = Record<never, never>;
-
 /** Input of `POST /refunds`. */
 export type CreateRefundRequest = {
   body: {
@@ -217,9 +211,6 @@ export type CreateRefundRequest = {
 
 /** Success body of `POST /refunds`. */
 export type CreateRefundResponse = Refund;
-
-/** Error bodies of `POST /refunds` by status (see `errorOf`). */
-export type CreateRefundErrors = Record<never, never>;
 
 /** @see #/components/schemas/Charge */
 export type Charge = {
