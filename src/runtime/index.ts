@@ -47,6 +47,6 @@ export { compensateSaga, reconcileSagas } from './saga/reconcile.js';
 export type { SagaReconcileOutcome } from './saga/reconcile.js';
 export type { CheckpointRequest, ReconcileVerdict, SagaHandlers, SagaRequest, SagaResult } from './saga/run.js';
 export * from './mcp/index.js';
-export { externalIdOf, headersOf, nativeResult, needStore, resolveKey } from './client/support.js';
-export type { CallerKey, CallOptions, IntentScope, KeyOptions, NativeRunResult, NonEmptyScope, OmitKeyPath } from './client/support.js';
+export { externalIdOf, headersOf, httpErrorOf, nativeResult, needStore, resolveKey } from './client/support.js';
+export type { CallerKey, CallOptions, HttpErrorOf, IntentScope, KeyOptions, NativeRunResult, NonEmptyScope, OmitKeyPath } from './client/support.js';
 export * from './tools/index.js';

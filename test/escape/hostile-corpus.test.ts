@@ -105,9 +105,12 @@ describe('the hostile corpus', () => {
     const md = new MarkdownIt({ html: true });
     const text = out('report/audit.md');
     const tokens = md.parse(text, {}).flatMap((t) => [t, ...(t.children ?? [])]);
-    // The only HTML the report writes itself is the `<br>` between reasons.
-    expect(tokens.filter((t) => t.type.startsWith('html')).map((t) => t.content).filter((c) => c !== '<br>')).toEqual([]);
-    const html = md.render(text);
+    // The only HTML the report writes itself: the `<br>` between reasons and each row's `[a-z0-9-]` anchor.
+    const own = (c: string): boolean => c === '<br>' || c === '</a>' || /^<a id="[a-z0-9-]+">(<\/a>)?$/.test(c);
+    const htmlTokens = tokens.filter((t) => t.type.startsWith('html')).map((t) => t.content);
+    expect(htmlTokens.filter((c) => !own(c))).toEqual([]);
+    expect(htmlTokens.filter((c) => c.startsWith('<a id=')).length).toBeGreaterThan(0);
+    const html = md.render(text).replace(/<a id="[a-z0-9-]+"><\/a>/g, '');
     expect(html).not.toMatch(/<(img|script|a|strong|em|del|b|h[3-6])\b/i);
     expect(html).toContain('&lt;img src=x onerror=');
     expect(html).toContain('&lt;script&gt;globalThis.__pwned=1&lt;/script&gt;');

@@ -12,6 +12,9 @@ import { methodDoc } from './jsdoc.js';
 import type { OperationTypes } from './operation-types.js';
 import type { HelperNames } from './helpers.js';
 import { writePathExpression, writeSendArgs } from './send-args.js';
+import { propertyKey } from './names.js';
+import { writeObjectType, type TypeMember } from './object-type.js';
+import { typeAliasStatement } from './schema-type.js';
 import type { KeyLimits } from './key-limits.js';
 
 export interface ClientOperation {
@@ -20,6 +23,8 @@ export interface ClientOperation {
   types: OperationTypes;
   /** OP-1 with a carrier: the limits the key is validated against before any request. */
   keyLimits?: KeyLimits;
+  /** The operation's row in the audit report (`../report/audit.md#post-payouts`), when the report is written. */
+  auditLink?: string;
 }
 
 /** The IR hands out safe, unique names; re-checked here because a method name is code. */
@@ -49,18 +54,10 @@ export function mayCarryBlobs(types: OperationTypes): boolean {
   return types.body !== undefined && (types.body.encoding === 'binary' || types.body.encoding === 'multipart');
 }
 
-const KEY_OPTION_DOC: Record<string, string> = {
-  caller: 'Pass `{ key }`: a key persisted in your state before the call (SOP Step 3), reused on every retry.',
-  intent: 'Pass `{ scope }` (thread/turn/run ids): the key is the intent hash of scope + operation + arguments; or `{ key }` persisted before the call (an OP-8 checkpoint, a LangGraph node key).',
-  content: 'The key is the hash of the canonical request (OP-3); `{ key }` or `{ scope }` may override it.',
-  either: 'Pass `{ key }` (persisted before the call) or `{ scope }` (intent hash of scope + operation + arguments).',
-};
-
 interface KeyOption {
   /** `options` parameter type; generic (`O`) where a scope is accepted, so `{ scope: {} }` does not compile. */
   type: string;
   optional: boolean;
-  doc: string;
   /** Type parameter of the method, when generic. */
   typeParameter?: string;
   /** What the generated `resolveKey` enforces at run time. */
@@ -71,16 +68,15 @@ function keyOption(entry: PlanEntry, h: HelperNames): KeyOption {
   const checked = `O & ${h.nonEmptyScope}<O>`;
   switch (entry.keyStrategy) {
     case 'caller':
-      return { type: h.callerKey, optional: false, doc: KEY_OPTION_DOC['caller']!, strategy: 'key' };
+      return { type: h.callerKey, optional: false, strategy: 'key' };
     case 'intent':
-      return { type: checked, typeParameter: `O extends ${h.keyOptions}`, optional: false, doc: KEY_OPTION_DOC['intent']!, strategy: 'given' };
+      return { type: checked, typeParameter: `O extends ${h.keyOptions}`, optional: false, strategy: 'given' };
     case 'content':
       return {
-        type: checked, typeParameter: `O extends ${h.keyOptions} | ${h.callOptions} = ${h.callOptions}`, optional: true,
-        doc: KEY_OPTION_DOC['content']!, strategy: 'content',
+        type: checked, typeParameter: `O extends ${h.keyOptions} | ${h.callOptions} = ${h.callOptions}`, optional: true, strategy: 'content',
       };
     case null:
-      return { type: checked, typeParameter: `O extends ${h.keyOptions}`, optional: false, doc: KEY_OPTION_DOC['either']!, strategy: 'given' };
+      return { type: checked, typeParameter: `O extends ${h.keyOptions}`, optional: false, strategy: 'given' };
   }
 }
 
@@ -97,7 +93,9 @@ function requestParam(c: ClientOperation, optionsRequired = false): OptionalKind
 function writeCall(w: CodeBlockWriter, c: ClientOperation, h: HelperNames, mechanism: string, native: boolean, run = false): void {
   // OP-1 keeps the whole response: `nativeResult` reads the replay headers.
   w.write('this.#http.send(');
-  writeSendArgs(w, c.op, c.types, { mechanism, run, ...(native ? { carrier: c.entry.carrier! } : {}) }, h.headers);
+  // A write has `const operation`; a read names its key inline (it lands on an `HttpStatusError`, see `errorOf`).
+  const operation = isWrapped(c.entry) ? 'operation' : `operation: ${tsString(c.op.key)}`;
+  writeSendArgs(w, c.op, c.types, { mechanism, operation, run, ...(native ? { carrier: c.entry.carrier! } : {}) }, h.headers);
   w.write(native ? ')' : `).then((res) => res.body as ${c.types.responseName})`);
 }
 
@@ -105,7 +103,7 @@ function readMethod(c: ClientOperation, h: HelperNames): MethodDeclarationStruct
   return {
     kind: StructureKind.Method,
     name: methodName(c.op),
-    docs: [methodDoc(c.entry, undefined)],
+    docs: [methodDoc(c.entry, c.auditLink)],
     parameters: [requestParam(c), { name: 'options', type: h.callOptions, hasQuestionToken: true }],
     returnType: `Promise<${c.types.responseName}>`,
     statements: (w) => {
@@ -140,7 +138,7 @@ function writeSaga(w: CodeBlockWriter, c: ClientOperation, h: HelperNames, inver
         w.writeLine(`const request = { path: { ${tsObjectKey(param[0]!.name)}: externalId } };`);
         w.write(`return this.#http.send({ method: ${tsString(inverse.method.toUpperCase())}, path: `);
         writePathExpression(w, inverse);
-        w.write(`, bodyType: "none", mechanism: "OP-5" }).then(() => undefined);`).newLine();
+        w.write(`, bodyType: "none", mechanism: "OP-5", operation: ${tsString(inverse.key)} }).then(() => undefined);`).newLine();
       });
       w.writeLine('},');
     }
@@ -161,7 +159,7 @@ function writeMethod(c: ClientOperation, h: HelperNames, inverse: HttpOperation 
     name: methodName(c.op),
     // Async: a refused key or options object rejects the promise like every other failure, never throws synchronously.
     isAsync: true,
-    docs: [methodDoc(entry, keyOpt.doc)],
+    docs: [methodDoc(entry, c.auditLink)],
     typeParameters: keyOpt.typeParameter !== undefined ? [keyOpt.typeParameter] : [],
     parameters: [...self, requestParam(c, !keyOpt.optional), options],
     returnType: `Promise<${native ? h.nativeWriteResult : h.writeResult}<${c.types.responseName}>>`,
@@ -186,11 +184,31 @@ function writeMethod(c: ClientOperation, h: HelperNames, inverse: HttpOperation 
   };
 }
 
-export function buildClientClass(ops: ClientOperation[], h: HelperNames): ClassDeclarationStructure {
+/** `Client.errorOf("POST /payouts", err)`: static, so it can never clash with an operation's method name. */
+function errorOfMethod(h: HelperNames): MethodDeclarationStructure {
+  return {
+    kind: StructureKind.Method,
+    name: 'errorOf',
+    isStatic: true,
+    docs: ['`err` typed by the error responses `operation` declares, when it is that call\'s `HttpStatusError`; else `undefined`.'],
+    typeParameters: [`K extends keyof ${h.errorsMap}`],
+    parameters: [{ name: 'operation', type: 'K' }, { name: 'err', type: 'unknown' }],
+    returnType: `HttpErrorOf<${h.errorsMap}[K]> | undefined`,
+    statements: [`return httpErrorOf<${h.errorsMap}[K]>(err, operation);`],
+  };
+}
+
+/** `export type PaymentsErrors = { "POST /payouts": CreatePayoutErrors; … }`: what `errorOf` looks up. */
+export function errorsMapStatement(ops: ClientOperation[], h: HelperNames): (w: CodeBlockWriter) => void {
+  const members = ops.map((c): TypeMember => ({ key: propertyKey(c.op.key), type: c.types.errorsName }));
+  return typeAliasStatement(h.errorsMap, ['Each operation\'s `XErrors` by operation key (for `errorOf`).'], (w) => writeObjectType(w, members));
+}
+
+export function buildClientClass(ops: ClientOperation[], h: HelperNames, doc: string): ClassDeclarationStructure {
   const byKey = new Map(ops.map((c) => [c.op.key, c.op]));
-  const methods = ops.map((c) =>
+  const methods = [errorOfMethod(h), ...ops.map((c) =>
     isWrapped(c.entry) ? writeMethod(c, h, c.entry.compensation !== undefined ? byKey.get(c.entry.compensation) : undefined) : readMethod(c, h),
-  );
+  )];
   const store = ops.some((c) => usesDedupStore(c.entry));
   const saga = ops.some((c) => isWrapped(c.entry) && c.entry.mechanism === 'OP-5');
   // Private members exist only when used: `--noUnusedLocals` flags unread private members.
@@ -207,7 +225,7 @@ export function buildClientClass(ops: ClientOperation[], h: HelperNames): ClassD
     kind: StructureKind.Class,
     name: h.clientClass,
     isExported: true,
-    docs: ['Typed client; see each method for how a write is made safe to retry.'],
+    docs: [doc],
     properties: props,
     ctors: [{ parameters: [{ name: 'options', type: store || saga ? `${h.clientOptions} & { store?: ${S} }` : h.clientOptions }], statements: init }],
     ...(store || saga ? { typeParameters: [`${S} extends DedupStore | undefined = DedupStore | undefined`] } : {}),

@@ -2,7 +2,9 @@
  * The per-file declarations of a client: the runtime imports (the key-option types and helpers every client
  * shares live in @idemgen/runtime's client-support, once), their re-export, the options type and the factory.
  */
-import { StructureKind, type FunctionDeclarationStructure, type ImportDeclarationStructure, type StatementStructures } from 'ts-morph';
+import { StructureKind, type FunctionDeclarationStructure, type ImportDeclarationStructure, type StatementStructures, type WriterFunction } from 'ts-morph';
+import { writeObjectType, type TypeMember } from './object-type.js';
+import { typeAliasStatement } from './schema-type.js';
 import type { NameTable } from './names.js';
 
 /**
@@ -16,7 +18,7 @@ export const RUNTIME_IMPORTS = [
   'createHttpCaller', 'createIdempotency', 'runSaga', 'intentKey', 'contentKey', 'digestBlobs', 'validateKey',
   'HttpCaller', 'HttpCallerOptions', 'HttpResponse', 'Idempotency', 'DedupStore', 'RunResult', 'NativeRunResult',
   'resolveKey', 'nativeResult', 'externalIdOf', 'headersOf', 'CallerKey', 'IntentScope', 'KeyOptions', 'NonEmptyScope',
-  'OmitKeyPath', 'CallOptions', 'needStore',
+  'OmitKeyPath', 'CallOptions', 'needStore', 'httpErrorOf', 'HttpErrorOf',
 ] as const;
 
 /** Key-option types a client with writes re-exports, so callers can type their options from the client module. */
@@ -40,6 +42,8 @@ export interface HelperNames {
   externalId: string;
   clientOptions: string;
   clientClass: string;
+  /** `PaymentsErrors`: each operation's `XErrors` by operation key. */
+  errorsMap: string;
   factory: string;
   /** The client's type parameter: the store it was given (`undefined` without one). */
   storeParam: string;
@@ -61,6 +65,7 @@ export function claimHelperNames(names: NameTable, apiName: string): HelperNames
     externalId: 'externalIdOf',
     clientOptions: names.claim(`${apiName}ClientOptions`),
     clientClass: names.claim(`${apiName}Client`),
+    errorsMap: names.claim(`${apiName}Errors`),
     factory: names.claim(`create${apiName}Client`),
     storeParam: names.claim('StoreType'),
   };
@@ -82,7 +87,7 @@ export interface HelperUse {
 }
 
 export function runtimeImports(use: HelperUse): ImportDeclarationStructure[] {
-  const values = ['createHttpCaller'];
+  const values = ['createHttpCaller', 'httpErrorOf'];
   if (use.store) values.push('createIdempotency');
   if (use.saga) values.push('runSaga');
   if (use.writes) values.push('resolveKey');
@@ -92,7 +97,7 @@ export function runtimeImports(use: HelperUse): ImportDeclarationStructure[] {
   if (use.blobs) values.push('digestBlobs');
   if (use.native) values.push('validateKey');
   if (use.store || use.saga) values.push('needStore');
-  const types = ['HttpCaller', 'HttpCallerOptions'];
+  const types = ['HttpCaller', 'HttpCallerOptions', 'HttpErrorOf'];
   if (use.store) types.push('Idempotency');
   if (use.store || use.saga) types.push('DedupStore');
   if (use.writes && (use.store || use.saga)) types.push('RunResult');
@@ -111,10 +116,6 @@ export function keyTypeExports(use: HelperUse): StatementStructures[] {
   return use.writes ? [{ kind: StructureKind.ExportDeclaration, namedExports: KEY_TYPES, isTypeOnly: true }] : [];
 }
 
-function alias(name: string, type: string, doc: string, typeParameters: string[] = []): StatementStructures {
-  return { kind: StructureKind.TypeAlias, name, isExported: true, type, docs: [doc], typeParameters };
-}
-
 function fn(name: string, doc: string, params: [string, string][], returnType: string, statements: string[], typeParameters: string[] = []): FunctionDeclarationStructure {
   return {
     kind: StructureKind.Function,
@@ -127,12 +128,23 @@ function fn(name: string, doc: string, params: [string, string][], returnType: s
   };
 }
 
-export function helperStatements(h: HelperNames, use: HelperUse): StatementStructures[] {
-  const out: StatementStructures[] = keyTypeExports(use);
-  const store = use.store || use.saga
-    ? ' & {\n  /**\n   * Dedup store (SOP Step 6) for the writes here that have no native key; without one, only those\n   * writes are unavailable (calling one does not compile).\n   */\n  store?: DedupStore;\n  /** Tenant/principal namespace of the stored keys. */\n  scope?: string;\n}'
-    : '';
-  out.push(alias(h.clientOptions, `HttpCallerOptions${store}`, '`baseUrl`, `headers`, `fetch`, `timeoutMs`, `retry` go to the runtime HTTP layer.'));
+/** What the options type adds to the runtime's `HttpCallerOptions` when some write needs the dedup store. */
+const STORE_OPTIONS: TypeMember[] = [
+  {
+    key: 'store', optional: true, type: 'DedupStore',
+    docs: ['Dedup store (SOP Step 6) for the writes here that have no native key; without one, only those', 'writes are unavailable (calling one does not compile).'],
+  },
+  { key: 'scope', optional: true, type: 'string', docs: ['Tenant/principal namespace of the stored keys.'] },
+];
+
+export function helperStatements(h: HelperNames, use: HelperUse): (StatementStructures | WriterFunction)[] {
+  const out: (StatementStructures | WriterFunction)[] = keyTypeExports(use);
+  const members = use.store || use.saga ? STORE_OPTIONS : [];
+  out.push(typeAliasStatement(h.clientOptions, ['`baseUrl`, `headers`, `fetch`, `timeoutMs`, `retry` go to the runtime HTTP layer.'], (w) => {
+    w.write('HttpCallerOptions');
+    if (members.length > 0) w.write(' & ');
+    if (members.length > 0) writeObjectType(w, members);
+  }));
   return out;
 }
 

@@ -1,47 +1,75 @@
 /**
- * JSDoc text of a client method: what the operation does, and for writes the classification that shaped
- * the wrapper (class, mechanism, carrier, key strategy, TTL) with the reasons behind it, so a reader of the
- * generated file can dispute a decision without opening the audit report.
+ * JSDoc of a client method: only what differs per method — what it does, its key, for a write the class
+ * and mechanism that shaped the wrapper, and a link to its row in the audit report, which holds the
+ * carrier, key strategy, TTL and the reasons. What every write shares (the key options, the result
+ * envelope, typed errors) is said once, on the class (`classDoc`).
  */
 import type { Carrier, PlanEntry } from '../../classify/types.js';
 import { docInline, docLines } from './schema-type.js';
 
-function carrierText(carrier: Carrier | null): string {
-  if (carrier === null) return 'none (the key stays in the dedup store)';
+function carrierText(carrier: Carrier): string {
   const limit = carrier.maxLength !== undefined ? `, ≤ ${carrier.maxLength} chars` : '';
-  return `${carrier.in} \`${docInline(carrier.name)}\`${limit}`;
+  return `key in ${carrier.in} \`${docInline(carrier.name)}\`${limit}`;
 }
 
-function ttlText(ttl: number | undefined): string {
-  if (ttl === undefined) return 'runtime default';
-  return ttl % 3600 === 0 ? `${ttl} s (${ttl / 3600} h)` : `${ttl} s`;
+function ttlText(ttl: number): string {
+  return ttl % 3600 === 0 ? `${ttl / 3600} h` : `${ttl} s`;
 }
 
-/** `summary` wins over `description`; spec text goes through `docLines`/`docInline` (src/escape/comment.ts). */
+/** `summary`, else the first paragraph of `description` (the rest stays in the spec); escaped by `docLines`. */
 function summaryLines(entry: PlanEntry): string[] {
   const op = entry.operation;
-  const text = op.summary ?? op.description;
-  const lines = text !== undefined && text.trim() !== '' ? docLines(text.trim()) : [];
-  return [...lines, ...(lines.length > 0 ? [''] : []), `\`${docInline(op.key)}\``];
+  const summary = op.summary?.trim();
+  const text = summary !== undefined && summary !== '' ? summary : op.description?.trim().split(/\r?\n\s*\r?\n/)[0]?.trim();
+  return text !== undefined && text !== '' ? docLines(text) : [];
 }
 
-export function methodDoc(entry: PlanEntry, keyOptionsText: string | undefined): string {
+/** `native-key, OP-1 (key in header `Idempotency-Key`, ≤ 255 chars)`, `compensatable, OP-5 (undone by …), TTL 24 h`. */
+function writeLine(entry: PlanEntry): string {
+  const details: string[] = [];
+  if (entry.carrier !== null) details.push(carrierText(entry.carrier));
+  if (entry.compensation !== undefined) details.push(`undone by \`${docInline(entry.compensation)}\``);
+  const mechanism = `${entry.mechanism}${entry.toolBoundary ? ` + ${entry.toolBoundary}` : ''}`;
+  const ttl = entry.ttlSeconds !== undefined ? `, TTL ${ttlText(entry.ttlSeconds)}` : '';
+  return `${entry.class}, ${mechanism}${details.length > 0 ? ` (${details.join('; ')})` : ''}${ttl}.`;
+}
+
+/** `auditLink`: the method's row in the audit report (`../report/audit.md#post-payouts`), when one is written. */
+export function methodDoc(entry: PlanEntry, auditLink: string | undefined): string {
+  const op = entry.operation;
   const lines = summaryLines(entry);
-  if (entry.effect === 'write' && entry.mechanism !== 'none') {
+  const key = `\`${docInline(op.key)}\``;
+  if (entry.effect === 'write' && entry.mechanism !== 'none') lines.push(`${key}: ${writeLine(entry)}`);
+  else if (entry.effect === 'write') lines.push(`${key}: not wrapped: ${docInline(entry.reasons.map((r) => r.detail).join('; ')) || 'no mechanism applies'}.`);
+  else lines.push(key);
+  if (entry.effect === 'write' && auditLink !== undefined) lines.push(`@see ${auditLink}`);
+  if (op.deprecated) lines.push('@deprecated');
+  return lines.join('\n');
+}
+
+export interface ClassDocUse {
+  writes: boolean;
+  /** Some write takes `{ scope }` (intent key). */
+  scope: boolean;
+  /** Some write is content-keyed (OP-3): the key option is optional. */
+  content: boolean;
+  /** Per-method `@see` links into the audit report exist. */
+  audit: boolean;
+}
+
+/** The class doc: the prose every write shares, said once (SOP Steps 3, 6, 7). */
+export function classDoc(use: ClassDocUse, clientClass: string): string {
+  const lines = ['Typed client: one method per operation. Reads are plain calls.'];
+  if (use.writes) {
     lines.push(
-      '',
-      `Class: ${entry.class}. Mechanism: ${entry.mechanism}${entry.toolBoundary ? ` + ${entry.toolBoundary}` : ''}.`,
-      `Key carrier: ${carrierText(entry.carrier)}. Key strategy: ${entry.keyStrategy ?? 'key or intent scope'}. TTL: ${ttlText(entry.ttlSeconds)}.`,
+      'A write is made safe to retry by the mechanism its doc names (SOP Step 6) and resolves to',
+      '`{ result, wasReplay, originalCalledAt }` (SOP Step 7). Its key option (SOP Step 3):',
+      '- `{ key }`: a key persisted in your state before the call, reused on every retry.',
     );
-    if (entry.compensation !== undefined) lines.push(`Compensation: \`${docInline(entry.compensation)}\`.`);
-    if (entry.methodIdempotent === true) lines.push('Idempotent by method semantics (RFC 9110 §9.2.2), still a side effect.');
-    if (keyOptionsText !== undefined) lines.push(keyOptionsText);
-    lines.push('', 'Why:');
-    for (const r of entry.reasons) lines.push(...docLines(`- ${r.rule}: ${r.detail}${r.pointer !== undefined ? ` (${r.pointer})` : ''}`));
-    lines.push('', '@returns `{ result, wasReplay, originalCalledAt }` (SOP Step 7).');
-  } else if (entry.effect === 'write') {
-    lines.push('', `Not wrapped: ${docInline(entry.reasons.map((r) => r.detail).join('; ')) || 'no mechanism applies'}.`);
+    if (use.scope) lines.push('- `{ scope }` (thread/turn/run/node ids): the key is the intent hash of scope + operation + arguments.');
+    if (use.content) lines.push('- none, for a content-keyed write (OP-3): the key is the hash of the canonical request.');
+    if (use.audit) lines.push('Each write\'s `@see` is its row in the audit report: carrier, key strategy, TTL and the reasons.');
   }
-  if (entry.operation.deprecated) lines.push('@deprecated');
+  lines.push(`A non-2xx answer rejects with \`HttpStatusError\`; \`${clientClass}.errorOf(operation, err)\` types its body.`);
   return lines.join('\n');
 }

@@ -58,7 +58,13 @@ export function responseShape(responses: ResponseSpec[]): ResponseShape {
   return { parse, bodies, hasEmpty };
 }
 
-function pickResponseContent(content: MediaContent[]): { media: MediaContent; parse: ResponseParse } | undefined {
+/** Error responses: every status but 2xx, and `default` unless it stands for success (no 2xx declared). */
+export function errorResponses(responses: ResponseSpec[]): ResponseSpec[] {
+  const ok = new Set(successResponses(responses));
+  return responses.filter((r) => !ok.has(r) && !/^2/.test(r.status));
+}
+
+export function pickResponseContent(content: MediaContent[]): { media: MediaContent; parse: ResponseParse } | undefined {
   let best: { media: MediaContent; parse: ResponseParse } | undefined;
   const rank: ResponseParse[] = ['json', 'blob', 'text'];
   for (const media of content) {

@@ -1,15 +1,17 @@
 /**
  * The request and response types of one HTTP operation: `XRequest` groups parameters by location
  * (`path`, `query`, `header`, `cookie`, `body`) so equal names in different locations never clash;
- * `XResponse` is the union of the success bodies.
+ * `XResponse` is the union of the success bodies; `XErrors` maps each declared error status to its body.
  */
 import type { CodeBlockWriter } from 'ts-morph';
 import type { HttpOperation, JsonSchema, Parameter } from '../../ir/types.js';
 import type { Carrier } from '../../classify/types.js';
 import { pickRequestContent, responseShape, type BodyEncoding, type ResponseShape } from './media.js';
 import { propertyKey, type NameTable, pascalCase } from './names.js';
-import { jsonText, tsString } from '../../escape/index.js';
-import { writeDocLines, docInline, docLines, writeSchemaType, typeAliasStatement, type TypeWriterContext } from './schema-type.js';
+import { jsonText } from '../../escape/index.js';
+import { docInline, docLines, writeSchemaType, writeSchemaTypeWithout, typeAliasStatement, type TypeWriterContext } from './schema-type.js';
+import { writeObjectType, type TypeMember } from './object-type.js';
+import { errorTypes } from './error-types.js';
 
 export type ParamGroup = 'path' | 'query' | 'header' | 'cookie';
 const GROUPS: ParamGroup[] = ['path', 'query', 'header', 'cookie'];
@@ -17,6 +19,8 @@ const GROUPS: ParamGroup[] = ['path', 'query', 'header', 'cookie'];
 export interface OperationTypes {
   requestName: string;
   responseName: string;
+  /** `XErrors` (status → body of the spec's error responses), or `Record<never, never>` when none is declared. */
+  errorsName: string;
   /** Which request groups exist and whether any of them is required. */
   groups: ParamGroup[];
   body?: { encoding: BodyEncoding; required: boolean; mediaType?: string };
@@ -64,38 +68,27 @@ export function buildOperationTypes(op: HttpOperation, carrier: Carrier | null, 
   const requestRequired = groups.some(required) || body?.required === true;
   const omitted = omittedPaths(carrier);
   const response = responseShape(op.responses);
-  const requestType = (w: CodeBlockWriter): void => {
-    w.write('{').newLine();
-    w.indent(() => {
-      for (const g of groups) {
-        w.write(`${g}${required(g) ? '' : '?'}: `);
-        writeParams(w, byGroup.get(g)!, ctx);
-        w.write(';').newLine();
-      }
-      if (body !== undefined) writeBody(w, body, omitted, ctx);
-    });
-    w.write('}');
-  };
+  const members: TypeMember[] = groups.map((g) => ({ key: g, optional: !required(g), type: paramsType(byGroup.get(g)!, ctx) }));
+  if (body !== undefined) members.push({ key: 'body', optional: !body.required, type: (w) => writeBody(w, body, omitted, ctx) });
+  const errors = errorTypes(op, names, base, ctx);
   const statements = [
-    typeAliasStatement(requestName, [`Input of \`${docInline(op.key)}\`.`], requestType),
+    typeAliasStatement(requestName, [`Input of \`${docInline(op.key)}\`.`], (w) => writeObjectType(w, members)),
     typeAliasStatement(responseName, [`Success body of \`${docInline(op.key)}\`.`], (w) => writeResponse(w, response, ctx)),
+    ...(errors.statement !== undefined ? [errors.statement] : []),
   ];
   const bodyInfo = body && { encoding: body.encoding, required: body.required, ...(body.mediaType !== undefined ? { mediaType: body.mediaType } : {}) };
   const omitsKeyPath = omitted !== undefined && !isTopLevelOnly(omitted);
-  return { requestName, responseName, groups, body: bodyInfo, requestRequired, response, statements, omitsKeyPath };
+  return { requestName, responseName, errorsName: errors.name, groups, body: bodyInfo, requestRequired, response, statements, omitsKeyPath };
 }
 
-function writeParams(w: CodeBlockWriter, params: Parameter[], ctx: TypeWriterContext): void {
-  w.write('{').newLine();
-  w.indent(() => {
-    for (const p of params) {
-      if (p.description !== undefined && p.description.trim() !== '') writeDocLines(w, docLines(p.description));
-      w.write(`${propertyKey(p.name)}${p.required || p.in === 'path' ? '' : '?'}: `);
-      writeSchemaType(w, p.schema, ctx);
-      w.write(';').newLine();
-    }
-  });
-  w.write('}');
+function paramsType(params: Parameter[], ctx: TypeWriterContext): (w: CodeBlockWriter) => void {
+  const members = params.map((p): TypeMember => ({
+    key: propertyKey(p.name),
+    optional: !(p.required || p.in === 'path'),
+    ...(p.description !== undefined && p.description.trim() !== '' ? { docs: docLines(p.description) } : {}),
+    type: (w) => writeSchemaType(w, p.schema, ctx),
+  }));
+  return (w) => writeObjectType(w, members);
 }
 
 /** Body paths the client fills with the key (one per `oneOf` variant when they differ), so the caller omits them. */
@@ -109,27 +102,22 @@ function omittedPaths(carrier: Carrier | null): string[][] | undefined {
 const isTopLevelOnly = (paths: string[][]): boolean => paths.length === 1 && paths[0].length === 1;
 
 /**
- * A single top-level field is dropped with `Omit` (as before); a nested or per-variant path with the
+ * A single top-level field is left out of the body type (`writeSchemaTypeWithout`); a nested or per-variant path with the
  * runtime's `OmitKeyPath`, which distributes over a `oneOf` union (plain `Omit` would collapse it).
  */
 function writeBody(w: CodeBlockWriter, body: BodySource, omitted: string[][] | undefined, ctx: TypeWriterContext): void {
-  w.write(`body${body.required ? '' : '?'}: `);
   if (body.encoding === 'binary') {
     w.write('Blob | ArrayBuffer | Uint8Array'); // sent as raw bytes by the runtime (Buffer is a Uint8Array)
   } else if (body.encoding === 'text') {
     w.write('string');
   } else {
-    if (omitted !== undefined && isTopLevelOnly(omitted)) {
-      w.write('Omit<');
-      writeSchemaType(w, body.schema, ctx);
-      w.write(`, ${tsString(omitted[0][0])}>`);
-    } else if (omitted !== undefined) {
+    if (omitted !== undefined && isTopLevelOnly(omitted)) writeSchemaTypeWithout(w, body.schema, omitted[0]![0]!, ctx);
+    else if (omitted !== undefined) {
       for (let i = 0; i < omitted.length; i++) w.write('OmitKeyPath<');
       writeSchemaType(w, body.schema, ctx);
       for (const p of omitted) w.write(`, ${jsonText(p)}>`);
     } else writeSchemaType(w, body.schema, ctx);
   }
-  w.write(';').newLine();
 }
 
 function writeResponse(w: CodeBlockWriter, shape: ResponseShape, ctx: TypeWriterContext): void {
@@ -137,17 +125,13 @@ function writeResponse(w: CodeBlockWriter, shape: ResponseShape, ctx: TypeWriter
     w.write('void');
     return;
   }
-  const wrap = shape.bodies.length > 1 || shape.hasEmpty;
+  // Members of a union need no parentheses (no function or conditional types are ever written).
   shape.bodies.forEach((b, i) => {
     if (i > 0) w.write(' | ');
     // The runtime's HTTP layer reads binary bodies as a Blob and text bodies as a string (`responseType`).
     if (b.parse === 'blob') w.write('Blob');
     else if (b.parse === 'text') w.write('string');
-    else {
-      if (wrap) w.write('(');
-      writeSchemaType(w, b.media.schema, ctx);
-      if (wrap) w.write(')');
-    }
+    else writeSchemaType(w, b.media.schema, ctx);
   });
   if (shape.hasEmpty) w.write(' | undefined');
 }

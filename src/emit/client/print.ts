@@ -14,9 +14,9 @@ const METHOD_BATCH = 200;
 
 export interface ClientFileParts {
   /** Header comment, imports, helper declarations. */
-  head: (string | StatementStructures)[];
+  head: (string | StatementStructures | WriterFunction)[];
   cls: ClassDeclarationStructure;
-  tail: StatementStructures[];
+  tail: (StatementStructures | WriterFunction)[];
   /** `export type …` writers; each is preceded by a blank line. */
   types: WriterFunction[];
 }

@@ -40,51 +40,74 @@ export function writeSchemaType(w: CodeBlockWriter, schema: JsonSchema | undefin
 }
 
 function writeNonTrivial(w: CodeBlockWriter, s: Obj, ctx: TypeWriterContext): void {
-  const members: ((w: CodeBlockWriter) => void)[] = [];
+  const members = memberWriters(s, ctx);
+  // `&` binds tighter than `|`: only a union member of an intersection needs parentheses (`A & (B | C)`),
+  // and `X | null` (written from `type: [X, 'null']`) never does.
+  const several = members.length > 1;
+  members.forEach((m, i) => {
+    if (i > 0) w.write(' & ');
+    if (several && m.prec === 'union') w.write('(');
+    m.write(w);
+    if (several && m.prec === 'union') w.write(')');
+  });
+}
+
+/** How a written type binds: parentheses depend on it (array element, intersection member). */
+type Precedence = 'atom' | 'intersection' | 'union';
+
+interface Member {
+  prec: Precedence;
+  write: (w: CodeBlockWriter) => void;
+}
+
+/** The parts a schema is written as, joined with ` & `: its `$ref`, or its own type and each composition. */
+function memberWriters(s: Obj, ctx: TypeWriterContext): Member[] {
   if (typeof s['$ref'] === 'string') {
     // Only annotations stand beside a `$ref` here (ir/schemas.ts); they are read by writeDoc.
     const name = ctx.registry.nameFor(s['$ref']);
-    members.push((x) => x.write(name ?? 'unknown'));
-  } else {
-    const base = baseWriter(s, ctx);
-    if (base !== undefined) members.push(base);
-    for (const key of ['allOf', 'oneOf', 'anyOf'] as const) {
-      const list = s[key];
-      if (!Array.isArray(list) || list.length === 0) continue;
-      const sep = key === 'allOf' ? ' & ' : ' | ';
-      members.push((x) => writeJoined(x, list as JsonSchema[], sep, ctx));
-    }
+    return [{ prec: 'atom', write: (x) => x.write(name ?? 'unknown') }];
   }
-  if (members.length === 0) members.push((x) => x.write('unknown'));
-  const wrap = members.length > 1;
-  members.forEach((m, i) => {
-    if (i > 0) w.write(' & ');
-    if (wrap) w.write('(');
-    m(w);
-    if (wrap) w.write(')');
-  });
+  const members: Member[] = [];
+  const base = baseWriter(s, ctx);
+  if (base !== undefined) members.push(base);
+  for (const key of ['allOf', 'oneOf', 'anyOf'] as const) {
+    const list = s[key];
+    if (!Array.isArray(list) || list.length === 0) continue;
+    const prec: Precedence = list.length === 1 ? 'atom' : key === 'allOf' ? 'intersection' : 'union';
+    members.push({ prec, write: (x) => writeJoined(x, list as JsonSchema[], key === 'allOf' ? ' & ' : ' | ', ctx) });
+  }
+  return members.length > 0 ? members : [{ prec: 'atom', write: (x) => x.write('unknown') }];
 }
 
+/** The precedence `writeSchemaType` output has, without writing it (same decisions as `writeNonTrivial`). */
+function precedenceOf(schema: JsonSchema | undefined): Precedence {
+  if (!isObj(schema)) return 'atom';
+  if (typeof schema['$ref'] === 'string') return 'atom';
+  const precs: Precedence[] = [];
+  const lits = Array.isArray(schema['enum']) ? enumLiterals(schema['enum']) : [];
+  if ('const' in schema && literal(schema['const']) !== undefined) precs.push('atom');
+  else if (lits.length > 0) precs.push(lits.length > 1 ? 'union' : 'atom');
+  else {
+    const n = declaredTypes(schema).length;
+    if (n > 0) precs.push(n > 1 ? 'union' : 'atom');
+  }
+  for (const key of ['allOf', 'oneOf', 'anyOf'] as const) {
+    const list = schema[key];
+    if (Array.isArray(list) && list.length > 0) precs.push(list.length === 1 ? 'atom' : key === 'allOf' ? 'intersection' : 'union');
+  }
+  if (precs.length > 1) return 'intersection';
+  return precs[0] ?? 'atom';
+}
+
+/** Members of `allOf` need parentheses when they are unions; members of a union never do. */
 function writeJoined(w: CodeBlockWriter, list: JsonSchema[], sep: string, ctx: TypeWriterContext): void {
   list.forEach((item, i) => {
     if (i > 0) w.write(sep);
-    writeOperand(w, item, ctx);
+    const paren = sep === ' & ' && list.length > 1 && precedenceOf(item) === 'union';
+    if (paren) w.write('(');
+    writeSchemaType(w, item, ctx);
+    if (paren) w.write(')');
   });
-}
-
-/** Writes a schema where a union/intersection must be parenthesized (array element, composition member). */
-function writeOperand(w: CodeBlockWriter, schema: JsonSchema | undefined, ctx: TypeWriterContext): void {
-  const atomic = isObj(schema) ? isAtomic(schema) : true;
-  if (!atomic) w.write('(');
-  writeSchemaType(w, schema, ctx);
-  if (!atomic) w.write(')');
-}
-
-function isAtomic(s: Obj): boolean {
-  if (typeof s['$ref'] === 'string') return true;
-  if (s['allOf'] !== undefined || s['oneOf'] !== undefined || s['anyOf'] !== undefined) return false;
-  if (Array.isArray(s['enum']) && s['enum'].length !== 1) return false;
-  return !Array.isArray(s['type']);
 }
 
 function literal(value: unknown): string | undefined {
@@ -95,23 +118,28 @@ function literal(value: unknown): string | undefined {
   return undefined;
 }
 
+const enumLiterals = (values: unknown[]): string[] => [...new Set(values.map(literal).filter((l): l is string => l !== undefined))];
+
 /** The part of a schema that is not a composition: const, enum, or its `type`(s). */
-function baseWriter(s: Obj, ctx: TypeWriterContext): ((w: CodeBlockWriter) => void) | undefined {
+function baseWriter(s: Obj, ctx: TypeWriterContext): Member | undefined {
   if ('const' in s) {
     const lit = literal(s['const']);
-    if (lit !== undefined) return (w) => w.write(lit);
+    if (lit !== undefined) return { prec: 'atom', write: (w) => w.write(lit) };
   }
   if (Array.isArray(s['enum'])) {
-    const lits = [...new Set(s['enum'].map(literal).filter((l): l is string => l !== undefined))];
-    if (lits.length > 0) return (w) => w.write(lits.join(' | '));
+    const lits = enumLiterals(s['enum']);
+    if (lits.length > 0) return { prec: lits.length > 1 ? 'union' : 'atom', write: (w) => w.write(lits.join(' | ')) };
   }
   const types = declaredTypes(s);
   if (types.length === 0) return undefined;
-  return (w) =>
-    types.forEach((t, i) => {
-      if (i > 0) w.write(' | ');
-      writePrimitive(w, t, s, ctx);
-    });
+  return {
+    prec: types.length > 1 ? 'union' : 'atom',
+    write: (w) =>
+      types.forEach((t, i) => {
+        if (i > 0) w.write(' | ');
+        writePrimitive(w, t, s, ctx);
+      }),
+  };
 }
 
 function declaredTypes(s: Obj): string[] {
@@ -162,13 +190,18 @@ function writeArray(w: CodeBlockWriter, s: Obj, ctx: TypeWriterContext): void {
     w.write('...unknown[]]');
     return;
   }
-  writeOperand(w, s['items'] as JsonSchema | undefined, ctx);
+  // `(A | B)[]`, `(A & B)[]`: an element that is not an atom is parenthesized.
+  const items = s['items'] as JsonSchema | undefined;
+  const paren = precedenceOf(items) !== 'atom';
+  if (paren) w.write('(');
+  writeSchemaType(w, items, ctx);
+  if (paren) w.write(')');
   w.write('[]');
 }
 
-function writeObject(w: CodeBlockWriter, s: Obj, ctx: TypeWriterContext): void {
+function writeObject(w: CodeBlockWriter, s: Obj, ctx: TypeWriterContext, without?: string): void {
   const props = isObj(s['properties']) ? s['properties'] : {};
-  const keys = Object.keys(props);
+  const keys = Object.keys(props).filter((k) => k !== without);
   const extra = s['additionalProperties'];
   if (keys.length === 0 && (extra === undefined || extra === true || (isObj(extra) && Object.keys(extra).length === 0))) {
     w.write('{ [key: string]: unknown }');
@@ -195,6 +228,27 @@ function writeObject(w: CodeBlockWriter, s: Obj, ctx: TypeWriterContext): void {
     }
   });
   w.write('}');
+}
+
+/**
+ * A body type without its top-level property `key` (the native key the client fills in): a plain inline
+ * object is written without it; anything else (a named type, a composition) as `Omit<T, "key">`.
+ */
+export function writeSchemaTypeWithout(w: CodeBlockWriter, schema: JsonSchema | undefined, key: string, ctx: TypeWriterContext): void {
+  const plain = isObj(schema) && typeof schema['$ref'] !== 'string' && precedenceOf(schema) === 'atom' && isObj(schema['properties'])
+    && declaredTypes(schema).join() === 'object' && !('const' in schema) && !Array.isArray(schema['enum']) && !ctx.stack.has(schema);
+  if (!plain) {
+    w.write('Omit<');
+    writeSchemaType(w, schema, ctx);
+    w.write(`, ${tsString(key)}>`);
+    return;
+  }
+  ctx.stack.add(schema);
+  try {
+    writeObject(w, schema, ctx, key);
+  } finally {
+    ctx.stack.delete(schema);
+  }
 }
 
 /**

@@ -48,6 +48,8 @@ export interface SendOptions {
   /** OP-1: the runtime puts the key in the carrier and retries with it. */
   carrier?: Carrier;
   mechanism: string;
+  /** `operation` (a write's local) or `operation: "GET /x"` (a read): the key an `HttpStatusError` carries. */
+  operation: string;
   /** Inside a dedup run or saga call: pass its `RunContext` so a definite failure may release the row. */
   run?: boolean;
 }
@@ -76,6 +78,7 @@ export function writeSendArgs(w: CodeBlockWriter, op: HttpOperation, types: Oper
       w.writeLine(`carrier: ${carrierLiteral(o.carrier)},`);
     }
     w.writeLine(`mechanism: ${tsString(o.mechanism)},`);
+    w.writeLine(`${o.operation},`);
     if (o.run === true) w.writeLine('run: ctx,');
     w.writeLine('signal: options?.signal,');
   });

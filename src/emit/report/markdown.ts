@@ -6,6 +6,7 @@
 import { readFileSync } from 'node:fs';
 import Handlebars from 'handlebars';
 import { ALL_RULES } from './rule-index.js';
+import { anchorKey, operationAnchors } from '../audit-anchors.js';
 import { mdCode, mdText } from '../../escape/index.js';
 import { carrierText, CLASSES, SOURCE_KINDS, locationText, MECHANISMS, mechanismText, ttlText, type AuditDiagnostic, type AuditModel, type AuditOperation } from './model.js';
 
@@ -17,7 +18,7 @@ const TEMPLATE = new URL('../../../templates/report/audit.md.hbs', import.meta.u
 const hbs = Handlebars.create();
 let compiled: Handlebars.TemplateDelegate | undefined;
 
-/** The one piece of HTML the report writes itself: a line break between reasons in a table cell. */
+/** HTML the report writes itself: a line break between reasons in a table cell, and each row's anchor. */
 function reasonsText(o: AuditOperation): string {
   return [...o.effectReasons, ...o.reasons].map((r) => `${mdCode(r.rule)}: ${mdText(r.detail)}`).join('<br>');
 }
@@ -29,9 +30,11 @@ function locationCell(d: AuditDiagnostic): string {
   return line !== '' && pointer !== '' ? `${line} (${pointer})` : line || pointer;
 }
 
-function operationRow(o: AuditOperation): Record<string, string> {
+/** `<a id="post-payouts"></a>`: the row a generated client method links to (anchors are `[a-z0-9-]`). */
+function operationRow(o: AuditOperation, anchors: Map<string, string>): Record<string, string> {
+  const anchor = anchors.get(anchorKey(o.source.file, o.key));
   return {
-    key: mdCode(o.key),
+    key: `${anchor !== undefined ? `<a id="${anchor}"></a>` : ''}${mdCode(o.key)}`,
     effect: mdText(o.effect),
     class: mdText(o.class),
     mechanism: mdText(mechanismText(o)),
@@ -46,6 +49,7 @@ export function renderMarkdown(model: AuditModel): string {
   compiled ??= hbs.compile(readFileSync(TEMPLATE, 'utf8'), { noEscape: true, strict: false });
   const files = [...new Set([...model.operations.map((o) => o.source.file), ...model.diagnostics.map((d) => d.file ?? '')])].sort();
   const used = new Set(model.diagnostics.map((d) => d.code));
+  const anchors = operationAnchors(model.operations.map((o) => ({ file: o.source.file, key: o.key })));
   const context = {
     totals: model.totals,
     sourceTotals: model.totals.sources
@@ -55,7 +59,7 @@ export function renderMarkdown(model: AuditModel): string {
     mechanismTotals: MECHANISMS.map((name) => ({ name: mdText(name), count: model.totals.mechanism[name] })),
     files: files.map((file) => ({
       file: mdText(file === '' ? '(no file)' : file),
-      operations: model.operations.filter((o) => o.source.file === file).map(operationRow),
+      operations: model.operations.filter((o) => o.source.file === file).map((o) => operationRow(o, anchors)),
       diagnostics: model.diagnostics
         .filter((d) => (d.file ?? '') === file)
         .map((d) => ({

@@ -4,7 +4,7 @@
  * before the call), their run-time twin, and small response helpers.
  */
 import type { RunResult } from '../core/idempotency.js';
-import type { HttpResponse } from '../http/caller.js';
+import { HttpStatusError, type HttpResponse } from '../http/caller.js';
 import { contentKey, intentKey } from '../core/keys.js';
 
 /**
@@ -112,4 +112,28 @@ export function needStore<T>(value: T | undefined, operation: string): T {
     throw new TypeError(`${operation} needs a dedup store (it has no native key): create the client with { store }, e.g. createSqliteStore({ filename }) after running the generated migration`);
   }
   return value;
+}
+
+type Digit = 0 | 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8 | 9;
+type NumberOf<T> = T extends `${infer N extends number}` ? N : never;
+/** The statuses a key of an `XErrors` map stands for: `404` itself, `"4XX"` → 400 … 499, `default` → any. */
+type StatusOf<K> = K extends number ? K
+  : Uppercase<K & string> extends `${infer C extends 1 | 2 | 3 | 4 | 5}XX` ? NumberOf<`${C}${Digit}${Digit}`>
+  : number;
+
+/**
+ * An `HttpStatusError` typed by the error responses a spec declares for one operation (`Errors`: status →
+ * body, as a generated `XErrors`): checking `status` narrows `body` (a `default` entry matches any status).
+ * With no declared error response it is a plain `HttpStatusError`.
+ */
+export type HttpErrorOf<Errors> = [keyof Errors] extends [never]
+  ? HttpStatusError
+  : HttpStatusError & { [K in keyof Errors]: { readonly status: StatusOf<K>; readonly body: Errors[K] } }[keyof Errors];
+
+/**
+ * `err` when it is the HTTP status error of a call to `operation` (its `HttpRequest.operation`), else
+ * `undefined`. The typing is the spec's word for the body: the runtime parsed it by content type, not checked it.
+ */
+export function httpErrorOf<Errors>(err: unknown, operation: string): HttpErrorOf<Errors> | undefined {
+  return err instanceof HttpStatusError && err.operation === operation ? (err as HttpErrorOf<Errors>) : undefined;
 }

@@ -61,6 +61,8 @@ export interface HttpRequest {
   run?: { readonly tag?: RunTag; readonly attempt?: number };
   /** The caller's AbortSignal: ends the call (and its retries); see `CallOptions`. */
   signal?: AbortSignal;
+  /** The spec's operation key (`POST /payouts`), kept on an `HttpStatusError` so it can be typed by that operation's error responses. */
+  operation?: string;
 }
 
 export interface HttpResponse {
@@ -80,14 +82,17 @@ export class HttpStatusError extends Error {
   readonly headers: Record<string, string>;
   readonly body: unknown;
   readonly definiteFailure: boolean;
+  /** `HttpRequest.operation` of the failed call, when the caller named it (generated clients do). */
+  readonly operation: string | undefined;
 
-  constructor(message: string, res: HttpResponse, definiteFailure: boolean) {
+  constructor(message: string, res: HttpResponse, definiteFailure: boolean, operation?: string) {
     super(message);
     this.name = 'HttpStatusError';
     this.status = res.status;
     this.headers = res.headers;
     this.body = res.body;
     this.definiteFailure = definiteFailure;
+    this.operation = operation;
   }
 }
 
@@ -172,7 +177,7 @@ function finalError(req: HttpRequest, p: Prepared, res: HttpResponse): Error {
   if (conflict === 'in-progress') return new IdempotencyInFlightError(`${p.what}: still in progress on the server`, ctx);
   // 429 and 4xx were refused before execution; 5xx/408 may have executed.
   const definite = res.status === 429 || (res.status >= 400 && res.status < 500 && res.status !== 408);
-  return new HttpStatusError(`${p.what} failed with HTTP ${res.status}`, res, definite);
+  return new HttpStatusError(`${p.what} failed with HTTP ${res.status}`, res, definite, req.operation);
 }
 
 /**

@@ -1,0 +1,30 @@
+/**
+ * Object types the emitter assembles itself (request groups, the client options, error maps) as data: a
+ * list of members printed by `writeObjectType`, so no type text is pasted together from strings and `\n`.
+ */
+import type { CodeBlockWriter } from 'ts-morph';
+import { writeDocLines } from './doc-lines.js';
+
+export interface TypeMember {
+  /** A property key as written (spec names go through `propertyKey`, statuses through `tsNumber`). */
+  key: string;
+  optional?: boolean;
+  /** Doc lines, already escaped for a comment. */
+  docs?: string[];
+  /** Type text built by the emitter, or a writer for one (a schema type). */
+  type: string | ((w: CodeBlockWriter) => void);
+}
+
+export function writeObjectType(w: CodeBlockWriter, members: readonly TypeMember[]): void {
+  w.write('{').newLine();
+  w.indent(() => {
+    for (const m of members) {
+      writeDocLines(w, m.docs ?? []);
+      w.write(`${m.key}${m.optional === true ? '?' : ''}: `);
+      if (typeof m.type === 'string') w.write(m.type);
+      else m.type(w);
+      w.write(';').newLine();
+    }
+  });
+  w.write('}');
+}
