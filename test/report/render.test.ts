@@ -77,10 +77,11 @@ describe('renderAudit markdown', () => {
     expect(md).toContain('| fail-closed | 3 |');
     expect(md).toContain('| operation | effect | class | mechanism | carrier | key strategy | TTL | reasons |');
     expect(md).toContain('`POST /sms \\| urgent`');
-    expect(md).toMatch(/\| `POST \/charges` \| write \| native-key \| OP-1 \| header Idempotency-Key \(≤ 8\) \| caller \| — \| `http_unsafe_method`/);
+    expect(md).toContain('| <a id="post-sms-urgent"></a>`POST /sms \\| urgent` |');
+    expect(md).toMatch(/\| <a id="post-charges"><\/a>`POST \/charges` \| write \| native-key \| OP-1 \| header Idempotency-Key \(≤ 8\) \| caller \| — \| `http_unsafe_method`/);
     expect(md).toMatch(/\| 12:5 \(`\/paths\S*`\) \|/);
     expect(md).toContain('`key_carrier_too_short`');
-    for (const line of md.split('\n').filter((l) => l.startsWith('| `'))) expect(line.endsWith('|')).toBe(true);
+    for (const line of md.split('\n').filter((l) => l.startsWith('| `') || l.startsWith('| <a id='))) expect(line.endsWith('|')).toBe(true);
   });
 });
 
