@@ -4,7 +4,7 @@ import { terminalText } from '../escape/index.js';
 import { loadConfig } from '../config/load.js';
 import { configExtensions } from '../emit/registry.js';
 import type { ResolvedConfig } from '../config/types.js';
-import { InputError, hasErrors, type Diagnostic } from '../diagnostics/diagnostic.js';
+import { InputError, type Diagnostic } from '../diagnostics/diagnostic.js';
 import type { AnalysisResult } from '../pipeline.js';
 import { locateDiagnostics, renderDiagnostics } from './diagnostics.js';
 import type { Logger } from './logger.js';

@@ -24,6 +24,7 @@ export function tsString(text: string): string {
 export function tsTemplateText(text: string): string {
   return String(text)
     .replace(/[\\`$]/g, (c) => `\\${c}`)
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is what this escaper is for
     .replace(/[\u0000-\u001f\u007f]/g, hex4)
     .replace(INVISIBLE, hex4);
 }

@@ -119,9 +119,9 @@ function nameEvents(events: EventOperation[]): void {
 export function buildApiModels(docs: readonly LoadedDoc[], names: readonly (string | undefined)[] = []): { apis: ApiModel[]; diagnostics: Diagnostic[] } {
   const results = docs.map((doc) => buildApiModel(doc));
   // A configured apiName replaces the file-derived id (still made unique below).
-  results.forEach((r, i) => (r.api.id = names[i] ?? r.api.id));
+  for (const [i, r] of results.entries()) r.api.id = names[i] ?? r.api.id;
   const ids = uniqueApiIds(results.map((r) => ({ file: r.api.file, id: r.api.id })));
-  results.forEach((r, i) => (r.api.id = ids[i]));
+  for (const [i, r] of results.entries()) r.api.id = ids[i];
   const apis = results.map((r) => r.api).sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   return { apis, diagnostics: results.flatMap((r) => r.diagnostics) };
 }

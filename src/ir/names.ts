@@ -41,7 +41,7 @@ export function camelCase(input: string): string {
 export function makeSafeIdentifier(name: string, fallback = 'operation'): string {
   let id = name.replace(/[^A-Za-z0-9_$]/g, '_');
   if (id === '') id = fallback;
-  if (/^[0-9]/.test(id)) id = '_' + id;
+  if (/^[0-9]/.test(id)) id = `_${id}`;
   if (RESERVED_WORDS.has(id)) id += '_';
   return id;
 }

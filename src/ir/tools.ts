@@ -61,7 +61,7 @@ function buildTool(ctx: ToolContext, format: ToolFormat, item: Record<string, un
 
 export function buildToolOperations(ctx: ToolContext): { operations: ToolOperation[]; format: ToolFormat } {
   const detection = detectToolList(ctx.doc.root);
-  if (!detection || detection.kind !== 'tools') {
+  if (detection?.kind !== 'tools') {
     ctx.report('unrecognized_input', 'error', 'not a tool list', '');
     return { operations: [], format: 'mcp' };
   }

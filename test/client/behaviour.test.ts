@@ -43,12 +43,12 @@ describe('OP-1 native key (POST /charges, Idempotency-Key header)', () => {
     const client = createClient({ baseUrl: server.url, store: createMemoryStore(), ...fast });
     server.inject({ kind: 'stall', ms: 2500 });
     const key = 'charge-key-0000000000000001';
-    const first = await client['createCharge']!(charge, { key });
+    const first = await client.createCharge!(charge, { key });
     expect(server.effects).toBe(1);
     expect(server.requests.length).toBeGreaterThanOrEqual(2);
     expect(new Set(server.requests.map((r) => r.key))).toEqual(new Set([key]));
     expect(first.wasReplay).toBe(true); // the answer that arrived is the server's stored one
-    const again = await client['createCharge']!(charge, { key });
+    const again = await client.createCharge!(charge, { key });
     expect(server.effects).toBe(1);
     expect(again.result).toEqual(first.result);
     expect(again.wasReplay).toBe(true);
@@ -58,9 +58,9 @@ describe('OP-1 native key (POST /charges, Idempotency-Key header)', () => {
     server = await startFaultServer({ keyCarrier: { in: 'header', name: 'Idempotency-Key' } });
     const client = createClient({ baseUrl: server.url, store: createMemoryStore(), ...fast });
     const key = 'charge-key-0000000000000002';
-    const first = await client['createCharge']!(charge, { key });
+    const first = await client.createCharge!(charge, { key });
     expect(first.wasReplay).toBe(false);
-    await expect(client['createCharge']!({ body: { amount: 9999, currency: 'usd' } }, { key })).rejects.toBeInstanceOf(IdempotencyConflictError);
+    await expect(client.createCharge!({ body: { amount: 9999, currency: 'usd' } }, { key })).rejects.toBeInstanceOf(IdempotencyConflictError);
     expect(server.effects).toBe(1);
   });
 });
@@ -73,9 +73,9 @@ describe('fail-closed (POST /sms, no native key)', () => {
     const client = createClient({ baseUrl: server.url, store: createMemoryStore(), ...fast });
     server.inject({ kind: 'stall', ms: 2500 });
     const options = { scope: { thread: 't-1', turn: '7' } };
-    await expect(client['sendSms']!(sms, options)).rejects.toBeInstanceOf(IdempotencyOutcomeUnknownError);
+    await expect(client.sendSms!(sms, options)).rejects.toBeInstanceOf(IdempotencyOutcomeUnknownError);
     expect(server.effects).toBe(1);
-    await expect(client['sendSms']!(sms, options)).rejects.toBeInstanceOf(IdempotencyOutcomeUnknownError);
+    await expect(client.sendSms!(sms, options)).rejects.toBeInstanceOf(IdempotencyOutcomeUnknownError);
     expect(server.effects).toBe(1);
     expect(server.requests).toHaveLength(1);
   });
@@ -84,8 +84,8 @@ describe('fail-closed (POST /sms, no native key)', () => {
     server = await startFaultServer();
     const client = createClient({ baseUrl: server.url, store: createMemoryStore(), ...fast });
     const options = { key: 'sms-key-000000000000000001' };
-    const first = await client['sendSms']!(sms, options);
-    const second = await client['sendSms']!(sms, options);
+    const first = await client.sendSms!(sms, options);
+    const second = await client.sendSms!(sms, options);
     expect(server.effects).toBe(1);
     expect(first.wasReplay).toBe(false);
     expect(second.wasReplay).toBe(true);
@@ -97,8 +97,8 @@ describe('fail-closed (POST /sms, no native key)', () => {
     server = await startFaultServer();
     const client = createClient({ baseUrl: server.url, store: createMemoryStore(), ...fast });
     const options = { key: 'sms-key-000000000000000002' };
-    await client['sendSms']!(sms, options);
-    await expect(client['sendSms']!({ body: { to: '+15550100', body: 'other' } }, options)).rejects.toBeInstanceOf(IdempotencyConflictError);
+    await client.sendSms!(sms, options);
+    await expect(client.sendSms!({ body: { to: '+15550100', body: 'other' } }, options)).rejects.toBeInstanceOf(IdempotencyConflictError);
     expect(server.effects).toBe(1);
   });
 });
@@ -108,8 +108,8 @@ describe('OP-5 saga (POST /bookings)', () => {
     server = await startFaultServer();
     const client = createClient({ baseUrl: server.url, store: createMemoryStore(), timeoutMs: 5000 });
     const options = { scope: { run: 'r-1' } };
-    const first = await client['createBooking']!({ body: { room: '101' } }, options);
-    const second = await client['createBooking']!({ body: { room: '101' } }, options);
+    const first = await client.createBooking!({ body: { room: '101' } }, options);
+    const second = await client.createBooking!({ body: { room: '101' } }, options);
     expect(server.effects).toBe(1);
     expect(second.wasReplay).toBe(true);
     expect(second.result).toEqual(first.result);

@@ -46,7 +46,7 @@ describe('OP-3 raw upload (PUT /artifacts/{digest}, application/octet-stream bot
   it('uploads the exact bytes; the binary answer is stored and replayed byte-identical, without a second call', async () => {
     const before = server.effects;
     const request = { path: { digest: 'd1' }, body: ALL_BYTES };
-    const first = await client['putArtifact']!(request);
+    const first = await client.putArtifact!(request);
     const got = server.requests.at(-1)!;
     expect(got.contentType).toBe('application/octet-stream');
     expect(new Uint8Array(got.body)).toEqual(ALL_BYTES);
@@ -54,7 +54,7 @@ describe('OP-3 raw upload (PUT /artifacts/{digest}, application/octet-stream bot
     expect(await bytes(first.result)).toEqual(ALL_BYTES);
 
     // The same content as a Blob is the same content key (OP-3): replayed from the store.
-    const again = await client['putArtifact']!({ path: { digest: 'd1' }, body: new Blob([ALL_BYTES]) });
+    const again = await client.putArtifact!({ path: { digest: 'd1' }, body: new Blob([ALL_BYTES]) });
     expect(server.effects - before).toBe(1);
     expect(again.wasReplay).toBe(true);
     expect(await bytes(again.result)).toEqual(ALL_BYTES);
@@ -63,8 +63,8 @@ describe('OP-3 raw upload (PUT /artifacts/{digest}, application/octet-stream bot
   it('different bytes under the same path are a different key: a new upload, not a replay of the first', async () => {
     const before = server.effects;
     const other = ALL_BYTES.map((b) => b ^ 0x5a);
-    const a = await client['putArtifact']!({ path: { digest: 'd2' }, body: new Blob([ALL_BYTES]) });
-    const b = await client['putArtifact']!({ path: { digest: 'd2' }, body: new Blob([other]) });
+    const a = await client.putArtifact!({ path: { digest: 'd2' }, body: new Blob([ALL_BYTES]) });
+    const b = await client.putArtifact!({ path: { digest: 'd2' }, body: new Blob([other]) });
     expect(server.effects - before).toBe(2);
     expect(b.wasReplay).toBe(false);
     expect(await bytes(a.result)).toEqual(ALL_BYTES);
@@ -76,8 +76,8 @@ describe('fail-closed write with a binary answer (POST /renders → image/png)',
   it('the duplicate replays the stored Blob byte-identical with its type', async () => {
     const before = server.effects;
     const options = { key: 'render-key-0000000000000001' };
-    const first = await client['renderChart']!({ body: { title: 'q3' } }, options);
-    const second = await client['renderChart']!({ body: { title: 'q3' } }, options);
+    const first = await client.renderChart!({ body: { title: 'q3' } }, options);
+    const second = await client.renderChart!({ body: { title: 'q3' } }, options);
     expect(server.effects - before).toBe(1);
     expect(second.wasReplay).toBe(true);
     expect(await bytes(first.result)).toEqual(renderBytes(`q3#${before + 1}`));
@@ -88,7 +88,7 @@ describe('fail-closed write with a binary answer (POST /renders → image/png)',
 
 describe('text upload (PUT /notes/{noteId}, text/markdown → text/html)', () => {
   it('sends the string with the spec media type and returns the text answer', async () => {
-    const out = await client['putNote']!({ path: { noteId: 'n1' }, body: '# hi ✓' }, { scope: { run: 'r1' } });
+    const out = await client.putNote!({ path: { noteId: 'n1' }, body: '# hi ✓' }, { scope: { run: 'r1' } });
     expect(server.requests.at(-1)).toMatchObject({ contentType: 'text/markdown', body: Buffer.from('# hi ✓') });
     expect(out.result).toBe('<p># hi ✓</p>');
   });
@@ -96,10 +96,10 @@ describe('text upload (PUT /notes/{noteId}, text/markdown → text/html)', () =>
 
 describe('binary read (GET /files/{fileId}/content)', () => {
   it('returns a Blob even when the server does not label the bytes (the client pins what its type promises)', async () => {
-    expect(await bytes(await client['downloadFile']!({ path: { fileId: 'f' } }))).toEqual(ALL_BYTES);
+    expect(await bytes(await client.downloadFile!({ path: { fileId: 'f' } }))).toEqual(ALL_BYTES);
   });
 
   it('an error answer is still read by its content type', async () => {
-    await expect(client['getCharge']!({ path: { chargeId: 'x' } })).rejects.toMatchObject({ status: 404, body: 'no route' });
+    await expect(client.getCharge!({ path: { chargeId: 'x' } })).rejects.toMatchObject({ status: 404, body: 'no route' });
   });
 });

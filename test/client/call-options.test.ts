@@ -31,8 +31,8 @@ describe('per-call headers', () => {
   it('reach a read and a native-key write; the idempotency key header cannot be overridden', async () => {
     server = await startFaultServer({ keyCarrier: { in: 'header', name: 'Idempotency-Key' } });
     const client = createClient({ baseUrl: server.url, headers: { 'x-client': 'c' }, ...fast });
-    await client['getCharge']!({ path: { chargeId: 'ch_1' } }, { headers: { 'Stripe-Account': 'acct_1' } });
-    await client['createCharge']!(charge, { key: 'call-opts-key-0000000001', headers: { 'Stripe-Account': 'acct_2', 'idempotency-key': 'hijack' } });
+    await client.getCharge!({ path: { chargeId: 'ch_1' } }, { headers: { 'Stripe-Account': 'acct_1' } });
+    await client.createCharge!(charge, { key: 'call-opts-key-0000000001', headers: { 'Stripe-Account': 'acct_2', 'idempotency-key': 'hijack' } });
     const [read, write] = server.requests;
     expect(read.headers['stripe-account']).toBe('acct_1');
     expect(read.headers['x-client']).toBe('c');
@@ -47,10 +47,10 @@ describe('per-call AbortSignal', () => {
     const client = createClient({ baseUrl: server.url, store: createMemoryStore(), ...fast });
     const sms = { body: { to: '+15550100', body: 'hi' } };
     const options = { key: 'call-opts-sms-key-000001' };
-    const err = await client['sendSms']!(sms, { ...options, signal: AbortSignal.abort() }).catch((e: unknown) => e);
+    const err = await client.sendSms!(sms, { ...options, signal: AbortSignal.abort() }).catch((e: unknown) => e);
     expect((err as Error).message).toMatch(/aborted before sending/);
     expect(server.requests).toHaveLength(0);
-    const later = await client['sendSms']!(sms, options);
+    const later = await client.sendSms!(sms, options);
     expect(later.wasReplay).toBe(false);
     expect(server.effects).toBe(1);
   });
@@ -60,7 +60,7 @@ describe('per-call AbortSignal', () => {
     const client = createClient({ baseUrl: server.url, ...fast, timeoutMs: 5000 });
     server.inject({ kind: 'stall', ms: 3000 });
     const started = Date.now();
-    const err = await client['createCharge']!(charge, { key: 'call-opts-key-0000000002', signal: AbortSignal.timeout(300) }).catch((e: unknown) => e);
+    const err = await client.createCharge!(charge, { key: 'call-opts-key-0000000002', signal: AbortSignal.timeout(300) }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(Error);
     expect(Date.now() - started).toBeLessThan(2000);
     expect(server.requests).toHaveLength(1);
@@ -71,8 +71,8 @@ describe('store optional', () => {
   it('without a store: native-key writes work; a fail-closed write (JavaScript, past the types) names what is missing', async () => {
     server = await startFaultServer({ keyCarrier: { in: 'header', name: 'Idempotency-Key' } });
     const client = createClient({ baseUrl: server.url, ...fast });
-    expect((await client['createCharge']!(charge, { key: 'no-store-key-00000000001' })).wasReplay).toBe(false);
-    const err = await client['sendSms']!({ body: { to: '+1', body: 'x' } }, { key: 'no-store-key-00000000002' }).catch((e: unknown) => e);
+    expect((await client.createCharge!(charge, { key: 'no-store-key-00000000001' })).wasReplay).toBe(false);
+    const err = await client.sendSms!({ body: { to: '+1', body: 'x' } }, { key: 'no-store-key-00000000002' }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(TypeError);
     expect((err as Error).message).toMatch(/^POST \/sms needs a dedup store .*create the client with \{ store \}/);
     expect(server.requests).toHaveLength(1);

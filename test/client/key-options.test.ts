@@ -33,7 +33,7 @@ describe('OP-1 keys are validated before the request', () => {
     it(`createCharge with a ${label} key: IdempotencyKeyInvalidError, nothing sent`, async () => {
       server = await startFaultServer({ keyCarrier: { in: 'header', name: 'Idempotency-Key' } });
       const c = createPayments({ baseUrl: server.url, store: createMemoryStore(), timeoutMs: 1000 });
-      await expect(c['createCharge']!(charge, { key })).rejects.toBeInstanceOf(IdempotencyKeyInvalidError);
+      await expect(c.createCharge!(charge, { key })).rejects.toBeInstanceOf(IdempotencyKeyInvalidError);
       expect(server.requests).toHaveLength(0);
     });
   }
@@ -41,7 +41,7 @@ describe('OP-1 keys are validated before the request', () => {
   it('a key within the limits goes out in the carrier', async () => {
     server = await startFaultServer({ keyCarrier: { in: 'header', name: 'Idempotency-Key' } });
     const c = createPayments({ baseUrl: server.url, store: createMemoryStore(), timeoutMs: 1000 });
-    await c['createCharge']!(charge, { key: 'k'.repeat(255) });
+    await c.createCharge!(charge, { key: 'k'.repeat(255) });
     expect(server.requests.map((r) => r.key)).toEqual(['k'.repeat(255)]);
   });
 
@@ -65,10 +65,10 @@ describe('OP-1 keys are validated before the request', () => {
     server = await startFaultServer({ keyCarrier: { in: 'header', name: 'X-Request-Key' } });
     const create = await importClient('key-limits', files, files[0]!.path, 'createLimitsClient');
     const c = create({ baseUrl: server.url, timeoutMs: 1000 });
-    await expect(c['createOrder']!({}, { key: '1234567' })).rejects.toBeInstanceOf(IdempotencyKeyInvalidError);
-    await expect(c['createOrder']!({}, { key: 'k'.repeat(41) })).rejects.toBeInstanceOf(IdempotencyKeyInvalidError);
+    await expect(c.createOrder!({}, { key: '1234567' })).rejects.toBeInstanceOf(IdempotencyKeyInvalidError);
+    await expect(c.createOrder!({}, { key: 'k'.repeat(41) })).rejects.toBeInstanceOf(IdempotencyKeyInvalidError);
     expect(server.requests).toHaveLength(0);
-    await c['createOrder']!({}, { key: '12345678' });
+    await c.createOrder!({}, { key: '12345678' });
     expect(server.requests.map((r) => r.key)).toEqual(['12345678']);
   });
 });
@@ -78,10 +78,10 @@ describe('key and scope options', () => {
     server = await startFaultServer();
     const store = createMemoryStore();
     const c = createPayments({ baseUrl: server.url, store, timeoutMs: 1000 });
-    await expect(c['sendSms']!(sms, { scope: {} })).rejects.toThrow(/scope.*at least one id/);
-    await expect(c['createBooking']!({ body: { room: '1' } }, { scope: {} })).rejects.toBeInstanceOf(TypeError);
-    await expect(c['putBlob']!({ path: { digest: 'd' }, body: { data: 'x' } }, { scope: {} })).rejects.toBeInstanceOf(TypeError);
-    await expect(c['createTransfer']!({ body: { amount: 5 } }, { scope: {} })).rejects.toBeInstanceOf(TypeError);
+    await expect(c.sendSms!(sms, { scope: {} })).rejects.toThrow(/scope.*at least one id/);
+    await expect(c.createBooking!({ body: { room: '1' } }, { scope: {} })).rejects.toBeInstanceOf(TypeError);
+    await expect(c.putBlob!({ path: { digest: 'd' }, body: { data: 'x' } }, { scope: {} })).rejects.toBeInstanceOf(TypeError);
+    await expect(c.createTransfer!({ body: { amount: 5 } }, { scope: {} })).rejects.toBeInstanceOf(TypeError);
     expect(server.requests).toHaveLength(0);
     expect(await reconcileReport(store, { now: Date.now() + 86_400_000 })).toEqual([]);
   });
@@ -89,11 +89,11 @@ describe('key and scope options', () => {
   it('neither key nor scope, both at once, or a scope where a caller key is required: TypeError, nothing sent', async () => {
     server = await startFaultServer();
     const c = createPayments({ baseUrl: server.url, store: createMemoryStore(), timeoutMs: 1000 });
-    await expect(c['sendSms']!(sms, {})).rejects.toBeInstanceOf(TypeError);
-    await expect(c['sendSms']!(sms)).rejects.toBeInstanceOf(TypeError);
-    await expect(c['sendSms']!(sms, { key: 'k'.repeat(20), scope: { t: '1' } })).rejects.toThrow(/not both/);
-    await expect(c['createMessage']!({ body: { text: 'x' } }, { scope: { t: '1' } })).rejects.toThrow(/pass \{ key \}/);
-    await expect(c['createCharge']!(charge, { scope: { t: '1' } })).rejects.toBeInstanceOf(TypeError);
+    await expect(c.sendSms!(sms, {})).rejects.toBeInstanceOf(TypeError);
+    await expect(c.sendSms!(sms)).rejects.toBeInstanceOf(TypeError);
+    await expect(c.sendSms!(sms, { key: 'k'.repeat(20), scope: { t: '1' } })).rejects.toThrow(/not both/);
+    await expect(c.createMessage!({ body: { text: 'x' } }, { scope: { t: '1' } })).rejects.toThrow(/pass \{ key \}/);
+    await expect(c.createCharge!(charge, { scope: { t: '1' } })).rejects.toBeInstanceOf(TypeError);
     expect(server.requests).toHaveLength(0);
   });
 
@@ -101,13 +101,13 @@ describe('key and scope options', () => {
     server = await startFaultServer({ keyCarrier: { in: 'body', name: 'idempotency_key' } });
     const c = createPayments({ baseUrl: server.url, store: createMemoryStore(), timeoutMs: 1000 });
     const nodeKey = 'langgraph-node-key-0000000001';
-    const a = await c['sendSms']!(sms, { key: nodeKey });
-    const b = await c['sendSms']!(sms, { key: nodeKey });
+    const a = await c.sendSms!(sms, { key: nodeKey });
+    const b = await c.sendSms!(sms, { key: nodeKey });
     expect(b.wasReplay).toBe(true);
     expect(b.result).toEqual(a.result);
-    const booking = await c['createBooking']!({ body: { room: '7' } }, { key: 'checkpoint-key-booking-00001' });
+    const booking = await c.createBooking!({ body: { room: '7' } }, { key: 'checkpoint-key-booking-00001' });
     expect(booking.externalId).toMatch(/^obj_/);
-    await c['createTransfer']!({ body: { amount: 5 } }, { key: 'checkpoint-key-transfer-0001' });
+    await c.createTransfer!({ body: { amount: 5 } }, { key: 'checkpoint-key-transfer-0001' });
     expect(server.requests.at(-1)!.key).toBe('checkpoint-key-transfer-0001');
     expect(server.effects).toBe(3);
   });
@@ -116,8 +116,8 @@ describe('key and scope options', () => {
     server = await startFaultServer();
     const c = createPayments({ baseUrl: server.url, store: createMemoryStore(), timeoutMs: 1000 });
     const blob = { path: { digest: 'd1' }, body: { data: 'x' } };
-    await c['putBlob']!(blob);
-    expect((await c['putBlob']!(blob, {})).wasReplay).toBe(true);
+    await c.putBlob!(blob);
+    expect((await c.putBlob!(blob, {})).wasReplay).toBe(true);
     expect(server.effects).toBe(1);
   });
 });

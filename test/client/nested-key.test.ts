@@ -59,7 +59,7 @@ describe('oneOf + JSON:API key at data.attributes.idempotencyKey', () => {
     server = await startFaultServer({ keyCarrier: { in: 'body', name: 'idempotencyKey', path } });
     const client = createClient({ baseUrl: server.url, store: createMemoryStore(), ...fast });
     const key = 'bank-account-key-00000001';
-    await client['jsonApiOneOf']!({ body: { data: { type: 'gb_bank_account', attributes: { sortCode: '12-34-56' } } } }, { key });
+    await client.jsonApiOneOf!({ body: { data: { type: 'gb_bank_account', attributes: { sortCode: '12-34-56' } } } }, { key });
     expect(server.requests).toHaveLength(1);
     expect(server.requests[0]!.body).toBe(JSON.stringify({ data: { type: 'gb_bank_account', attributes: { sortCode: '12-34-56', idempotencyKey: key } } }));
   });
@@ -67,7 +67,7 @@ describe('oneOf + JSON:API key at data.attributes.idempotencyKey', () => {
   it('creates the envelope objects when the body lacks them', async () => {
     server = await startFaultServer({ keyCarrier: { in: 'body', name: 'idempotencyKey', path } });
     const client = createClient({ baseUrl: server.url, store: createMemoryStore(), ...fast });
-    await client['jsonApi']!({ body: {} }, { key: 'jsonapi-envelope-key-0001' });
+    await client.jsonApi!({ body: {} }, { key: 'jsonapi-envelope-key-0001' });
     expect(JSON.parse(server.requests[0]!.body)).toEqual({ data: { attributes: { idempotencyKey: 'jsonapi-envelope-key-0001' } } });
   });
 
@@ -77,13 +77,13 @@ describe('oneOf + JSON:API key at data.attributes.idempotencyKey', () => {
     server.inject({ kind: 'stall', ms: 2500 });
     const key = 'bank-account-key-00000002';
     const body = { data: { type: 'us_bank_account', attributes: { routingNumber: '021000021' } } };
-    const first = await client['jsonApiOneOf']!({ body }, { key });
+    const first = await client.jsonApiOneOf!({ body }, { key });
     expect(server.effects).toBe(1);
     expect(server.effectsFor(key)).toBe(1);
     expect(server.requests.length).toBeGreaterThanOrEqual(2);
     expect(new Set(server.requests.map((r) => r.body))).toEqual(new Set([JSON.stringify({ data: { type: 'us_bank_account', attributes: { routingNumber: '021000021', idempotencyKey: key } } })]));
     expect(first.wasReplay).toBe(true);
-    const again = await client['jsonApiOneOf']!({ body }, { key });
+    const again = await client.jsonApiOneOf!({ body }, { key });
     expect(server.effects).toBe(1);
     expect(again.result).toEqual(first.result);
   });
@@ -91,7 +91,7 @@ describe('oneOf + JSON:API key at data.attributes.idempotencyKey', () => {
   it('a key shorter than the field minLength (20) is refused before any request', async () => {
     server = await startFaultServer({ keyCarrier: { in: 'body', name: 'idempotencyKey', path } });
     const client = createClient({ baseUrl: server.url, store: createMemoryStore(), ...fast });
-    await expect(client['jsonApiOneOf']!({ body: { data: { type: 'us_bank_account', attributes: { routingNumber: '1' } } } }, { key: 'short-key-0000001' })).rejects.toThrow('at least 20 required');
+    await expect(client.jsonApiOneOf!({ body: { data: { type: 'us_bank_account', attributes: { routingNumber: '1' } } } }, { key: 'short-key-0000001' })).rejects.toThrow('at least 20 required');
     expect(server.requests).toHaveLength(0);
   });
 });
@@ -100,8 +100,8 @@ describe('anyOf with the key at a different path per variant: one path per varia
   it('the body that has the envelope gets the key inside it; the flat one at the top', async () => {
     server = await startFaultServer();
     const client = createClient({ baseUrl: server.url, store: createMemoryStore(), ...fast });
-    await client['anyOfPaths']!({ body: { request: {} } }, { key: 'any-of-paths-key-000001' });
-    await client['anyOfPaths']!({ body: {} }, { key: 'any-of-paths-key-000002' });
+    await client.anyOfPaths!({ body: { request: {} } }, { key: 'any-of-paths-key-000001' });
+    await client.anyOfPaths!({ body: {} }, { key: 'any-of-paths-key-000002' });
     expect(server.requests.map((r) => JSON.parse(r.body))).toEqual([{ request: { idempotency_key: 'any-of-paths-key-000001' } }, { idempotency_key: 'any-of-paths-key-000002' }]);
   });
 });

@@ -36,10 +36,10 @@ describe('originalCalledAt', () => {
     const client = createClient({ baseUrl: server.url, store: createMemoryStore(), ...fast });
     const sms = { body: { to: '+15550100', body: 'code 1234' } };
     const before = Date.now();
-    const first = await client['sendSms']!(sms, { key: 'sms-time-key-000000000001' });
+    const first = await client.sendSms!(sms, { key: 'sms-time-key-000000000001' });
     const after = Date.now();
     await sleep(1200);
-    const replay = await client['sendSms']!(sms, { key: 'sms-time-key-000000000001' });
+    const replay = await client.sendSms!(sms, { key: 'sms-time-key-000000000001' });
     expect(replay.wasReplay).toBe(true);
     expect(replay.originalCalledAt.getTime()).toBe(first.originalCalledAt.getTime());
     expect(replay.originalCalledAt.getTime()).toBeGreaterThanOrEqual(before);
@@ -52,11 +52,11 @@ describe('originalCalledAt', () => {
     const client = createClient({ baseUrl: server.url, ...fast });
     const charge = { body: { amount: 1200, currency: 'usd' } };
     const before = Date.now();
-    const first = await client['createCharge']!(charge, { key: 'charge-time-key-00000001' });
+    const first = await client.createCharge!(charge, { key: 'charge-time-key-00000001' });
     expect(first.wasReplay).toBe(false);
     expect(first.originalCalledAt.getTime()).toBeGreaterThanOrEqual(before);
     await sleep(1100); // the replay's Date header is now ≥ 1 s later than the first call
-    const replay = await client['createCharge']!(charge, { key: 'charge-time-key-00000001' });
+    const replay = await client.createCharge!(charge, { key: 'charge-time-key-00000001' });
     expect(replay.wasReplay).toBe(true);
     expect(server.requests.at(-1)).toBeDefined();
     expect(replay.originalCalledAt).toBeUndefined();
@@ -67,7 +67,7 @@ describe('originalCalledAt', () => {
     server = await startFaultServer({ keyCarrier: { in: 'header', name: 'Idempotency-Key' } });
     const client = createClient({ baseUrl: server.url, ...fast });
     server.inject({ kind: 'stall', ms: 2500 });
-    const got = await client['createCharge']!({ body: { amount: 5, currency: 'usd' } }, { key: 'charge-time-key-00000002' });
+    const got = await client.createCharge!({ body: { amount: 5, currency: 'usd' } }, { key: 'charge-time-key-00000002' });
     expect(got.wasReplay).toBe(true);
     expect(got.originalCalledAt).toBeUndefined();
     expect(server.effects).toBe(1);
@@ -84,7 +84,7 @@ describe('one outcome-unknown error type', () => {
     });
     await new Promise<void>((r) => dropper.listen(0, '127.0.0.1', r));
     const client = createClient({ baseUrl: `http://127.0.0.1:${(dropper.address() as AddressInfo).port}`, ...fast });
-    const err = await client['createCharge']!({ body: { amount: 7, currency: 'usd' } }, { key: 'charge-reset-key-0000001' }).catch((e: unknown) => e);
+    const err = await client.createCharge!({ body: { amount: 7, currency: 'usd' } }, { key: 'charge-reset-key-0000001' }).catch((e: unknown) => e);
     await new Promise((r) => dropper.close(r));
     expect(err).toBeInstanceOf(IdempotencyOutcomeUnknownError);
     expect(err).toBeInstanceOf(IdempotencyError);

@@ -43,11 +43,11 @@ describe('fail-closed write (POST /sms) passes its run context', () => {
     const c = client(server.url, store);
     server.inject({ kind: 'reject', status: 400, body: { error: 'to: not a phone number' } });
     const options = { key: 'sms-run-ctx-key-000000000001' };
-    const err = await c['sendSms']!(sms, options).catch((e: unknown) => e);
+    const err = await c.sendSms!(sms, options).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(HttpStatusError);
     expect((err as HttpStatusError).status).toBe(400);
     expect(server.requests).toHaveLength(1);
-    const retry = await c['sendSms']!(sms, options);
+    const retry = await c.sendSms!(sms, options);
     expect(retry.wasReplay).toBe(false);
     expect(server.requests).toHaveLength(2);
     expect(server.effects).toBe(1);
@@ -59,9 +59,9 @@ describe('fail-closed write (POST /sms) passes its run context', () => {
     await gone.close();
     const store = createMemoryStore();
     const options = { scope: { thread: 't-refused', turn: '1' } };
-    await expect(client(url, store)['sendSms']!(sms, options)).rejects.toBeInstanceOf(IdempotencyNotSentError);
+    await expect(client(url, store).sendSms!(sms, options)).rejects.toBeInstanceOf(IdempotencyNotSentError);
     const server = await serve();
-    const retry = await client(server.url, store)['sendSms']!(sms, options);
+    const retry = await client(server.url, store).sendSms!(sms, options);
     expect(retry.wasReplay).toBe(false);
     expect(server.requests).toHaveLength(1);
     expect(server.effects).toBe(1);
@@ -72,8 +72,8 @@ describe('fail-closed write (POST /sms) passes its run context', () => {
     const c = client(server.url, createMemoryStore());
     server.inject({ kind: 'stall', ms: 2500 });
     const options = { key: 'sms-run-ctx-key-000000000002' };
-    await expect(c['sendSms']!(sms, options)).rejects.toBeInstanceOf(IdempotencyOutcomeUnknownError);
-    await expect(c['sendSms']!(sms, options)).rejects.toBeInstanceOf(IdempotencyOutcomeUnknownError);
+    await expect(c.sendSms!(sms, options)).rejects.toBeInstanceOf(IdempotencyOutcomeUnknownError);
+    await expect(c.sendSms!(sms, options)).rejects.toBeInstanceOf(IdempotencyOutcomeUnknownError);
     expect(server.requests).toHaveLength(1);
     expect(server.effects).toBe(1);
   });
@@ -85,8 +85,8 @@ describe('OP-5 saga (POST /bookings) passes its run context to call', () => {
     const c = client(server.url, createMemoryStore());
     server.inject({ kind: 'reject', status: 400 });
     const options = { scope: { run: 'r-400' } };
-    await expect(c['createBooking']!({ body: { room: '101' } }, options)).rejects.toBeInstanceOf(HttpStatusError);
-    const retry = await c['createBooking']!({ body: { room: '101' } }, options);
+    await expect(c.createBooking!({ body: { room: '101' } }, options)).rejects.toBeInstanceOf(HttpStatusError);
+    const retry = await c.createBooking!({ body: { room: '101' } }, options);
     expect(retry.externalId).toBe('obj_1');
     expect(server.requests).toHaveLength(2);
     expect(server.effects).toBe(1);
@@ -97,8 +97,8 @@ describe('OP-5 saga (POST /bookings) passes its run context to call', () => {
     const c = client(server.url, createMemoryStore());
     server.inject({ kind: 'stall', ms: 2500 });
     const options = { key: 'booking-run-ctx-key-0000001' };
-    await expect(c['createBooking']!({ body: { room: '102' } }, options)).rejects.toBeInstanceOf(IdempotencyOutcomeUnknownError);
-    await expect(c['createBooking']!({ body: { room: '102' } }, options)).rejects.toBeInstanceOf(IdempotencyOutcomeUnknownError);
+    await expect(c.createBooking!({ body: { room: '102' } }, options)).rejects.toBeInstanceOf(IdempotencyOutcomeUnknownError);
+    await expect(c.createBooking!({ body: { room: '102' } }, options)).rejects.toBeInstanceOf(IdempotencyOutcomeUnknownError);
     expect(server.requests).toHaveLength(1);
   });
 });

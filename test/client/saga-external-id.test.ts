@@ -51,7 +51,7 @@ beforeAll(async () => {
   });
   emitted = emitClient({ apis: [plan], diagnostics: [] }, resolveConfig());
   createClient = await importClient('saga-external-id', emitted.files, emitted.files[0]!.path, 'createRoomsClient');
-  server = createServer((req, res) => {
+  server = createServer((_req, res) => {
     calls += 1; // the reservation is made here; the answer carries no id
     res.writeHead(201, { 'content-type': 'application/json' });
     res.end(JSON.stringify({ status: 'confirmed' }));
@@ -77,11 +77,11 @@ describe('saga external id', () => {
   it('a response without id: OutcomeUnknown naming the missing id, and the retry does not call again', async () => {
     const c = createClient({ baseUrl: url, store: createMemoryStore(), timeoutMs: 1000 });
     const options = { scope: { run: 'r-no-id' } };
-    const err = await c['createReservation']!({ body: { room: '12' } }, options).catch((e: unknown) => e);
+    const err = await c.createReservation!({ body: { room: '12' } }, options).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(IdempotencyOutcomeUnknownError);
     expect(String((err as Error).cause)).toMatch(/no id/);
     expect(calls).toBe(1);
-    await expect(c['createReservation']!({ body: { room: '12' } }, options)).rejects.toBeInstanceOf(IdempotencyOutcomeUnknownError);
+    await expect(c.createReservation!({ body: { room: '12' } }, options)).rejects.toBeInstanceOf(IdempotencyOutcomeUnknownError);
     expect(calls).toBe(1);
   });
 });

@@ -141,6 +141,7 @@ describe('the hostile corpus', () => {
     expect(audit.code).toBe(0);
     expect(audit.stdout).toContain('wipe\\u001b[2J');
     const gen = await runCli(['generate', '--no-cache', '--verbose', '--out', 'out2'], dir);
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: the assertion is that no raw control character reaches the output
     for (const text of [audit.stdout, audit.stderr, gen.stdout, gen.stderr]) expect(text).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/);
   });
 
@@ -148,7 +149,7 @@ describe('the hostile corpus', () => {
     for (const target of ['mcp', 'openai', 'anthropic']) {
       const raw = JSON.parse(out(`tools/${target}/con_.tools.json`)) as unknown;
       const tools = (target === 'mcp' ? (raw as { tools: unknown[] }).tools : raw) as Record<string, any>[];
-      const names = tools.map((t) => (target === 'openai' ? t['function'].name : t['name']) as string);
+      const names = tools.map((t) => (target === 'openai' ? t.function.name : t.name) as string);
       expect(names).toHaveLength(7);
       for (const n of names) expect(n).toMatch(target === 'mcp' ? /^[A-Za-z0-9_.-]{1,128}$/ : /^[A-Za-z0-9_-]{1,64}$/);
     }

@@ -96,7 +96,12 @@ describe('the emitted module', () => {
   it('a property named `__proto__` in a binding stays an own property (JSON.parse, not an object literal)', async () => {
     const binding = JSON.parse('{"names":{"mcp":"x","openai":"x","anthropic":"x"},"operation":"POST /x","method":"x","http":{"method":"POST","path":"/x"},"effect":"read","mechanism":"none","description":"d","routes":[],"inputSchema":{"type":"object","properties":{"__proto__":{"type":"string"}}}}') as ToolBinding;
     let text = '';
-    const out = { write: (c: string) => void (text += c), end: () => undefined };
+    const out = {
+      write: (c: string) => {
+        text += c;
+      },
+      end: () => undefined,
+    };
     const names = handlerNames({ id: 'proto' } as ApiModel);
     writeHead(out, { id: 'proto', file: 'proto.json' } as ApiModel, names, ['x']);
     writeBinding(out, binding);

@@ -3,7 +3,7 @@ import { resolveConfig } from '../../src/config/types.js';
 import { emitTools } from '../../src/emit/tools/index.js';
 import { compileError, createAjv } from './ajv.js';
 import { checkStrictName, checkStrictSchema } from './openai-strict.js';
-import { entry, httpOp, planOf, toolOp } from './plan-fixture.js';
+import { entry, planOf, toolOp } from './plan-fixture.js';
 
 type Obj = Record<string, any>;
 

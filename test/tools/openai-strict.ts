@@ -69,7 +69,7 @@ export function checkStrictSchema(root: unknown): string[] {
       if (node.items === undefined) errors.push(`${path}: array without items`);
       else visit(node.items, `${path}/items`, depth);
     }
-    if (Array.isArray(node.anyOf)) node.anyOf.forEach((b, i) => visit(b, `${path}/anyOf/${i}`, depth));
+    if (Array.isArray(node.anyOf)) for (const [i, b] of node.anyOf.entries()) visit(b, `${path}/anyOf/${i}`, depth);
   };
   if (isObj(root)) {
     const { $defs: _d, ...rest } = root;

@@ -102,6 +102,6 @@ export async function generateCommand(ctx: CliContext, args: GenerateArgs): Prom
   };
   const watchers = inputs.map((input) => watch(input, { recursive: true }, rerun));
   await new Promise<void>((resolve) => process.once('SIGINT', () => resolve()));
-  watchers.forEach((w) => w.close());
+  for (const w of watchers) w.close();
   return 0;
 }

@@ -71,16 +71,16 @@ function keyOption(entry: PlanEntry, h: HelperNames): KeyOption {
   const checked = `O & ${h.nonEmptyScope}<O>`;
   switch (entry.keyStrategy) {
     case 'caller':
-      return { type: h.callerKey, optional: false, doc: KEY_OPTION_DOC['caller']!, strategy: 'key' };
+      return { type: h.callerKey, optional: false, doc: KEY_OPTION_DOC.caller!, strategy: 'key' };
     case 'intent':
-      return { type: checked, typeParameter: `O extends ${h.keyOptions}`, optional: false, doc: KEY_OPTION_DOC['intent']!, strategy: 'given' };
+      return { type: checked, typeParameter: `O extends ${h.keyOptions}`, optional: false, doc: KEY_OPTION_DOC.intent!, strategy: 'given' };
     case 'content':
       return {
         type: checked, typeParameter: `O extends ${h.keyOptions} | ${h.callOptions} = ${h.callOptions}`, optional: true,
-        doc: KEY_OPTION_DOC['content']!, strategy: 'content',
+        doc: KEY_OPTION_DOC.content!, strategy: 'content',
       };
     case null:
-      return { type: checked, typeParameter: `O extends ${h.keyOptions}`, optional: false, doc: KEY_OPTION_DOC['either']!, strategy: 'given' };
+      return { type: checked, typeParameter: `O extends ${h.keyOptions}`, optional: false, doc: KEY_OPTION_DOC.either!, strategy: 'given' };
   }
 }
 
@@ -201,8 +201,14 @@ export function buildClientClass(ops: ClientOperation[], h: HelperNames): ClassD
     props.unshift({ name: 'store', isReadonly: true, type: S, docs: ['The dedup store this client was created with (`undefined`: only writes that need none are callable).'] });
     init.push(`this.store = options.store as ${S};`);
   }
-  if (store) props.push({ name: '#idem', isReadonly: true, type: 'Idempotency | undefined' }), init.push('this.#idem = options.store ? createIdempotency({ store: options.store }) : undefined;');
-  if (store || saga) props.push({ name: '#scope', isReadonly: true, type: 'string | undefined' }), init.push('this.#scope = options.scope;');
+  if (store) {
+    props.push({ name: '#idem', isReadonly: true, type: 'Idempotency | undefined' });
+    init.push('this.#idem = options.store ? createIdempotency({ store: options.store }) : undefined;');
+  }
+  if (store || saga) {
+    props.push({ name: '#scope', isReadonly: true, type: 'string | undefined' });
+    init.push('this.#scope = options.scope;');
+  }
   return {
     kind: StructureKind.Class,
     name: h.clientClass,

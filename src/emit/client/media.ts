@@ -14,10 +14,10 @@ export function encodingOf(mediaType: string, schema?: JsonSchema): BodyEncoding
   if (m.startsWith('multipart/')) return 'multipart';
   if (m.startsWith('text/')) return 'text';
   const s = typeof schema === 'object' ? schema : undefined;
-  if (/^(application\/(octet-stream|pdf|zip)|image\/|audio\/|video\/)/.test(m) || s?.['format'] === 'binary' || s?.['type'] === 'file') {
+  if (/^(application\/(octet-stream|pdf|zip)|image\/|audio\/|video\/)/.test(m) || s?.format === 'binary' || s?.type === 'file') {
     return 'binary';
   }
-  return m === '*/*' || m.includes('xml') ? (s?.['type'] === 'string' ? 'text' : 'json') : 'json';
+  return m === '*/*' || m.includes('xml') ? (s?.type === 'string' ? 'text' : 'json') : 'json';
 }
 
 const PREFERENCE: BodyEncoding[] = ['json', 'form', 'multipart', 'binary', 'text'];

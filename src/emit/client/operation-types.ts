@@ -47,7 +47,7 @@ function bodySource(op: HttpOperation): BodySource | undefined {
   if (form.length === 0) return undefined;
   const properties: Record<string, JsonSchema> = {};
   for (const p of form) properties[p.name] = p.schema ?? {};
-  const isFile = form.some((p) => typeof p.schema === 'object' && p.schema['type'] === 'file');
+  const isFile = form.some((p) => typeof p.schema === 'object' && p.schema.type === 'file');
   return {
     schema: { type: 'object', properties, required: form.filter((p) => p.required).map((p) => p.name) },
     encoding: isFile ? 'multipart' : 'form',

@@ -18,7 +18,7 @@ export function schemaHasId(root: unknown, schema: unknown, seen: Set<unknown> =
   const value = followRef(root, schema, '').value;
   if (!isObject(value) || seen.has(value)) return false;
   seen.add(value);
-  if (isObject(value.properties) && Object.prototype.hasOwnProperty.call(value.properties, 'id')) return true;
+  if (isObject(value.properties) && Object.hasOwn(value.properties, 'id')) return true;
   if (Array.isArray(value.allOf) && value.allOf.some((s) => schemaHasId(root, s, seen))) return true;
   for (const k of ['oneOf', 'anyOf']) {
     const subs = value[k];

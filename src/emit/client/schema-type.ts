@@ -41,14 +41,14 @@ export function writeSchemaType(w: CodeBlockWriter, schema: JsonSchema | undefin
 
 function isNullable(s: Obj): boolean {
   // `nullable` is OpenAPI 3.0; `x-nullable` is the common Swagger 2 extension.
-  return s['nullable'] === true || s['x-nullable'] === true;
+  return s.nullable === true || s['x-nullable'] === true;
 }
 
 function writeNonTrivial(w: CodeBlockWriter, s: Obj, ctx: TypeWriterContext): void {
   const members: ((w: CodeBlockWriter) => void)[] = [];
-  if (typeof s['$ref'] === 'string') {
+  if (typeof s.$ref === 'string') {
     // OpenAPI 3.0 ignores `$ref` siblings; nullable is honoured because generators commonly emit it there.
-    const name = ctx.registry.nameFor(s['$ref']);
+    const name = ctx.registry.nameFor(s.$ref);
     members.push((x) => x.write(name ?? 'unknown'));
   } else {
     const base = baseWriter(s, ctx);
@@ -73,7 +73,7 @@ function writeNonTrivial(w: CodeBlockWriter, s: Obj, ctx: TypeWriterContext): vo
 }
 
 function hasNullAlready(s: Obj): boolean {
-  return (Array.isArray(s['enum']) && s['enum'].includes(null)) || (Array.isArray(s['type']) && s['type'].includes('null'));
+  return (Array.isArray(s.enum) && s.enum.includes(null)) || (Array.isArray(s.type) && s.type.includes('null'));
 }
 
 function writeJoined(w: CodeBlockWriter, list: JsonSchema[], sep: string, ctx: TypeWriterContext): void {
@@ -93,10 +93,10 @@ function writeOperand(w: CodeBlockWriter, schema: JsonSchema | undefined, ctx: T
 
 function isAtomic(s: Obj): boolean {
   if (isNullable(s)) return false;
-  if (typeof s['$ref'] === 'string') return true;
-  if (s['allOf'] !== undefined || s['oneOf'] !== undefined || s['anyOf'] !== undefined) return false;
-  if (Array.isArray(s['enum']) && s['enum'].length !== 1) return false;
-  return !Array.isArray(s['type']);
+  if (typeof s.$ref === 'string') return true;
+  if (s.allOf !== undefined || s.oneOf !== undefined || s.anyOf !== undefined) return false;
+  if (Array.isArray(s.enum) && s.enum.length !== 1) return false;
+  return !Array.isArray(s.type);
 }
 
 function literal(value: unknown): string | undefined {
@@ -110,11 +110,11 @@ function literal(value: unknown): string | undefined {
 /** The part of a schema that is not a composition: const, enum, or its `type`(s). */
 function baseWriter(s: Obj, ctx: TypeWriterContext): ((w: CodeBlockWriter) => void) | undefined {
   if ('const' in s) {
-    const lit = literal(s['const']);
+    const lit = literal(s.const);
     if (lit !== undefined) return (w) => w.write(lit);
   }
-  if (Array.isArray(s['enum'])) {
-    const lits = [...new Set(s['enum'].map(literal).filter((l): l is string => l !== undefined))];
+  if (Array.isArray(s.enum)) {
+    const lits = [...new Set(s.enum.map(literal).filter((l): l is string => l !== undefined))];
     if (lits.length > 0) return (w) => w.write(lits.join(' | '));
   }
   const types = declaredTypes(s);
@@ -127,12 +127,12 @@ function baseWriter(s: Obj, ctx: TypeWriterContext): ((w: CodeBlockWriter) => vo
 }
 
 function declaredTypes(s: Obj): string[] {
-  const t = s['type'];
+  const t = s.type;
   if (typeof t === 'string') return [t];
   if (Array.isArray(t)) return [...new Set(t.filter((x): x is string => typeof x === 'string'))];
-  const composed = s['allOf'] !== undefined || s['oneOf'] !== undefined || s['anyOf'] !== undefined;
-  if (isObj(s['properties']) || (s['additionalProperties'] !== undefined && !composed)) return ['object'];
-  if (s['items'] !== undefined || Array.isArray(s['prefixItems'])) return ['array'];
+  const composed = s.allOf !== undefined || s.oneOf !== undefined || s.anyOf !== undefined;
+  if (isObj(s.properties) || (s.additionalProperties !== undefined && !composed)) return ['object'];
+  if (s.items !== undefined || Array.isArray(s.prefixItems)) return ['array'];
   return [];
 }
 
@@ -140,7 +140,7 @@ function writePrimitive(w: CodeBlockWriter, type: string, s: Obj, ctx: TypeWrite
   switch (type) {
     case 'string':
       // `format: binary` is a file part (multipart) or a raw body; `Blob` is what fetch sends and returns.
-      w.write(s['format'] === 'binary' ? 'Blob' : 'string');
+      w.write(s.format === 'binary' ? 'Blob' : 'string');
       return;
     case 'integer':
     case 'number':
@@ -167,7 +167,7 @@ function writePrimitive(w: CodeBlockWriter, type: string, s: Obj, ctx: TypeWrite
 }
 
 function writeArray(w: CodeBlockWriter, s: Obj, ctx: TypeWriterContext): void {
-  const tuple = Array.isArray(s['prefixItems']) ? s['prefixItems'] : Array.isArray(s['items']) ? s['items'] : undefined;
+  const tuple = Array.isArray(s.prefixItems) ? s.prefixItems : Array.isArray(s.items) ? s.items : undefined;
   if (tuple !== undefined) {
     w.write('[');
     (tuple as JsonSchema[]).forEach((item) => {
@@ -177,19 +177,19 @@ function writeArray(w: CodeBlockWriter, s: Obj, ctx: TypeWriterContext): void {
     w.write('...unknown[]]');
     return;
   }
-  writeOperand(w, s['items'] as JsonSchema | undefined, ctx);
+  writeOperand(w, s.items as JsonSchema | undefined, ctx);
   w.write('[]');
 }
 
 function writeObject(w: CodeBlockWriter, s: Obj, ctx: TypeWriterContext): void {
-  const props = isObj(s['properties']) ? s['properties'] : {};
+  const props = isObj(s.properties) ? s.properties : {};
   const keys = Object.keys(props);
-  const extra = s['additionalProperties'];
+  const extra = s.additionalProperties;
   if (keys.length === 0 && (extra === undefined || extra === true || (isObj(extra) && Object.keys(extra).length === 0))) {
     w.write('{ [key: string]: unknown }');
     return;
   }
-  const required = new Set(Array.isArray(s['required']) ? s['required'] : []);
+  const required = new Set(Array.isArray(s.required) ? s.required : []);
   w.write('{').newLine();
   w.indent(() => {
     for (const key of keys) {
@@ -200,7 +200,7 @@ function writeObject(w: CodeBlockWriter, s: Obj, ctx: TypeWriterContext): void {
       w.write(';').newLine();
     }
     if (extra === false) return;
-    if (keys.length > 0 && (extra !== undefined || isObj(s['patternProperties']))) {
+    if (keys.length > 0 && (extra !== undefined || isObj(s.patternProperties))) {
       // Declared properties must be assignable to the index signature, so it can only be `unknown` here.
       w.write('[key: string]: unknown;').newLine();
     } else if (keys.length === 0) {

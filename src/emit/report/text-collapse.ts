@@ -50,7 +50,10 @@ export function collapseNotes(ds: AuditDiagnostic[]): NoteLine[] {
   for (const d of ds) {
     const n = count.get(d.code) ?? 0;
     if (d.severity !== 'info' || n < 2) out.push({ kind: 'one', d });
-    else if (!done.has(d.code)) done.add(d.code), out.push({ kind: 'rule', code: d.code, count: n, example: d });
+    else if (!done.has(d.code)) {
+      done.add(d.code);
+      out.push({ kind: 'rule', code: d.code, count: n, example: d });
+    }
   }
   return out;
 }

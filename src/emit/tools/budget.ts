@@ -18,7 +18,7 @@ const defName = (ref: string): string => decodeURIComponent(ref.slice(8)).replac
 
 /** Names of the `$defs` a node refers to directly (not through other definitions). */
 function refsOf(node: unknown, out: Set<string>): Set<string> {
-  if (Array.isArray(node)) node.forEach((n) => refsOf(n, out));
+  if (Array.isArray(node)) for (const n of node) refsOf(n, out);
   else if (isObj(node)) {
     if (typeof node.$ref === 'string' && node.$ref.startsWith('#/$defs/')) out.add(defName(node.$ref));
     for (const [key, value] of Object.entries(node)) if (key !== 'enum' && key !== 'const' && key !== 'examples' && key !== 'default') refsOf(value, out);
@@ -32,7 +32,7 @@ function levels(rest: Obj, defs: Obj): string[][] {
   const seen = new Set<string>();
   let frontier = [...refsOf(rest, new Set())].filter((n) => n in defs).sort();
   while (frontier.length > 0) {
-    frontier.forEach((n) => seen.add(n));
+    for (const n of frontier) seen.add(n);
     out.push(frontier);
     const next = new Set<string>();
     for (const name of frontier) for (const ref of refsOf(defs[name], new Set())) if (ref in defs && !seen.has(ref)) next.add(ref);

@@ -33,7 +33,7 @@ export function resolvePointer(root: unknown, pointer: string): unknown {
   let node: unknown = root;
   for (const segment of segments) {
     if (node === null || typeof node !== 'object') return undefined;
-    if (!Object.prototype.hasOwnProperty.call(node, segment)) return undefined;
+    if (!Object.hasOwn(node, segment)) return undefined;
     node = (node as Record<string, unknown>)[segment];
   }
   return node;

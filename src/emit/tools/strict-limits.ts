@@ -100,7 +100,10 @@ function cost(size: SchemaSize): number {
 function reachable(root: Obj, defs: Obj): Set<string> {
   const seen = new Set<string>();
   const visit = (node: unknown): void => {
-    if (Array.isArray(node)) return node.forEach(visit);
+    if (Array.isArray(node)) {
+      for (const item of node) visit(item);
+      return;
+    }
     if (!isObj(node)) return;
     if (typeof node.$ref === 'string' && node.$ref.startsWith('#/$defs/')) {
       const name = defName(node.$ref);

@@ -48,17 +48,16 @@ function answer(res: ServerResponse, status: number, contentType: string | undef
 }
 
 function route(r: BytesRequest, res: ServerResponse, effect: number): void {
-  if (r.path.startsWith('/artifacts/') || r.path === '/echo') return answer(res, 200, 'application/octet-stream', r.body);
-  if (r.path === '/renders') {
+  if (r.path.startsWith('/artifacts/') || r.path === '/echo') answer(res, 200, 'application/octet-stream', r.body);
+  else if (r.path === '/renders') {
     const { title } = JSON.parse(r.body.toString('utf8')) as { title: string };
-    return answer(res, 200, 'image/png', renderBytes(`${title}#${effect}`));
-  }
-  if (r.path.startsWith('/notes/')) return answer(res, 200, 'text/html; charset=utf-8', `<p>${r.body.toString('utf8')}</p>`);
-  if (r.path === '/json') return answer(res, 200, 'application/problem+json', JSON.stringify({ ok: true, n: effect }));
-  if (r.path.startsWith('/files/')) return answer(res, 200, undefined, ALL_BYTES); // unlabeled bytes
-  if (r.path === '/unlabeled') return answer(res, 200, undefined, 'plain words');
-  if (r.path === '/pdf') return answer(res, 200, 'application/pdf', Buffer.from('%PDF-1.7\n\u00ff'));
-  answer(res, 404, 'text/plain', 'no route');
+    answer(res, 200, 'image/png', renderBytes(`${title}#${effect}`));
+  } else if (r.path.startsWith('/notes/')) answer(res, 200, 'text/html; charset=utf-8', `<p>${r.body.toString('utf8')}</p>`);
+  else if (r.path === '/json') answer(res, 200, 'application/problem+json', JSON.stringify({ ok: true, n: effect }));
+  else if (r.path.startsWith('/files/')) answer(res, 200, undefined, ALL_BYTES); // unlabeled bytes
+  else if (r.path === '/unlabeled') answer(res, 200, undefined, 'plain words');
+  else if (r.path === '/pdf') answer(res, 200, 'application/pdf', Buffer.from('%PDF-1.7\n\u00ff'));
+  else answer(res, 404, 'text/plain', 'no route');
 }
 
 export async function startBytesServer(): Promise<BytesServer> {
@@ -86,7 +85,9 @@ export async function startBytesServer(): Promise<BytesServer> {
     get effects() {
       return effects;
     },
-    resetNext: () => void (reset = true),
+    resetNext: () => {
+      reset = true;
+    },
     close: () => new Promise<void>((resolve) => {
       server.closeAllConnections();
       server.close(() => resolve());

@@ -29,7 +29,10 @@ export async function checkSpecSample(specs: string[], cwd: string, dir: string,
     for (const spec of specs.slice(i, i + batchSize)) {
       const g = await generate(spec, cwd);
       if (g.outcome) outcomes.push(g.outcome);
-      for (const [name, text] of g.files ?? []) batch.set(name, text), owner.set(name, spec);
+      for (const [name, text] of g.files ?? []) {
+        batch.set(name, text);
+        owner.set(name, spec);
+      }
     }
     if (batch.size === 0) continue;
     const result = typeCheck(writeBatch(`${dir}/batch-${i / batchSize}`, batch));
