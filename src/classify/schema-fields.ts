@@ -5,7 +5,7 @@
  */
 import { followRef, isObject } from '../ir/refs.js';
 
-export interface FoundField {
+interface FoundField {
   /** Property names from the body root (`['idempotency_key']`, `['data', 'attributes', 'idempotencyKey']`). */
   path: string[];
   schema: Record<string, unknown>;

@@ -38,7 +38,7 @@ export function tsNumber(value: number): string {
 const IDENTIFIER_NAME = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
 
 /** ASCII identifier shape (IdentifierName): legal after a dot and as a bare property key, reserved words included. */
-export function isIdentifierName(name: string): boolean {
+function isIdentifierName(name: string): boolean {
   return IDENTIFIER_NAME.test(name);
 }
 

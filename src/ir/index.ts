@@ -15,8 +15,6 @@ import { serverUrls, swaggerServers } from './servers.js';
 import { buildToolOperations } from './tools.js';
 import type { ApiModel, EventOperation, HttpOperation, Operation, SpecFormat } from './types.js';
 
-export { apiIdFromFile, uniqueApiIds } from './api-id.js';
-export { camelCase, synthesizeOperationName, operationBaseName, toolBaseName, RESERVED_WORDS } from './names.js';
 
 export interface IrResult {
   api: ApiModel;

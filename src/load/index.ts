@@ -9,8 +9,7 @@ import { discoverInputs, displayPath, type Candidate } from './discover.js';
 import { isSource, sourceProblem, SourceCache, type Source } from './source.js';
 import type { LoadedDoc } from './types.js';
 
-export type { LoadedDoc, SourcePosition } from './types.js';
-export { detectDocument, detectToolList, toolFormatOf } from './detect.js';
+export type { LoadedDoc } from './types.js';
 
 export interface LoadResult {
   /** Sorted by file. */

@@ -174,8 +174,3 @@ function scanMember(text: string, i: number): (Slot & { key: string }) | undefin
   j = skipWs(text, j + 1);
   return { key: k.key, at: i, value: j };
 }
-
-/** One-off lookup (tests, single diagnostics); repeated lookups should share a JsonLocator. */
-export function locateJsonOffset(text: string, segments: readonly string[]): number | undefined {
-  return new JsonLocator(text).locate(segments);
-}

@@ -12,7 +12,7 @@ import { openStore } from '../runtime/open-store.js';
 import { createSqliteStore } from '../runtime/sqlite-store.js';
 import type { DedupStore } from '../runtime/store.js';
 
-export const DEFAULT_SERVE_STORE = '.idemgen/serve.sqlite';
+const DEFAULT_SERVE_STORE = '.idemgen/serve.sqlite';
 
 export interface ServeStore {
   store: DedupStore;

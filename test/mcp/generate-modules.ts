@@ -9,7 +9,7 @@ import { resolveConfig } from '../../src/config/types.js';
 import { runPipeline } from '../../src/pipeline.js';
 import { ROOT } from '../helpers/cli.js';
 
-export const MCP_OUT = join(ROOT, 'test/mcp/__out__');
+const MCP_OUT = join(ROOT, 'test/mcp/__out__');
 
 export function pointAtSources(text: string, file: string): string {
   const to = (target: string) => {

@@ -5,7 +5,7 @@
 import type { JsonSchema, MediaContent, ResponseSpec } from '../../ir/types.js';
 
 export type BodyEncoding = 'json' | 'form' | 'multipart' | 'text' | 'binary';
-export type ResponseParse = 'json' | 'text' | 'blob' | 'void';
+type ResponseParse = 'json' | 'text' | 'blob' | 'void';
 
 export function encodingOf(mediaType: string, schema?: JsonSchema): BodyEncoding {
   const m = mediaType.toLowerCase();

@@ -11,7 +11,7 @@ import { propertyKey, type NameTable, pascalCase } from './names.js';
 import { jsonText, tsString } from '../../escape/index.js';
 import { writeDocLines, docInline, docLines, writeSchemaType, typeAliasStatement, type TypeWriterContext } from './schema-type.js';
 
-export type ParamGroup = 'path' | 'query' | 'header' | 'cookie';
+type ParamGroup = 'path' | 'query' | 'header' | 'cookie';
 const GROUPS: ParamGroup[] = ['path', 'query', 'header', 'cookie'];
 
 export interface OperationTypes {

@@ -14,7 +14,7 @@ import { successResponses } from './media.js';
  * Does `schema` promise a top-level `id`? Through refs; `allOf` needs one member with it, `oneOf`/`anyOf`
  * need it in every branch. An untyped or missing schema promises nothing.
  */
-export function schemaHasId(root: unknown, schema: unknown, seen: Set<unknown> = new Set()): boolean {
+function schemaHasId(root: unknown, schema: unknown, seen: Set<unknown> = new Set()): boolean {
   const value = followRef(root, schema, '').value;
   if (!isObject(value) || seen.has(value)) return false;
   seen.add(value);

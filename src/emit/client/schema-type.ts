@@ -226,4 +226,4 @@ export function typeAliasStatement(name: string, docLinesOf: string[], body: (w:
   };
 }
 
-export { docInline, docLines, writeDoc, writeDocLines } from './doc-lines.js';
+export { docInline, docLines, writeDocLines } from './doc-lines.js';

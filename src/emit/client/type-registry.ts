@@ -15,7 +15,7 @@ export interface NamedType {
 /** Path segments that say nothing about what a schema is; skipped when naming an anonymous ref target. */
 const NOISE = new Set(['paths', 'components', 'content', 'schema', 'schemas', 'properties', 'items', 'definitions', 'responses', 'parameters', 'requestBodies', 'application/json']);
 
-export function decodePointer(ref: string): string[] | undefined {
+function decodePointer(ref: string): string[] | undefined {
   if (!ref.startsWith('#')) return undefined;
   let fragment = ref.slice(1);
   try {
@@ -28,7 +28,7 @@ export function decodePointer(ref: string): string[] | undefined {
   return fragment.slice(1).split('/').map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
 }
 
-export function resolvePointer(root: unknown, ref: string): unknown {
+function resolvePointer(root: unknown, ref: string): unknown {
   const segments = decodePointer(ref);
   if (segments === undefined) return undefined;
   let node: unknown = root;

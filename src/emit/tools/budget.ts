@@ -42,7 +42,7 @@ function levels(rest: Obj, defs: Obj): string[][] {
 }
 
 /** An open placeholder that keeps the definition's kind, so `$ref`s to it still say what is expected. */
-export function placeholder(name: string, def: unknown): Obj {
+function placeholder(name: string, def: unknown): Obj {
   const out: Obj = {};
   if (isObj(def)) {
     if (typeof def.type === 'string' || Array.isArray(def.type)) out.type = def.type;

@@ -27,7 +27,7 @@ export function createDefs(root: unknown, dialect: SourceDialect): DefsBuilder {
 }
 
 /** Resolve an RFC 6901 pointer inside `root`; `undefined` when any segment is missing. */
-export function resolvePointer(root: unknown, pointer: string): unknown {
+function resolvePointer(root: unknown, pointer: string): unknown {
   const segments = parsePointer(pointer);
   if (!segments) return undefined;
   let node: unknown = root;

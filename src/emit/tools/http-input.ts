@@ -26,7 +26,7 @@ export interface BuiltInput {
 const IGNORED_HEADERS = ['accept', 'authorization', 'content-type'];
 const LOCATION_ORDER: Parameter['in'][] = ['path', 'query', 'header', 'cookie', 'formData'];
 
-export function dialectOf(format: ApiModel['format']): SourceDialect {
+function dialectOf(format: ApiModel['format']): SourceDialect {
   if (format === 'openapi2') return 'openapi2';
   if (format === 'openapi3.0') return 'openapi3.0';
   return 'jsonschema';

@@ -6,7 +6,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-export interface BytesRequest {
+interface BytesRequest {
   method: string;
   path: string;
   contentType: string | undefined;

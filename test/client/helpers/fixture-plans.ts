@@ -4,12 +4,12 @@ import type { ApiPlan } from '../../../src/classify/types.js';
 import { planFor, type EntryOverride } from './mini-plan.js';
 import { loadApis } from './spec-plan.js';
 
-export const FIXTURE_DIR = resolve(import.meta.dirname, '../../fixtures/client');
-export const FIXTURES = ['payments.openapi.yaml', 'shapes.yaml', 'legacy.json'];
+const FIXTURE_DIR = resolve(import.meta.dirname, '../../fixtures/client');
+const FIXTURES = ['payments.openapi.yaml', 'shapes.yaml', 'legacy.json'];
 
 const why = (rule: string, detail: string) => [{ rule, detail }];
 
-export const OVERRIDES: Record<string, EntryOverride> = {
+const OVERRIDES: Record<string, EntryOverride> = {
   'POST /charges': {
     class: 'native-key', mechanism: 'OP-1', carrier: { in: 'header', name: 'Idempotency-Key', path: ['Idempotency-Key'], maxLength: 255, required: true },
     keyStrategy: 'caller', ttlSeconds: 86400, reasons: why('native-key/header-parameter', 'declares header parameter Idempotency-Key'),

@@ -7,7 +7,7 @@ import { join, relative } from 'node:path';
 import type { EmittedFile } from '../../../src/emit/types.js';
 import { OUT_ROOT } from './compile.js';
 
-export type Client = Record<string, (request: unknown, options?: unknown) => Promise<any>>;
+type Client = Record<string, (request: unknown, options?: unknown) => Promise<any>>;
 export type ClientFactory = (options: Record<string, unknown>) => Client;
 
 export async function importClient(dir: string, files: EmittedFile[], path: string, factory: string): Promise<ClientFactory> {
