@@ -11,8 +11,8 @@ import { dirname, join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { listFiles } from '../../src/cli/output-dir.js';
 import { createMemoryStore } from '../../src/runtime/index.js';
-import { OUT_ROOT, typeCheck, writeBatch } from '../client/helpers/compile.js';
-import { importClient } from '../client/helpers/import-client.js';
+import { OUT_ROOT, typeCheck, writeBatch } from '../emit/client/helpers/compile.js';
+import { importClient } from '../emit/client/helpers/import-client.js';
 import { ROOT, runCli } from '../helpers/cli.js';
 
 const g = globalThis as { __pwned?: unknown };
@@ -66,7 +66,7 @@ describe('the hostile corpus', () => {
   it('generated tool handlers and MCP server modules compile under --strict --noUnusedLocals', () => {
     const modules = outFiles.filter((f) => f.startsWith('handlers/') || f.startsWith('mcp/'));
     expect(modules).toEqual(['handlers/hostile.tools.gen.ts', 'mcp/hostile.server.gen.ts']);
-    // Inside the repository (test/client/__out__), so the MCP SDK and the runtime resolve as in a user's project.
+    // Inside the repository (test/emit/client/__out__), so the MCP SDK and the runtime resolve as in a user's project.
     const base = join(OUT_ROOT, 'hostile-modules');
     rmSync(base, { recursive: true, force: true });
     const paths = new Map<string, string>();
