@@ -27,6 +27,6 @@ for (let i = 0; i < runs; i += 1) {
   warm.push(timeRun(cwd));
   rmSync(cwd, { recursive: true, force: true });
 }
-console.log(`GitHub spec (${spec.replace(root + '/', '')}), ${runs} runs, median wall time:`);
+console.log(`GitHub spec (${spec.replace(`${root}/`, '')}), ${runs} runs, median wall time:`);
 console.log(`  cold run                 ${median(cold).toFixed(0)} ms`);
 console.log(`  unchanged re-run (cache) ${median(warm).toFixed(0)} ms   (${(median(cold) / median(warm)).toFixed(1)}× faster)`);

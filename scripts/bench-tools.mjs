@@ -38,7 +38,10 @@ async function loadGenerated(dir, rel) {
  * SQLite checkpoints and GC land on both alike; then each variant's median and p95.
  */
 async function paired(n, a, b) {
-  for (let i = 0; i < Math.min(100, n); i++) await a(`warm-${i}`), await b(`warm-${i}`);
+  for (let i = 0; i < Math.min(100, n); i++) {
+    await a(`warm-${i}`);
+    await b(`warm-${i}`);
+  }
   const sa = new Float64Array(n);
   const sb = new Float64Array(n);
   const time = async (fn, s) => {
@@ -47,10 +50,18 @@ async function paired(n, a, b) {
     return Number(process.hrtime.bigint() - t0) / 1000;
   };
   for (let i = 0; i < n; i++) {
-    if (i % 2 === 0) sa[i] = await time(a, `k${i}`), sb[i] = await time(b, `k${i}`);
-    else sb[i] = await time(b, `k${i}`), sa[i] = await time(a, `k${i}`);
+    if (i % 2 === 0) {
+      sa[i] = await time(a, `k${i}`);
+      sb[i] = await time(b, `k${i}`);
+    } else {
+      sb[i] = await time(b, `k${i}`);
+      sa[i] = await time(a, `k${i}`);
+    }
   }
-  const stats = (x) => (x.sort(), { p50: x[Math.floor(n / 2)], p95: x[Math.floor(n * 0.95)] });
+  const stats = (x) => {
+    x.sort();
+    return { p50: x[Math.floor(n / 2)], p95: x[Math.floor(n * 0.95)] };
+  };
   return [stats(sa), stats(sb)];
 }
 

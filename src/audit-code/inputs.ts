@@ -3,7 +3,7 @@
  * audit, everything else (spec files, tool lists, folders) to the spec loader as before. Globs are
  * expanded here for both kinds; a tsconfig is recognised by its name or by its content.
  */
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { type Dirent, existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import picomatch from 'picomatch';
 import { ts } from 'ts-morph';
@@ -35,7 +35,7 @@ function isTsconfig(abs: string): boolean {
 }
 
 function walk(dir: string, out: string[], allowNodeModules: boolean): void {
-  let entries;
+  let entries: Dirent[];
   try {
     entries = readdirSync(dir, { withFileTypes: true });
   } catch {

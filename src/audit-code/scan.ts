@@ -4,7 +4,7 @@
  * wrapping every node of a large bundle costs more than the rules themselves, so only these are
  * wrapped. The filters are name-based and cheap; the rules decide.
  */
-import { Node, ts, type SourceFile } from 'ts-morph';
+import { type Node, ts, type SourceFile } from 'ts-morph';
 import type { Heuristics } from '../classify/heuristics.js';
 import { importedName } from './resolve.js';
 import { SDK_REGISTRY } from './sdk-registry.js';

@@ -82,7 +82,7 @@ export function writeCall(call: CallExpression | NewExpression, h: Heuristics, a
   if (Node.isNewExpression(call)) {
     const ref = refOf(call.getExpression());
     const cls = call.getExpression().getText();
-    if (!ref || !ref.module.startsWith('@aws-sdk/client-')) return undefined;
+    if (!ref?.module.startsWith('@aws-sdk/client-')) return undefined;
     const className = ref.path[ref.path.length - 1] ?? cls;
     const token = AWS_TOKEN_COMMANDS[className];
     if (token) return { call, label: `AWS ${className}`, awsToken: token };

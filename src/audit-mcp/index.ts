@@ -71,7 +71,7 @@ export async function auditLiveServers(opts: LiveOptions): Promise<LiveResult> {
   const failures: Diagnostic[] = [];
   const pages: Record<string, number> = {};
   for (const target of targets(opts)) {
-    let list;
+    let list: Awaited<ReturnType<typeof listLiveTools>>;
     try {
       list = await listLiveTools(target, opts.timeoutMs, opts.clientVersion);
     } catch (err) {

@@ -34,15 +34,15 @@ export function reason(rule: string, detail: string, pointer?: string): Reason {
 export function findOverride(config: ResolvedConfig, op: Operation): { key: string; override: OperationOverride } | undefined {
   const candidates = [op.key, op.kind === 'http' ? op.operationId : op.toolName, op.name];
   for (const c of candidates) {
-    if (c !== undefined && Object.prototype.hasOwnProperty.call(config.overrides, c)) return { key: c, override: config.overrides[c] };
+    if (c !== undefined && Object.hasOwn(config.overrides, c)) return { key: c, override: config.overrides[c] };
   }
   return undefined;
 }
 
 /** An `x-*` extension from the operation, else its path item (HTTP), else undefined. */
 export function extension(op: Operation, name: string): unknown {
-  if (Object.prototype.hasOwnProperty.call(op.extensions, name)) return op.extensions[name];
-  if (op.kind === 'http' && Object.prototype.hasOwnProperty.call(op.pathExtensions, name)) return op.pathExtensions[name];
+  if (Object.hasOwn(op.extensions, name)) return op.extensions[name];
+  if (op.kind === 'http' && Object.hasOwn(op.pathExtensions, name)) return op.pathExtensions[name];
   return undefined;
 }
 

@@ -25,7 +25,7 @@ export function nameWords(name: string): string[] {
 }
 
 /** The first word of the name that is a known verb, and which list it is on. */
-export function nameVerb(name: string, ctx: ClassifyContext): { verb: string; kind: 'read' | 'write' } | undefined {
+function nameVerb(name: string, ctx: ClassifyContext): { verb: string; kind: 'read' | 'write' } | undefined {
   for (const w of nameWords(name)) {
     if (ctx.h.writeVerbs.has(w)) return { verb: w, kind: 'write' };
     if (ctx.h.readVerbs.has(w)) return { verb: w, kind: 'read' };

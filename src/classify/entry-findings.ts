@@ -5,7 +5,7 @@ import { queryOverrideHint, queryPostEvidence, type QueryEvidence } from './quer
 import type { PlanEntry } from './types.js';
 
 /** Below this a random key has too little entropy (a UUID needs 36 characters, 128 bits 22 base64url). */
-export const MIN_KEY_LENGTH = 16;
+const MIN_KEY_LENGTH = 16;
 
 const KEY_HINT = 'declare the API key header (or config heuristics.providers), mark the store owned (config.owned), or name an inverse (x-compensation)';
 

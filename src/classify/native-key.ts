@@ -157,7 +157,7 @@ export function findToolKey(op: ToolOperation, ctx: ClassifyContext): NativeKey 
   // Tool schemas are self-contained: their `$ref`s (`#/$defs/…`, pydantic) point into the schema itself.
   const found = findKeyField(op.inputSchema, op.inputSchema, toolSchemaPointer(op), (n, s, r) => isKeyProperty(n, s, ctx.h, r));
   const hit = found?.missing.length === 0 ? found.hits[0] : undefined;
-  if (!hit || hit.path.length !== 1) return undefined;
+  if (hit?.path.length !== 1) return undefined;
   const c: Carrier = { in: 'argument', name: hit.path[0], path: [hit.path[0]], required: hit.required };
   const max = maxLengthOf(op.inputSchema, hit.schema);
   if (max !== undefined) c.maxLength = max;

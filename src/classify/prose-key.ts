@@ -17,7 +17,7 @@ const PROMISES: readonly RegExp[] = [
 /** A header name written in the prose (`Idempotency-Key`, `X-Acme-Idempotency-Key`). */
 const HEADER_IN_PROSE = /\b((?:[A-Za-z0-9]+-)*Idempotency-(?:Key|Token))\b/i;
 
-export function prosePromise(op: HttpOperation): { quote: string; header: string } | undefined {
+function prosePromise(op: HttpOperation): { quote: string; header: string } | undefined {
   const text = [op.summary, op.description].filter((t): t is string => typeof t === 'string').join('\n');
   for (const re of PROMISES) {
     const m = re.exec(text);

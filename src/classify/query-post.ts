@@ -13,7 +13,7 @@ import type { Heuristics } from './heuristics.js';
  * `verify` (`/verify-otp` consumes the code), `export` and `download` (mostly start a job or generate
  * a file), `estimate` (GitLab `time_estimate` sets one), `view`/`filter` (nouns in most names).
  */
-export const QUERY_POST_VERBS: readonly string[] = [
+const QUERY_POST_VERBS: readonly string[] = [
   'get', 'list', 'search', 'retrieve', 'query', 'lookup', 'fetch', 'find', 'describe', 'calculate',
   'preview', 'validate', 'count', 'check', 'render',
 ];

@@ -107,7 +107,7 @@ export const RULES: readonly RuleMeta[] = [
   },
 ];
 
-export const RULE_BY_ID: ReadonlyMap<string, RuleMeta> = new Map(RULES.map((r) => [r.id, r]));
+const RULE_BY_ID: ReadonlyMap<string, RuleMeta> = new Map(RULES.map((r) => [r.id, r]));
 
 /** Build a finding with the configured severity; `undefined` when the user turned the rule off. */
 export function makeFinding(

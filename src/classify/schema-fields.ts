@@ -6,7 +6,7 @@
 import { followRef, isObject } from '../json-pointer/refs.js';
 import { appendPointer } from '../json-pointer/pointer.js';
 
-export interface FoundField {
+interface FoundField {
   /** Property names from the body root (`['idempotency_key']`, `['data', 'attributes', 'idempotencyKey']`). */
   path: string[];
   schema: Record<string, unknown>;

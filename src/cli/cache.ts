@@ -79,9 +79,7 @@ export function isUpToDate(file: string, fingerprint: string, outDir: string): b
   return expected.every((p) => sha(readFileSync(join(outDir, ...p.split('/')))) === record.files[p]);
 }
 
-export const hashContents = (contents: string): string => sha(contents);
-
-/** `files`: output path → sha256 of its contents (see `hashContents`). */
+/** `files`: output path → sha256 of its contents (UTF-8 bytes). */
 export function saveCache(file: string, fingerprint: string, files: Record<string, string>): void {
   mkdirSync(dirname(file), { recursive: true });
   const record: CacheRecord = { fingerprint, files };

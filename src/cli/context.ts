@@ -4,7 +4,7 @@ import { terminalText } from '../escape/index.js';
 import { loadConfig } from '../config/load.js';
 import { configExtensions } from '../emit/registry.js';
 import type { ResolvedConfig } from '../config/types.js';
-import { InputError, hasErrors, type Diagnostic } from '../diagnostics/diagnostic.js';
+import { InputError, type Diagnostic } from '../diagnostics/diagnostic.js';
 import type { AnalysisResult } from '../pipeline.js';
 import { locateDiagnostics, renderDiagnostics } from './diagnostics.js';
 import type { Logger } from './logger.js';
@@ -37,7 +37,7 @@ export async function resolveRun(ctx: CliContext, args: CommonArgs): Promise<Res
 }
 
 /** At most this many diagnostics of one code are printed by generate/check; `idemgen audit` lists all. */
-export const PRINT_LIMIT_PER_CODE = 10;
+const PRINT_LIMIT_PER_CODE = 10;
 
 /** Input errors stop the run (exit 2) before anything is written; warnings are printed and the run goes on. */
 export function reportInputDiagnostics(ctx: CliContext, analysis: AnalysisResult, extra: Diagnostic[] = []): void {

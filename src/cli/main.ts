@@ -57,6 +57,7 @@ function buildParser(argv: string[], run: (fn: (ctx: CliContext) => Promise<numb
         .option('fail-on', { choices: ['error', 'warning', 'info', 'none'] as const, default: 'error' as const, describe: 'Exit 1 when findings of this severity or worse exist' })
         .option('mcp', { type: 'string', array: true, describe: 'Audit a live MCP server started with this command over stdio (repeatable)' })
         .option('mcp-url', { type: 'string', array: true, describe: 'Audit a live MCP server over Streamable HTTP (repeatable)' })
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: help text naming the literal ${ENV} placeholder
         .option('header', { type: 'string', array: true, describe: 'HTTP header for --mcp-url, "Name: value"; ${ENV} is expanded (repeatable)' })
         .option('mcp-timeout', { type: 'number', describe: 'Milliseconds a live server gets to answer everything (default 30000)' })
         .option('save', { type: 'string', describe: 'Write the live server\'s tools/list to this file (for generate/check)' })

@@ -4,7 +4,7 @@
  * the previous folder as it was, and files that are no longer produced disappear only on success.
  */
 import {
-  closeSync, existsSync, fstatSync, mkdirSync, mkdtempSync, openSync, readFileSync, readSync, readdirSync, renameSync, rmSync, writeFileSync, writeSync,
+  closeSync, existsSync, fstatSync, mkdirSync, mkdtempSync, openSync, readSync, readdirSync, renameSync, rmSync, writeFileSync, writeSync,
 } from 'node:fs';
 import { basename, dirname, join, sep } from 'node:path';
 import type { EmittedFile, FileSink, FileWriter } from '../emit/types.js';
@@ -12,7 +12,7 @@ import { InputError, diagnostic } from '../diagnostics/diagnostic.js';
 import { outputPathProblem } from '../escape/index.js';
 
 /** Every path an emitter hands over is checked here, at the one place files are written (an internal error if not). */
-export function assertSafeRelativePath(path: string): void {
+function assertSafeRelativePath(path: string): void {
   const problem = outputPathProblem(path);
   if (problem !== undefined) throw new Error(`emitter produced an unsafe output path ${JSON.stringify(path)}: it ${problem}`);
 }
@@ -126,22 +126,6 @@ export interface DriftReport {
   changed: string[];
 }
 
-/** Files one at a time into `report`; what is left in `onDisk` afterwards was not produced. */
-function compareInto(outDir: string, onDisk: Set<string>, report: DriftReport, file: EmittedFile): void {
-  if (!onDisk.has(file.path)) report.missing.push(file.path);
-  else if (!readFileSync(join(outDir, ...file.path.split('/'))).equals(Buffer.from(file.contents))) report.changed.push(file.path);
-  onDisk.delete(file.path);
-}
-
-/** Byte compare of what would be generated with what is on disk (`idemgen check`). */
-export function compareOutput(outDir: string, files: EmittedFile[]): DriftReport {
-  const onDisk = new Set(listFiles(outDir));
-  const report: DriftReport = { missing: [], extra: [], changed: [] };
-  for (const file of files) compareInto(outDir, onDisk, report, file);
-  report.extra = [...onDisk].sort();
-  return report;
-}
-
 /**
  * Compares one streamed file with its copy on disk chunk by chunk, so neither is ever held whole
  * (`check` on Graph: three ~50 MB tool files are written interleaved). Returns whether all bytes matched.
@@ -170,7 +154,7 @@ function chunkComparer(file: string): FileWriter & { same(): boolean } {
 }
 
 /**
- * `compareOutput` as a sink: each file is compared while it streams and dropped, so `check` never
+ * `idemgen check` as a sink: each file is compared while it streams and dropped, so `check` never
  * holds the output. `report()` also lists what is on disk but was never produced.
  */
 export function compareSink(outDir: string): { sink: FileSink; count(): number; report(): DriftReport } {

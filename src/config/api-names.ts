@@ -13,7 +13,7 @@ export interface InputEntry {
 }
 
 /** Letters first, then letters, digits, `-`, `_`: safe as a file name and as a TypeScript identifier part. */
-export const API_NAME = /^[A-Za-z][A-Za-z0-9_-]{0,62}$/;
+const API_NAME = /^[A-Za-z][A-Za-z0-9_-]{0,62}$/;
 
 export function checkApiName(value: unknown, pointer: string, file: string): Diagnostic[] {
   if (typeof value === 'string' && API_NAME.test(value)) return [];

@@ -7,7 +7,7 @@ import { ConfigError, diagnostic } from '../diagnostics/diagnostic.js';
 import { resolveConfig, type ResolvedConfig, type UserConfig } from './types.js';
 import { validateUserConfig, type ConfigExtensions } from './validate.js';
 
-export const CONFIG_FILE_NAMES = [
+const CONFIG_FILE_NAMES = [
   'idemgen.config.json',
   'idemgen.config.yaml',
   'idemgen.config.yml',

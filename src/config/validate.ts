@@ -56,7 +56,10 @@ const string: Check = (value, pointer, out, file) => {
 };
 
 function checkOverrides(value: unknown, pointer: string, out: Diagnostic[], file: string): void {
-  if (!isObject(value)) return bad(out, file, pointer, 'overrides must be an object keyed by operation key');
+  if (!isObject(value)) {
+    bad(out, file, pointer, 'overrides must be an object keyed by operation key');
+    return;
+  }
   for (const [op, o] of Object.entries(value)) {
     const p = appendPointer(pointer, op);
     if (!isObject(o)) {
@@ -73,14 +76,20 @@ function checkOverrides(value: unknown, pointer: string, out: Diagnostic[], file
 }
 
 function checkSeverities(value: unknown, pointer: string, out: Diagnostic[], file: string): void {
-  if (!isObject(value)) return bad(out, file, pointer, 'severities must be an object of rule id → severity');
+  if (!isObject(value)) {
+    bad(out, file, pointer, 'severities must be an object of rule id → severity');
+    return;
+  }
   for (const [rule, sev] of Object.entries(value)) {
     if (!SEVERITIES.has(String(sev))) bad(out, file, `${pointer}/${rule}`, `Severity for ${rule} must be error, warning, info or off`);
   }
 }
 
 function checkSelect(value: unknown, pointer: string, out: Diagnostic[], file: string): void {
-  if (!isObject(value)) return bad(out, file, pointer, 'select must be an object (include, exclude, readOnly, writesOnly)');
+  if (!isObject(value)) {
+    bad(out, file, pointer, 'select must be an object (include, exclude, readOnly, writesOnly)');
+    return;
+  }
   for (const [key, v] of Object.entries(value)) {
     const p = `${pointer}/${key}`;
     if (!SELECT_KEYS.has(key)) bad(out, file, p, `Unknown select key "${key}"; expected include, exclude, readOnly or writesOnly`);

@@ -49,5 +49,4 @@ export const VALIDATE_CODES = {
 /** The load codes of a `$ref` that could not be followed: warnings that `generate --strict` refuses. */
 export const BROKEN_REF_CODES: ReadonlySet<string> = new Set<LoadCode>(['unresolved_ref', 'remote_ref', 'ref_cycle']);
 
-export type LoadCode = keyof typeof LOAD_CODES;
-export type IrCode = keyof typeof IR_CODES;
+type LoadCode = keyof typeof LOAD_CODES;

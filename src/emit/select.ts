@@ -27,7 +27,7 @@ function matcher(pattern: string): (entry: PlanEntry) => boolean {
 const tagsOf = (e: PlanEntry): string[] => (e.operation.kind === 'http' ? e.operation.tags.map((t) => t.toLowerCase()) : []);
 const nameOf = (e: PlanEntry): string => (e.operation.kind === 'tool' ? e.operation.toolName : e.operation.name);
 
-export function isEmptySelection(select: ToolSelection | undefined): boolean {
+function isEmptySelection(select: ToolSelection | undefined): boolean {
   return select === undefined || ((select.include ?? []).length === 0 && (select.exclude ?? []).length === 0 && !select.readOnly && !select.writesOnly);
 }
 

@@ -8,6 +8,7 @@
 const LINE_BREAK = /\r\n|[\n\r\u2028\u2029\u0085]/;
 
 /** C0/C1 controls (tab aside) and bidi/invisible format characters, shown as `\uXXXX` text instead. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is what this escaper is for
 const HIDDEN = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069\u061c\ufeff]/g;
 
 const shown = (c: string): string => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`;

@@ -11,7 +11,7 @@ const DEVICE = /^(con|prn|aux|nul|com[0-9¹²³]|lpt[0-9¹²³]|conin\$|conout\$
 const MAX_SEGMENT = 100;
 
 /** True when the part of `segment` before its first dot is a Windows device name. */
-export function isReservedFileName(segment: string): boolean {
+function isReservedFileName(segment: string): boolean {
   return DEVICE.test(segment.split('.')[0] ?? '') || /[. ]$/.test(segment);
 }
 

@@ -3,10 +3,10 @@
  * output (docs/decisions.md "Spec text in generated output"). Below `ir/` and `emit/`, so both may use it.
  */
 export { tsIdentifier, isSafeIdentifier, RESERVED_IDENTIFIERS } from './identifier.js';
-export { tsMember, tsNumber, tsObjectKey, tsPropertyKey, tsString, tsTemplateText, isIdentifierName } from './typescript.js';
+export { tsMember, tsNumber, tsObjectKey, tsPropertyKey, tsString, tsTemplateText } from './typescript.js';
 export { docInline, docLines, lineComment } from './comment.js';
 export { mdCode, mdText } from './markdown.js';
 export { sqlComment } from './sql.js';
 export { jsonText } from './json.js';
 export { terminalText } from './terminal.js';
-export { fileNameSegment, isReservedFileName, outputPathProblem } from './file-name.js';
+export { fileNameSegment, outputPathProblem } from './file-name.js';

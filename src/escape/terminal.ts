@@ -4,6 +4,7 @@
  * shown as `\\uXXXX` instead, and line breaks as spaces, so one finding stays one line.
  */
 const LINE_BREAK = /\r\n|[\n\r\u2028\u2029\u0085]/g;
+// biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is what this escaper is for
 const HIDDEN = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069\u061c\ufeff]/g;
 
 export function terminalText(text: string): string {

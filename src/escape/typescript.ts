@@ -24,6 +24,7 @@ export function tsString(text: string): string {
 export function tsTemplateText(text: string): string {
   return String(text)
     .replace(/[\\`$]/g, (c) => `\\${c}`)
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is what this escaper is for
     .replace(/[\u0000-\u001f\u007f]/g, hex4)
     .replace(INVISIBLE, hex4);
 }
@@ -37,7 +38,7 @@ export function tsNumber(value: number): string {
 const IDENTIFIER_NAME = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
 
 /** ASCII identifier shape (IdentifierName): legal after a dot and as a bare property key, reserved words included. */
-export function isIdentifierName(name: string): boolean {
+function isIdentifierName(name: string): boolean {
   return IDENTIFIER_NAME.test(name);
 }
 

@@ -16,8 +16,6 @@ import { serverUrls, swaggerServers } from './servers.js';
 import { buildToolOperations } from './tools.js';
 import type { ApiModel, EventOperation, HttpOperation, Operation, SpecFormat } from './types.js';
 
-export { apiIdFromFile, uniqueApiIds } from './api-id.js';
-export { camelCase, synthesizeOperationName, operationBaseName, toolBaseName, RESERVED_WORDS } from './names.js';
 
 export interface IrResult {
   api: ApiModel;
@@ -124,9 +122,9 @@ function nameEvents(events: EventOperation[]): void {
 export function buildApiModels(docs: readonly LoadedDoc[], names: readonly (string | undefined)[] = []): { apis: ApiModel[]; diagnostics: Diagnostic[] } {
   const results = docs.map((doc) => buildApiModel(doc));
   // A configured apiName replaces the file-derived id (still made unique below).
-  results.forEach((r, i) => (r.api.id = names[i] ?? r.api.id));
+  for (const [i, r] of results.entries()) r.api.id = names[i] ?? r.api.id;
   const ids = uniqueApiIds(results.map((r) => ({ file: r.api.file, id: r.api.id })));
-  results.forEach((r, i) => (r.api.id = ids[i]));
+  for (const [i, r] of results.entries()) r.api.id = ids[i];
   const apis = results.map((r) => r.api).sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   return { apis, diagnostics: results.flatMap((r) => r.diagnostics) };
 }

@@ -5,7 +5,7 @@
 
 // ECMAScript reserved words, strict-mode and TypeScript contextual keywords that cannot be a
 // binding name; `delete_` is clearer in generated code than a renamed `remove`.
-export const RESERVED_WORDS: ReadonlySet<string> = new Set([
+const RESERVED_WORDS: ReadonlySet<string> = new Set([
   'break', 'case', 'catch', 'class', 'const', 'continue', 'debugger', 'default', 'delete', 'do', 'else',
   'enum', 'export', 'extends', 'false', 'finally', 'for', 'function', 'if', 'import', 'in', 'instanceof',
   'new', 'null', 'return', 'super', 'switch', 'this', 'throw', 'true', 'try', 'typeof', 'var', 'void',
@@ -17,7 +17,7 @@ export const RESERVED_WORDS: ReadonlySet<string> = new Set([
 ]);
 
 /** Words of a free-form string: ASCII-folded, split on punctuation and on case changes. */
-export function splitWords(input: string): string[] {
+function splitWords(input: string): string[] {
   const ascii = input.normalize('NFKD').replace(/[\u0300-\u036f]/g, '');
   return ascii
     .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
@@ -41,7 +41,7 @@ export function camelCase(input: string): string {
 export function makeSafeIdentifier(name: string, fallback = 'operation'): string {
   let id = name.replace(/[^A-Za-z0-9_$]/g, '_');
   if (id === '') id = fallback;
-  if (/^[0-9]/.test(id)) id = '_' + id;
+  if (/^[0-9]/.test(id)) id = `_${id}`;
   if (RESERVED_WORDS.has(id)) id += '_';
   return id;
 }

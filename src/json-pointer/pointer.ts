@@ -23,7 +23,7 @@ export function escapeSegment(segment: string | number): string {
 }
 
 export function formatPointer(segments: readonly (string | number)[]): string {
-  return segments.map((s) => '/' + escapeSegment(s)).join('');
+  return segments.map((s) => `/${escapeSegment(s)}`).join('');
 }
 
 export function appendPointer(pointer: string, ...segments: (string | number)[]): string {

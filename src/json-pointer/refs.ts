@@ -30,7 +30,7 @@ export function resolveSegments(root: unknown, segments: readonly string[]): unk
     if (Array.isArray(node)) {
       if (!/^(0|[1-9]\d*)$/.test(seg)) return undefined;
       node = node[Number(seg)];
-    } else if (isObject(node) && Object.prototype.hasOwnProperty.call(node, seg)) {
+    } else if (isObject(node) && Object.hasOwn(node, seg)) {
       node = node[seg];
     } else return undefined;
   }
@@ -136,7 +136,7 @@ export function derefSchema(root: unknown, schema: unknown): unknown {
 export function visitReachable(
   root: unknown,
   start: unknown,
-  visit: (node: Record<string, unknown>) => boolean | void,
+  visit: (node: Record<string, unknown>) => unknown,
 ): void {
   const seen = new Set<unknown>();
   const stack: unknown[] = [start];

@@ -63,7 +63,7 @@ export class Bundler {
   private visit(holder: Record<string, unknown> | unknown[], key: string | number, site: Site, parentKey: string | undefined): void {
     const node = (holder as Record<string | number, unknown>)[key];
     if (Array.isArray(node)) {
-      node.forEach((_, i) => this.visit(node, i, child(site, i), parentKey));
+      for (let i = 0; i < node.length; i++) this.visit(node, i, child(site, i), parentKey);
       return;
     }
     if (!isObject(node)) return;
@@ -160,7 +160,7 @@ export class Bundler {
       this.report('unresolved_ref', 'warning', `$ref ${ref} cannot be placed in the bundle; treated as unknown`, site);
       return false;
     }
-    node.$ref = '#' + at.replace(/%/g, '%25');
+    node.$ref = `#${at.replace(/%/g, '%25')}`;
     return true;
   }
 

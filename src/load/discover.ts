@@ -1,4 +1,5 @@
 /** Expands the user's inputs (files and directories) into the list of candidate files. */
+import type { Dirent, Stats } from 'node:fs';
 import { readdir, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { diagnostic, type Diagnostic } from '../diagnostics/diagnostic.js';
@@ -29,7 +30,7 @@ export async function discoverInputs(inputs: readonly string[], cwd: string): Pr
   for (const input of inputs) {
     const abs = path.resolve(cwd, input);
     const display = displayPath(abs, cwd);
-    let info;
+    let info: Stats;
     try {
       info = await stat(abs);
     } catch (err) {
@@ -52,7 +53,7 @@ export async function discoverInputs(inputs: readonly string[], cwd: string): Pr
 /** Recursive scan: .json/.yaml/.yml files; `node_modules` and dot-folders skipped; symlink loops cut. */
 async function scanDirectory(dir: string, cwd: string, out: Map<string, Candidate>, diagnostics: Diagnostic[], seen: Set<string>): Promise<void> {
   let real: string;
-  let entries;
+  let entries: Dirent[];
   try {
     real = await realpath(dir);
     entries = await readdir(dir, { withFileTypes: true });
@@ -66,7 +67,7 @@ async function scanDirectory(dir: string, cwd: string, out: Map<string, Candidat
   for (const entry of entries) {
     if (entry.name.startsWith('.') || entry.name === 'node_modules') continue;
     const abs = path.join(dir, entry.name);
-    let info;
+    let info: Stats;
     try {
       info = await stat(abs);
     } catch (err) {

@@ -121,7 +121,8 @@ export class JsonLocator {
   /** The first member named `seg` (the one a forward scan meets first). */
   private member(i: number, seg: string): Slot | undefined {
     const c = this.container(i);
-    const members = (c.members ??= new Map());
+    c.members ??= new Map();
+    const members = c.members;
     const known = members.get(seg);
     if (known) return known;
     while (this.advance(c)) {
@@ -141,7 +142,8 @@ export class JsonLocator {
     if (!/^(0|[1-9]\d*)$/.test(seg)) return undefined;
     const target = Number(seg);
     const c = this.container(i);
-    const items = (c.items ??= []);
+    c.items ??= [];
+    const items = c.items;
     while (items.length <= target && this.advance(c)) {
       const at = c.next;
       if (at >= this.text.length || this.text[at] === ']') {
@@ -171,9 +173,4 @@ function scanMember(text: string, i: number): (Slot & { key: string }) | undefin
   if (text[j] !== ':') return undefined;
   j = skipWs(text, j + 1);
   return { key: k.key, at: i, value: j };
-}
-
-/** One-off lookup (tests, single diagnostics); repeated lookups should share a JsonLocator. */
-export function locateJsonOffset(text: string, segments: readonly string[]): number | undefined {
-  return new JsonLocator(text).locate(segments);
 }

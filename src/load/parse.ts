@@ -16,7 +16,7 @@ export function syntaxOf(file: string): Syntax {
   return /\.json$/i.test(file) ? 'json' : 'yaml';
 }
 
-export function stripBom(text: string): string {
+function stripBom(text: string): string {
   return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
 }
 

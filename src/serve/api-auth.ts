@@ -6,8 +6,6 @@
  */
 import { authEnvName, securitySchemesOf } from '../ir/security-schemes.js';
 
-export { authEnvName };
-
 export interface ApiCredentials {
   /** Scheme name → credential, the tool runtime's `auth` option. */
   auth: Record<string, string>;

@@ -12,7 +12,7 @@ import { openStore } from '../runtime/store/open.js';
 import { createSqliteStore } from '../runtime/store/sqlite.js';
 import type { DedupStore } from '../runtime/store/types.js';
 
-export const DEFAULT_SERVE_STORE = '.idemgen/serve.sqlite';
+const DEFAULT_SERVE_STORE = '.idemgen/serve.sqlite';
 
 export interface ServeStore {
   store: DedupStore;

@@ -8,9 +8,9 @@
 import type { ToolCall } from './read.js';
 
 const ABSORBED = new Set(['replay', 'conflict', 'in_flight']);
-export const absorbed = (c: ToolCall): boolean => c.outcome !== null && ABSORBED.has(c.outcome);
+const absorbed = (c: ToolCall): boolean => c.outcome !== null && ABSORBED.has(c.outcome);
 
-export interface DuplicateGroup {
+interface DuplicateGroup {
   kind: 'same-turn' | 'cross-turn';
   conversation: string;
   turns: string[];

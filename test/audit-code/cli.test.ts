@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { ROOT, runCli } from '../helpers/cli.js';
-import { sarifValidator } from '../report/sarif-validate.js';
+import { sarifValidator } from '../emit/report/sarif-validate.js';
 import { FIXTURES } from './helpers.js';
 
 interface Report {

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import { runCli } from '../helpers/cli.js';
-import { sarifValidator } from '../report/sarif-validate.js';
+import { sarifValidator } from '../emit/report/sarif-validate.js';
 import { PAGE_SIZE, PAGED_TOOLS, startPagedServer, type PagedServer } from './paged-server.js';
 
 interface Report {

@@ -4,7 +4,7 @@ import type { PlanEntry, Plan } from '../../src/classify/types.js';
 import { resolveConfig, type UserConfig } from '../../src/config/types.js';
 import type { ApiModel, HttpMethod, HttpOperation, Operation, ToolOperation } from '../../src/ir/types.js';
 
-const escape = (s: string): string => s.replace(/~/g, '~0').replace(/\//g, '~1');
+const escapeSegment = (s: string): string => s.replace(/~/g, '~0').replace(/\//g, '~1');
 
 export function http(method: HttpMethod, path: string, extra: Partial<HttpOperation> = {}): HttpOperation {
   return {
@@ -13,7 +13,7 @@ export function http(method: HttpMethod, path: string, extra: Partial<HttpOperat
     name: `${method}${path.replace(/[^A-Za-z0-9]/g, '_')}`,
     deprecated: false,
     extensions: {},
-    source: { file: 'spec.yaml', pointer: `/paths/${escape(path)}/${method}` },
+    source: { file: 'spec.yaml', pointer: `/paths/${escapeSegment(path)}/${method}` },
     method,
     path,
     tags: [],

@@ -6,7 +6,7 @@
 import { resolve } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Plan, PlanEntry } from '../../src/classify/types.js';
-import { loadApis } from '../client/helpers/spec-plan.js';
+import { loadApis } from '../emit/client/helpers/spec-plan.js';
 import { classify } from '../../src/classify/index.js';
 import { resolveConfig } from '../../src/config/types.js';
 

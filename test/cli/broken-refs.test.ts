@@ -7,10 +7,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { listFiles } from '../../src/cli/output-dir.js';
-import { typeCheck, writeBatch } from '../client/helpers/compile.js';
+import { typeCheck, writeBatch } from '../emit/client/helpers/compile.js';
 import { ROOT, runCli } from '../helpers/cli.js';
-import { compileError, createAjv } from '../tools/ajv.js';
-import { checkStrictName, checkStrictSchema } from '../tools/openai-strict.js';
+import { compileError, createAjv } from '../emit/tools/ajv.js';
+import { checkStrictName, checkStrictSchema } from '../emit/tools/openai-strict.js';
 
 type Obj = Record<string, any>;
 

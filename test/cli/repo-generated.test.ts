@@ -1,7 +1,7 @@
 /**
  * The committed generated/ folder is the golden output for specs/: this is `idemgen check` on the
  * repository itself, so CI fails when an emitter or a spec changed without regenerating (review the diff
- * of generated/ like code). Generated TypeScript is compiled by test/client.
+ * of generated/ like code). Generated TypeScript is compiled by test/emit/client.
  */
 import { expect, test } from 'vitest';
 import { ROOT, runCli } from '../helpers/cli.js';

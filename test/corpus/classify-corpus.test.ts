@@ -7,7 +7,7 @@ import { renderAudit } from '../../src/emit/report/index.js';
 import { buildApiModel } from '../../src/ir/index.js';
 import type { HttpOperation } from '../../src/ir/types.js';
 import { loadInputs } from '../../src/load/index.js';
-import { sarifValidator } from '../report/sarif-validate.js';
+import { sarifValidator } from '../emit/report/sarif-validate.js';
 
 // The real vendor specs and tool lists in the shared corpus, classified with the default config.
 import { CORPUS } from '../helpers/corpus.js';

@@ -1,6 +1,6 @@
 import { readdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { checkSpecSample } from '../client/helpers/spec-sample-check.js';
+import { checkSpecSample } from '../emit/client/helpers/spec-sample-check.js';
 import { CORPUS as CORPUS_ROOT } from '../helpers/corpus.js';
 
 const CORPUS = `${CORPUS_ROOT}/openapi`;

@@ -12,7 +12,7 @@ import { buildToolBindings } from '../../src/emit/handlers/bindings.js';
 import { createMemoryStore } from '../../src/runtime/index.js';
 import { createToolRuntime, type ToolBinding } from '../../src/runtime/tools/index.js';
 import { validateArguments } from '../../src/runtime/tools/validate.js';
-import { loadApis, planApis } from '../client/helpers/spec-plan.js';
+import { loadApis, planApis } from '../emit/client/helpers/spec-plan.js';
 import { CORPUS } from '../helpers/corpus.js';
 import { startFaultServer, type FaultServer } from '../helpers/fault-server.js';
 import { KEY } from '../runtime/tools/helpers/shop-spec.js';

@@ -7,7 +7,7 @@ import { resolveConfig } from '../../src/config/types.js';
 import { operationAnchors } from '../../src/emit/audit-anchors.js';
 import { emitClient } from '../../src/emit/client/index.js';
 import { emitReport } from '../../src/emit/report/index.js';
-import { fixturePlans } from '../client/helpers/fixture-plans.js';
+import { fixturePlans } from './client/helpers/fixture-plans.js';
 
 describe('operationAnchors', () => {
   it('slugs the key and numbers collisions in (file, key) order, whatever the input order', () => {

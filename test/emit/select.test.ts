@@ -5,7 +5,7 @@ import { validateUserConfig } from '../../src/config/validate.js';
 import { entryFilter, selectPlan } from '../../src/emit/select.js';
 import { emitTools } from '../../src/emit/tools/index.js';
 import { emitAll } from '../../src/pipeline.js';
-import { entry, httpOp, planOf } from '../tools/plan-fixture.js';
+import { entry, httpOp, planOf } from './tools/plan-fixture.js';
 
 const charges = entry(httpOp('post', '/v1/charges', { tags: ['Charges'] }), true);
 const getCharge = entry(httpOp('get', '/v1/charges/{charge}', { tags: ['Charges'] }), false);

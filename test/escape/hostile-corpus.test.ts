@@ -11,8 +11,8 @@ import { dirname, join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { listFiles } from '../../src/cli/output-dir.js';
 import { createMemoryStore } from '../../src/runtime/index.js';
-import { OUT_ROOT, typeCheck, writeBatch } from '../client/helpers/compile.js';
-import { importClient } from '../client/helpers/import-client.js';
+import { OUT_ROOT, typeCheck, writeBatch } from '../emit/client/helpers/compile.js';
+import { importClient } from '../emit/client/helpers/import-client.js';
 import { ROOT, runCli } from '../helpers/cli.js';
 
 const g = globalThis as { __pwned?: unknown };
@@ -66,7 +66,7 @@ describe('the hostile corpus', () => {
   it('generated tool handlers and MCP server modules compile under --strict --noUnusedLocals', () => {
     const modules = outFiles.filter((f) => f.startsWith('handlers/') || f.startsWith('mcp/'));
     expect(modules).toEqual(['handlers/hostile.tools.gen.ts', 'mcp/hostile.server.gen.ts']);
-    // Inside the repository (test/client/__out__), so the MCP SDK and the runtime resolve as in a user's project.
+    // Inside the repository (test/emit/client/__out__), so the MCP SDK and the runtime resolve as in a user's project.
     const base = join(OUT_ROOT, 'hostile-modules');
     rmSync(base, { recursive: true, force: true });
     const paths = new Map<string, string>();
@@ -144,6 +144,7 @@ describe('the hostile corpus', () => {
     expect(audit.code).toBe(0);
     expect(audit.stdout).toContain('wipe\\u001b[2J');
     const gen = await runCli(['generate', '--no-cache', '--verbose', '--out', 'out2'], dir);
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: the assertion is that no raw control character reaches the output
     for (const text of [audit.stdout, audit.stderr, gen.stdout, gen.stderr]) expect(text).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/);
   });
 
@@ -151,7 +152,7 @@ describe('the hostile corpus', () => {
     for (const target of ['mcp', 'openai', 'anthropic']) {
       const raw = JSON.parse(out(`tools/${target}/con_.tools.json`)) as unknown;
       const tools = (target === 'mcp' ? (raw as { tools: unknown[] }).tools : raw) as Record<string, any>[];
-      const names = tools.map((t) => (target === 'openai' ? t['function'].name : t['name']) as string);
+      const names = tools.map((t) => (target === 'openai' ? t.function.name : t.name) as string);
       expect(names).toHaveLength(7);
       for (const n of names) expect(n).toMatch(target === 'mcp' ? /^[A-Za-z0-9_.-]{1,128}$/ : /^[A-Za-z0-9_-]{1,64}$/);
     }

@@ -13,7 +13,7 @@ import { resolveConfig } from '../../src/config/types.js';
 import { renderClientFile } from '../../src/emit/client/index.js';
 import { buildApiModel } from '../../src/ir/index.js';
 import type { LoadedDoc } from '../../src/load/index.js';
-import { typeCheck, writeBatch } from '../client/helpers/compile.js';
+import { typeCheck, writeBatch } from '../emit/client/helpers/compile.js';
 
 const RUNS = 60;
 const SLOTS = 20;

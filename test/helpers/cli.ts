@@ -1,4 +1,3 @@
-import { execFile } from 'node:child_process';
 import { cpSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -29,16 +28,6 @@ export async function runCli(args: string[], cwd: string, opts: { quiet?: boolea
   const logger = createLogger({ stdout, stderr, env: { CI: 'true' }, quiet: opts.quiet });
   const code = await main(args, { cwd, logger });
   return { code, stdout: stdout.text, stderr: stderr.text };
-}
-
-/** Runs the built binary as a user would (requires `npm run build`). */
-export function runBin(args: string[], cwd: string, env: NodeJS.ProcessEnv = {}): Promise<CliRun> {
-  return new Promise((done) => {
-    execFile(process.execPath, [join(ROOT, 'bin', 'idemgen.js'), ...args], { cwd, env: { ...process.env, CI: 'true', ...env }, maxBuffer: 64 << 20 }, (err, stdout, stderr) => {
-      const code = err ? (typeof err.code === 'number' ? err.code : 1) : 0;
-      done({ code, stdout, stderr });
-    });
-  });
 }
 
 /** A scratch project with a copy of the example specs and config. */

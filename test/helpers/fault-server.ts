@@ -23,7 +23,7 @@ export interface KeyCarrierSpec {
   path?: string[];
 }
 
-export interface RecordedRequest {
+interface RecordedRequest {
   method: string;
   path: string;
   headers: Record<string, string | string[] | undefined>;

@@ -24,7 +24,7 @@ function argsFor(name: ReferenceServer, scratch: string): { args: string[]; env:
 }
 
 /** The server's `tools/list` answer (every page), as the `{ tools: [...] }` document idemgen loads. */
-export async function listReferenceTools(name: ReferenceServer): Promise<{ tools: Record<string, unknown>[] }> {
+async function listReferenceTools(name: ReferenceServer): Promise<{ tools: Record<string, unknown>[] }> {
   const scratch = mkdtempSync(join(tmpdir(), `idemgen-mcp-${name}-`));
   const entry = require.resolve(`@modelcontextprotocol/server-${name}/dist/index.js`);
   const { args, env } = argsFor(name, scratch);

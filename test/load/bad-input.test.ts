@@ -104,7 +104,7 @@ describe('loadInputs: bad input becomes diagnostics, never a throw', () => {
 
   it.each([
     ['JSON', 'deep.json', '['.repeat(200_000) + ']'.repeat(200_000)],
-    ['YAML', 'deep.yaml', 'a: ' + '['.repeat(50_000) + ']'.repeat(50_000)],
+    ['YAML', 'deep.yaml', `a: ${'['.repeat(50_000)}${']'.repeat(50_000)}`],
     ['bundled spec', 'deep-spec.json', `{"openapi":"3.0.0","paths":{},"x":${'{"a":'.repeat(20_000)}1${'}'.repeat(20_000)},"components":{"schemas":{"S":${'{"items":'.repeat(20_000)}{}${'}'.repeat(20_000)}}}}`],
   ])('pathologically deep %s input is a diagnostic, not a crash', async (_name, file, text) => {
     const cwd = makeTree({ [file]: text });

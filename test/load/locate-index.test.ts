@@ -11,7 +11,7 @@ const STRIPE = resolve(import.meta.dirname, '../../node_modules/openapi-director
 function pointersOf(value: unknown, prefix: string[] = [], out: string[][] = []): string[][] {
   out.push(prefix);
   if (Array.isArray(value)) {
-    value.forEach((v, i) => pointersOf(v, [...prefix, String(i)], out));
+    for (const [i, v] of value.entries()) pointersOf(v, [...prefix, String(i)], out);
     out.push([...prefix, String(value.length)], [...prefix, '01'], [...prefix, 'x']);
   } else if (value !== null && typeof value === 'object') {
     for (const [k, v] of Object.entries(value)) pointersOf(v, [...prefix, k], out);

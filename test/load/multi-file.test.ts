@@ -7,7 +7,7 @@ import { loadInputs } from '../../src/load/index.js';
 const FIXTURES = path.resolve('test/fixtures/load');
 
 function refsOf(value: unknown, out: string[] = []): string[] {
-  if (Array.isArray(value)) value.forEach((v) => refsOf(v, out));
+  if (Array.isArray(value)) for (const v of value) refsOf(v, out);
   else if (typeof value === 'object' && value !== null) {
     for (const [k, v] of Object.entries(value)) {
       if (k === '$ref' && typeof v === 'string') out.push(v);

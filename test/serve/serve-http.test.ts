@@ -9,8 +9,8 @@ import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
 import { startFaultServer, type FaultServer } from '../helpers/fault-server.js';
-import { call, errorOf, httpClient, settle } from '../mcp/client.js';
-import { ACCOUNT, NOTES_SPEC } from '../mcp/notes-spec.js';
+import { call, errorOf, httpClient, settle } from '../emit/mcp/client.js';
+import { ACCOUNT, NOTES_SPEC } from '../emit/mcp/notes-spec.js';
 import { spawnServe, type ServeProcess } from './spawn-serve.js';
 
 const ALICE = 'alice-secret-token-0123456789';

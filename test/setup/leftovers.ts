@@ -19,7 +19,7 @@ export interface ServerRecord {
 }
 
 /** Read on every call so a test can point it elsewhere. */
-export const pidDir = (): string => process.env.IDEMGEN_TEST_PID_DIR ?? join(tmpdir(), 'idemgen-test-servers');
+const pidDir = (): string => process.env.IDEMGEN_TEST_PID_DIR ?? join(tmpdir(), 'idemgen-test-servers');
 
 function alive(pid: number): boolean {
   try {

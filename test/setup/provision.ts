@@ -72,13 +72,13 @@ export const POSTGRES: ServicePiece = {
 };
 
 /** One line: what is missing and the command that fixes it (no stack: this is a setup problem, not a bug). */
-export function missingError(piece: ServicePiece, why: string): Error {
+function missingError(piece: ServicePiece, why: string): Error {
   const err = new Error(missingLine(piece, why));
   err.stack = `Error: ${err.message}`;
   return err;
 }
 
-export function missingLine(piece: ServicePiece, why: string): string {
+function missingLine(piece: ServicePiece, why: string): string {
   return `${piece.what} not found (${why}): install it with \`apt-get install -y ${piece.aptPackage}\` (or your OS's package) or point ${piece.envVar} at it — the tests never skip a missing service.`;
 }
 

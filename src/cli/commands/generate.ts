@@ -23,7 +23,7 @@ function summarize(files: { path: string }[]): string {
 
 /**
  * Streams every file into the staging folder and records its sha256 for the cache as it goes (the
- * same digest as `hashContents` of the whole text: sha256 over the UTF-8 bytes, fed chunk by chunk).
+ * same digest as hashing the whole text: sha256 over the UTF-8 bytes, fed chunk by chunk).
  */
 function hashingSink(staging: Staging, written: Record<string, string>): FileSink {
   return {
@@ -102,6 +102,6 @@ export async function generateCommand(ctx: CliContext, args: GenerateArgs): Prom
   };
   const watchers = inputs.map((input) => watch(input, { recursive: true }, rerun));
   await new Promise<void>((resolve) => process.once('SIGINT', () => resolve()));
-  watchers.forEach((w) => w.close());
+  for (const w of watchers) w.close();
   return 0;
 }

@@ -219,8 +219,14 @@ export function buildClientClass(ops: ClientOperation[], h: HelperNames, doc: st
     props.unshift({ name: 'store', isReadonly: true, type: S, docs: ['The dedup store this client was created with (`undefined`: only writes that need none are callable).'] });
     init.push(`this.store = options.store as ${S};`);
   }
-  if (store) props.push({ name: '#idem', isReadonly: true, type: 'Idempotency | undefined' }), init.push('this.#idem = options.store ? createIdempotency({ store: options.store }) : undefined;');
-  if (store || saga) props.push({ name: '#scope', isReadonly: true, type: 'string | undefined' }), init.push('this.#scope = options.scope;');
+  if (store) {
+    props.push({ name: '#idem', isReadonly: true, type: 'Idempotency | undefined' });
+    init.push('this.#idem = options.store ? createIdempotency({ store: options.store }) : undefined;');
+  }
+  if (store || saga) {
+    props.push({ name: '#scope', isReadonly: true, type: 'string | undefined' });
+    init.push('this.#scope = options.scope;');
+  }
   return {
     kind: StructureKind.Class,
     name: h.clientClass,

@@ -8,9 +8,9 @@ const isObj = (v: unknown): v is Record<string, unknown> => v !== null && typeof
 export function writeDoc(w: CodeBlockWriter, schema: unknown): void {
   if (!isObj(schema)) return;
   const lines: string[] = [];
-  const description = schema['description'];
+  const description = schema.description;
   if (typeof description === 'string' && description.trim() !== '') lines.push(...docLines(description));
-  if (schema['deprecated'] === true) lines.push('@deprecated');
+  if (schema.deprecated === true) lines.push('@deprecated');
   writeDocLines(w, lines);
 }
 

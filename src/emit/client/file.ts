@@ -42,8 +42,8 @@ function namedTypeStatements(registry: TypeRegistry, ctx: TypeWriterContext): Wr
 function schemaDocs(schema: unknown, ref: string): string[] {
   const s = schema !== null && typeof schema === 'object' ? (schema as Record<string, unknown>) : {};
   const lines: string[] = [];
-  if (typeof s['description'] === 'string' && s['description'].trim() !== '') lines.push(...docLines(s['description'].trim()));
-  if (s['deprecated'] === true) lines.push('@deprecated');
+  if (typeof s.description === 'string' && s.description.trim() !== '') lines.push(...docLines(s.description.trim()));
+  if (s.deprecated === true) lines.push('@deprecated');
   lines.push(`@see ${docInline(ref)}`);
   return lines;
 }

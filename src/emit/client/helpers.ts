@@ -11,7 +11,7 @@ import type { NameTable } from './names.js';
  * The package generated code imports: the runtime alone (no generator dependencies), so an application's
  * production install needs `@idemgen/runtime`, not `idemgen` (docs/decisions.md, "runtime package").
  */
-export const RUNTIME_MODULE = '@idemgen/runtime';
+const RUNTIME_MODULE = '@idemgen/runtime';
 
 /** Runtime exports the generated code may use; reserved so no schema type can shadow them. */
 export const RUNTIME_IMPORTS = [
@@ -112,7 +112,7 @@ export function runtimeImports(use: HelperUse): ImportDeclarationStructure[] {
 }
 
 /** `export type { CallerKey, … }`: the key-option types stay importable from the client module. */
-export function keyTypeExports(use: HelperUse): StatementStructures[] {
+function keyTypeExports(use: HelperUse): StatementStructures[] {
   return use.writes ? [{ kind: StructureKind.ExportDeclaration, namedExports: KEY_TYPES, isTypeOnly: true }] : [];
 }
 

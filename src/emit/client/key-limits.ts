@@ -50,7 +50,7 @@ function propertyAt(root: unknown, schema: unknown, path: string[]): unknown {
       const value = followRef(root, stack.pop(), '').value;
       if (!isObject(value) || seen.has(value)) continue;
       seen.add(value);
-      if (isObject(value.properties) && Object.prototype.hasOwnProperty.call(value.properties, name)) node = value.properties[name];
+      if (isObject(value.properties) && Object.hasOwn(value.properties, name)) node = value.properties[name];
       else for (const k of ['allOf', 'anyOf', 'oneOf']) if (Array.isArray(value[k])) stack.push(...[...(value[k] as unknown[])].reverse());
     }
     if (node === undefined) return undefined;

@@ -5,7 +5,7 @@
 import type { JsonSchema, MediaContent, ResponseSpec } from '../../ir/types.js';
 
 export type BodyEncoding = 'json' | 'form' | 'multipart' | 'text' | 'binary';
-export type ResponseParse = 'json' | 'text' | 'blob' | 'void';
+type ResponseParse = 'json' | 'text' | 'blob' | 'void';
 
 export function encodingOf(mediaType: string, schema?: JsonSchema): BodyEncoding {
   const m = mediaType.toLowerCase();
@@ -17,7 +17,7 @@ export function encodingOf(mediaType: string, schema?: JsonSchema): BodyEncoding
   if (/^(application\/(octet-stream|pdf|zip)|image\/|audio\/|video\/)/.test(m) || s?.['format'] === 'binary') {
     return 'binary';
   }
-  return m === '*/*' || m.includes('xml') ? (s?.['type'] === 'string' ? 'text' : 'json') : 'json';
+  return m === '*/*' || m.includes('xml') ? (s?.type === 'string' ? 'text' : 'json') : 'json';
 }
 
 const PREFERENCE: BodyEncoding[] = ['json', 'form', 'multipart', 'binary', 'text'];

@@ -13,7 +13,7 @@ import { docInline, docLines, writeSchemaType, writeSchemaTypeWithout, typeAlias
 import { writeObjectType, type TypeMember } from './object-type.js';
 import { errorTypes } from './error-types.js';
 
-export type ParamGroup = 'path' | 'query' | 'header' | 'cookie';
+type ParamGroup = 'path' | 'query' | 'header' | 'cookie';
 const GROUPS: ParamGroup[] = ['path', 'query', 'header', 'cookie'];
 
 export interface OperationTypes {

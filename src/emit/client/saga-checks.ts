@@ -14,11 +14,11 @@ import { successResponses } from './media.js';
  * Does `schema` promise a top-level `id`? Through refs; `allOf` needs one member with it, `oneOf`/`anyOf`
  * need it in every branch. An untyped or missing schema promises nothing.
  */
-export function schemaHasId(root: unknown, schema: unknown, seen: Set<unknown> = new Set()): boolean {
+function schemaHasId(root: unknown, schema: unknown, seen: Set<unknown> = new Set()): boolean {
   const value = followRef(root, schema, '').value;
   if (!isObject(value) || seen.has(value)) return false;
   seen.add(value);
-  if (isObject(value.properties) && Object.prototype.hasOwnProperty.call(value.properties, 'id')) return true;
+  if (isObject(value.properties) && Object.hasOwn(value.properties, 'id')) return true;
   if (Array.isArray(value.allOf) && value.allOf.some((s) => schemaHasId(root, s, seen))) return true;
   for (const k of ['oneOf', 'anyOf']) {
     const subs = value[k];

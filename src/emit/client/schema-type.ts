@@ -143,12 +143,12 @@ function baseWriter(s: Obj, ctx: TypeWriterContext): Member | undefined {
 }
 
 function declaredTypes(s: Obj): string[] {
-  const t = s['type'];
+  const t = s.type;
   if (typeof t === 'string') return [t];
   if (Array.isArray(t)) return [...new Set(t.filter((x): x is string => typeof x === 'string'))];
-  const composed = s['allOf'] !== undefined || s['oneOf'] !== undefined || s['anyOf'] !== undefined;
-  if (isObj(s['properties']) || (s['additionalProperties'] !== undefined && !composed)) return ['object'];
-  if (s['items'] !== undefined || Array.isArray(s['prefixItems'])) return ['array'];
+  const composed = s.allOf !== undefined || s.oneOf !== undefined || s.anyOf !== undefined;
+  if (isObj(s.properties) || (s.additionalProperties !== undefined && !composed)) return ['object'];
+  if (s.items !== undefined || Array.isArray(s.prefixItems)) return ['array'];
   return [];
 }
 
@@ -156,7 +156,7 @@ function writePrimitive(w: CodeBlockWriter, type: string, s: Obj, ctx: TypeWrite
   switch (type) {
     case 'string':
       // `format: binary` is a file part (multipart) or a raw body; `Blob` is what fetch sends and returns.
-      w.write(s['format'] === 'binary' ? 'Blob' : 'string');
+      w.write(s.format === 'binary' ? 'Blob' : 'string');
       return;
     case 'integer':
     case 'number':
@@ -180,7 +180,7 @@ function writePrimitive(w: CodeBlockWriter, type: string, s: Obj, ctx: TypeWrite
 }
 
 function writeArray(w: CodeBlockWriter, s: Obj, ctx: TypeWriterContext): void {
-  const tuple = Array.isArray(s['prefixItems']) ? s['prefixItems'] : Array.isArray(s['items']) ? s['items'] : undefined;
+  const tuple = Array.isArray(s.prefixItems) ? s.prefixItems : Array.isArray(s.items) ? s.items : undefined;
   if (tuple !== undefined) {
     w.write('[');
     (tuple as JsonSchema[]).forEach((item) => {
@@ -207,7 +207,7 @@ function writeObject(w: CodeBlockWriter, s: Obj, ctx: TypeWriterContext, without
     w.write('{ [key: string]: unknown }');
     return;
   }
-  const required = new Set(Array.isArray(s['required']) ? s['required'] : []);
+  const required = new Set(Array.isArray(s.required) ? s.required : []);
   w.write('{').newLine();
   w.indent(() => {
     for (const key of keys) {
@@ -218,7 +218,7 @@ function writeObject(w: CodeBlockWriter, s: Obj, ctx: TypeWriterContext, without
       w.write(';').newLine();
     }
     if (extra === false) return;
-    if (keys.length > 0 && (extra !== undefined || isObj(s['patternProperties']))) {
+    if (keys.length > 0 && (extra !== undefined || isObj(s.patternProperties))) {
       // Declared properties must be assignable to the index signature, so it can only be `unknown` here.
       w.write('[key: string]: unknown;').newLine();
     } else if (keys.length === 0) {
@@ -265,4 +265,4 @@ export function typeAliasStatement(name: string, docLinesOf: string[], body: (w:
   };
 }
 
-export { docInline, docLines, writeDoc, writeDocLines } from './doc-lines.js';
+export { docInline, docLines, writeDocLines } from './doc-lines.js';

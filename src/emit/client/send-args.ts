@@ -7,7 +7,6 @@ import type { CodeBlockWriter } from 'ts-morph';
 import type { HttpOperation } from '../../ir/types.js';
 import type { Carrier } from '../../classify/types.js';
 import { jsonText, tsMember, tsString, tsTemplateText } from '../../escape/index.js';
-import { propertyKey } from './names.js';
 import type { OperationTypes } from './operation-types.js';
 import { pinnedResponseType } from './media.js';
 
@@ -33,7 +32,7 @@ export function writePathExpression(w: CodeBlockWriter, op: HttpOperation): void
  * and a `oneOf` body with per-variant paths all of them (`paths`; the runtime picks by the body's shape).
  * Every string goes through the escaping helpers (spec text is untrusted): names via tsString, paths via jsonText.
  */
-export function carrierLiteral(c: Carrier): string {
+function carrierLiteral(c: Carrier): string {
   const head = `in: ${tsString(c.in)}, name: ${tsString(c.name)}`;
   if (c.in !== 'body' && c.in !== 'form') return `{ ${head} }`;
   const paths = c.variants?.map((v) => v.path) ?? [];
@@ -84,5 +83,3 @@ export function writeSendArgs(w: CodeBlockWriter, op: HttpOperation, types: Oper
   });
   w.write('}');
 }
-
-export { propertyKey };

@@ -42,8 +42,8 @@ export class TypeRegistry {
   registerComponents(): void {
     const r = this.root as Record<string, unknown> | null;
     const groups: [string, unknown][] = [
-      ['#/definitions/', r?.['definitions']],
-      ['#/components/schemas/', (r?.['components'] as Record<string, unknown> | undefined)?.['schemas']],
+      ['#/definitions/', r?.definitions],
+      ['#/components/schemas/', (r?.components as Record<string, unknown> | undefined)?.schemas],
     ];
     for (const [prefix, group] of groups) {
       if (group === null || typeof group !== 'object') continue;
@@ -91,7 +91,7 @@ export class TypeRegistry {
         for (let i = node.length - 1; i >= 0; i--) stack.push(node[i]);
         continue;
       }
-      const ref = (node as Record<string, unknown>)['$ref'];
+      const ref = (node as Record<string, unknown>).$ref;
       if (typeof ref === 'string' && !this.byRef.has(ref)) {
         if (this.nameFor(ref) !== undefined) stack.push(this.named[this.named.length - 1]!.schema);
       }
@@ -114,8 +114,8 @@ export class TypeRegistry {
   isAliasCycle(start: NamedType): boolean {
     const seen = new Set<string>([start.ref]);
     let schema: unknown = start.schema;
-    while (schema !== null && typeof schema === 'object' && typeof (schema as Record<string, unknown>)['$ref'] === 'string') {
-      const ref = (schema as Record<string, string>)['$ref']!;
+    while (schema !== null && typeof schema === 'object' && typeof (schema as Record<string, unknown>).$ref === 'string') {
+      const ref = (schema as Record<string, string>).$ref!;
       if (seen.has(ref)) return true;
       seen.add(ref);
       schema = resolveLocal(this.root, ref);

@@ -61,7 +61,7 @@ export interface AuditModel {
 
 export const CLASSES: readonly OperationClass[] = ['read-only', 'native-key', 'owned-store', 'compensatable', 'irreversible'];
 export const MECHANISMS: readonly Mechanism[] = ['none', 'OP-1', 'OP-2', 'OP-3', 'OP-4', 'OP-5', 'fail-closed'];
-export const SEVERITIES: readonly Severity[] = ['error', 'warning', 'info'];
+const SEVERITIES: readonly Severity[] = ['error', 'warning', 'info'];
 
 function cmp(a: string | number | null | undefined, b: string | number | null | undefined): number {
   const x = a ?? '';

@@ -21,10 +21,10 @@ const STAGE_CODES: ReadonlyMap<string, CodeInfo> = new Map<string, CodeInfo>([..
 
 const LEVEL: Record<Severity, 'error' | 'warning' | 'note'> = { error: 'error', warning: 'warning', info: 'note' };
 
-export const SARIF_SCHEMA = 'https://json.schemastore.org/sarif-2.1.0.json';
+const SARIF_SCHEMA = 'https://json.schemastore.org/sarif-2.1.0.json';
 
 /** A relative URI reference (SARIF §3.10.2): POSIX separators, each segment percent-encoded. */
-export function fileUri(file: string): string {
+function fileUri(file: string): string {
   const posix = file.replace(/\\/g, '/');
   const encoded = posix.split('/').map((s) => encodeURIComponent(s)).join('/');
   return posix.startsWith('/') ? `file://${encoded}` : encoded;

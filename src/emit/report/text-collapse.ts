@@ -6,9 +6,9 @@
 import { carrierText, mechanismText, ttlText, type AuditDiagnostic, type AuditOperation } from './model.js';
 
 /** Groups larger than this are collapsed into one row. */
-export const COLLAPSE_OVER = 3;
+const COLLAPSE_OVER = 3;
 
-export interface OperationGroup {
+interface OperationGroup {
   ops: AuditOperation[];
   cells: string[];
 }
@@ -18,7 +18,7 @@ function rowCells(o: AuditOperation): string[] {
 }
 
 /** Operations grouped by their row (first-seen order); a compensation is per operation, so never shared. */
-export function groupOperations(ops: AuditOperation[]): OperationGroup[] {
+function groupOperations(ops: AuditOperation[]): OperationGroup[] {
   const groups = new Map<string, OperationGroup>();
   for (const o of ops) {
     const cells = rowCells(o);
@@ -50,7 +50,10 @@ export function collapseNotes(ds: AuditDiagnostic[]): NoteLine[] {
   for (const d of ds) {
     const n = count.get(d.code) ?? 0;
     if (d.severity !== 'info' || n < 2) out.push({ kind: 'one', d });
-    else if (!done.has(d.code)) done.add(d.code), out.push({ kind: 'rule', code: d.code, count: n, example: d });
+    else if (!done.has(d.code)) {
+      done.add(d.code);
+      out.push({ kind: 'rule', code: d.code, count: n, example: d });
+    }
   }
   return out;
 }

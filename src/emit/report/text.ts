@@ -57,7 +57,7 @@ function fileSection(file: string, ops: AuditOperation[], ds: AuditDiagnostic[],
   const shown = verbose ? [...writes, ...reads] : writes;
   if (verbose) {
     const rows = table(operationRows(shown), '  ');
-    rows.forEach((row, i) => lines.push(row, ...reasonLines(shown[i], '      ', paint)));
+    for (const [i, row] of rows.entries()) lines.push(row, ...reasonLines(shown[i], '      ', paint));
   } else if (!opts.quiet) {
     lines.push(...table(collapsedRows(shown), '  '));
   }

@@ -20,7 +20,7 @@ export interface ColumnContext {
   default: string | null;
 }
 
-export function columnContext(column: ColumnDef, q: Quoting, width = 0): ColumnContext {
+function columnContext(column: ColumnDef, q: Quoting, width = 0): ColumnContext {
   const name = q.quoteIdentifier(column.name);
   const dflt = column.default === undefined ? null : typeof column.default === 'number' ? String(column.default) : q.quoteLiteral(column.default);
   return { name, paddedName: name.padEnd(width), type: q.columnType(column.type), notNull: column.notNull, default: dflt };

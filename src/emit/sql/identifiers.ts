@@ -11,7 +11,7 @@ import { diagnostic, type Diagnostic } from '../../diagnostics/diagnostic.js';
 export const SQL_IDENTIFIER_PATTERN = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 /** PostgreSQL keeps 63 bytes (NAMEDATALEN - 1) and silently truncates longer names; MySQL allows 64. */
-export const MAX_PORTABLE_IDENTIFIER_LENGTH = 63;
+const MAX_PORTABLE_IDENTIFIER_LENGTH = 63;
 
 /** Why `name` is not an acceptable identifier, or undefined when it is. */
 export function identifierProblem(name: string, maxLength = MAX_PORTABLE_IDENTIFIER_LENGTH): string | undefined {

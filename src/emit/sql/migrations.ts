@@ -58,7 +58,7 @@ export function buildStoreMigration(dialect: SqlDialect, names: StoreTableNames,
   };
 }
 
-export function ownedMigrationName(sequence: number, table: TableName): string {
+function ownedMigrationName(sequence: number, table: TableName): string {
   const base = table.schema === undefined ? table.name : `${table.schema}_${table.name}`;
   return `${String(sequence).padStart(4, '0')}_owned_${base}`;
 }

@@ -39,7 +39,7 @@ export interface IndexDef {
 }
 
 /** A `CHECK (column IN (...))` constraint: the only kind the store tables need. */
-export interface CheckDef {
+interface CheckDef {
   column: string;
   values: string[];
 }
@@ -61,8 +61,6 @@ export type Statement =
   | { kind: 'drop_index'; table: TableName; index: IndexDef }
   | { kind: 'add_column'; table: TableName; column: ColumnDef }
   | { kind: 'drop_column'; table: TableName; column: ColumnDef };
-
-export type StatementKind = Statement['kind'];
 
 /** A migration before rendering: a name (`0001_idemgen_dedup`), a purpose, and both directions. */
 export interface Migration {

@@ -2,9 +2,9 @@ import { deriveName } from './identifiers.js';
 import type { ColumnDef, ColumnType, TableDef, TableName } from './statements.js';
 
 /** DESIGN §5: one state machine in every store. */
-export const DEDUP_STATUSES = ['pending', 'completed', 'failed'] as const;
+const DEDUP_STATUSES = ['pending', 'completed', 'failed'] as const;
 /** OP-5 saga: intent → completed, or compensated after reconciliation. */
-export const SAGA_STATUSES = ['pending', 'completed', 'compensating', 'compensated', 'failed'] as const;
+const SAGA_STATUSES = ['pending', 'completed', 'compensating', 'compensated', 'failed'] as const;
 
 /** The column an OP-4 owned table gets (SOP OP-4: unique constraint on the idempotency key). */
 export const OWNED_KEY_COLUMN: ColumnDef = { name: 'idempotency_key', type: { kind: 'key', maxLength: 255 }, notNull: false };

@@ -30,7 +30,7 @@ const cache = new Map<string, Handlebars.TemplateDelegate>();
  * is quoted by the dialect before it reaches a template); `strict`: a missing field throws instead
  * of rendering an empty string (STYLE habit 8).
  */
-export function sqlTemplate(dialect: Dialect, name: SqlTemplateName): Handlebars.TemplateDelegate {
+function sqlTemplate(dialect: Dialect, name: SqlTemplateName): Handlebars.TemplateDelegate {
   const id = `${dialect}/${name}`;
   let template = cache.get(id);
   if (!template) {

@@ -19,7 +19,7 @@ const defName = (ref: string): string => defsRefName(ref) ?? '';
 
 /** Names of the `$defs` a node refers to directly (not through other definitions). */
 function refsOf(node: unknown, out: Set<string>): Set<string> {
-  if (Array.isArray(node)) node.forEach((n) => refsOf(n, out));
+  if (Array.isArray(node)) for (const n of node) refsOf(n, out);
   else if (isObj(node)) {
     if (typeof node.$ref === 'string' && node.$ref.startsWith('#/$defs/')) out.add(defName(node.$ref));
     for (const [key, value] of Object.entries(node)) if (key !== 'enum' && key !== 'const' && key !== 'examples' && key !== 'default') refsOf(value, out);
@@ -33,7 +33,7 @@ function levels(rest: Obj, defs: Obj): string[][] {
   const seen = new Set<string>();
   let frontier = [...refsOf(rest, new Set())].filter((n) => n in defs).sort();
   while (frontier.length > 0) {
-    frontier.forEach((n) => seen.add(n));
+    for (const n of frontier) seen.add(n);
     out.push(frontier);
     const next = new Set<string>();
     for (const name of frontier) for (const ref of refsOf(defs[name], new Set())) if (ref in defs && !seen.has(ref)) next.add(ref);
@@ -43,7 +43,7 @@ function levels(rest: Obj, defs: Obj): string[][] {
 }
 
 /** An open placeholder that keeps the definition's kind, so `$ref`s to it still say what is expected. */
-export function placeholder(name: string, def: unknown): Obj {
+function placeholder(name: string, def: unknown): Obj {
   const out: Obj = {};
   if (isObj(def)) {
     if (typeof def.type === 'string' || Array.isArray(def.type)) out.type = def.type;

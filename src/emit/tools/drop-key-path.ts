@@ -25,7 +25,7 @@ export function dropKeyPath(node: unknown, path: readonly string[], defs: Obj, o
   }
   let out: Obj = node;
   const [head, ...rest] = path;
-  if (isObj(node.properties) && Object.prototype.hasOwnProperty.call(node.properties, head)) {
+  if (isObj(node.properties) && Object.hasOwn(node.properties, head)) {
     const props: Obj = { ...node.properties };
     if (rest.length === 0) {
       delete props[head];

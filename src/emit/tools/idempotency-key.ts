@@ -7,7 +7,7 @@ import type { PlanEntry } from '../../classify/types.js';
 
 export const KEY_PROPERTY = 'idempotency_key';
 export const KEY_MIN_LENGTH = 16;
-export const KEY_MAX_LENGTH = 255;
+const KEY_MAX_LENGTH = 255;
 /** Visible ASCII (0x21–0x7E): safe as an HTTP header value and as a SQL key, no whitespace to trim. */
 export const KEY_CHARS = '[!-~]';
 
@@ -42,13 +42,13 @@ export function keyDescription(entry: PlanEntry, ttlSeconds: number): string {
 }
 
 /** The carrier's limit when smaller (Stripe: 255), never below the 16-character floor. */
-export function keyMaxLength(entry: PlanEntry): number {
+function keyMaxLength(entry: PlanEntry): number {
   const carrierMax = entry.carrier?.maxLength;
   if (carrierMax === undefined) return KEY_MAX_LENGTH;
   return Math.max(KEY_MIN_LENGTH, Math.min(KEY_MAX_LENGTH, carrierMax));
 }
 
-export function keyPropertySchema(maxLength: number, description: string): Obj {
+function keyPropertySchema(maxLength: number, description: string): Obj {
   return {
     type: 'string',
     description,

@@ -6,13 +6,6 @@ export function renderJson(value: unknown): string {
   return `${jsonText(value, 2)}\n`;
 }
 
-/** A copy of `obj` with keys in sorted order, for maps whose order carries no meaning. */
-export function sortKeys<T>(obj: Record<string, T>): Record<string, T> {
-  const out: Record<string, T> = {};
-  for (const key of Object.keys(obj).sort()) out[key] = obj[key];
-  return out;
-}
-
 /**
  * A JSON array written item by item into `out`, byte-identical to `before + renderJson(array) + after`
  * with the array placed at nesting `level` (2 spaces each): each item is serialized and handed over at

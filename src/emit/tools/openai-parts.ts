@@ -8,11 +8,11 @@ import { JsonArrayWriter } from './json.js';
 
 export const OPENAI_MAX_TOOLS = 128;
 
-export function openAiPartCount(total: number): number {
+function openAiPartCount(total: number): number {
   return total <= OPENAI_MAX_TOOLS ? 1 : Math.ceil(total / OPENAI_MAX_TOOLS);
 }
 
-export function openAiPartPath(id: string, part: number, parts: number): string {
+function openAiPartPath(id: string, part: number, parts: number): string {
   return parts === 1 ? `tools/openai/${id}.tools.json` : `tools/openai/${id}.${part}.tools.json`;
 }
 

@@ -10,7 +10,7 @@ import { encoded, nullable, type StrictContext } from './strict.js';
 
 type Obj = Record<string, unknown>;
 
-export interface SchemaSize {
+interface SchemaSize {
   properties: number;
   enumValues: number;
   chars: number;
@@ -71,13 +71,13 @@ function depth(node: unknown, defs: Obj, stack: string[]): number {
   return own + Math.max(0, ...children(node).map((c) => depth(c, defs, stack)));
 }
 
-export function measure(node: unknown, defs: Obj): SchemaSize {
+function measure(node: unknown, defs: Obj): SchemaSize {
   const size: SchemaSize = { properties: 0, enumValues: 0, chars: 0, depth: depth(node, defs, []), largeEnumChars: 0 };
   count(node, defs, new Set(), size);
   return size;
 }
 
-export function exceeded(size: SchemaSize): string[] {
+function exceeded(size: SchemaSize): string[] {
   const out: string[] = [];
   if (size.properties > OPENAI_LIMITS.properties) out.push(`${size.properties} object properties (limit ${OPENAI_LIMITS.properties})`);
   if (size.depth > OPENAI_LIMITS.depth) out.push(`${size.depth} levels of nesting (limit ${OPENAI_LIMITS.depth})`);
@@ -101,7 +101,10 @@ function cost(size: SchemaSize): number {
 function reachable(root: Obj, defs: Obj): Set<string> {
   const seen = new Set<string>();
   const visit = (node: unknown): void => {
-    if (Array.isArray(node)) return node.forEach(visit);
+    if (Array.isArray(node)) {
+      for (const item of node) visit(item);
+      return;
+    }
     if (!isObj(node)) return;
     if (typeof node.$ref === 'string' && node.$ref.startsWith('#/$defs/')) {
       const name = defName(node.$ref);

@@ -23,7 +23,7 @@ export interface StrictContext {
 
 const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
 
-export const ENCODED_NOTE = 'JSON-encoded value: pass the JSON text of the value as a string.';
+const ENCODED_NOTE = 'JSON-encoded value: pass the JSON text of the value as a string.';
 
 export function encoded(node: unknown, path: string, ctx: StrictContext): Obj {
   ctx.encoded.push(path);

@@ -20,7 +20,7 @@ function strictKey(schema: Obj): Obj {
 }
 
 /** Strict mode cannot say "any further properties": a free-form root gets them as one JSON-encoded argument. */
-export const EXTRA_PROPERTY = 'additional_properties';
+const EXTRA_PROPERTY = 'additional_properties';
 
 function addFreeFormExtras(root: Obj, source: Obj, ctx: StrictContext): void {
   const extra = source.additionalProperties;
@@ -38,7 +38,7 @@ function addFreeFormExtras(root: Obj, source: Obj, ctx: StrictContext): void {
  * The root of a strict schema must be an object (never `anyOf`); `$defs` are strictified once each.
  * The key property is set last, from its own schema (its length bounds become the pattern).
  */
-export function toStrictParameters(spec: ToolSpec, ctx: StrictContext): Obj {
+function toStrictParameters(spec: ToolSpec, ctx: StrictContext): Obj {
   const { $defs, ...rootSrc } = spec.inputSchema;
   const defs = isObj($defs) ? $defs : {};
   ctx.defs = defs;

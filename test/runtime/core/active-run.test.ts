@@ -9,7 +9,7 @@ import { resolveConfig } from '../../../src/config/types.js';
 import { emitClient } from '../../../src/emit/client/index.js';
 import { createMemoryStore, type DedupStore } from '../../../src/runtime/index.js';
 import { withIdempotency } from '../../../src/runtime/mcp/index.js';
-import { importClient, type ClientFactory } from '../../client/helpers/import-client.js';
+import { importClient, type ClientFactory } from '../../emit/client/helpers/import-client.js';
 import { startFaultServer, type FaultServer } from '../../helpers/fault-server.js';
 import { KEY, shopPlan } from '../tools/helpers/shop-spec.js';
 

@@ -9,7 +9,7 @@ import {
   canonicalJson, createHttpCaller, createIdempotency, digestBlobs, hashArgs, IdempotencyResultTooLargeError,
   type HttpRequest,
 } from '../../../src/runtime/index.js';
-import { ALL_BYTES, startBytesServer, type BytesServer } from '../../client/helpers/bytes-server.js';
+import { ALL_BYTES, startBytesServer, type BytesServer } from '../../emit/client/helpers/bytes-server.js';
 import { makeStore, type TestStore } from '../store/stores.js';
 
 let server: BytesServer;

@@ -9,7 +9,7 @@ import { resolveConfig } from '../../../src/config/types.js';
 import { emitTools } from '../../../src/emit/tools/index.js';
 import type { DedupStore } from '../../../src/runtime/index.js';
 import { withIdempotency } from '../../../src/runtime/mcp/index.js';
-import { entry, planOf, toolOp } from '../../tools/plan-fixture.js';
+import { entry, planOf, toolOp } from '../../emit/tools/plan-fixture.js';
 
 export interface FixtureOptions {
   store: DedupStore;

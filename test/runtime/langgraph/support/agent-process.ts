@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 
 const AGENT = fileURLToPath(new URL('./case1-agent.ts', import.meta.url));
 
-export interface AgentEvent {
+interface AgentEvent {
   event: string;
   [field: string]: unknown;
 }

@@ -8,7 +8,7 @@ import { sendMessage } from './count-server.js';
  * with both layers — the send in a downstream node (topology) AND a fail-closed dedup keyed by
  * `send_email_idempotency_key`, minted before the interrupt and checkpointed (OP-4/OP-2 + OP-6).
  */
-export const SupportState = Annotation.Root({
+const SupportState = Annotation.Root({
   ticket: Annotation<{ from: string; text: string }>(),
   category: Annotation<string>(),
   draft: Annotation<string>(),
@@ -17,7 +17,7 @@ export const SupportState = Annotation.Root({
   sent: Annotation<{ messageId: string; wasReplay: boolean } | null>({ reducer: (_a, b) => b, default: () => null }),
 });
 
-export interface Case1Hooks {
+interface Case1Hooks {
   /** Called as the send node starts and after the send returns (crash points for the restart test). */
   beforeSend?: () => Promise<void>;
   afterSend?: () => Promise<void>;

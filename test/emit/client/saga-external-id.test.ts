@@ -1,0 +1,87 @@
+/**
+ * OP-5 needs the external id of what it created (SOP OP-5: reconcile finds it, compensation undoes it).
+ * A success response without `id` is flagged at generate time (`saga_external_id_missing`), and at run
+ * time the generated client refuses to record an empty id: the call happened, so the caller gets
+ * IdempotencyOutcomeUnknownError (reconcile it) and a retry does not call again. Real node:http server.
+ */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { emitClient } from '../../../src/emit/client/index.js';
+import { resolveConfig } from '../../../src/config/types.js';
+import type { EmitResult } from '../../../src/emit/types.js';
+import { createMemoryStore, IdempotencyOutcomeUnknownError } from '../../../src/runtime/index.js';
+import { fixturePlans } from './helpers/fixture-plans.js';
+import { importClient, type ClientFactory } from './helpers/import-client.js';
+import { inlinePlan } from './helpers/inline-spec.js';
+
+const spec = {
+  openapi: '3.0.3', info: { title: 'rooms', version: '1' },
+  paths: {
+    '/reservations': {
+      post: {
+        operationId: 'createReservation',
+        requestBody: { required: true, content: { 'application/json': { schema: { type: 'object', properties: { room: { type: 'string' } } } } } },
+        responses: { 201: { description: 'created', content: { 'application/json': { schema: { type: 'object', properties: { status: { type: 'string' } } } } } } },
+      },
+    },
+    '/reservations/{reservationId}': { delete: { operationId: 'cancelReservation', parameters: [{ name: 'reservationId', in: 'path', required: true, schema: { type: 'string' } }], responses: { 204: { description: 'gone' } } } },
+    '/holds': {
+      post: {
+        operationId: 'createHold',
+        responses: { 200: { description: 'ok', content: { 'application/json': { schema: { allOf: [{ $ref: '#/components/schemas/Hold' }] } } } } },
+      },
+    },
+    '/holds/{holdId}': { delete: { operationId: 'releaseHold', parameters: [{ name: 'holdId', in: 'path', required: true, schema: { type: 'string' } }], responses: { 204: { description: 'gone' } } } },
+  },
+  components: { schemas: { Hold: { type: 'object', properties: { id: { type: 'integer', readOnly: true } } } } },
+};
+
+const saga = (compensation: string) => ({ class: 'compensatable' as const, mechanism: 'OP-5' as const, keyStrategy: 'intent' as const, compensation });
+let emitted: EmitResult;
+let createClient: ClientFactory;
+let server: Server;
+let url: string;
+let calls = 0;
+
+beforeAll(async () => {
+  const plan = await inlinePlan('saga-external-id', 'rooms.json', spec, {
+    'POST /reservations': saga('DELETE /reservations/{reservationId}'),
+    'POST /holds': saga('DELETE /holds/{holdId}'),
+  });
+  emitted = emitClient({ apis: [plan], diagnostics: [] }, resolveConfig());
+  createClient = await importClient('saga-external-id', emitted.files, emitted.files[0]!.path, 'createRoomsClient');
+  server = createServer((_req, res) => {
+    calls += 1; // the reservation is made here; the answer carries no id
+    res.writeHead(201, { 'content-type': 'application/json' });
+    res.end(JSON.stringify({ status: 'confirmed' }));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+
+afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+describe('saga external id', () => {
+  it('warns saga_external_id_missing at the success response of a create without id, and only there', () => {
+    expect(emitted.diagnostics.map((d) => [d.code, d.severity, d.file, d.pointer])).toEqual([
+      ['saga_external_id_missing', 'warning', 'rooms.json', '/paths/~1reservations/post/responses/201'],
+    ]);
+    expect(emitted.diagnostics[0]!.message).toContain('POST /reservations');
+  });
+
+  it('the payments fixture (Booking has id) gets no warning', async () => {
+    expect(emitClient({ apis: await fixturePlans(), diagnostics: [] }, resolveConfig()).diagnostics).toEqual([]);
+  });
+
+  it('a response without id: OutcomeUnknown naming the missing id, and the retry does not call again', async () => {
+    const c = createClient({ baseUrl: url, store: createMemoryStore(), timeoutMs: 1000 });
+    const options = { scope: { run: 'r-no-id' } };
+    const err = await c.createReservation!({ body: { room: '12' } }, options).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(IdempotencyOutcomeUnknownError);
+    expect(String((err as Error).cause)).toMatch(/no id/);
+    expect(calls).toBe(1);
+    await expect(c.createReservation!({ body: { room: '12' } }, options)).rejects.toBeInstanceOf(IdempotencyOutcomeUnknownError);
+    expect(calls).toBe(1);
+  });
+});

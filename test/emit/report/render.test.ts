@@ -1,0 +1,124 @@
+import { describe, expect, it } from 'vitest';
+import { classify } from '../../../src/classify/index.js';
+import type { Plan } from '../../../src/classify/types.js';
+import { resolveConfig } from '../../../src/config/types.js';
+import { auditFailed, emitReport, renderAudit } from '../../../src/emit/report/index.js';
+import { apiOf, http, tool } from '../../classify/helpers.js';
+import { sarifValidator } from './sarif-validate.js';
+
+const idem = { name: 'Idempotency-Key', in: 'header' as const, required: false, pointer: '/h', schema: { type: 'string', maxLength: 8 } };
+
+function samplePlan(): Plan {
+  const spec = apiOf([
+    http('post', '/charges', { parameters: [idem] }),
+    http('get', '/charges'),
+    http('post', '/hooks'),
+    http('delete', '/hooks/{id}'),
+    http('post', '/sms | urgent'),
+  ]);
+  const tools = apiOf([
+    { ...tool('send_email'), source: { file: 'a dir/tools.json', pointer: '/tools/0' } },
+    { ...tool('read_file', { annotations: { readOnlyHint: true } }), source: { file: 'a dir/tools.json', pointer: '/tools/1' } },
+  ]);
+  const plan = classify([spec, tools], resolveConfig());
+  // What the CLI does before rendering: fill line/col where the source is text.
+  const first = plan.diagnostics.findIndex((d) => d.file === 'spec.yaml');
+  plan.diagnostics[first] = { ...plan.diagnostics[first], line: 12, col: 5 };
+  return plan;
+}
+
+describe('renderAudit json (the stable shape of `idemgen audit --format json`)', () => {
+  it('operations sorted by file then key, diagnostics with line/col or null, totals', () => {
+    const out = JSON.parse(renderAudit(samplePlan(), 'json'));
+    expect(Object.keys(out)).toEqual(['operations', 'diagnostics', 'totals']);
+    expect(out.operations.map((o: { source: { file: string }; key: string }) => `${o.source.file}|${o.key}`)).toEqual([
+      'a dir/tools.json|tool:read_file',
+      'a dir/tools.json|tool:send_email',
+      'spec.yaml|DELETE /hooks/{id}',
+      'spec.yaml|GET /charges',
+      'spec.yaml|POST /charges',
+      'spec.yaml|POST /hooks',
+      'spec.yaml|POST /sms | urgent',
+    ]);
+    const charge = out.operations.find((o: { key: string }) => o.key === 'POST /charges');
+    expect(charge).toMatchObject({ class: 'native-key', mechanism: 'OP-1', carrier: { in: 'header', name: 'Idempotency-Key', maxLength: 8 }, keyStrategy: 'caller', source: { file: 'spec.yaml', pointer: '/paths/~1charges/post' } });
+    expect(charge.reasons[0]).toMatchObject({ rule: 'native_header' });
+    const hook = out.operations.find((o: { key: string }) => o.key === 'POST /hooks');
+    expect(hook).toMatchObject({ class: 'compensatable', mechanism: 'OP-5', compensation: 'DELETE /hooks/{id}', ttlSeconds: 86400 });
+    expect(out.operations.find((o: { key: string }) => o.key === 'tool:send_email')).toMatchObject({ toolBoundary: 'OP-7', keyStrategy: 'intent' });
+    for (const d of out.diagnostics) expect(Object.keys(d).slice(0, 7)).toEqual(['code', 'severity', 'file', 'pointer', 'line', 'col', 'message']);
+    expect(out.diagnostics.some((d: { line: number | null }) => d.line === 12)).toBe(true);
+    expect(out.totals.class).toEqual({ 'read-only': 2, 'native-key': 1, 'owned-store': 0, compensatable: 1, irreversible: 3 });
+    expect(out.totals.mechanism['fail-closed']).toBe(3);
+    expect(out.totals.effect).toEqual({ read: 2, write: 5 });
+  });
+});
+
+describe('renderAudit text', () => {
+  it('groups by file, prints line:col when known and the pointer otherwise, no colour by default', () => {
+    const text = renderAudit(samplePlan(), 'text');
+    expect(text).not.toContain('\u001b[');
+    const specAt = text.indexOf('spec.yaml\n');
+    expect(specAt).toBeGreaterThan(text.indexOf('a dir/tools.json\n'));
+    expect(text).toMatch(/\n {2}12:5 +(warning|info|error) /);
+    expect(text).toContain('/tools/0/inputSchema');
+    expect(text).toMatch(/POST \/charges +native-key +OP-1 +header Idempotency-Key \(≤ 8\) +caller/);
+    expect(text).toMatch(/problems \(\d+ errors?, \d+ warnings?\)/);
+  });
+  it('colours on request', () => {
+    expect(renderAudit(samplePlan(), 'text', { color: true })).toContain('\u001b[33m');
+  });
+});
+
+describe('renderAudit markdown', () => {
+  it('has totals per class and mechanism and a per-operation table with escaped cells', () => {
+    const md = renderAudit(samplePlan(), 'markdown');
+    expect(md).toContain('| class | operations |');
+    expect(md).toContain('| fail-closed | 3 |');
+    expect(md).toContain('| operation | effect | class | mechanism | carrier | key strategy | TTL | reasons |');
+    expect(md).toContain('`POST /sms \\| urgent`');
+    expect(md).toContain('| <a id="post-sms-urgent"></a>`POST /sms \\| urgent` |');
+    expect(md).toMatch(/\| <a id="post-charges"><\/a>`POST \/charges` \| write \| native-key \| OP-1 \| header Idempotency-Key \(≤ 8\) \| caller \| — \| `http_unsafe_method`/);
+    expect(md).toMatch(/\| 12:5 \(`\/paths\S*`\) \|/);
+    expect(md).toContain('`key_carrier_too_short`');
+    for (const line of md.split('\n').filter((l) => l.startsWith('| `') || l.startsWith('| <a id='))) expect(line.endsWith('|')).toBe(true);
+  });
+});
+
+describe('renderAudit sarif', () => {
+  it('is valid SARIF 2.1.0 with rules metadata, relative URIs and regions when known', () => {
+    const log = JSON.parse(renderAudit(samplePlan(), 'sarif'));
+    const check = sarifValidator()(log);
+    expect(check.errors).toBe('No errors');
+    expect(check.valid).toBe(true);
+    const run = log.runs[0];
+    const ids = run.tool.driver.rules.map((r: { id: string }) => r.id);
+    expect(ids).toEqual([...ids].sort());
+    expect(run.tool.driver.rules.find((r: { id: string }) => r.id === 'key_carrier_too_short').fullDescription.text).toMatch(/entropy/);
+    for (const r of run.results) expect(ids[r.ruleIndex]).toBe(r.ruleId);
+    const located = run.results.find((r: { locations: { physicalLocation: { region?: unknown } }[] }) => r.locations[0].physicalLocation.region);
+    expect(located.locations[0].physicalLocation).toEqual({ artifactLocation: { uri: 'spec.yaml' }, region: { startLine: 12, startColumn: 5 } });
+    expect(run.results.some((r: { locations: { physicalLocation: { artifactLocation: { uri: string } } }[] }) => r.locations[0].physicalLocation.artifactLocation.uri === 'a%20dir/tools.json')).toBe(true);
+  });
+});
+
+describe('auditFailed and emitReport', () => {
+  it('--fail-on error / warning / none', () => {
+    const plan = samplePlan();
+    const errors = plan.diagnostics.filter((d) => d.severity === 'error').length;
+    expect(auditFailed(plan, 'error')).toBe(errors > 0);
+    expect(auditFailed(plan, 'warning')).toBe(true);
+    expect(auditFailed(plan, 'none')).toBe(false);
+    expect(auditFailed({ ...plan, diagnostics: [{ code: 'x', severity: 'error', message: 'm' }] }, 'error')).toBe(true);
+    expect(auditFailed({ ...plan, diagnostics: [{ code: 'x', severity: 'info', message: 'm' }] }, 'warning')).toBe(false);
+  });
+
+  it('writes report/audit.md and report/audit.json, byte-identical on a second run', () => {
+    const a = emitReport(samplePlan(), resolveConfig());
+    const b = emitReport(samplePlan(), resolveConfig());
+    expect(a.files.map((f) => f.path)).toEqual(['report/audit.md', 'report/audit.json']);
+    expect(a).toEqual(b);
+    expect(JSON.parse(a.files[1].contents)).toEqual(JSON.parse(renderAudit(samplePlan(), 'json')));
+    for (const f of a.files) expect(f.contents.endsWith('\n') && !f.contents.includes('\r')).toBe(true);
+  });
+});

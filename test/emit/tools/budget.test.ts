@@ -1,0 +1,74 @@
+/** The per-tool schema size budget and the per-API aggregated degrade diagnostics. */
+import { describe, expect, it } from 'vitest';
+import { resolveConfig } from '../../../src/config/types.js';
+import { SCHEMA_BUDGET_CHARS } from '../../../src/emit/tools/budget.js';
+import { emitTools } from '../../../src/emit/tools/index.js';
+import { compileError, createAjv } from './ajv.js';
+import { checkStrictSchema } from './openai-strict.js';
+import { entry, planOf, toolOp } from './plan-fixture.js';
+
+type Obj = Record<string, any>;
+
+/** A chain of definitions Level0 → Level1 → … each padded with `width` string properties. */
+function chain(levels: number, width: number): Obj {
+  const definitions: Obj = {};
+  for (let n = 0; n < levels; n++) {
+    const properties: Obj = {};
+    for (let p = 0; p < width; p++) properties[`field_${p}`] = { type: 'string', description: `Field ${p} of level ${n}, described at some length.` };
+    if (n + 1 < levels) properties.next = { $ref: `#/definitions/Level${n + 1}` };
+    definitions[`Level${n}`] = { type: 'object', description: `Level ${n}.`, properties };
+  }
+  return { type: 'object', properties: { root: { $ref: '#/definitions/Level0' } }, required: ['root'], definitions };
+}
+
+function emit(tools: ReturnType<typeof toolOp>[]) {
+  const res = emitTools(planOf('big', tools.map((t) => entry(t, true))), resolveConfig());
+  const file = (p: string) => JSON.parse(res.files.find((f) => f.path === p)!.contents);
+  return { res, mcp: file('tools/mcp/big.tools.json').tools as Obj[], openAi: file('tools/openai/big.tools.json') as Obj[] };
+}
+
+describe('tool input schemas over the size budget', () => {
+  const { res, mcp, openAi } = emit([toolOp('huge', chain(12, 40)), toolOp('small', chain(2, 3))]);
+  const huge = mcp.find((t) => t.name === 'huge')!.inputSchema;
+
+  it('keep the nearest definitions whole and end in open placeholders, within the budget', () => {
+    expect(JSON.stringify(huge).length).toBeLessThanOrEqual(SCHEMA_BUDGET_CHARS);
+    const names = Object.keys(huge.$defs);
+    expect(names[0]).toBe('Level0');
+    expect(names.length).toBeGreaterThan(1);
+    expect(names.length).toBeLessThan(12);
+    const last = huge.$defs[names[names.length - 1]];
+    expect(last.properties).toBeUndefined();
+    expect(last.type).toBe('object');
+    expect(last.description).toMatch(/details omitted .* see the API documentation/);
+    expect(huge.$defs.Level0.properties.next).toEqual({ $ref: '#/$defs/Level1' });
+  });
+
+  it('stay valid JSON Schema 2020-12 and valid OpenAI strict schemas', () => {
+    const ajv = createAjv();
+    for (const tool of mcp) expect(compileError(ajv, tool.inputSchema)).toBeUndefined();
+    for (const tool of openAi) expect(checkStrictSchema(tool.function.parameters)).toEqual([]);
+  });
+
+  it('leave schemas under the budget untouched and report once per API', () => {
+    const small = mcp.find((t) => t.name === 'small')!.inputSchema;
+    expect(Object.keys(small.$defs)).toEqual(['Level0', 'Level1']);
+    expect(small.$defs.Level1.properties.field_0.type).toBe('string');
+    const trimmed = res.diagnostics.filter((d) => d.code === 'tools_schema_trimmed');
+    expect(trimmed).toHaveLength(1);
+    expect(trimmed[0]).toMatchObject({ severity: 'info', pointer: '/tools/0' });
+    expect(trimmed[0].message).toContain('1 tool input schema exceeded');
+  });
+});
+
+describe('a warning repeated by many tools', () => {
+  const free = (name: string) => toolOp(name, { type: 'object', properties: { meta: { type: 'object' } } });
+  const { res } = emit(['a', 'b', 'c', 'd', 'e'].map(free));
+
+  it('is one diagnostic per API with the count, the first tools and the first pointer', () => {
+    const encoded = res.diagnostics.filter((d) => d.code === 'tools_openai_json_encoded');
+    expect(encoded).toHaveLength(1);
+    expect(encoded[0].message).toMatch(/^big, 5 tools — tool:a: OpenAI strict mode cannot express \/properties\/meta; tool:b: .*; and 2 more;/);
+    expect(encoded[0].pointer).toBe('/tools/0');
+  });
+});

@@ -1,0 +1,57 @@
+import { describe, expect, it } from 'vitest';
+import type { Mechanism, PlanEntry } from '../../../src/classify/types.js';
+import { capText, describeOperation, MAX_DESCRIPTION, plainText } from '../../../src/emit/tools/description.js';
+import { keyDescription } from '../../../src/emit/tools/index.js';
+import { entry, httpOp, toolOp } from './plan-fixture.js';
+
+const post = httpOp('post', '/v1/things');
+const send = toolOp('send_email', { type: 'object', properties: {} });
+
+// Who dedupes must be true per mechanism (SOP OP-1 vs OP-7); each case names the mechanism.
+const keyCases: { mechanism: Mechanism; why: string; e: PlanEntry; says: string; notSays: string }[] = [
+  { mechanism: 'OP-1', why: 'HTTP with a known window: the API dedupes', e: entry(post, true, { mechanism: 'OP-1', class: 'native-key', ttlSeconds: 86_400 }), says: 'the API deduplicates calls with the same key for 24 hours', notSays: 'tool server' },
+  { mechanism: 'OP-1', why: 'HTTP without a known window: no invented window', e: entry(post, true, { mechanism: 'OP-1', class: 'native-key' }), says: 'the API deduplicates calls with the same key.', notSays: 'hours' },
+  { mechanism: 'OP-1', why: 'a tool with its own key argument dedupes itself', e: entry(send, true, { mechanism: 'OP-1', class: 'native-key' }), says: 'The tool deduplicates', notSays: 'tool server' },
+  { mechanism: 'fail-closed', why: 'the tool server dedupes', e: entry(send, true), says: 'This tool server (idemgen middleware, OP-7) deduplicates calls with the same key for 24 hours', notSays: 'the API' },
+  { mechanism: 'OP-2', why: 'the tool server dedupes', e: entry(post, true, { mechanism: 'OP-2', class: 'owned-store' }), says: 'This tool server (idemgen middleware, OP-7)', notSays: 'the API' },
+  { mechanism: 'OP-4', why: 'the tool server dedupes', e: entry(post, true, { mechanism: 'OP-4', class: 'owned-store' }), says: 'This tool server (idemgen middleware, OP-7)', notSays: 'the API' },
+  { mechanism: 'OP-5', why: 'the tool server dedupes', e: entry(send, true, { mechanism: 'OP-5', class: 'compensatable' }), says: 'This tool server (idemgen middleware, OP-7)', notSays: 'the API' },
+];
+
+describe('idempotency_key description', () => {
+  it.each(keyCases)('$mechanism: $why', ({ e, says, notSays }) => {
+    const text = keyDescription(e, 86_400);
+    expect(text).toContain(says);
+    expect(text).not.toContain(notSays);
+    expect(text).toContain('one new key per intended action');
+    expect(text).toContain('reuse it on every retry');
+    expect(text).toContain('After a timeout or unknown outcome, retry with the SAME key; never use a new key for the same action.');
+  });
+});
+
+const long = `<p>${'word '.repeat(400)}</p>`;
+
+describe('tool description text', () => {
+  it.each([
+    { why: 'summary beats a long description', op: httpOp('post', '/a', { summary: 'Create a charge', description: long }), expected: 'Create a charge' },
+    { why: 'HTML is stripped and entities decoded', op: httpOp('post', '/b', { description: '<p>Creates a <code>Charge</code> &amp; returns it.</p>\n\n<p>Idempotent.</p>' }), expected: 'Creates a Charge & returns it. Idempotent.' },
+    { why: 'an empty summary falls back to the description', op: httpOp('post', '/c', { summary: '  ', description: 'Does c.' }), expected: 'Does c.' },
+    { why: 'nothing written: method and path', op: httpOp('post', '/d'), expected: 'POST /d' },
+    { why: 'a tool keeps its own text (line breaks included)', op: toolOp('t', {}, { description: 'Line one.\n- item' }), expected: 'Line one.\n- item' },
+  ])('$why', ({ op, expected }) => {
+    expect(describeOperation(op)).toBe(expected);
+  });
+
+  it('caps at 1,024 characters with an ellipsis (OpenAI function.description limit)', () => {
+    const text = describeOperation(httpOp('post', '/e', { description: long }));
+    expect(Array.from(text)).toHaveLength(MAX_DESCRIPTION);
+    expect(text.endsWith('…')).toBe(true);
+    expect(capText('short')).toBe('short');
+    expect(capText('x'.repeat(MAX_DESCRIPTION))).toBe('x'.repeat(MAX_DESCRIPTION));
+    expect(Array.from(describeOperation(toolOp('t', {}, { description: 'é'.repeat(2000) })))).toHaveLength(MAX_DESCRIPTION);
+  });
+
+  it('plainText keeps a lone "<" that is not a tag', () => {
+    expect(plainText('a < b and c > d')).toBe('a < b and c > d');
+  });
+});
