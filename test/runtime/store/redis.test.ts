@@ -85,6 +85,25 @@ describe('Redis store specifics', () => {
     expect(await other.complete({ scope: '', key: 'held-key-0000002', leaseToken: 'new/token', now, result: '2' })).toBe(true);
     expect(await store.get({ scope: '', key: 'held-key-0000002' })).toMatchObject({ status: 'completed', result: '2', attempts: 2 });
   });
+
+  // A claim is plain `SET NX GET` + `ZADD NX` (plain-claim.ts): the index must stay exact around it.
+  it('a replay leaves no index entry for a completed row; a retried unknown outcome keeps its listing', async () => {
+    const stale = `${prefix}:{idemgen_dedup}:stale`;
+    const now = Date.now();
+    await claim('plain-key-000001', now);
+    await store.complete({ scope: '', key: 'plain-key-000001', leaseToken: 't-plain-key-000001', now, result: '1' });
+    const again = await claim('plain-key-000001', now + 1);
+    expect(again).toMatchObject({ claimed: false, row: { status: 'completed', result: '1' } });
+    await raw.ping(); // the unindexing script was sent before this, on the same connection
+    expect(await raw.zScore(stale, rowKey('plain-key-000001'))).toBeNull();
+
+    await claim('plain-key-000002', now - 120_000);
+    await store.markUnknown({ scope: '', key: 'plain-key-000002', leaseToken: 't-plain-key-000002', now: now - 60_000, error: '{}' });
+    const retried = await claim('plain-key-000002', now);
+    expect(retried).toMatchObject({ claimed: false, row: { status: 'pending' } });
+    expect(await raw.zScore(stale, rowKey('plain-key-000002'))).toBe(now - 60_000);
+    expect((await store.listStale(now)).map((r) => r.key)).toContain('plain-key-000002');
+  });
 });
 
 describe('OP-7 window backed by Redis (MCP middleware)', () => {

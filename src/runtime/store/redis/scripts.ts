@@ -91,6 +91,17 @@ return 1
 `;
 
 /**
+ * After the plain-command claim (store.ts: `SET NX GET` + `ZADD NX` in one round trip) found an existing
+ * row, its ZADD may have indexed a resolved row: drop that entry unless the row is pending (then the entry
+ * is its own). KEYS: row, stale set. Safe against races: the check and the ZREM are one atomic step.
+ */
+export const UNINDEX_RESOLVED = `
+local cur = redis.call('GET', KEYS[1])
+if cur and string.find(cur, '"status":"pending"', 1, true) then return 0 end
+return redis.call('ZREM', KEYS[2], KEYS[1])
+`;
+
+/**
  * Completion of a row this store object claimed and still holds (store.ts remembers the row it wrote),
  * so the client sends the finished row and nothing is decoded or re-encoded here: the fast path is one
  * GET, two plain `string.find`s, SET and ZREM. KEYS: row, stale set. ARGV: the `"leaseToken":"…"` text

@@ -9,6 +9,7 @@ import { connectRedis, type RedisClientLike, type RedisConnection } from './clie
 import { csv, patchOf, redisKeys, toDedupRow, toSagaRow, type RedisKeys } from './rows.js';
 import { resolvedPatch } from '../memory.js';
 import { CLAIM, COMPLETE_HELD, FENCED, RESOLVE, LIST_STALE, PRUNE_ONE, TAKE_OVER } from './scripts.js';
+import { createPlainClaim } from './plain-claim.js';
 import { createHeldRows } from './held.js';
 import type { ClaimResult, DedupRow, DedupStore, FencedInput, RowId, SagaRow, SagaStore } from '../types.js';
 
@@ -101,6 +102,7 @@ export function createRedisStore(opts: RedisStoreOptions): DedupStore {
   const t = table(conn, redisKeys(prefix, opts.table ?? 'idemgen_dedup'), DEDUP_OPEN);
   const sagas = new Map<string, SagaStore>();
   const held = createHeldRows();
+  const plainClaim = createPlainClaim(conn, t.keys.stale);
   const rowKey = (id: RowId): string => t.keys.row(id.scope, id.key);
   /** Settles a held row's entry (whatever the script answers, this token no longer needs it). */
   const settled = <R>(f: FencedInput, p: Promise<R>): Promise<R> => (held.take(rowKey(f), f.leaseToken), p);
@@ -113,6 +115,11 @@ export function createRedisStore(opts: RedisStoreOptions): DedupStore {
         result: null, error: null, externalId: null, leaseToken: i.leaseToken, leaseExpiresAt: i.now + i.leaseMs, attempts: 1,
         createdAt: i.now, completedAt: null, expiresAt: i.now + i.ttlMs, argsSummary: i.argsSummary ?? null, resolution: null,
       };
+      const plain = await plainClaim(rowKey(i), row);
+      if (plain !== undefined) {
+        if (plain.claimed) held.hold(rowKey(i), { ...row });
+        return plain;
+      }
       const { claimed, json, written } = await t.claim(i, i.now, row.leaseExpiresAt, row);
       const out = written ? row : toDedupRow(json);
       if (claimed) held.hold(rowKey(i), { ...out });
