@@ -70,6 +70,8 @@ export async function benchRedis({ rt, CALLS, median, benchStore, report, httpUr
     // a 24 h record TTL and a 30 s in-progress window (our lease). Powertools twice: its default (the whole
     // event hashed into the key, no payload check) and configured like ours (key from the event's
     // `idempotency_key`, the other arguments validated against the record: our args-hash conflict check).
+    // The second has no replay figure: in 2.35.0 CachePersistenceLayer's completion rewrites the record
+    // without the validation hash, so every repeat throws IdempotencyValidationError.
     const persistenceStore = new CachePersistenceLayer({ client });
     const lambda = { getRemainingTimeInMillis: () => 30_000 }; // outside Lambda it warns per call without one
     const config = new IdempotencyConfig({ expiresAfterSeconds: 86_400 });
@@ -87,12 +89,13 @@ export async function benchRedis({ rt, CALLS, median, benchStore, report, httpUr
       mirror: (k) => theirsMirror(payload(k)),
     };
     const names = Object.keys(fns);
-    for (const n of names) await fns[n](`fixed-${n}-0123456789abcdef`);
+    const replays = new Set(['ours', 'theirs']);
+    for (const n of replays) await fns[n](`fixed-${n}-0123456789abcdef`);
     // Per-call interleaving (the order rotates every call) so load on a shared machine hits all three alike;
     // the figure is the median over rounds of each round's per-call median.
     const rounds = 5;
     const n = Math.ceil(CALLS / rounds);
-    const acc = Object.fromEntries(names.flatMap((x) => [[x, []], [`${x}Replay`, []]]));
+    const acc = Object.fromEntries([...names.map((x) => [x, []]), ...[...replays].map((x) => [`${x}Replay`, []])]);
     for (let w = 0; w < 200; w++) for (const x of names) await fns[x](`warm-${x}-${w}-0123456789abcdef`);
     for (let r = 0; r < rounds; r++) {
       const xs = Object.fromEntries(Object.keys(acc).map((x) => [x, new Float64Array(n)]));
@@ -102,6 +105,7 @@ export async function benchRedis({ rt, CALLS, median, benchStore, report, httpUr
           let t0 = process.hrtime.bigint();
           await fns[x](`r${r}-${x}-${i}-0123456789abcdef`);
           xs[x][i] = Number(process.hrtime.bigint() - t0) / 1000;
+          if (!replays.has(x)) continue;
           t0 = process.hrtime.bigint();
           await fns[x](`fixed-${x}-0123456789abcdef`);
           xs[`${x}Replay`][i] = Number(process.hrtime.bigint() - t0) / 1000;
@@ -118,7 +122,6 @@ export async function benchRedis({ rt, CALLS, median, benchStore, report, httpUr
     row('Powertools key + payload validation, fresh', m.mirror, `${(m.ours / m.mirror).toFixed(2)}×`);
     row('idemgen replay', m.oursReplay);
     row('Powertools (default) replay', m.theirsReplay, `${(m.oursReplay / m.theirsReplay).toFixed(2)}×`);
-    row('Powertools key + payload validation, replay', m.mirrorReplay, `${(m.oursReplay / m.mirrorReplay).toFixed(2)}×`);
     await store.close();
   } finally {
     await client.close();

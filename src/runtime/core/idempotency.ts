@@ -229,7 +229,7 @@ export function createIdempotency(options: IdempotencyOptions): Idempotency {
   const guard = options.recentSimilar ? createSimilarGuard(options.recentSimilar) : undefined;
   const guarded = async <T>(req: RunRequest, fn: (ctx: RunContext) => Promise<T>, probe: Probe): Promise<RunResult<T>> => {
     const out = await run(m, req, fn, probe);
-    if (!guard || out.wasReplay) return out;
+    if (out.wasReplay || !guard) return out;
     const similar = guard.check(req.operation, scopeString(req.scope), req.key, req.args, m.now());
     if (!similar) return out;
     probe.recentSimilarAt = similar.calledAt.getTime();
@@ -237,7 +237,8 @@ export function createIdempotency(options: IdempotencyOptions): Idempotency {
   };
   return {
     store: m.store,
-    run: (req, fn) => telemetry.observe(observed(req), (probe) => guarded(req, fn, probe)),
+    // Without the soft guard the state machine's own promise goes straight back (no extra async layer).
+    run: (req, fn) => telemetry.observe(observed(req), (probe) => (guard ? guarded(req, fn, probe) : run(m, req, fn, probe))),
     answered: (req, from, argsHash) => telemetry.answered(observed(req), from, argsHash),
   };
 }

@@ -111,6 +111,7 @@ function recorderCheck(otel: Api): () => boolean {
 export function createTelemetry(enabled = true): Telemetry {
   const otel = enabled ? loadApi() : null;
   if (!otel) return OFF;
+  const api: Api = otel;
   const recording = recorderCheck(otel);
   const tracer = otel.trace.getTracer(SCOPE); // a proxy: follows a provider registered later
   // The metrics API has no proxy: re-fetch instruments when the global provider changes.
@@ -167,22 +168,25 @@ export function createTelemetry(enabled = true): Telemetry {
       if (span.isRecording()) span.setAttributes({ 'idemgen.answered_from': from });
       finish(span, call, { attempts: 0, argsHash }, t0, 'replay');
     },
-    async observe(call, body) {
-      if (!recording()) return body({ attempts: 0 });
-      const span = start(call);
-      const probe: Probe = { attempts: 0 };
-      const t0 = performance.now();
-      try {
-        // Spans the call itself opens (an HTTP client's) become children of this one.
-        const result = span.isRecording()
-          ? await otel.context.with(otel.trace.setSpan(otel.context.active(), span), () => body(probe))
-          : await body(probe);
-        finish(span, call, probe, t0, result.wasReplay ? 'replay' : 'executed');
-        return result;
-      } catch (err) {
-        finish(span, call, probe, t0, outcomeOf(err), err);
-        throw err;
-      }
+    // Not async itself: with nothing recording, the caller gets the body's own promise (no extra hops).
+    observe(call, body) {
+      return recording() ? observeRecording(call, body) : body({ attempts: 0 });
     },
   };
+  async function observeRecording<R extends { wasReplay: boolean }>(call: ObservedCall, body: (probe: Probe) => Promise<R>): Promise<R> {
+    const span = start(call);
+    const probe: Probe = { attempts: 0 };
+    const t0 = performance.now();
+    try {
+      // Spans the call itself opens (an HTTP client's) become children of this one.
+      const result = span.isRecording()
+        ? await api.context.with(api.trace.setSpan(api.context.active(), span), () => body(probe))
+        : await body(probe);
+      finish(span, call, probe, t0, result.wasReplay ? 'replay' : 'executed');
+      return result;
+    } catch (err) {
+      finish(span, call, probe, t0, outcomeOf(err), err);
+      throw err;
+    }
+  }
 }
