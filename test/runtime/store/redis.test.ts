@@ -76,7 +76,10 @@ describe('Redis store specifics', () => {
   it('a held completion is fenced after another store object took the row over', async () => {
     const other = createRedisStore({ client: raw, prefix });
     const now = Date.now();
-    await claim('held-key-0000002', now - 120_000); // lease long expired
+    await store.claim({ // lease long expired; the dedup window (10 min) still open
+      scope: '', key: 'held-key-0000002', operation: 'POST /x', argsHash: HASH, mechanism: 'fail-closed',
+      leaseToken: 't-held-key-0000002', now: now - 120_000, leaseMs: 60_000, ttlMs: 600_000,
+    });
     const taken = await other.takeOver({ scope: '', key: 'held-key-0000002', expectedToken: 't-held-key-0000002', newToken: 'new/token', now, leaseMs: 60_000 });
     expect(taken?.attempts).toBe(2);
     expect(await store.complete({ scope: '', key: 'held-key-0000002', leaseToken: 't-held-key-0000002', now, result: '1' })).toBe(false);
