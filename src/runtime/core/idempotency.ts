@@ -238,7 +238,7 @@ export function createIdempotency(options: IdempotencyOptions): Idempotency {
   return {
     store: m.store,
     // Without the soft guard the state machine's own promise goes straight back (no extra async layer).
-    run: (req, fn) => telemetry.observe(observed(req), (probe) => (guard ? guarded(req, fn, probe) : run(m, req, fn, probe))),
+    run: (req, fn) => telemetry.observe(() => observed(req), (probe) => (guard ? guarded(req, fn, probe) : run(m, req, fn, probe))),
     answered: (req, from, argsHash) => telemetry.answered(observed(req), from, argsHash),
   };
 }

@@ -86,7 +86,8 @@ export function outcomeOf(err: unknown): CallOutcome {
 }
 
 export interface Telemetry {
-  observe<R extends { wasReplay: boolean }>(call: ObservedCall, body: (probe: Probe) => Promise<R>): Promise<R>;
+  /** `call` is built only when something records (no allocation on the no-provider path). */
+  observe<R extends { wasReplay: boolean }>(call: () => ObservedCall, body: (probe: Probe) => Promise<R>): Promise<R>;
   /** A repeat answered without the store (a window hit): a replay span of its own, marked with where from. */
   answered(call: ObservedCall, from: AnsweredFrom, argsHash: string): void;
 }
@@ -170,7 +171,7 @@ export function createTelemetry(enabled = true): Telemetry {
     },
     // Not async itself: with nothing recording, the caller gets the body's own promise (no extra hops).
     observe(call, body) {
-      return recording() ? observeRecording(call, body) : body({ attempts: 0 });
+      return recording() ? observeRecording(call(), body) : body({ attempts: 0 });
     },
   };
   async function observeRecording<R extends { wasReplay: boolean }>(call: ObservedCall, body: (probe: Probe) => Promise<R>): Promise<R> {
