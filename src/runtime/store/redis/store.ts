@@ -105,7 +105,10 @@ export function createRedisStore(opts: RedisStoreOptions): DedupStore {
   const plainClaim = createPlainClaim(conn, t.keys.stale);
   const rowKey = (id: RowId): string => t.keys.row(id.scope, id.key);
   /** Settles a held row's entry (whatever the script answers, this token no longer needs it). */
-  const settled = <R>(f: FencedInput, p: Promise<R>): Promise<R> => (held.take(rowKey(f), f.leaseToken), p);
+  const settled = <R>(f: FencedInput, p: Promise<R>): Promise<R> => {
+    held.take(rowKey(f), f.leaseToken);
+    return p;
+  };
   return {
     kind: 'redis',
     async claim(i): Promise<ClaimResult> {
