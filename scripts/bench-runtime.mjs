@@ -10,7 +10,7 @@
  * On Redis the same server also runs the bare commands a claim+complete needs at minimum (SET NX, SET XX)
  * and AWS Powertools' `makeIdempotent` + `CachePersistenceLayer`, side by side in one run.
  * First: the OpenTelemetry hooks' cost with no SDK registered (ratio against `telemetry: false`).
- * Usage: node scripts/bench-runtime.mjs [--calls 2000] [--only otel]
+ * Usage: node scripts/bench-runtime.mjs [--calls 2000] [--only otel|redis]
  */
 import { execFileSync } from 'node:child_process';
 import { chmodSync, chownSync, mkdtempSync, rmSync } from 'node:fs';
@@ -122,8 +122,14 @@ await new Promise((r) => http.listen(0, '127.0.0.1', r));
 const httpUrl = `http://127.0.0.1:${http.address().port}`;
 const sql = { ...resolveConfig().sql, dedupTable: 'bench_dedup', sagaTable: 'bench_saga' };
 
-await benchTelemetry({ rt, CALLS });
-if (process.argv.includes('--only')) process.exit(0);
+const only = process.argv.includes('--only') ? process.argv[process.argv.indexOf('--only') + 1] : undefined;
+if (only === undefined || only === 'otel') await benchTelemetry({ rt, CALLS });
+if (only === 'otel') process.exit(0);
+if (only === 'redis') {
+  await benchRedis({ rt, CALLS, median, benchStore, report, httpUrl });
+  http.close();
+  process.exit(0);
+}
 
 const dir = mkdtempSync(join(tmpdir(), 'idemgen-bench-'));
 const filename = join(dir, 'bench.db');

@@ -17,7 +17,7 @@ import { scopeString, validateKey, type KeyScope } from './keys.js';
 import { withHeartbeat } from './lease-heartbeat.js';
 import { createRunTag, type RunTag } from './run-tag.js';
 import { createSimilarGuard, type RecentSimilar, type RecentSimilarOptions } from './recent-similar.js';
-import { createTelemetry, type ObservedCall, type Probe } from './telemetry.js';
+import { createTelemetry, type AnsweredFrom, type ObservedCall, type Probe } from './telemetry.js';
 import type { DedupRow, DedupStore, StoreMechanism } from '../store/types.js';
 import { decodeResult } from './stored-value.js';
 
@@ -88,6 +88,11 @@ export interface RunResult<T> {
 export interface Idempotency {
   readonly store: DedupStore;
   run<T>(req: RunRequest, fn: (ctx: RunContext) => Promise<T>): Promise<RunResult<T>>;
+  /**
+   * A repeat the caller answered itself without `run` (the MCP middleware's OP-7 window): recorded as a
+   * replay span and count, marked `idemgen.answered_from`, so telemetry sees every repeat.
+   */
+  answered(req: Omit<RunRequest, 'args' | 'key' | 'scope' | 'ttlSeconds'>, from: AnsweredFrom, argsHash: string): void;
 }
 
 export { RETRY_SAFE_MECHANISMS };
@@ -217,16 +222,23 @@ export function createIdempotency(options: IdempotencyOptions): Idempotency {
     // An option passed as `undefined` keeps its default (a spread alone would erase it).
     ...(Object.fromEntries(Object.entries(options).filter(([, v]) => v !== undefined)) as IdempotencyOptions),
   };
-  const observed = (req: RunRequest): ObservedCall => ({
+  const observed = (req: Pick<RunRequest, 'operation' | 'mechanism' | 'toolName' | 'toolCallId'>): ObservedCall => ({
     operation: req.operation, mechanism: req.mechanism, toolCallId: req.toolCallId,
     toolName: req.toolName ?? (req.operation.startsWith('tool:') ? req.operation.slice('tool:'.length) : undefined),
   });
   const guard = options.recentSimilar ? createSimilarGuard(options.recentSimilar) : undefined;
   const guarded = async <T>(req: RunRequest, fn: (ctx: RunContext) => Promise<T>, probe: Probe): Promise<RunResult<T>> => {
     const out = await run(m, req, fn, probe);
-    if (!guard || out.wasReplay) return out;
+    if (out.wasReplay || !guard) return out;
     const similar = guard.check(req.operation, scopeString(req.scope), req.key, req.args, m.now());
-    return similar ? { ...out, recentSimilar: similar } : out;
+    if (!similar) return out;
+    probe.recentSimilarAt = similar.calledAt.getTime();
+    return { ...out, recentSimilar: similar };
   };
-  return { store: m.store, run: (req, fn) => telemetry.observe(observed(req), (probe) => guarded(req, fn, probe)) };
+  return {
+    store: m.store,
+    // Without the soft guard the state machine's own promise goes straight back (no extra async layer).
+    run: (req, fn) => telemetry.observe(() => observed(req), (probe) => (guard ? guarded(req, fn, probe) : run(m, req, fn, probe))),
+    answered: (req, from, argsHash) => telemetry.answered(observed(req), from, argsHash),
+  };
 }

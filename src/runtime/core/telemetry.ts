@@ -1,8 +1,9 @@
 /**
  * OpenTelemetry for every idempotent call, through `@opentelemetry/api` only (an optional peer): the
  * application's SDK, if it registered one, decides where spans and metrics go. Without the package the
- * runtime records nothing; with it but no provider, the API's no-op tracer and meter make a call cost a
- * non-recording span and two no-op instrument calls (scripts/bench-runtime.mjs measures it).
+ * runtime records nothing. With it but no provider registered, each call asks the API whether a tracer
+ * or meter provider is now registered (two global lookups) and, when neither is, runs the call with no
+ * span, no attributes and no clock reads (scripts/bench-runtime.mjs measures the ratio).
  *
  * Names: GenAI semantic conventions where they exist (`gen_ai.operation.name = execute_tool`,
  * `gen_ai.tool.name`, `gen_ai.tool.call.id`, span name `execute_tool <tool>`), `error.type`, and our own
@@ -22,7 +23,12 @@ export interface Probe {
   attempts: number;
   /** SHA-256 of the canonical arguments (as in the row): lets `idemgen audit --traces` find repeats. */
   argsHash?: string;
+  /** Case 2's soft guard flagged this new intent (recent-similar.ts): when the similar one completed. */
+  recentSimilarAt?: number;
 }
+
+/** Where a replay came from when the store was not asked (the MCP middleware's OP-7 window). */
+export type AnsweredFrom = 'window';
 
 export interface ObservedCall {
   operation: string;
@@ -45,7 +51,8 @@ interface Instruments {
   duration: { record(v: number, a: Attrs): void };
 }
 interface Api {
-  trace: { getTracer(name: string, version?: string): { startSpan(name: string, o: { attributes: Attrs; kind: number }): SpanLike }; setSpan(c: unknown, s: SpanLike): unknown };
+  ProxyTracerProvider: new () => { getDelegate(): unknown };
+  trace: { getTracerProvider(): unknown; getTracer(name: string, version?: string): { startSpan(name: string, o: { attributes: Attrs; kind: number }): SpanLike }; setSpan(c: unknown, s: SpanLike): unknown };
   metrics: { getMeterProvider(): unknown; getMeter(name: string, version?: string): {
     createCounter(n: string, o: object): Instruments['calls']; createHistogram(n: string, o: object): Instruments['duration'] } };
   context: { active(): unknown; with<R>(c: unknown, fn: () => R): R };
@@ -79,13 +86,34 @@ export function outcomeOf(err: unknown): CallOutcome {
 }
 
 export interface Telemetry {
-  observe<R extends { wasReplay: boolean }>(call: ObservedCall, body: (probe: Probe) => Promise<R>): Promise<R>;
+  /** `call` is built only when something records (no allocation on the no-provider path). */
+  observe<R extends { wasReplay: boolean }>(call: () => ObservedCall, body: (probe: Probe) => Promise<R>): Promise<R>;
+  /** A repeat answered without the store (a window hit): a replay span of its own, marked with where from. */
+  answered(call: ObservedCall, from: AnsweredFrom, argsHash: string): void;
+}
+
+const OFF: Telemetry = { observe: (_call, body) => body({ attempts: 0 }), answered: () => undefined };
+
+/**
+ * Whether anything would record: a registered tracer provider (the global one is a proxy whose delegate
+ * is the API's no-op until an SDK registers) or a registered meter provider (the API has no proxy for
+ * metrics; unregistered, it hands out its no-op provider). Asked per call, so an SDK registered later counts.
+ */
+function recorderCheck(otel: Api): () => boolean {
+  const noopTracing = new otel.ProxyTracerProvider().getDelegate();
+  return () => {
+    const tp = otel.trace.getTracerProvider() as { getDelegate?: () => unknown };
+    if (typeof tp.getDelegate !== 'function' || tp.getDelegate() !== noopTracing) return true;
+    return (otel.metrics.getMeterProvider() as object).constructor?.name !== 'NoopMeterProvider';
+  };
 }
 
 /** `enabled: false` (or no `@opentelemetry/api`) → a pass-through that allocates nothing per call. */
 export function createTelemetry(enabled = true): Telemetry {
   const otel = enabled ? loadApi() : null;
-  if (!otel) return { observe: (_call, body) => body({ attempts: 0 }) };
+  if (!otel) return OFF;
+  const api: Api = otel;
+  const recording = recorderCheck(otel);
   const tracer = otel.trace.getTracer(SCOPE); // a proxy: follows a provider registered later
   // The metrics API has no proxy: re-fetch instruments when the global provider changes.
   let provider: unknown;
@@ -110,6 +138,9 @@ export function createTelemetry(enabled = true): Telemetry {
     if (!span.isRecording()) return span.end();
     span.setAttributes({ ...attrs, 'idemgen.attempts': probe.attempts });
     if (probe.argsHash !== undefined) span.setAttributes({ 'idemgen.args_hash': probe.argsHash });
+    if (probe.recentSimilarAt !== undefined) {
+      span.setAttributes({ 'idemgen.recent_similar': true, 'idemgen.recent_similar.called_at': new Date(probe.recentSimilarAt).toISOString() });
+    }
     if (err !== undefined) {
       const type = err instanceof Error ? err.name : typeof err;
       span.setAttributes({ 'error.type': type });
@@ -120,29 +151,43 @@ export function createTelemetry(enabled = true): Telemetry {
     }
     span.end();
   };
+  const start = (call: ObservedCall): SpanLike => {
+    const attributes: Attrs = { 'idemgen.operation': call.operation, 'idemgen.mechanism': call.mechanism };
+    if (call.toolName !== undefined) {
+      attributes['gen_ai.operation.name'] = 'execute_tool';
+      attributes['gen_ai.tool.name'] = call.toolName;
+    }
+    if (call.toolCallId !== undefined) attributes['gen_ai.tool.call.id'] = call.toolCallId;
+    const name = call.toolName !== undefined ? `execute_tool ${call.toolName}` : `idempotent ${call.operation}`;
+    return tracer.startSpan(name, { attributes, kind: SPAN_KIND_INTERNAL });
+  };
   return {
-    async observe(call, body) {
-      const attributes: Attrs = { 'idemgen.operation': call.operation, 'idemgen.mechanism': call.mechanism };
-      if (call.toolName !== undefined) {
-        attributes['gen_ai.operation.name'] = 'execute_tool';
-        attributes['gen_ai.tool.name'] = call.toolName;
-      }
-      if (call.toolCallId !== undefined) attributes['gen_ai.tool.call.id'] = call.toolCallId;
-      const name = call.toolName !== undefined ? `execute_tool ${call.toolName}` : `idempotent ${call.operation}`;
-      const span = tracer.startSpan(name, { attributes, kind: SPAN_KIND_INTERNAL });
-      const probe: Probe = { attempts: 0 };
+    answered(call, from, argsHash) {
+      if (!recording()) return;
       const t0 = performance.now();
-      try {
-        // Spans the call itself opens (an HTTP client's) become children of this one.
-        const result = span.isRecording()
-          ? await otel.context.with(otel.trace.setSpan(otel.context.active(), span), () => body(probe))
-          : await body(probe);
-        finish(span, call, probe, t0, result.wasReplay ? 'replay' : 'executed');
-        return result;
-      } catch (err) {
-        finish(span, call, probe, t0, outcomeOf(err), err);
-        throw err;
-      }
+      const span = start(call);
+      if (span.isRecording()) span.setAttributes({ 'idemgen.answered_from': from });
+      finish(span, call, { attempts: 0, argsHash }, t0, 'replay');
+    },
+    // Not async itself: with nothing recording, the caller gets the body's own promise (no extra hops).
+    observe(call, body) {
+      return recording() ? observeRecording(call(), body) : body({ attempts: 0 });
     },
   };
+  async function observeRecording<R extends { wasReplay: boolean }>(call: ObservedCall, body: (probe: Probe) => Promise<R>): Promise<R> {
+    const span = start(call);
+    const probe: Probe = { attempts: 0 };
+    const t0 = performance.now();
+    try {
+      // Spans the call itself opens (an HTTP client's) become children of this one.
+      const result = span.isRecording()
+        ? await api.context.with(api.trace.setSpan(api.context.active(), span), () => body(probe))
+        : await body(probe);
+      finish(span, call, probe, t0, result.wasReplay ? 'replay' : 'executed');
+      return result;
+    } catch (err) {
+      finish(span, call, probe, t0, outcomeOf(err), err);
+      throw err;
+    }
+  }
 }

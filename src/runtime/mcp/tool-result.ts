@@ -15,6 +15,8 @@ export interface ToolResultLike {
 
 /** `_meta` key of the replay marker (MCP `_meta` keys use a `prefix/` namespace). */
 export const REPLAY_META = 'idemgen/replay';
+/** `_meta` key of Case 2's soft-guard note: `{ called_at, key }` of the similar call that completed recently. */
+export const RECENT_SIMILAR_META = 'idemgen/recent_similar';
 /** `_meta` key of a middleware error's machine-readable code. */
 export const ERROR_META = 'idemgen/error';
 
@@ -45,4 +47,24 @@ export function errorResult(code: MiddlewareErrorCode, message: string): ToolRes
 export function replayResult<R extends ToolResultLike>(stored: R, calledAt: Date): R {
   const meta: ReplayMeta = { wasReplay: true, originalCalledAt: calledAt.toISOString() };
   return { ...stored, _meta: { ...(stored._meta ?? {}), [REPLAY_META]: meta } };
+}
+
+/**
+ * A new intent that repeats one completed moments ago (Case 2): the result is unchanged but for a note
+ * the model reads (it only sees `content`) and the same facts in `_meta`. The call already ran, so the
+ * note asks the model not to send a third one and to tell the user, rather than to undo anything.
+ */
+export function recentSimilarResult<R extends ToolResultLike>(
+  result: R, similar: { calledAt: Date; key: string }, now: number, keyArgument: string,
+): R {
+  const seconds = Math.max(0, Math.round((now - similar.calledAt.getTime()) / 1000));
+  const note = `Note: a similar call (same tool, same target) completed ${seconds} s ago with ${keyArgument} `
+    + `${JSON.stringify(similar.key)}; this one ran as a new request. If the user did not ask for it twice, `
+    + 'do not call it again: tell the user it was done twice.';
+  const meta = { called_at: similar.calledAt.toISOString(), key: similar.key };
+  return {
+    ...result,
+    content: [...(Array.isArray(result.content) ? result.content : []), { type: 'text', text: note }],
+    _meta: { ...(result._meta ?? {}), [RECENT_SIMILAR_META]: meta },
+  };
 }

@@ -15,7 +15,8 @@ import { createIdempotency, type Idempotency } from '../core/idempotency.js';
 import { parseApiError } from '../tools/api-error.js';
 import { scopeString, validateKey, type KeyScope } from '../core/keys.js';
 import type { DedupStore, StoreMechanism } from '../store/types.js';
-import { errorResult, replayResult, type ToolResultLike } from './tool-result.js';
+import type { RecentSimilarOptions } from '../core/recent-similar.js';
+import { errorResult, recentSimilarResult, replayResult, type ToolResultLike } from './tool-result.js';
 import { createDedupWindow } from './window.js';
 
 export interface WithIdempotencyOptions<E> {
@@ -44,6 +45,12 @@ export interface WithIdempotencyOptions<E> {
   pollMs?: number;
   maxResultBytes?: number;
   now?: () => number;
+  /**
+   * Case 2's soft guard (opt-in): a new key for the same tool and recipient-like arguments within
+   * `windowSeconds` of a completed call still runs, and its result tells the model so (text and
+   * `_meta['idemgen/recent_similar']`), so it can ask the user before sending a third.
+   */
+  recentSimilar?: RecentSimilarOptions;
 }
 
 type Handler<A, E, R> = (args: A, extra: E) => R | Promise<R>;
@@ -126,7 +133,7 @@ export function withIdempotency<A extends Record<string, unknown>, E, R extends 
   const window = createDedupWindow<R>(windowMs, options.windowSize ?? 1000);
   const idem: Idempotency = createIdempotency(definedOnly({
     store: options.store, now, waitMs: options.waitMs, leaseMs: options.leaseMs, pollMs: options.pollMs,
-    maxResultBytes: options.maxResultBytes, defaultTtlSeconds: options.ttlSeconds,
+    maxResultBytes: options.maxResultBytes, defaultTtlSeconds: options.ttlSeconds, recentSimilar: options.recentSimilar,
   }));
   const mechanism = options.mechanism ?? 'fail-closed';
 
@@ -142,14 +149,18 @@ export function withIdempotency<A extends Record<string, unknown>, E, R extends 
       const argsHash = hashArgs(rest);
       const id = `${scopeString(scope)}\n${key as string}`;
       const hit = window.get(id, now());
-      if (hit && hit.argsHash === argsHash) return replayResult(hit.result, new Date(hit.calledAt));
+      if (hit && hit.argsHash === argsHash) {
+        idem.answered({ operation: options.operation, mechanism }, 'window', argsHash);
+        return replayResult(hit.result, new Date(hit.calledAt));
+      }
       // Args differ (or no hit): the store decides — it raises the conflict with the stored row.
       const run = await idem.run<R>(
         { operation: options.operation, key: key as string, scope, args: rest, mechanism, ttlSeconds: options.ttlSeconds },
         async () => handler(args, extra),
       );
       window.set(id, { argsHash, result: run.result, calledAt: run.originalCalledAt.getTime(), storedAt: now() });
-      return run.wasReplay ? replayResult(run.result, run.originalCalledAt) : run.result;
+      if (run.wasReplay) return replayResult(run.result, run.originalCalledAt);
+      return run.recentSimilar ? recentSimilarResult(run.result, run.recentSimilar, now(), keyArgument) : run.result;
     } catch (err) {
       return toToolError(err, keyArgument) as WithMeta<R>;
     }

@@ -3,11 +3,12 @@
  * idempotent call with the right outcome, GenAI attribute names for tool calls, counters and a
  * latency histogram per outcome. The SDK is a test-only dependency; the runtime uses the API alone.
  */
-import { metrics, trace } from '@opentelemetry/api';
+import { metrics, ProxyTracer, trace } from '@opentelemetry/api';
 import { MeterProvider, MetricReader, type ResourceMetrics } from '@opentelemetry/sdk-metrics';
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
-import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, inject, it, onTestFinished } from 'vitest';
 import { createIdempotency, notExecuted, type Idempotency } from '../../../src/runtime/index.js';
+import { withIdempotency } from '../../../src/runtime/mcp/index.js';
 import { makeStore, type TestStore } from '../store/stores.js';
 
 class PullReader extends MetricReader {
@@ -109,5 +110,58 @@ describe('one span per idempotent call', () => {
     const quiet = createIdempotency({ store: t.store, telemetry: false });
     await quiet.run(req('otel-key-quie-0001'), ok);
     expect(spans()).toHaveLength(0);
+  });
+});
+
+describe('repeats answered without the store, and the soft guard', () => {
+  it('a repeat the MCP window answers is a replay span marked answered_from = window', async () => {
+    let effects = 0;
+    const tool = withIdempotency(async () => ({ content: [{ type: 'text', text: `sent ${++effects}` }] }),
+      { store: t.store, operation: 'tool:send_sms' });
+    const args = { to: '+15550001', idempotency_key: 'otel-key-wind-0001' };
+    await tool(args, {});
+    await tool(args, {});
+    expect(effects).toBe(1);
+    const [first, second] = spans();
+    expect(spans()).toHaveLength(2);
+    expect(first?.attributes).toMatchObject({ 'idemgen.outcome': 'executed' });
+    expect(first?.attributes['idemgen.answered_from']).toBeUndefined();
+    expect(second?.name).toBe('execute_tool send_sms');
+    expect(second?.attributes).toMatchObject({
+      'idemgen.outcome': 'replay', 'idemgen.answered_from': 'window', 'idemgen.args_hash': first?.attributes['idemgen.args_hash'],
+    });
+  });
+
+  it('a new intent the soft guard flags carries idemgen.recent_similar on its span', async () => {
+    const guarded = createIdempotency({ store: t.store, recentSimilar: { windowSeconds: 60 } });
+    await guarded.run(req('otel-key-simi-0001'), ok);
+    await guarded.run(req('otel-key-simi-0002'), ok);
+    const [first, second] = spans();
+    expect(first?.attributes['idemgen.recent_similar']).toBeUndefined();
+    expect(second?.attributes).toMatchObject({ 'idemgen.outcome': 'executed', 'idemgen.recent_similar': true });
+    expect(Date.parse(String(second?.attributes['idemgen.recent_similar.called_at']))).not.toBeNaN();
+  });
+});
+
+describe('no provider registered', () => {
+  it('starts no span at all (the API is asked whether anything records, once per call)', async () => {
+    trace.disable();
+    metrics.disable();
+    const started: string[] = [];
+    // The runtime's tracer is the API's ProxyTracer (it follows a provider registered later): count its spans.
+    const proto = ProxyTracer.prototype as unknown as { startSpan: (name: string, ...rest: unknown[]) => unknown };
+    const original = proto.startSpan;
+    proto.startSpan = function (this: unknown, name: string, ...rest: unknown[]) {
+      started.push(name);
+      return original.call(this, name, ...rest);
+    };
+    onTestFinished(() => { proto.startSpan = original; });
+    const plain = createIdempotency({ store: t.store });
+    await plain.run(req('otel-key-none-0001'), ok);
+    expect(started).toEqual([]);
+    trace.setGlobalTracerProvider(new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] }));
+    await plain.run(req('otel-key-none-0002'), ok);
+    expect(spans().map((s) => s.attributes['idemgen.outcome'])).toEqual(['executed']); // a provider registered later counts
+    expect(started).toEqual(['execute_tool send_email']);
   });
 });

@@ -58,6 +58,55 @@ describe('Redis store specifics', () => {
     await raw.del(rowKey('ghost-key-000001'));
     expect((await store.listStale(now)).map((r) => r.key)).not.toContain('ghost-key-000001');
   });
+
+  // The completion of a row this store object claimed sends the finished row (COMPLETE_HELD); these pin
+  // that it stores the same row as the general fenced script and is fenced in the same cases.
+  it('a held completion stores the full row, heartbeats included, and drops the stale entry', async () => {
+    const now = Date.now();
+    await claim('held-key-0000001', now);
+    expect(await store.renewLease({ scope: '', key: 'held-key-0000001', leaseToken: 't-held-key-0000001', now: now + 10, leaseMs: 90_000 })).toBe(true);
+    expect(await store.complete({ scope: '', key: 'held-key-0000001', leaseToken: 't-held-key-0000001', now: now + 20, result: '{"a":"x/y"}', externalId: 'ext_1' })).toBe(true);
+    expect(await store.get({ scope: '', key: 'held-key-0000001' })).toMatchObject({
+      status: 'completed', result: '{"a":"x/y"}', externalId: 'ext_1', error: null, completedAt: now + 20,
+      leaseExpiresAt: now + 90_010, attempts: 1, createdAt: now, expiresAt: now + 5_000, leaseToken: 't-held-key-0000001',
+    });
+    expect(await raw.zScore(`${prefix}:{idemgen_dedup}:stale`, rowKey('held-key-0000001'))).toBeNull();
+  });
+
+  it('a held completion is fenced after another store object took the row over', async () => {
+    const other = createRedisStore({ client: raw, prefix });
+    const now = Date.now();
+    await store.claim({ // lease long expired; the dedup window (10 min) still open
+      scope: '', key: 'held-key-0000002', operation: 'POST /x', argsHash: HASH, mechanism: 'fail-closed',
+      leaseToken: 't-held-key-0000002', now: now - 120_000, leaseMs: 60_000, ttlMs: 600_000,
+    });
+    const taken = await other.takeOver({ scope: '', key: 'held-key-0000002', expectedToken: 't-held-key-0000002', newToken: 'new/token', now, leaseMs: 60_000 });
+    expect(taken?.attempts).toBe(2);
+    expect(await store.complete({ scope: '', key: 'held-key-0000002', leaseToken: 't-held-key-0000002', now, result: '1' })).toBe(false);
+    // cjson wrote the taken-over token as `new\/token`: the substring check misses, the decode confirms.
+    expect(await raw.get(rowKey('held-key-0000002'))).toContain('new\\/token');
+    expect(await other.complete({ scope: '', key: 'held-key-0000002', leaseToken: 'new/token', now, result: '2' })).toBe(true);
+    expect(await store.get({ scope: '', key: 'held-key-0000002' })).toMatchObject({ status: 'completed', result: '2', attempts: 2 });
+  });
+
+  // A claim is plain `SET NX GET` + `ZADD NX` (plain-claim.ts): the index must stay exact around it.
+  it('a replay leaves no index entry for a completed row; a retried unknown outcome keeps its listing', async () => {
+    const stale = `${prefix}:{idemgen_dedup}:stale`;
+    const now = Date.now();
+    await claim('plain-key-000001', now);
+    await store.complete({ scope: '', key: 'plain-key-000001', leaseToken: 't-plain-key-000001', now, result: '1' });
+    const again = await claim('plain-key-000001', now + 1);
+    expect(again).toMatchObject({ claimed: false, row: { status: 'completed', result: '1' } });
+    await raw.ping(); // the unindexing script was sent before this, on the same connection
+    expect(await raw.zScore(stale, rowKey('plain-key-000001'))).toBeNull();
+
+    await claim('plain-key-000002', now - 120_000);
+    await store.markUnknown({ scope: '', key: 'plain-key-000002', leaseToken: 't-plain-key-000002', now: now - 60_000, error: '{}' });
+    const retried = await claim('plain-key-000002', now);
+    expect(retried).toMatchObject({ claimed: false, row: { status: 'pending' } });
+    expect(await raw.zScore(stale, rowKey('plain-key-000002'))).toBe(now - 60_000);
+    expect((await store.listStale(now)).map((r) => r.key)).toContain('plain-key-000002');
+  });
 });
 
 describe('OP-7 window backed by Redis (MCP middleware)', () => {

@@ -91,6 +91,39 @@ return 1
 `;
 
 /**
+ * After the plain-command claim (store.ts: `SET NX GET` + `ZADD NX` in one round trip) found an existing
+ * row, its ZADD may have indexed a resolved row: drop that entry unless the row is pending (then the entry
+ * is its own). KEYS: row, stale set. Safe against races: the check and the ZREM are one atomic step.
+ */
+export const UNINDEX_RESOLVED = `
+local cur = redis.call('GET', KEYS[1])
+if cur and string.find(cur, '"status":"pending"', 1, true) then return 0 end
+return redis.call('ZREM', KEYS[2], KEYS[1])
+`;
+
+/**
+ * Completion of a row this store object claimed and still holds (store.ts remembers the row it wrote),
+ * so the client sends the finished row and nothing is decoded or re-encoded here: the fast path is one
+ * GET, two plain `string.find`s, SET and ZREM. KEYS: row, stale set. ARGV: the `"leaseToken":"…"` text
+ * as JSON.stringify writes it, the finished row (JSON), its native TTL (ms), the token.
+ * Why a substring proves ownership: the row is one flat object (nested JSON is stored as strings), and
+ * inside a JSON string every quote is escaped, so `"leaseToken":"<t>"` and `"status":"pending"` can only
+ * be the top-level fields. A token that cjson spelled differently (it escapes `/`) is checked by decoding.
+ * Returns 1 when applied, 0 when fenced — the same answer as FENCED.
+ */
+export const COMPLETE_HELD = `
+local cur = redis.call('GET', KEYS[1])
+if not cur then return 0 end
+if not (string.find(cur, ARGV[1], 1, true) and string.find(cur, '"status":"pending"', 1, true)) then
+  local r = cjson.decode(cur)
+  if r.leaseToken ~= ARGV[4] or r.status ~= 'pending' then return 0 end
+end
+redis.call('SET', KEYS[1], ARGV[2], 'PX', ARGV[3])
+redis.call('ZREM', KEYS[2], KEYS[1])
+return 1
+`;
+
+/**
  * Re-lease an expired row under a new token. KEYS: row, stale set.
  * ARGV: expected token ('' = none), new token, now, new lease expiry, allowed statuses,
  * count the attempt and clear the error ('1'/'0'), stamp `updatedAt` ('1'/'0').

@@ -8,7 +8,9 @@
 import { connectRedis, type RedisClientLike, type RedisConnection } from './client.js';
 import { csv, patchOf, redisKeys, toDedupRow, toSagaRow, type RedisKeys } from './rows.js';
 import { resolvedPatch } from '../memory.js';
-import { CLAIM, FENCED, RESOLVE, LIST_STALE, PRUNE_ONE, TAKE_OVER } from './scripts.js';
+import { CLAIM, COMPLETE_HELD, FENCED, RESOLVE, LIST_STALE, PRUNE_ONE, TAKE_OVER } from './scripts.js';
+import { createPlainClaim } from './plain-claim.js';
+import { createHeldRows } from './held.js';
 import type { ClaimResult, DedupRow, DedupStore, FencedInput, RowId, SagaRow, SagaStore } from '../types.js';
 
 export interface RedisStoreOptions {
@@ -99,6 +101,14 @@ export function createRedisStore(opts: RedisStoreOptions): DedupStore {
   const prefix = opts.prefix ?? 'idemgen';
   const t = table(conn, redisKeys(prefix, opts.table ?? 'idemgen_dedup'), DEDUP_OPEN);
   const sagas = new Map<string, SagaStore>();
+  const held = createHeldRows();
+  const plainClaim = createPlainClaim(conn, t.keys.stale);
+  const rowKey = (id: RowId): string => t.keys.row(id.scope, id.key);
+  /** Settles a held row's entry (whatever the script answers, this token no longer needs it). */
+  const settled = <R>(f: FencedInput, p: Promise<R>): Promise<R> => {
+    held.take(rowKey(f), f.leaseToken);
+    return p;
+  };
   return {
     kind: 'redis',
     async claim(i): Promise<ClaimResult> {
@@ -108,21 +118,44 @@ export function createRedisStore(opts: RedisStoreOptions): DedupStore {
         result: null, error: null, externalId: null, leaseToken: i.leaseToken, leaseExpiresAt: i.now + i.leaseMs, attempts: 1,
         createdAt: i.now, completedAt: null, expiresAt: i.now + i.ttlMs, argsSummary: i.argsSummary ?? null, resolution: null,
       };
+      const plain = await plainClaim(rowKey(i), row);
+      if (plain !== undefined) {
+        if (plain.claimed) held.hold(rowKey(i), { ...row });
+        return plain;
+      }
       const { claimed, json, written } = await t.claim(i, i.now, row.leaseExpiresAt, row);
-      return { claimed, row: written ? row : toDedupRow(json) };
+      const out = written ? row : toDedupRow(json);
+      if (claimed) held.hold(rowKey(i), { ...out });
+      return { claimed, row: out } as ClaimResult;
     },
     get: async (id): Promise<DedupRow | undefined> => mapped(await t.get(id), toDedupRow),
-    complete: (c) => t.fenced(c, DEDUP_OPEN, { status: 'completed', result: c.result, externalId: c.externalId ?? null, error: null, completedAt: c.now }),
-    fail: (f) => t.fenced(f, DEDUP_OPEN, { status: 'failed', error: f.error, completedAt: f.now }),
-    markUnknown: (f) => t.fenced(f, DEDUP_OPEN, { error: f.error, leaseExpiresAt: f.now }),
-    release: (f) => t.fenced(f, DEDUP_OPEN, {}, 'delete'),
-    takeOver: async (o) => mapped(await t.takeOver(o, o, DEDUP_OPEN, { attempts: true, updatedAt: false }), toDedupRow),
+    async complete(c) {
+      const done = held.take(rowKey(c), c.leaseToken);
+      const patch = { status: 'completed', result: c.result, externalId: c.externalId ?? null, error: null, completedAt: c.now } as const;
+      if (done === undefined) return t.fenced(c, DEDUP_OPEN, patch);
+      Object.assign(done, patch);
+      const args = [`"leaseToken":${JSON.stringify(c.leaseToken)}`, JSON.stringify(done), String(Math.max(1, done.expiresAt - c.now)), c.leaseToken];
+      return Number(await conn.script(COMPLETE_HELD, [rowKey(c), t.keys.stale], args)) === 1;
+    },
+    fail: (f) => settled(f, t.fenced(f, DEDUP_OPEN, { status: 'failed', error: f.error, completedAt: f.now })),
+    markUnknown: (f) => settled(f, t.fenced(f, DEDUP_OPEN, { error: f.error, leaseExpiresAt: f.now })),
+    release: (f) => settled(f, t.fenced(f, DEDUP_OPEN, {}, 'delete')),
+    async takeOver(o) {
+      const row = mapped(await t.takeOver(o, o, DEDUP_OPEN, { attempts: true, updatedAt: false }), toDedupRow);
+      if (row) held.hold(rowKey(o), { ...row });
+      return row;
+    },
     async resolve(r) {
       const patch = { ...resolvedPatch(r) } as Record<string, unknown>;
       const reply = await conn.script(RESOLVE, [t.keys.row(r.scope, r.key), t.keys.stale], [String(r.now), JSON.stringify(patch)]);
       return typeof reply === 'string' ? toDedupRow(reply) : undefined;
     },
-    renewLease: (r) => t.fenced(r, DEDUP_OPEN, { leaseExpiresAt: r.now + r.leaseMs }),
+    async renewLease(r) {
+      const ok = await t.fenced(r, DEDUP_OPEN, { leaseExpiresAt: r.now + r.leaseMs });
+      if (ok) held.renewed(rowKey(r), r.leaseToken, r.now + r.leaseMs);
+      else held.take(rowKey(r), r.leaseToken);
+      return ok;
+    },
     listStale: async (now, limit = 1000) => (await t.listStale(now, limit)).map(toDedupRow),
     async prune(now) {
       // Native TTL already drops resolved rows; this sweeps those whose logical `expiresAt` passed first.
