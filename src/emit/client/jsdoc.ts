@@ -47,7 +47,7 @@ export function methodDoc(entry: PlanEntry, auditLink: string | undefined): stri
   return lines.join('\n');
 }
 
-export interface ClassDocUse {
+interface ClassDocUse {
   writes: boolean;
   /** Some write takes `{ scope }` (intent key). */
   scope: boolean;

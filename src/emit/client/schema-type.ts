@@ -4,12 +4,12 @@
  */
 import type { CodeBlockWriter } from 'ts-morph';
 import type { JsonSchema } from '../../ir/types.js';
-import { tsNumber, tsString } from '../../escape/index.js';
+import { tsString } from '../../escape/index.js';
+import { declaredTypes, enumLiterals, isObj, literal, precedenceOf, type Obj, type Precedence } from './schema-shape.js';
 import { propertyKey } from './names.js';
 import { writeDoc, writeDocLines } from './doc-lines.js';
 import type { TypeRegistry } from './type-registry.js';
 
-type Obj = Record<string, unknown>;
 
 export interface TypeWriterContext {
   registry: TypeRegistry;
@@ -19,8 +19,6 @@ export interface TypeWriterContext {
 
 /** Deep inline nesting beyond this prints `unknown`; real specs stay far below it. */
 const MAX_DEPTH = 48;
-
-const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 export function writeSchemaType(w: CodeBlockWriter, schema: JsonSchema | undefined, ctx: TypeWriterContext): void {
   if (schema === undefined || schema === true || !isObj(schema)) {
@@ -52,9 +50,6 @@ function writeNonTrivial(w: CodeBlockWriter, s: Obj, ctx: TypeWriterContext): vo
   });
 }
 
-/** How a written type binds: parentheses depend on it (array element, intersection member). */
-type Precedence = 'atom' | 'intersection' | 'union';
-
 interface Member {
   prec: Precedence;
   write: (w: CodeBlockWriter) => void;
@@ -79,26 +74,6 @@ function memberWriters(s: Obj, ctx: TypeWriterContext): Member[] {
   return members.length > 0 ? members : [{ prec: 'atom', write: (x) => x.write('unknown') }];
 }
 
-/** The precedence `writeSchemaType` output has, without writing it (same decisions as `writeNonTrivial`). */
-function precedenceOf(schema: JsonSchema | undefined): Precedence {
-  if (!isObj(schema)) return 'atom';
-  if (typeof schema['$ref'] === 'string') return 'atom';
-  const precs: Precedence[] = [];
-  const lits = Array.isArray(schema['enum']) ? enumLiterals(schema['enum']) : [];
-  if ('const' in schema && literal(schema['const']) !== undefined) precs.push('atom');
-  else if (lits.length > 0) precs.push(lits.length > 1 ? 'union' : 'atom');
-  else {
-    const n = declaredTypes(schema).length;
-    if (n > 0) precs.push(n > 1 ? 'union' : 'atom');
-  }
-  for (const key of ['allOf', 'oneOf', 'anyOf'] as const) {
-    const list = schema[key];
-    if (Array.isArray(list) && list.length > 0) precs.push(list.length === 1 ? 'atom' : key === 'allOf' ? 'intersection' : 'union');
-  }
-  if (precs.length > 1) return 'intersection';
-  return precs[0] ?? 'atom';
-}
-
 /** Members of `allOf` need parentheses when they are unions; members of a union never do. */
 function writeJoined(w: CodeBlockWriter, list: JsonSchema[], sep: string, ctx: TypeWriterContext): void {
   list.forEach((item, i) => {
@@ -109,16 +84,6 @@ function writeJoined(w: CodeBlockWriter, list: JsonSchema[], sep: string, ctx: T
     if (paren) w.write(')');
   });
 }
-
-function literal(value: unknown): string | undefined {
-  if (value === null) return 'null';
-  if (typeof value === 'string') return tsString(value);
-  if (typeof value === 'boolean') return String(value);
-  if (typeof value === 'number' && Number.isFinite(value)) return tsNumber(value);
-  return undefined;
-}
-
-const enumLiterals = (values: unknown[]): string[] => [...new Set(values.map(literal).filter((l): l is string => l !== undefined))];
 
 /** The part of a schema that is not a composition: const, enum, or its `type`(s). */
 function baseWriter(s: Obj, ctx: TypeWriterContext): Member | undefined {
@@ -140,16 +105,6 @@ function baseWriter(s: Obj, ctx: TypeWriterContext): Member | undefined {
         writePrimitive(w, t, s, ctx);
       }),
   };
-}
-
-function declaredTypes(s: Obj): string[] {
-  const t = s.type;
-  if (typeof t === 'string') return [t];
-  if (Array.isArray(t)) return [...new Set(t.filter((x): x is string => typeof x === 'string'))];
-  const composed = s.allOf !== undefined || s.oneOf !== undefined || s.anyOf !== undefined;
-  if (isObj(s.properties) || (s.additionalProperties !== undefined && !composed)) return ['object'];
-  if (s.items !== undefined || Array.isArray(s.prefixItems)) return ['array'];
-  return [];
 }
 
 function writePrimitive(w: CodeBlockWriter, type: string, s: Obj, ctx: TypeWriterContext): void {
