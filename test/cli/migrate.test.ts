@@ -7,7 +7,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { describe, expect, inject, it } from 'vitest';
-import { createIdempotency, createPostgresStore, createSqliteStore, IdempotencyStoreSchemaError } from '../../src/runtime/index.js';
+import { createIdempotency, IdempotencyStoreSchemaError } from '../../src/runtime/index.js';
+import { createPostgresStore } from '../../src/runtime/store/postgres.js';
+import { createSqliteStore } from '../../src/runtime/store/sqlite.js';
 import { runCli } from '../helpers/cli.js';
 
 const req = { operation: 'POST /v1/sms', key: 'migrate-test-key-000001', args: { to: '+1555' }, mechanism: 'fail-closed' as const };

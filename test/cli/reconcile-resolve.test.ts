@@ -9,7 +9,7 @@ import { writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { createHttpCaller, createIdempotency, type DedupStore } from '../../src/runtime/index.js';
+import { createHttpCaller, createIdempotency, type FullDedupStore } from '../../src/runtime/index.js';
 import { startFaultServer, type FaultServer } from '../helpers/fault-server.js';
 import { runCli } from '../helpers/cli.js';
 import { makeStore, type TestStore } from '../runtime/store/stores.js';
@@ -49,7 +49,7 @@ describe.each(['sqlite', 'redis'] as const)('reconcile --resolve after a SIGKILL
     await new Promise((r) => setTimeout(r, LEASE_MS + 100)); // the dead worker's lease runs out
   }
 
-  const nextCall = async (store: DedupStore, key: string) => {
+  const nextCall = async (store: FullDedupStore, key: string) => {
     const caller = createHttpCaller({ baseUrl: server.url });
     return createIdempotency({ store }).run({ operation: 'POST /payouts', key, args: ARGS, mechanism: 'fail-closed' }, async () =>
       (await caller.send({ method: 'POST', path: '/payouts', body: ARGS, bodyType: 'json', mechanism: 'fail-closed' })).body);
