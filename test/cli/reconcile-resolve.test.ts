@@ -19,7 +19,7 @@ const worker = fileURLToPath(new URL('../runtime/fixtures/crash-worker.ts', impo
 const ARGS = { amount: 42, card: 'tok_secret_4242', to: 'alice@example.com' };
 const LEASE_MS = 500;
 
-describe.each(['sqlite', 'redis'] as const)('reconcile --resolve after a SIGKILL (%s)', (kind) => {
+describe.each(['sqlite', 'mysql', 'redis'] as const)('reconcile --resolve after a SIGKILL (%s)', (kind) => {
   let t: TestStore;
   let server: FaultServer;
   let url: string;
@@ -28,7 +28,8 @@ describe.each(['sqlite', 'redis'] as const)('reconcile --resolve after a SIGKILL
     t = await makeStore(kind, inject('pgUrl'), 'resolve');
     server = await startFaultServer();
     const l = t.location;
-    url = kind === 'sqlite' ? `sqlite:${l.filename}?table=${l.table}` : `${l.url}?table=${l.table}&prefix=${l.prefix}`;
+    url = kind === 'sqlite' ? `sqlite:${l.filename}?table=${l.table}`
+      : kind === 'mysql' ? `${l.url}?table=${l.table}&database=${l.database}` : `${l.url}?table=${l.table}&prefix=${l.prefix}`;
     cwd = kind === 'sqlite' ? dirname(l.filename as string) : process.cwd();
   });
   afterAll(async () => {
