@@ -51,7 +51,7 @@ export function connectRedis(opts: RedisConnectOptions): RedisConnection {
   if (!opts.client && !opts.url) throw new TypeError('createRedisStore: pass `url` or `client`');
   const owned = opts.client ? undefined : createOwnedClient(opts.url as string, opts.onClientError ?? (() => undefined));
   const client: RedisClientLike = opts.client ?? (owned as OwnedClient);
-  // Connect lazily, once: `openStore(url)` stays synchronous like the SQL stores.
+  // Connect lazily, once: creating the store does no I/O, like the SQL stores.
   let ready: Promise<unknown> | undefined = owned ? undefined : Promise.resolve();
   const command = async (args: string[]): Promise<unknown> => {
     ready ??= (owned as OwnedClient).connect();
