@@ -21,7 +21,12 @@ import { join } from 'node:path';
 import { register } from 'tsx/esm/api';
 
 register();
-const rt = await import('../src/runtime/index.ts');
+const rt = {
+  ...(await import('../src/runtime/index.ts')),
+  ...(await import('../src/runtime/store/sqlite.ts')),
+  ...(await import('../src/runtime/store/postgres.ts')),
+  ...(await import('../src/runtime/store/redis/store.ts')),
+};
 const { renderStoreMigration } = await import('../src/emit/sql/index.ts');
 const { resolveConfig } = await import('../src/config/types.ts');
 const { default: Database } = await import('better-sqlite3');

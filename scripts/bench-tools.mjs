@@ -15,7 +15,7 @@ import { register } from 'tsx/esm/api';
 
 register();
 const root = resolve(import.meta.dirname, '..');
-const rt = await import('../src/runtime/index.ts');
+const rt = { ...(await import('../src/runtime/index.ts')), ...(await import('../src/runtime/store/sqlite.ts')) };
 const { renderStoreMigration } = await import('../src/emit/sql/index.ts');
 const { resolveConfig } = await import('../src/config/types.ts');
 const { default: Database } = await import('better-sqlite3');

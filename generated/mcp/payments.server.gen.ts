@@ -50,7 +50,7 @@ export async function main(env: Record<string, string | undefined> = process.env
   }
   const server = new McpServer({ name: "payments", version: "2026-11-01" });
   registerPaymentsTools(server, {
-    store: openStore(env.IDEMGEN_STORE ?? "sqlite:idemgen.sqlite"),
+    store: await openStore(env.IDEMGEN_STORE ?? "sqlite:idemgen.sqlite"),
     auth,
     serverArguments,
     dynamic: env.IDEMGEN_DYNAMIC === "1",

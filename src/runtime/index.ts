@@ -14,17 +14,14 @@ export { notExecuted } from './core/run-tag.js';
 export type { RunTag } from './core/run-tag.js';
 export type { IdempotencyErrorContext } from './core/errors.js';
 export type {
-  ClaimInput, ClaimResult, CompleteInput, DedupRow, DedupStatus, DedupStore, FailInput, FencedInput, RenewInput, ResolveInput, RowId,
-  SagaClaimInput, SagaRow, SagaStatus, SagaStore, SagaTransition, StoreMechanism, TakeOverInput,
+  ClaimInput, ClaimResult, CompleteInput, DedupRow, DedupStatus, DedupStore, FailInput, FencedInput, FullDedupStore, PruneCapable,
+  ReconcileCapable, RenewInput, ResolveInput, RowId, SagaCapable, SagaClaimInput, SagaRow, SagaStatus, SagaStore, SagaTransition,
+  StoreMechanism, TakeOverInput,
 } from './store/types.js';
+export { hasCapability, requireCapability } from './store/types.js';
 export { createMemoryStore } from './store/memory.js';
-export { createSqliteStore } from './store/sqlite.js';
-export type { SqliteStoreOptions } from './store/sqlite.js';
-export { createPostgresStore } from './store/postgres.js';
-export type { PostgresStoreOptions } from './store/postgres.js';
-export { createRedisStore } from './store/redis/store.js';
-export type { RedisStoreOptions } from './store/redis/store.js';
-export type { RedisClientLike } from './store/redis/client.js';
+// The driver stores are entry points of their own (`@idemgen/runtime/sqlite`, `/postgres`, `/mysql`,
+// `/redis`) that import their driver statically; this entry imports none of them.
 export { openStore } from './store/open.js';
 export { IdempotencyStoreSchemaError } from './store/sql/missing-table.js';
 export { createIdempotency, RETRY_SAFE_MECHANISMS } from './core/idempotency.js';

@@ -1,6 +1,6 @@
 /**
  * The dedup store of `idemgen serve`: an embedded SQLite file by default (created and migrated here, so
- * `serve` needs no setup), or any `openStore` URL — PostgreSQL lets several instances behind a load
+ * `serve` needs no setup), or any `openStore` URL — PostgreSQL or MySQL/MariaDB let several instances behind a load
  * balancer share one dedup table. The table is created with the generated migration (the schema's one
  * source, docs/contracts.md); its DDL is `IF NOT EXISTS`, so starting against a migrated store is a no-op.
  */
@@ -9,7 +9,6 @@ import { dirname, resolve } from 'node:path';
 import type { ResolvedConfig } from '../config/types.js';
 import { renderStoreMigration } from '../emit/sql/index.js';
 import { openStore } from '../runtime/store/open.js';
-import { createSqliteStore } from '../runtime/store/sqlite.js';
 import type { DedupStore } from '../runtime/store/types.js';
 
 const DEFAULT_SERVE_STORE = '.idemgen/serve.sqlite';
@@ -34,6 +33,24 @@ async function migrateSqlite(file: string, sql: ResolvedConfig['sql']): Promise<
     db.exec(renderStoreMigration('sqlite', { ...sql, schema: undefined }, { saga: false }).up);
   } finally {
     db.close();
+  }
+}
+
+/**
+ * MySQL/MariaDB: the DDL is CREATE TABLE IF NOT EXISTS (indexes inline), so concurrent starts are
+ * harmless; `?table=` / `?database=` pick the table as for the store.
+ */
+async function migrateMysql(url: URL, sql: ResolvedConfig['sql']): Promise<void> {
+  const { default: mysql } = await import('mysql2/promise');
+  const plain = new URL(url.toString().replace(/^mariadb:/, 'mysql:'));
+  const database = plain.searchParams.get('database') ?? undefined;
+  plain.searchParams.delete('table');
+  plain.searchParams.delete('database');
+  const conn = await mysql.createConnection({ uri: plain.toString(), multipleStatements: true });
+  try {
+    await conn.query(renderStoreMigration('mysql', { ...sql, schema: database }, { saga: false }).up);
+  } finally {
+    await conn.end();
   }
 }
 
@@ -68,6 +85,7 @@ export async function openServeStore(url: string | undefined, cwd: string, sql: 
     const file = resolve(cwd, raw.startsWith('//') ? raw.slice(2) : raw);
     await migrateSqlite(file, tableOf(params, sql));
     const table = params.get('table');
+    const { createSqliteStore } = await import('../runtime/store/sqlite.js');
     return { store: createSqliteStore({ filename: file, table: table ?? sql.dedupTable }), label: `sqlite:${file}` };
   }
   if (/^postgres(ql)?:\/\//.test(spec)) {
@@ -75,7 +93,14 @@ export async function openServeStore(url: string | undefined, cwd: string, sql: 
     await migratePostgres(parsed, tableOf(parsed.searchParams, sql));
     const shown = new URL(spec);
     if (shown.password) shown.password = '***';
-    return { store: openStore(spec), label: shown.toString() };
+    return { store: await openStore(spec), label: shown.toString() };
   }
-  return { store: openStore(spec), label: spec };
+  if (/^(mysql|mariadb):\/\//.test(spec)) {
+    const parsed = new URL(spec);
+    await migrateMysql(parsed, tableOf(parsed.searchParams, sql));
+    const shown = new URL(spec);
+    if (shown.password) shown.password = '***';
+    return { store: await openStore(spec), label: shown.toString() };
+  }
+  return { store: await openStore(spec), label: spec };
 }

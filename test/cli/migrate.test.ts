@@ -5,9 +5,13 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import mysql from 'mysql2/promise';
 import pg from 'pg';
 import { describe, expect, inject, it } from 'vitest';
-import { createIdempotency, createPostgresStore, createSqliteStore, IdempotencyStoreSchemaError } from '../../src/runtime/index.js';
+import { createIdempotency, IdempotencyStoreSchemaError } from '../../src/runtime/index.js';
+import { createPostgresStore } from '../../src/runtime/store/postgres.js';
+import { createMysqlStore } from '../../src/runtime/store/mysql.js';
+import { createSqliteStore } from '../../src/runtime/store/sqlite.js';
 import { runCli } from '../helpers/cli.js';
 
 const req = { operation: 'POST /v1/sms', key: 'migrate-test-key-000001', args: { to: '+1555' }, mechanism: 'fail-closed' as const };
@@ -57,8 +61,30 @@ describe('a store whose table was never created', () => {
     await migrated.close();
   });
 
+  it('MySQL/MariaDB: the same error, and migrate creates the tables in the database given by ?database=', async () => {
+    const url = inject('mysqlUrl');
+    const database = `mig_${process.pid}_${Date.now() % 100000}`;
+    const admin = await mysql.createConnection(url);
+    await admin.query(`CREATE DATABASE \`${database}\``);
+    const store = createMysqlStore({ uri: url, database });
+    const err = await createIdempotency({ store }).run(req, async () => 'sent').catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(IdempotencyStoreSchemaError);
+    expect((err as Error).message).toMatch(/MySQL\/MariaDB table .*idemgen_dedup.* does not exist: apply the generated migration generated\/sql\/mysql\/0001_idemgen_dedup\.up\.sql/);
+    await store.close();
+
+    const run = await runCli(['migrate', '--store', `${url.replace(/^mysql:/, 'mariadb:')}?database=${database}`], mkdtempSync(join(tmpdir(), 'idemgen-migrate-my-')));
+    expect(run.code).toBe(0);
+    const [rows] = await admin.query('SELECT TABLE_NAME AS t FROM information_schema.TABLES WHERE TABLE_SCHEMA = ? ORDER BY 1', [database]);
+    expect((rows as { t: string }[]).map((r) => r.t)).toEqual(['idemgen_dedup', 'idemgen_saga']);
+    const migrated = createMysqlStore({ uri: url, database });
+    expect(await createIdempotency({ store: migrated }).run(req, async () => 'sent')).toMatchObject({ wasReplay: false });
+    await migrated.close();
+    await admin.query(`DROP DATABASE \`${database}\``);
+    await admin.end();
+  });
+
   it('an unsupported URL is a diagnostic (exit 2), not a stack trace', async () => {
-    const run = await runCli(['migrate', '--store', 'mysql://x'], tmpdir());
+    const run = await runCli(['migrate', '--store', 'mongodb://x'], tmpdir());
     expect(run.code).toBe(2);
     expect(run.stderr).toMatch(/invalid_store_url/);
     expect(run.stderr).not.toMatch(/\n\s+at /);

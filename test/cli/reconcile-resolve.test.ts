@@ -9,7 +9,7 @@ import { writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { createHttpCaller, createIdempotency, type DedupStore } from '../../src/runtime/index.js';
+import { createHttpCaller, createIdempotency, type FullDedupStore } from '../../src/runtime/index.js';
 import { startFaultServer, type FaultServer } from '../helpers/fault-server.js';
 import { runCli } from '../helpers/cli.js';
 import { makeStore, type TestStore } from '../runtime/store/stores.js';
@@ -19,7 +19,7 @@ const worker = fileURLToPath(new URL('../runtime/fixtures/crash-worker.ts', impo
 const ARGS = { amount: 42, card: 'tok_secret_4242', to: 'alice@example.com' };
 const LEASE_MS = 500;
 
-describe.each(['sqlite', 'redis'] as const)('reconcile --resolve after a SIGKILL (%s)', (kind) => {
+describe.each(['sqlite', 'mysql', 'redis'] as const)('reconcile --resolve after a SIGKILL (%s)', (kind) => {
   let t: TestStore;
   let server: FaultServer;
   let url: string;
@@ -28,7 +28,8 @@ describe.each(['sqlite', 'redis'] as const)('reconcile --resolve after a SIGKILL
     t = await makeStore(kind, inject('pgUrl'), 'resolve');
     server = await startFaultServer();
     const l = t.location;
-    url = kind === 'sqlite' ? `sqlite:${l.filename}?table=${l.table}` : `${l.url}?table=${l.table}&prefix=${l.prefix}`;
+    url = kind === 'sqlite' ? `sqlite:${l.filename}?table=${l.table}`
+      : kind === 'mysql' ? `${l.url}?table=${l.table}&database=${l.database}` : `${l.url}?table=${l.table}&prefix=${l.prefix}`;
     cwd = kind === 'sqlite' ? dirname(l.filename as string) : process.cwd();
   });
   afterAll(async () => {
@@ -49,7 +50,7 @@ describe.each(['sqlite', 'redis'] as const)('reconcile --resolve after a SIGKILL
     await new Promise((r) => setTimeout(r, LEASE_MS + 100)); // the dead worker's lease runs out
   }
 
-  const nextCall = async (store: DedupStore, key: string) => {
+  const nextCall = async (store: FullDedupStore, key: string) => {
     const caller = createHttpCaller({ baseUrl: server.url });
     return createIdempotency({ store }).run({ operation: 'POST /payouts', key, args: ARGS, mechanism: 'fail-closed' }, async () =>
       (await caller.send({ method: 'POST', path: '/payouts', body: ARGS, bodyType: 'json', mechanism: 'fail-closed' })).body);

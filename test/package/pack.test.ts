@@ -97,5 +97,23 @@ describe('npm pack', () => {
     expect(listing).not.toMatch(/ts-morph|handlebars|yargs|swagger-parser|typescript/);
     const top = readdirSync(join(app, 'node_modules')).filter((n) => !n.startsWith('.')).sort();
     expect(top).toEqual(['@idemgen', 'ajv', 'fast-deep-equal', 'fast-uri', 'json-schema-traverse', 'require-from-string']);
+    // With no driver installed the main entry (ESM and CJS) still loads; a driver entry does not, and
+    // openStore names the package to install.
+    writeFileSync(join(app, 'peers.mjs'), `import * as rt from '@idemgen/runtime';
+import { createRequire } from 'node:module';
+const cjs = createRequire(import.meta.url)('@idemgen/runtime');
+const out = { esm: typeof rt.openStore, cjs: typeof cjs.openStore, sqliteInMain: 'createSqliteStore' in rt };
+for (const url of ['sqlite:x.db', 'postgres://127.0.0.1/x', 'mysql://127.0.0.1/x', 'redis://127.0.0.1']) {
+  out[url] = await rt.openStore(url).then(() => 'opened', (e) => e.message.split(' (')[0]);
+}
+out.mysqlEntry = await import('@idemgen/runtime/mysql').then(() => 'loaded', (e) => e.code);
+console.log(JSON.stringify(out));
+`);
+    expect(JSON.parse(node('peers.mjs', app))).toEqual({
+      esm: 'function', cjs: 'function', sqliteInMain: false,
+      'sqlite:x.db': 'install better-sqlite3 to use sqlite: stores', 'postgres://127.0.0.1/x': 'install pg to use postgres:// stores',
+      'mysql://127.0.0.1/x': 'install mysql2 to use mysql:// stores', 'redis://127.0.0.1': 'install redis to use redis:// stores',
+      mysqlEntry: 'ERR_MODULE_NOT_FOUND',
+    });
   });
 });

@@ -5,6 +5,7 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import mysql from 'mysql2/promise';
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
@@ -89,16 +90,23 @@ describe('serve --http is closed by default', () => {
   });
 });
 
-describe('two serve instances sharing one PostgreSQL store', () => {
+describe.each(['postgres', 'mysql'] as const)('two serve instances sharing one %s store', (kind) => {
   const database = 'idemgen_serve_shared';
   let url = '';
   beforeAll(async () => {
-    const admin = new pg.Client({ connectionString: inject('pgUrl') });
-    await admin.connect();
-    await admin.query(`DROP DATABASE IF EXISTS ${database}`);
-    await admin.query(`CREATE DATABASE ${database}`);
-    await admin.end();
-    const u = new URL(inject('pgUrl'));
+    if (kind === 'postgres') {
+      const admin = new pg.Client({ connectionString: inject('pgUrl') });
+      await admin.connect();
+      await admin.query(`DROP DATABASE IF EXISTS ${database}`);
+      await admin.query(`CREATE DATABASE ${database}`);
+      await admin.end();
+    } else {
+      const admin = await mysql.createConnection(inject('mysqlUrl'));
+      await admin.query(`DROP DATABASE IF EXISTS ${database}`);
+      await admin.query(`CREATE DATABASE ${database}`);
+      await admin.end();
+    }
+    const u = new URL(inject(kind === 'postgres' ? 'pgUrl' : 'mysqlUrl'));
     u.pathname = `/${database}`;
     url = u.toString();
   });
@@ -107,7 +115,7 @@ describe('two serve instances sharing one PostgreSQL store', () => {
   it('the same call with the same key sent to both at once → 1 effect, one of them a replay', async () => {
     api = await startFaultServer();
     api.inject({ kind: 'delay', ms: 400 });
-    // Both start at once: the migration runs under an advisory lock, so neither trips over the other.
+    // Both start at once: the PostgreSQL migration runs under an advisory lock, MySQL's DDL is IF NOT EXISTS.
     const [one, two] = await Promise.all([serve(['--store', url]), serve(['--store', url])]);
     const a = await httpClient(one!.url);
     const b = await httpClient(two!.url);

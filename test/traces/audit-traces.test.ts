@@ -14,7 +14,7 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { trace } from '@opentelemetry/api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSqliteStore } from '../../src/runtime/index.js';
+import { createSqliteStore } from '../../src/runtime/store/sqlite.js';
 import { withIdempotency } from '../../src/runtime/mcp/index.js';
 import { runCli } from '../helpers/cli.js';
 import { migratedSqliteFile } from '../runtime/mcp/sqlite-db.js';

@@ -16,8 +16,8 @@ export interface MigrateArgs extends CommonArgs {
 }
 
 interface Target {
-  dialect: 'sqlite' | 'postgres';
-  /** File path (SQLite) or connection string without idemgen's own query parameters (PostgreSQL). */
+  dialect: 'sqlite' | 'postgres' | 'mysql';
+  /** File path (SQLite) or connection string without idemgen's own query parameters (PostgreSQL, MySQL). */
   location: string;
   table?: string;
   schema?: string;
@@ -38,7 +38,13 @@ function parseTarget(url: string, cwd: string): Target {
     parsed.searchParams.delete('schema');
     return { dialect: 'postgres', location: parsed.toString(), table, schema: params.get('schema') ?? undefined };
   }
-  throw new ConfigError([diagnostic('invalid_store_url', 'error', `Unsupported store URL ${JSON.stringify(url)}`, { hint: 'Use sqlite:path/to/file.db or postgres://user@host:5432/db' })]);
+  if (/^(mysql|mariadb):\/\//.test(url)) {
+    const parsed = new URL(url.replace(/^mariadb:/, 'mysql:'));
+    parsed.searchParams.delete('table');
+    parsed.searchParams.delete('database');
+    return { dialect: 'mysql', location: parsed.toString(), table, schema: params.get('database') ?? undefined };
+  }
+  throw new ConfigError([diagnostic('invalid_store_url', 'error', `Unsupported store URL ${JSON.stringify(url)}`, { hint: 'Use sqlite:path/to/file.db, postgres://user@host:5432/db or mysql://user@host:3306/db' })]);
 }
 
 async function apply(target: Target, sql: string, cwd: string): Promise<void> {
@@ -57,6 +63,17 @@ async function apply(target: Target, sql: string, cwd: string): Promise<void> {
       db.exec(sql);
     } finally {
       db.close();
+    }
+    return;
+  }
+  if (target.dialect === 'mysql') {
+    type Conn = { query(sql: string): Promise<unknown>; end(): Promise<void> };
+    const mysql = load<{ createConnection(o: { uri: string; multipleStatements: boolean }): Promise<Conn> }>('mysql2/promise');
+    const conn = await mysql.createConnection({ uri: target.location, multipleStatements: true });
+    try {
+      await conn.query(sql);
+    } finally {
+      await conn.end();
     }
     return;
   }
@@ -84,6 +101,6 @@ export async function migrateCommand(ctx: CliContext, args: MigrateArgs): Promis
   } catch (err) {
     throw new ConfigError([diagnostic('store_unavailable', 'error', `Cannot create the store tables: ${(err as Error).message}`, { hint: 'Check the URL (and for SQLite that the folder exists); --dry-run prints the SQL.' })]);
   }
-  ctx.logger.out(`Created (if missing) ${sqlConfig.dedupTable} and ${sqlConfig.sagaTable} in ${target.dialect === 'sqlite' ? target.location : 'the PostgreSQL database'}.`);
+  ctx.logger.out(`Created (if missing) ${sqlConfig.dedupTable} and ${sqlConfig.sagaTable} in ${target.dialect === 'sqlite' ? target.location : target.dialect === 'mysql' ? 'the MySQL/MariaDB database' : 'the PostgreSQL database'}.`);
   return 0;
 }

@@ -2,7 +2,7 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import {
-  openStore, pruneExpired, reconcileReport, reconcileSagaReport, type DedupStore, type StaleRow, type StaleSaga,
+  openStore, pruneExpired, reconcileReport, reconcileSagaReport, type FullDedupStore, type StaleRow, type StaleSaga,
 } from '../../runtime/index.js';
 import { ConfigError, diagnostic } from '../../diagnostics/diagnostic.js';
 import type { CliContext } from '../context.js';
@@ -27,7 +27,7 @@ export function storeError(code: string, message: string, hint?: string): Config
 }
 
 /** A wrong URL, a missing file or a missing table is the user's to fix: a diagnostic, not a stack trace. */
-export function open(ctx: CliContext, url: string): DedupStore {
+export async function open(ctx: CliContext, url: string): Promise<FullDedupStore> {
   let target = url;
   if (url.startsWith('sqlite:')) {
     const path = url.slice('sqlite:'.length).replace(/^\/\//, '').split('?')[0];
@@ -37,19 +37,19 @@ export function open(ctx: CliContext, url: string): DedupStore {
     target = `sqlite:${file}${url.includes('?') ? url.slice(url.indexOf('?')) : ''}`;
   }
   try {
-    return openStore(target);
+    return await openStore(target);
   } catch (err) {
-    throw storeError('invalid_store_url', (err as Error).message, 'Use sqlite:path/to/file.db, postgres://user@host:5432/db or redis://host:6379');
+    throw storeError('invalid_store_url', (err as Error).message, 'Use sqlite:path/to/file.db, postgres://user@host:5432/db, mysql://user@host:3306/db or redis://host:6379');
   }
 }
 
-export async function withStore<T>(ctx: CliContext, url: string, fn: (store: DedupStore) => Promise<T>): Promise<T> {
-  const store = open(ctx, url);
+export async function withStore<T>(ctx: CliContext, url: string, fn: (store: FullDedupStore) => Promise<T>): Promise<T> {
+  const store = await open(ctx, url);
   try {
     return await fn(store);
   } catch (err) {
     const message = (err as Error).message ?? String(err);
-    if (/no such table|does not exist|ECONNREFUSED|ENOTFOUND|password authentication|database .* does not exist/i.test(message)) {
+    if (/no such table|does not exist|doesn't exist|Access denied|Unknown database|ECONNREFUSED|ENOTFOUND|password authentication|database .* does not exist/i.test(message)) {
       throw storeError('store_unavailable', `Cannot read the dedup store: ${message}`, 'Check the URL and that the generated migration (generated/sql/<dialect>/0001_idemgen_dedup.up.sql) was applied, or run `idemgen migrate --store …`.');
     }
     throw err;

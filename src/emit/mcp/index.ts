@@ -84,7 +84,7 @@ export function renderMcpFile(apiPlan: ApiPlan): string {
     '  }',
     `  const server = new McpServer({ name: ${lit(api.id)}, version: ${lit(api.version ?? '0.0.0')} });`,
     `  ${n.register}(server, {`,
-    '    store: openStore(env.IDEMGEN_STORE ?? "sqlite:idemgen.sqlite"),',
+    '    store: await openStore(env.IDEMGEN_STORE ?? "sqlite:idemgen.sqlite"),',
     '    auth,',
     '    serverArguments,',
     '    dynamic: env.IDEMGEN_DYNAMIC === "1",',

@@ -3,20 +3,10 @@
  * and each dialect folder converts every statement kind with an exhaustive switch.
  * Names in here are already validated (identifiers.ts); converters still quote every one.
  */
+import type { StoreColumnType } from '../../runtime/store/sql/schema.js';
 
-/** Logical column types; each dialect maps them in its `column-type.ts`. */
-export type ColumnType =
-  /** Short text that is compared exactly and may be indexed (keys, scope, operation, status). */
-  | { kind: 'key'; maxLength: number }
-  /** SHA-256 hex digest (64 characters). */
-  | { kind: 'hash' }
-  /** Free text of moderate size (an external id). */
-  | { kind: 'text' }
-  /** JSON documents of unbounded size (stored results and errors). */
-  | { kind: 'json' }
-  /** Epoch milliseconds (DESIGN §5 contract: times are BIGINT everywhere). */
-  | { kind: 'bigint' }
-  | { kind: 'integer' };
+/** Logical column types (the runtime's, runtime/store/sql/schema.ts); each dialect maps them in its `column-type.ts`. */
+export type ColumnType = StoreColumnType;
 
 export interface ColumnDef {
   name: string;

@@ -109,7 +109,7 @@ export function headersOf(
  */
 export function needStore<T>(value: T | undefined, operation: string): T {
   if (value === undefined) {
-    throw new TypeError(`${operation} needs a dedup store (it has no native key): create the client with { store }, e.g. createSqliteStore({ filename }) after running the generated migration`);
+    throw new TypeError(`${operation} needs a dedup store (it has no native key): create the client with { store }, e.g. createSqliteStore({ filename }) from @idemgen/runtime/sqlite after running the generated migration`);
   }
   return value;
 }

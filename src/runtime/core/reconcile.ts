@@ -6,7 +6,7 @@
  * is freed and the next retry runs). Every decision is stored in the row: who, when, how and why.
  */
 import { encodeResult } from './stored-value.js';
-import type { DedupRow, DedupStore, SagaRow } from '../store/types.js';
+import { requireCapability, type DedupRow, type DedupStore, type SagaRow } from '../store/types.js';
 
 export interface StaleRow extends DedupRow {
   /** How long past its lease the row has been pending, in ms. */
@@ -21,7 +21,7 @@ export interface StaleRow extends DedupRow {
 
 export async function reconcileReport(store: DedupStore, opts: { now?: number; limit?: number } = {}): Promise<StaleRow[]> {
   const now = opts.now ?? Date.now();
-  const rows = await store.listStale(now, opts.limit);
+  const rows = await requireCapability(store, 'reconcile', 'reconcileReport').listStale(now, opts.limit);
   return rows.map((row) => ({
     ...row, staleForMs: now - row.leaseExpiresAt, ageMs: now - row.createdAt, lastError: parseJson(row.error),
     summary: parseJson(row.argsSummary),
@@ -39,7 +39,7 @@ export async function reconcileSagaReport(
   store: DedupStore, table?: string, opts: { now?: number; limit?: number } = {},
 ): Promise<StaleSaga[]> {
   const now = opts.now ?? Date.now();
-  const rows = await store.saga(table).listStale(now, opts.limit);
+  const rows = await requireCapability(store, 'saga', 'reconcileSagaReport').saga(table).listStale(now, opts.limit);
   return rows.map((row) => ({
     ...row, staleForMs: now - row.leaseExpiresAt, compensationState: row.status === 'compensating' ? 'owed' : 'not-started',
   }));
@@ -90,14 +90,14 @@ export async function resolveUnknown(store: DedupStore, req: ResolveRequest): Pr
   };
   const result = req.as === 'completed' ? (await encodeResult(req.result ?? null, Number.MAX_SAFE_INTEGER)).text : null;
   const error = JSON.stringify({ outcome: req.as, name: 'ResolvedByOperator', message: req.reason });
-  const row = await store.resolve({ ...id, as: req.as, result, error, resolution: JSON.stringify(record), now });
+  const row = await requireCapability(store, 'reconcile', 'resolveUnknown').resolve({ ...id, as: req.as, result, error, resolution: JSON.stringify(record), now });
   // Lost a race with an OP-1/OP-3 takeover or another operator: report what is there now.
   if (!row) return { resolved: false, why: 'not-pending', row: await store.get(id) };
   return { resolved: true, row, record };
 }
 
 export function pruneExpired(store: DedupStore, opts: { now?: number } = {}): Promise<number> {
-  return store.prune(opts.now ?? Date.now());
+  return requireCapability(store, 'prune', 'pruneExpired').prune(opts.now ?? Date.now());
 }
 
 export function parseJson(text: string | null): unknown {

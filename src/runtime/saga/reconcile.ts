@@ -4,7 +4,7 @@
  * orphan found by the job, so a confirmed orphan is undone through the linked operation.
  */
 import { randomUUID } from 'node:crypto';
-import type { DedupStore, SagaRow } from '../store/types.js';
+import { requireCapability, type DedupStore, type SagaRow } from '../store/types.js';
 import type { SagaHandlers } from './run.js';
 import { encodeError } from '../core/stored-value.js';
 
@@ -15,7 +15,7 @@ export interface SagaReconcileOutcome {
 
 async function compensateOwned(store: DedupStore, row: SagaRow, token: string, externalId: string,
   compensate: NonNullable<SagaHandlers<unknown>['compensate']>, now: () => number, table?: string): Promise<boolean> {
-  const saga = store.saga(table);
+  const saga = requireCapability(store, 'saga', 'saga reconcile').saga(table);
   const id = { scope: row.scope, key: row.key, leaseToken: token };
   if (!(await saga.transition({ ...id, now: now(), from: ['pending', 'completed', 'compensating'], to: 'compensating', externalId }))) {
     return false;
@@ -35,7 +35,7 @@ export async function compensateSaga(
   store: DedupStore, id: { scope?: string; key: string; table?: string; now?: () => number; leaseMs?: number },
   compensate: (externalId: string, row: SagaRow) => Promise<void>,
 ): Promise<SagaRow | undefined> {
-  const saga = store.saga(id.table);
+  const saga = requireCapability(store, 'saga', 'saga reconcile').saga(id.table);
   const now = id.now ?? Date.now;
   const row = await saga.get({ scope: id.scope ?? '', key: id.key });
   if (!row || row.status !== 'completed' || !row.externalId) return row;
@@ -55,7 +55,7 @@ export async function reconcileSagas<T>(
   store: DedupStore, handlers: Pick<SagaHandlers<T>, 'reconcile' | 'compensate'>,
   opts: { table?: string; now?: () => number; leaseMs?: number; limit?: number } = {},
 ): Promise<SagaReconcileOutcome[]> {
-  const saga = store.saga(opts.table);
+  const saga = requireCapability(store, 'saga', 'saga reconcile').saga(opts.table);
   const now = opts.now ?? Date.now;
   const out: SagaReconcileOutcome[] = [];
   for (const row of await saga.listStale(now(), opts.limit)) {
@@ -80,7 +80,7 @@ async function settle<T>(
   store: DedupStore, row: SagaRow, token: string, verdict: Awaited<ReturnType<NonNullable<SagaHandlers<T>['reconcile']>>>,
   handlers: Pick<SagaHandlers<T>, 'compensate'>, now: () => number, table?: string,
 ): Promise<SagaReconcileOutcome['action']> {
-  const saga = store.saga(table);
+  const saga = requireCapability(store, 'saga', 'saga reconcile').saga(table);
   const id = { scope: row.scope, key: row.key, leaseToken: token, now: now() };
   if (verdict.status === 'not-happened') return (await saga.release(id)) ? 'released' : 'skipped';
   if (verdict.status === 'unknown') {

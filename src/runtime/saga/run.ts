@@ -15,7 +15,7 @@ import { scopeString, validateKey, type KeyScope } from '../core/keys.js';
 import { withHeartbeat } from '../core/lease-heartbeat.js';
 import { createRunTag, trustedNotExecuted } from '../core/run-tag.js';
 import { recordOrphan } from './orphan.js';
-import type { DedupRow, DedupStore, SagaRow, SagaStore, StoreMechanism } from '../store/types.js';
+import { requireCapability, type DedupRow, type DedupStore, type SagaRow, type SagaStore, type StoreMechanism } from '../store/types.js';
 import { decodeResult, encodeError, encodeResult, unencodableMarker } from '../core/stored-value.js';
 
 export interface SagaRequest {
@@ -154,7 +154,7 @@ export async function runSaga<T>(store: DedupStore, req: SagaRequest, handlers: 
   validateKey(req.key);
   const leaseMs = req.leaseMs ?? 30_000;
   const c: SagaCall = {
-    saga: store.saga(req.table), scope: scopeString(req.scope), req, now: req.now ?? Date.now, leaseMs,
+    saga: requireCapability(store, 'saga', 'runSaga').saga(req.table), scope: scopeString(req.scope), req, now: req.now ?? Date.now, leaseMs,
     heartbeatMs: req.heartbeatMs ?? leaseMs / 3,
   };
   const argsHash = hashArgs(req.args);

@@ -4,7 +4,7 @@
  * Each method runs synchronously, so claim is atomic within the event loop.
  */
 import type {
-  ClaimInput, ClaimResult, CompleteInput, DedupRow, DedupStore, FailInput, FencedInput, RowId,
+  ClaimInput, ClaimResult, CompleteInput, DedupRow, FailInput, FullDedupStore, FencedInput, RowId,
   RenewInput, ResolveInput, SagaClaimInput, SagaRow, SagaStore, SagaTransition, TakeOverInput, SagaStatus,
 } from './types.js';
 
@@ -87,7 +87,7 @@ function createMemorySagaStore(): SagaStore {
   };
 }
 
-export function createMemoryStore(): DedupStore {
+export function createMemoryStore(): FullDedupStore {
   const rows = new Map<string, DedupRow>();
   const sagas = new Map<string, SagaStore>();
   const update = (f: FencedInput, patch: Partial<DedupRow>): boolean => {
@@ -97,7 +97,6 @@ export function createMemoryStore(): DedupStore {
     return true;
   };
   return {
-    kind: 'memory',
     async claim(i: ClaimInput): Promise<ClaimResult> {
       const existing = rows.get(idOf(i));
       if (existing && !replaceable(existing, i.now)) return { claimed: false, row: { ...existing } };

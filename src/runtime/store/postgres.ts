@@ -1,13 +1,14 @@
 /**
- * PostgreSQL dedup store on a `pg` Pool: many processes on many machines share one table, and
- * the primary key arbitrates every claim. Values are read back as raw text per query (custom type
- * parsers), so a user pool keeps its own global parsers untouched.
+ * `@idemgen/runtime/postgres`: the PostgreSQL dedup store on a `pg` Pool: many processes on many machines
+ * share one table, and the primary key arbitrates every claim. Values are read back as raw text per query
+ * (custom type parsers), so a user pool keeps its own global parsers untouched. `pg` is imported
+ * statically (bundlers see it); the main entry does not import this file.
  */
-import { createRequire } from 'node:module';
+import pg from 'pg';
 import type { Pool, PoolConfig, QueryResultRow } from 'pg';
 import type { SqlDriver } from './sql/driver.js';
 import { createSqlStore } from './sql/store.js';
-import type { DedupStore } from './types.js';
+import type { FullDedupStore } from './types.js';
 
 /**
  * The slice of a `pg` Pool the store uses. A `pg.Pool` satisfies it; spelling it out keeps the
@@ -49,8 +50,6 @@ function toPg(sql: string): string {
 function openPool(opts: PostgresStoreOptions): { pool: Pool; owned: boolean } {
   if (opts.pool) return { pool: opts.pool as unknown as Pool, owned: false };
   if (!opts.connectionString) throw new TypeError('createPostgresStore: pass `connectionString` or `pool`');
-  const require = createRequire(import.meta.url);
-  const pg = require('pg') as typeof import('pg');
   const pool = new pg.Pool({ max: 10, ...(opts.poolConfig as PoolConfig | undefined), connectionString: opts.connectionString });
   // An EventEmitter 'error' with no listener throws: one idle connection drop would crash the process.
   pool.on('error', opts.onPoolError ?? (() => undefined));
@@ -81,6 +80,6 @@ export function createPostgresDriver(opts: PostgresStoreOptions): SqlDriver {
   };
 }
 
-export function createPostgresStore(opts: PostgresStoreOptions): DedupStore {
-  return createSqlStore(createPostgresDriver(opts), 'postgres', { table: opts.table, schema: opts.schema });
+export function createPostgresStore(opts: PostgresStoreOptions): FullDedupStore {
+  return createSqlStore(createPostgresDriver(opts), { table: opts.table, schema: opts.schema });
 }

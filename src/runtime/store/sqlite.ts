@@ -1,14 +1,13 @@
 /**
- * SQLite dedup store (the embedded default) on better-sqlite3 12. WAL lets readers proceed while
- * one writer commits; busy_timeout makes a second process wait for the write lock instead of
- * failing with SQLITE_BUSY. better-sqlite3 is loaded lazily so `idemgen/runtime` imports
- * cleanly in apps that only use PostgreSQL.
+ * `@idemgen/runtime/sqlite`: the SQLite dedup store (the embedded default) on better-sqlite3 ≥ 11. WAL
+ * lets readers proceed while one writer commits; busy_timeout makes a second process wait for the write
+ * lock instead of failing with SQLITE_BUSY. Its own entry point with a static import, so bundlers see the
+ * driver and the main entry loads without it.
  */
-import { createRequire } from 'node:module';
-import type BetterSqlite3 from 'better-sqlite3';
+import BetterSqlite3 from 'better-sqlite3';
 import type { SqlDriver } from './sql/driver.js';
 import { createSqlStore } from './sql/store.js';
-import type { DedupStore } from './types.js';
+import type { FullDedupStore } from './types.js';
 
 /**
  * The slice of a better-sqlite3 Database the store uses. A better-sqlite3 `Database` satisfies it;
@@ -40,9 +39,7 @@ function bindable(params: readonly unknown[]): SqliteValue[] {
 function openDatabase(opts: SqliteStoreOptions): { db: BetterSqlite3.Database; owned: boolean } {
   if (opts.database) return { db: opts.database as BetterSqlite3.Database, owned: false };
   if (!opts.filename) throw new TypeError('createSqliteStore: pass `filename` or `database`');
-  const require = createRequire(import.meta.url);
-  const Database = require('better-sqlite3') as typeof BetterSqlite3;
-  return { db: new Database(opts.filename), owned: true };
+  return { db: new BetterSqlite3(opts.filename), owned: true };
 }
 
 export function createSqliteDriver(opts: SqliteStoreOptions): SqlDriver {
@@ -73,6 +70,6 @@ export function createSqliteDriver(opts: SqliteStoreOptions): SqlDriver {
   };
 }
 
-export function createSqliteStore(opts: SqliteStoreOptions): DedupStore {
-  return createSqlStore(createSqliteDriver(opts), 'sqlite', { table: opts.table });
+export function createSqliteStore(opts: SqliteStoreOptions): FullDedupStore {
+  return createSqlStore(createSqliteDriver(opts), { table: opts.table });
 }

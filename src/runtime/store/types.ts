@@ -90,8 +90,11 @@ export interface TakeOverInput extends RowId {
   leaseMs: number;
 }
 
+/**
+ * The minimal store: what `createIdempotency` (and everything built on it) calls on every run.
+ * A custom store implements these nine methods; the capabilities below are optional extras.
+ */
 export interface DedupStore {
-  readonly kind: 'memory' | 'sqlite' | 'postgres' | 'redis';
   /**
    * Insert a `pending` row atomically through the primary key (INSERT … ON CONFLICT DO NOTHING).
    * A completed/failed row past `expires_at` counts as absent and is replaced.
@@ -113,18 +116,50 @@ export interface DedupStore {
   takeOver(input: TakeOverInput): Promise<DedupRow | undefined>;
   /** Lease heartbeat while the call runs; `false` once the token no longer owns a pending row. */
   renewLease(input: RenewInput): Promise<boolean>;
+  close(): Promise<void>;
+}
+
+/** Capability: operator reconciliation of unknown outcomes (`reconcileReport`, `resolveUnknown`, `idemgen reconcile`). */
+export interface ReconcileCapable {
+  /** Pending rows whose lease has expired (reconcile). */
+  listStale(now: number, limit?: number): Promise<DedupRow[]>;
   /**
    * Resolve a pending row whose lease has expired (nobody holds it); clears the lease token, so a
    * zombie attempt that wakes up later is fenced out. `undefined` when no such row exists.
    */
   resolve(input: ResolveInput): Promise<DedupRow | undefined>;
-  /** Pending rows whose lease has expired (reconcile). */
-  listStale(now: number, limit?: number): Promise<DedupRow[]>;
+}
+
+/** Capability: TTL expiry (`pruneExpired`, `idemgen prune`). */
+export interface PruneCapable {
   /** Delete completed/failed rows past `expires_at`; unresolved pending rows are kept. */
   prune(now: number): Promise<number>;
-  /** The OP-5 saga intent table on the same connection. */
+}
+
+/** Capability: the OP-5 saga intent table on the same connection (`runSaga`, `reconcileSagas`). */
+export interface SagaCapable {
   saga(table?: string): SagaStore;
-  close(): Promise<void>;
+}
+
+/** Every built-in store (memory, SQLite, PostgreSQL, MySQL/MariaDB, Redis) has every capability. */
+export type FullDedupStore = DedupStore & ReconcileCapable & PruneCapable & SagaCapable;
+
+type Capability = { saga: SagaCapable; reconcile: ReconcileCapable; prune: PruneCapable };
+const METHODS: { [K in keyof Capability]: readonly string[] } = {
+  saga: ['saga'], reconcile: ['listStale', 'resolve'], prune: ['prune'],
+};
+
+/** Whether `store` has a capability (checked by method presence: stores are plain objects). */
+export function hasCapability<K extends keyof Capability>(store: DedupStore, capability: K): store is DedupStore & Capability[K] {
+  const s = store as unknown as Record<string, unknown>;
+  return METHODS[capability].every((m) => typeof s[m] === 'function');
+}
+
+/** The store with the capability `what` needs, or a TypeError naming the missing methods. */
+export function requireCapability<K extends keyof Capability>(store: DedupStore, capability: K, what: string): DedupStore & Capability[K] {
+  if (hasCapability(store, capability)) return store;
+  throw new TypeError(`${what} needs a store with ${METHODS[capability].join('() and ')}() (the ${capability} capability); ` +
+    'the built-in stores have it, this custom store does not');
 }
 
 export type SagaStatus = 'pending' | 'completed' | 'compensating' | 'compensated' | 'failed';

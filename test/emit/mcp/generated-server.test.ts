@@ -12,7 +12,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createSqliteStore } from '../../../src/runtime/index.js';
+import { createSqliteStore } from '../../../src/runtime/store/sqlite.js';
 import { REPLAY_META } from '../../../src/runtime/mcp/index.js';
 import { MECHANISM_META, WINDOW_META } from '../../../src/runtime/mcp/server.js';
 import { startFaultServer, type FaultServer } from '../../helpers/fault-server.js';

@@ -89,13 +89,16 @@ describe('MariaDB: emitted migrations', () => {
 });
 
 describe('MariaDB: the claim under concurrency', () => {
-  test('50 connections claim one key at once: exactly one wins, and the row is the winner’s', async () => {
+  test('50 connections claim one key at once: exactly one INSERT succeeds, 49 get ER_DUP_ENTRY, and the row is the winner’s', async () => {
     const claim = renderClaimStatement('mysql', config.sql);
+    expect(claim).toMatch(/^INSERT INTO `idemgen_sql_my_\d+`\.`idemgen_dedup` \(/);
     const conns = await Promise.all(Array.from({ length: 50 }, () => mysql.createConnection(url)));
     try {
-      const results = await Promise.all(conns.map((c, i) => c.query(claim, claimParams('race-key', `lease-${i}`))));
-      const winners = results.flatMap(([r], i) => ((r as mysql.ResultSetHeader).affectedRows === 1 ? [i] : []));
+      const results = await Promise.allSettled(conns.map((c, i) => c.query(claim, claimParams('race-key', `lease-${i}`))));
+      const winners = results.flatMap((r, i) => (r.status === 'fulfilled' ? [i] : []));
       expect(winners).toHaveLength(1);
+      const codes = results.flatMap((r) => (r.status === 'rejected' ? [(r.reason as { code?: string }).code] : []));
+      expect(codes).toEqual(Array.from({ length: 49 }, () => 'ER_DUP_ENTRY'));
       const [rows] = await db.query("SELECT lease_token, status FROM idemgen_dedup WHERE idempotency_key = 'race-key'");
       expect(rows).toEqual([{ lease_token: `lease-${winners[0]}`, status: 'pending' }]);
     } finally {

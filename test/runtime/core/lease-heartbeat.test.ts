@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import {
-  createIdempotency, IdempotencyFencedError, reconcileSagas, runSaga, type DedupStore,
+  createIdempotency, IdempotencyFencedError, reconcileSagas, runSaga, type FullDedupStore,
 } from '../../../src/runtime/index.js';
 import { makeStore, STORE_KINDS, type TestStore } from '../store/stores.js';
 
@@ -14,7 +14,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe.each(STORE_KINDS)('lease heartbeat on %s', (kind) => {
   let t: TestStore;
-  let store: DedupStore;
+  let store: FullDedupStore;
   let table: string;
   beforeAll(async () => {
     t = await makeStore(kind, inject('pgUrl'), 'beat');

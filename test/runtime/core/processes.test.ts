@@ -25,13 +25,13 @@ function nextMessage<T>(child: ChildProcess): Promise<T> {
   });
 }
 
-function workerStore(t: TestStore, kind: 'sqlite' | 'postgres' | 'redis'): WorkerStoreConfig {
+function workerStore(t: TestStore, kind: WorkerStoreConfig['kind']): WorkerStoreConfig {
   return { kind, ...t.location };
 }
 
 interface HerdReport { fresh: number; replays: number; inFlight: number; other: string[]; ids: unknown[] }
 
-describe.each(['postgres', 'redis'] as const)('200 identical calls spread over 4 OS processes on one %s table', (kind) => {
+describe.each(['postgres', 'mysql', 'redis'] as const)('200 identical calls spread over 4 OS processes on one %s table', (kind) => {
   let t: TestStore;
   let server: FaultServer;
   beforeAll(async () => {
@@ -58,7 +58,7 @@ describe.each(['postgres', 'redis'] as const)('200 identical calls spread over 4
   }, 120_000);
 });
 
-describe.each(['sqlite', 'postgres', 'redis'] as const)('a worker SIGKILLed after the side effect, before completion (%s)', (kind) => {
+describe.each(['sqlite', 'postgres', 'mysql', 'redis'] as const)('a worker SIGKILLed after the side effect, before completion (%s)', (kind) => {
   let t: TestStore;
   afterAll(() => t?.cleanup());
   beforeAll(async () => {

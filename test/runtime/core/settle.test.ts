@@ -3,10 +3,8 @@
  * JSON text, a throwing `redact`, or a store that went away (a real SQLite file closed mid-call).
  */
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import {
-  createIdempotency, createSqliteStore, IdempotencyOutcomeUnknownError, IdempotencyResultUnencodableError,
-  type DedupStore,
-} from '../../../src/runtime/index.js';
+import { createIdempotency, IdempotencyOutcomeUnknownError, IdempotencyResultUnencodableError, type DedupStore } from '../../../src/runtime/index.js';
+import { createSqliteStore } from '../../../src/runtime/store/sqlite.js';
 import { makeStore, STORE_KINDS, type TestStore } from '../store/stores.js';
 
 const KEY = (n: string) => `settle-${n}-0123456789abcdef`;

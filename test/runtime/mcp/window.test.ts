@@ -1,6 +1,6 @@
 /** The in-process window and the middleware used directly (no transport): LRU bound, expiry, scoping. */
 import { describe, expect, it } from 'vitest';
-import { createSqliteStore } from '../../../src/runtime/index.js';
+import { createSqliteStore } from '../../../src/runtime/store/sqlite.js';
 import { createDedupWindow, REPLAY_META, withIdempotency } from '../../../src/runtime/mcp/index.js';
 import { migratedSqliteFile } from './sqlite-db.js';
 

@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import {
   checkpoint, compensateSaga, IdempotencyConflictError, IdempotencyOutcomeUnknownError, reconcileSagas, runSaga,
-  type DedupStore, type SagaHandlers,
+  type FullDedupStore, type SagaHandlers,
 } from '../../../src/runtime/index.js';
 import { makeStore, STORE_KINDS, type TestStore } from '../store/stores.js';
 
@@ -10,7 +10,7 @@ const KEY = (n: string) => `saga-${n}-0123456789abcdef`;
 
 describe.each(STORE_KINDS)('runSaga on %s', (kind) => {
   let t: TestStore;
-  let store: DedupStore;
+  let store: FullDedupStore;
   let table: string;
   beforeAll(async () => {
     t = await makeStore(kind, inject('pgUrl'), 'saga');

@@ -4,7 +4,8 @@
  */
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { createPostgresStore, type DedupStore } from '../../../src/runtime/index.js';
+import { type DedupStore } from '../../../src/runtime/index.js';
+import { createPostgresStore } from '../../../src/runtime/store/postgres.js';
 import { migratePostgres, sqlConfigFor } from './stores.js';
 
 const name = `pgpool_${process.pid}`;

@@ -7,7 +7,8 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { createClient } from 'redis';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { createRedisStore, type DedupStore } from '../../../src/runtime/index.js';
+import { type FullDedupStore } from '../../../src/runtime/index.js';
+import { createRedisStore } from '../../../src/runtime/store/redis/store.js';
 import { REPLAY_META } from '../../../src/runtime/mcp/index.js';
 import { createFixtureServer } from '../mcp/fixture-server.js';
 
@@ -16,7 +17,7 @@ type Raw = ReturnType<typeof createClient>;
 
 describe('Redis store specifics', () => {
   let raw: Raw;
-  let store: DedupStore;
+  let store: FullDedupStore;
   const prefix = `rs_${process.pid}`;
   beforeAll(async () => {
     raw = createClient({ url: inject('redisUrl') });
@@ -113,7 +114,7 @@ describe('OP-7 window backed by Redis (MCP middleware)', () => {
   const url = () => inject('redisUrl');
   const prefix = `op7_${process.pid}`;
   const effects: unknown[] = [];
-  async function serve(store: DedupStore): Promise<Client> {
+  async function serve(store: FullDedupStore): Promise<Client> {
     const server = createFixtureServer({ store, recordEffect: (a) => effects.push(a) });
     const [c, s] = InMemoryTransport.createLinkedPair();
     const client = new Client({ name: 't', version: '1' });

@@ -6,20 +6,27 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
+import mysql from 'mysql2/promise';
 import pg from 'pg';
 import { resolveConfig } from '../../../src/config/types.js';
 import { renderStoreMigration } from '../../../src/emit/sql/index.js';
 import { inject } from 'vitest';
-import { createMemoryStore, createPostgresStore, createRedisStore, createSqliteStore, type DedupStore } from '../../../src/runtime/index.js';
+import { createMemoryStore, type FullDedupStore } from '../../../src/runtime/index.js';
+import { createPostgresStore } from '../../../src/runtime/store/postgres.js';
+import { createRedisStore } from '../../../src/runtime/store/redis/store.js';
+import { createSqliteStore } from '../../../src/runtime/store/sqlite.js';
+import { createMysqlStore } from '../../../src/runtime/store/mysql.js';
 
-export type StoreKind = 'memory' | 'sqlite' | 'postgres' | 'redis';
-export const STORE_KINDS: StoreKind[] = ['memory', 'sqlite', 'postgres', 'redis'];
+export type StoreKind = 'memory' | 'sqlite' | 'postgres' | 'mysql' | 'redis';
+export const STORE_KINDS: StoreKind[] = ['memory', 'sqlite', 'postgres', 'mysql', 'redis'];
 
 export interface TestStore {
-  store: DedupStore;
+  store: FullDedupStore;
   /** For opening a second connection (another process) on the same table. */
   location: {
     filename?: string; connectionString?: string; schema?: string; url?: string; prefix?: string; table: string; sagaTable: string;
+    /** MySQL/MariaDB: the database the tables live in. */
+    database?: string;
   };
   cleanup(): Promise<void>;
 }
@@ -63,6 +70,7 @@ export async function makeStore(kind: StoreKind, pgUrl: string, prefix: string):
     };
   }
   if (kind === 'redis') return makeRedisStore(name, sql.dedupTable, sql.sagaTable);
+  if (kind === 'mysql') return makeMysqlStore(name);
   const schema = `rt_${name}`;
   await migratePostgres(pgUrl, schema, name);
   const store = createPostgresStore({ connectionString: pgUrl, table: sql.dedupTable, schema });
@@ -92,6 +100,27 @@ async function makeRedisStore(name: string, table: string, sagaTable: string): P
       await client.connect();
       for await (const keys of client.scanIterator({ MATCH: `${prefix}:*`, COUNT: 1000 })) if (keys.length) await client.del(keys);
       await client.close();
+    },
+  };
+}
+
+/** MySQL/MariaDB: a fresh database per store (MySQL's schemas are databases), tables from the generated migration. */
+async function makeMysqlStore(name: string): Promise<TestStore> {
+  const url = inject('mysqlUrl');
+  const database = `rt_${name}`;
+  const admin = await mysql.createConnection({ uri: url, multipleStatements: true });
+  await admin.query(`CREATE DATABASE \`${database}\``);
+  await admin.query(renderStoreMigration('mysql', sqlConfigFor(name, database), { saga: true }).up);
+  await admin.end();
+  const table = sqlConfigFor(name).dedupTable;
+  const store = createMysqlStore({ uri: url, database, table });
+  return {
+    store, location: { url, database, table, sagaTable: sqlConfigFor(name).sagaTable },
+    cleanup: async () => {
+      await store.close();
+      const conn = await mysql.createConnection(url);
+      await conn.query(`DROP DATABASE \`${database}\``);
+      await conn.end();
     },
   };
 }

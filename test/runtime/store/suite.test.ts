@@ -1,9 +1,13 @@
 /**
- * One table-driven suite for every store: memory, SQLite (a real file), PostgreSQL and Redis (real
+ * One table-driven suite for every store: memory, SQLite (a real file), PostgreSQL, MySQL/MariaDB and Redis (real
  * servers), on tables made by the generated migration. Same state machine everywhere (DESIGN §5).
  */
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { createSqliteStore, createPostgresStore, openStore, type ClaimInput, type DedupStore } from '../../../src/runtime/index.js';
+import {
+  createMemoryStore, hasCapability, openStore, requireCapability, type ClaimInput, type FullDedupStore,
+} from '../../../src/runtime/index.js';
+import { createSqliteStore } from '../../../src/runtime/store/sqlite.js';
+import { createPostgresStore } from '../../../src/runtime/store/postgres.js';
 import { makeStore, STORE_KINDS, type TestStore } from './stores.js';
 
 const HASH_A = 'a'.repeat(64);
@@ -16,9 +20,9 @@ function claimInput(key: string, over: Partial<ClaimInput> = {}): ClaimInput {
   };
 }
 
-describe.each(STORE_KINDS)('DedupStore on %s', (kind) => {
+describe.each(STORE_KINDS)('FullDedupStore on %s', (kind) => {
   let t: TestStore;
-  let store: DedupStore;
+  let store: FullDedupStore;
   beforeAll(async () => {
     t = await makeStore(kind, inject('pgUrl'), 'suite');
     store = t.store;
@@ -156,16 +160,31 @@ describe('store construction', () => {
     expect(() => createPostgresStore({ connectionString: 'postgres://127.0.0.1:1/x', table: 'ok', schema: 'a"b' })).toThrow(/invalid schema/);
   });
 
-  it('openStore understands sqlite:, postgres:// and refuses the rest', async () => {
-    const s = openStore('sqlite::memory:?table=some_table');
-    expect(s.kind).toBe('sqlite');
+  it('openStore loads the driver its URL names; each store works on its own table and names the dialect of a missing one', async () => {
+    const claim = (key: string) => claimInput(key);
+    const s = await openStore('sqlite::memory:?table=some_table');
+    await expect(s.claim(claim('k-open-sqlite-01'))).rejects.toThrow(/^the SQLite table "?some_table"? does not exist/);
     await s.close();
-    const p = openStore(`${inject('pgUrl')}?table=t_x&schema=s_x`);
-    expect(p.kind).toBe('postgres');
+    const p = await openStore(`${inject('pgUrl')}?table=t_x&schema=s_x`);
+    await expect(p.claim(claim('k-open-pg-000001'))).rejects.toThrow(/^the PostgreSQL table .*t_x.* does not exist/);
     await p.close();
-    const r = openStore(`${inject('redisUrl')}?table=t_x&prefix=p_x`);
-    expect(r.kind).toBe('redis');
+    for (const scheme of ['mysql:', 'mariadb:']) {
+      const m = await openStore(`${inject('mysqlUrl').replace(/^mysql:/, scheme)}?table=t_x`);
+      await expect(m.claim(claim('k-open-my-000001'))).rejects.toThrow(/^the MySQL\/MariaDB table .*t_x.* does not exist/);
+      await m.close();
+    }
+    const r = await openStore(`${inject('redisUrl')}?table=t_x&prefix=p_x_${process.pid}`);
+    expect((await r.claim(claim('k-open-redis-001'))).claimed).toBe(true);
     await r.close();
-    expect(() => openStore('mongodb://localhost')).toThrow(/unsupported store URL/);
+    await expect(openStore('mongodb://localhost')).rejects.toThrow(/unsupported store URL/);
+  });
+
+  it('hasCapability / requireCapability: a custom store with only the nine core methods is enough for a run, not for reconcile', async () => {
+    const full = createMemoryStore();
+    const { listStale: _l, resolve: _r, prune: _p, saga: _s, ...core } = full;
+    expect(hasCapability(full, 'saga') && hasCapability(full, 'reconcile') && hasCapability(full, 'prune')).toBe(true);
+    expect([hasCapability(core, 'saga'), hasCapability(core, 'reconcile'), hasCapability(core, 'prune')]).toEqual([false, false, false]);
+    expect(Object.keys(core).sort()).toEqual(['claim', 'close', 'complete', 'fail', 'get', 'markUnknown', 'release', 'renewLease', 'takeOver']);
+    expect(() => requireCapability(core, 'reconcile', 'reconcileReport')).toThrow(/reconcileReport needs a store with listStale\(\) and resolve\(\)/);
   });
 });

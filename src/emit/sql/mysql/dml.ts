@@ -1,20 +1,15 @@
-import { CLAIM_COLUMNS, OWNED_EXAMPLE_COLUMNS, OWNED_EXAMPLE_VALUES } from '../claim-columns.js';
+import { OWNED_EXAMPLE_COLUMNS, OWNED_EXAMPLE_VALUES } from '../claim-columns.js';
+import { claimStatement } from '../../../runtime/store/sql/statements.js';
 import type { TableName } from '../statements.js';
 import { quoteIdentifier, quoteTable } from './quote.js';
 
 /**
- * Claim a key: affected rows 1 = this caller won, 0 = the key exists. MySQL has no RETURNING;
- * `INSERT IGNORE` reports the duplicate as a warning with zero affected rows (MySQL manual,
- * INSERT IGNORE). Unlike ON DUPLICATE KEY UPDATE its affected-row count does not depend on the
- * client's CLIENT_FOUND_ROWS flag.
+ * The runtime's claim (runtime/store/sql/statements.ts): a plain INSERT; ER_DUP_ENTRY = the key exists.
+ * Not `INSERT IGNORE`: it turns NOT NULL/CHECK violations into warnings too, a broken row would look like
+ * a duplicate. MySQL has no RETURNING: the winner reads its row back by key.
  */
 export function renderClaim(table: TableName): string {
-  const columns = CLAIM_COLUMNS.map((c) => quoteIdentifier(c));
-  const values = CLAIM_COLUMNS.map(() => '?');
-  return [
-    `INSERT IGNORE INTO ${quoteTable(table)} (${columns.join(', ')}, \`status\`, \`attempts\`)`,
-    `VALUES (${values.join(', ')}, 'pending', 1);`,
-  ].join('\n');
+  return `${claimStatement('mysql', quoteTable(table))};`;
 }
 
 /** SOP OP-4 for MySQL/MariaDB: insert-or-ignore, then read the row back by its key. */

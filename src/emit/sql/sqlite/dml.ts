@@ -1,21 +1,14 @@
-import { CLAIM_COLUMNS, OWNED_EXAMPLE_COLUMNS, OWNED_EXAMPLE_VALUES } from '../claim-columns.js';
+import { OWNED_EXAMPLE_COLUMNS, OWNED_EXAMPLE_VALUES } from '../claim-columns.js';
+import { claimStatement } from '../../../runtime/store/sql/statements.js';
 import type { TableName } from '../statements.js';
 import { quoteIdentifier, quoteTable } from './quote.js';
 
 /**
- * Claim a key: one row back = this caller won. `ON CONFLICT … DO NOTHING` (SQLite ≥ 3.24) rather
- * than `INSERT OR IGNORE`: OR IGNORE also swallows NOT NULL and CHECK failures, which would look
- * like "duplicate" to the caller.
+ * The runtime's claim (runtime/store/sql/statements.ts): one row back = this caller won.
+ * `ON CONFLICT … DO NOTHING` rather than `INSERT OR IGNORE`, which also swallows NOT NULL and CHECK failures.
  */
 export function renderClaim(table: TableName): string {
-  const columns = CLAIM_COLUMNS.map((c) => quoteIdentifier(c));
-  const values = CLAIM_COLUMNS.map(() => '?');
-  return [
-    `INSERT INTO ${quoteTable(table)} (${columns.join(', ')}, "status", "attempts")`,
-    `VALUES (${values.join(', ')}, 'pending', 1)`,
-    'ON CONFLICT ("scope", "idempotency_key") DO NOTHING',
-    'RETURNING "idempotency_key", "lease_token";',
-  ].join('\n');
+  return `${claimStatement('sqlite', quoteTable(table))};`;
 }
 
 /**

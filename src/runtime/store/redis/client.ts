@@ -5,7 +5,7 @@
  * fallback to EVAL when the server has not cached them yet (a restart, SCRIPT FLUSH, a failover).
  */
 import { createHash } from 'node:crypto';
-import { createRequire } from 'node:module';
+import { createClient } from 'redis';
 
 export interface RedisClientLike {
   sendCommand(args: string[]): Promise<unknown>;
@@ -41,9 +41,7 @@ const sha1 = (lua: string): string => {
 };
 
 function createOwnedClient(url: string, onError: (err: Error) => void): OwnedClient {
-  const require = createRequire(import.meta.url);
-  const redis = require('redis') as { createClient(o: { url: string }): OwnedClient };
-  const client = redis.createClient({ url });
+  const client = createClient({ url }) as unknown as OwnedClient;
   // An EventEmitter 'error' with no listener throws: one dropped socket would crash the process.
   client.on('error', onError);
   return client;
@@ -53,7 +51,7 @@ export function connectRedis(opts: RedisConnectOptions): RedisConnection {
   if (!opts.client && !opts.url) throw new TypeError('createRedisStore: pass `url` or `client`');
   const owned = opts.client ? undefined : createOwnedClient(opts.url as string, opts.onClientError ?? (() => undefined));
   const client: RedisClientLike = opts.client ?? (owned as OwnedClient);
-  // Connect lazily, once: `openStore(url)` stays synchronous like the SQL stores.
+  // Connect lazily, once: creating the store does no I/O, like the SQL stores.
   let ready: Promise<unknown> | undefined = owned ? undefined : Promise.resolve();
   const command = async (args: string[]): Promise<unknown> => {
     ready ??= (owned as OwnedClient).connect();

@@ -11,7 +11,7 @@ import { resolvedPatch } from '../memory.js';
 import { CLAIM, COMPLETE_HELD, FENCED, RESOLVE, LIST_STALE, PRUNE_ONE, TAKE_OVER } from './scripts.js';
 import { createPlainClaim } from './plain-claim.js';
 import { createHeldRows } from './held.js';
-import type { ClaimResult, DedupRow, DedupStore, FencedInput, RowId, SagaRow, SagaStore } from '../types.js';
+import type { ClaimResult, DedupRow, FencedInput, FullDedupStore, RowId, SagaRow, SagaStore } from '../types.js';
 
 export interface RedisStoreOptions {
   /** `redis://…` / `rediss://…` (Valkey speaks the same protocol); the store then owns the client. */
@@ -96,7 +96,7 @@ function sagaStore(t: Table): SagaStore {
 
 const mapped = <R>(json: string | undefined, to: (json: string) => R): R | undefined => (json ? to(json) : undefined);
 
-export function createRedisStore(opts: RedisStoreOptions): DedupStore {
+export function createRedisStore(opts: RedisStoreOptions): FullDedupStore {
   const conn = connectRedis(opts);
   const prefix = opts.prefix ?? 'idemgen';
   const t = table(conn, redisKeys(prefix, opts.table ?? 'idemgen_dedup'), DEDUP_OPEN);
@@ -110,7 +110,6 @@ export function createRedisStore(opts: RedisStoreOptions): DedupStore {
     return p;
   };
   return {
-    kind: 'redis',
     async claim(i): Promise<ClaimResult> {
       // One script decides: unlike the SQL store there is no insert-then-read window to retry.
       const row: DedupRow = {

@@ -5,11 +5,11 @@
 import { IdempotencyInFlightError } from '../../core/errors.js';
 import type { SqlDriver } from './driver.js';
 import { num, numOrNull, textOrNull } from './driver.js';
+import { createRowWriter } from './returning.js';
+import { SAGA_SELECT, sagaClaimSql } from './statements.js';
 import type { ClaimResult, SagaRow, SagaStatus, SagaStore } from '../types.js';
 
-const COLUMNS =
-  'scope, idempotency_key, operation, args_hash, status, external_id, compensation_operation, result, ' +
-  'error, lease_token, lease_expires_at, created_at, updated_at, expires_at';
+const COLUMNS = SAGA_SELECT;
 
 function toSagaRow(r: Record<string, unknown>): SagaRow {
   return {
@@ -39,16 +39,15 @@ export function createSqlSagaStore(driver: SqlDriver, table: string): SagaStore 
     const rows = await driver.all(`SELECT ${COLUMNS} FROM ${table} WHERE ${byId}`, [id.scope, id.key]);
     return rows[0] ? toSagaRow(rows[0]) : undefined;
   };
+  const rows = createRowWriter(driver, table, COLUMNS, byId);
+  const claim = sagaClaimSql(driver.dialect, table);
   return {
     async claim(i): Promise<ClaimResult<SagaRow>> {
       for (let turn = 0; turn < 5; turn++) {
-        const inserted = await driver.all(
-          `INSERT INTO ${table} (scope, idempotency_key, operation, args_hash, status, compensation_operation, ` +
-            `lease_token, lease_expires_at, created_at, updated_at, expires_at) ` +
-            `VALUES (?, ?, ?, ?, 'pending', ?, ?, ?, ?, ?, ?) ON CONFLICT (scope, idempotency_key) DO NOTHING RETURNING ${COLUMNS}`,
+        const inserted = await rows.insert(claim,
           [i.scope, i.key, i.operation, i.argsHash, i.compensationOperation, i.leaseToken, i.now + i.leaseMs, i.now, i.now, i.now + i.ttlMs],
-        );
-        if (inserted[0]) return { claimed: true, row: toSagaRow(inserted[0]) };
+          [i.scope, i.key]);
+        if (inserted) return { claimed: true, row: toSagaRow(inserted) };
         const row = await get(i);
         if (!row) continue;
         // A compensating row is as unresolved as a pending one: an undo in progress is never forgotten.
@@ -77,12 +76,13 @@ export function createSqlSagaStore(driver: SqlDriver, table: string): SagaStore 
       return (await driver.run(sql, [...params, s.scope, s.key, s.leaseToken, ...s.from])) === 1;
     },
     async takeOver(o) {
-      const rows = await driver.all(
+      const row = await rows.update(
         `UPDATE ${table} SET lease_token = ?, lease_expires_at = ?, updated_at = ? WHERE ${byId} AND lease_token = ? ` +
-          `AND lease_expires_at <= ? AND status IN (${placeholders(o.from.length)}) RETURNING ${COLUMNS}`,
+          `AND lease_expires_at <= ? AND status IN (${placeholders(o.from.length)})`,
         [o.newToken, o.now + o.leaseMs, o.now, o.scope, o.key, o.expectedToken, o.now, ...o.from],
+        [o.scope, o.key],
       );
-      return rows[0] ? toSagaRow(rows[0]) : undefined;
+      return row ? toSagaRow(row) : undefined;
     },
     async release(f) {
       const sql = `DELETE FROM ${table} WHERE ${byId} AND lease_token = ? AND status = 'pending'`;
@@ -93,12 +93,12 @@ export function createSqlSagaStore(driver: SqlDriver, table: string): SagaStore 
       return (await driver.run(sql, [r.now + r.leaseMs, r.scope, r.key, r.leaseToken])) === 1;
     },
     async listStale(now, limit = 1000) {
-      const rows = await driver.all(
+      const stale = await driver.all(
         `SELECT ${COLUMNS} FROM ${table} WHERE status IN ('pending', 'compensating') AND lease_expires_at <= ? ` +
           `ORDER BY lease_expires_at LIMIT ?`,
         [now, limit],
       );
-      return rows.map(toSagaRow);
+      return stale.map(toSagaRow);
     },
   };
 }

@@ -1,16 +1,17 @@
 /**
- * The dedup store over SQL (SQLite and PostgreSQL share every statement). Atomicity comes from
- * the primary key `(scope, idempotency_key)` — INSERT … ON CONFLICT DO NOTHING — never from a
- * check-then-insert (SOP §6). `INSERT OR IGNORE` is avoided on purpose: it would also swallow
- * CHECK/NOT NULL violations and make a broken row look like a duplicate.
+ * The dedup store over SQL (SQLite, PostgreSQL and MySQL/MariaDB share every statement but the claim,
+ * statements.ts, and RETURNING, returning.ts). Atomicity comes from the primary key
+ * `(scope, idempotency_key)` — never from a check-then-insert (SOP §6).
  */
 import { IdempotencyInFlightError } from '../../core/errors.js';
 import type { SqlDriver } from './driver.js';
 import { num, numOrNull, qualifiedTable, textOrNull } from './driver.js';
+import { createRowWriter } from './returning.js';
+import { claimSql, DEDUP_SELECT } from './statements.js';
 import { guardMissingTable } from './missing-table.js';
 import { resolvedPatch } from '../memory.js';
 import { createSqlSagaStore } from './saga-store.js';
-import type { ClaimResult, DedupRow, DedupStore, DedupStatus, FencedInput, RowId, SagaStore, StoreMechanism } from '../types.js';
+import type { ClaimResult, DedupRow, DedupStatus, FencedInput, FullDedupStore, RowId, SagaStore, StoreMechanism } from '../types.js';
 
 export function toDedupRow(r: Record<string, unknown>): DedupRow {
   return {
@@ -34,21 +35,19 @@ export function toDedupRow(r: Record<string, unknown>): DedupRow {
   };
 }
 
-const COLUMNS =
-  'scope, idempotency_key, operation, args_hash, mechanism, status, result, error, external_id, ' +
-  'lease_token, lease_expires_at, attempts, created_at, completed_at, expires_at, args_summary, resolution';
+const COLUMNS = DEDUP_SELECT;
 
 export interface SqlStoreOptions {
   table?: string;
   schema?: string;
 }
 
-export function createSqlStore(
-  rawDriver: SqlDriver, kind: 'sqlite' | 'postgres', opts: SqlStoreOptions = {},
-): DedupStore {
+export function createSqlStore(rawDriver: SqlDriver, opts: SqlStoreOptions = {}): FullDedupStore {
   const driver = guardMissingTable(rawDriver);
-  const t = qualifiedTable(opts.table ?? 'idemgen_dedup', opts.schema);
+  const t = qualifiedTable(opts.table ?? 'idemgen_dedup', opts.schema, driver.dialect);
   const byId = 'scope = ? AND idempotency_key = ?';
+  const rows = createRowWriter(driver, t, COLUMNS, byId);
+  const claim = claimSql(driver.dialect, t);
   const fenced = `${byId} AND lease_token = ? AND status = 'pending'`;
   const fencedParams = (f: FencedInput): unknown[] => [f.scope, f.key, f.leaseToken];
   const sagas = new Map<string, SagaStore>();
@@ -58,30 +57,27 @@ export function createSqlStore(
   };
 
   return {
-    kind,
     async claim(i): Promise<ClaimResult> {
       // Bounded: each turn either inserts, returns the live row, or removes an expired one.
       for (let turn = 0; turn < 5; turn++) {
-        const inserted = await driver.all(
-          `INSERT INTO ${t} (scope, idempotency_key, operation, args_hash, mechanism, status, lease_token, ` +
-            `lease_expires_at, attempts, created_at, expires_at, args_summary) VALUES (?, ?, ?, ?, ?, 'pending', ?, ?, 1, ?, ?, ?) ` +
-            `ON CONFLICT (scope, idempotency_key) DO NOTHING RETURNING ${COLUMNS}`,
+        const inserted = await rows.insert(claim,
           [i.scope, i.key, i.operation, i.argsHash, i.mechanism, i.leaseToken, i.now + i.leaseMs, i.now, i.now + i.ttlMs, i.argsSummary ?? null],
-        );
-        if (inserted[0]) return { claimed: true, row: toDedupRow(inserted[0]) };
+          [i.scope, i.key]);
+        if (inserted) return { claimed: true, row: toDedupRow(inserted) };
         const row = await get(i);
         if (!row) continue; // released or pruned between the two statements
         if (row.status === 'pending' || row.expiresAt > i.now) return { claimed: false, row };
         // Re-initialise the expired row in place (one compare-and-set, like the insert) so an operator's
         // `resolution` on it survives the retry it allowed.
-        const renewed = await driver.all(
+        const renewed = await rows.update(
           `UPDATE ${t} SET operation = ?, args_hash = ?, mechanism = ?, status = 'pending', result = NULL, error = NULL, ` +
             `external_id = NULL, lease_token = ?, lease_expires_at = ?, attempts = 1, created_at = ?, completed_at = NULL, ` +
-            `expires_at = ?, args_summary = ? WHERE ${byId} AND status <> 'pending' AND expires_at <= ? RETURNING ${COLUMNS}`,
+            `expires_at = ?, args_summary = ? WHERE ${byId} AND status <> 'pending' AND expires_at <= ?`,
           [i.operation, i.argsHash, i.mechanism, i.leaseToken, i.now + i.leaseMs, i.now, i.now + i.ttlMs, i.argsSummary ?? null,
             i.scope, i.key, i.now],
+          [i.scope, i.key],
         );
-        if (renewed[0]) return { claimed: true, row: toDedupRow(renewed[0]) };
+        if (renewed) return { claimed: true, row: toDedupRow(renewed) };
       }
       throw new IdempotencyInFlightError(`dedup claim for ${i.key} did not settle after 5 attempts (heavy contention)`,
         { key: i.key, operation: i.operation, scope: i.scope });
@@ -104,41 +100,43 @@ export function createSqlStore(
     },
     async resolve(r) {
       const p = resolvedPatch(r);
-      const rows = await driver.all(
+      const row = await rows.update(
         `UPDATE ${t} SET status = ?, result = CASE WHEN ? = 1 THEN ? ELSE result END, error = ?, lease_token = NULL, ` +
           `completed_at = ?, expires_at = CASE WHEN ? = 1 THEN ? ELSE expires_at END, resolution = ? ` +
-          `WHERE ${byId} AND status = 'pending' AND lease_expires_at <= ? RETURNING ${COLUMNS}`,
+          `WHERE ${byId} AND status = 'pending' AND lease_expires_at <= ?`,
         [p.status, r.as === 'completed' ? 1 : 0, p.result ?? null, p.error ?? null, r.now,
           p.expiresAt === undefined ? 0 : 1, p.expiresAt ?? 0, r.resolution, r.scope, r.key, r.now],
+        [r.scope, r.key],
       );
-      return rows[0] ? toDedupRow(rows[0]) : undefined;
+      return row ? toDedupRow(row) : undefined;
     },
     async takeOver(o) {
       // Compare-and-set on the old token and the expired lease: exactly one taker wins.
-      const rows = await driver.all(
+      const row = await rows.update(
         `UPDATE ${t} SET lease_token = ?, lease_expires_at = ?, attempts = attempts + 1, error = NULL ` +
-          `WHERE ${byId} AND status = 'pending' AND lease_token = ? AND lease_expires_at <= ? RETURNING ${COLUMNS}`,
+          `WHERE ${byId} AND status = 'pending' AND lease_token = ? AND lease_expires_at <= ?`,
         [o.newToken, o.now + o.leaseMs, o.scope, o.key, o.expectedToken, o.now],
+        [o.scope, o.key],
       );
-      return rows[0] ? toDedupRow(rows[0]) : undefined;
+      return row ? toDedupRow(row) : undefined;
     },
     async renewLease(r) {
       const sql = `UPDATE ${t} SET lease_expires_at = ? WHERE ${fenced}`;
       return (await driver.run(sql, [r.now + r.leaseMs, ...fencedParams(r)])) === 1;
     },
     async listStale(now, limit = 1000) {
-      const rows = await driver.all(
+      const stale = await driver.all(
         `SELECT ${COLUMNS} FROM ${t} WHERE status = 'pending' AND lease_expires_at <= ? ORDER BY lease_expires_at LIMIT ?`,
         [now, limit],
       );
-      return rows.map(toDedupRow);
+      return stale.map(toDedupRow);
     },
     async prune(now) {
       return driver.run(`DELETE FROM ${t} WHERE expires_at <= ? AND status <> 'pending'`, [now]);
     },
     saga(table = 'idemgen_saga') {
       let s = sagas.get(table);
-      if (!s) sagas.set(table, (s = createSqlSagaStore(driver, qualifiedTable(table, opts.schema))));
+      if (!s) sagas.set(table, (s = createSqlSagaStore(driver, qualifiedTable(table, opts.schema, driver.dialect))));
       return s;
     },
     close: () => driver.close(),

@@ -1,0 +1,3 @@
+'use strict';
+// `require('idemgen/runtime/mysql')` is @idemgen/runtime/mysql's CommonJS build.
+module.exports = require('@idemgen/runtime/mysql');
