@@ -5,7 +5,7 @@ import { SCHEMA_BUDGET_CHARS } from '../../src/emit/tools/budget.js';
 import { emitTools } from '../../src/emit/tools/index.js';
 import { compileError, createAjv } from './ajv.js';
 import { checkStrictSchema } from './openai-strict.js';
-import { entry, planOf, toolOp } from './plan-fixture.js';
+import { entry, planOf, toolOp } from '../helpers/plan.js';
 
 type Obj = Record<string, any>;
 
@@ -22,7 +22,7 @@ function chain(levels: number, width: number): Obj {
 }
 
 function emit(tools: ReturnType<typeof toolOp>[]) {
-  const res = emitTools(planOf('big', tools.map((t) => entry(t, true))), resolveConfig());
+  const res = emitTools(planOf('big', tools.map((t) => entry(t, 'fail-closed'))), resolveConfig());
   const file = (p: string) => JSON.parse(res.files.find((f) => f.path === p)!.contents);
   return { res, mcp: file('tools/mcp/big.tools.json').tools as Obj[], openAi: file('tools/openai/big.tools.json') as Obj[] };
 }
