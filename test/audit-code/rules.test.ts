@@ -4,6 +4,8 @@ import { CODE_RULES } from '../../src/audit-code/index.js';
 import { auditFiles, FIXTURES, fixtureFiles, markers } from './helpers.js';
 
 const CODE_IDS = new Set(CODE_RULES.map((r) => r.id));
+/** Rules whose true positives also come in CommonJS / ES module files beside positive.ts. */
+const POSITIVE_EXTRA: Record<string, string[]> = { key_generated_in_tool: ['positive.cjs'], time_varying_key: ['positive.mjs'] };
 
 describe.each(CODE_RULES.map((r) => r.id))('%s', (rule) => {
   const files = fixtureFiles(rule);
@@ -11,8 +13,9 @@ describe.each(CODE_RULES.map((r) => r.id))('%s', (rule) => {
   const nearMiss = files.filter((f) => /near-miss\./.test(f));
 
   test('has a true-positive and a near-miss fixture', () => {
-    expect(positive.length).toBeGreaterThan(0);
-    expect(nearMiss.length).toBeGreaterThan(0);
+    const extra = POSITIVE_EXTRA[rule] ?? [];
+    expect(positive.map((f) => f.slice(FIXTURES.length + 1)).sort()).toEqual([...extra, 'positive.ts'].map((f) => `${rule}/${f}`).sort());
+    expect(nearMiss.map((f) => f.slice(FIXTURES.length + 1))).toEqual([`${rule}/near-miss.ts`]);
   });
 
   test.each(positive.map((f) => [f.slice(FIXTURES.length + 1), f]))('reports exactly the marked lines of %s', (_name, file) => {

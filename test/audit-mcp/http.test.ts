@@ -1,10 +1,9 @@
-import { createServer as createHttpServer } from 'node:http';
-import { createServer } from 'node:net';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import { runCli } from '../helpers/cli.js';
+import { refusedUrl, startFaultServer } from '../helpers/fault-server.js';
 import { sarifValidator } from '../emit/report/sarif-validate.js';
 import { PAGE_SIZE, PAGED_TOOLS, startPagedServer, type PagedServer } from './paged-server.js';
 
@@ -65,28 +64,23 @@ describe('idemgen audit --mcp-url (Streamable HTTP)', () => {
   });
 
   test('a server that accepts the request and never answers: exit 2 within the timeout', async () => {
-    const silent = createHttpServer(() => undefined);
-    await new Promise<void>((ok) => silent.listen(0, '127.0.0.1', ok));
-    const port = (silent.address() as { port: number }).port;
+    const silent = await startFaultServer();
+    silent.always({ kind: 'stall' }); // takes the request, never answers
     try {
       const started = Date.now();
-      const run = await runCli(['audit', '--mcp-url', `http://127.0.0.1:${port}/mcp`, '--mcp-timeout', '1500'], mkdtempSync(join(tmpdir(), 'idemgen-mcp-http-')));
+      const run = await runCli(['audit', '--mcp-url', `${silent.url}/mcp`, '--mcp-timeout', '1500'], mkdtempSync(join(tmpdir(), 'idemgen-mcp-http-')));
       expect(run.code).toBe(2);
       expect(run.stderr).toMatch(/mcp_server_failed/);
       expect(Date.now() - started).toBeLessThan(8_000);
+      expect(silent.requests.map((r) => r.method)).toEqual(['POST']);
     } finally {
-      silent.closeAllConnections();
-      await new Promise<void>((ok) => silent.close(() => ok()));
+      await silent.close();
     }
   });
 
   test('a port nobody listens on is a diagnostic and exit 2, not a stack trace', async () => {
-    const probe = createServer();
-    await new Promise<void>((ok) => probe.listen(0, '127.0.0.1', ok));
-    const port = (probe.address() as { port: number }).port;
-    await new Promise<void>((ok) => probe.close(() => ok()));
     const dir = mkdtempSync(join(tmpdir(), 'idemgen-mcp-http-'));
-    const run = await runCli(['audit', '--mcp-url', `http://127.0.0.1:${port}/mcp`, '--mcp-timeout', '5000'], dir);
+    const run = await runCli(['audit', '--mcp-url', `${await refusedUrl()}/mcp`, '--mcp-timeout', '5000'], dir);
     expect(run.code).toBe(2);
     expect(run.stderr).toMatch(/mcp_server_failed/);
     expect(run.stderr).not.toMatch(/internal error|\n\s+at /);

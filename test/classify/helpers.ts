@@ -1,43 +1,24 @@
-/** Hand-built Operations for table-driven classifier tests (classify is pure: no loader needed). */
+/** Operations for table-driven classifier tests (classify is pure: no loader needed), built by test/helpers/plan.ts. */
 import { classify } from '../../src/classify/index.js';
 import type { PlanEntry, Plan } from '../../src/classify/types.js';
 import { resolveConfig, type UserConfig } from '../../src/config/types.js';
 import type { ApiModel, HttpMethod, HttpOperation, Operation, ToolOperation } from '../../src/ir/types.js';
+import { httpOp, toolOp } from '../helpers/plan.js';
 
 const escapeSegment = (s: string): string => s.replace(/~/g, '~0').replace(/\//g, '~1');
 
+/** An operation as a spec.yaml path item would give it (the classifier reads servers for the provider registry). */
 export function http(method: HttpMethod, path: string, extra: Partial<HttpOperation> = {}): HttpOperation {
-  return {
-    kind: 'http',
-    key: `${method.toUpperCase()} ${path}`,
+  return httpOp(method, path, {
     name: `${method}${path.replace(/[^A-Za-z0-9]/g, '_')}`,
-    deprecated: false,
-    extensions: {},
     source: { file: 'spec.yaml', pointer: `/paths/${escapeSegment(path)}/${method}` },
-    method,
-    path,
-    tags: [],
-    parameters: [],
-    responses: [],
     servers: ['https://api.example.com'],
-    pathExtensions: {},
     ...extra,
-  };
+  });
 }
 
 export function tool(toolName: string, extra: Partial<ToolOperation> = {}): ToolOperation {
-  return {
-    kind: 'tool',
-    key: `tool:${toolName}`,
-    name: toolName,
-    deprecated: false,
-    extensions: {},
-    source: { file: 'tools.json', pointer: '/tools/0' },
-    toolName,
-    format: 'mcp',
-    inputSchema: { type: 'object', properties: {} },
-    ...extra,
-  };
+  return toolOp(toolName, { type: 'object', properties: {} }, extra);
 }
 
 export function apiOf(operations: Operation[], root: unknown = {}): ApiModel {

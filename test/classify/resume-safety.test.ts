@@ -1,30 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import type { KeyStrategy, Mechanism, PlanEntry } from '../../src/classify/types.js';
-import type { ToolOperation } from '../../src/ir/types.js';
+import { entry as planEntry, toolOp } from '../helpers/plan.js';
 import { KEY_NOT_RESUME_SAFE, checkResumeSafety } from '../../src/classify/resume-safety.js';
 
+/** An MCP tool entry at `/tools/<index>` of tools/agent.json with the given mechanism and key strategy. */
 function entry(tool: string, mechanism: Mechanism, keyStrategy: KeyStrategy | null, index = 0): PlanEntry {
-  const operation: ToolOperation = {
-    kind: 'tool',
-    key: `tool:${tool}`,
-    name: tool,
-    toolName: tool,
-    format: 'mcp',
-    inputSchema: { type: 'object' },
-    deprecated: false,
-    extensions: {},
-    source: { file: 'tools/agent.json', pointer: `/tools/${index}` },
-  };
-  return {
-    operation,
-    effect: mechanism === 'none' ? 'read' : 'write',
-    effectReasons: [],
-    class: mechanism === 'none' ? 'read-only' : 'irreversible',
-    mechanism,
-    carrier: null,
-    keyStrategy,
-    reasons: [],
-  };
+  const operation = toolOp(tool, { type: 'object' }, { source: { file: 'tools/agent.json', pointer: `/tools/${index}` } });
+  return planEntry(operation, mechanism, { class: mechanism === 'none' ? 'read-only' : 'irreversible', keyStrategy });
 }
 
 describe('checkResumeSafety (key_not_resume_safe)', () => {

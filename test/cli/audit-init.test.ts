@@ -27,9 +27,14 @@ describe('idemgen audit', () => {
     const dir = scratchProject();
     const run = await runCli(['audit', '-o', 'out/a.json', '-o', 'out/a.sarif', '-o', 'out/a.md', '--fail-on', 'none'], dir);
     expect(run.code).toBe(0);
-    expect(JSON.parse(readFileSync(join(dir, 'out/a.json'), 'utf8')).operations.length).toBeGreaterThan(10);
+    expect(JSON.parse(readFileSync(join(dir, 'out/a.json'), 'utf8')).operations).toHaveLength(22);
     expect(JSON.parse(readFileSync(join(dir, 'out/a.sarif'), 'utf8')).version).toBe('2.1.0');
-    expect(readFileSync(join(dir, 'out/a.md'), 'utf8')).toMatch(/\|/);
+    const md = readFileSync(join(dir, 'out/a.md'), 'utf8');
+    expect(md).toContain('| operation | effect | class | mechanism | carrier | key strategy | TTL | reasons |');
+    const rows = md.split('\n').filter((l) => l.startsWith('| `'));
+    expect(rows).toHaveLength(22 + 3); // one row per operation, then one per diagnostic code
+    expect(rows).toContain('| `POST /v2/sms` | write | irreversible | fail-closed | — | intent | 24 h | `http_unsafe_method`: POST changes server state (RFC 9110 §9.2.1)<br>`irreversible`: no native key, not our store, no inverse operation: fail closed (a pending row blocks a second call; an ambiguous outcome is never retried automatically) |');
+    expect(rows).toContain('| `POST /payouts` | write | native-key | OP-1 | body idempotency_key (≤ 64) | caller | — | `http_unsafe_method`: POST changes server state (RFC 9110 §9.2.1)<br>`native_field`: request body (application/json) has the key field idempotency_key |');
   });
 
   test('--fail-on warning exits 1 when the example specs have warnings, none exits 0', async () => {

@@ -91,7 +91,11 @@ describe('broken references degrade instead of aborting', () => {
     // A lenient run's cache never lets a later strict run pass.
     expect((await runCli(['generate', 'broken-refs.yaml', '--out', 'out'], dir)).code).toBe(0);
     expect((await runCli(['generate', 'broken-refs.yaml', '--out', 'out', '--strict'], dir)).code).toBe(2);
-    expect(listFiles(join(dir, 'out')).length).toBeGreaterThan(0);
+    expect(listFiles(join(dir, 'out'))).toEqual([
+      'client/broken-refs.gen.ts', 'handlers/broken-refs.tools.gen.ts', 'mcp/broken-refs.server.gen.ts', 'report/audit.json', 'report/audit.md',
+      ...['mysql', 'postgres', 'sqlite'].flatMap((d) => [`sql/${d}/0001_idemgen_dedup.down.sql`, `sql/${d}/0001_idemgen_dedup.up.sql`]),
+      ...['anthropic', 'mcp', 'openai'].flatMap((f) => [`tools/${f}/broken-refs.names.json`, `tools/${f}/broken-refs.tools.json`]),
+    ]); // the lenient run's output, untouched by the refused strict run
   });
 
   it('a path parameter behind a broken ref stays a required path parameter, so no URL is sent with {name} in it', async () => {

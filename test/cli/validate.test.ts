@@ -3,12 +3,11 @@
  * schemas report exactly those mistakes, each once, at its own line; exit 0 / 1 / 2.
  */
 import { cpSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ROOT, runCli, scratchProject } from '../helpers/cli.js';
+import { jsonAnswer, startFaultServer } from '../helpers/fault-server.js';
 
 type Obj = Record<string, any>;
 
@@ -79,13 +78,8 @@ describe('idemgen validate', () => {
   });
 
   it('never fetches a remote ref (a local server sees no request) and reports a Swagger 2.0 spec with one valid', async () => {
-    let requests = 0;
-    const server = createServer((_req, res) => {
-      requests++;
-      res.end('{"type":"string"}');
-    });
-    await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
-    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/defs.json#/Thing`;
+    const server = await startFaultServer({ respond: () => jsonAnswer(200, { type: 'string' }) });
+    const url = `${server.url}/defs.json#/Thing`;
     const spec = { swagger: '2.0', info: { title: 't', version: '1' }, paths: { '/a': { get: { responses: { '200': { description: 'ok', schema: { $ref: url } } } } } } };
     writeFileSync(join(dir, 'remote.json'), JSON.stringify(spec, null, 2));
     try {
@@ -94,9 +88,9 @@ describe('idemgen validate', () => {
       expect(result.valid).toBe(true);
       expect(places(result)).toEqual([['remote_ref', '/paths/~1a/get/responses/200/schema/$ref', 14]]);
     } finally {
-      server.close();
+      await server.close();
     }
-    expect(requests).toBe(0);
+    expect(server.requests).toHaveLength(0);
   });
 
   it('the example specs are valid (exit 0); the tool list next to them is skipped', async () => {

@@ -5,11 +5,11 @@ import { validateUserConfig } from '../../src/config/validate.js';
 import { entryFilter, selectPlan } from '../../src/emit/select.js';
 import { emitTools } from '../../src/emit/tools/index.js';
 import { emitAll } from '../../src/pipeline.js';
-import { entry, httpOp, planOf } from './tools/plan-fixture.js';
+import { entry, httpOp, planOf } from '../helpers/plan.js';
 
-const charges = entry(httpOp('post', '/v1/charges', { tags: ['Charges'] }), true);
-const getCharge = entry(httpOp('get', '/v1/charges/{charge}', { tags: ['Charges'] }), false);
-const customers = entry(httpOp('post', '/v1/customers', { tags: ['Customers'] }), true);
+const charges = entry(httpOp('post', '/v1/charges', { tags: ['Charges'] }), 'fail-closed');
+const getCharge = entry(httpOp('get', '/v1/charges/{charge}', { tags: ['Charges'] }), 'none');
+const customers = entry(httpOp('post', '/v1/customers', { tags: ['Customers'] }), 'fail-closed');
 const plan = planOf('pay', [charges, getCharge, customers], {}, 'openapi3.1');
 const keys = (sel: Parameters<typeof entryFilter>[0]) => plan.apis[0]!.entries.filter(entryFilter(sel)).map((e) => e.operation.key);
 
@@ -49,7 +49,7 @@ describe('select', () => {
 });
 
 describe('OpenAI split', () => {
-  const many = (n: number) => planOf('big', Array.from({ length: n }, (_, i) => entry(httpOp('post', `/things${String(i).padStart(3, '0')}`), true)), {}, 'openapi3.1');
+  const many = (n: number) => planOf('big', Array.from({ length: n }, (_, i) => entry(httpOp('post', `/things${String(i).padStart(3, '0')}`), 'fail-closed')), {}, 'openapi3.1');
 
   it('writes parts of at most 128 tools with an info diagnostic; MCP and Anthropic stay one file', () => {
     const { files, diagnostics } = emitTools(many(300), resolveConfig());

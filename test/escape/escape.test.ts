@@ -118,8 +118,12 @@ describe('JSON and file names', () => {
     expect(fileNameSegment(raw)).toBe(want);
   });
 
-  it.each(['../x', 'a/../../x', '/etc/x', 'a\\b', 'client/con.gen.ts', 'a//b', 'c:/x', ''])('output path %j is refused', (p) => {
-    expect(outputPathProblem(p)).toBeDefined();
+  it.each([
+    ['../x', 'has an empty, `.` or `..` segment'], ['a/../../x', 'has an empty, `.` or `..` segment'], ['/etc/x', 'is absolute'],
+    ['a\\b', 'contains `\\`, `:` or NUL'], ['client/con.gen.ts', 'has a reserved file name (con.gen.ts)'],
+    ['a//b', 'has an empty, `.` or `..` segment'], ['c:/x', 'contains `\\`, `:` or NUL'], ['', 'is empty'],
+  ])('output path %j is refused: it %s', (p, why) => {
+    expect(outputPathProblem(p)).toBe(why);
   });
 
   it('ordinary output paths pass', () => {

@@ -44,7 +44,7 @@ afterEach(() => {
 describe('the hostile corpus', () => {
   it('writes only inside --out, with safe, distinct file names', () => {
     const added = listFiles(dir).filter((f) => !before.includes(f));
-    expect(added.length).toBeGreaterThan(20);
+    expect(added).toHaveLength(35);
     expect(added.filter((f) => !f.startsWith('out/'))).toEqual([]);
     for (const f of outFiles) expect(f).toMatch(/^(client|handlers|mcp|report|sql|tools)\/([a-z]+\/)?[a-z0-9][a-z0-9._-]*$/);
     expect(outFiles.filter((f) => /(^|\/)(con|nul|prn|aux|com\d|lpt\d)\./i.test(f))).toEqual([]);

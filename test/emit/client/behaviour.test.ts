@@ -45,7 +45,7 @@ describe('OP-1 native key (POST /charges, Idempotency-Key header)', () => {
     const key = 'charge-key-0000000000000001';
     const first = await client.createCharge!(charge, { key });
     expect(server.effects).toBe(1);
-    expect(server.requests.length).toBeGreaterThanOrEqual(2);
+    expect(server.requests).toHaveLength(2); // the stalled attempt, then the replay
     expect(new Set(server.requests.map((r) => r.key))).toEqual(new Set([key]));
     expect(first.wasReplay).toBe(true); // the answer that arrived is the server's stored one
     const again = await client.createCharge!(charge, { key });

@@ -10,13 +10,14 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { emitClient } from '../../../src/emit/client/index.js';
 import { resolveConfig } from '../../../src/config/types.js';
 import { makeStore, type TestStore } from '../../runtime/store/stores.js';
-import { ALL_BYTES, renderBytes, startBytesServer, type BytesServer } from './helpers/bytes-server.js';
+import { startFaultServer, type FaultServer } from '../../helpers/fault-server.js';
+import { ALL_BYTES, bytesRoutes, renderBytes } from './helpers/bytes-routes.js';
 import { OUT_ROOT } from './helpers/compile.js';
 import { fixturePlans } from './helpers/fixture-plans.js';
 
 type Client = Record<string, (request: unknown, options?: unknown) => Promise<any>>;
 let client: Client;
-let server: BytesServer;
+let server: FaultServer;
 let store: TestStore;
 
 beforeAll(async () => {
@@ -27,7 +28,7 @@ beforeAll(async () => {
   const text = files.find((f) => f.path === 'client/payments.gen.ts')!.contents.replaceAll(/"(?:@idemgen|idemgen)\/runtime"/g, JSON.stringify(runtime));
   writeFileSync(join(dir, 'payments.gen.ts'), text);
   const mod = (await import(join(dir, 'payments.gen.ts'))) as { createPaymentsClient: (o: Record<string, unknown>) => Client };
-  server = await startBytesServer();
+  server = await startFaultServer({ respond: bytesRoutes });
   store = await makeStore('sqlite', inject('pgUrl'), 'clientbin');
   client = mod.createPaymentsClient({ baseUrl: server.url, store: store.store, timeoutMs: 2000 });
 });
@@ -49,7 +50,7 @@ describe('OP-3 raw upload (PUT /artifacts/{digest}, application/octet-stream bot
     const first = await client.putArtifact!(request);
     const got = server.requests.at(-1)!;
     expect(got.contentType).toBe('application/octet-stream');
-    expect(new Uint8Array(got.body)).toEqual(ALL_BYTES);
+    expect(new Uint8Array(got.bytes)).toEqual(ALL_BYTES);
     expect(first.wasReplay).toBe(false);
     expect(await bytes(first.result)).toEqual(ALL_BYTES);
 
@@ -88,8 +89,8 @@ describe('fail-closed write with a binary answer (POST /renders → image/png)',
 
 describe('text upload (PUT /notes/{noteId}, text/markdown → text/html)', () => {
   it('sends the string with the spec media type and returns the text answer', async () => {
-    const out = await client.putNote!({ path: { noteId: 'n1' }, body: '# hi ✓' }, { scope: { run: 'r1' } });
-    expect(server.requests.at(-1)).toMatchObject({ contentType: 'text/markdown', body: Buffer.from('# hi ✓') });
+    const out = await client['putNote']!({ path: { noteId: 'n1' }, body: '# hi ✓' }, { scope: { run: 'r1' } });
+    expect(server.requests.at(-1)).toMatchObject({ contentType: 'text/markdown', bytes: Buffer.from('# hi ✓') });
     expect(out.result).toBe('<p># hi ✓</p>');
   });
 });

@@ -4,8 +4,6 @@
  * replay (the replay's own `Date` header is when the replay was answered). One outcome-unknown error type for
  * every mechanism: a native-key call that used up its retries throws IdempotencyOutcomeUnknownError too.
  */
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { resolveConfig } from '../../../src/config/types.js';
 import { emitClient } from '../../../src/emit/client/index.js';
@@ -58,7 +56,8 @@ describe('originalCalledAt', () => {
     await sleep(1100); // the replay's Date header is now ≥ 1 s later than the first call
     const replay = await client.createCharge!(charge, { key: 'charge-time-key-00000001' });
     expect(replay.wasReplay).toBe(true);
-    expect(server.requests.at(-1)).toBeDefined();
+    expect(server.requests.map((r) => r.key)).toEqual(['charge-time-key-00000001', 'charge-time-key-00000001']);
+    expect(server.effects).toBe(1);
     expect(replay.originalCalledAt).toBeUndefined();
     expect('originalCalledAt' in replay).toBe(false);
   });
@@ -77,19 +76,15 @@ describe('originalCalledAt', () => {
 describe('one outcome-unknown error type', () => {
   it('a native-key call whose every attempt is reset throws IdempotencyOutcomeUnknownError with a code, key and operation', async () => {
     // Every connection is dropped after the request arrives: each attempt's outcome is unknown.
-    const keys: (string | undefined)[] = [];
-    const dropper = createServer((req) => {
-      keys.push(req.headers['idempotency-key'] as string | undefined);
-      req.socket.destroy();
-    });
-    await new Promise<void>((r) => dropper.listen(0, '127.0.0.1', r));
-    const client = createClient({ baseUrl: `http://127.0.0.1:${(dropper.address() as AddressInfo).port}`, ...fast });
-    const err = await client.createCharge!({ body: { amount: 7, currency: 'usd' } }, { key: 'charge-reset-key-0000001' }).catch((e: unknown) => e);
-    await new Promise((r) => dropper.close(r));
+    server = await startFaultServer({ keyCarrier: { in: 'header', name: 'Idempotency-Key' } });
+    server.always({ kind: 'drop' });
+    const client = createClient({ baseUrl: server.url, ...fast });
+    const err = await client['createCharge']!({ body: { amount: 7, currency: 'usd' } }, { key: 'charge-reset-key-0000001' }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(IdempotencyOutcomeUnknownError);
     expect(err).toBeInstanceOf(IdempotencyError);
     expect(err).toBeInstanceOf(IdempotencyAmbiguousError); // the deprecated alias still matches
     expect(err).toMatchObject({ code: 'idempotency_outcome_unknown', key: 'charge-reset-key-0000001', operation: 'POST /charges' });
-    expect(keys).toEqual(Array(4).fill('charge-reset-key-0000001'));
+    expect(server.requests.map((r) => r.key)).toEqual(Array(4).fill('charge-reset-key-0000001'));
+    expect(server.effects).toBe(0);
   });
 });

@@ -4,13 +4,12 @@
  * time the generated client refuses to record an empty id: the call happened, so the caller gets
  * IdempotencyOutcomeUnknownError (reconcile it) and a retry does not call again. Real node:http server.
  */
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { emitClient } from '../../../src/emit/client/index.js';
 import { resolveConfig } from '../../../src/config/types.js';
 import type { EmitResult } from '../../../src/emit/types.js';
 import { createMemoryStore, IdempotencyOutcomeUnknownError } from '../../../src/runtime/index.js';
+import { jsonAnswer, startFaultServer, type FaultServer } from '../../helpers/fault-server.js';
 import { fixturePlans } from './helpers/fixture-plans.js';
 import { importClient, type ClientFactory } from './helpers/import-client.js';
 import { inlinePlan } from './helpers/inline-spec.js';
@@ -40,9 +39,7 @@ const spec = {
 const saga = (compensation: string) => ({ class: 'compensatable' as const, mechanism: 'OP-5' as const, keyStrategy: 'intent' as const, compensation });
 let emitted: EmitResult;
 let createClient: ClientFactory;
-let server: Server;
-let url: string;
-let calls = 0;
+let server: FaultServer;
 
 beforeAll(async () => {
   const plan = await inlinePlan('saga-external-id', 'rooms.json', spec, {
@@ -51,16 +48,11 @@ beforeAll(async () => {
   });
   emitted = emitClient({ apis: [plan], diagnostics: [] }, resolveConfig());
   createClient = await importClient('saga-external-id', emitted.files, emitted.files[0]!.path, 'createRoomsClient');
-  server = createServer((_req, res) => {
-    calls += 1; // the reservation is made here; the answer carries no id
-    res.writeHead(201, { 'content-type': 'application/json' });
-    res.end(JSON.stringify({ status: 'confirmed' }));
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  // Each request makes the reservation (the counted effect); the answer carries no id.
+  server = await startFaultServer({ respond: () => jsonAnswer(201, { status: 'confirmed' }) });
 });
 
-afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+afterAll(() => server.close());
 
 describe('saga external id', () => {
   it('warns saga_external_id_missing at the success response of a create without id, and only there', () => {
@@ -75,13 +67,13 @@ describe('saga external id', () => {
   });
 
   it('a response without id: OutcomeUnknown naming the missing id, and the retry does not call again', async () => {
-    const c = createClient({ baseUrl: url, store: createMemoryStore(), timeoutMs: 1000 });
+    const c = createClient({ baseUrl: server.url, store: createMemoryStore(), timeoutMs: 1000 });
     const options = { scope: { run: 'r-no-id' } };
     const err = await c.createReservation!({ body: { room: '12' } }, options).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(IdempotencyOutcomeUnknownError);
     expect(String((err as Error).cause)).toMatch(/no id/);
-    expect(calls).toBe(1);
-    await expect(c.createReservation!({ body: { room: '12' } }, options)).rejects.toBeInstanceOf(IdempotencyOutcomeUnknownError);
-    expect(calls).toBe(1);
+    expect(server.effectsOn('/reservations')).toBe(1);
+    await expect(c['createReservation']!({ body: { room: '12' } }, options)).rejects.toBeInstanceOf(IdempotencyOutcomeUnknownError);
+    expect(server.effectsOn('/reservations')).toBe(1);
   });
 });

@@ -1,39 +1,13 @@
-import type { Plan, PlanEntry } from '../../../src/classify/types.js';
+import type { Plan } from '../../../src/classify/types.js';
 import type { ApiModel, HttpMethod, HttpOperation } from '../../../src/ir/types.js';
+import { entry, httpOp } from '../../helpers/plan.js';
 
 /** A small hand-built API: one read, one OP-5 (charge ↔ refund), one OP-4 (owned `orders` table), one OP-1. */
 function op(method: HttpMethod, path: string, operationId: string): HttpOperation {
-  return {
-    kind: 'http',
-    key: `${method.toUpperCase()} ${path}`,
-    name: operationId,
-    operationId,
-    method,
-    path,
-    deprecated: false,
-    extensions: {},
+  return httpOp(method, path, {
+    name: operationId, operationId, servers: ['https://api.example.test'],
     source: { file: 'specs/shop.openapi.yaml', pointer: `/paths/${path.replace(/\//g, '~1')}/${method}` },
-    tags: [],
-    parameters: [],
-    responses: [],
-    servers: ['https://api.example.test'],
-    pathExtensions: {},
-  };
-}
-
-function entry(operation: HttpOperation, mechanism: PlanEntry['mechanism'], extra: Partial<PlanEntry> = {}): PlanEntry {
-  const read = mechanism === 'none';
-  return {
-    operation,
-    effect: read ? 'read' : 'write',
-    effectReasons: [],
-    class: read ? 'read-only' : mechanism === 'OP-5' ? 'compensatable' : mechanism === 'OP-4' ? 'owned-store' : 'native-key',
-    mechanism,
-    carrier: null,
-    keyStrategy: read ? null : 'intent',
-    reasons: [],
-    ...extra,
-  };
+  });
 }
 
 export function buildShopPlan(options: { ownedTable?: string; withSaga?: boolean } = {}): Plan {
@@ -43,7 +17,7 @@ export function buildShopPlan(options: { ownedTable?: string; withSaga?: boolean
   const list = op('get', '/orders', 'listOrders');
   const operations = [list, charge, refund, orders].sort((a, b) => (a.key < b.key ? -1 : 1));
   const api: ApiModel = { id: 'shop', file: 'specs/shop.openapi.yaml', format: 'openapi3.1', servers: [], operations, events: [], root: {} };
-  const byKey = new Map<string, PlanEntry>([
+  const byKey = new Map([
     [list.key, entry(list, 'none')],
     [charge.key, entry(charge, options.withSaga === false ? 'fail-closed' : 'OP-5', { compensation: refund.key })],
     [refund.key, entry(refund, 'fail-closed')],

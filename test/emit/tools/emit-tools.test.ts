@@ -3,7 +3,7 @@ import { resolveConfig } from '../../../src/config/types.js';
 import { emitTools } from '../../../src/emit/tools/index.js';
 import { compileError, createAjv } from './ajv.js';
 import { checkStrictName, checkStrictSchema } from './openai-strict.js';
-import { entry, planOf, toolOp } from './plan-fixture.js';
+import { entry, httpOp, planOf, toolOp } from '../../helpers/plan.js';
 
 type Obj = Record<string, any>;
 
@@ -25,7 +25,7 @@ const sendSlack = toolOp('send_slack_message', {
 const listChannels = toolOp('list_channels', { type: 'object', properties: { limit: { type: 'integer', default: 100 } } });
 
 describe('emitTools: the idempotency key (SOP OP-7, Case 4)', () => {
-  const plan = planOf('slack', [entry(listChannels, false), entry(sendSlack, true, { ttlSeconds: 86_400 })]);
+  const plan = planOf('slack', [entry(listChannels, 'none'), entry(sendSlack, 'fail-closed', { ttlSeconds: 86_400 })]);
   const { out } = files(plan);
 
   it('adds a required idempotency_key with the window to write tools in all three forms', () => {

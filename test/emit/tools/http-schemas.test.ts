@@ -5,7 +5,7 @@ import { emitTools } from '../../../src/emit/tools/index.js';
 import type { Parameter } from '../../../src/ir/types.js';
 import { compileError, createAjv } from './ajv.js';
 import { checkStrictSchema } from './openai-strict.js';
-import { entry, httpOp, planOf } from './plan-fixture.js';
+import { entry, httpOp, planOf } from '../../helpers/plan.js';
 
 type Obj = Record<string, any>;
 
@@ -51,8 +51,8 @@ const createCharge = httpOp('post', '/v1/customers/{id}/charges', {
 const getCharge = httpOp('get', '/v1/charges/{id}', { operationId: 'getCharge', parameters: [p('id', 'path', true)] });
 
 const plan = planOf('payments', [
-  entry(getCharge, false),
-  entry(createCharge, true, { class: 'native-key', mechanism: 'OP-1', carrier: { in: 'header', name: 'Idempotency-Key', path: ['Idempotency-Key'], maxLength: 64 }, ttlSeconds: 7 * 86_400 }),
+  entry(getCharge, 'none'),
+  entry(createCharge, 'OP-1', { carrier: { in: 'header', name: 'Idempotency-Key', path: ['Idempotency-Key'], maxLength: 64 }, ttlSeconds: 7 * 86_400 }),
 ], root, 'openapi3.0');
 
 const res = emitTools(plan, resolveConfig({ tools: { mcpHeader: true } }));
@@ -133,7 +133,7 @@ describe('a native key carried in the JSON body', () => {
     operationId: 'createPayout',
     requestBody: { required: true, pointer: '/rb', content: [{ mediaType: 'application/json', schema: { $ref: '#/components/schemas/Payout' }, pointer: '/rb/c' }] },
   });
-  const out = emitTools(planOf('payouts', [entry(payout, true, { class: 'native-key', mechanism: 'OP-1', carrier: { in: 'body', name: 'idempotency_key', path: ['idempotency_key'], maxLength: 64 } })], payoutRoot, 'openapi3.1'), resolveConfig());
+  const out = emitTools(planOf('payouts', [entry(payout, 'OP-1', { carrier: { in: 'body', name: 'idempotency_key', path: ['idempotency_key'], maxLength: 64 } })], payoutRoot, 'openapi3.1'), resolveConfig());
   const tool = JSON.parse(out.files.find((f) => f.path === 'tools/mcp/payouts.tools.json')!.contents).tools[0] as Obj;
 
   it('asks for the key once, at the top level, and drops the body field from a copy of the definition', () => {

@@ -47,7 +47,7 @@ describe('a nested native key in tool schemas', () => {
   it('a shared definition is copied, not edited: a tool whose body has no carrier keeps the field', () => {
     // UsAccount is shared by /one-of-all (keyed) and /one-of-some; both drop it, but the source spec is untouched.
     const root = plan.apis[0]!.api.root as Obj;
-    expect(root.components.schemas.UsAccount.properties.idempotencyKey).toBeDefined();
+    expect(root.components.schemas.UsAccount.properties.idempotencyKey).toEqual({ type: 'string', maxLength: 64 });
     expect(root.components.schemas.UsAccount.required).toContain('idempotencyKey');
   });
 });

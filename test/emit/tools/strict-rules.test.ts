@@ -4,7 +4,7 @@ import { resolveConfig } from '../../../src/config/types.js';
 import { emitTools, formatWindow } from '../../../src/emit/tools/index.js';
 import { ANTHROPIC_NAME, OPENAI_NAME, assignNames } from '../../../src/emit/tools/names.js';
 import { checkStrictName, checkStrictSchema } from './openai-strict.js';
-import { entry, planOf, toolOp } from './plan-fixture.js';
+import { entry, planOf, toolOp } from '../../helpers/plan.js';
 
 type Obj = Record<string, any>;
 
@@ -41,7 +41,7 @@ describe('a tool that already has a key argument (carrier in argument)', () => {
     properties: { amount: { type: 'number' }, request_id: { type: 'string', description: 'Client token.' } },
     required: ['amount'],
   });
-  const plan = planOf('billing', [entry(tool, true, { class: 'native-key', mechanism: 'OP-1', carrier: { in: 'argument', name: 'request_id', path: ['request_id'] } })]);
+  const plan = planOf('billing', [entry(tool, 'OP-1', { carrier: { in: 'argument', name: 'request_id', path: ['request_id'] } })]);
   const res = emitTools(plan, resolveConfig());
   const mcp = JSON.parse(res.files.find((f) => f.path === 'tools/mcp/billing.tools.json')!.contents).tools[0] as Obj;
 
@@ -60,7 +60,7 @@ describe('OpenAI strict limits', () => {
     properties: { tree: deep(14), shallow: { type: 'string' }, colour: { type: 'string', enum: bigEnum } },
     required: ['tree', 'shallow'],
   });
-  const res = emitTools(planOf('deep', [entry(tool, true)]), resolveConfig());
+  const res = emitTools(planOf('deep', [entry(tool, 'fail-closed')]), resolveConfig());
   const fn = JSON.parse(res.files.find((f) => f.path === 'tools/openai/deep.tools.json')!.contents)[0].function as Obj;
 
   it('degrades the largest arguments to JSON-encoded strings until the schema fits, with a warning', () => {

@@ -2,20 +2,20 @@ import { describe, expect, it } from 'vitest';
 import type { Mechanism, PlanEntry } from '../../../src/classify/types.js';
 import { capText, describeOperation, MAX_DESCRIPTION, plainText } from '../../../src/emit/tools/description.js';
 import { keyDescription } from '../../../src/emit/tools/index.js';
-import { entry, httpOp, toolOp } from './plan-fixture.js';
+import { entry, httpOp, toolOp } from '../../helpers/plan.js';
 
 const post = httpOp('post', '/v1/things');
 const send = toolOp('send_email', { type: 'object', properties: {} });
 
 // Who dedupes must be true per mechanism (SOP OP-1 vs OP-7); each case names the mechanism.
 const keyCases: { mechanism: Mechanism; why: string; e: PlanEntry; says: string; notSays: string }[] = [
-  { mechanism: 'OP-1', why: 'HTTP with a known window: the API dedupes', e: entry(post, true, { mechanism: 'OP-1', class: 'native-key', ttlSeconds: 86_400 }), says: 'the API deduplicates calls with the same key for 24 hours', notSays: 'tool server' },
-  { mechanism: 'OP-1', why: 'HTTP without a known window: no invented window', e: entry(post, true, { mechanism: 'OP-1', class: 'native-key' }), says: 'the API deduplicates calls with the same key.', notSays: 'hours' },
-  { mechanism: 'OP-1', why: 'a tool with its own key argument dedupes itself', e: entry(send, true, { mechanism: 'OP-1', class: 'native-key' }), says: 'The tool deduplicates', notSays: 'tool server' },
-  { mechanism: 'fail-closed', why: 'the tool server dedupes', e: entry(send, true), says: 'This tool server (idemgen middleware, OP-7) deduplicates calls with the same key for 24 hours', notSays: 'the API' },
-  { mechanism: 'OP-2', why: 'the tool server dedupes', e: entry(post, true, { mechanism: 'OP-2', class: 'owned-store' }), says: 'This tool server (idemgen middleware, OP-7)', notSays: 'the API' },
-  { mechanism: 'OP-4', why: 'the tool server dedupes', e: entry(post, true, { mechanism: 'OP-4', class: 'owned-store' }), says: 'This tool server (idemgen middleware, OP-7)', notSays: 'the API' },
-  { mechanism: 'OP-5', why: 'the tool server dedupes', e: entry(send, true, { mechanism: 'OP-5', class: 'compensatable' }), says: 'This tool server (idemgen middleware, OP-7)', notSays: 'the API' },
+  { mechanism: 'OP-1', why: 'HTTP with a known window: the API dedupes', e: entry(post, 'OP-1', { ttlSeconds: 86_400 }), says: 'the API deduplicates calls with the same key for 24 hours', notSays: 'tool server' },
+  { mechanism: 'OP-1', why: 'HTTP without a known window: no invented window', e: entry(post, 'OP-1'), says: 'the API deduplicates calls with the same key.', notSays: 'hours' },
+  { mechanism: 'OP-1', why: 'a tool with its own key argument dedupes itself', e: entry(send, 'OP-1'), says: 'The tool deduplicates', notSays: 'tool server' },
+  { mechanism: 'fail-closed', why: 'the tool server dedupes', e: entry(send, 'fail-closed'), says: 'This tool server (idemgen middleware, OP-7) deduplicates calls with the same key for 24 hours', notSays: 'the API' },
+  { mechanism: 'OP-2', why: 'the tool server dedupes', e: entry(post, 'OP-2'), says: 'This tool server (idemgen middleware, OP-7)', notSays: 'the API' },
+  { mechanism: 'OP-4', why: 'the tool server dedupes', e: entry(post, 'OP-4'), says: 'This tool server (idemgen middleware, OP-7)', notSays: 'the API' },
+  { mechanism: 'OP-5', why: 'the tool server dedupes', e: entry(send, 'OP-5'), says: 'This tool server (idemgen middleware, OP-7)', notSays: 'the API' },
 ];
 
 describe('idempotency_key description', () => {

@@ -3,37 +3,27 @@
  * this run. A callback with two requests, or a nested run's error, is ambiguous: fail closed, so a
  * retry never repeats the first, already committed request.
  */
-import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   createHttpCaller, createIdempotency, createMemoryStore, HttpStatusError, IdempotencyConflictError,
   IdempotencyOutcomeUnknownError, runSaga,
 } from '../../../src/runtime/index.js';
-import { startFaultServer, type FaultServer } from '../../helpers/fault-server.js';
+import { refusedUrl, startFaultServer, type FaultServer } from '../../helpers/fault-server.js';
 
 const KEY = (n: string) => `trust-${n}-0123456789abcdef`;
 
-async function closedPort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const p = (s.address() as { port: number }).port;
-      s.close(() => resolve(p));
-    });
-  });
-}
-
 describe('which failures may release the dedup row', () => {
   let server: FaultServer;
-  let refusedUrl: string;
+  let refused: string;
   beforeAll(async () => {
     server = await startFaultServer();
-    refusedUrl = `http://127.0.0.1:${await closedPort()}`;
+    refused = await refusedUrl();
   });
   afterAll(() => server.close());
 
   it('POST A commits, POST B is refused: fail closed, and a retry never repeats A', async () => {
     const a = createHttpCaller({ baseUrl: server.url });
-    const b = createHttpCaller({ baseUrl: refusedUrl });
+    const b = createHttpCaller({ baseUrl: refused });
     const store = createMemoryStore();
     const idem = createIdempotency({ store });
     const req = { operation: 'tool:order', key: KEY('two'), args: { sku: 1 }, mechanism: 'fail-closed' as const };
@@ -80,7 +70,7 @@ describe('which failures may release the dedup row', () => {
   });
 
   it('saga: a refused request trusted only with the run context; a second request makes it ambiguous', async () => {
-    const b = createHttpCaller({ baseUrl: refusedUrl });
+    const b = createHttpCaller({ baseUrl: refused });
     const a = createHttpCaller({ baseUrl: server.url });
     const store = createMemoryStore();
     const single = { operation: 'POST /x', key: KEY('saga-one'), args: {} };

@@ -9,12 +9,13 @@ import {
   canonicalJson, createHttpCaller, createIdempotency, digestBlobs, hashArgs, IdempotencyResultTooLargeError,
   type HttpRequest,
 } from '../../../src/runtime/index.js';
-import { ALL_BYTES, startBytesServer, type BytesServer } from '../../emit/client/helpers/bytes-server.js';
+import { ALL_BYTES, bytesRoutes } from '../../emit/client/helpers/bytes-routes.js';
+import { startFaultServer, type FaultServer } from '../../helpers/fault-server.js';
 import { makeStore, type TestStore } from '../store/stores.js';
 
-let server: BytesServer;
+let server: FaultServer;
 beforeAll(async () => {
-  server = await startBytesServer();
+  server = await startFaultServer({ respond: bytesRoutes });
 });
 afterAll(() => server.close());
 
@@ -34,7 +35,7 @@ describe('raw request bodies', () => {
   ])('%s: the server receives the exact bytes and the Blob answer is byte-identical', async (_, make) => {
     const res = await caller().send(put(make(), { contentType: 'application/octet-stream' }));
     const got = server.requests.at(-1)!;
-    expect(new Uint8Array(got.body)).toEqual(ALL_BYTES);
+    expect(new Uint8Array(got.bytes)).toEqual(ALL_BYTES);
     expect(got.contentType).toBe('application/octet-stream');
     expect(res.body).toBeInstanceOf(Blob);
     expect(await bytesOfBlob(res.body)).toEqual(ALL_BYTES);
@@ -50,19 +51,19 @@ describe('raw request bodies', () => {
     await caller().send(put(png, { contentType: 'application/x-tar' }));
     expect(server.requests.at(-1)!.contentType).toBe('application/x-tar');
     await caller().send(put('a,b\n1,2\n', { bodyType: 'text', contentType: 'text/csv' }));
-    expect(server.requests.at(-1)).toMatchObject({ contentType: 'text/csv', body: Buffer.from('a,b\n1,2\n') });
+    expect(server.requests.at(-1)).toMatchObject({ contentType: 'text/csv', bytes: Buffer.from('a,b\n1,2\n') });
   });
 
   it('a single-attempt call streams a ReadableStream as it is', async () => {
     const stream = new Blob([ALL_BYTES]).stream();
     const res = await caller().send(put(stream));
-    expect(new Uint8Array(server.requests.at(-1)!.body)).toEqual(ALL_BYTES);
+    expect(new Uint8Array(server.requests.at(-1)!.bytes)).toEqual(ALL_BYTES);
     expect(await bytesOfBlob(res.body)).toEqual(ALL_BYTES);
   });
 
   it('OP-1: a stream is buffered once, so the retry after commit-then-reset re-sends the same bytes with the same key', async () => {
     const before = server.requests.length;
-    server.resetNext();
+    server.inject({ kind: 'reset' });
     const c = createHttpCaller({ baseUrl: server.url, timeoutMs: 2000, retry: { attempts: 3, baseDelayMs: 1, maxDelayMs: 2 } });
     const key = 'stream-key-0123456789abcdef';
     const res = await c.send(put(new Blob([ALL_BYTES]).stream(), { mechanism: 'OP-1', key, carrier: { in: 'header', name: 'Idempotency-Key' } }));
@@ -70,7 +71,7 @@ describe('raw request bodies', () => {
     expect(attempts).toHaveLength(2);
     for (const a of attempts) {
       expect(a.headers['idempotency-key']).toBe(key);
-      expect(new Uint8Array(a.body)).toEqual(ALL_BYTES);
+      expect(new Uint8Array(a.bytes)).toEqual(ALL_BYTES);
     }
     expect(await bytesOfBlob(res.body)).toEqual(ALL_BYTES);
   });
@@ -87,7 +88,7 @@ describe('responses by media type', () => {
     createHttpCaller({ baseUrl: server.url }).send({ method: 'GET', path, bodyType: 'none', mechanism: 'none', ...(responseType ? { responseType } : {}) });
 
   it('JSON (any +json) is parsed, text/* is a string, image/png and application/pdf are Blobs with their type', async () => {
-    expect((await get('/json')).body).toMatchObject({ ok: true });
+    expect((await get('/json')).body).toEqual({ ok: true, n: server.effects });
     expect((await get('/notes/x')).body).toBe('<p></p>');
     const pdf = (await get('/pdf')).body as Blob;
     expect(pdf).toBeInstanceOf(Blob);

@@ -3,14 +3,13 @@
  * (DESIGN §7). With a native key the effect happens exactly once and the caller finally gets the
  * original result; without one it happens at most once and the caller is told the outcome is unknown.
  */
-import { createServer } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
   createHttpCaller, createIdempotency, createMemoryStore, encodeForm, HttpStatusError, IdempotencyConflictError,
   IdempotencyNotSentError, IdempotencyOutcomeUnknownError, type HttpRequest,
 } from '../../../src/runtime/index.js';
 import { parseRetryAfter } from '../../../src/runtime/http/retry.js';
-import { startFaultServer, type Fault, type FaultServer } from '../../helpers/fault-server.js';
+import { refusedUrl, startFaultServer, type Fault, type FaultServer } from '../../helpers/fault-server.js';
 
 const KEY = (n: string) => `http-${n}-0123456789abcdef`;
 const FAULTS: [string, Fault][] = [
@@ -39,7 +38,7 @@ describe('transport retry with a native key (OP-1)', () => {
     expect(server.effects - before).toBe(1);
     expect(server.effectsFor(key)).toBe(1);
     const attempts = server.requests.filter((r) => r.key === key);
-    expect(attempts.length).toBeGreaterThanOrEqual(2);
+    expect(attempts).toHaveLength(2); // the failed attempt, then the replay
     expect(out.result.status).toBe(200);
     expect(out.result.headers['idempotent-replayed']).toBe('true');
     expect(out.result.body).toMatchObject({ id: `obj_${before + 1}`, effect: before + 1 });
@@ -149,13 +148,7 @@ describe('createHttpCaller', () => {
   });
 
   it('connection refused is classified not-sent; the state machine releases the row so a retry may run', async () => {
-    const port = await new Promise<number>((resolve) => {
-      const s = createServer().listen(0, '127.0.0.1', () => {
-        const p = (s.address() as { port: number }).port;
-        s.close(() => resolve(p));
-      });
-    });
-    const caller = createHttpCaller({ baseUrl: `http://127.0.0.1:${port}`, retry: fast });
+    const caller = createHttpCaller({ baseUrl: await refusedUrl(), retry: fast });
     const store = createMemoryStore();
     const idem = createIdempotency({ store });
     const req = { operation: 'POST /x', key: KEY('refused'), args: {}, mechanism: 'fail-closed' as const };

@@ -4,7 +4,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { reconcileReport } from '../../../src/runtime/core/reconcile.js';
 import { createSqliteStore } from '../../../src/runtime/store/sqlite.js';
 import { runAgent, type AgentRun } from './support/agent-process.js';
-import { startCountServer, type CountServer } from './support/count-server.js';
+import type { FaultServer } from '../../helpers/fault-server.js';
+import { startMailProvider } from './support/mail-provider.js';
 import { freshDir, migratedSqliteFile } from './support/sqlite-file.js';
 
 /**
@@ -12,11 +13,11 @@ import { freshDir, migratedSqliteFile } from './support/sqlite-file.js';
  * each step in a separate Node process sharing a SqliteSaver checkpoint file and the SQLite dedup
  * table; the process is SIGKILLed at three points around the send and restarted.
  */
-let server: CountServer;
+let server: FaultServer;
 let env: Record<string, string>;
 
 beforeEach(async () => {
-  server = await startCountServer();
+  server = await startMailProvider();
   const dir = freshDir('case1');
   migratedSqliteFile(dir);
   env = { CASE1_DIR: dir, CASE1_PROVIDER: server.url, CASE1_THREAD: randomUUID() };
@@ -81,13 +82,13 @@ describe('SOP Case 1 with a fail-closed send, restarted between approval and sen
 
   it('killed while the provider holds the delivered request: the restart fails closed, one message, listed for reconcile', async () => {
     await startAndAwaitApproval();
-    server.hold = true; // the provider commits the send and never answers (SOP §6 "don't trust a 504")
+    server.always({ kind: 'stall' }); // the provider commits the send and never answers (SOP §6 "don't trust a 504")
     const approve = await runAgent({
       env: { ...env, CASE1_MODE: 'approve', CASE1_LEASE_MS: '200' },
       killWhen: server.arrived(1),
     });
     expect(approve.signal).toBe('SIGKILL');
-    server.hold = false;
+    server.always(undefined);
     await leaseExpired();
 
     const restarted = await runAgent({ env: { ...env, CASE1_MODE: 'continue' } });

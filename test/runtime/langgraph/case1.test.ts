@@ -5,16 +5,17 @@ import { SqliteSaver } from '@langchain/langgraph-checkpoint-sqlite';
 import { createSqliteStore } from '../../../src/runtime/store/sqlite.js';
 import type { DedupStore } from '../../../src/runtime/store/types.js';
 import { buildCase1Graph } from './support/case1-graph.js';
-import { startCountServer, type CountServer } from './support/count-server.js';
+import type { FaultServer } from '../../helpers/fault-server.js';
+import { startMailProvider } from './support/mail-provider.js';
 import { freshDir, migratedSqliteFile } from './support/sqlite-file.js';
 
 /** SOP Case 1 in one process: the approval gate and the state-slot key, on real LangGraph + SQLite. */
-let server: CountServer;
+let server: FaultServer;
 let store: DedupStore;
 let graph: ReturnType<typeof buildCase1Graph>;
 
 beforeAll(async () => {
-  server = await startCountServer();
+  server = await startMailProvider();
   store = createSqliteStore({ filename: migratedSqliteFile(freshDir('case1-inproc')) });
   graph = buildCase1Graph({ store, providerUrl: server.url, checkpointer: SqliteSaver.fromConnString(':memory:') });
 });

@@ -6,7 +6,8 @@ import { createSqliteStore } from '../../../src/runtime/store/sqlite.js';
 import type { DedupStore } from '../../../src/runtime/store/types.js';
 import { createIdempotency } from '../../../src/runtime/core/idempotency.js';
 import { KeySourceError, idempotentInNode, nodeKey, type NodeConfig } from '../../../src/runtime/langgraph/index.js';
-import { sendMessage, startCountServer, type CountServer } from './support/count-server.js';
+import type { FaultServer } from '../../helpers/fault-server.js';
+import { sendMessage, startMailProvider } from './support/mail-provider.js';
 import { freshDir, migratedSqliteFile } from './support/sqlite-file.js';
 
 /**
@@ -20,7 +21,7 @@ const State = Annotation.Root({
 });
 type S = typeof State.State;
 
-let server: CountServer;
+let server: FaultServer;
 let store: DedupStore;
 let wrappedSend: ReturnType<typeof wrap>;
 
@@ -30,7 +31,7 @@ function wrap(dedup: DedupStore) {
 }
 
 beforeAll(async () => {
-  server = await startCountServer();
+  server = await startMailProvider();
   store = createSqliteStore({ filename: migratedSqliteFile(freshDir('in-node')) });
   wrappedSend = wrap(store);
 });

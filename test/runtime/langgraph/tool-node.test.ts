@@ -7,7 +7,8 @@ import { z } from 'zod';
 import { createSqliteStore } from '../../../src/runtime/store/sqlite.js';
 import type { DedupStore } from '../../../src/runtime/store/types.js';
 import { idempotentInNode, type NodeConfig } from '../../../src/runtime/langgraph/index.js';
-import { sendMessage, startCountServer, type CountServer } from './support/count-server.js';
+import type { FaultServer } from '../../helpers/fault-server.js';
+import { sendMessage, startMailProvider } from './support/mail-provider.js';
 import { freshDir, migratedSqliteFile } from './support/sqlite-file.js';
 
 /**
@@ -15,11 +16,11 @@ import { freshDir, migratedSqliteFile } from './support/sqlite-file.js';
  * runtime (the handler's second argument) carries the tool_call_id and the attempt number; plain
  * `getConfig()` inside a tool carries neither, so there the key falls back to call order.
  */
-let server: CountServer;
+let server: FaultServer;
 let store: DedupStore;
 
 beforeAll(async () => {
-  server = await startCountServer();
+  server = await startMailProvider();
   store = createSqliteStore({ filename: migratedSqliteFile(freshDir('tool-node')) });
 });
 afterAll(async () => {

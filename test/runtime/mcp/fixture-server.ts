@@ -9,7 +9,7 @@ import { resolveConfig } from '../../../src/config/types.js';
 import { emitTools } from '../../../src/emit/tools/index.js';
 import type { DedupStore } from '../../../src/runtime/index.js';
 import { withIdempotency } from '../../../src/runtime/mcp/index.js';
-import { entry, planOf, toolOp } from '../../emit/tools/plan-fixture.js';
+import { entry, planOf, toolOp } from '../../helpers/plan.js';
 
 export interface FixtureOptions {
   store: DedupStore;
@@ -28,7 +28,7 @@ const listMessages = toolOp('list_messages', { type: 'object', properties: { cha
 
 /** The emitted MCP tools/list of the fixture plan (the generated schema the server really serves). */
 export function fixtureTools(): { tools: Record<string, unknown>[] } {
-  const plan = planOf('fixture', [entry(listMessages, false), entry(sendMessage, true, { ttlSeconds: 86_400 })]);
+  const plan = planOf('fixture', [entry(listMessages, 'none'), entry(sendMessage, 'fail-closed', { ttlSeconds: 86_400 })]);
   const file = emitTools(plan, resolveConfig()).files.find((f) => f.path === 'tools/mcp/fixture.tools.json');
   return JSON.parse(file?.contents ?? '{"tools":[]}') as { tools: Record<string, unknown>[] };
 }

@@ -82,7 +82,7 @@ describe('withIdempotency scope and error mapping', () => {
     const args = { text: 'daily', idempotency_key: 'ttl-key-0000000000001' };
     await tool(args, {});
     clock += 1_000;
-    expect((await tool(args, {}))._meta?.[REPLAY_META]).toBeDefined();
+    expect((await tool(args, {}))._meta?.[REPLAY_META]).toMatchObject({ wasReplay: true });
     clock += 2_000; // past the 2 s TTL, still inside the default 5-minute window
     expect((await tool(args, {}))._meta?.[REPLAY_META]).toBeUndefined();
     expect(calls).toHaveLength(2);

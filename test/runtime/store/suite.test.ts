@@ -107,7 +107,10 @@ describe.each(STORE_KINDS)('FullDedupStore on %s', (kind) => {
     expect(again).toMatchObject({ claimed: true, row: { leaseToken: 'fresh', status: 'pending' } });
     await store.complete({ scope: 'tenant-1', key: 'k-ttl-000000001', leaseToken: 'fresh', now: 10_002_001, result: '2' });
     const pruned = await store.prune(10_000_000 + 60_000_000);
-    expect(pruned).toBeGreaterThanOrEqual(1);
+    // This test's completed row plus the two terminal rows earlier tests left (k-fence completed, k-fail failed).
+    expect(pruned).toBe(3);
+    expect(await store.get({ scope: 'tenant-1', key: 'k-fence-0000001' })).toBeUndefined();
+    expect(await store.get({ scope: 'tenant-1', key: 'k-fail-00000001' })).toBeUndefined();
     expect(await store.get({ scope: 'tenant-1', key: 'k-ttl-000000001' })).toBeUndefined();
     expect(await store.get({ scope: 'tenant-1', key: 'k-ttl-pending01' })).toMatchObject({ status: 'pending' });
   });

@@ -1,7 +1,7 @@
 /** Plans for the client fixtures: one operation per mechanism, set explicitly so goldens test the emitter alone. */
 import { resolve } from 'node:path';
 import type { ApiPlan } from '../../../../src/classify/types.js';
-import { planFor, type EntryOverride } from './mini-plan.js';
+import { planFor, type EntryOverride } from '../../../helpers/plan.js';
 import { loadApis } from './spec-plan.js';
 
 const FIXTURE_DIR = resolve(import.meta.dirname, '../../../fixtures/client');

@@ -3,7 +3,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ApiPlan } from '../../../../src/classify/types.js';
 import { OUT_ROOT } from './compile.js';
-import { planFor, type EntryOverride } from './mini-plan.js';
+import { planFor, type EntryOverride } from '../../../helpers/plan.js';
 import { loadApis } from './spec-plan.js';
 
 export async function inlinePlan(dir: string, name: string, spec: unknown, overrides: Record<string, EntryOverride>): Promise<ApiPlan> {

@@ -1,7 +1,7 @@
 import { Annotation, END, START, StateGraph, interrupt, type BaseCheckpointSaver } from '@langchain/langgraph';
 import type { DedupStore } from '../../../../src/runtime/store/types.js';
 import { idempotentInNode, keepIdempotencyKey, mintStateKey, type NodeConfig } from '../../../../src/runtime/langgraph/index.js';
-import { sendMessage } from './count-server.js';
+import { sendMessage } from './mail-provider.js';
 
 /**
  * SOP Case 1, built as the SOP resolves it: classify → propose → interrupt for human review → send,
