@@ -14,10 +14,10 @@ type Obj = Record<string, unknown>;
 export const SCHEMA_BUDGET_CHARS = 32_768;
 
 const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
-const defName = (ref: string): string => decodeURIComponent(ref.slice(8)).replace(/~1/g, '/').replace(/~0/g, '~');
+export const defName = (ref: string): string => decodeURIComponent(ref.slice(8)).replace(/~1/g, '/').replace(/~0/g, '~');
 
 /** Names of the `$defs` a node refers to directly (not through other definitions). */
-function refsOf(node: unknown, out: Set<string>): Set<string> {
+export function refsOf(node: unknown, out: Set<string>): Set<string> {
   if (Array.isArray(node)) node.forEach((n) => refsOf(n, out));
   else if (isObj(node)) {
     if (typeof node.$ref === 'string' && node.$ref.startsWith('#/$defs/')) out.add(defName(node.$ref));
