@@ -72,7 +72,7 @@ function rejectsOnlyReported(root: unknown): boolean {
   return known;
 }
 
-/** A `$ref` reachable the way pruneDefs walks (literal values included) to a definition not normalized yet. */
+/** A `$ref` reachable the way pruneDefs walks (literal values included) to a name with no normalized definition. */
 function reachesPending(schema: Obj, defs: Obj, builder: DefsBuilder): boolean {
   const seen = new Set<string>();
   const visit = (node: unknown): boolean => {
@@ -80,7 +80,8 @@ function reachesPending(schema: Obj, defs: Obj, builder: DefsBuilder): boolean {
     if (!isObject(node)) return false;
     if (typeof node.$ref === 'string' && node.$ref.startsWith('#/$defs/')) {
       const name = defName(node.$ref);
-      if (builder.used.has(name) && !builder.defs.has(name)) return true;
+      // Not normalized (yet): it may be lifted later under that very name, so only the full run can tell.
+      if (!builder.defs.has(name)) return true;
       if (!seen.has(name)) {
         seen.add(name);
         if (visit(defs[name])) return true;
