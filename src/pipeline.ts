@@ -16,6 +16,7 @@ import { locateDiagnostics } from './diagnostics/locate.js';
 import { selectedArtifacts } from './emit/registry.js';
 import { selectPlan } from './emit/select.js';
 import { memorySink } from './emit/tools/memory-sink.js';
+import { timed, timedAsync } from './timing.js';
 
 export interface AnalysisResult {
   docs: LoadedDoc[];
@@ -33,15 +34,15 @@ export interface PipelineResult extends AnalysisResult {
 
 /** `extraDocs`: documents that did not come from a file, e.g. a live MCP server's tools/list. */
 export async function analyze(inputs: string[], config: ResolvedConfig, cwd: string, extraDocs: LoadedDoc[] = []): Promise<AnalysisResult> {
-  const fromFiles = await loadInputs(inputs, { cwd });
+  const fromFiles = await timedAsync('load', () => loadInputs(inputs, { cwd }));
   const loaded = { docs: [...fromFiles.docs, ...extraDocs], diagnostics: fromFiles.diagnostics };
   const named = namedApiIds(loaded.docs.map((d) => d.file), cwd, config.apiNames ?? {}, config.apiName);
-  const built = buildApiModels(loaded.docs, named.ids);
+  const built = timed('ir', () => buildApiModels(loaded.docs, named.ids));
   const apis: ApiModel[] = built.apis;
   const diagnostics = [...loaded.diagnostics, ...named.diagnostics, ...built.diagnostics];
-  const classified = classify(apis, config);
+  const classified = timed('classify', () => classify(apis, config));
   // Findings carry line/col in every report, generated/report included, not only in `idemgen audit`.
-  const plan = { ...classified, diagnostics: locateDiagnostics(classified.diagnostics, loaded.docs) };
+  const plan = { ...classified, diagnostics: timed('locate', () => locateDiagnostics(classified.diagnostics, loaded.docs)) };
   return { docs: loaded.docs, apis, plan, diagnostics };
 }
 
@@ -54,8 +55,8 @@ export async function emitEach(plan: Plan, config: ResolvedConfig, sink: FileSin
   const diagnostics: Diagnostic[] = [];
   const toolPlan = selectPlan(plan, config.select);
   for (const artifact of selectedArtifacts(config.artifacts)) {
-    const emit = await artifact.load();
-    diagnostics.push(...emit(artifact.selectsTools ? toolPlan : plan, config, sink));
+    const emit = await timedAsync(`import ${artifact.name}`, () => artifact.load());
+    diagnostics.push(...timed(`emit ${artifact.name}`, () => emit(artifact.selectsTools ? toolPlan : plan, config, sink)));
   }
   return diagnostics;
 }

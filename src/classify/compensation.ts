@@ -6,6 +6,7 @@ import { isObject } from '../json-pointer/refs.js';
 import type { HttpOperation, Operation, ToolOperation } from '../ir/types.js';
 import { addFinding, extension, findOverride, reason, type ClassifyContext } from './context.js';
 import { INVERSE_VERBS } from './heuristics.js';
+import { collectionBase, pathIndex } from './path-index.js';
 import type { Reason } from './types.js';
 
 export interface CompensationResult {
@@ -40,15 +41,15 @@ function explicit(op: Operation, ctx: ClassifyContext): CompensationResult | 'mi
 }
 
 function inferHttp(op: HttpOperation, ctx: ClassifyContext): CompensationResult | undefined {
-  const deletes = [...ctx.byKey.values()].filter((o): o is HttpOperation => o.kind === 'http' && o.method === 'delete');
+  const index = pathIndex(ctx.byKey);
   if (op.method === 'post') {
     // POST /things ↔ DELETE /things/{id}: one more path segment, a single template.
-    const inverse = deletes.find((d) => d.path.startsWith(`${op.path.replace(/\/+$/, '')}/`) && /^\/\{[^}/]+\}$/.test(d.path.slice(op.path.replace(/\/+$/, '').length)));
+    const inverse = index.deleteBelow.get(collectionBase(op.path));
     if (inverse) return { compensation: inverse.key, reasons: [reason('compensation_inferred', `POST ${op.path} creates what ${inverse.key} deletes`, op.source.pointer)] };
   }
   if (op.method === 'put') {
     // PUT /user/starred/{owner}/{repo} ↔ DELETE of the same path (create-or-replace undone by delete).
-    const inverse = deletes.find((d) => d.path === op.path);
+    const inverse = index.deleteAt.get(op.path);
     if (inverse) return { compensation: inverse.key, reasons: [reason('compensation_inferred', `PUT ${op.path} is undone by ${inverse.key}`, op.source.pointer)] };
   }
   return undefined;

@@ -7,6 +7,7 @@ import { isObject } from '../json-pointer/refs.js';
 import type { HttpOperation, Operation } from '../ir/types.js';
 import { extension, reason, type ClassifyContext } from './context.js';
 import { CONTENT_PARAMS } from './heuristics.js';
+import { collectionBase, pathIndex } from './path-index.js';
 import { hostOf } from './providers.js';
 import type { Mechanism, Reason } from './types.js';
 
@@ -56,10 +57,10 @@ function contentIdentity(op: HttpOperation): string | undefined {
  */
 function singleCreate(op: HttpOperation, ctx: ClassifyContext): string | undefined {
   if (op.method !== 'post') return undefined;
-  const base = op.path.replace(/\/+$/, '');
+  const base = collectionBase(op.path);
   if (/\}$/.test(base)) return undefined;
   if (op.responses.some((r) => r.status === '201')) return `POST ${op.path} creates one resource (201)`;
-  const isCollection = [...ctx.byKey.values()].some((o) => o.kind === 'http' && /^\/\{[^}/]+\}$/.test(o.path.slice(base.length)) && o.path.startsWith(`${base}/`));
+  const isCollection = pathIndex(ctx.byKey).hasItemBelow.has(base);
   const ok = op.responses.find((r) => /^2\d\d$/.test(r.status) && r.content.length > 0);
   return isCollection && ok ? `POST to the collection ${op.path} returns the created resource (${ok.status})` : undefined;
 }

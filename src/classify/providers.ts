@@ -71,6 +71,19 @@ function globbablePath(path: string): string {
   return path.replace(/\{[^}]*\}/g, '_');
 }
 
+type Matcher = (text: string) => boolean;
+/** Compiled globs, by options and pattern: compiling one per operation was a visible part of classify on Graph. */
+const compiled = new Map<string, Matcher>();
+function globMatcher(patterns: string | string[], nocase: boolean): Matcher {
+  const id = `${nocase ? 'i' : 's'}\0${Array.isArray(patterns) ? patterns.join('\0') : patterns}\0${Array.isArray(patterns) ? 'a' : 'o'}`;
+  let match = compiled.get(id);
+  if (match === undefined) {
+    match = nocase ? picomatch(patterns, { nocase: true, dot: true }) : picomatch(patterns);
+    compiled.set(id, match);
+  }
+  return match;
+}
+
 export function findProvider(
   providers: readonly Provider[],
   servers: readonly string[],
@@ -79,8 +92,8 @@ export function findProvider(
 ): Provider | undefined {
   for (const p of providers) {
     if (!p.methods.includes(method)) continue;
-    if (p.paths && !p.paths.some((g) => picomatch.isMatch(globbablePath(path), g))) continue;
-    const hostMatch = picomatch(p.hosts, { nocase: true, dot: true });
+    if (p.paths && !p.paths.some((g) => globMatcher(g, false)(globbablePath(path)))) continue;
+    const hostMatch = globMatcher(p.hosts, true);
     if (servers.some((s) => { const h = hostOf(s); return h !== undefined && hostMatch(h); })) return p;
   }
   return undefined;

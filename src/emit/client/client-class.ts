@@ -4,7 +4,8 @@
  * carrier and keeps it on every retry (SOP Step 4); OP-5 runs as a saga with its inverse wired in; every
  * other mechanism runs through the dedup store (SOP Step 6).
  */
-import { StructureKind, type ClassDeclarationStructure, type CodeBlockWriter, type MethodDeclarationStructure, type OptionalKind, type ParameterDeclarationStructure, type PropertyDeclarationStructure } from 'ts-morph';
+import type { ClassDeclarationStructure, CodeBlockWriter, MethodDeclarationStructure, OptionalKind, ParameterDeclarationStructure, PropertyDeclarationStructure } from 'ts-morph';
+import { StructureKind } from './ts-morph.js';
 import type { HttpOperation } from '../../ir/types.js';
 import type { PlanEntry } from '../../classify/types.js';
 import { isSafeIdentifier, jsonText, tsIdentifier, tsNumber, tsObjectKey, tsString } from '../../escape/index.js';

@@ -2,7 +2,8 @@
  * The per-file declarations of a client: the runtime imports (the key-option types and helpers every client
  * shares live in @idemgen/runtime's client-support, once), their re-export, the options type and the factory.
  */
-import { StructureKind, type FunctionDeclarationStructure, type ImportDeclarationStructure, type StatementStructures, type WriterFunction } from 'ts-morph';
+import type { FunctionDeclarationStructure, ImportDeclarationStructure, StatementStructures, WriterFunction } from 'ts-morph';
+import { StructureKind } from './ts-morph.js';
 import { writeObjectType, type TypeMember } from './object-type.js';
 import { typeAliasStatement } from './schema-type.js';
 import type { NameTable } from './names.js';

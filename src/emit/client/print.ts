@@ -6,7 +6,8 @@
  * writer per type alias; the pieces are joined once. The text is the same as printing it in one writer
  * (`Project.createSourceFile` would print that text too, then parse it into an AST we never read).
  */
-import { CodeBlockWriter, printStructure, StructureKind, type ClassDeclarationStructure, type MethodDeclarationStructure, type OptionalKind, type StatementStructures, type WriterFunction } from 'ts-morph';
+import type { ClassDeclarationStructure, MethodDeclarationStructure, OptionalKind, StatementStructures, WriterFunction } from 'ts-morph';
+import { CodeBlockWriter, printStructure, StructureKind } from './ts-morph.js';
 
 const PRINT_OPTIONS = { indentNumberOfSpaces: 2, newLine: '\n', useSingleQuote: false } as const;
 /** Methods per scratch class: large enough to amortize the printer set-up, small enough to stay cheap. */

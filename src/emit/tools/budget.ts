@@ -15,10 +15,10 @@ type Obj = Record<string, unknown>;
 export const SCHEMA_BUDGET_CHARS = 32_768;
 
 const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
-const defName = (ref: string): string => defsRefName(ref) ?? '';
+export const defName = (ref: string): string => defsRefName(ref) ?? '';
 
 /** Names of the `$defs` a node refers to directly (not through other definitions). */
-function refsOf(node: unknown, out: Set<string>): Set<string> {
+export function refsOf(node: unknown, out: Set<string>): Set<string> {
   if (Array.isArray(node)) for (const n of node) refsOf(n, out);
   else if (isObj(node)) {
     if (typeof node.$ref === 'string' && node.$ref.startsWith('#/$defs/')) out.add(defName(node.$ref));

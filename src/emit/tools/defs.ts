@@ -47,10 +47,7 @@ export function liftRef(builder: DefsBuilder, ref: string): string | undefined {
   const pointer = decodeFragment(ref.slice(1));
   let name = builder.names.get(pointer);
   if (name === undefined) {
-    const target = resolvePointer(builder.root, pointer);
-    // A ref-only cycle (`A: {$ref: B}`, `B: {$ref: A}`) has no schema to lift: Ajv rejects it, so it is unresolved.
-    const cycles = isRef(target) && followRef(builder.root, target, pointer).value === undefined;
-    if (cycles || target === undefined || (typeof target !== 'object' && typeof target !== 'boolean') || target === null) {
+    if (!isLiftable(builder.root, pointer)) {
       builder.unresolved.push(ref);
       return undefined;
     }
@@ -64,6 +61,19 @@ export function liftRef(builder: DefsBuilder, ref: string): string | undefined {
   return `#/$defs/${escapeSegment(name)}`;
 }
 
+/** A local ref's target can be lifted: it exists, is a schema (object or boolean) and is not a ref-only cycle. */
+function isLiftable(root: unknown, pointer: string): boolean {
+  const target = resolvePointer(root, pointer);
+  // A ref-only cycle (`A: {$ref: B}`, `B: {$ref: A}`) has no schema to lift: Ajv rejects it, so it is unresolved.
+  const cycles = isRef(target) && followRef(root, target, pointer).value === undefined;
+  return !(cycles || target === undefined || (typeof target !== 'object' && typeof target !== 'boolean') || target === null);
+}
+
+/** Whether `liftRef` would accept `ref` (without registering it). */
+export function liftsRef(root: unknown, ref: string): boolean {
+  return ref.startsWith('#') && isLiftable(root, decodeFragment(ref.slice(1)));
+}
+
 /**
  * Normalize every queued definition (which may queue more) and return them sorted by name.
  * `normalize` is injected to keep this module free of the walker (and the import graph acyclic).
@@ -72,11 +82,21 @@ export function finishDefs(
   builder: DefsBuilder,
   normalize: (schema: unknown, builder: DefsBuilder) => JsonSchema,
 ): Record<string, JsonSchema> {
-  while (builder.queue.length > 0) {
-    const pointer = builder.queue.shift() as string;
-    const name = builder.names.get(pointer) as string;
-    builder.defs.set(name, normalize(resolvePointer(builder.root, pointer), builder));
-  }
+  while (finishNext(builder, normalize) !== undefined);
+  return sortedDefs(builder);
+}
+
+/** Normalize the next queued definition (first in, first out: names are given in encounter order); its name, or undefined when none is left. */
+export function finishNext(builder: DefsBuilder, normalize: (schema: unknown, builder: DefsBuilder) => JsonSchema): string | undefined {
+  const pointer = builder.queue.shift();
+  if (pointer === undefined) return undefined;
+  const name = builder.names.get(pointer) as string;
+  builder.defs.set(name, normalize(resolvePointer(builder.root, pointer), builder));
+  return name;
+}
+
+/** The definitions normalized so far, sorted by name. */
+export function sortedDefs(builder: DefsBuilder): Record<string, JsonSchema> {
   const out: Record<string, JsonSchema> = {};
   for (const name of [...builder.defs.keys()].sort()) out[name] = builder.defs.get(name) as JsonSchema;
   return out;

@@ -100,7 +100,15 @@ function dropCarrierFields(schema: Obj, name: string, carrier: Carrier): void {
   pruneDefs(schema);
 }
 
-export function buildHttpInput(op: HttpOperation, api: ApiModel, carrier: Carrier | null): BuiltInput {
+/** The input schema before its `$defs` are normalized: the caller may finish them all or only what a budget keeps. */
+export interface StartedInput {
+  built: BuiltInput;
+  builder: DefsBuilder;
+  /** The body's own key field must be dropped (native key in the body), which needs every `$defs` entry. */
+  dropsCarrier: boolean;
+}
+
+export function startHttpInput(op: HttpOperation, api: ApiModel, carrier: Carrier | null): StartedInput {
   const builder = createDefs(api.root);
   const auth = authParams(api.root);
   const properties: Obj = {};
@@ -126,8 +134,19 @@ export function buildHttpInput(op: HttpOperation, api: ApiModel, carrier: Carrie
     bodyInfo = { property: name, required: body.required, mediaType: body.mediaType };
   }
   const schema: Obj = { type: 'object', properties, required, additionalProperties: false };
+  const built: BuiltInput = { schema, unresolved: builder.unresolved, routes, ...(bodyInfo ? { body: bodyInfo } : {}) };
+  return { built, builder, dropsCarrier: body !== undefined && (carrier?.in === 'body' || carrier?.in === 'form') };
+}
+
+/** Every reachable definition normalized into `$defs`, and a body-carried key dropped. */
+export function finishHttpInput(started: StartedInput, carrier: Carrier | null): BuiltInput {
+  const { built, builder } = started;
   const defs = finishDefs(builder, normalizeSchema);
-  if (Object.keys(defs).length > 0) schema.$defs = defs;
-  if (body && (carrier?.in === 'body' || carrier?.in === 'form')) dropCarrierFields(schema, bodyName(taken), carrier);
-  return { schema, unresolved: builder.unresolved, routes, ...(bodyInfo ? { body: bodyInfo } : {}) };
+  if (Object.keys(defs).length > 0) built.schema.$defs = defs;
+  if (started.dropsCarrier && carrier !== null) dropCarrierFields(built.schema, built.body!.property, carrier);
+  return built;
+}
+
+export function buildHttpInput(op: HttpOperation, api: ApiModel, carrier: Carrier | null): BuiltInput {
+  return finishHttpInput(startHttpInput(op, api, carrier), carrier);
 }

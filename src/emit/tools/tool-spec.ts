@@ -4,11 +4,12 @@
  */
 import type { ApiPlan, PlanEntry } from '../../classify/types.js';
 import type { ResolvedConfig } from '../../config/types.js';
-import type { Operation, SourceRef, ToolAnnotations } from '../../ir/types.js';
+import type { Operation, SourceRef, ToolAnnotations, ToolOperation } from '../../ir/types.js';
 import { followRef } from '../../json-pointer/refs.js';
 import { buildAnnotations } from './annotations.js';
 import { fitBudget } from './budget.js';
-import { buildHttpInput, type BuiltInput } from './http-input.js';
+import { fitBudgetLazily } from './budget-lazy.js';
+import { finishHttpInput, startHttpInput, type BuiltInput } from './http-input.js';
 import type { DegradeLog } from './degrade.js';
 import { describeOperation } from './description.js';
 import { addIdempotencyKey } from './idempotency-key.js';
@@ -45,17 +46,20 @@ export function toolName(op: Operation): string {
 
 export function buildToolSpec(apiPlan: ApiPlan, entry: PlanEntry, config: ResolvedConfig, log: DegradeLog): ToolSpec {
   const op = entry.operation;
-  const built = op.kind === 'http' ? buildHttpInput(op, apiPlan.api, entry.carrier) : buildToolInput(op);
+  const started = op.kind === 'http' ? startHttpInput(op, apiPlan.api, entry.carrier) : undefined;
+  // Definitions are normalized on demand (budget-lazy.ts) unless a body-carried key must be cut out of them first.
+  const lazy = started !== undefined && !started.dropsCarrier;
+  const built = started === undefined ? buildToolInput(op as ToolOperation) : lazy ? started.built : finishHttpInput(started, entry.carrier);
+  const isWrite = entry.effect === 'write';
+  const ttl = entry.ttlSeconds ?? config.tools.defaultTtlSeconds;
+  const keyProperty = isWrite ? addIdempotencyKey(built.schema, entry, ttl) : undefined;
+  const trimmed = lazy ? fitBudgetLazily(built.schema, started.builder) : fitBudget(built.schema);
   for (const ref of new Set(built.unresolved)) {
     // The loader already reported every broken ref of an OpenAPI document at its own line (unresolved_ref,
     // remote_ref, ref_cycle); repeating it per tool would be a second diagnostic for one problem.
     if (op.kind === 'http' && loaderReported(apiPlan.api.root, ref)) continue;
     log.unresolvedRef(op.key, op.source, ref);
   }
-  const isWrite = entry.effect === 'write';
-  const ttl = entry.ttlSeconds ?? config.tools.defaultTtlSeconds;
-  const keyProperty = isWrite ? addIdempotencyKey(built.schema, entry, ttl) : undefined;
-  const trimmed = fitBudget(built.schema);
   if (trimmed > 0) log.trimmed(op.key, op.source, trimmed);
   const spec: ToolSpec = {
     key: op.key,
