@@ -10,7 +10,7 @@ import ts from 'typescript';
 /** Low → high. A unit may import units of lower tiers only; units in one tier never import each other. */
 export const LAYERS: readonly (readonly string[])[] = [
   ['runtime'],
-  ['json-pointer', 'escape'],
+  ['json-pointer', 'escape', 'timing'],
   ['diagnostics'],
   ['load', 'config'],
   ['ir'],

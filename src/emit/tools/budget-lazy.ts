@@ -9,7 +9,7 @@
  * every definition and calls `fitBudget` itself.
  */
 import type { JsonSchema } from '../../ir/types.js';
-import { followRef, isObject } from '../../ir/refs.js';
+import { followRef, isObject } from '../../json-pointer/refs.js';
 import { SCHEMA_BUDGET_CHARS, defName, fitBudget, placeholder, refsOf } from './budget.js';
 import { finishDefs, finishNext, liftsRef, sortedDefs, type DefsBuilder } from './defs.js';
 import { normalizeSchema } from './normalize.js';

@@ -43,7 +43,7 @@ function levels(rest: Obj, defs: Obj): string[][] {
 }
 
 /** An open placeholder that keeps the definition's kind, so `$ref`s to it still say what is expected. */
-function placeholder(name: string, def: unknown): Obj {
+export function placeholder(name: string, def: unknown): Obj {
   const out: Obj = {};
   if (isObj(def)) {
     if (typeof def.type === 'string' || Array.isArray(def.type)) out.type = def.type;

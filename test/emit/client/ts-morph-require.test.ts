@@ -3,7 +3,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
-const dir = join(import.meta.dirname, '../../src/emit/client');
+const dir = join(import.meta.dirname, '../../../src/emit/client');
 
 describe('ts-morph in the client emitter', () => {
   it('is imported as types only, outside ts-morph.ts', () => {
@@ -14,7 +14,7 @@ describe('ts-morph in the client emitter', () => {
   });
 
   it('gives the printer what it needs', async () => {
-    const { CodeBlockWriter, StructureKind, printStructure } = await import('../../src/emit/client/ts-morph.js');
+    const { CodeBlockWriter, StructureKind, printStructure } = await import('../../../src/emit/client/ts-morph.js');
     const text = printStructure({ kind: StructureKind.TypeAlias, name: 'A', type: 'string' }, { indentNumberOfSpaces: 2 });
     expect(text).toBe('type A = string;');
     expect(new CodeBlockWriter().write('x').toString()).toBe('x');

@@ -1,15 +1,15 @@
 /** fitBudgetLazily gives exactly what fitBudget gives on the fully normalized schema. */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { fitBudget } from '../../src/emit/tools/budget.js';
-import { fitBudgetLazily } from '../../src/emit/tools/budget-lazy.js';
-import { createDefs, finishDefs } from '../../src/emit/tools/defs.js';
-import { normalizeSchema } from '../../src/emit/tools/normalize.js';
+import { fitBudget } from '../../../src/emit/tools/budget.js';
+import { fitBudgetLazily } from '../../../src/emit/tools/budget-lazy.js';
+import { createDefs, finishDefs } from '../../../src/emit/tools/defs.js';
+import { normalizeSchema } from '../../../src/emit/tools/normalize.js';
 
 type Obj = Record<string, any>;
 
 function eager(doc: Obj, input: Obj, budget: number) {
-  const builder = createDefs(doc, 'openapi3.0');
+  const builder = createDefs(doc);
   const schema = normalizeSchema(input, builder) as Obj;
   const defs = finishDefs(builder, normalizeSchema);
   if (Object.keys(defs).length > 0) schema.$defs = defs;
@@ -18,7 +18,7 @@ function eager(doc: Obj, input: Obj, budget: number) {
 }
 
 function lazy(doc: Obj, input: Obj, budget: number) {
-  const builder = createDefs(doc, 'openapi3.0');
+  const builder = createDefs(doc);
   const schema = normalizeSchema(input, builder) as Obj;
   const trimmed = fitBudgetLazily(schema, builder, budget);
   return { text: JSON.stringify(schema), trimmed, normalized: builder.defs.size, unresolved: builder.unresolved };
