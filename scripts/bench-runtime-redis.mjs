@@ -13,24 +13,43 @@ import { createClient } from 'redis';
 import { makeIdempotent, IdempotencyConfig } from '@aws-lambda-powertools/idempotency';
 import { CachePersistenceLayer } from '@aws-lambda-powertools/idempotency/cache';
 
-const freePort = () => new Promise((resolve) => {
-  const s = createServer().listen(0, '127.0.0.1', () => { const { port } = s.address(); s.close(() => resolve(port)); });
-});
+const freePort = () =>
+  new Promise((resolve) => {
+    const s = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = s.address();
+      s.close(() => resolve(port));
+    });
+  });
 
 async function startRedis() {
   if (process.env.IDEMGEN_REDIS_URL) return { url: process.env.IDEMGEN_REDIS_URL, stop: () => undefined };
   const dir = mkdtempSync(join(tmpdir(), 'idemgen-bench-redis-'));
   const port = await freePort();
-  const child = spawn(process.env.IDEMGEN_REDIS_SERVER ?? '/usr/bin/redis-server',
-    ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
+  const child = spawn(
+    process.env.IDEMGEN_REDIS_SERVER ?? '/usr/bin/redis-server',
+    ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', '', '--appendonly', 'no'],
+    { stdio: 'ignore' },
+  );
   const url = `redis://127.0.0.1:${port}`;
   for (let i = 0; ; i++) {
     try {
-      const c = createClient({ url }); c.on('error', () => undefined);
-      await c.connect(); await c.close(); break;
-    } catch (err) { if (i > 200) throw err; await new Promise((r) => setTimeout(r, 50)); }
+      const c = createClient({ url });
+      c.on('error', () => undefined);
+      await c.connect();
+      await c.close();
+      break;
+    } catch (err) {
+      if (i > 200) throw err;
+      await new Promise((r) => setTimeout(r, 50));
+    }
   }
-  return { url, stop: () => { child.kill('SIGKILL'); rmSync(dir, { recursive: true, force: true }); } };
+  return {
+    url,
+    stop: () => {
+      child.kill('SIGKILL');
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
 }
 
 export async function benchRedis({ rt, CALLS, median, benchStore, report, httpUrl }) {
@@ -45,7 +64,16 @@ export async function benchRedis({ rt, CALLS, median, benchStore, report, httpUr
       ours: async (k) => {
         const id = { scope: '', key: k };
         const now = Date.now();
-        await store.claim({ ...id, operation: 'POST /x', argsHash: 'a'.repeat(64), mechanism: 'fail-closed', leaseToken: k, now, leaseMs: 30_000, ttlMs: 86_400_000 });
+        await store.claim({
+          ...id,
+          operation: 'POST /x',
+          argsHash: 'a'.repeat(64),
+          mechanism: 'fail-closed',
+          leaseToken: k,
+          now,
+          leaseMs: 30_000,
+          ttlMs: 86_400_000,
+        });
         await store.complete({ ...id, leaseToken: k, now, result: '{"ok":1}' });
       },
       bare: async (k) => {
@@ -64,7 +92,9 @@ export async function benchRedis({ rt, CALLS, median, benchStore, report, httpUr
     }
     const [po, pb] = [pairTimes.ours.sort()[CALLS >> 1], pairTimes.bare.sort()[CALLS >> 1]];
     report('Redis (local, TCP, one client)', r);
-    console.log(`  claim+complete vs bare (interleaved per call): ours ${po.toFixed(1)} µs, bare SET NX + SET XX ${pb.toFixed(1)} µs = ${(po / pb).toFixed(2)}×`);
+    console.log(
+      `  claim+complete vs bare (interleaved per call): ours ${po.toFixed(1)} µs, bare SET NX + SET XX ${pb.toFixed(1)} µs = ${(po / pb).toFixed(2)}×`,
+    );
 
     // Side by side: the same function and arguments, a fresh key per call, then a fixed repeat. Both use
     // a 24 h record TTL and a 30 s in-progress window (our lease). Powertools twice: its default (the whole
@@ -76,15 +106,26 @@ export async function benchRedis({ rt, CALLS, median, benchStore, report, httpUr
     const lambda = { getRemainingTimeInMillis: () => 30_000 }; // outside Lambda it warns per call without one
     const config = new IdempotencyConfig({ expiresAfterSeconds: 86_400 });
     config.registerLambdaContext(lambda);
-    const mirror = new IdempotencyConfig({ expiresAfterSeconds: 86_400, eventKeyJmesPath: 'idempotency_key', payloadValidationJmesPath: '[amount, to]' });
+    const mirror = new IdempotencyConfig({
+      expiresAfterSeconds: 86_400,
+      eventKeyJmesPath: 'idempotency_key',
+      payloadValidationJmesPath: '[amount, to]',
+    });
     mirror.registerLambdaContext(lambda);
     const handler = async () => ({ ok: 1 });
     const theirs = makeIdempotent(handler, { persistenceStore, config });
-    const theirsMirror = makeIdempotent(handler, { persistenceStore: new CachePersistenceLayer({ client }), config: mirror });
+    const theirsMirror = makeIdempotent(handler, {
+      persistenceStore: new CachePersistenceLayer({ client }),
+      config: mirror,
+    });
     const idem = rt.createIdempotency({ store });
     const payload = (k) => ({ idempotency_key: k, amount: 1, to: 'acct_1' });
     const fns = {
-      ours: (k) => idem.run({ operation: 'POST /x', key: k, args: { amount: 1, to: 'acct_1' }, mechanism: 'fail-closed' }, handler),
+      ours: (k) =>
+        idem.run(
+          { operation: 'POST /x', key: k, args: { amount: 1, to: 'acct_1' }, mechanism: 'fail-closed' },
+          handler,
+        ),
       theirs: (k) => theirs(payload(k)),
       mirror: (k) => theirsMirror(payload(k)),
     };
@@ -115,8 +156,11 @@ export async function benchRedis({ rt, CALLS, median, benchStore, report, httpUr
     }
     const mid = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
     const m = Object.fromEntries(Object.entries(acc).map(([x, a]) => [x, mid(a)]));
-    const row = (label, v, vs) => console.log(`  ${label.padEnd(44)} ${v.toFixed(1).padStart(8)} µs${vs ? `   ours/theirs = ${vs}` : ''}`);
-    console.log(`\nRedis side by side (per-call interleaved, median of ${rounds} rounds × ${n} calls each, same server and client)`);
+    const row = (label, v, vs) =>
+      console.log(`  ${label.padEnd(44)} ${v.toFixed(1).padStart(8)} µs${vs ? `   ours/theirs = ${vs}` : ''}`);
+    console.log(
+      `\nRedis side by side (per-call interleaved, median of ${rounds} rounds × ${n} calls each, same server and client)`,
+    );
     row('idemgen run(), fresh key', m.ours);
     row('Powertools makeIdempotent (default), fresh', m.theirs, `${(m.ours / m.theirs).toFixed(2)}×`);
     row('Powertools key + payload validation, fresh', m.mirror, `${(m.ours / m.mirror).toFixed(2)}×`);

@@ -63,11 +63,24 @@ async function startPostgres() {
   const data = join(dir, 'data');
   const port = await freePort();
   asPostgres(join(PG_BIN, 'initdb'), ['-D', data, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--no-sync']);
-  asPostgres(join(PG_BIN, 'pg_ctl'), ['-D', data, '-l', join(dir, 'log'), '-w', 'start', '-o', `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1`]);
+  asPostgres(join(PG_BIN, 'pg_ctl'), [
+    '-D',
+    data,
+    '-l',
+    join(dir, 'log'),
+    '-w',
+    'start',
+    '-o',
+    `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1`,
+  ]);
   return {
     url: `postgres://postgres@127.0.0.1:${port}/postgres`,
     stop: () => {
-      try { asPostgres(join(PG_BIN, 'pg_ctl'), ['-D', data, '-m', 'immediate', 'stop']); } finally { rmSync(dir, { recursive: true, force: true }); }
+      try {
+        asPostgres(join(PG_BIN, 'pg_ctl'), ['-D', data, '-m', 'immediate', 'stop']);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
     },
   };
 }
@@ -87,13 +100,24 @@ async function median(n, fn) {
 async function benchStore(label, store, httpUrl) {
   const key = (p, s) => `${label}-${p}-${s}-0123456789abcdef`;
   const caller = rt.createHttpCaller({ baseUrl: httpUrl });
-  const post = () => caller.send({ method: 'POST', path: '/x', body: { amount: 1 }, bodyType: 'json', mechanism: 'fail-closed' });
+  const post = () =>
+    caller.send({ method: 'POST', path: '/x', body: { amount: 1 }, bodyType: 'json', mechanism: 'fail-closed' });
   const idem = rt.createIdempotency({ store });
-  const run = (p, fn) => (s) => idem.run({ operation: 'POST /x', key: key(p, s), args: { amount: 1, to: 'acct_1' }, mechanism: 'fail-closed' }, fn);
+  const run = (p, fn) => (s) =>
+    idem.run({ operation: 'POST /x', key: key(p, s), args: { amount: 1, to: 'acct_1' }, mechanism: 'fail-closed' }, fn);
   const bare = async (s) => {
     const id = { scope: '', key: key('bare', s) };
     const now = Date.now();
-    await store.claim({ ...id, operation: 'POST /x', argsHash: 'a'.repeat(64), mechanism: 'fail-closed', leaseToken: s, now, leaseMs: 30_000, ttlMs: 86_400_000 });
+    await store.claim({
+      ...id,
+      operation: 'POST /x',
+      argsHash: 'a'.repeat(64),
+      mechanism: 'fail-closed',
+      leaseToken: s,
+      now,
+      leaseMs: 30_000,
+      ttlMs: 86_400_000,
+    });
     await store.complete({ ...id, leaseToken: s, now, result: '{"ok":1}' });
   };
   await run('replay', async () => ({ ok: 1 }))('fixed');
@@ -101,7 +125,10 @@ async function benchStore(label, store, httpUrl) {
     rawNoop: await median(CALLS, async () => ({ ok: 1 })),
     rawHttp: await median(CALLS, post),
     store: await median(CALLS, bare),
-    idemNoop: await median(CALLS, run('noop', async () => ({ ok: 1 }))),
+    idemNoop: await median(
+      CALLS,
+      run('noop', async () => ({ ok: 1 })),
+    ),
     idemHttp: await median(CALLS, run('http', post)),
     replay: await median(CALLS, () => run('replay', async () => ({ ok: 1 }))('fixed')),
   };
@@ -113,15 +140,22 @@ function report(label, r) {
   console.log(`  raw no-op call            ${f(r.rawNoop)}`);
   console.log(`  raw HTTP POST             ${f(r.rawHttp)}`);
   console.log(`  bare store claim+complete ${f(r.store)}`);
-  console.log(`  idempotent no-op call     ${f(r.idemNoop)}   overhead ${(r.idemNoop.p50 - r.rawNoop.p50).toFixed(1)} µs`);
-  console.log(`  idempotent HTTP POST      ${f(r.idemHttp)}   ${(r.idemHttp.p50 / r.rawHttp.p50).toFixed(2)}× raw HTTP`);
+  console.log(
+    `  idempotent no-op call     ${f(r.idemNoop)}   overhead ${(r.idemNoop.p50 - r.rawNoop.p50).toFixed(1)} µs`,
+  );
+  console.log(
+    `  idempotent HTTP POST      ${f(r.idemHttp)}   ${(r.idemHttp.p50 / r.rawHttp.p50).toFixed(2)}× raw HTTP`,
+  );
   console.log(`  replay (no call)          ${f(r.replay)}   ${(r.replay.p50 / r.rawHttp.p50).toFixed(2)}× raw HTTP`);
   console.log(`  runtime cost beyond the store statements: ${(r.idemNoop.p50 - r.store.p50).toFixed(1)} µs`);
 }
 
 const http = createHttpServer((req, res) => {
   req.resume();
-  req.on('end', () => { res.writeHead(200, { 'content-type': 'application/json' }); res.end('{"id":"obj_1"}'); });
+  req.on('end', () => {
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end('{"id":"obj_1"}');
+  });
 });
 await new Promise((r) => http.listen(0, '127.0.0.1', r));
 const httpUrl = `http://127.0.0.1:${http.address().port}`;

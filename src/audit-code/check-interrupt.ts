@@ -23,14 +23,26 @@ function bodyOwner(n: Node): Node | undefined {
   for (let p = n.getParent(); p; p = p.getParent()) {
     if (!isFunctionNode(p)) continue;
     const parent = p.getParent();
-    if ((Node.isArrowFunction(p) || Node.isFunctionExpression(p)) && parent && Node.isCallExpression(parent) && parent.getArguments().includes(p)) continue;
+    if (
+      (Node.isArrowFunction(p) || Node.isFunctionExpression(p)) &&
+      parent &&
+      Node.isCallExpression(parent) &&
+      parent.getArguments().includes(p)
+    )
+      continue;
     return p;
   }
   return undefined;
 }
 
 function keyFromState(w: CallExpression | NewExpression, fn: Node, h: Heuristics): 'state' | 'other' | 'none' {
-  const roots: Node[] = [w, ...w.getArguments().map((a) => deref(a)).filter((a): a is Node => a !== undefined && a !== w)];
+  const roots: Node[] = [
+    w,
+    ...w
+      .getArguments()
+      .map((a) => deref(a))
+      .filter((a): a is Node => a !== undefined && a !== w),
+  ];
   const sinks = roots.flatMap((r) => keySinks(r, h));
   if (sinks.length === 0) return 'none';
   const fromState = sinks.every((s) => originsOf(s.value).some((o) => o.kind === 'param' && o.fn === fn));
@@ -45,19 +57,32 @@ export function checkInterrupt(candidates: readonly Node[], h: Heuristics, emit:
     if (fn && !byFn.has(fn)) byFn.set(fn, call);
   }
   for (const [fn, first] of byFn) {
-    const calls = [...fn.getDescendantsOfKind(SyntaxKind.CallExpression), ...fn.getDescendantsOfKind(SyntaxKind.NewExpression)];
+    const calls = [
+      ...fn.getDescendantsOfKind(SyntaxKind.CallExpression),
+      ...fn.getDescendantsOfKind(SyntaxKind.NewExpression),
+    ];
     for (const call of calls) {
       if (bodyOwner(call) !== fn) continue;
       const w = writeCall(call, h, true);
       if (!w) continue;
       if (call.getStart() < first.getStart()) {
-        emit('side_effect_before_interrupt', call, `${w.label} runs before interrupt() (line ${first.getStartLineNumber()}): the node re-runs from the top on resume, so the write repeats`, 'move the write into a node after the interrupt, or guard it with a key persisted in state');
+        emit(
+          'side_effect_before_interrupt',
+          call,
+          `${w.label} runs before interrupt() (line ${first.getStartLineNumber()}): the node re-runs from the top on resume, so the write repeats`,
+          'move the write into a node after the interrupt, or guard it with a key persisted in state',
+        );
         continue;
       }
       const key = keyFromState(call, fn, h);
       if (key !== 'state') {
         const why = key === 'none' ? 'carries no idempotency key' : 'has a key that is not read from the node state';
-        emit('side_effect_before_interrupt', call, `${w.label} after interrupt() ${why}: a crash after the write and a second resume repeat it`, 'read the idempotency key from state (persisted before the interrupt) and pass it to the write');
+        emit(
+          'side_effect_before_interrupt',
+          call,
+          `${w.label} after interrupt() ${why}: a crash after the write and a second resume repeat it`,
+          'read the idempotency key from state (persisted before the interrupt) and pass it to the write',
+        );
       }
     }
   }

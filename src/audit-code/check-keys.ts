@@ -22,15 +22,30 @@ export function checkKeys(candidates: readonly Node[], sites: readonly ToolSite[
     const site = enclosingSite(sink.node, sites);
     const random = origins.find((o) => o.kind === 'random');
     if (random && site) {
-      emit('key_generated_in_tool', sink.node, `idempotency key ${sink.name} is minted by ${short(random)} inside tool ${site.name ?? '(unnamed)'}: each retry of the call gets a new key`, 'take the key from the tool arguments (a required idempotency_key) or from checkpointed state');
+      emit(
+        'key_generated_in_tool',
+        sink.node,
+        `idempotency key ${sink.name} is minted by ${short(random)} inside tool ${site.name ?? '(unnamed)'}: each retry of the call gets a new key`,
+        'take the key from the tool arguments (a required idempotency_key) or from checkpointed state',
+      );
     }
     const time = origins.find((o) => o.kind === 'time');
     if (time) {
-      emit('time_varying_key', sink.node, `idempotency key ${sink.name} depends on the clock (${short(time)}): a retry computes a different key`, 'derive the key from the intent (arguments or a persisted id), not from the time of the attempt');
+      emit(
+        'time_varying_key',
+        sink.node,
+        `idempotency key ${sink.name} depends on the clock (${short(time)}): a retry computes a different key`,
+        'derive the key from the intent (arguments or a persisted id), not from the time of the attempt',
+      );
     }
     const callId = origins.find((o) => o.kind === 'toolCallId');
     if (callId) {
-      emit('tool_call_id_as_key', sink.node, `idempotency key ${sink.name} is the tool-call id (${short(callId)}), which changes when the model re-emits the call`, 'use an idempotency_key the agent persists per intent instead of the emission id');
+      emit(
+        'tool_call_id_as_key',
+        sink.node,
+        `idempotency key ${sink.name} is the tool-call id (${short(callId)}), which changes when the model re-emits the call`,
+        'use an idempotency_key the agent persists per intent instead of the emission id',
+      );
     }
   }
 }

@@ -16,11 +16,16 @@ function carries(arg: Node | undefined, names: readonly string[], h: Heuristics)
     const both = [carries(n.getWhenTrue(), names, h), carries(n.getWhenFalse(), names, h)];
     return both.includes('opaque') ? 'opaque' : both.includes('none') ? 'none' : 'key';
   }
-  if (!Node.isObjectLiteralExpression(n)) return Node.isStringLiteral(n) || Node.isNumericLiteral(n) ? 'none' : 'opaque';
+  if (!Node.isObjectLiteralExpression(n))
+    return Node.isStringLiteral(n) || Node.isNumericLiteral(n) ? 'none' : 'opaque';
   let spread = false;
   for (const p of n.getProperties()) {
     if (Node.isSpreadAssignment(p)) spread = true;
-    else if ((Node.isPropertyAssignment(p) || Node.isShorthandPropertyAssignment(p)) && (names.includes(p.getName().replace(/^['"]|['"]$/g, '')) || isKeyName(p.getName().replace(/^['"]|['"]$/g, ''), h))) return 'key';
+    else if (
+      (Node.isPropertyAssignment(p) || Node.isShorthandPropertyAssignment(p)) &&
+      (names.includes(p.getName().replace(/^['"]|['"]$/g, '')) || isKeyName(p.getName().replace(/^['"]|['"]$/g, ''), h))
+    )
+      return 'key';
   }
   return spread ? 'opaque' : 'none';
 }
@@ -33,7 +38,12 @@ export function checkSdk(candidates: readonly Node[], h: Heuristics, emit: Emit)
     const args = call.getArguments();
     if (w.awsToken) {
       if (carries(args[0], [w.awsToken], h) === 'none') {
-        emit('sdk_write_without_key', call, `${w.label} is sent without ${w.awsToken}: the SDK fills in a fresh token per call, so a retried intent is not deduplicated`, `set ${w.awsToken} from a key persisted per intent`);
+        emit(
+          'sdk_write_without_key',
+          call,
+          `${w.label} is sent without ${w.awsToken}: the SDK fills in a fresh token per call, so a retried intent is not deduplicated`,
+          `set ${w.awsToken} from a key persisted per intent`,
+        );
       }
       continue;
     }
@@ -42,6 +52,11 @@ export function checkSdk(candidates: readonly Node[], h: Heuristics, emit: Emit)
     const judged = sdk.sdk === 'Stripe' ? args.slice(1) : args;
     const seen = judged.map((a) => carries(a, sdk.keyNames, h));
     if (seen.includes('key') || seen.includes('opaque')) continue;
-    emit('sdk_write_without_key', call, `${w.label} is called without ${sdk.keyNames[0]}: a retry after a timeout repeats the write`, sdk.hint);
+    emit(
+      'sdk_write_without_key',
+      call,
+      `${w.label} is called without ${sdk.keyNames[0]}: a retry after a timeout repeats the write`,
+      sdk.hint,
+    );
   }
 }

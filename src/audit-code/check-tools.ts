@@ -15,7 +15,13 @@ import { deref, type ToolSite } from './sites.js';
 import type { Emit } from './emit.js';
 
 function keysOf(obj: ObjectLiteralExpression): string[] {
-  return obj.getProperties().flatMap((p) => (Node.isPropertyAssignment(p) || Node.isShorthandPropertyAssignment(p) ? [p.getName().replace(/^['"]|['"]$/g, '')] : []));
+  return obj
+    .getProperties()
+    .flatMap((p) =>
+      Node.isPropertyAssignment(p) || Node.isShorthandPropertyAssignment(p)
+        ? [p.getName().replace(/^['"]|['"]$/g, '')]
+        : [],
+    );
 }
 
 /** Field names of a zod raw shape, `z.object(...)` chain, JSON Schema literal or `jsonSchema(...)`; undefined if unreadable. */
@@ -53,7 +59,13 @@ function hint(site: ToolSite, name: string): boolean | undefined {
 }
 
 function handlerReads(handler: Node, field: string): boolean {
-  return handler.getDescendants().some((d) => (Node.isIdentifier(d) || Node.isStringLiteral(d)) && (Node.isStringLiteral(d) ? d.getLiteralValue() : d.getText()) === field);
+  return handler
+    .getDescendants()
+    .some(
+      (d) =>
+        (Node.isIdentifier(d) || Node.isStringLiteral(d)) &&
+        (Node.isStringLiteral(d) ? d.getLiteralValue() : d.getText()) === field,
+    );
 }
 
 export function checkTools(sites: readonly ToolSite[], h: Heuristics, emit: Emit): void {
@@ -67,9 +79,23 @@ export function checkTools(sites: readonly ToolSite[], h: Heuristics, emit: Emit
     if (fields === undefined) continue;
     const key = fields.find((f) => isKeyName(f, h));
     if (key === undefined) {
-      emit('write_tool_without_key', site.node, `tool ${site.name} writes (verb ${verb}) but its input schema has no idempotency key field`, 'add a required idempotency_key to the input schema and pass it to the downstream write');
-    } else if (site.handler && !handlerReads(site.handler, key) && !site.handler.getDescendantsOfKind(SyntaxKind.SpreadElement).length) {
-      emit('write_tool_without_key', site.node, `tool ${site.name} declares ${key} but its handler never reads it`, `pass ${key} to the downstream write as its idempotency key`);
+      emit(
+        'write_tool_without_key',
+        site.node,
+        `tool ${site.name} writes (verb ${verb}) but its input schema has no idempotency key field`,
+        'add a required idempotency_key to the input schema and pass it to the downstream write',
+      );
+    } else if (
+      site.handler &&
+      !handlerReads(site.handler, key) &&
+      !site.handler.getDescendantsOfKind(SyntaxKind.SpreadElement).length
+    ) {
+      emit(
+        'write_tool_without_key',
+        site.node,
+        `tool ${site.name} declares ${key} but its handler never reads it`,
+        `pass ${key} to the downstream write as its idempotency key`,
+      );
     }
   }
 }

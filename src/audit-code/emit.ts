@@ -17,6 +17,13 @@ export function makeEmitter(config: ResolvedConfig, file: string, out: Diagnosti
     const id = `${rule}\0${line}\0${column}\0${message}`;
     if (seen.has(id)) return;
     seen.add(id);
-    out.push(diagnostic(rule, configured ?? DEFAULT.get(rule) ?? 'warning', message, { file, line, col: column, ...(hint ? { hint } : {}) }));
+    out.push(
+      diagnostic(rule, configured ?? DEFAULT.get(rule) ?? 'warning', message, {
+        file,
+        line,
+        col: column,
+        ...(hint ? { hint } : {}),
+      }),
+    );
   };
 }

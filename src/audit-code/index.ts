@@ -34,7 +34,14 @@ export function auditCode(files: readonly string[], config: ResolvedConfig, cwd:
       readFileSync(f);
       return true;
     } catch (err) {
-      diagnostics.push(diagnostic('unreadable_file', 'error', `cannot read ${displayPath(f, cwd)} (${(err as NodeJS.ErrnoException).code ?? 'EIO'})`, { file: displayPath(f, cwd) }));
+      diagnostics.push(
+        diagnostic(
+          'unreadable_file',
+          'error',
+          `cannot read ${displayPath(f, cwd)} (${(err as NodeJS.ErrnoException).code ?? 'EIO'})`,
+          { file: displayPath(f, cwd) },
+        ),
+      );
       return false;
     }
   });

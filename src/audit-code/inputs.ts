@@ -30,7 +30,8 @@ function isTsconfig(abs: string): boolean {
   }
   // tsconfig files are JSONC; the TypeScript parser reads comments and trailing commas.
   const parsed = ts.parseConfigFileTextToJson(abs, text).config as Record<string, unknown> | undefined;
-  if (!parsed || typeof parsed !== 'object' || 'openapi' in parsed || 'swagger' in parsed || 'tools' in parsed) return false;
+  if (!parsed || typeof parsed !== 'object' || 'openapi' in parsed || 'swagger' in parsed || 'tools' in parsed)
+    return false;
   return 'compilerOptions' in parsed || ('extends' in parsed && ('include' in parsed || 'files' in parsed));
 }
 
@@ -65,14 +66,27 @@ function tsconfigFiles(abs: string, cwd: string, diagnostics: Diagnostic[]): str
   const read = ts.readConfigFile(abs, ts.sys.readFile);
   const file = displayPath(abs, cwd);
   if (read.error) {
-    diagnostics.push(diagnostic('invalid_tsconfig', 'error', `${file}: ${ts.flattenDiagnosticMessageText(read.error.messageText, '\n')}`, { file }));
+    diagnostics.push(
+      diagnostic(
+        'invalid_tsconfig',
+        'error',
+        `${file}: ${ts.flattenDiagnosticMessageText(read.error.messageText, '\n')}`,
+        { file },
+      ),
+    );
     return [];
   }
   const parsed = ts.parseJsonConfigFileContent(read.config, ts.sys, path.dirname(abs), undefined, abs);
   for (const e of parsed.errors.filter((x) => x.category === ts.DiagnosticCategory.Error && x.code !== 18003)) {
-    diagnostics.push(diagnostic('invalid_tsconfig', 'error', `${file}: ${ts.flattenDiagnosticMessageText(e.messageText, '\n')}`, { file }));
+    diagnostics.push(
+      diagnostic('invalid_tsconfig', 'error', `${file}: ${ts.flattenDiagnosticMessageText(e.messageText, '\n')}`, {
+        file,
+      }),
+    );
   }
-  return parsed.fileNames.filter((f) => CODE_EXTENSIONS.test(f) && !/\.d\.[cm]?ts$/i.test(f) && !f.split(/[\\/]/).includes('node_modules'));
+  return parsed.fileNames.filter(
+    (f) => CODE_EXTENSIONS.test(f) && !/\.d\.[cm]?ts$/i.test(f) && !f.split(/[\\/]/).includes('node_modules'),
+  );
 }
 
 export function routeInputs(inputs: readonly string[], cwd: string): RoutedInputs {
@@ -88,7 +102,10 @@ export function routeInputs(inputs: readonly string[], cwd: string): RoutedInput
     const abs = path.resolve(cwd, input);
     if (!existsSync(abs) && GLOB_CHARS.test(input)) {
       const matched = expandGlob(abs);
-      if (matched.length === 0) diagnostics.push(diagnostic('input_not_found', 'error', `no file matches ${input}`, { file: displayPath(abs, cwd) }));
+      if (matched.length === 0)
+        diagnostics.push(
+          diagnostic('input_not_found', 'error', `no file matches ${input}`, { file: displayPath(abs, cwd) }),
+        );
       for (const f of matched) place(f);
     } else if (existsSync(abs) && statSync(abs).isFile()) place(abs);
     else specs.push(abs);

@@ -20,7 +20,12 @@ export interface Origin {
 const MAX_DEPTH = 12;
 
 export function isFunctionNode(n: Node): boolean {
-  return Node.isArrowFunction(n) || Node.isFunctionExpression(n) || Node.isFunctionDeclaration(n) || Node.isMethodDeclaration(n);
+  return (
+    Node.isArrowFunction(n) ||
+    Node.isFunctionExpression(n) ||
+    Node.isFunctionDeclaration(n) ||
+    Node.isMethodDeclaration(n)
+  );
 }
 
 /** The declaration of a local name as seen from `at`: a parameter, a variable, or a binding element. */
@@ -45,7 +50,8 @@ export function findLocal(id: Identifier): Node | undefined {
     }
     if (Node.isForOfStatement(scope) || Node.isForInStatement(scope)) {
       const init = scope.getInitializer();
-      if (Node.isVariableDeclarationList(init)) for (const d of init.getDeclarations()) if (bindingIn(d, name)) return d;
+      if (Node.isVariableDeclarationList(init))
+        for (const d of init.getDeclarations()) if (bindingIn(d, name)) return d;
     }
   }
   return undefined;
@@ -64,10 +70,17 @@ export function originsOf(expr: Node | undefined, depth = 0, seen = new Set<Node
   if (!expr || depth > MAX_DEPTH || seen.has(expr)) return [];
   seen.add(expr);
   const next = (e: Node | undefined): Origin[] => originsOf(e, depth + 1, seen);
-  if (Node.isParenthesizedExpression(expr) || Node.isAsExpression(expr) || Node.isNonNullExpression(expr) || Node.isAwaitExpression(expr) || Node.isSatisfiesExpression(expr)) {
+  if (
+    Node.isParenthesizedExpression(expr) ||
+    Node.isAsExpression(expr) ||
+    Node.isNonNullExpression(expr) ||
+    Node.isAwaitExpression(expr) ||
+    Node.isSatisfiesExpression(expr)
+  ) {
     return next(expr.getExpression());
   }
-  if (Node.isStringLiteral(expr) || Node.isNoSubstitutionTemplateLiteral(expr) || Node.isNumericLiteral(expr)) return [{ kind: 'literal', node: expr }];
+  if (Node.isStringLiteral(expr) || Node.isNoSubstitutionTemplateLiteral(expr) || Node.isNumericLiteral(expr))
+    return [{ kind: 'literal', node: expr }];
   if (Node.isTemplateExpression(expr)) return expr.getTemplateSpans().flatMap((s) => next(s.getExpression()));
   if (Node.isBinaryExpression(expr)) return [...next(expr.getLeft()), ...next(expr.getRight())];
   if (Node.isConditionalExpression(expr)) return [...next(expr.getWhenTrue()), ...next(expr.getWhenFalse())];
@@ -80,12 +93,23 @@ export function originsOf(expr: Node | undefined, depth = 0, seen = new Set<Node
   if (Node.isPropertyAccessExpression(expr) || Node.isElementAccessExpression(expr)) return accessOrigins(expr, next);
   if (Node.isIdentifier(expr)) return identifierOrigins(expr, next);
   if (Node.isObjectLiteralExpression(expr) || Node.isArrayLiteralExpression(expr)) {
-    return expr.getDescendants().filter((d) => Node.isExpression(d) && d.getParent() && (Node.isPropertyAssignment(d.getParent()!) || Node.isArrayLiteralExpression(d.getParent()!))).flatMap((d) => next(d));
+    return expr
+      .getDescendants()
+      .filter(
+        (d) =>
+          Node.isExpression(d) &&
+          d.getParent() &&
+          (Node.isPropertyAssignment(d.getParent()!) || Node.isArrayLiteralExpression(d.getParent()!)),
+      )
+      .flatMap((d) => next(d));
   }
   return [{ kind: 'unknown', node: expr }];
 }
 
-function callOrigins(call: Node & { getExpression(): Node; getArguments(): Node[] }, next: (e: Node | undefined) => Origin[]): Origin[] {
+function callOrigins(
+  call: Node & { getExpression(): Node; getArguments(): Node[] },
+  next: (e: Node | undefined) => Origin[],
+): Origin[] {
   const callee = call.getExpression();
   const ref = refOf(callee, true);
   if (refIs(ref, RANDOM_SOURCES)) return [{ kind: 'random', node: call }];
@@ -100,7 +124,8 @@ function accessOrigins(expr: Node, next: (e: Node | undefined) => Origin[]): Ori
   const name = Node.isPropertyAccessExpression(expr) ? expr.getName() : undefined;
   const object = (expr as unknown as { getExpression(): Node }).getExpression();
   if (name && TOOL_CALL_ID_NAMES.has(name)) return [{ kind: 'toolCallId', node: expr }];
-  if (name && /^(id|callId|call_id)$/.test(name) && TOOL_CALL_OBJECT.test(lastName(object))) return [{ kind: 'toolCallId', node: expr }];
+  if (name && /^(id|callId|call_id)$/.test(name) && TOOL_CALL_OBJECT.test(lastName(object)))
+    return [{ kind: 'toolCallId', node: expr }];
   // `opts.key` where `opts` is a local object literal: follow that property only.
   if (name && Node.isIdentifier(object)) {
     const decl = findLocal(object);
@@ -133,7 +158,8 @@ function identifierOrigins(id: Identifier, next: (e: Node | undefined) => Origin
   if (Node.isBindingElement(decl)) {
     // Destructured: from a parameter (`({ key }) =>`) or from a local's initializer.
     let top: Node = decl;
-    while (Node.isBindingElement(top) || Node.isObjectBindingPattern(top) || Node.isArrayBindingPattern(top)) top = top.getParentOrThrow();
+    while (Node.isBindingElement(top) || Node.isObjectBindingPattern(top) || Node.isArrayBindingPattern(top))
+      top = top.getParentOrThrow();
     if (Node.isParameterDeclaration(top)) return [{ kind: 'param', node: id, fn: top.getParent() }];
     if (Node.isVariableDeclaration(top)) {
       const init = top.getInitializer();

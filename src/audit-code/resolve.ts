@@ -26,7 +26,8 @@ function requireModule(init: Node | undefined): string | undefined {
   if (!e || !Node.isCallExpression(e)) return undefined;
   const callee = e.getExpression();
   const arg = e.getArguments()[0];
-  const isRequire = (Node.isIdentifier(callee) && callee.getText() === 'require') || callee.getKind() === SyntaxKind.ImportKeyword;
+  const isRequire =
+    (Node.isIdentifier(callee) && callee.getText() === 'require') || callee.getKind() === SyntaxKind.ImportKeyword;
   return isRequire && arg && Node.isStringLiteral(arg) ? normalize(arg.getLiteralValue()) : undefined;
 }
 
@@ -41,7 +42,10 @@ function fileBindings(file: SourceFile): Map<string, Binding> {
     const ns = imp.getNamespaceImport();
     if (ns) map.set(ns.getText(), { module, path: [] });
     for (const named of imp.getNamedImports()) {
-      map.set((named.getAliasNode() ?? named.getNameNode()).getText(), { module, path: [named.getNameNode().getText()] });
+      map.set((named.getAliasNode() ?? named.getNameNode()).getText(), {
+        module,
+        path: [named.getNameNode().getText()],
+      });
     }
   }
   for (const decl of file.getDescendantsOfKind(SyntaxKind.VariableDeclaration)) {
@@ -59,7 +63,11 @@ function fileBindings(file: SourceFile): Map<string, Binding> {
     }
     if (Node.isIdentifier(name)) map.set(name.getText(), { module, path: prefix });
     else if (Node.isObjectBindingPattern(name)) {
-      for (const el of name.getElements()) map.set(el.getNameNode().getText(), { module, path: [...prefix, (el.getPropertyNameNode() ?? el.getNameNode()).getText()] });
+      for (const el of name.getElements())
+        map.set(el.getNameNode().getText(), {
+          module,
+          path: [...prefix, (el.getPropertyNameNode() ?? el.getNameNode()).getText()],
+        });
     }
   }
   for (const fn of file.getDescendantsOfKind(SyntaxKind.FunctionDeclaration)) {
@@ -107,7 +115,8 @@ export function importedName(file: SourceFile, local: string): string | undefine
  * asks for it; everything else is answered from import syntax alone, so most audits never build a checker.
  */
 export function refOf(expr: Node, useChecker = false): Ref | undefined {
-  if (Node.isParenthesizedExpression(expr) || Node.isNonNullExpression(expr) || Node.isAsExpression(expr)) return refOf(expr.getExpression(), useChecker);
+  if (Node.isParenthesizedExpression(expr) || Node.isNonNullExpression(expr) || Node.isAsExpression(expr))
+    return refOf(expr.getExpression(), useChecker);
   if (Node.isPropertyAccessExpression(expr)) {
     const base = refOf(expr.getExpression(), useChecker);
     return base ? { module: base.module, path: [...base.path, expr.getName()] } : undefined;
@@ -127,7 +136,11 @@ function isShadowedByParameter(id: Identifier): boolean {
     if (Node.isFunctionLikeDeclaration(n) || Node.isArrowFunction(n) || Node.isFunctionExpression(n)) {
       for (const p of n.getParameters()) {
         const pn = p.getNameNode();
-        if (pn.getText() === name || (!Node.isIdentifier(pn) && pn.getDescendantsOfKind(SyntaxKind.Identifier).some((i) => i.getText() === name))) return true;
+        if (
+          pn.getText() === name ||
+          (!Node.isIdentifier(pn) && pn.getDescendantsOfKind(SyntaxKind.Identifier).some((i) => i.getText() === name))
+        )
+          return true;
       }
     }
   }

@@ -47,7 +47,11 @@ export function scanFile(sf: SourceFile, h: Heuristics): Candidates {
       if (name && (name === 'key' || isKeyName(name, h))) out.sinks.push(wrap(n));
     } else if (ts.isBinaryExpression(n) && n.operatorToken.kind === ts.SyntaxKind.EqualsToken) {
       const l = n.left;
-      const name = ts.isElementAccessExpression(l) ? nameText(l.argumentExpression) : ts.isPropertyAccessExpression(l) ? l.name.text : undefined;
+      const name = ts.isElementAccessExpression(l)
+        ? nameText(l.argumentExpression)
+        : ts.isPropertyAccessExpression(l)
+          ? l.name.text
+          : undefined;
       if (name && isKeyName(name, h)) out.sinks.push(wrap(n));
     } else if (ts.isCallExpression(n)) {
       const callee = n.expression;

@@ -23,29 +23,34 @@ export const SDK_REGISTRY: readonly SdkEntry[] = [
     // Calls whose repetition adds something (an object, an email, a usage record). State transitions
     // (confirm, capture, finalizeInvoice, pay, cancel …) fail on the second try instead of repeating,
     // and update sets the same fields again, so they are not reported.
-    methods: /^(create|sendInvoice|createUsageRecord|incrementAuthorization|createBalanceTransaction|createSource|createTaxId|createReversal|createLoginLink)$/,
-    writes: /^(create\w*|update|del|cancel|capture|confirm|pay|finalizeInvoice|voidInvoice|sendInvoice|markUncollectible|attach|detach|approve|decline|reverse|close|expire|resume|apply|incrementAuthorization)$/,
+    methods:
+      /^(create|sendInvoice|createUsageRecord|incrementAuthorization|createBalanceTransaction|createSource|createTaxId|createReversal|createLoginLink)$/,
+    writes:
+      /^(create\w*|update|del|cancel|capture|confirm|pay|finalizeInvoice|voidInvoice|sendInvoice|markUncollectible|attach|detach|approve|decline|reverse|close|expire|resume|apply|incrementAuthorization)$/,
     keyNames: ['idempotencyKey'],
     hint: 'pass request options { idempotencyKey } with a key persisted per intent',
   },
   {
     sdk: 'Square',
     modules: ['square'],
-    methods: /^(create|complete|refund|cancel|pay|publish|batch\w*|upsert|charge|createPayment|refundPayment|createOrder|payOrder|createInvoice|publishInvoice)$/,
+    methods:
+      /^(create|complete|refund|cancel|pay|publish|batch\w*|upsert|charge|createPayment|refundPayment|createOrder|payOrder|createInvoice|publishInvoice)$/,
     keyNames: ['idempotencyKey'],
     hint: 'set idempotencyKey in the request body from a key persisted per intent',
   },
   {
     sdk: 'Adyen',
     modules: ['@adyen/api-library'],
-    methods: /^(payments|sessions|paymentsDetails|refundCapturedPayment|captureAuthorisedPayment|cancelAuthorisedPayment\w*|reversalAuthorisedPayment\w*|paymentLinks|orders|donations)$/,
+    methods:
+      /^(payments|sessions|paymentsDetails|refundCapturedPayment|captureAuthorisedPayment|cancelAuthorisedPayment\w*|reversalAuthorisedPayment\w*|paymentLinks|orders|donations)$/,
     keyNames: ['idempotencyKey'],
     hint: 'pass requestOptions { idempotencyKey } with a key persisted per intent',
   },
   {
     sdk: 'PayPal',
     modules: ['@paypal/paypal-server-sdk'],
-    methods: /^(createOrder|captureOrder|authorizeOrder|refundCapturedPayment|captureAuthorizedPayment|reauthorizeAuthorizedPayment|createSubscription|createPlan)$/,
+    methods:
+      /^(createOrder|captureOrder|authorizeOrder|refundCapturedPayment|captureAuthorizedPayment|reauthorizeAuthorizedPayment|createSubscription|createPlan)$/,
     keyNames: ['paypalRequestId', 'PayPal-Request-Id'],
     hint: 'set paypalRequestId from a key persisted per intent',
   },

@@ -39,11 +39,13 @@ function sinkOfProperty(p: Node, h: Heuristics): KeySink | undefined {
     const name = propName(p.getNameNode());
     const value = p.getInitializer();
     if (!name || !value) return undefined;
-    if (isKeyName(name, h) || (name === 'key' && isClientOptions(p.getParentOrThrow()))) return { node: p, name, value };
+    if (isKeyName(name, h) || (name === 'key' && isClientOptions(p.getParentOrThrow())))
+      return { node: p, name, value };
   }
   if (Node.isShorthandPropertyAssignment(p)) {
     const name = p.getName();
-    if (isKeyName(name, h) || (name === 'key' && isClientOptions(p.getParentOrThrow()))) return { node: p, name, value: p.getNameNode() };
+    if (isKeyName(name, h) || (name === 'key' && isClientOptions(p.getParentOrThrow())))
+      return { node: p, name, value: p.getNameNode() };
   }
   return undefined;
 }
@@ -62,7 +64,11 @@ export function sinkAt(n: Node, h: Heuristics): KeySink | undefined {
   }
   if (Node.isBinaryExpression(n) && n.getOperatorToken().getKind() === SyntaxKind.EqualsToken) {
     const left = n.getLeft();
-    const name = Node.isElementAccessExpression(left) ? propName(left.getArgumentExpressionOrThrow()) : Node.isPropertyAccessExpression(left) ? left.getName() : undefined;
+    const name = Node.isElementAccessExpression(left)
+      ? propName(left.getArgumentExpressionOrThrow())
+      : Node.isPropertyAccessExpression(left)
+        ? left.getName()
+        : undefined;
     if (name && isKeyName(name, h)) return { node: n, name, value: n.getRight() };
   }
   return undefined;

@@ -85,11 +85,27 @@ function mcpSite(call: CallExpression, method: string): ToolSite | undefined {
   if (method === 'registerTool') {
     const config = asObject(args[1]);
     const annotations = config ? asObject(prop(config, 'annotations')) : undefined;
-    return { framework: 'mcp', name, node: args[0], handler, annotations, ...schemaOf(config ? prop(config, 'inputSchema') : undefined), schemaOpaque: !config };
+    return {
+      framework: 'mcp',
+      name,
+      node: args[0],
+      handler,
+      annotations,
+      ...schemaOf(config ? prop(config, 'inputSchema') : undefined),
+      schemaOpaque: !config,
+    };
   }
   // server.tool(name, description?, paramsSchema?, annotations?, cb)
-  const objects = args.slice(1, -1).filter((a) => !Node.isStringLiteral(a)).map((a) => asObject(a));
-  const annotations = objects.find((o) => o && o.getProperties().length > 0 && o.getProperties().every((p) => Node.isPropertyAssignment(p) && HINT_KEYS.test(p.getName())));
+  const objects = args
+    .slice(1, -1)
+    .filter((a) => !Node.isStringLiteral(a))
+    .map((a) => asObject(a));
+  const annotations = objects.find(
+    (o) =>
+      o &&
+      o.getProperties().length > 0 &&
+      o.getProperties().every((p) => Node.isPropertyAssignment(p) && HINT_KEYS.test(p.getName())),
+  );
   const schemaNode = objects.find((o) => o !== annotations);
   const opaque = args.slice(1, -1).some((a) => !Node.isStringLiteral(a) && !asObject(a));
   return { framework: 'mcp', name, node: args[0], handler, annotations, schema: schemaNode, schemaOpaque: opaque };
@@ -102,16 +118,36 @@ function configSite(call: CallExpression | NewExpression, calleeName: string): T
     // LangChain: tool(fn, { name, schema })
     const cfg = asObject(args[1]);
     if (!cfg) return undefined;
-    return { framework: 'langchain', name: staticString(prop(cfg, 'name')) ?? holderName(call), node: call, handler: first, ...schemaOf(prop(cfg, 'schema')) };
+    return {
+      framework: 'langchain',
+      name: staticString(prop(cfg, 'name')) ?? holderName(call),
+      node: call,
+      handler: first,
+      ...schemaOf(prop(cfg, 'schema')),
+    };
   }
   const cfg = asObject(args[0]);
   if (!cfg) return undefined;
   const handler = deref(prop(cfg, 'execute') ?? prop(cfg, 'func'));
   if (!handler || !isFunctionNode(handler)) return undefined;
   const name = staticString(prop(cfg, 'name')) ?? staticString(prop(cfg, 'id')) ?? holderName(call);
-  const framework = calleeName === 'createTool' ? 'mastra' : Node.isNewExpression(call) ? 'langchain' : prop(cfg, 'name') ? 'openai-agents' : 'ai-sdk';
+  const framework =
+    calleeName === 'createTool'
+      ? 'mastra'
+      : Node.isNewExpression(call)
+        ? 'langchain'
+        : prop(cfg, 'name')
+          ? 'openai-agents'
+          : 'ai-sdk';
   const rawSchema = prop(cfg, 'inputSchema') ?? prop(cfg, 'parameters') ?? prop(cfg, 'schema');
-  return { framework, name, node: call, handler, annotations: asObject(prop(cfg, 'annotations')), ...schemaOf(rawSchema) };
+  return {
+    framework,
+    name,
+    node: call,
+    handler,
+    annotations: asObject(prop(cfg, 'annotations')),
+    ...schemaOf(rawSchema),
+  };
 }
 
 export function toolSites(candidates: readonly Node[]): ToolSite[] {
@@ -124,7 +160,10 @@ export function toolSites(candidates: readonly Node[]): ToolSite[] {
     }
     if (!Node.isCallExpression(call)) continue;
     const callee = call.getExpression();
-    if (Node.isPropertyAccessExpression(callee) && (callee.getName() === 'registerTool' || callee.getName() === 'tool')) {
+    if (
+      Node.isPropertyAccessExpression(callee) &&
+      (callee.getName() === 'registerTool' || callee.getName() === 'tool')
+    ) {
       const site = mcpSite(call, callee.getName());
       if (site) out.push(site);
     } else if (Node.isIdentifier(callee)) {
@@ -141,5 +180,11 @@ export function toolSites(candidates: readonly Node[]): ToolSite[] {
 
 /** The tool site whose handler contains `n`, if any. */
 export function enclosingSite(n: Node, sites: readonly ToolSite[]): ToolSite | undefined {
-  return sites.find((s) => s.handler && s.handler.getPos() <= n.getPos() && n.getEnd() <= s.handler.getEnd() && s.handler.getSourceFile() === n.getSourceFile());
+  return sites.find(
+    (s) =>
+      s.handler &&
+      s.handler.getPos() <= n.getPos() &&
+      n.getEnd() <= s.handler.getEnd() &&
+      s.handler.getSourceFile() === n.getSourceFile(),
+  );
 }

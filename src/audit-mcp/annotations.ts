@@ -18,7 +18,8 @@ function isObject(v: unknown): v is Record<string, unknown> {
 function toolsOf(root: unknown): { items: unknown[]; base: string } {
   if (Array.isArray(root)) return { items: root, base: '' };
   if (isObject(root) && Array.isArray(root.tools)) return { items: root.tools, base: '/tools' };
-  if (isObject(root) && isObject(root.result) && Array.isArray(root.result.tools)) return { items: root.result.tools, base: '/result/tools' };
+  if (isObject(root) && isObject(root.result) && Array.isArray(root.result.tools))
+    return { items: root.result.tools, base: '/result/tools' };
   return { items: [], base: '' };
 }
 
@@ -38,12 +39,25 @@ export function annotationFindings(doc: LoadedDoc, config: ResolvedConfig): Diag
     const at = `${base}/${i}/annotations`;
     const verb = nameWords(item.name).find((w) => h.writeVerbs.has(w) || h.readVerbs.has(w));
     if (a.readOnlyHint === true && verb !== undefined && EFFECT_VERBS.has(verb)) {
-      add('read_only_hint_contradicts_name', `tool ${item.name} is annotated readOnlyHint: true but its name says it writes (${verb})`, `${at}/readOnlyHint`, 'set readOnlyHint: false (and destructiveHint as appropriate), or rename the tool if it only reads');
+      add(
+        'read_only_hint_contradicts_name',
+        `tool ${item.name} is annotated readOnlyHint: true but its name says it writes (${verb})`,
+        `${at}/readOnlyHint`,
+        'set readOnlyHint: false (and destructiveHint as appropriate), or rename the tool if it only reads',
+      );
     }
-    const props = isObject(item.inputSchema) && isObject(item.inputSchema.properties) ? Object.keys(item.inputSchema.properties) : [];
+    const props =
+      isObject(item.inputSchema) && isObject(item.inputSchema.properties)
+        ? Object.keys(item.inputSchema.properties)
+        : [];
     const hasKey = props.some((p) => isKeyField(p, h) || isKeyHeader(p, h));
     if (a.destructiveHint === true && a.readOnlyHint !== true && a.idempotentHint !== true && !hasKey) {
-      add('destructive_tool_without_key', `tool ${item.name} is destructive (destructiveHint: true, not idempotentHint) and takes no idempotency key`, `${at}/destructiveHint`, 'add a required idempotency_key to the input schema and dedupe on it, or mark the tool idempotentHint: true if repeating it changes nothing');
+      add(
+        'destructive_tool_without_key',
+        `tool ${item.name} is destructive (destructiveHint: true, not idempotentHint) and takes no idempotency key`,
+        `${at}/destructiveHint`,
+        'add a required idempotency_key to the input schema and dedupe on it, or mark the tool idempotentHint: true if repeating it changes nothing',
+      );
     }
   });
   return out;

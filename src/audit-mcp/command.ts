@@ -45,12 +45,16 @@ export function parseHeader(text: string, env: NodeJS.ProcessEnv): [string, stri
   const value = text
     .slice(i + 1)
     .trim()
-    .replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)\}|\$([A-Za-z_][A-Za-z0-9_]*)/g, (_m, a: string | undefined, b: string | undefined) => {
-      const v = env[(a ?? b)!];
-      if (v === undefined) missing = a ?? b;
-      return v ?? '';
-    });
+    .replace(
+      /\$\{([A-Za-z_][A-Za-z0-9_]*)\}|\$([A-Za-z_][A-Za-z0-9_]*)/g,
+      (_m, a: string | undefined, b: string | undefined) => {
+        const v = env[(a ?? b)!];
+        if (v === undefined) missing = a ?? b;
+        return v ?? '';
+      },
+    );
   if (missing) return { error: `--header ${name}: environment variable ${missing} is not set` };
-  if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name)) return { error: `--header: ${JSON.stringify(name)} is not a valid header name` };
+  if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name))
+    return { error: `--header: ${JSON.stringify(name)} is not a valid header name` };
   return [name, value];
 }

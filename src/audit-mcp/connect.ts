@@ -23,10 +23,19 @@ const MAX_PAGES = 1000;
 
 function transportFor(target: LiveTarget): { transport: Transport; stderr: () => string } {
   if (target.kind === 'http') {
-    return { transport: new StreamableHTTPClientTransport(target.url, { requestInit: { headers: target.headers } }), stderr: () => '' };
+    return {
+      transport: new StreamableHTTPClientTransport(target.url, { requestInit: { headers: target.headers } }),
+      stderr: () => '',
+    };
   }
   const env = Object.fromEntries(Object.entries(process.env).filter((e): e is [string, string] => e[1] !== undefined));
-  const t = new StdioClientTransport({ command: target.command, args: target.args, env, stderr: 'pipe', cwd: target.cwd });
+  const t = new StdioClientTransport({
+    command: target.command,
+    args: target.args,
+    env,
+    stderr: 'pipe',
+    cwd: target.cwd,
+  });
   let tail = '';
   t.stderr?.on('data', (chunk: Buffer) => {
     tail = (tail + chunk.toString()).slice(-2000);

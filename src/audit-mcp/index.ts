@@ -44,10 +44,14 @@ function targets(opts: LiveOptions): LiveTarget[] {
     try {
       argv = splitCommand(text);
     } catch (err) {
-      problems.push(diagnostic('invalid_mcp_option', 'error', `--mcp ${JSON.stringify(text)}: ${(err as Error).message}`));
+      problems.push(
+        diagnostic('invalid_mcp_option', 'error', `--mcp ${JSON.stringify(text)}: ${(err as Error).message}`),
+      );
     }
-    if (argv.length === 0) problems.push(diagnostic('invalid_mcp_option', 'error', '--mcp needs a command to start the server'));
-    else out.push({ kind: 'stdio', label: `mcp:${argv.join(' ')}`, command: argv[0], args: argv.slice(1), cwd: opts.cwd });
+    if (argv.length === 0)
+      problems.push(diagnostic('invalid_mcp_option', 'error', '--mcp needs a command to start the server'));
+    else
+      out.push({ kind: 'stdio', label: `mcp:${argv.join(' ')}`, command: argv[0], args: argv.slice(1), cwd: opts.cwd });
   }
   for (const text of opts.mcpUrl ?? []) {
     let url: URL | undefined;
@@ -56,12 +60,17 @@ function targets(opts: LiveOptions): LiveTarget[] {
     } catch {
       problems.push(diagnostic('invalid_mcp_option', 'error', `--mcp-url ${JSON.stringify(text)} is not a URL`));
     }
-    if (url && !/^https?:$/.test(url.protocol)) problems.push(diagnostic('invalid_mcp_option', 'error', `--mcp-url ${text}: only http(s) is supported`));
+    if (url && !/^https?:$/.test(url.protocol))
+      problems.push(diagnostic('invalid_mcp_option', 'error', `--mcp-url ${text}: only http(s) is supported`));
     // The label never carries credentials or query strings into reports.
     else if (url) out.push({ kind: 'http', label: `${url.protocol}//${url.host}${url.pathname}`, url, headers });
   }
-  if (opts.save !== undefined && out.length !== 1) problems.push(diagnostic('invalid_mcp_option', 'error', `--save snapshots exactly one server; ${out.length} given`));
-  if (!Number.isFinite(opts.timeoutMs) || opts.timeoutMs <= 0) problems.push(diagnostic('invalid_mcp_option', 'error', '--mcp-timeout must be a positive number of milliseconds'));
+  if (opts.save !== undefined && out.length !== 1)
+    problems.push(
+      diagnostic('invalid_mcp_option', 'error', `--save snapshots exactly one server; ${out.length} given`),
+    );
+  if (!Number.isFinite(opts.timeoutMs) || opts.timeoutMs <= 0)
+    problems.push(diagnostic('invalid_mcp_option', 'error', '--mcp-timeout must be a positive number of milliseconds'));
   if (problems.length > 0) throw new ConfigError(problems);
   return out;
 }
@@ -75,7 +84,12 @@ export async function auditLiveServers(opts: LiveOptions): Promise<LiveResult> {
     try {
       list = await listLiveTools(target, opts.timeoutMs, opts.clientVersion);
     } catch (err) {
-      failures.push(diagnostic('mcp_server_failed', 'error', `${target.label}: ${(err as Error).message}`, { file: target.label, hint: 'check the command or URL; raise --mcp-timeout for a slow server' }));
+      failures.push(
+        diagnostic('mcp_server_failed', 'error', `${target.label}: ${(err as Error).message}`, {
+          file: target.label,
+          hint: 'check the command or URL; raise --mcp-timeout for a slow server',
+        }),
+      );
       continue;
     }
     pages[target.label] = list.pages;
@@ -89,7 +103,16 @@ export async function auditLiveServers(opts: LiveOptions): Promise<LiveResult> {
       docs.push(...loaded.docs);
     } else {
       const tools = toolListAt(list.tools, '/tools');
-      docs.push({ file: target.label, kind: 'tools', format: 'mcp', syntax: 'json', root: snapshot, locate: () => undefined, parts: [], tools });
+      docs.push({
+        file: target.label,
+        kind: 'tools',
+        format: 'mcp',
+        syntax: 'json',
+        root: snapshot,
+        locate: () => undefined,
+        parts: [],
+        tools,
+      });
     }
   }
   if (failures.length > 0) throw new InputError(failures);

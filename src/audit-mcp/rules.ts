@@ -22,7 +22,8 @@ export const MCP_RULES: readonly RuleMeta[] = [
     id: 'mcp_server_failed',
     severity: 'error',
     title: 'Live MCP server could not be audited',
-    description: 'The server crashed, hung past --mcp-timeout, refused the connection or answered tools/list with something that is not a tool list.',
+    description:
+      'The server crashed, hung past --mcp-timeout, refused the connection or answered tools/list with something that is not a tool list.',
     source: 'MCP lifecycle (initialize), tools/list',
   },
 ];

@@ -35,11 +35,15 @@ function carrierOf(ctx: ClassifyContext, search: KeySearch, form: boolean): Carr
   const differs = search.hits.some((h) => !same(h.path, first.path));
   if (differs || search.missing.length > 0) {
     const variants: CarrierVariant[] = [];
-    for (const h of search.hits) if (h.variant !== undefined && !variants.some((v) => v.pointer === h.variant)) variants.push({ pointer: h.variant, path: [...h.path] });
+    for (const h of search.hits)
+      if (h.variant !== undefined && !variants.some((v) => v.pointer === h.variant))
+        variants.push({ pointer: h.variant, path: [...h.path] });
     c.variants = variants;
   }
   // Every variant's limit holds for the one key: the smallest wins.
-  const limits = search.hits.map((h) => maxLengthOf(ctx.api.root, h.schema)).filter((n): n is number => n !== undefined);
+  const limits = search.hits
+    .map((h) => maxLengthOf(ctx.api.root, h.schema))
+    .filter((n): n is number => n !== undefined);
   if (limits.length > 0) c.maxLength = Math.min(...limits);
   return c;
 }
@@ -75,6 +79,8 @@ export function reportPartialBodyKey(op: HttpOperation, ctx: ClassifyContext, fo
     'key_in_some_variants',
     `${op.key}: the request body carries the key ${found.carrier.name} only in variants ${keyed}; a call with variant ${missing.join(', ')} sends no key the API knows, so its retries are not deduplicated`,
     found.pointer,
-    { hint: 'add the key field to every variant, or set overrides[…].mechanism to fail-closed if those variants matter' },
+    {
+      hint: 'add the key field to every variant, or set overrides[…].mechanism to fail-closed if those variants matter',
+    },
   );
 }

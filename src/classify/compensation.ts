@@ -27,14 +27,21 @@ function lookup(ctx: ClassifyContext, ref: string): Operation | undefined {
 function explicit(op: Operation, ctx: ClassifyContext): CompensationResult | 'missing' | undefined {
   const ov = findOverride(ctx.config, op);
   const raw = extension(op, 'x-compensation');
-  const fromExt = typeof raw === 'string' ? raw : isObject(raw) && typeof raw.operation === 'string' ? raw.operation : undefined;
+  const fromExt =
+    typeof raw === 'string' ? raw : isObject(raw) && typeof raw.operation === 'string' ? raw.operation : undefined;
   const named = ov?.override.compensation ?? fromExt;
   if (named === undefined) return undefined;
-  const source = ov?.override.compensation !== undefined ? `config.overrides["${ov.key}"].compensation` : 'x-compensation';
+  const source =
+    ov?.override.compensation !== undefined ? `config.overrides["${ov.key}"].compensation` : 'x-compensation';
   const pointer = source === 'x-compensation' ? `${op.source.pointer}/x-compensation` : op.source.pointer;
   const target = lookup(ctx, named);
   if (!target) {
-    addFinding(ctx, 'compensation_target_missing', `${source} names ${named}, which is not an operation of ${ctx.api.id}`, pointer);
+    addFinding(
+      ctx,
+      'compensation_target_missing',
+      `${source} names ${named}, which is not an operation of ${ctx.api.id}`,
+      pointer,
+    );
     return 'missing';
   }
   return { compensation: target.key, reasons: [reason('compensation_explicit', `${source} → ${target.key}`, pointer)] };
@@ -45,12 +52,22 @@ function inferHttp(op: HttpOperation, ctx: ClassifyContext): CompensationResult 
   if (op.method === 'post') {
     // POST /things ↔ DELETE /things/{id}: one more path segment, a single template.
     const inverse = index.deleteBelow.get(collectionBase(op.path));
-    if (inverse) return { compensation: inverse.key, reasons: [reason('compensation_inferred', `POST ${op.path} creates what ${inverse.key} deletes`, op.source.pointer)] };
+    if (inverse)
+      return {
+        compensation: inverse.key,
+        reasons: [
+          reason('compensation_inferred', `POST ${op.path} creates what ${inverse.key} deletes`, op.source.pointer),
+        ],
+      };
   }
   if (op.method === 'put') {
     // PUT /user/starred/{owner}/{repo} ↔ DELETE of the same path (create-or-replace undone by delete).
     const inverse = index.deleteAt.get(op.path);
-    if (inverse) return { compensation: inverse.key, reasons: [reason('compensation_inferred', `PUT ${op.path} is undone by ${inverse.key}`, op.source.pointer)] };
+    if (inverse)
+      return {
+        compensation: inverse.key,
+        reasons: [reason('compensation_inferred', `PUT ${op.path} is undone by ${inverse.key}`, op.source.pointer)],
+      };
   }
   return undefined;
 }
@@ -73,7 +90,16 @@ function inferTool(op: ToolOperation, ctx: ClassifyContext): CompensationResult 
       for (const candidate of swapVerb(op.toolName, verb, inv)) {
         const target = tools.get(candidate);
         if (target && target !== op) {
-          return { compensation: target.key, reasons: [reason('compensation_inferred', `${op.toolName} is undone by ${target.toolName} (${verb} ↔ ${inv})`, op.source.pointer)] };
+          return {
+            compensation: target.key,
+            reasons: [
+              reason(
+                'compensation_inferred',
+                `${op.toolName} is undone by ${target.toolName} (${verb} ↔ ${inv})`,
+                op.source.pointer,
+              ),
+            ],
+          };
         }
       }
     }

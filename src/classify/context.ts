@@ -31,7 +31,10 @@ export function reason(rule: string, detail: string, pointer?: string): Reason {
 }
 
 /** Overrides match by operation key, then operationId, then generated name / tool name. */
-export function findOverride(config: ResolvedConfig, op: Operation): { key: string; override: OperationOverride } | undefined {
+export function findOverride(
+  config: ResolvedConfig,
+  op: Operation,
+): { key: string; override: OperationOverride } | undefined {
   const candidates = [op.key, op.kind === 'http' ? op.operationId : op.toolName, op.name];
   for (const c of candidates) {
     if (c !== undefined && Object.hasOwn(config.overrides, c)) return { key: c, override: config.overrides[c] };

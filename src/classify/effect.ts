@@ -34,16 +34,31 @@ function nameVerb(name: string, ctx: ClassifyContext): { verb: string; kind: 're
 }
 
 function isExempt(value: unknown): boolean {
-  return value === 'exempt' || (typeof value === 'object' && value !== null && (value as Record<string, unknown>).exempt === true);
+  return (
+    value === 'exempt' ||
+    (typeof value === 'object' && value !== null && (value as Record<string, unknown>).exempt === true)
+  );
 }
 
 export function classifyEffect(op: Operation, ctx: ClassifyContext): EffectResult {
   const ov = findOverride(ctx.config, op);
   if (ov?.override.effect) {
-    return { effect: ov.override.effect, reasons: [reason('override_effect', `config.overrides["${ov.key}"].effect = ${ov.override.effect}`)] };
+    return {
+      effect: ov.override.effect,
+      reasons: [reason('override_effect', `config.overrides["${ov.key}"].effect = ${ov.override.effect}`)],
+    };
   }
   if (isExempt(extension(op, 'x-idempotency'))) {
-    return { effect: 'read', reasons: [reason('extension_exempt', 'x-idempotency: exempt marks this write-shaped call as a query', `${op.source.pointer}/x-idempotency`)] };
+    return {
+      effect: 'read',
+      reasons: [
+        reason(
+          'extension_exempt',
+          'x-idempotency: exempt marks this write-shaped call as a query',
+          `${op.source.pointer}/x-idempotency`,
+        ),
+      ],
+    };
   }
   return op.kind === 'http' ? httpEffect(op) : toolEffect(op, ctx);
 }
@@ -51,9 +66,15 @@ export function classifyEffect(op: Operation, ctx: ClassifyContext): EffectResul
 function httpEffect(op: HttpOperation): EffectResult {
   const m = op.method.toUpperCase();
   if (SAFE_METHODS.has(op.method)) {
-    return { effect: 'read', reasons: [reason('http_safe_method', `${m} is a safe method (RFC 9110 §9.2.1)`, op.source.pointer)] };
+    return {
+      effect: 'read',
+      reasons: [reason('http_safe_method', `${m} is a safe method (RFC 9110 §9.2.1)`, op.source.pointer)],
+    };
   }
-  return { effect: 'write', reasons: [reason('http_unsafe_method', `${m} changes server state (RFC 9110 §9.2.1)`, op.source.pointer)] };
+  return {
+    effect: 'write',
+    reasons: [reason('http_unsafe_method', `${m} changes server state (RFC 9110 §9.2.1)`, op.source.pointer)],
+  };
 }
 
 function toolEffect(op: ToolOperation, ctx: ClassifyContext): EffectResult {
@@ -62,29 +83,79 @@ function toolEffect(op: ToolOperation, ctx: ClassifyContext): EffectResult {
   const verb = nameVerb(op.toolName, ctx);
   const reasons: Reason[] = [];
   if (a?.readOnlyHint === true && a.destructiveHint === true) {
-    addFinding(ctx, 'ambiguous_tool_effect', `tool ${op.toolName} is annotated both readOnlyHint and destructiveHint; treated as a write`, at);
-    return { effect: 'write', reasons: [reason('tool_destructive_hint', 'readOnlyHint and destructiveHint are both true; destructive wins (fail safe)', at)] };
+    addFinding(
+      ctx,
+      'ambiguous_tool_effect',
+      `tool ${op.toolName} is annotated both readOnlyHint and destructiveHint; treated as a write`,
+      at,
+    );
+    return {
+      effect: 'write',
+      reasons: [
+        reason(
+          'tool_destructive_hint',
+          'readOnlyHint and destructiveHint are both true; destructive wins (fail safe)',
+          at,
+        ),
+      ],
+    };
   }
   if (a?.readOnlyHint === true) {
-    return { effect: 'read', reasons: [reason('tool_read_only_hint', 'annotations.readOnlyHint: true', `${at}/readOnlyHint`)] };
+    return {
+      effect: 'read',
+      reasons: [reason('tool_read_only_hint', 'annotations.readOnlyHint: true', `${at}/readOnlyHint`)],
+    };
   }
   if (a?.destructiveHint === true) {
     if (verb?.kind === 'read') {
-      addFinding(ctx, 'ambiguous_tool_effect', `tool ${op.toolName} reads by its name (${verb.verb}) but is annotated destructiveHint: true; treated as a write`, `${at}/destructiveHint`);
+      addFinding(
+        ctx,
+        'ambiguous_tool_effect',
+        `tool ${op.toolName} reads by its name (${verb.verb}) but is annotated destructiveHint: true; treated as a write`,
+        `${at}/destructiveHint`,
+      );
     }
     reasons.push(reason('tool_destructive_hint', 'annotations.destructiveHint: true', `${at}/destructiveHint`));
   }
-  if (a?.readOnlyHint === false) reasons.push(reason('tool_not_read_only_hint', 'annotations.readOnlyHint: false', `${at}/readOnlyHint`));
-  if (verb?.kind === 'write') reasons.push(reason('tool_write_verb', `name verb "${verb.verb}" is a side-effect verb (SOP §1)`, op.source.pointer));
+  if (a?.readOnlyHint === false)
+    reasons.push(reason('tool_not_read_only_hint', 'annotations.readOnlyHint: false', `${at}/readOnlyHint`));
+  if (verb?.kind === 'write')
+    reasons.push(
+      reason('tool_write_verb', `name verb "${verb.verb}" is a side-effect verb (SOP §1)`, op.source.pointer),
+    );
   if (reasons.length > 0) return { effect: 'write', reasons };
   // A read verb with no write evidence reads, even without MCP annotations: the name is the only
   // statement the author made (DESIGN §4 step 0); the MCP default applies when nothing is said.
   if (verb?.kind === 'read') {
-    const note = op.format === 'mcp' && a === undefined ? ' (no annotations: annotate readOnlyHint to make it explicit)' : '';
-    return { effect: 'read', reasons: [reason('tool_read_verb', `name verb "${verb.verb}" reads and nothing says it writes${note}`, op.source.pointer)] };
+    const note =
+      op.format === 'mcp' && a === undefined ? ' (no annotations: annotate readOnlyHint to make it explicit)' : '';
+    return {
+      effect: 'read',
+      reasons: [
+        reason('tool_read_verb', `name verb "${verb.verb}" reads and nothing says it writes${note}`, op.source.pointer),
+      ],
+    };
   }
   if (op.format === 'mcp' && a === undefined) {
-    return { effect: 'write', reasons: [reason('mcp_default_not_read_only', 'no annotations and no verb: the MCP default is readOnlyHint false, destructiveHint true', op.source.pointer)] };
+    return {
+      effect: 'write',
+      reasons: [
+        reason(
+          'mcp_default_not_read_only',
+          'no annotations and no verb: the MCP default is readOnlyHint false, destructiveHint true',
+          op.source.pointer,
+        ),
+      ],
+    };
   }
-  return { effect: 'write', reasons: [reason('tool_default_write', 'no read-only evidence: a tool is assumed to have side effects (fail safe)', op.source.pointer)] };
+  return {
+    effect: 'write',
+    reasons: [
+      reason(
+        'tool_default_write',
+        'no read-only evidence: a tool is assumed to have side effects (fail safe)',
+        op.source.pointer,
+      ),
+    ],
+  };
 }

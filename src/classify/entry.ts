@@ -10,7 +10,15 @@ import { classifyEffect } from './effect.js';
 import { addEntryFindings } from './entry-findings.js';
 import { findNativeKey, findToolKey } from './native-key.js';
 import { findOwnedStore } from './owned-store.js';
-import { completeCarrier, type Carrier, type KeyStrategy, type Mechanism, type OperationClass, type PlanEntry, type Reason } from './types.js';
+import {
+  completeCarrier,
+  type Carrier,
+  type KeyStrategy,
+  type Mechanism,
+  type OperationClass,
+  type PlanEntry,
+  type Reason,
+} from './types.js';
 
 interface Decision {
   class: OperationClass;
@@ -32,7 +40,9 @@ export const CLASS_OF: Readonly<Record<Mechanism, OperationClass>> = {
 };
 
 function defaultCarrier(op: Operation): Carrier {
-  return op.kind === 'tool' ? { in: 'argument', name: 'idempotency_key', path: ['idempotency_key'], required: true } : { in: 'header', name: 'Idempotency-Key', path: ['Idempotency-Key'] };
+  return op.kind === 'tool'
+    ? { in: 'argument', name: 'idempotency_key', path: ['idempotency_key'], required: true }
+    : { in: 'header', name: 'Idempotency-Key', path: ['Idempotency-Key'] };
 }
 
 function nativeOf(op: Operation, ctx: ClassifyContext) {
@@ -42,13 +52,33 @@ function nativeOf(op: Operation, ctx: ClassifyContext) {
 /** Steps 1–4 without overrides. */
 function decideTree(op: Operation, ctx: ClassifyContext): Decision {
   const native = nativeOf(op, ctx);
-  if (native) return { class: 'native-key', mechanism: 'OP-1', carrier: native.carrier, ttlSeconds: native.ttlSeconds, reasons: native.reasons };
+  if (native)
+    return {
+      class: 'native-key',
+      mechanism: 'OP-1',
+      carrier: native.carrier,
+      ttlSeconds: native.ttlSeconds,
+      reasons: native.reasons,
+    };
   const owned = findOwnedStore(op, ctx);
   if (owned) return { class: 'owned-store', mechanism: owned.mechanism, carrier: null, reasons: owned.reasons };
   const comp = findCompensation(op, ctx);
-  if (comp) return { class: 'compensatable', mechanism: 'OP-5', carrier: null, compensation: comp.compensation, reasons: comp.reasons };
-  const detail = 'no native key, not our store, no inverse operation: fail closed (a pending row blocks a second call; an ambiguous outcome is never retried automatically)';
-  return { class: 'irreversible', mechanism: 'fail-closed', carrier: null, reasons: [reason('irreversible', detail, op.source.pointer)] };
+  if (comp)
+    return {
+      class: 'compensatable',
+      mechanism: 'OP-5',
+      carrier: null,
+      compensation: comp.compensation,
+      reasons: comp.reasons,
+    };
+  const detail =
+    'no native key, not our store, no inverse operation: fail closed (a pending row blocks a second call; an ambiguous outcome is never retried automatically)';
+  return {
+    class: 'irreversible',
+    mechanism: 'fail-closed',
+    carrier: null,
+    reasons: [reason('irreversible', detail, op.source.pointer)],
+  };
 }
 
 /** `config.overrides` beat every inferred step (DESIGN §4 "overridable"). */
@@ -60,10 +90,16 @@ function decide(op: Operation, ctx: ClassifyContext): Decision {
   const at = `config.overrides["${key}"]`;
   const mechanism = override.mechanism ?? (override.carrier ? 'OP-1' : tree.mechanism);
   if (mechanism === tree.mechanism && override.carrier === undefined) return tree;
-  const d: Decision = { class: CLASS_OF[mechanism], mechanism, carrier: null, reasons: [reason('override_mechanism', `${at} sets mechanism ${mechanism}`)] };
+  const d: Decision = {
+    class: CLASS_OF[mechanism],
+    mechanism,
+    carrier: null,
+    reasons: [reason('override_mechanism', `${at} sets mechanism ${mechanism}`)],
+  };
   if (mechanism === 'OP-1') {
-    d.carrier = override.carrier ? completeCarrier(override.carrier) : tree.carrier ?? defaultCarrier(op);
-    if (override.carrier) d.reasons.push(reason('override_carrier', `${at}.carrier = ${override.carrier.in} ${override.carrier.name}`));
+    d.carrier = override.carrier ? completeCarrier(override.carrier) : (tree.carrier ?? defaultCarrier(op));
+    if (override.carrier)
+      d.reasons.push(reason('override_carrier', `${at}.carrier = ${override.carrier.in} ${override.carrier.name}`));
     if (tree.mechanism === 'OP-1') d.ttlSeconds = tree.ttlSeconds;
   }
   if (mechanism === 'OP-5') {
@@ -81,7 +117,13 @@ function defaultKeyStrategy(op: Operation, d: Decision): KeyStrategy | null {
   return 'caller';
 }
 
-function applyTail(entry: PlanEntry, op: Operation, d: Decision, ctx: ClassifyContext, override?: OperationOverride): void {
+function applyTail(
+  entry: PlanEntry,
+  op: Operation,
+  d: Decision,
+  ctx: ClassifyContext,
+  override?: OperationOverride,
+): void {
   const defaultTtl = op.kind === 'tool' ? ctx.config.tools.defaultTtlSeconds : ctx.config.defaultTtlSeconds;
   const ttl = override?.ttlSeconds ?? (d.mechanism === 'OP-1' && op.kind === 'http' ? d.ttlSeconds : defaultTtl);
   if (ttl !== undefined && d.mechanism !== 'none') entry.ttlSeconds = ttl;
@@ -111,14 +153,32 @@ export function classifyOperation(op: Operation, ctx: ClassifyContext): PlanEntr
     return entry;
   }
   const d = decide(op, ctx);
-  Object.assign(entry, { class: d.class, mechanism: d.mechanism, carrier: d.carrier, keyStrategy: defaultKeyStrategy(op, d), reasons: [...d.reasons] });
+  Object.assign(entry, {
+    class: d.class,
+    mechanism: d.mechanism,
+    carrier: d.carrier,
+    keyStrategy: defaultKeyStrategy(op, d),
+    reasons: [...d.reasons],
+  });
   if (op.kind === 'tool') {
     entry.toolBoundary = 'OP-7';
-    entry.reasons.push(reason('tool_boundary', 'side-effecting tool: idempotency_key required and deduped at the tool boundary (OP-7)', op.source.pointer));
+    entry.reasons.push(
+      reason(
+        'tool_boundary',
+        'side-effecting tool: idempotency_key required and deduped at the tool boundary (OP-7)',
+        op.source.pointer,
+      ),
+    );
   }
   if (entry.methodIdempotent) {
     const m = op.kind === 'http' ? op.method.toUpperCase() : '';
-    entry.reasons.push(reason('method_idempotent', `${m} is idempotent by method semantics (RFC 9110 §9.2.2) but still a side effect: classified, not skipped`, op.source.pointer));
+    entry.reasons.push(
+      reason(
+        'method_idempotent',
+        `${m} is idempotent by method semantics (RFC 9110 §9.2.2) but still a side effect: classified, not skipped`,
+        op.source.pointer,
+      ),
+    );
   }
   applyTail(entry, op, d, ctx, override);
   addEntryFindings(entry, ctx);

@@ -20,7 +20,13 @@ function compare(a: string | undefined, b: string | undefined): number {
 }
 
 function sortDiagnostics(ds: Diagnostic[]): Diagnostic[] {
-  return ds.sort((a, b) => compare(a.file, b.file) || compare(a.pointer, b.pointer) || compare(a.code, b.code) || compare(a.message, b.message));
+  return ds.sort(
+    (a, b) =>
+      compare(a.file, b.file) ||
+      compare(a.pointer, b.pointer) ||
+      compare(a.code, b.code) ||
+      compare(a.message, b.message),
+  );
 }
 
 function classifyApi(api: ApiModel, config: ResolvedConfig, findings: Diagnostic[] = []): ApiPlan {

@@ -27,7 +27,10 @@ function carrierFrom(value: unknown): Carrier | undefined {
   if (typeof inner.header === 'string') return { in: 'header', name: inner.header, path: [inner.header] };
   const where = inner.in === 'formData' ? 'form' : inner.in;
   if (typeof where !== 'string' || !CARRIER_INS.has(where) || typeof inner.name !== 'string') return undefined;
-  const path = Array.isArray(inner.path) && inner.path.length > 0 && inner.path.every((x) => typeof x === 'string') ? (inner.path as string[]) : undefined;
+  const path =
+    Array.isArray(inner.path) && inner.path.length > 0 && inner.path.every((x) => typeof x === 'string')
+      ? (inner.path as string[])
+      : undefined;
   const c = completeCarrier({ in: where as Carrier['in'], name: inner.name, ...(path ? { path } : {}) });
   if (typeof inner.maxLength === 'number') c.maxLength = inner.maxLength;
   if (typeof inner.required === 'boolean') c.required = inner.required;
@@ -69,7 +72,13 @@ function fromExtensions(op: HttpOperation, ctx: ClassifyContext): NativeKey | 'd
   const declared = declaredKeyHeader(op, ctx);
   const xi = extension(op, 'x-idempotency');
   if (xi === false || xi === 'none') {
-    if (declared) addFinding(ctx, 'extension_contradicts_header', `x-idempotency says there is no key, but ${op.key} declares the header ${declared.name}`, declared.pointer);
+    if (declared)
+      addFinding(
+        ctx,
+        'extension_contradicts_header',
+        `x-idempotency says there is no key, but ${op.key} declares the header ${declared.name}`,
+        declared.pointer,
+      );
     return 'denied';
   }
   const candidates: [string, Carrier | undefined, number | undefined][] = [
@@ -80,18 +89,33 @@ function fromExtensions(op: HttpOperation, ctx: ClassifyContext): NativeKey | 'd
     if (extension(op, flag) !== true) continue;
     const named = flag === 'x-fern-idempotent' ? fernHeader(ctx.api.root) : undefined;
     const header = named ?? 'Idempotency-Key';
-    const carrier: Carrier = !named && declared ? headerCarrier(declared, ctx) : { in: 'header', name: header, path: [header] };
+    const carrier: Carrier =
+      !named && declared ? headerCarrier(declared, ctx) : { in: 'header', name: header, path: [header] };
     candidates.push([flag, carrier, undefined]);
   }
   for (const [name, carrier, ttl] of candidates) {
     if (!carrier) continue;
     if (declared && carrier.in === 'header' && carrier.name.toLowerCase() !== declared.name.toLowerCase()) {
-      addFinding(ctx, 'extension_contradicts_header', `${name} names the key header ${carrier.name}, but ${op.key} declares ${declared.name}`, `${at}/${name}`);
+      addFinding(
+        ctx,
+        'extension_contradicts_header',
+        `${name} names the key header ${carrier.name}, but ${op.key} declares ${declared.name}`,
+        `${at}/${name}`,
+      );
     }
     if (declared && carrier.in === 'header' && carrier.name.toLowerCase() === declared.name.toLowerCase()) {
-      Object.assign(carrier, { ...headerCarrier(declared, ctx), ...carrier, name: declared.name, path: [declared.name] });
+      Object.assign(carrier, {
+        ...headerCarrier(declared, ctx),
+        ...carrier,
+        name: declared.name,
+        path: [declared.name],
+      });
     }
-    const r = reason('native_extension', `${name} declares the key carrier ${carrier.in} ${carrier.name}`, `${at}/${name}`);
+    const r = reason(
+      'native_extension',
+      `${name} declares the key carrier ${carrier.in} ${carrier.name}`,
+      `${at}/${name}`,
+    );
     return { carrier, ...(ttl !== undefined ? { ttlSeconds: ttl } : {}), reasons: [r] };
   }
   return undefined;
@@ -100,8 +124,19 @@ function fromExtensions(op: HttpOperation, ctx: ClassifyContext): NativeKey | 'd
 function fromParameters(op: HttpOperation, ctx: ClassifyContext): NativeKey | undefined {
   const header = declaredKeyHeader(op, ctx);
   if (header) {
-    const how = (header.ref ? ` (via ${header.ref})` : '') + (isKeyHeader(header.name, ctx.h) ? '' : ' (its description says the server dedupes on it)');
-    return { carrier: headerCarrier(header, ctx), reasons: [reason('native_header', `declares the key header ${header.name}${how}${header.required ? '' : ', optional'}`, header.pointer)] };
+    const how =
+      (header.ref ? ` (via ${header.ref})` : '') +
+      (isKeyHeader(header.name, ctx.h) ? '' : ' (its description says the server dedupes on it)');
+    return {
+      carrier: headerCarrier(header, ctx),
+      reasons: [
+        reason(
+          'native_header',
+          `declares the key header ${header.name}${how}${header.required ? '' : ', optional'}`,
+          header.pointer,
+        ),
+      ],
+    };
   }
   const field = op.parameters.find((p) => p.in === 'query' && isKeyParam(p, ctx));
   if (field) {
@@ -109,7 +144,10 @@ function fromParameters(op: HttpOperation, ctx: ClassifyContext): NativeKey | un
     const max = maxLengthOf(ctx.api.root, field.schema);
     if (max !== undefined) c.maxLength = max;
     const by = isKeyField(field.name, ctx.h) ? '' : ' (its description says the server dedupes on it)';
-    return { carrier: c, reasons: [reason('native_field', `declares the key ${c.in} parameter ${field.name}${by}`, field.pointer)] };
+    return {
+      carrier: c,
+      reasons: [reason('native_field', `declares the key ${c.in} parameter ${field.name}${by}`, field.pointer)],
+    };
   }
   return undefined;
 }
@@ -118,8 +156,16 @@ function fromProvider(op: HttpOperation, ctx: ClassifyContext): NativeKey | unde
   const p = findProvider(ctx.h.providers, op.servers, op.method, op.path);
   if (!p) return undefined;
   const ttl = p.ttlSeconds !== undefined ? `, kept ≥ ${p.ttlSeconds} s` : '';
-  const r = reason('native_provider', `the provider accepts ${p.carrier.in} ${p.carrier.name} on ${op.method.toUpperCase()} though the spec does not declare it (${p.source}${ttl})`, op.source.pointer);
-  return { carrier: completeCarrier(p.carrier), ...(p.ttlSeconds !== undefined ? { ttlSeconds: p.ttlSeconds } : {}), reasons: [r] };
+  const r = reason(
+    'native_provider',
+    `the provider accepts ${p.carrier.in} ${p.carrier.name} on ${op.method.toUpperCase()} though the spec does not declare it (${p.source}${ttl})`,
+    op.source.pointer,
+  );
+  return {
+    carrier: completeCarrier(p.carrier),
+    ...(p.ttlSeconds !== undefined ? { ttlSeconds: p.ttlSeconds } : {}),
+    reasons: [r],
+  };
 }
 
 /**
@@ -132,15 +178,22 @@ function fromDeclared(op: HttpOperation, ctx: ClassifyContext): NativeKey | unde
   const all = [...(params ? [params] : []), ...(body ? [body] : [])];
   const extraHeaders = op.parameters.filter((p) => p.in === 'header' && isKeyParam(p, ctx)).slice(1);
   const extraFields = op.parameters.filter((p) => p.in === 'query' && isKeyParam(p, ctx));
-  const names = [...new Set([
-    ...all.map((k) => `${k.carrier.in} ${k.carrier.name}`),
-    ...extraHeaders.map((p) => `header ${p.name}`),
-    ...extraFields.filter((p) => params?.carrier.name !== p.name).map((p) => `query ${p.name}`),
-  ])];
+  const names = [
+    ...new Set([
+      ...all.map((k) => `${k.carrier.in} ${k.carrier.name}`),
+      ...extraHeaders.map((p) => `header ${p.name}`),
+      ...extraFields.filter((p) => params?.carrier.name !== p.name).map((p) => `query ${p.name}`),
+    ]),
+  ];
   const chosen = all[0];
   if (!chosen) return undefined;
   if (names.length > 1) {
-    addFinding(ctx, 'multiple_key_carriers', `${op.key} declares ${names.length} key carriers (${names.join(', ')}); the key is sent in ${names[0]} only (header first, then query/form, then body)`, op.source.pointer);
+    addFinding(
+      ctx,
+      'multiple_key_carriers',
+      `${op.key} declares ${names.length} key carriers (${names.join(', ')}); the key is sent in ${names[0]} only (header first, then query/form, then body)`,
+      op.source.pointer,
+    );
   }
   if (chosen === body) reportPartialBodyKey(op, ctx, body);
   return { carrier: chosen.carrier, reasons: chosen.reasons };
@@ -155,11 +208,16 @@ export function findNativeKey(op: HttpOperation, ctx: ClassifyContext): NativeKe
 /** A tool whose input schema already has a key property is native (carrier `argument`). */
 export function findToolKey(op: ToolOperation, ctx: ClassifyContext): NativeKey | undefined {
   // Tool schemas are self-contained: their `$ref`s (`#/$defs/…`, pydantic) point into the schema itself.
-  const found = findKeyField(op.inputSchema, op.inputSchema, toolSchemaPointer(op), (n, s, r) => isKeyProperty(n, s, ctx.h, r));
+  const found = findKeyField(op.inputSchema, op.inputSchema, toolSchemaPointer(op), (n, s, r) =>
+    isKeyProperty(n, s, ctx.h, r),
+  );
   const hit = found?.missing.length === 0 ? found.hits[0] : undefined;
   if (hit?.path.length !== 1) return undefined;
   const c: Carrier = { in: 'argument', name: hit.path[0], path: [hit.path[0]], required: hit.required };
   const max = maxLengthOf(op.inputSchema, hit.schema);
   if (max !== undefined) c.maxLength = max;
-  return { carrier: c, reasons: [reason('native_argument', `input schema already has the key argument ${hit.path[0]}`, hit.pointer)] };
+  return {
+    carrier: c,
+    reasons: [reason('native_argument', `input schema already has the key argument ${hit.path[0]}`, hit.pointer)],
+  };
 }

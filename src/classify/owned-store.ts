@@ -31,7 +31,9 @@ function ownedBy(op: Operation, ctx: ClassifyContext): string | undefined {
   const host = o.hosts?.find((g) => hosts.some((h) => picomatch.isMatch(h, g, { nocase: true, dot: true })));
   if (host !== undefined) return `config.owned.hosts ${host}`;
   const norm = (u: string): string => u.replace(/\/+$/, '');
-  const server = o.servers?.find((s) => op.servers.some((x) => norm(x) === norm(s) || norm(x).startsWith(`${norm(s)}/`)));
+  const server = o.servers?.find((s) =>
+    op.servers.some((x) => norm(x) === norm(s) || norm(x).startsWith(`${norm(s)}/`)),
+  );
   if (server !== undefined) return `config.owned.servers ${server}`;
   const path = o.paths?.find((g) => picomatch.isMatch(op.path, g, { dot: true }));
   if (path !== undefined) return `config.owned.paths ${path}`;
@@ -47,7 +49,9 @@ function contentIdentity(op: HttpOperation): string | undefined {
   const addressed = pathParams.find((p) => CONTENT_PARAMS.some((c) => c.toLowerCase() === p.toLowerCase()));
   if (addressed !== undefined) return `the path is content-addressed by {${addressed}}`;
   if (op.method !== 'put') return undefined;
-  const blob = op.requestBody?.content.find((m) => BINARY_MEDIA.test(m.mediaType) || (isObject(m.schema) && m.schema.format === 'binary'));
+  const blob = op.requestBody?.content.find(
+    (m) => BINARY_MEDIA.test(m.mediaType) || (isObject(m.schema) && m.schema.format === 'binary'),
+  );
   return blob ? `PUT of a ${blob.mediaType} body (a blob whose identity is its content)` : undefined;
 }
 
@@ -62,7 +66,9 @@ function singleCreate(op: HttpOperation, ctx: ClassifyContext): string | undefin
   if (op.responses.some((r) => r.status === '201')) return `POST ${op.path} creates one resource (201)`;
   const isCollection = pathIndex(ctx.byKey).hasItemBelow.has(base);
   const ok = op.responses.find((r) => /^2\d\d$/.test(r.status) && r.content.length > 0);
-  return isCollection && ok ? `POST to the collection ${op.path} returns the created resource (${ok.status})` : undefined;
+  return isCollection && ok
+    ? `POST to the collection ${op.path} returns the created resource (${ok.status})`
+    : undefined;
 }
 
 export function findOwnedStore(op: Operation, ctx: ClassifyContext): OwnedResult | undefined {
@@ -71,9 +77,21 @@ export function findOwnedStore(op: Operation, ctx: ClassifyContext): OwnedResult
   const reasons = [reason('owned_store', `we own the store (${by})`, op.source.pointer)];
   if (op.kind === 'http') {
     const content = contentIdentity(op);
-    if (content) return { mechanism: 'OP-3', reasons: [...reasons, reason('owned_content_identity', content, op.source.pointer)] };
+    if (content)
+      return { mechanism: 'OP-3', reasons: [...reasons, reason('owned_content_identity', content, op.source.pointer)] };
     const create = singleCreate(op, ctx);
-    if (create) return { mechanism: 'OP-4', reasons: [...reasons, reason('owned_single_insert', create, op.source.pointer)] };
+    if (create)
+      return { mechanism: 'OP-4', reasons: [...reasons, reason('owned_single_insert', create, op.source.pointer)] };
   }
-  return { mechanism: 'OP-2', reasons: [...reasons, reason('owned_multi_step', 'no content identity and not a single-row create: dedup table + transaction at the tool boundary', op.source.pointer)] };
+  return {
+    mechanism: 'OP-2',
+    reasons: [
+      ...reasons,
+      reason(
+        'owned_multi_step',
+        'no content identity and not a single-row create: dedup table + transaction at the tool boundary',
+        op.source.pointer,
+      ),
+    ],
+  };
 }

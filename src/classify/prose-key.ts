@@ -41,6 +41,8 @@ export function reportProseOnlyKey(entry: PlanEntry, ctx: ClassifyContext): void
     'prose_only_idempotency',
     `${op.key}: the description promises deduplication ("${promise.quote}") but declares no key carrier; classified ${entry.mechanism} until the carrier is confirmed`,
     op.source.pointer,
-    { hint: `if the API takes the key in header ${promise.header}, add to idemgen.config.json: ${JSON.stringify(override)}` },
+    {
+      hint: `if the API takes the key in header ${promise.header}, add to idemgen.config.json: ${JSON.stringify(override)}`,
+    },
   );
 }

@@ -56,7 +56,12 @@ export const BUILTIN_PROVIDERS: readonly Provider[] = [
     carrier: { in: 'header', name: 'Cko-Idempotency-Key', required: false },
     ttlSeconds: DAY,
     methods: ['post'],
-    paths: ['/payment-contexts', '/payments', '/payments/*/{authorizations,cancellations,captures,refunds,voids}', '/transfers'],
+    paths: [
+      '/payment-contexts',
+      '/payments',
+      '/payments/*/{authorizations,cancellations,captures,refunds,voids}',
+      '/transfers',
+    ],
     source: 'https://www.checkout.com/docs/developer-resources/api/idempotency',
   },
 ];
@@ -94,7 +99,13 @@ export function findProvider(
     if (!p.methods.includes(method)) continue;
     if (p.paths && !p.paths.some((g) => globMatcher(g, false)(globbablePath(path)))) continue;
     const hostMatch = globMatcher(p.hosts, true);
-    if (servers.some((s) => { const h = hostOf(s); return h !== undefined && hostMatch(h); })) return p;
+    if (
+      servers.some((s) => {
+        const h = hostOf(s);
+        return h !== undefined && hostMatch(h);
+      })
+    )
+      return p;
   }
   return undefined;
 }

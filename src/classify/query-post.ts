@@ -14,8 +14,21 @@ import type { Heuristics } from './heuristics.js';
  * a file), `estimate` (GitLab `time_estimate` sets one), `view`/`filter` (nouns in most names).
  */
 const QUERY_POST_VERBS: readonly string[] = [
-  'get', 'list', 'search', 'retrieve', 'query', 'lookup', 'fetch', 'find', 'describe', 'calculate',
-  'preview', 'validate', 'count', 'check', 'render',
+  'get',
+  'list',
+  'search',
+  'retrieve',
+  'query',
+  'lookup',
+  'fetch',
+  'find',
+  'describe',
+  'calculate',
+  'preview',
+  'validate',
+  'count',
+  'check',
+  'render',
 ];
 
 /** Only as the first word: as a last word they are nouns (`UpdateShardCount`, `ActiveBundleHealthCheck`). */
@@ -34,7 +47,12 @@ export interface QueryEvidence {
 function lastSegmentName(path: string): string {
   const segments = path.split('/').filter((s) => s !== '' && !/^\{[^}]*\}$/.test(s));
   const last = segments.at(-1) ?? '';
-  return last.split(/[:=.#]/).filter((p) => p !== '').at(-1) ?? '';
+  return (
+    last
+      .split(/[:=.#]/)
+      .filter((p) => p !== '')
+      .at(-1) ?? ''
+  );
 }
 
 /** The query verb a name starts (or ends) with. */
@@ -57,7 +75,8 @@ export function queryPostEvidence(op: HttpOperation, h: Heuristics): QueryEviden
   const query = new Set(QUERY_POST_VERBS);
   const segment = lastSegmentName(op.path);
   const names: [string, string[]][] = [[`path segment "${segment}"`, nameWords(segment)]];
-  if (op.operationId !== undefined) names.push([`operationId "${op.operationId}"`, dropMethodWord(nameWords(op.operationId), op.method)]);
+  if (op.operationId !== undefined)
+    names.push([`operationId "${op.operationId}"`, dropMethodWord(nameWords(op.operationId), op.method)]);
   // Any write verb in either name wins: `POST /messages/get-or-create` is no query.
   if (names.some(([, words]) => isWriteNamed(words, query, h))) return undefined;
   for (const [source, words] of names) {

@@ -43,21 +43,24 @@ export const RULES: readonly RuleMeta[] = [
     id: 'compensation_target_missing',
     severity: 'error',
     title: 'Compensation names an operation that does not exist',
-    description: 'x-compensation or config.overrides.*.compensation names an operation key that is not in this API, so the saga (OP-5) cannot undo.',
+    description:
+      'x-compensation or config.overrides.*.compensation names an operation key that is not in this API, so the saga (OP-5) cannot undo.',
     source: 'SOP OP-5',
   },
   {
     id: 'extension_contradicts_header',
     severity: 'error',
     title: 'Idempotency extension contradicts the declared header',
-    description: 'A vendor extension names a different key carrier than the header parameter the operation declares (or denies a key the operation declares).',
+    description:
+      'A vendor extension names a different key carrier than the header parameter the operation declares (or denies a key the operation declares).',
     source: 'SOP §3 Step 4 (one key, one carrier)',
   },
   {
     id: 'ambiguous_tool_effect',
     severity: 'warning',
     title: 'Tool name and annotations disagree about its effect',
-    description: 'The tool name reads like a read, but its annotations say it is destructive (or read-only and destructive at once). It is classified as a write; fix the name or the annotations.',
+    description:
+      'The tool name reads like a read, but its annotations say it is destructive (or read-only and destructive at once). It is classified as a write; fix the name or the annotations.',
     source: 'MCP ToolAnnotations; SOP §1',
   },
   {
@@ -81,28 +84,31 @@ export const RULES: readonly RuleMeta[] = [
     severity: 'warning',
     title: 'Two operations map to the same generated name',
     description:
-      'A synthesized or sanitized operation name collides with another operation\'s name; the operation whose operationId is already a valid identifier keeps it and the other gets a numeric suffix. Give the renamed operation a distinct operationId so client method and tool names stay stable.',
+      "A synthesized or sanitized operation name collides with another operation's name; the operation whose operationId is already a valid identifier keeps it and the other gets a numeric suffix. Give the renamed operation a distinct operationId so client method and tool names stay stable.",
     source: 'OpenAPI 3.1 §4.8.10 (operationId is unique and case-sensitive); DESIGN §3',
   },
   {
     id: 'multiple_key_carriers',
     severity: 'info',
     title: 'More than one idempotency key carrier declared',
-    description: 'The operation declares the key in more than one place (a header and a query or body field). One carrier is used, chosen deterministically: header first, then query/form parameter, then body field.',
+    description:
+      'The operation declares the key in more than one place (a header and a query or body field). One carrier is used, chosen deterministically: header first, then query/form parameter, then body field.',
     source: 'SOP §3 Step 4 (one key, one carrier)',
   },
   {
     id: 'key_in_some_variants',
     severity: 'warning',
     title: 'Idempotency key only in some request-body variants',
-    description: 'The request body is a oneOf/anyOf and only some variants declare the key field. Calls with the other variants carry no key the API knows, so their retries are not deduplicated downstream.',
+    description:
+      'The request body is a oneOf/anyOf and only some variants declare the key field. Calls with the other variants carry no key the API knows, so their retries are not deduplicated downstream.',
     source: 'SOP §3 Step 1, Step 4',
   },
   {
     id: 'prose_only_idempotency',
     severity: 'info',
     title: 'Idempotency promised in prose, no carrier declared',
-    description: 'The operation description says the API deduplicates by an idempotency key, but no header, parameter or body field declares it. Confirm with the vendor and paste the suggested override to use the native key (OP-1).',
+    description:
+      'The operation description says the API deduplicates by an idempotency key, but no header, parameter or body field declares it. Confirm with the vendor and paste the suggested override to use the native key (OP-1).',
     source: 'SOP §3 Step 1',
   },
 ];

@@ -39,7 +39,11 @@ const BUDGET = 20_000;
 
 type Ptr = { schema: unknown; pointer: string };
 
-function resolve(root: unknown, schema: unknown, pointer: string): { value: Record<string, unknown>; pointer: string } | undefined {
+function resolve(
+  root: unknown,
+  schema: unknown,
+  pointer: string,
+): { value: Record<string, unknown>; pointer: string } | undefined {
   const r = followRef(root, schema, pointer);
   return isObject(r.value) ? { value: r.value, pointer: r.pointer } : undefined;
 }
@@ -62,12 +66,15 @@ function shapeOf(root: unknown, start: { value: Record<string, unknown>; pointer
     seen.add(r.value);
     const s = r.value;
     if (isObject(s.properties)) {
-      for (const [name, ps] of Object.entries(s.properties)) if (!shape.props.has(name)) shape.props.set(name, { schema: ps, pointer: appendPointer(r.pointer, 'properties', name) });
+      for (const [name, ps] of Object.entries(s.properties))
+        if (!shape.props.has(name))
+          shape.props.set(name, { schema: ps, pointer: appendPointer(r.pointer, 'properties', name) });
     }
     if (Array.isArray(s.required)) for (const n of s.required) if (typeof n === 'string') shape.required.add(n);
     for (const k of ['oneOf', 'anyOf'] as const) {
       const subs = s[k];
-      if (Array.isArray(subs) && subs.length > 0) shape.branches.push(subs.map((sub, i) => ({ schema: sub, pointer: `${r.pointer}/${k}/${i}` })));
+      if (Array.isArray(subs) && subs.length > 0)
+        shape.branches.push(subs.map((sub, i) => ({ schema: sub, pointer: `${r.pointer}/${k}/${i}` })));
     }
     if (Array.isArray(s.allOf)) {
       for (let i = s.allOf.length - 1; i >= 0; i--) {
@@ -86,13 +93,16 @@ interface Walk {
   budget: number;
 }
 
-const sorted = (props: Map<string, Ptr>): [string, Ptr][] => [...props].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+const sorted = (props: Map<string, Ptr>): [string, Ptr][] =>
+  [...props].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
 
 /** `{ type: 'null' }` or a shapeless `{ type: [object, 'null'] }` (3.0 `nullable`): the "or null" of a variant list, no body shape. */
 function isNullOnly(s: Record<string, unknown> | undefined): boolean {
   if (!s) return false;
   if (s.type === 'null') return true;
-  const shaped = ['properties', 'allOf', 'oneOf', 'anyOf', 'items', 'additionalProperties', '$ref'].some((k) => s[k] !== undefined);
+  const shaped = ['properties', 'allOf', 'oneOf', 'anyOf', 'items', 'additionalProperties', '$ref'].some(
+    (k) => s[k] !== undefined,
+  );
   return Array.isArray(s.type) && s.type.includes('null') && !shaped;
 }
 
@@ -106,7 +116,12 @@ function probeBranch(w: Walk, list: Ptr[], prefix: string[], required: boolean, 
       out.missing.push(resolve(w.root, v.schema, v.pointer)?.pointer ?? v.pointer);
       continue;
     }
-    out.hits.push(...r.hits.map((h) => ({ ...h, variant: h.variant ?? resolve(w.root, v.schema, v.pointer)?.pointer ?? v.pointer })));
+    out.hits.push(
+      ...r.hits.map((h) => ({
+        ...h,
+        variant: h.variant ?? resolve(w.root, v.schema, v.pointer)?.pointer ?? v.pointer,
+      })),
+    );
     out.missing.push(...r.missing);
   }
   return out.hits.length > 0 ? out : undefined;
@@ -127,7 +142,17 @@ function probe(w: Walk, node: Ptr, prefix: string[], required: boolean, depth: n
     for (const [name, p] of props) {
       const target = resolve(w.root, p.schema, p.pointer)!;
       if (!w.isKey(name, p.schema, target.value)) continue;
-      return { hits: [{ path: [...prefix, name], schema: target.value, required: required && shape.required.has(name), pointer: target.pointer }], missing: [] };
+      return {
+        hits: [
+          {
+            path: [...prefix, name],
+            schema: target.value,
+            required: required && shape.required.has(name),
+            pointer: target.pointer,
+          },
+        ],
+        missing: [],
+      };
     }
     for (const list of shape.branches) {
       const found = probeBranch(w, list, prefix, required, depth);

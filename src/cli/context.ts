@@ -31,7 +31,10 @@ export interface Resolved {
 /** Command-line inputs and --out win over the config; config paths are already absolute. */
 export async function resolveRun(ctx: CliContext, args: CommonArgs): Promise<Resolved> {
   const config = await loadConfig({ cwd: ctx.cwd, configFile: args.config, extensions: configExtensions() });
-  const inputs = args.inputs && args.inputs.length > 0 ? args.inputs.map((p) => resolve(ctx.cwd, p)) : config.inputs.map((p) => resolve(ctx.cwd, p));
+  const inputs =
+    args.inputs && args.inputs.length > 0
+      ? args.inputs.map((p) => resolve(ctx.cwd, p))
+      : config.inputs.map((p) => resolve(ctx.cwd, p));
   const outDir = resolve(ctx.cwd, args.out ?? config.out);
   return { config: { ...config, inputs, out: outDir }, inputs, outDir };
 }
@@ -53,8 +56,11 @@ export function reportInputDiagnostics(ctx: CliContext, analysis: AnalysisResult
     if (n <= PRINT_LIMIT_PER_CODE) shown.push(d);
   }
   if (shown.length > 0) {
-    const more = [...perCode].filter(([, n]) => n > PRINT_LIMIT_PER_CODE).map(([code, n]) => `… and ${n - PRINT_LIMIT_PER_CODE} more ${code} (run \`idemgen audit\` to list all)`);
+    const more = [...perCode]
+      .filter(([, n]) => n > PRINT_LIMIT_PER_CODE)
+      .map(([code, n]) => `… and ${n - PRINT_LIMIT_PER_CODE} more ${code} (run \`idemgen audit\` to list all)`);
     ctx.logger.info([renderDiagnostics(locateDiagnostics(shown, analysis.docs), ctx.logger.color), ...more].join('\n'));
   }
-  for (const d of all.filter((x) => x.severity === 'info')) ctx.logger.verbose(terminalText(`${d.file ?? ''} ${d.code}: ${d.message}`));
+  for (const d of all.filter((x) => x.severity === 'info'))
+    ctx.logger.verbose(terminalText(`${d.file ?? ''} ${d.code}: ${d.message}`));
 }

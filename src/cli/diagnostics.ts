@@ -18,10 +18,17 @@ export function renderDiagnostics(diagnostics: Diagnostic[], color: boolean): st
     lines.push(paint(color, 'bold', terminalText(file)));
     list.sort((a, b) => ORDER[a.severity] - ORDER[b.severity] || (a.line ?? 0) - (b.line ?? 0));
     for (const d of list) {
-      const where = terminalText(d.line !== undefined ? `${d.line}:${d.col ?? 1}` : d.pointer !== undefined ? `#${d.pointer || '/'}` : '');
-      const sev = paint(color, d.severity === 'error' ? 'red' : d.severity === 'warning' ? 'yellow' : 'cyan', d.severity);
+      const where = terminalText(
+        d.line !== undefined ? `${d.line}:${d.col ?? 1}` : d.pointer !== undefined ? `#${d.pointer || '/'}` : '',
+      );
+      const sev = paint(
+        color,
+        d.severity === 'error' ? 'red' : d.severity === 'warning' ? 'yellow' : 'cyan',
+        d.severity,
+      );
       lines.push(`  ${paint(color, 'dim', where)}  ${sev}  ${terminalText(d.message)}  ${paint(color, 'dim', d.code)}`);
-      if (d.line !== undefined && d.pointer) lines.push(`      ${paint(color, 'dim', `at ${terminalText(d.pointer)}`)}`);
+      if (d.line !== undefined && d.pointer)
+        lines.push(`      ${paint(color, 'dim', `at ${terminalText(d.pointer)}`)}`);
       if (d.hint) lines.push(`      ${paint(color, 'dim', `hint: ${terminalText(d.hint)}`)}`);
     }
   }

@@ -19,8 +19,16 @@ class UsageError extends Error {}
 
 function withRunOptions<T>(y: Argv<T>) {
   return y
-    .positional('inputs', { type: 'string', array: true, describe: 'Spec or tool-definition files or folders; for audit also .ts/.js files, globs or a tsconfig.json (default: config inputs, else specs/)' })
-    .option('config', { type: 'string', describe: 'Config file (default: idemgen.config.{json,yaml,yml,js,mjs,ts} in cwd)' });
+    .positional('inputs', {
+      type: 'string',
+      array: true,
+      describe:
+        'Spec or tool-definition files or folders; for audit also .ts/.js files, globs or a tsconfig.json (default: config inputs, else specs/)',
+    })
+    .option('config', {
+      type: 'string',
+      describe: 'Config file (default: idemgen.config.{json,yaml,yml,js,mjs,ts} in cwd)',
+    });
 }
 
 /** `serve` needs the MCP SDK, an optional peer dependency: its absence is an install step, not a crash. */
@@ -28,7 +36,10 @@ async function loadServe(): Promise<typeof import('./commands/serve.js')> {
   try {
     return await import('./commands/serve.js');
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ERR_MODULE_NOT_FOUND' && String((err as Error).message).includes('@modelcontextprotocol/sdk')) {
+    if (
+      (err as NodeJS.ErrnoException).code === 'ERR_MODULE_NOT_FOUND' &&
+      String((err as Error).message).includes('@modelcontextprotocol/sdk')
+    ) {
       throw new UsageError('idemgen serve needs the MCP SDK: npm install @modelcontextprotocol/sdk');
     }
     throw err;
@@ -36,77 +47,219 @@ async function loadServe(): Promise<typeof import('./commands/serve.js')> {
 }
 
 // Commands are imported when they run, so `--help` and a cached `generate` start fast.
-function buildParser(argv: string[], run: (fn: (ctx: CliContext) => Promise<number> | number, args: { quiet?: boolean; verbose?: boolean }) => void) {
-  const storeOption = { type: 'string', demandOption: true, describe: 'sqlite:path, postgres://… or redis://… store URL' } as const;
+function buildParser(
+  argv: string[],
+  run: (fn: (ctx: CliContext) => Promise<number> | number, args: { quiet?: boolean; verbose?: boolean }) => void,
+) {
+  const storeOption = {
+    type: 'string',
+    demandOption: true,
+    describe: 'sqlite:path, postgres://… or redis://… store URL',
+  } as const;
   return yargs(argv)
     .scriptName('idemgen')
     .usage('$0 <command> [options]\n\nMake the tools LLM agents call safe to retry.')
     .option('quiet', { alias: 'q', type: 'boolean', describe: 'Only print results and errors' })
     .option('verbose', { type: 'boolean', describe: 'Print informational diagnostics too' })
-    .command('generate [inputs..]', 'Generate clients, SQL, tool schemas and the report', (y) =>
-      withRunOptions(y)
-        .option('out', { type: 'string', describe: 'Output folder (default: generated/)' })
-        .option('cache', { type: 'boolean', default: true, describe: 'Skip work when nothing changed (--no-cache to force)' })
-        .option('watch', { alias: 'w', type: 'boolean', describe: 'Regenerate when inputs change' })
-        .option('strict', { type: 'boolean', describe: 'Refuse (exit 2) when a $ref is broken, instead of generating unknown for it' }),
-      (a) => run(async (ctx) => (await import('./commands/generate.js')).generateCommand(ctx, a as GenerateArgs), a))
-    .command('audit [inputs..]', 'Classify every operation and report findings', (y) =>
-      withRunOptions(y)
-        .option('format', { alias: 'f', choices: ['text', 'markdown', 'json', 'sarif'] as const, describe: 'Report format (default: text)' })
-        .option('output', { alias: 'o', type: 'string', array: true, describe: 'Write the report to a file (repeatable; format from extension)' })
-        .option('fail-on', { choices: ['error', 'warning', 'info', 'none'] as const, default: 'error' as const, describe: 'Exit 1 when findings of this severity or worse exist' })
-        .option('mcp', { type: 'string', array: true, describe: 'Audit a live MCP server started with this command over stdio (repeatable)' })
-        .option('mcp-url', { type: 'string', array: true, describe: 'Audit a live MCP server over Streamable HTTP (repeatable)' })
-        // biome-ignore lint/suspicious/noTemplateCurlyInString: help text naming the literal ${ENV} placeholder
-        .option('header', { type: 'string', array: true, describe: 'HTTP header for --mcp-url, "Name: value"; ${ENV} is expanded (repeatable)' })
-        .option('mcp-timeout', { type: 'number', describe: 'Milliseconds a live server gets to answer everything (default 30000)' })
-        .option('save', { type: 'string', describe: 'Write the live server\'s tools/list to this file (for generate/check)' })
-        .option('traces', { type: 'string', describe: 'Audit a recorded run instead (OTLP JSON or JSONL of tool calls): repeated tool calls, absorbed or not' })
-        .option('window', { type: 'number', describe: 'With --traces: cross-turn repeat window in seconds (default 60)' }),
-      (a) => run(async (ctx) => (a.traces !== undefined
-        ? (await import('./commands/audit-traces.js')).auditTracesCommand(ctx, a)
-        : (await import('./commands/audit.js')).auditCommand(ctx, a as AuditArgs)), a))
-    .command('validate [inputs..]', 'Check OpenAPI documents against the official 2.0/3.0/3.1 schema', (y) =>
-      withRunOptions(y).option('format', { alias: 'f', choices: ['text', 'json'] as const, describe: 'Output format (default: text)' }),
-      (a) => run(async (ctx) => (await import('./commands/validate.js')).validateCommand(ctx, a as ValidateArgs), a))
-    .command('check [inputs..]', 'Exit 1 when the output folder is stale', (y) =>
-      withRunOptions(y).option('out', { type: 'string', describe: 'Output folder (default: generated/)' }),
-      (a) => run(async (ctx) => (await import('./commands/check.js')).checkCommand(ctx, a), a))
-    .command('reconcile', 'List unknown outcomes (pending past their lease) and resolve them', (y) =>
-      y.option('store', storeOption).option('json', { type: 'boolean' })
-        .option('saga-table', { type: 'string', describe: 'Also list stale OP-5 saga rows of this table (external id, compensation)' })
-        .option('resolve', { type: 'string', describe: 'Key of the row to resolve' })
-        .option('as', { choices: ['failed', 'completed', 'not-executed'] as const, describe: 'completed: retries replay --result; failed / not-executed: the next retry runs' })
-        .option('result', { type: 'string', describe: 'With --as completed: the result as JSON, or @file' })
-        .option('reason', { type: 'string', describe: 'Why (stored in the row with who and when)' })
-        .option('by', { type: 'string', describe: 'Who resolves (default: $USER)' })
-        .option('scope', { type: 'string', describe: 'Tenant scope of the key (default: none)' }),
-      (a) => run(async (ctx) => (await import('./commands/store.js')).reconcileCommand(ctx, a), a))
-    .command('prune', 'Delete expired dedup rows', (y) =>
-      y.option('store', storeOption).option('json', { type: 'boolean' }),
-      (a) => run(async (ctx) => (await import('./commands/store.js')).pruneCommand(ctx, a), a))
-    .command('migrate', 'Create the dedup and saga tables in a store (the generated DDL, IF NOT EXISTS)', (y) =>
-      y.option('store', storeOption).option('config', { type: 'string', describe: 'Config file (its sql names are used)' })
-        .option('dry-run', { type: 'boolean', describe: 'Print the SQL instead of running it' }),
-      (a) => run(async (ctx) => (await import('./commands/migrate.js')).migrateCommand(ctx, a as unknown as MigrateArgs), a))
-    .command('serve [inputs..]', 'Serve the specs as a retry-safe MCP server (stdio, or Streamable HTTP with --http)', (y) =>
-      withRunOptions(y)
-        .option('store', { type: 'string', describe: 'Dedup store: sqlite:PATH or postgres://… (default: sqlite:.idemgen/serve.sqlite, created and migrated)' })
-        .option('http', { type: 'number', describe: 'Serve MCP Streamable HTTP on this port (/mcp) instead of stdio' })
-        .option('host', { type: 'string', describe: 'Bind address for --http (default 127.0.0.1; --host alone: 0.0.0.0, needs --token)' })
-        .option('token', { type: 'string', array: true, describe: 'Bearer token SUBJECT=SECRET (repeatable; or IDEMGEN_SERVE_TOKEN); the subject is the dedup scope' })
-        .option('allowed-origin', { type: 'string', array: true, describe: 'An Origin allowed besides loopback ones (repeatable)' })
-        .option('include', { type: 'string', array: true, describe: 'Only tools with this tag (tag:NAME or NAME) or operation key/name glob (repeatable)' })
-        .option('exclude', { type: 'string', array: true, describe: 'Leave out tools with this tag or matching this glob (repeatable)' })
-        .option('read-only', { type: 'boolean', describe: 'Only tools without side effects' })
-        .option('writes-only', { type: 'boolean', describe: 'Only tools with side effects' })
-        .option('dynamic', { type: 'boolean', describe: 'List search_tools, describe_tool and invoke_tool instead of every tool (large APIs)' })
-        .option('base-url', { type: 'string', describe: 'The API base URL (default: the spec\'s first absolute server)' })
-        .option('arg', { type: 'string', array: true, describe: 'A tool argument the server fills in, NAME=VALUE (e.g. AccountSid=AC…); hidden from the model' }),
-      (a) => run(async (ctx) => (await loadServe()).serveCommand(ctx, a as ServeArgs), a))
-    .command('init', 'Write a commented idemgen.config.yaml and a prebuild script', (y) =>
-      y.option('force', { type: 'boolean', describe: 'Overwrite an existing idemgen.config.yaml' }),
-      (a) => run(async (ctx) => (await import('./commands/init.js')).initCommand(ctx, a), a))
+    .command(
+      'generate [inputs..]',
+      'Generate clients, SQL, tool schemas and the report',
+      (y) =>
+        withRunOptions(y)
+          .option('out', { type: 'string', describe: 'Output folder (default: generated/)' })
+          .option('cache', {
+            type: 'boolean',
+            default: true,
+            describe: 'Skip work when nothing changed (--no-cache to force)',
+          })
+          .option('watch', { alias: 'w', type: 'boolean', describe: 'Regenerate when inputs change' })
+          .option('strict', {
+            type: 'boolean',
+            describe: 'Refuse (exit 2) when a $ref is broken, instead of generating unknown for it',
+          }),
+      (a) => run(async (ctx) => (await import('./commands/generate.js')).generateCommand(ctx, a as GenerateArgs), a),
+    )
+    .command(
+      'audit [inputs..]',
+      'Classify every operation and report findings',
+      (y) =>
+        withRunOptions(y)
+          .option('format', {
+            alias: 'f',
+            choices: ['text', 'markdown', 'json', 'sarif'] as const,
+            describe: 'Report format (default: text)',
+          })
+          .option('output', {
+            alias: 'o',
+            type: 'string',
+            array: true,
+            describe: 'Write the report to a file (repeatable; format from extension)',
+          })
+          .option('fail-on', {
+            choices: ['error', 'warning', 'info', 'none'] as const,
+            default: 'error' as const,
+            describe: 'Exit 1 when findings of this severity or worse exist',
+          })
+          .option('mcp', {
+            type: 'string',
+            array: true,
+            describe: 'Audit a live MCP server started with this command over stdio (repeatable)',
+          })
+          .option('mcp-url', {
+            type: 'string',
+            array: true,
+            describe: 'Audit a live MCP server over Streamable HTTP (repeatable)',
+          })
+          // biome-ignore lint/suspicious/noTemplateCurlyInString: help text naming the literal ${ENV} placeholder
+          .option('header', {
+            type: 'string',
+            array: true,
+            describe: 'HTTP header for --mcp-url, "Name: value"; ${ENV} is expanded (repeatable)',
+          })
+          .option('mcp-timeout', {
+            type: 'number',
+            describe: 'Milliseconds a live server gets to answer everything (default 30000)',
+          })
+          .option('save', {
+            type: 'string',
+            describe: "Write the live server's tools/list to this file (for generate/check)",
+          })
+          .option('traces', {
+            type: 'string',
+            describe:
+              'Audit a recorded run instead (OTLP JSON or JSONL of tool calls): repeated tool calls, absorbed or not',
+          })
+          .option('window', {
+            type: 'number',
+            describe: 'With --traces: cross-turn repeat window in seconds (default 60)',
+          }),
+      (a) =>
+        run(
+          async (ctx) =>
+            a.traces !== undefined
+              ? (await import('./commands/audit-traces.js')).auditTracesCommand(ctx, a)
+              : (await import('./commands/audit.js')).auditCommand(ctx, a as AuditArgs),
+          a,
+        ),
+    )
+    .command(
+      'validate [inputs..]',
+      'Check OpenAPI documents against the official 2.0/3.0/3.1 schema',
+      (y) =>
+        withRunOptions(y).option('format', {
+          alias: 'f',
+          choices: ['text', 'json'] as const,
+          describe: 'Output format (default: text)',
+        }),
+      (a) => run(async (ctx) => (await import('./commands/validate.js')).validateCommand(ctx, a as ValidateArgs), a),
+    )
+    .command(
+      'check [inputs..]',
+      'Exit 1 when the output folder is stale',
+      (y) => withRunOptions(y).option('out', { type: 'string', describe: 'Output folder (default: generated/)' }),
+      (a) => run(async (ctx) => (await import('./commands/check.js')).checkCommand(ctx, a), a),
+    )
+    .command(
+      'reconcile',
+      'List unknown outcomes (pending past their lease) and resolve them',
+      (y) =>
+        y
+          .option('store', storeOption)
+          .option('json', { type: 'boolean' })
+          .option('saga-table', {
+            type: 'string',
+            describe: 'Also list stale OP-5 saga rows of this table (external id, compensation)',
+          })
+          .option('resolve', { type: 'string', describe: 'Key of the row to resolve' })
+          .option('as', {
+            choices: ['failed', 'completed', 'not-executed'] as const,
+            describe: 'completed: retries replay --result; failed / not-executed: the next retry runs',
+          })
+          .option('result', { type: 'string', describe: 'With --as completed: the result as JSON, or @file' })
+          .option('reason', { type: 'string', describe: 'Why (stored in the row with who and when)' })
+          .option('by', { type: 'string', describe: 'Who resolves (default: $USER)' })
+          .option('scope', { type: 'string', describe: 'Tenant scope of the key (default: none)' }),
+      (a) => run(async (ctx) => (await import('./commands/store.js')).reconcileCommand(ctx, a), a),
+    )
+    .command(
+      'prune',
+      'Delete expired dedup rows',
+      (y) => y.option('store', storeOption).option('json', { type: 'boolean' }),
+      (a) => run(async (ctx) => (await import('./commands/store.js')).pruneCommand(ctx, a), a),
+    )
+    .command(
+      'migrate',
+      'Create the dedup and saga tables in a store (the generated DDL, IF NOT EXISTS)',
+      (y) =>
+        y
+          .option('store', storeOption)
+          .option('config', { type: 'string', describe: 'Config file (its sql names are used)' })
+          .option('dry-run', { type: 'boolean', describe: 'Print the SQL instead of running it' }),
+      (a) =>
+        run(async (ctx) => (await import('./commands/migrate.js')).migrateCommand(ctx, a as unknown as MigrateArgs), a),
+    )
+    .command(
+      'serve [inputs..]',
+      'Serve the specs as a retry-safe MCP server (stdio, or Streamable HTTP with --http)',
+      (y) =>
+        withRunOptions(y)
+          .option('store', {
+            type: 'string',
+            describe:
+              'Dedup store: sqlite:PATH or postgres://… (default: sqlite:.idemgen/serve.sqlite, created and migrated)',
+          })
+          .option('http', {
+            type: 'number',
+            describe: 'Serve MCP Streamable HTTP on this port (/mcp) instead of stdio',
+          })
+          .option('host', {
+            type: 'string',
+            describe: 'Bind address for --http (default 127.0.0.1; --host alone: 0.0.0.0, needs --token)',
+          })
+          .option('token', {
+            type: 'string',
+            array: true,
+            describe:
+              'Bearer token SUBJECT=SECRET (repeatable; or IDEMGEN_SERVE_TOKEN); the subject is the dedup scope',
+          })
+          .option('allowed-origin', {
+            type: 'string',
+            array: true,
+            describe: 'An Origin allowed besides loopback ones (repeatable)',
+          })
+          .option('include', {
+            type: 'string',
+            array: true,
+            describe: 'Only tools with this tag (tag:NAME or NAME) or operation key/name glob (repeatable)',
+          })
+          .option('exclude', {
+            type: 'string',
+            array: true,
+            describe: 'Leave out tools with this tag or matching this glob (repeatable)',
+          })
+          .option('read-only', { type: 'boolean', describe: 'Only tools without side effects' })
+          .option('writes-only', { type: 'boolean', describe: 'Only tools with side effects' })
+          .option('dynamic', {
+            type: 'boolean',
+            describe: 'List search_tools, describe_tool and invoke_tool instead of every tool (large APIs)',
+          })
+          .option('base-url', {
+            type: 'string',
+            describe: "The API base URL (default: the spec's first absolute server)",
+          })
+          .option('arg', {
+            type: 'string',
+            array: true,
+            describe: 'A tool argument the server fills in, NAME=VALUE (e.g. AccountSid=AC…); hidden from the model',
+          }),
+      (a) => run(async (ctx) => (await loadServe()).serveCommand(ctx, a as ServeArgs), a),
+    )
+    .command(
+      'init',
+      'Write a commented idemgen.config.yaml and a prebuild script',
+      (y) => y.option('force', { type: 'boolean', describe: 'Overwrite an existing idemgen.config.yaml' }),
+      (a) => run(async (ctx) => (await import('./commands/init.js')).initCommand(ctx, a), a),
+    )
     .demandCommand(1, 'Name a command: generate, audit, validate, check, serve, reconcile, prune, migrate or init.')
     .strict()
     .version(VERSION)
@@ -155,6 +308,8 @@ function handleError(err: unknown, logger: Logger): number {
     return 2;
   }
   const e = err as Error;
-  logger.error(`idemgen: internal error — this is a bug in idemgen, not in your input.\n${e?.stack ?? String(err)}\nPlease report it to the idemgen maintainers with the command you ran, idemgen ${VERSION} and this stack trace.`);
+  logger.error(
+    `idemgen: internal error — this is a bug in idemgen, not in your input.\n${e?.stack ?? String(err)}\nPlease report it to the idemgen maintainers with the command you ran, idemgen ${VERSION} and this stack trace.`,
+  );
   return 3;
 }

@@ -4,7 +4,18 @@
  * the previous folder as it was, and files that are no longer produced disappear only on success.
  */
 import {
-  closeSync, existsSync, fstatSync, mkdirSync, mkdtempSync, openSync, readSync, readdirSync, renameSync, rmSync, writeFileSync, writeSync,
+  closeSync,
+  existsSync,
+  fstatSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readSync,
+  readdirSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+  writeSync,
 } from 'node:fs';
 import { basename, dirname, join, sep } from 'node:path';
 import type { EmittedFile, FileSink, FileWriter } from '../emit/types.js';
@@ -14,7 +25,8 @@ import { outputPathProblem } from '../escape/index.js';
 /** Every path an emitter hands over is checked here, at the one place files are written (an internal error if not). */
 function assertSafeRelativePath(path: string): void {
   const problem = outputPathProblem(path);
-  if (problem !== undefined) throw new Error(`emitter produced an unsafe output path ${JSON.stringify(path)}: it ${problem}`);
+  if (problem !== undefined)
+    throw new Error(`emitter produced an unsafe output path ${JSON.stringify(path)}: it ${problem}`);
 }
 
 /**
@@ -25,7 +37,10 @@ function claimPath(claimed: Map<string, string>, path: string): void {
   assertSafeRelativePath(path);
   const folded = path.normalize('NFC').toLowerCase();
   const first = claimed.get(folded);
-  if (first !== undefined) throw new Error(`emitter produced output paths that differ only by case (or twice): ${JSON.stringify(first)} and ${JSON.stringify(path)}`);
+  if (first !== undefined)
+    throw new Error(
+      `emitter produced output paths that differ only by case (or twice): ${JSON.stringify(first)} and ${JSON.stringify(path)}`,
+    );
   claimed.set(folded, path);
 }
 
@@ -58,8 +73,17 @@ export interface Staging extends FileSink {
 export function stageOutput(outDir: string, hooks: WriteHooks = {}): Staging {
   const parent = dirname(outDir);
   mkdirSync(parent, { recursive: true });
-  if (existsSync(outDir) && !readdirSync(parent, { withFileTypes: true }).find((e) => e.name === basename(outDir))?.isDirectory()) {
-    throw new InputError([diagnostic('output_not_a_directory', 'error', `Output path exists and is not a directory: ${outDir}`, { file: outDir })]);
+  if (
+    existsSync(outDir) &&
+    !readdirSync(parent, { withFileTypes: true })
+      .find((e) => e.name === basename(outDir))
+      ?.isDirectory()
+  ) {
+    throw new InputError([
+      diagnostic('output_not_a_directory', 'error', `Output path exists and is not a directory: ${outDir}`, {
+        file: outDir,
+      }),
+    ]);
   }
   const tmp = mkdtempSync(join(parent, `.${basename(outDir)}.tmp-`));
   const open = new Set<number>();
@@ -189,5 +213,10 @@ export function compareSink(outDir: string): { sink: FileSink; count(): number; 
 }
 
 export function displayPath(path: string, cwd: string): string {
-  return path.startsWith(cwd + sep) ? path.slice(cwd.length + 1).split(sep).join('/') : path;
+  return path.startsWith(cwd + sep)
+    ? path
+        .slice(cwd.length + 1)
+        .split(sep)
+        .join('/')
+    : path;
 }

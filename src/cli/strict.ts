@@ -8,5 +8,9 @@ import type { Diagnostic } from '../diagnostics/diagnostic.js';
 export function strictErrors(diagnostics: readonly Diagnostic[]): Diagnostic[] {
   return diagnostics
     .filter((d) => d.severity !== 'error' && BROKEN_REF_CODES.has(d.code))
-    .map((d) => ({ ...d, severity: 'error' as const, hint: 'generate without --strict to emit this schema as unknown' }));
+    .map((d) => ({
+      ...d,
+      severity: 'error' as const,
+      hint: 'generate without --strict to emit this schema as unknown',
+    }));
 }

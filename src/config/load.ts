@@ -64,7 +64,11 @@ async function readUserConfig(file: string): Promise<unknown> {
 }
 
 /** Paths in a config file are relative to the file; paths on the command line to cwd. */
-export async function loadConfig(options: { cwd: string; configFile?: string; extensions?: ConfigExtensions }): Promise<ResolvedConfig> {
+export async function loadConfig(options: {
+  cwd: string;
+  configFile?: string;
+  extensions?: ConfigExtensions;
+}): Promise<ResolvedConfig> {
   const file = options.configFile ? resolve(options.cwd, options.configFile) : findConfigFile(options.cwd);
   if (!file) return resolveConfig({});
   const raw = await readUserConfig(file);
@@ -78,7 +82,9 @@ export async function loadConfig(options: { cwd: string; configFile?: string; ex
   const resolved = resolveConfig(user, file, sections);
   if (user.inputs) {
     resolved.inputs = resolved.inputs.map((p) => resolve(base, p));
-    resolved.apiNames = Object.fromEntries(Object.entries(resolved.apiNames).map(([p, name]) => [resolve(base, p), name]));
+    resolved.apiNames = Object.fromEntries(
+      Object.entries(resolved.apiNames).map(([p, name]) => [resolve(base, p), name]),
+    );
   }
   if (user.out) resolved.out = resolve(base, user.out);
   return resolved;

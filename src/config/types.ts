@@ -88,12 +88,18 @@ export interface ResolvedConfig extends Required<Pick<UserConfig, 'out' | 'diale
 
 export const DEFAULT_TTL_SECONDS = 24 * 60 * 60;
 
-export function resolveConfig(user: UserConfig = {}, configFile?: string, sections: Readonly<Record<string, unknown>> = {}): ResolvedConfig {
+export function resolveConfig(
+  user: UserConfig = {},
+  configFile?: string,
+  sections: Readonly<Record<string, unknown>> = {},
+): ResolvedConfig {
   const prefix = user.sql?.tablePrefix ?? 'idemgen_';
   return {
     configFile,
     inputs: (user.inputs ?? ['specs']).map((i) => (typeof i === 'string' ? i : i.path)),
-    apiNames: Object.fromEntries((user.inputs ?? []).flatMap((i) => (typeof i === 'object' && i.apiName ? [[i.path, i.apiName]] : []))),
+    apiNames: Object.fromEntries(
+      (user.inputs ?? []).flatMap((i) => (typeof i === 'object' && i.apiName ? [[i.path, i.apiName]] : [])),
+    ),
     apiName: user.apiName,
     out: user.out ?? 'generated',
     artifacts: user.artifacts,
@@ -109,7 +115,10 @@ export function resolveConfig(user: UserConfig = {}, configFile?: string, sectio
     },
     severities: user.severities ?? {},
     heuristics: user.heuristics ?? {},
-    tools: { mcpHeader: user.tools?.mcpHeader ?? false, defaultTtlSeconds: user.tools?.defaultTtlSeconds ?? DEFAULT_TTL_SECONDS },
+    tools: {
+      mcpHeader: user.tools?.mcpHeader ?? false,
+      defaultTtlSeconds: user.tools?.defaultTtlSeconds ?? DEFAULT_TTL_SECONDS,
+    },
     select: user.select ?? {},
     defaultTtlSeconds: user.defaultTtlSeconds ?? DEFAULT_TTL_SECONDS,
   };

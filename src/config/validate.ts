@@ -5,8 +5,21 @@ import { checkApiName, checkInputs } from './api-names.js';
 import { KEY_STRATEGIES, MECHANISMS } from './vocabulary.js';
 
 const TOP_KEYS = new Set([
-  '$schema', '$comment', 'inputs', 'apiName', 'out', 'artifacts', 'owned', 'overrides', 'dialects', 'sql',
-  'severities', 'heuristics', 'tools', 'select', 'defaultTtlSeconds',
+  '$schema',
+  '$comment',
+  'inputs',
+  'apiName',
+  'out',
+  'artifacts',
+  'owned',
+  'overrides',
+  'dialects',
+  'sql',
+  'severities',
+  'heuristics',
+  'tools',
+  'select',
+  'defaultTtlSeconds',
 ]);
 const SELECT_KEYS = new Set(['include', 'exclude', 'readOnly', 'writesOnly']);
 const DIALECTS = new Set(['postgres', 'sqlite', 'mysql']);
@@ -37,18 +50,22 @@ function bad(out: Diagnostic[], file: string, pointer: string, message: string):
   out.push(diagnostic('invalid_config', 'error', message, { file, pointer }));
 }
 
-const stringArray = (allowed?: Set<string>): Check => (value, pointer, out, file) => {
-  if (!Array.isArray(value) || value.some((v) => typeof v !== 'string')) {
-    bad(out, file, pointer, `${pointer} must be an array of strings`);
-    return;
-  }
-  value.forEach((v, i) => {
-    if (allowed && !allowed.has(v)) bad(out, file, `${pointer}/${i}`, `Unknown value "${v}"; expected one of ${[...allowed].join(', ')}`);
-  });
-};
+const stringArray =
+  (allowed?: Set<string>): Check =>
+  (value, pointer, out, file) => {
+    if (!Array.isArray(value) || value.some((v) => typeof v !== 'string')) {
+      bad(out, file, pointer, `${pointer} must be an array of strings`);
+      return;
+    }
+    value.forEach((v, i) => {
+      if (allowed && !allowed.has(v))
+        bad(out, file, `${pointer}/${i}`, `Unknown value "${v}"; expected one of ${[...allowed].join(', ')}`);
+    });
+  };
 
 const positiveInt: Check = (value, pointer, out, file) => {
-  if (!Number.isInteger(value) || (value as number) <= 0) bad(out, file, pointer, `${pointer} must be a positive integer`);
+  if (!Number.isInteger(value) || (value as number) <= 0)
+    bad(out, file, pointer, `${pointer} must be a positive integer`);
 };
 
 const string: Check = (value, pointer, out, file) => {
@@ -66,9 +83,12 @@ function checkOverrides(value: unknown, pointer: string, out: Diagnostic[], file
       bad(out, file, p, `override for "${op}" must be an object`);
       continue;
     }
-    if (o.mechanism !== undefined && !MECHANISM_NAMES.has(String(o.mechanism))) bad(out, file, `${p}/mechanism`, `Unknown mechanism "${String(o.mechanism)}"`);
-    if (o.keyStrategy !== undefined && !STRATEGIES.has(String(o.keyStrategy))) bad(out, file, `${p}/keyStrategy`, `Unknown key strategy "${String(o.keyStrategy)}"`);
-    if (o.effect !== undefined && o.effect !== 'read' && o.effect !== 'write') bad(out, file, `${p}/effect`, 'effect must be "read" or "write"');
+    if (o.mechanism !== undefined && !MECHANISM_NAMES.has(String(o.mechanism)))
+      bad(out, file, `${p}/mechanism`, `Unknown mechanism "${String(o.mechanism)}"`);
+    if (o.keyStrategy !== undefined && !STRATEGIES.has(String(o.keyStrategy)))
+      bad(out, file, `${p}/keyStrategy`, `Unknown key strategy "${String(o.keyStrategy)}"`);
+    if (o.effect !== undefined && o.effect !== 'read' && o.effect !== 'write')
+      bad(out, file, `${p}/effect`, 'effect must be "read" or "write"');
     if (o.ttlSeconds !== undefined) positiveInt(o.ttlSeconds, `${p}/ttlSeconds`, out, file);
     if (o.table !== undefined) string(o.table, `${p}/table`, out, file);
     if (o.compensation !== undefined) string(o.compensation, `${p}/compensation`, out, file);
@@ -81,7 +101,8 @@ function checkSeverities(value: unknown, pointer: string, out: Diagnostic[], fil
     return;
   }
   for (const [rule, sev] of Object.entries(value)) {
-    if (!SEVERITIES.has(String(sev))) bad(out, file, `${pointer}/${rule}`, `Severity for ${rule} must be error, warning, info or off`);
+    if (!SEVERITIES.has(String(sev)))
+      bad(out, file, `${pointer}/${rule}`, `Severity for ${rule} must be error, warning, info or off`);
   }
 }
 
@@ -92,11 +113,18 @@ function checkSelect(value: unknown, pointer: string, out: Diagnostic[], file: s
   }
   for (const [key, v] of Object.entries(value)) {
     const p = `${pointer}/${key}`;
-    if (!SELECT_KEYS.has(key)) bad(out, file, p, `Unknown select key "${key}"; expected include, exclude, readOnly or writesOnly`);
+    if (!SELECT_KEYS.has(key))
+      bad(out, file, p, `Unknown select key "${key}"; expected include, exclude, readOnly or writesOnly`);
     else if (key === 'include' || key === 'exclude') stringArray()(v, p, out, file);
     else if (typeof v !== 'boolean') bad(out, file, p, `${p} must be true or false`);
   }
-  if (value.readOnly === true && value.writesOnly === true) bad(out, file, `${pointer}/writesOnly`, 'select.readOnly and select.writesOnly exclude each other (no tool would be left)');
+  if (value.readOnly === true && value.writesOnly === true)
+    bad(
+      out,
+      file,
+      `${pointer}/writesOnly`,
+      'select.readOnly and select.writesOnly exclude each other (no tool would be left)',
+    );
 }
 
 const CHECKS: Record<string, Check> = {
@@ -131,7 +159,8 @@ export function validateUserConfig(raw: unknown, file: string, ext?: ConfigExten
       continue;
     }
     CHECKS[key]?.(value, `/${key}`, out, file);
-    if (['owned', 'sql', 'heuristics', 'tools'].includes(key) && !isObject(value)) bad(out, file, `/${key}`, `${key} must be an object`);
+    if (['owned', 'sql', 'heuristics', 'tools'].includes(key) && !isObject(value))
+      bad(out, file, `/${key}`, `${key} must be an object`);
   }
   return out;
 }

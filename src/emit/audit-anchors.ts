@@ -10,11 +10,18 @@ import type { Plan } from '../classify/types.js';
 export const anchorKey = (file: string, key: string): string => `${file}\u0000${key}`;
 
 function slug(text: string): string {
-  return text.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '') || 'operation';
+  return (
+    text
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, '-')
+      .replace(/^-+|-+$/g, '') || 'operation'
+  );
 }
 
 export function operationAnchors(operations: readonly { file: string; key: string }[]): Map<string, string> {
-  const sorted = [...operations].sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+  const sorted = [...operations].sort((a, b) =>
+    a.file < b.file ? -1 : a.file > b.file ? 1 : a.key < b.key ? -1 : a.key > b.key ? 1 : 0,
+  );
   const taken = new Set<string>();
   const out = new Map<string, string>();
   for (const o of sorted) {
@@ -30,5 +37,7 @@ export function operationAnchors(operations: readonly { file: string; key: strin
 }
 
 export function planAnchors(plan: Plan): Map<string, string> {
-  return operationAnchors(plan.apis.flatMap((a) => a.entries.map((e) => ({ file: e.operation.source.file, key: e.operation.key }))));
+  return operationAnchors(
+    plan.apis.flatMap((a) => a.entries.map((e) => ({ file: e.operation.source.file, key: e.operation.key }))),
+  );
 }

@@ -24,11 +24,18 @@ function matcher(pattern: string): (entry: PlanEntry) => boolean {
   return (e) => tagsOf(e).includes(tag) || glob(e.operation.key) || glob(nameOf(e));
 }
 
-const tagsOf = (e: PlanEntry): string[] => (e.operation.kind === 'http' ? e.operation.tags.map((t) => t.toLowerCase()) : []);
+const tagsOf = (e: PlanEntry): string[] =>
+  e.operation.kind === 'http' ? e.operation.tags.map((t) => t.toLowerCase()) : [];
 const nameOf = (e: PlanEntry): string => (e.operation.kind === 'tool' ? e.operation.toolName : e.operation.name);
 
 function isEmptySelection(select: ToolSelection | undefined): boolean {
-  return select === undefined || ((select.include ?? []).length === 0 && (select.exclude ?? []).length === 0 && !select.readOnly && !select.writesOnly);
+  return (
+    select === undefined ||
+    ((select.include ?? []).length === 0 &&
+      (select.exclude ?? []).length === 0 &&
+      !select.readOnly &&
+      !select.writesOnly)
+  );
 }
 
 /** A predicate over plan entries; everything passes an empty selection. */

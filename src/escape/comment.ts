@@ -14,13 +14,15 @@ const HIDDEN = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202
 const shown = (c: string): string => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`;
 
 function commentLine(line: string): string {
-  return line
-    .replace(HIDDEN, shown)
-    .replace(/\*\//g, '*\\/')
-    // TypeScript starts a JSDoc tag at an `@` after whitespace anywhere in a line, and an inline tag at `{@`
-    // (`{@link …}`); `\@` is TSDoc's escape.
-    .replace(/(^|\s|\{)@/g, '$1\\@')
-    .trimEnd();
+  return (
+    line
+      .replace(HIDDEN, shown)
+      .replace(/\*\//g, '*\\/')
+      // TypeScript starts a JSDoc tag at an `@` after whitespace anywhere in a line, and an inline tag at `{@`
+      // (`{@link …}`); `\@` is TSDoc's escape.
+      .replace(/(^|\s|\{)@/g, '$1\\@')
+      .trimEnd()
+  );
 }
 
 /** Lines of a JSDoc or block comment body (without ` * `), one per source line of `text`. */

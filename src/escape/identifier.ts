@@ -20,7 +20,9 @@ const TYPE_WORDS =
  */
 const MEMBER_WORDS = 'constructor __proto__ prototype then';
 
-export const RESERVED_IDENTIFIERS: ReadonlySet<string> = new Set(`${KEYWORDS} ${TYPE_WORDS} ${MEMBER_WORDS}`.split(' '));
+export const RESERVED_IDENTIFIERS: ReadonlySet<string> = new Set(
+  `${KEYWORDS} ${TYPE_WORDS} ${MEMBER_WORDS}`.split(' '),
+);
 
 const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
 
@@ -34,7 +36,10 @@ export function isSafeIdentifier(name: string): boolean {
  * `[A-Za-z0-9_$]` → `_`, a leading digit prefixed with `_`, a reserved word suffixed with `_`.
  */
 export function tsIdentifier(raw: string, fallback = '_'): string {
-  let name = String(raw).normalize('NFKD').replace(/[\u0300-\u036f]/g, '').replace(/[^A-Za-z0-9_$]/g, '_');
+  let name = String(raw)
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .replace(/[^A-Za-z0-9_$]/g, '_');
   if (name === '') name = fallback;
   if (/^[0-9]/.test(name)) name = `_${name}`;
   return RESERVED_IDENTIFIERS.has(name) ? `${name}_` : name;

@@ -12,16 +12,20 @@ const HIDDEN = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202
 
 /** Inline text, safe in a paragraph, a heading or a table cell. */
 export function mdText(text: string): string {
-  return String(text)
-    .replace(LINE_BREAK, ' ')
-    .replace(HIDDEN, '\ufffd')
-    .replace(/[\\`*[\]|~!#]/g, (c) => `\\${c}`)
-    // An `_` between two letters or digits can neither open nor close emphasis (CommonMark §6.2), so
-    // `idempotency_key` stays readable in the raw file; any other `_` is escaped.
-    .replace(/_/g, (c, at: number, s: string) => (WORD.test(s.charAt(at - 1)) && WORD.test(s.charAt(at + 1)) ? c : '\\_'))
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;');
+  return (
+    String(text)
+      .replace(LINE_BREAK, ' ')
+      .replace(HIDDEN, '\ufffd')
+      .replace(/[\\`*[\]|~!#]/g, (c) => `\\${c}`)
+      // An `_` between two letters or digits can neither open nor close emphasis (CommonMark §6.2), so
+      // `idempotency_key` stays readable in the raw file; any other `_` is escaped.
+      .replace(/_/g, (c, at: number, s: string) =>
+        WORD.test(s.charAt(at - 1)) && WORD.test(s.charAt(at + 1)) ? c : '\\_',
+      )
+      .replace(/&/g, '&amp;')
+      .replace(/</g, '&lt;')
+      .replace(/>/g, '&gt;')
+  );
 }
 
 /**

@@ -22,11 +22,13 @@ export function tsString(text: string): string {
  * `${` can form however the text is cut into pieces; CR would be read as LF, so controls are escaped too.
  */
 export function tsTemplateText(text: string): string {
-  return String(text)
-    .replace(/[\\`$]/g, (c) => `\\${c}`)
-    // biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is what this escaper is for
-    .replace(/[\u0000-\u001f\u007f]/g, hex4)
-    .replace(INVISIBLE, hex4);
+  return (
+    String(text)
+      .replace(/[\\`$]/g, (c) => `\\${c}`)
+      // biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is what this escaper is for
+      .replace(/[\u0000-\u001f\u007f]/g, hex4)
+      .replace(INVISIBLE, hex4)
+  );
 }
 
 /** A numeric literal; anything but a number is a bug upstream (a spec string must never land here). */

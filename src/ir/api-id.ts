@@ -4,7 +4,22 @@ import { fileNameSegment } from '../escape/index.js';
 // Suffixes that name the kind of file rather than the API (`payments.openapi.yaml` → `payments`).
 const KIND_SUFFIX = /\.(openapi|swagger|oas|oas2|oas3|spec|tools|mcp|api)$/i;
 // Names that say nothing about the API: prefer the folder (`petstore/openapi.yaml` → `petstore`).
-const GENERIC = new Set(['openapi', 'swagger', 'oas', 'api', 'apis', 'spec', 'specs', 'index', 'tools', 'schema', 'definition', 'main', 'root', 'src']);
+const GENERIC = new Set([
+  'openapi',
+  'swagger',
+  'oas',
+  'api',
+  'apis',
+  'spec',
+  'specs',
+  'index',
+  'tools',
+  'schema',
+  'definition',
+  'main',
+  'root',
+  'src',
+]);
 
 function stripName(name: string): string {
   let out = name.replace(/\.(json|ya?ml)$/i, '');
@@ -27,7 +42,9 @@ export function apiIdFromFile(file: string): string {
 
 /** Unique ids in file order: later duplicates get `-2`, `-3`, … (ids are lower-case, so this holds on case-insensitive file systems too). */
 export function uniqueApiIds(items: readonly { file: string; id: string }[]): string[] {
-  const order = items.map((item, index) => ({ ...item, index })).sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : a.index - b.index));
+  const order = items
+    .map((item, index) => ({ ...item, index }))
+    .sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : a.index - b.index));
   const taken = new Set<string>();
   const claimed = new Set(items.map((i) => i.id));
   const out: string[] = new Array(items.length);

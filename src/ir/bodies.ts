@@ -17,7 +17,8 @@ function mediaContents(content: unknown, pointer: string): MediaContent[] {
   return Object.keys(content).map((mediaType) => {
     const media = content[mediaType];
     const item: MediaContent = { mediaType, pointer: appendPointer(pointer, mediaType) };
-    if (isObject(media) && (isObject(media.schema) || typeof media.schema === 'boolean')) item.schema = media.schema as MediaContent['schema'];
+    if (isObject(media) && (isObject(media.schema) || typeof media.schema === 'boolean'))
+      item.schema = media.schema as MediaContent['schema'];
     return item;
   });
 }
@@ -49,29 +50,51 @@ function mediaTypes(own: unknown, inherited: unknown, fallback: string[]): strin
  * the properties of one object schema (`type: file` is already `format: binary`, parameters.ts) under the
  * declared form type, else multipart when a file is sent and urlencoded otherwise.
  */
-export function swaggerRequestBody(ctx: IrContext, op: RawOperation, params: readonly SourceParameter[], opPointer: string): RequestBody | undefined {
+export function swaggerRequestBody(
+  ctx: IrContext,
+  op: RawOperation,
+  params: readonly SourceParameter[],
+  opPointer: string,
+): RequestBody | undefined {
   const consumes = mediaTypes(op.consumes, ctx.root.consumes, ['application/json']);
   const body = params.find((p) => p.in === 'body');
   if (body) {
     // The parameter plays the Media Type Object's part: its `schema` is at `<pointer>/schema`, as in 3.x.
-    const content = consumes.map((mediaType) => ({ mediaType, pointer: body.pointer, ...(body.schema !== undefined ? { schema: body.schema } : {}) }));
-    return { required: body.required, ...(body.description !== undefined ? { description: body.description } : {}), content, pointer: body.pointer };
+    const content = consumes.map((mediaType) => ({
+      mediaType,
+      pointer: body.pointer,
+      ...(body.schema !== undefined ? { schema: body.schema } : {}),
+    }));
+    return {
+      required: body.required,
+      ...(body.description !== undefined ? { description: body.description } : {}),
+      content,
+      pointer: body.pointer,
+    };
   }
   const form = params.filter((p) => p.in === 'formData');
   if (form.length === 0) return undefined;
   const properties: Record<string, unknown> = {};
   const fieldPointers: Record<string, string> = {};
   for (const p of form) {
-    properties[p.name] = { ...(isObject(p.schema) ? p.schema : {}), ...(p.description ? { description: p.description } : {}) };
+    properties[p.name] = {
+      ...(isObject(p.schema) ? p.schema : {}),
+      ...(p.description ? { description: p.description } : {}),
+    };
     fieldPointers[p.name] = p.pointer;
   }
   const required = form.filter((p) => p.required).map((p) => p.name);
   const schema = { type: 'object', properties, ...(required.length > 0 ? { required } : {}) };
   const declared = consumes.filter((t) => FORM_TYPES.includes(t.split(';')[0].trim().toLowerCase()));
   const hasFile = form.some((p) => isObject(p.schema) && p.schema.format === 'binary');
-  const types = declared.length > 0 ? declared : [hasFile ? 'multipart/form-data' : 'application/x-www-form-urlencoded'];
+  const types =
+    declared.length > 0 ? declared : [hasFile ? 'multipart/form-data' : 'application/x-www-form-urlencoded'];
   const pointer = appendPointer(opPointer, 'parameters');
-  return { required: required.length > 0, content: types.map((mediaType) => ({ mediaType, schema, pointer, fieldPointers })), pointer };
+  return {
+    required: required.length > 0,
+    content: types.map((mediaType) => ({ mediaType, schema, pointer, fieldPointers })),
+    pointer,
+  };
 }
 
 export function buildResponses(ctx: IrContext, op: RawOperation, opPointer: string): ResponseSpec[] {
@@ -97,9 +120,18 @@ export function buildResponses(ctx: IrContext, op: RawOperation, opPointer: stri
   return out;
 }
 
-function responseContent(ctx: IrContext, op: RawOperation, r: Record<string, unknown>, pointer: string): MediaContent[] {
+function responseContent(
+  ctx: IrContext,
+  op: RawOperation,
+  r: Record<string, unknown>,
+  pointer: string,
+): MediaContent[] {
   if (ctx.format !== 'openapi2') return mediaContents(r.content, appendPointer(pointer, 'content'));
   if (r.schema === undefined) return [];
   const produces = mediaTypes(op.produces, ctx.root.produces, ['application/json']);
-  return produces.map((mediaType) => ({ mediaType, schema: r.schema as MediaContent['schema'], pointer: appendPointer(pointer, 'schema') }));
+  return produces.map((mediaType) => ({
+    mediaType,
+    schema: r.schema as MediaContent['schema'],
+    pointer: appendPointer(pointer, 'schema'),
+  }));
 }

@@ -18,7 +18,8 @@ interface PathItem {
 function pathItemAt(ctx: IrContext, raw: unknown, pointer: string): PathItem | undefined {
   const target = followRef(ctx.root, raw, pointer);
   if (isObject(target.value)) return { item: target.value, pointer: target.pointer };
-  if (target.value !== undefined || target.ref === undefined) ctx.report('invalid_path_item', 'warning', 'path item is not an object; ignored', pointer);
+  if (target.value !== undefined || target.ref === undefined)
+    ctx.report('invalid_path_item', 'warning', 'path item is not an object; ignored', pointer);
   return undefined;
 }
 
@@ -39,17 +40,35 @@ function effectiveServers(ctx: IrContext, op: RawOperation, item: RawPathItem): 
   return serverUrls(op.servers) ?? serverUrls(item.servers) ?? serverUrls(ctx.root.servers) ?? [];
 }
 
-function buildOperation(ctx: IrContext, path: string, pathItem: PathItem, method: HttpMethod, op: RawOperation, pointer: string): HttpOperation {
+function buildOperation(
+  ctx: IrContext,
+  path: string,
+  pathItem: PathItem,
+  method: HttpMethod,
+  op: RawOperation,
+  pointer: string,
+): HttpOperation {
   const broken: string[] = [];
-  const declared = buildParameters(ctx, [
-    { list: pathItem.item.parameters, pointer: appendPointer(pathItem.pointer, 'parameters') },
-    { list: op.parameters, pointer: appendPointer(pointer, 'parameters') },
-  ], broken);
+  const declared = buildParameters(
+    ctx,
+    [
+      { list: pathItem.item.parameters, pointer: appendPointer(pathItem.pointer, 'parameters') },
+      { list: op.parameters, pointer: appendPointer(pointer, 'parameters') },
+    ],
+    broken,
+  );
   // Swagger 2.0 `body`/`formData` parameters are the request body, never parameters, from here on.
   const parameters = declared.filter(isRequestParameter);
   if (broken.length > 0) parameters.push(...placeholderPathParameters(path, parameters, broken[0]));
-  const requestBody = ctx.format === 'openapi2' ? swaggerRequestBody(ctx, op, declared, pointer) : buildRequestBody(ctx, op.requestBody, appendPointer(pointer, 'requestBody'));
-  const security = Array.isArray(op.security) ? op.security : Array.isArray(ctx.root.security) ? ctx.root.security : undefined;
+  const requestBody =
+    ctx.format === 'openapi2'
+      ? swaggerRequestBody(ctx, op, declared, pointer)
+      : buildRequestBody(ctx, op.requestBody, appendPointer(pointer, 'requestBody'));
+  const security = Array.isArray(op.security)
+    ? op.security
+    : Array.isArray(ctx.root.security)
+      ? ctx.root.security
+      : undefined;
   const operation: HttpOperation = {
     kind: 'http',
     key: `${method.toUpperCase()} ${path}`,
@@ -80,7 +99,8 @@ export function buildHttpOperations(ctx: IrContext): { operations: HttpOperation
   const operations: HttpOperation[] = [];
   const events: EventOperation[] = [];
   const paths = ctx.root.paths;
-  if (paths !== undefined && !isObject(paths)) ctx.report('invalid_paths', 'warning', '`paths` is not an object', '/paths');
+  if (paths !== undefined && !isObject(paths))
+    ctx.report('invalid_paths', 'warning', '`paths` is not an object', '/paths');
   for (const path of isObject(paths) ? Object.keys(paths) : []) {
     if (path.startsWith('x-')) continue;
     const pathItem = pathItemAt(ctx, (paths as Record<string, unknown>)[path], appendPointer('/paths', path));
@@ -122,14 +142,30 @@ function callbackEvents(ctx: IrContext, opKey: string, op: RawOperation, opPoint
       const item = pathItemAt(ctx, cb.value[expression], appendPointer(cb.pointer, expression));
       if (!item) continue;
       for (const [method, cbOp, pointer] of operationsOf(ctx, item)) {
-        out.push(event(ctx, 'callback', `${method.toUpperCase()} callback:${opKey}#${cbName} ${expression}`, method, cbOp, pointer));
+        out.push(
+          event(
+            ctx,
+            'callback',
+            `${method.toUpperCase()} callback:${opKey}#${cbName} ${expression}`,
+            method,
+            cbOp,
+            pointer,
+          ),
+        );
       }
     }
   }
   return out;
 }
 
-function event(ctx: IrContext, kind: EventOperation['kind'], key: string, method: HttpMethod, op: RawOperation, pointer: string): EventOperation {
+function event(
+  ctx: IrContext,
+  kind: EventOperation['kind'],
+  key: string,
+  method: HttpMethod,
+  op: RawOperation,
+  pointer: string,
+): EventOperation {
   const operationId = stringOrUndefined(op.operationId);
   // Names are made unique by the caller; keep the operationId when there is one.
   return { kind, key, method, name: operationId ?? '', source: { file: ctx.doc.file, pointer } };

@@ -8,14 +8,23 @@ import { apiIdFromFile, uniqueApiIds } from './api-id.js';
 import type { IrContext } from './context.js';
 import { stringOrUndefined } from './context.js';
 import { buildHttpOperations } from './http.js';
-import { assignNamesWithCollisions, assignUniqueNames, camelCase, makeSafeIdentifier, operationBaseName, operationNameRank, synthesizeOperationName, toolBaseName, type NameCollision } from './names.js';
+import {
+  assignNamesWithCollisions,
+  assignUniqueNames,
+  camelCase,
+  makeSafeIdentifier,
+  operationBaseName,
+  operationNameRank,
+  synthesizeOperationName,
+  toolBaseName,
+  type NameCollision,
+} from './names.js';
 import { appendPointer } from '../json-pointer/pointer.js';
 import { isObject } from '../json-pointer/refs.js';
 import { normalizeSchemas } from './schemas.js';
 import { serverUrls, swaggerServers } from './servers.js';
 import { buildToolOperations } from './tools.js';
 import type { ApiModel, EventOperation, HttpOperation, Operation, SpecFormat } from './types.js';
-
 
 export interface IrResult {
   api: ApiModel;
@@ -35,13 +44,30 @@ function makeReporter(doc: LoadedDoc, diagnostics: Diagnostic[]): IrContext['rep
 export function buildApiModel(doc: LoadedDoc): IrResult {
   const diagnostics: Diagnostic[] = [];
   const report = makeReporter(doc, diagnostics);
-  const api: ApiModel = { id: apiIdFromFile(doc.file), file: doc.file, format: doc.format, servers: [], operations: [], events: [], root: doc.root };
+  const api: ApiModel = {
+    id: apiIdFromFile(doc.file),
+    file: doc.file,
+    format: doc.format,
+    servers: [],
+    operations: [],
+    events: [],
+    root: doc.root,
+  };
   if (doc.kind === 'tools') {
     const { operations, format } = buildToolOperations({ doc, diagnostics, report });
-    const bases = operations.map((op) => ({ key: op.key, base: toolBaseName(op.toolName), rank: /^[A-Za-z_$][A-Za-z0-9_$]*$/.test(op.toolName) && toolBaseName(op.toolName) === op.toolName ? 0 : 2 }));
+    const bases = operations.map((op) => ({
+      key: op.key,
+      base: toolBaseName(op.toolName),
+      rank: /^[A-Za-z_$][A-Za-z0-9_$]*$/.test(op.toolName) && toolBaseName(op.toolName) === op.toolName ? 0 : 2,
+    }));
     const { names, collisions } = assignNamesWithCollisions(bases);
     for (const op of operations) op.name = names.get(op.key)!;
-    reportCollisions(report, collisions, new Map(operations.map((op) => [op.key, op.source.pointer])), new Map(operations.map((op) => [op.key, `tool name ${op.toolName}`])));
+    reportCollisions(
+      report,
+      collisions,
+      new Map(operations.map((op) => [op.key, op.source.pointer])),
+      new Map(operations.map((op) => [op.key, `tool name ${op.toolName}`])),
+    );
     api.format = format;
     api.operations = operations.sort(byKey);
     return { api, diagnostics };
@@ -78,7 +104,12 @@ function nameOrigin(op: HttpOperation): string {
  * `operation_name_collision`: every rename is reported at the renamed operation (its operationId when
  * it has one), naming the operation that kept the name, so no client method changes name silently.
  */
-function reportCollisions(report: IrContext['report'], collisions: readonly NameCollision[], pointers: ReadonlyMap<string, string>, origins: ReadonlyMap<string, string>): void {
+function reportCollisions(
+  report: IrContext['report'],
+  collisions: readonly NameCollision[],
+  pointers: ReadonlyMap<string, string>,
+  origins: ReadonlyMap<string, string>,
+): void {
   for (const c of collisions) {
     const message = `${c.key} (${origins.get(c.key)}) would be named ${c.base}, which ${c.heldBy} (${origins.get(c.heldBy)}) keeps; renamed ${c.name}`;
     report('operation_name_collision', 'warning', message, pointers.get(c.key) ?? '');
@@ -96,7 +127,13 @@ function nameHttpOperations(ctx: IrContext, operations: HttpOperation[]): void {
     if (op.operationId === undefined) continue;
     const first = firstById.get(op.operationId);
     if (!first) firstById.set(op.operationId, op);
-    else ctx.report('duplicate_operation_id', 'warning', `operationId ${op.operationId} is also used by ${first.key}; this operation gets a suffixed name`, appendPointer(op.source.pointer, 'operationId'));
+    else
+      ctx.report(
+        'duplicate_operation_id',
+        'warning',
+        `operationId ${op.operationId} is also used by ${first.key}; this operation gets a suffixed name`,
+        appendPointer(op.source.pointer, 'operationId'),
+      );
   }
   const items = sorted.map((op) => {
     const base = operationBaseName(op.method, op.path, op.operationId);
@@ -104,7 +141,12 @@ function nameHttpOperations(ctx: IrContext, operations: HttpOperation[]): void {
   });
   const { names, collisions } = assignNamesWithCollisions(items);
   for (const op of operations) op.name = names.get(op.key)!;
-  const pointers = new Map(sorted.map((op) => [op.key, op.operationId === undefined ? op.source.pointer : appendPointer(op.source.pointer, 'operationId')]));
+  const pointers = new Map(
+    sorted.map((op) => [
+      op.key,
+      op.operationId === undefined ? op.source.pointer : appendPointer(op.source.pointer, 'operationId'),
+    ]),
+  );
   reportCollisions(ctx.report, collisions, pointers, new Map(sorted.map((op) => [op.key, nameOrigin(op)])));
 }
 
@@ -112,14 +154,23 @@ function nameEvents(events: EventOperation[]): void {
   const bases = events.map((e) => {
     const fromId = e.name === '' ? '' : camelCase(e.name);
     const target = e.key.slice(e.key.indexOf(' ') + 1);
-    return { key: e.key, base: fromId !== '' ? makeSafeIdentifier(fromId) : synthesizeOperationName(e.method, target.replace(/^(webhook|callback):/, '/')) };
+    return {
+      key: e.key,
+      base:
+        fromId !== ''
+          ? makeSafeIdentifier(fromId)
+          : synthesizeOperationName(e.method, target.replace(/^(webhook|callback):/, '/')),
+    };
   });
   const names = assignUniqueNames(bases);
   for (const e of events) e.name = names.get(e.key)!;
 }
 
 /** Models for several inputs, with `api.id` made unique across them (deterministically, by file). */
-export function buildApiModels(docs: readonly LoadedDoc[], names: readonly (string | undefined)[] = []): { apis: ApiModel[]; diagnostics: Diagnostic[] } {
+export function buildApiModels(
+  docs: readonly LoadedDoc[],
+  names: readonly (string | undefined)[] = [],
+): { apis: ApiModel[]; diagnostics: Diagnostic[] } {
   const results = docs.map((doc) => buildApiModel(doc));
   // A configured apiName replaces the file-derived id (still made unique below).
   for (const [i, r] of results.entries()) r.api.id = names[i] ?? r.api.id;

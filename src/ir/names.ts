@@ -6,14 +6,71 @@
 // ECMAScript reserved words, strict-mode and TypeScript contextual keywords that cannot be a
 // binding name; `delete_` is clearer in generated code than a renamed `remove`.
 const RESERVED_WORDS: ReadonlySet<string> = new Set([
-  'break', 'case', 'catch', 'class', 'const', 'continue', 'debugger', 'default', 'delete', 'do', 'else',
-  'enum', 'export', 'extends', 'false', 'finally', 'for', 'function', 'if', 'import', 'in', 'instanceof',
-  'new', 'null', 'return', 'super', 'switch', 'this', 'throw', 'true', 'try', 'typeof', 'var', 'void',
-  'while', 'with', 'implements', 'interface', 'let', 'package', 'private', 'protected', 'public', 'static',
-  'yield', 'await', 'arguments', 'eval', 'undefined', 'NaN', 'Infinity', 'any', 'boolean', 'number',
-  'string', 'symbol', 'never', 'unknown', 'object', 'type', 'constructor', 'prototype',
+  'break',
+  'case',
+  'catch',
+  'class',
+  'const',
+  'continue',
+  'debugger',
+  'default',
+  'delete',
+  'do',
+  'else',
+  'enum',
+  'export',
+  'extends',
+  'false',
+  'finally',
+  'for',
+  'function',
+  'if',
+  'import',
+  'in',
+  'instanceof',
+  'new',
+  'null',
+  'return',
+  'super',
+  'switch',
+  'this',
+  'throw',
+  'true',
+  'try',
+  'typeof',
+  'var',
+  'void',
+  'while',
+  'with',
+  'implements',
+  'interface',
+  'let',
+  'package',
+  'private',
+  'protected',
+  'public',
+  'static',
+  'yield',
+  'await',
+  'arguments',
+  'eval',
+  'undefined',
+  'NaN',
+  'Infinity',
+  'any',
+  'boolean',
+  'number',
+  'string',
+  'symbol',
+  'never',
+  'unknown',
+  'object',
+  'type',
+  'constructor',
+  'prototype',
   // A `then` method makes the generated client a thenable (`await client` would call it); `__proto__` is the prototype.
-  'then', '__proto__',
+  'then',
+  '__proto__',
 ]);
 
 /** Words of a free-form string: ASCII-folded, split on punctuation and on case changes. */
@@ -116,7 +173,10 @@ function byRankThenKey(a: NameItem, b: NameItem): number {
  * Unique names in (rank, key) order: the first holder of a name keeps it, later ones get `2`, `3`, …
  * (skipping names any item claims as its base), so the result does not depend on input order.
  */
-export function assignNamesWithCollisions(items: readonly NameItem[]): { names: Map<string, string>; collisions: NameCollision[] } {
+export function assignNamesWithCollisions(items: readonly NameItem[]): {
+  names: Map<string, string>;
+  collisions: NameCollision[];
+} {
   const sorted = [...items].sort(byRankThenKey);
   const holder = new Map<string, string>();
   const claimed = new Set(sorted.map((i) => i.base));

@@ -19,8 +19,22 @@ export function isRequestParameter(p: SourceParameter): p is Parameter {
 
 // Swagger 2.0 non-body parameters carry their schema inline (§4.3.5 Parameter Object).
 const SWAGGER_SCHEMA_KEYS = [
-  'type', 'format', 'items', 'enum', 'default', 'minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum',
-  'minLength', 'maxLength', 'pattern', 'minItems', 'maxItems', 'uniqueItems', 'multipleOf',
+  'type',
+  'format',
+  'items',
+  'enum',
+  'default',
+  'minimum',
+  'maximum',
+  'exclusiveMinimum',
+  'exclusiveMaximum',
+  'minLength',
+  'maxLength',
+  'pattern',
+  'minItems',
+  'maxItems',
+  'uniqueItems',
+  'multipleOf',
 ];
 
 function swaggerInlineSchema(p: Record<string, unknown>): JsonSchema {
@@ -75,7 +89,11 @@ function identity(p: SourceParameter): string {
  * Path-item and operation parameters, merged. `broken` receives the pointer of each parameter whose `$ref`
  * does not resolve (reported by the loader): such a parameter is left out, see `placeholderPathParameters`.
  */
-export function buildParameters(ctx: IrContext, levels: { list: unknown; pointer: string }[], broken: string[] = []): SourceParameter[] {
+export function buildParameters(
+  ctx: IrContext,
+  levels: { list: unknown; pointer: string }[],
+  broken: string[] = [],
+): SourceParameter[] {
   const merged = new Map<string, SourceParameter>();
   for (const { list, pointer } of levels) {
     if (list === undefined) continue;
@@ -96,7 +114,11 @@ export function buildParameters(ctx: IrContext, levels: { list: unknown; pointer
  * path parameters of unknown type (no schema), at the broken ref's pointer: the client must never send a
  * URL with `{name}` in it. A template variable that was simply never declared is left as before.
  */
-export function placeholderPathParameters(path: string, params: readonly Parameter[], brokenPointer: string): Parameter[] {
+export function placeholderPathParameters(
+  path: string,
+  params: readonly Parameter[],
+  brokenPointer: string,
+): Parameter[] {
   const declared = new Set(params.filter((p) => p.in === 'path').map((p) => p.name));
   const names = new Set([...path.matchAll(/\{([^{}]+)\}/g)].map((m) => m[1]).filter((n) => !declared.has(n)));
   return [...names].map((name) => ({ name, in: 'path', required: true, pointer: brokenPointer }));

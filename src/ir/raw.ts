@@ -12,6 +12,10 @@ type Raw<T> = { readonly [K in keyof T]?: unknown } & { readonly [extension: `x-
 /** A document root of any supported version (Swagger 2.0 `host`/`consumes`, OpenAPI 3.1 `webhooks`, …). */
 export type RawDocument = Raw<OpenAPIV2.Document> & Raw<OpenAPIV3.Document> & Raw<OpenAPIV3_1.Document>;
 
-export type RawPathItem = Raw<OpenAPIV2.PathItemObject> & Raw<OpenAPIV3.PathItemObject> & Raw<OpenAPIV3_1.PathItemObject>;
+export type RawPathItem = Raw<OpenAPIV2.PathItemObject> &
+  Raw<OpenAPIV3.PathItemObject> &
+  Raw<OpenAPIV3_1.PathItemObject>;
 
-export type RawOperation = Raw<OpenAPIV2.OperationObject> & Raw<OpenAPIV3.OperationObject> & Raw<OpenAPIV3_1.OperationObject>;
+export type RawOperation = Raw<OpenAPIV2.OperationObject> &
+  Raw<OpenAPIV3.OperationObject> &
+  Raw<OpenAPIV3_1.OperationObject>;

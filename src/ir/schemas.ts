@@ -18,15 +18,68 @@ type Obj = Record<string, unknown>;
 type Mode = 'node' | 'names' | 'schema-names';
 
 /** Maps whose keys are names of schemas: a property may be called `default`, `enum` or `x-id`. */
-const SCHEMA_NAME_MAPS = new Set(['properties', 'patternProperties', 'definitions', '$defs', 'schemas', 'dependentSchemas']);
+const SCHEMA_NAME_MAPS = new Set([
+  'properties',
+  'patternProperties',
+  'definitions',
+  '$defs',
+  'schemas',
+  'dependentSchemas',
+]);
 /** OpenAPI maps whose keys are names (a response is called `default`); their `x-*` keys are extensions. */
-const NAME_MAPS = new Set(['paths', 'webhooks', 'callbacks', 'responses', 'parameters', 'headers', 'content', 'encoding', 'requestBodies', 'securitySchemes', 'links', 'pathItems']);
+const NAME_MAPS = new Set([
+  'paths',
+  'webhooks',
+  'callbacks',
+  'responses',
+  'parameters',
+  'headers',
+  'content',
+  'encoding',
+  'requestBodies',
+  'securitySchemes',
+  'links',
+  'pathItems',
+]);
 /** Data, not schemas or OpenAPI objects: never rewritten. */
 const VALUES = new Set(['example', 'examples', 'default', 'enum', 'const']);
 /** What stays beside a `$ref` in 2.0/3.0, and outside the `anyOf` a nullable shape is wrapped in. */
-const ANNOTATIONS = new Set(['title', 'description', 'deprecated', 'readOnly', 'writeOnly', 'example', 'examples', 'default', 'externalDocs', '$comment']);
+const ANNOTATIONS = new Set([
+  'title',
+  'description',
+  'deprecated',
+  'readOnly',
+  'writeOnly',
+  'example',
+  'examples',
+  'default',
+  'externalDocs',
+  '$comment',
+]);
 /** Keywords that constrain a value; a nullable schema without any of them already accepts `null`. */
-const SHAPE = ['type', 'enum', 'const', 'properties', 'additionalProperties', 'patternProperties', 'items', 'prefixItems', 'allOf', 'anyOf', 'oneOf', 'not', 'required', 'format', 'pattern', 'minimum', 'maximum', 'minLength', 'maxLength', 'minItems', 'maxItems'];
+const SHAPE = [
+  'type',
+  'enum',
+  'const',
+  'properties',
+  'additionalProperties',
+  'patternProperties',
+  'items',
+  'prefixItems',
+  'allOf',
+  'anyOf',
+  'oneOf',
+  'not',
+  'required',
+  'format',
+  'pattern',
+  'minimum',
+  'maximum',
+  'minLength',
+  'maxLength',
+  'minItems',
+  'maxItems',
+];
 const COMPOSITIONS = ['allOf', 'anyOf', 'oneOf'] as const;
 
 interface Walk {
@@ -72,7 +125,14 @@ function visitObject(w: Walk, node: Obj, mode: Mode): Obj {
   for (const key of Object.keys(node)) {
     if (mode === 'node' ? VALUES.has(key) || key.startsWith('x-') : mode === 'names' && key.startsWith('x-')) continue;
     const v = node[key];
-    const childMode: Mode = mode !== 'node' || !isObj(v) ? 'node' : SCHEMA_NAME_MAPS.has(key) ? 'schema-names' : NAME_MAPS.has(key) ? 'names' : 'node';
+    const childMode: Mode =
+      mode !== 'node' || !isObj(v)
+        ? 'node'
+        : SCHEMA_NAME_MAPS.has(key)
+          ? 'schema-names'
+          : NAME_MAPS.has(key)
+            ? 'names'
+            : 'node';
     const n = visit(w, v, childMode);
     if (n !== v) (copy ??= { ...node })[key] = n;
   }
@@ -84,9 +144,14 @@ function rewrite(w: Walk, s: Obj): Obj {
   let out = s;
   const edit = (): Obj => (out === s ? (out = { ...s }) : out);
   if (w.refSiblingsIgnored && typeof s.$ref === 'string') {
-    for (const k of Object.keys(s)) if (k !== '$ref' && k !== 'nullable' && k !== 'x-nullable' && !ANNOTATIONS.has(k) && !k.startsWith('x-')) delete edit()[k];
+    for (const k of Object.keys(s))
+      if (k !== '$ref' && k !== 'nullable' && k !== 'x-nullable' && !ANNOTATIONS.has(k) && !k.startsWith('x-'))
+        delete edit()[k];
   }
-  for (const [flag, bound] of [['exclusiveMinimum', 'minimum'], ['exclusiveMaximum', 'maximum']] as const) {
+  for (const [flag, bound] of [
+    ['exclusiveMinimum', 'minimum'],
+    ['exclusiveMaximum', 'maximum'],
+  ] as const) {
     if (typeof out[flag] !== 'boolean') continue;
     const o = edit();
     if (o[flag] === true && typeof o[bound] === 'number') {
@@ -113,7 +178,8 @@ function withNull(s: Obj): Obj {
     if (Array.isArray(s.enum) && !s.enum.includes(null)) s.enum = [...s.enum, null];
     return s;
   }
-  const onlyAlternatives = composed.length === 1 && composed[0] !== 'allOf' && SHAPE.every((k) => k === composed[0] || s[k] === undefined);
+  const onlyAlternatives =
+    composed.length === 1 && composed[0] !== 'allOf' && SHAPE.every((k) => k === composed[0] || s[k] === undefined);
   if (onlyAlternatives) {
     const list = s[composed[0]] as unknown[];
     if (!list.some(isNullType)) s[composed[0]] = [...list, { type: 'null' }];

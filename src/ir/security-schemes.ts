@@ -14,9 +14,11 @@ export function securitySchemesOf(root: unknown): Obj {
   if (isObj(components.securitySchemes)) return components.securitySchemes;
   if (!isObj(root.securityDefinitions)) return {};
   const out: Obj = {};
-  for (const [name, s] of Object.entries(root.securityDefinitions)) out[name] = isObj(s) && s.type === 'basic' ? { ...s, type: 'http', scheme: 'basic' } : s;
+  for (const [name, s] of Object.entries(root.securityDefinitions))
+    out[name] = isObj(s) && s.type === 'basic' ? { ...s, type: 'http', scheme: 'basic' } : s;
   return out;
 }
 
 /** `IDEMGEN_AUTH_<SCHEME>`: the scheme name upper-cased, every other character run as `_`. */
-export const authEnvName = (scheme: string): string => `IDEMGEN_AUTH_${scheme.toUpperCase().replace(/[^A-Z0-9]+/g, '_')}`;
+export const authEnvName = (scheme: string): string =>
+  `IDEMGEN_AUTH_${scheme.toUpperCase().replace(/[^A-Z0-9]+/g, '_')}`;

@@ -16,10 +16,16 @@ function schemaOr(v: unknown, fallback: JsonSchema): JsonSchema {
 }
 
 /** The fields of one tool as its format spells them. */
-function toolFields(format: ToolFormat, item: Record<string, unknown>): { def: Record<string, unknown>; input: unknown } {
+function toolFields(
+  format: ToolFormat,
+  item: Record<string, unknown>,
+): { def: Record<string, unknown>; input: unknown } {
   switch (format) {
     case 'openai-chat':
-      return { def: item.function as Record<string, unknown>, input: (item.function as Record<string, unknown>).parameters };
+      return {
+        def: item.function as Record<string, unknown>,
+        input: (item.function as Record<string, unknown>).parameters,
+      };
     case 'openai-responses':
       return { def: item, input: item.parameters };
     case 'mcp':
@@ -33,7 +39,12 @@ function toolFields(format: ToolFormat, item: Record<string, unknown>): { def: R
   }
 }
 
-function buildTool(ctx: ToolContext, format: ToolFormat, item: Record<string, unknown>, pointer: string): ToolOperation {
+function buildTool(
+  ctx: ToolContext,
+  format: ToolFormat,
+  item: Record<string, unknown>,
+  pointer: string,
+): ToolOperation {
   const { def, input } = toolFields(format, item);
   const toolName = def.name as string;
   const op: ToolOperation = {
@@ -67,15 +78,22 @@ export function buildToolOperations(ctx: ToolContext): { operations: ToolOperati
   list.items.forEach(({ value: item, format }, i) => {
     const pointer = appendPointer(list.pointer, i);
     if (!format || !isObject(item)) {
-      ctx.report('invalid_tool', 'warning', 'not a tool definition (no name/schema in a known format); ignored', pointer);
+      ctx.report(
+        'invalid_tool',
+        'warning',
+        'not a tool definition (no name/schema in a known format); ignored',
+        pointer,
+      );
       return;
     }
-    if (format !== ctx.doc.format) ctx.report('mixed_tool_formats', 'warning', `${format} tool in a ${ctx.doc.format} list`, pointer);
+    if (format !== ctx.doc.format)
+      ctx.report('mixed_tool_formats', 'warning', `${format} tool in a ${ctx.doc.format} list`, pointer);
     const op = buildTool(ctx, format, item, pointer);
     const count = (seen.get(op.toolName) ?? 0) + 1;
     seen.set(op.toolName, count);
     if (count > 1) {
-      const namePointer = format === 'openai-chat' ? appendPointer(pointer, 'function', 'name') : appendPointer(pointer, 'name');
+      const namePointer =
+        format === 'openai-chat' ? appendPointer(pointer, 'function', 'name') : appendPointer(pointer, 'name');
       ctx.report('duplicate_tool_name', 'warning', `tool name ${op.toolName} is declared ${count} times`, namePointer);
       op.key = `tool:${op.toolName}#${count}`;
     }

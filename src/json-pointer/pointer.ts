@@ -7,10 +7,7 @@
 export function parsePointer(pointer: string): string[] | undefined {
   if (pointer === '') return [];
   if (!pointer.startsWith('/')) return undefined;
-  return pointer
-    .slice(1)
-    .split('/')
-    .map(unescapeSegment);
+  return pointer.slice(1).split('/').map(unescapeSegment);
 }
 
 /** One pointer token decoded (RFC 6901 §4: `~1` before `~0`, so `~01` becomes `~1`, not `/`). */

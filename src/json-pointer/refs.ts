@@ -133,11 +133,7 @@ export function derefSchema(root: unknown, schema: unknown): unknown {
  * Visit every object reachable from `start`, following `$ref`s, each resolved object once
  * (so cycles terminate). `visit` returning false stops the descent below that object.
  */
-export function visitReachable(
-  root: unknown,
-  start: unknown,
-  visit: (node: Record<string, unknown>) => unknown,
-): void {
+export function visitReachable(root: unknown, start: unknown, visit: (node: Record<string, unknown>) => unknown): void {
   const seen = new Set<unknown>();
   const stack: unknown[] = [start];
   while (stack.length > 0) {
@@ -183,7 +179,8 @@ export function idIndex(root: unknown): IdIndex {
       }
       if (typeof obj.$anchor === 'string') index.anchors.set(`${res}#${obj.$anchor}`, pointer);
     }
-    for (const [k, v] of Object.entries(node)) if (typeof v === 'object' && v !== null) stack.push({ node: v, path: [...path, k], resource: res });
+    for (const [k, v] of Object.entries(node))
+      if (typeof v === 'object' && v !== null) stack.push({ node: v, path: [...path, k], resource: res });
   }
   if (key) ID_INDEX.set(key, index);
   return index;

@@ -34,8 +34,22 @@ interface Site {
 const LITERAL_KEYS = new Set(['example', 'examples', 'default', 'enum', 'const']);
 // Maps whose keys are user-chosen names, where `default` or `x-foo` are ordinary names.
 const NAME_MAPS = new Set([
-  'properties', 'patternProperties', 'definitions', '$defs', 'schemas', 'paths', 'webhooks', 'pathItems',
-  'responses', 'parameters', 'requestBodies', 'headers', 'links', 'callbacks', 'securitySchemes', 'content',
+  'properties',
+  'patternProperties',
+  'definitions',
+  '$defs',
+  'schemas',
+  'paths',
+  'webhooks',
+  'pathItems',
+  'responses',
+  'parameters',
+  'requestBodies',
+  'headers',
+  'links',
+  'callbacks',
+  'securitySchemes',
+  'content',
   'encoding',
 ]);
 
@@ -60,7 +74,12 @@ export class Bundler {
     return holder.root;
   }
 
-  private visit(holder: Record<string, unknown> | unknown[], key: string | number, site: Site, parentKey: string | undefined): void {
+  private visit(
+    holder: Record<string, unknown> | unknown[],
+    key: string | number,
+    site: Site,
+    parentKey: string | undefined,
+  ): void {
     const node = (holder as Record<string | number, unknown>)[key];
     if (Array.isArray(node)) {
       for (let i = 0; i < node.length; i++) this.visit(node, i, child(site, i), parentKey);
@@ -86,7 +105,8 @@ export class Bundler {
       if (k === '$ref') continue;
       const names = ownKey !== undefined && NAME_MAPS.has(ownKey);
       if (!names && (LITERAL_KEYS.has(k) || k.startsWith('x-'))) {
-        if (k === 'examples' && isObject(content[k])) this.visitExampleRefs(content[k] as Record<string, unknown>, child(contentSite, k));
+        if (k === 'examples' && isObject(content[k]))
+          this.visitExampleRefs(content[k] as Record<string, unknown>, child(contentSite, k));
         continue;
       }
       this.visit(content, k, child(contentSite, k), ownKey);
@@ -102,7 +122,11 @@ export class Bundler {
   }
 
   /** Returns the inlined content for a first external reference; rewrites or checks the rest. */
-  private resolveSite(node: Record<string, unknown>, ref: string, site: Site): { value: unknown; site: Site } | undefined {
+  private resolveSite(
+    node: Record<string, unknown>,
+    ref: string,
+    site: Site,
+  ): { value: unknown; site: Site } | undefined {
     const hash = ref.indexOf('#');
     const filePart = hash === -1 ? ref : ref.slice(0, hash);
     const fragment = hash === -1 ? '' : decodeFragment(ref.slice(hash + 1));
@@ -114,7 +138,12 @@ export class Bundler {
         return undefined;
       }
     } else if (/^[a-z][a-z0-9+.-]*:/i.test(filePart) && !/^file:/i.test(filePart)) {
-      this.report('remote_ref', 'warning', `remote $ref ${ref} is not fetched (idemgen never uses the network); treated as unknown`, site);
+      this.report(
+        'remote_ref',
+        'warning',
+        `remote $ref ${ref} is not fetched (idemgen never uses the network); treated as unknown`,
+        site,
+      );
       return undefined;
     } else abs = path.resolve(path.dirname(site.file), decodeFilePart(filePart));
     if (abs === this.root.abs || this.placedPointer(abs, fragment) !== undefined) {
@@ -125,14 +154,25 @@ export class Bundler {
     this.touched.add(abs);
     const part = this.readPart(abs);
     if (!('value' in part)) {
-      if (part.code !== 'input_not_found') this.diagnostics.push({ ...part, message: `${part.message} (referenced by ${ref})` });
-      this.report('unresolved_ref', 'warning', `$ref ${ref} cannot be resolved: ${part.code}; treated as unknown`, site);
+      if (part.code !== 'input_not_found')
+        this.diagnostics.push({ ...part, message: `${part.message} (referenced by ${ref})` });
+      this.report(
+        'unresolved_ref',
+        'warning',
+        `$ref ${ref} cannot be resolved: ${part.code}; treated as unknown`,
+        site,
+      );
       return undefined;
     }
     const segments = parsePointer(fragment);
     const target = segments ? resolveSegments(part.value, segments) : undefined;
     if (target === undefined) {
-      this.report('unresolved_ref', 'warning', `$ref ${ref} cannot be resolved: no ${fragment || 'document'} in ${part.display}; treated as unknown`, site);
+      this.report(
+        'unresolved_ref',
+        'warning',
+        `$ref ${ref} cannot be resolved: no ${fragment || 'document'} in ${part.display}; treated as unknown`,
+        site,
+      );
       return undefined;
     }
     this.parts.add(abs);
@@ -173,19 +213,29 @@ export class Bundler {
     for (const { site, ref } of this.internal) {
       if (ok.has(ref)) continue;
       if (resolveRefTarget(bundled, ref) !== undefined) ok.add(ref);
-      else this.report('unresolved_ref', 'warning', `$ref ${ref} does not resolve in ${this.root.display}; treated as unknown`, site);
+      else
+        this.report(
+          'unresolved_ref',
+          'warning',
+          `$ref ${ref} does not resolve in ${this.root.display}; treated as unknown`,
+          site,
+        );
     }
     for (const members of findRefCycles(bundled, ok)) {
       const pointer = appendPointer(members[0], '$ref');
       const message = `$ref cycle with no schema in it (${members.map((m) => `#${m}`).join(' → ')} → …); treated as unknown`;
-      this.diagnostics.push(diagnostic('ref_cycle', 'warning', message, { file: this.root.display, pointer, ...this.root.locate(pointer) }));
+      this.diagnostics.push(
+        diagnostic('ref_cycle', 'warning', message, { file: this.root.display, pointer, ...this.root.locate(pointer) }),
+      );
     }
   }
 
   private report(code: string, severity: 'error' | 'warning', message: string, site: Site): void {
     const pointer = appendPointer(site.local, '$ref');
     if (site.file === this.root.abs) {
-      this.diagnostics.push(diagnostic(code, severity, message, { file: this.root.display, pointer, ...this.root.locate(pointer) }));
+      this.diagnostics.push(
+        diagnostic(code, severity, message, { file: this.root.display, pointer, ...this.root.locate(pointer) }),
+      );
       return;
     }
     const part = this.readPart(site.file);

@@ -24,7 +24,10 @@ function errnoCode(err: unknown): string {
   return (err as NodeJS.ErrnoException)?.code ?? 'EIO';
 }
 
-export async function discoverInputs(inputs: readonly string[], cwd: string): Promise<{ candidates: Candidate[]; diagnostics: Diagnostic[] }> {
+export async function discoverInputs(
+  inputs: readonly string[],
+  cwd: string,
+): Promise<{ candidates: Candidate[]; diagnostics: Diagnostic[] }> {
   const out = new Map<string, Candidate>();
   const diagnostics: Diagnostic[] = [];
   for (const input of inputs) {
@@ -51,14 +54,24 @@ export async function discoverInputs(inputs: readonly string[], cwd: string): Pr
 }
 
 /** Recursive scan: .json/.yaml/.yml files; `node_modules` and dot-folders skipped; symlink loops cut. */
-async function scanDirectory(dir: string, cwd: string, out: Map<string, Candidate>, diagnostics: Diagnostic[], seen: Set<string>): Promise<void> {
+async function scanDirectory(
+  dir: string,
+  cwd: string,
+  out: Map<string, Candidate>,
+  diagnostics: Diagnostic[],
+  seen: Set<string>,
+): Promise<void> {
   let real: string;
   let entries: Dirent[];
   try {
     real = await realpath(dir);
     entries = await readdir(dir, { withFileTypes: true });
   } catch (err) {
-    diagnostics.push(diagnostic('unreadable_file', 'error', `cannot read directory (${errnoCode(err)})`, { file: displayPath(dir, cwd) }));
+    diagnostics.push(
+      diagnostic('unreadable_file', 'error', `cannot read directory (${errnoCode(err)})`, {
+        file: displayPath(dir, cwd),
+      }),
+    );
     return;
   }
   if (seen.has(real)) return;
@@ -72,13 +85,20 @@ async function scanDirectory(dir: string, cwd: string, out: Map<string, Candidat
       info = await stat(abs);
     } catch (err) {
       if (SPEC_EXTENSIONS.test(entry.name) || entry.isSymbolicLink()) {
-        diagnostics.push(diagnostic('unreadable_file', 'error', `cannot read ${entry.name} (${errnoCode(err)})`, { file: displayPath(abs, cwd) }));
+        diagnostics.push(
+          diagnostic('unreadable_file', 'error', `cannot read ${entry.name} (${errnoCode(err)})`, {
+            file: displayPath(abs, cwd),
+          }),
+        );
       }
       continue;
     }
     if (info.isDirectory()) await scanDirectory(abs, cwd, out, diagnostics, seen);
     else if (!SPEC_EXTENSIONS.test(entry.name) || out.has(abs)) continue;
     else if (info.isFile()) out.set(abs, { abs, display: displayPath(abs, cwd), explicit: false });
-    else diagnostics.push(diagnostic('unreadable_file', 'error', `${entry.name} is not a regular file`, { file: displayPath(abs, cwd) }));
+    else
+      diagnostics.push(
+        diagnostic('unreadable_file', 'error', `${entry.name} is not a regular file`, { file: displayPath(abs, cwd) }),
+      );
   }
 }

@@ -47,7 +47,12 @@ export async function loadInputs(inputs: readonly string[], opts: { cwd?: string
  * A LoadedDoc, `null` when the file was handled with a diagnostic, `undefined` when it is not
  * recognisable on its own (a spec part, an empty or broken file: decided once all roots are bundled).
  */
-function loadSource(source: Source, cache: SourceCache, diagnostics: Diagnostic[], referenced: Set<string>): LoadedDoc | null | undefined {
+function loadSource(
+  source: Source,
+  cache: SourceCache,
+  diagnostics: Diagnostic[],
+  referenced: Set<string>,
+): LoadedDoc | null | undefined {
   if (!source.parsed?.ok) return undefined;
   const detection = detectDocument(source.parsed.value);
   const base = { file: source.display, syntax: source.syntax, locate: source.locate };
@@ -56,11 +61,25 @@ function loadSource(source: Source, cache: SourceCache, diagnostics: Diagnostic[
       return undefined;
     case 'unsupported': {
       const where = { file: source.display, pointer: detection.pointer, ...source.locate(detection.pointer) };
-      diagnostics.push(diagnostic('unsupported_version', 'error', `${source.display}: version ${detection.version} is not supported (OpenAPI 3.0/3.1 and Swagger 2.0 are)`, where));
+      diagnostics.push(
+        diagnostic(
+          'unsupported_version',
+          'error',
+          `${source.display}: version ${detection.version} is not supported (OpenAPI 3.0/3.1 and Swagger 2.0 are)`,
+          where,
+        ),
+      );
       return null;
     }
     case 'tools':
-      return { ...base, kind: 'tools', format: detection.format, root: source.parsed.value, parts: [], tools: { pointer: detection.pointer, items: detection.items } };
+      return {
+        ...base,
+        kind: 'tools',
+        format: detection.format,
+        root: source.parsed.value,
+        parts: [],
+        tools: { pointer: detection.pointer, items: detection.items },
+      };
     case 'openapi': {
       const bundler = new Bundler({ ...source, value: source.parsed.value }, (abs) => readPart(cache, abs));
       let root: unknown;
@@ -69,12 +88,20 @@ function loadSource(source: Source, cache: SourceCache, diagnostics: Diagnostic[
       } catch (err) {
         if (!(err instanceof RangeError)) throw err;
         // Nesting deep enough to exhaust the stack is the input's problem, reported like one.
-        diagnostics.push(diagnostic('document_too_deep', 'error', `${source.display} is nested too deeply to process`, { file: source.display }));
+        diagnostics.push(
+          diagnostic('document_too_deep', 'error', `${source.display} is nested too deeply to process`, {
+            file: source.display,
+          }),
+        );
         return null;
       }
       diagnostics.push(...bundler.diagnostics);
       for (const part of bundler.touched) referenced.add(part);
-      const parts = [...bundler.parts].map((abs) => cache.readSync(abs)).filter(isSource).map((s) => s.display).sort();
+      const parts = [...bundler.parts]
+        .map((abs) => cache.readSync(abs))
+        .filter(isSource)
+        .map((s) => s.display)
+        .sort();
       return { ...base, kind: 'openapi', format: detection.format, root, parts };
     }
     default: {
@@ -97,9 +124,23 @@ function reportLeftover(candidate: Candidate, source: Source): Diagnostic[] {
   const problem = sourceProblem(source, candidate.explicit ? 'error' : 'warning');
   if (problem) return [problem];
   if (candidate.explicit) {
-    return [diagnostic('unrecognized_input', 'error', `${file} is neither an OpenAPI/Swagger document nor a tool list (MCP, OpenAI, Anthropic)`, { file })];
+    return [
+      diagnostic(
+        'unrecognized_input',
+        'error',
+        `${file} is neither an OpenAPI/Swagger document nor a tool list (MCP, OpenAI, Anthropic)`,
+        { file },
+      ),
+    ];
   }
-  return [diagnostic('unrecognized_file', 'info', `${file} skipped: neither a spec nor a tool list, and no spec references it`, { file })];
+  return [
+    diagnostic(
+      'unrecognized_file',
+      'info',
+      `${file} skipped: neither a spec nor a tool list, and no spec references it`,
+      { file },
+    ),
+  ];
 }
 
 function dedupe(diagnostics: Diagnostic[]): Diagnostic[] {

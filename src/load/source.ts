@@ -43,11 +43,15 @@ export function makeSource(abs: string, display: string, text: string): Source {
 /** The diagnostic for a file that has no usable content, or undefined when it parsed. */
 export function sourceProblem(source: Source, severity: Severity): Diagnostic | undefined {
   const parsed = source.parsed;
-  if (parsed === undefined) return diagnostic('empty_file', severity, `${source.display} is empty`, { file: source.display });
+  if (parsed === undefined)
+    return diagnostic('empty_file', severity, `${source.display} is empty`, { file: source.display });
   if (parsed.ok) return undefined;
   const at = source.errorAt;
   const what = parsed.code === 'invalid_json' ? 'JSON' : 'YAML';
-  return diagnostic(parsed.code, 'error', `${source.display} is not valid ${what}: ${parsed.message}`, { file: source.display, ...at });
+  return diagnostic(parsed.code, 'error', `${source.display} is not valid ${what}: ${parsed.message}`, {
+    file: source.display,
+    ...at,
+  });
 }
 
 /** Reads and caches sources by absolute path. */

@@ -6,17 +6,45 @@ export { canonicalJson, hashArgs, sha256Hex } from './core/canonical-json.js';
 export { callerKey, contentKey, intentKey, keySlotName, scopeString, validateKey } from './core/keys.js';
 export type { IntentKeyInput, KeyLimits, KeyScope, StateSlot } from './core/keys.js';
 export {
-  IdempotencyAmbiguousError, IdempotencyConflictError, IdempotencyError, IdempotencyFailedError,
-  IdempotencyFencedError, IdempotencyInFlightError, IdempotencyKeyInvalidError, IdempotencyNotSentError,
-  IdempotencyOutcomeUnknownError, IdempotencyResultTooLargeError, IdempotencyResultUnencodableError, isDefiniteFailure,
+  IdempotencyAmbiguousError,
+  IdempotencyConflictError,
+  IdempotencyError,
+  IdempotencyFailedError,
+  IdempotencyFencedError,
+  IdempotencyInFlightError,
+  IdempotencyKeyInvalidError,
+  IdempotencyNotSentError,
+  IdempotencyOutcomeUnknownError,
+  IdempotencyResultTooLargeError,
+  IdempotencyResultUnencodableError,
+  isDefiniteFailure,
 } from './core/errors.js';
 export { notExecuted } from './core/run-tag.js';
 export type { RunTag } from './core/run-tag.js';
 export type { IdempotencyErrorContext } from './core/errors.js';
 export type {
-  ClaimInput, ClaimResult, CompleteInput, DedupRow, DedupStatus, DedupStore, FailInput, FencedInput, FullDedupStore, PruneCapable,
-  ReconcileCapable, RenewInput, ResolveInput, RowId, SagaCapable, SagaClaimInput, SagaRow, SagaStatus, SagaStore, SagaTransition,
-  StoreMechanism, TakeOverInput,
+  ClaimInput,
+  ClaimResult,
+  CompleteInput,
+  DedupRow,
+  DedupStatus,
+  DedupStore,
+  FailInput,
+  FencedInput,
+  FullDedupStore,
+  PruneCapable,
+  ReconcileCapable,
+  RenewInput,
+  ResolveInput,
+  RowId,
+  SagaCapable,
+  SagaClaimInput,
+  SagaRow,
+  SagaStatus,
+  SagaStore,
+  SagaTransition,
+  StoreMechanism,
+  TakeOverInput,
 } from './store/types.js';
 export { hasCapability, requireCapability } from './store/types.js';
 export { createMemoryStore } from './store/memory.js';
@@ -27,14 +55,29 @@ export { IdempotencyStoreSchemaError } from './store/sql/missing-table.js';
 export { createIdempotency, RETRY_SAFE_MECHANISMS } from './core/idempotency.js';
 export type { Idempotency, IdempotencyOptions, RunContext, RunRequest, RunResult } from './core/idempotency.js';
 export { pruneExpired, reconcileReport, reconcileSagaReport, resolveUnknown } from './core/reconcile.js';
-export type { ResolutionRecord, ResolveAs, ResolveOutcome, ResolveRequest, StaleRow, StaleSaga } from './core/reconcile.js';
+export type {
+  ResolutionRecord,
+  ResolveAs,
+  ResolveOutcome,
+  ResolveRequest,
+  StaleRow,
+  StaleSaga,
+} from './core/reconcile.js';
 export { shapeOf } from './core/args-summary.js';
 export type { RecentSimilar, RecentSimilarOptions } from './core/recent-similar.js';
 export type { Summarize } from './core/args-summary.js';
 export type { CallOutcome } from './core/telemetry.js';
 export { createHttpCaller, HttpStatusError } from './http/caller.js';
 export type {
-  BodyType, HttpCaller, HttpCallerOptions, HttpRequest, HttpResponse, KeyCarrier, RawBody, ResponseType, RetryPolicy,
+  BodyType,
+  HttpCaller,
+  HttpCallerOptions,
+  HttpRequest,
+  HttpResponse,
+  KeyCarrier,
+  RawBody,
+  ResponseType,
+  RetryPolicy,
 } from './http/caller.js';
 export { digestBlobs } from './http/binary.js';
 export type { BinaryBody } from './http/binary.js';
@@ -45,5 +88,14 @@ export type { SagaReconcileOutcome } from './saga/reconcile.js';
 export type { CheckpointRequest, ReconcileVerdict, SagaHandlers, SagaRequest, SagaResult } from './saga/run.js';
 export * from './mcp/index.js';
 export { externalIdOf, headersOf, httpErrorOf, nativeResult, needStore, resolveKey } from './client/support.js';
-export type { CallerKey, CallOptions, HttpErrorOf, IntentScope, KeyOptions, NativeRunResult, NonEmptyScope, OmitKeyPath } from './client/support.js';
+export type {
+  CallerKey,
+  CallOptions,
+  HttpErrorOf,
+  IntentScope,
+  KeyOptions,
+  NativeRunResult,
+  NonEmptyScope,
+  OmitKeyPath,
+} from './client/support.js';
 export * from './tools/index.js';

@@ -22,16 +22,20 @@ const digest = (secret: string): Buffer => createHash('sha256').update(secret, '
 
 /** `user1=secret1` names its subject; a bare `secret` is the subject `default`. */
 export function parseTokens(values: readonly string[]): TokenEntry[] {
-  return values.filter((v) => v !== '').map((v) => {
-    const eq = v.indexOf('=');
-    const subject = eq > 0 ? v.slice(0, eq) : 'default';
-    const secret = eq > 0 ? v.slice(eq + 1) : v;
-    if (secret.length < 16) throw new TypeError(`the token for subject "${subject}" is shorter than 16 characters`);
-    return { subject, digest: digest(secret) };
-  });
+  return values
+    .filter((v) => v !== '')
+    .map((v) => {
+      const eq = v.indexOf('=');
+      const subject = eq > 0 ? v.slice(0, eq) : 'default';
+      const secret = eq > 0 ? v.slice(eq + 1) : v;
+      if (secret.length < 16) throw new TypeError(`the token for subject "${subject}" is shorter than 16 characters`);
+      return { subject, digest: digest(secret) };
+    });
 }
 
-export type GuardVerdict = { ok: true; subject?: string; token?: string } | { ok: false; status: number; message: string };
+export type GuardVerdict =
+  | { ok: true; subject?: string; token?: string }
+  | { ok: false; status: number; message: string };
 
 export interface GuardOptions {
   tokens: readonly TokenEntry[];
@@ -56,7 +60,11 @@ function hostName(host: string): string {
 export function checkRequest(req: IncomingMessage, opts: GuardOptions): GuardVerdict {
   const origin = req.headers.origin;
   if (origin !== undefined && !originAllowed(origin, opts.allowedOrigins)) {
-    return { ok: false, status: 403, message: `Origin ${origin} is not allowed (only loopback origins, or --allowed-origin)` };
+    return {
+      ok: false,
+      status: 403,
+      message: `Origin ${origin} is not allowed (only loopback origins, or --allowed-origin)`,
+    };
   }
   if (opts.loopbackBind && !isLoopbackHost(hostName(req.headers.host ?? ''))) {
     return { ok: false, status: 403, message: 'Host is not a loopback name' };

@@ -24,7 +24,11 @@ function refuse(res: ServerResponse, status: number, message: string): void {
   res.end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32001, message }, id: null }));
 }
 
-async function handle(req: IncomingMessage & { auth?: AuthInfo }, res: ServerResponse, opts: HttpServeOptions): Promise<void> {
+async function handle(
+  req: IncomingMessage & { auth?: AuthInfo },
+  res: ServerResponse,
+  opts: HttpServeOptions,
+): Promise<void> {
   const path = new URL(req.url ?? '/', 'http://localhost').pathname;
   if (path !== '/mcp') return refuse(res, 404, 'Not found: the MCP endpoint is /mcp');
   const verdict = checkRequest(req, opts);

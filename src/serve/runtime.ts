@@ -36,7 +36,8 @@ export class ServeSetupError extends Error {}
 function baseUrlOf(servers: readonly string[], given: string | undefined, id: string): string {
   if (given !== undefined) return given;
   const absolute = servers.find((s) => /^https?:\/\//i.test(s));
-  if (absolute === undefined) throw new ServeSetupError(`${id}: the spec names no absolute http(s) server; pass --base-url`);
+  if (absolute === undefined)
+    throw new ServeSetupError(`${id}: the spec names no absolute http(s) server; pass --base-url`);
   return absolute;
 }
 
@@ -50,20 +51,41 @@ export function buildServeRuntime(opts: ServeRuntimeOptions): { runtime: McpTool
     const baseUrl = baseUrlOf(apiPlan.api.servers, opts.baseUrl, apiPlan.api.id);
     const creds = apiCredentials([apiPlan.api.root], opts.env);
     const runtime = createToolRuntime({
-      bindings, baseUrl, store: opts.store, auth: creds.auth, ...(opts.fetch ? { fetch: opts.fetch } : {}),
+      bindings,
+      baseUrl,
+      store: opts.store,
+      auth: creds.auth,
+      ...(opts.fetch ? { fetch: opts.fetch } : {}),
     });
     for (const b of bindings) {
-      if (owners.has(b.names.mcp)) throw new ServeSetupError(`two specs both have a tool named ${b.names.mcp}; serve them separately or narrow with --exclude`);
+      if (owners.has(b.names.mcp))
+        throw new ServeSetupError(
+          `two specs both have a tool named ${b.names.mcp}; serve them separately or narrow with --exclude`,
+        );
       owners.set(b.names.mcp, runtime);
       all.push(b);
     }
-    apis.push({ id: apiPlan.api.id, baseUrl, tools: bindings.length, auth: { used: creds.used, missing: creds.missing } });
+    apis.push({
+      id: apiPlan.api.id,
+      baseUrl,
+      tools: bindings.length,
+      auth: { used: creds.used, missing: creds.missing },
+    });
   }
   const runtime: McpToolRuntime = {
     list: () => all,
     call: async (name, args, ctx) => {
       const owner = owners.get(name);
-      if (owner === undefined) return { ok: false, error: { code: 'unknown_tool', executed: 'no', retry_same_key: true, message: `There is no tool named ${JSON.stringify(name)}.` } };
+      if (owner === undefined)
+        return {
+          ok: false,
+          error: {
+            code: 'unknown_tool',
+            executed: 'no',
+            retry_same_key: true,
+            message: `There is no tool named ${JSON.stringify(name)}.`,
+          },
+        };
       return owner.call(name, args, ctx);
     },
   };

@@ -75,7 +75,11 @@ async function migratePostgres(url: URL, sql: ResolvedConfig['sql']): Promise<vo
   }
 }
 
-export async function openServeStore(url: string | undefined, cwd: string, sql: ResolvedConfig['sql']): Promise<ServeStore> {
+export async function openServeStore(
+  url: string | undefined,
+  cwd: string,
+  sql: ResolvedConfig['sql'],
+): Promise<ServeStore> {
   const spec = url ?? `sqlite:${DEFAULT_SERVE_STORE}`;
   if (spec.startsWith('sqlite:')) {
     const rest = spec.slice('sqlite:'.length);

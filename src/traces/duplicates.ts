@@ -34,9 +34,15 @@ function group(kind: DuplicateGroup['kind'], calls: ToolCall[], gapMs?: number):
   const marked = calls.map((c) => ({ ...c, absorbed: absorbed(c) }));
   const first = calls[0] as ToolCall;
   return {
-    kind, conversation: first.conversation, turns: [...new Set(calls.map((c) => c.turn))], tool: first.tool,
-    argsHash: first.argsHash as string, calls: marked, reachedApi: marked.filter((c) => !c.absorbed).length,
-    absorbedCount: marked.filter((c) => c.absorbed).length, ...(gapMs === undefined ? {} : { gapMs }),
+    kind,
+    conversation: first.conversation,
+    turns: [...new Set(calls.map((c) => c.turn))],
+    tool: first.tool,
+    argsHash: first.argsHash as string,
+    calls: marked,
+    reachedApi: marked.filter((c) => !c.absorbed).length,
+    absorbedCount: marked.filter((c) => c.absorbed).length,
+    ...(gapMs === undefined ? {} : { gapMs }),
   };
 }
 

@@ -28,8 +28,15 @@ export interface ToolCall {
 
 type AnyValue = { stringValue?: string; intValue?: string | number; doubleValue?: number; boolValue?: boolean };
 type KeyValue = { key: string; value?: AnyValue };
-interface OtlpSpan { traceId?: string; spanId?: string; startTimeUnixNano?: string | number; attributes?: KeyValue[] }
-interface OtlpDoc { resourceSpans?: { resource?: { attributes?: KeyValue[] }; scopeSpans?: { spans?: OtlpSpan[] }[] }[] }
+interface OtlpSpan {
+  traceId?: string;
+  spanId?: string;
+  startTimeUnixNano?: string | number;
+  attributes?: KeyValue[];
+}
+interface OtlpDoc {
+  resourceSpans?: { resource?: { attributes?: KeyValue[] }; scopeSpans?: { spans?: OtlpSpan[] }[] }[];
+}
 
 function attrs(list: KeyValue[] | undefined): Record<string, string> {
   const out: Record<string, string> = {};
@@ -42,9 +49,10 @@ function attrs(list: KeyValue[] | undefined): Record<string, string> {
 }
 
 function hashOf(args: unknown): string {
-  const rest = args && typeof args === 'object' && !Array.isArray(args)
-    ? Object.fromEntries(Object.entries(args as Record<string, unknown>).filter(([k]) => k !== 'idempotency_key'))
-    : args;
+  const rest =
+    args && typeof args === 'object' && !Array.isArray(args)
+      ? Object.fromEntries(Object.entries(args as Record<string, unknown>).filter(([k]) => k !== 'idempotency_key'))
+      : args;
   return hashArgs(rest ?? null);
 }
 
@@ -78,8 +86,12 @@ function fromSpans(doc: OtlpDoc, out: ToolCall[], conversations: Map<string, str
         }
         const trace = span.traceId ?? 'no-trace';
         out.push({
-          conversation: a['gen_ai.conversation.id'] ?? conversations.get(trace) ?? trace, turn: trace, tool, argsHash,
-          time: Number(BigInt(span.startTimeUnixNano ?? 0) / 1_000_000n), outcome: a['idemgen.outcome'] ?? null,
+          conversation: a['gen_ai.conversation.id'] ?? conversations.get(trace) ?? trace,
+          turn: trace,
+          tool,
+          argsHash,
+          time: Number(BigInt(span.startTimeUnixNano ?? 0) / 1_000_000n),
+          outcome: a['idemgen.outcome'] ?? null,
           at: `span ${span.spanId ?? '?'}`,
         });
       }
@@ -93,8 +105,13 @@ function fromRecord(r: Record<string, unknown>, line: number): ToolCall | string
   if (!Number.isFinite(time)) return '"time" must be epoch milliseconds or an ISO 8601 date';
   const argsHash = typeof r.args_hash === 'string' ? r.args_hash : 'args' in r ? hashOf(r.args) : null;
   return {
-    conversation: String(r.conversation ?? 'default'), turn: String(r.turn ?? line), tool: r.tool, argsHash, time,
-    outcome: typeof r.outcome === 'string' ? r.outcome : null, at: `line ${line}`,
+    conversation: String(r.conversation ?? 'default'),
+    turn: String(r.turn ?? line),
+    tool: r.tool,
+    argsHash,
+    time,
+    outcome: typeof r.outcome === 'string' ? r.outcome : null,
+    at: `line ${line}`,
   };
 }
 
@@ -122,7 +139,9 @@ export function readToolCalls(text: string, file: string): { calls: ToolCall[]; 
     try {
       value = JSON.parse(raw);
     } catch (err) {
-      diagnostics.push(diagnostic('trace_line_invalid', 'error', `Not JSON: ${(err as Error).message}`, { file, line }));
+      diagnostics.push(
+        diagnostic('trace_line_invalid', 'error', `Not JSON: ${(err as Error).message}`, { file, line }),
+      );
       return;
     }
     if (!value || typeof value !== 'object' || Array.isArray(value)) {
@@ -135,7 +154,8 @@ export function readToolCalls(text: string, file: string): { calls: ToolCall[]; 
       return;
     }
     const call = fromRecord(value as Record<string, unknown>, line);
-    if (typeof call === 'string') diagnostics.push(diagnostic('trace_line_invalid', 'error', call, { file, line, pointer: '' }));
+    if (typeof call === 'string')
+      diagnostics.push(diagnostic('trace_line_invalid', 'error', call, { file, line, pointer: '' }));
     else calls.push(call);
   });
   for (const doc of docs) fromSpans(doc, calls, conversations);

@@ -40,15 +40,22 @@ export async function validateDocument(doc: LoadedDoc, loadDiagnostics: readonly
     validateSchema(doc.root);
   } catch (err) {
     const details = (err as { details?: unknown }).details;
-    diagnostics = Array.isArray(details) ? schemaDiagnostics(details as SchemaError[], doc.root, where) : otherDiagnostics(err, doc.root, where);
+    diagnostics = Array.isArray(details)
+      ? schemaDiagnostics(details as SchemaError[], doc.root, where)
+      : otherDiagnostics(err, doc.root, where);
   }
   // swagger-parser's semantic rules exist for Swagger 2.0 only (for 3.x its spec check returns at once),
   // and they run after its schema check passes, as in its own `validate`.
-  if (diagnostics.length === 0 && doc.format === 'openapi2') diagnostics = await swaggerSemantics(doc, loadDiagnostics, where);
+  if (diagnostics.length === 0 && doc.format === 'openapi2')
+    diagnostics = await swaggerSemantics(doc, loadDiagnostics, where);
   return { file: doc.file, diagnostics, ms: performance.now() - started };
 }
 
-async function swaggerSemantics(doc: LoadedDoc, loadDiagnostics: readonly Diagnostic[], where: Parameters<typeof otherDiagnostics>[2]): Promise<Diagnostic[]> {
+async function swaggerSemantics(
+  doc: LoadedDoc,
+  loadDiagnostics: readonly Diagnostic[],
+  where: Parameters<typeof otherDiagnostics>[2],
+): Promise<Diagnostic[]> {
   const { default: SwaggerParser } = await import('@apidevtools/swagger-parser');
   // swagger-parser dereferences in place: it gets a copy, so `doc.root` stays the bundled document.
   const copy = structuredClone(doc.root);

@@ -60,5 +60,12 @@ export function otherDiagnostics(err: unknown, root: unknown, where: Where): Dia
   if (e.name === 'SyntaxError' && /^Validation failed\./.test(String(e.message))) {
     return [diagnostic('spec_semantic_error', 'error', message, at(where, pointerInMessage(root, message)))];
   }
-  return [diagnostic('spec_not_validated', 'error', `the validator could not check this document: ${message}`, at(where, undefined))];
+  return [
+    diagnostic(
+      'spec_not_validated',
+      'error',
+      `the validator could not check this document: ${message}`,
+      at(where, undefined),
+    ),
+  ];
 }

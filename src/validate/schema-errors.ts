@@ -43,10 +43,18 @@ function reduce(errors: readonly SchemaError[]): SchemaError[] {
   let kept = errors.filter((e) => !(e.keyword === 'required' && e.params.missingProperty === '$ref'));
   kept = kept.filter((e) => {
     if (e.keyword !== 'oneOf' && e.keyword !== 'anyOf') return true;
-    return !kept.some((o) => o !== e && o.keyword !== 'oneOf' && o.keyword !== 'anyOf' && (o.instancePath === e.instancePath || under(o.instancePath, e.instancePath)));
+    return !kept.some(
+      (o) =>
+        o !== e &&
+        o.keyword !== 'oneOf' &&
+        o.keyword !== 'anyOf' &&
+        (o.instancePath === e.instancePath || under(o.instancePath, e.instancePath)),
+    );
   });
   // Within alternatives, the deepest complaint is the precise one (`in` must be …, not "in:path needs required").
-  return kept.filter((e) => !inBranch(e) || !kept.some((o) => o !== e && inBranch(o) && under(o.instancePath, e.instancePath)));
+  return kept.filter(
+    (e) => !inBranch(e) || !kept.some((o) => o !== e && inBranch(o) && under(o.instancePath, e.instancePath)),
+  );
 }
 
 function shown(value: unknown): string {
@@ -63,7 +71,9 @@ function describe(group: SchemaError[], actual: unknown): string {
     case 'additionalProperties':
       return `property ${shown(e.params.additionalProperty)} is not allowed here`;
     case 'enum': {
-      const allowed = [...new Set(group.flatMap((g) => (Array.isArray(g.params.allowedValues) ? g.params.allowedValues : [])))];
+      const allowed = [
+        ...new Set(group.flatMap((g) => (Array.isArray(g.params.allowedValues) ? g.params.allowedValues : []))),
+      ];
       return `${shown(actual)} is not one of ${allowed.map(shown).join(', ')}`;
     }
     case 'oneOf':
@@ -75,12 +85,17 @@ function describe(group: SchemaError[], actual: unknown): string {
 }
 
 /** Diagnostics for the Ajv errors of one document, located in `root` (the bundled, not dereferenced, document). */
-export function schemaDiagnostics(errors: readonly SchemaError[], root: unknown, where: { file: string; locate(pointer: string): { line: number; col: number } | undefined }): Diagnostic[] {
+export function schemaDiagnostics(
+  errors: readonly SchemaError[],
+  root: unknown,
+  where: { file: string; locate(pointer: string): { line: number; col: number } | undefined },
+): Diagnostic[] {
   const groups = new Map<string, { pointer: string; errors: SchemaError[] }>();
   for (const e of reduce(errors)) {
     let pointer = sourcePointer(root, e.instancePath);
     // An unknown property is reported at its own key, so the line points at what to delete or rename.
-    if (e.keyword === 'additionalProperties' && typeof e.params.additionalProperty === 'string') pointer = appendPointer(pointer, e.params.additionalProperty);
+    if (e.keyword === 'additionalProperties' && typeof e.params.additionalProperty === 'string')
+      pointer = appendPointer(pointer, e.params.additionalProperty);
     const keyword = e.keyword === 'required' ? `required:${String(e.params.missingProperty)}` : e.keyword;
     const key = `${pointer}\0${keyword}`;
     const group = groups.get(key) ?? { pointer, errors: [] };
@@ -90,6 +105,10 @@ export function schemaDiagnostics(errors: readonly SchemaError[], root: unknown,
   return [...groups.values()].map(({ pointer, errors: group }) => {
     const actual = group[0].keyword === 'additionalProperties' ? undefined : resolvePointer(root, pointer);
     const message = describe(group, group[0].keyword === 'required' ? undefined : actual);
-    return diagnostic('spec_schema_violation', 'error', message, { file: where.file, pointer, ...where.locate(pointer) });
+    return diagnostic('spec_schema_violation', 'error', message, {
+      file: where.file,
+      pointer,
+      ...where.locate(pointer),
+    });
   });
 }

@@ -1,6 +1,14 @@
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { LAYERS, reachableFrom, readImportGraph, runtimeEscapes, unitOf, wrongWayImports, type ImportEdge } from './import-graph.js';
+import {
+  LAYERS,
+  reachableFrom,
+  readImportGraph,
+  runtimeEscapes,
+  unitOf,
+  wrongWayImports,
+  type ImportEdge,
+} from './import-graph.js';
 
 const SRC = fileURLToPath(new URL('../../src', import.meta.url));
 
@@ -15,7 +23,9 @@ describe('import direction of src/', () => {
 
   it('places every unit of src/ in a layer', () => {
     const placed = new Set(LAYERS.flat());
-    const units = [...new Set(edges.flatMap((e) => (e.external ? [unitOf(e.from)] : [unitOf(e.from), unitOf(e.to)])))].sort();
+    const units = [
+      ...new Set(edges.flatMap((e) => (e.external ? [unitOf(e.from)] : [unitOf(e.from), unitOf(e.to)]))),
+    ].sort();
     expect(units.filter((u) => !placed.has(u))).toEqual([]);
   });
 

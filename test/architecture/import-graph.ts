@@ -40,7 +40,10 @@ function tierIndex(layers: readonly (readonly string[])[]): Map<string, number> 
 }
 
 /** Every edge that points sideways or up (or touches a unit the layer list does not place), as `from → to`. */
-export function wrongWayImports(edges: readonly ImportEdge[], layers: readonly (readonly string[])[] = LAYERS): string[] {
+export function wrongWayImports(
+  edges: readonly ImportEdge[],
+  layers: readonly (readonly string[])[] = LAYERS,
+): string[] {
   const tier = tierIndex(layers);
   const out: string[] = [];
   for (const { from, to, external } of edges) {
@@ -50,7 +53,8 @@ export function wrongWayImports(edges: readonly ImportEdge[], layers: readonly (
     if (a === b) continue;
     const ta = tier.get(a);
     const tb = tier.get(b);
-    if (ta === undefined || tb === undefined) out.push(`${from} → ${to} (unit ${ta === undefined ? a : b} has no layer)`);
+    if (ta === undefined || tb === undefined)
+      out.push(`${from} → ${to} (unit ${ta === undefined ? a : b} has no layer)`);
     else if (ta <= tb) out.push(`${from} → ${to} (${a} may not import ${b})`);
   }
   return out.sort();
@@ -58,7 +62,10 @@ export function wrongWayImports(edges: readonly ImportEdge[], layers: readonly (
 
 /** Edges leaving `src/runtime`: the runtime is published alone, so it must import nothing else of idemgen. */
 export function runtimeEscapes(edges: readonly ImportEdge[]): string[] {
-  return edges.filter((e) => !e.external && unitOf(e.from) === 'runtime' && unitOf(e.to) !== 'runtime').map((e) => `${e.from} → ${e.to}`).sort();
+  return edges
+    .filter((e) => !e.external && unitOf(e.from) === 'runtime' && unitOf(e.to) !== 'runtime')
+    .map((e) => `${e.from} → ${e.to}`)
+    .sort();
 }
 
 function sourceFiles(dir: string): string[] {
@@ -93,7 +100,8 @@ export function reachableFrom(edges: readonly ImportEdge[], start: string): Set<
 /** `./x.js` → `x.ts` (or `x/index.ts`); `undefined` for a specifier that names no file under `src/`. */
 function resolveSpecifier(fromFile: string, specifier: string): string | undefined {
   const base = join(dirname(fromFile), specifier).replace(/\.js$/, '');
-  for (const candidate of [`${base}.ts`, `${base}.d.ts`, join(base, 'index.ts')]) if (existsSync(candidate)) return candidate;
+  for (const candidate of [`${base}.ts`, `${base}.d.ts`, join(base, 'index.ts')])
+    if (existsSync(candidate)) return candidate;
   return undefined;
 }
 

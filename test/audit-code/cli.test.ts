@@ -27,8 +27,22 @@ describe('idemgen audit on agent code', () => {
     const check = sarifValidator()(log);
     expect(check.errors).toBe('No errors');
     expect(check.valid).toBe(true);
-    const results = log.runs[0].results as { ruleId: string; locations: { physicalLocation: { artifactLocation: { uri: string }; region: { startLine: number; startColumn: number } } }[] }[];
-    expect(new Set(results.map((r) => r.ruleId))).toEqual(new Set(['key_generated_in_tool', 'time_varying_key', 'tool_call_id_as_key', 'side_effect_before_interrupt', 'sdk_write_without_key', 'write_tool_without_key']));
+    const results = log.runs[0].results as {
+      ruleId: string;
+      locations: {
+        physicalLocation: { artifactLocation: { uri: string }; region: { startLine: number; startColumn: number } };
+      }[];
+    }[];
+    expect(new Set(results.map((r) => r.ruleId))).toEqual(
+      new Set([
+        'key_generated_in_tool',
+        'time_varying_key',
+        'tool_call_id_as_key',
+        'side_effect_before_interrupt',
+        'sdk_write_without_key',
+        'write_tool_without_key',
+      ]),
+    );
     for (const r of results) {
       const loc = r.locations[0].physicalLocation;
       expect(loc.artifactLocation.uri).toMatch(/^agent\/[a-z_]+\/positive\.ts$/);
@@ -43,12 +57,17 @@ describe('idemgen audit on agent code', () => {
     const dir = project();
     const run = await runCli(['audit', 'agent/time_varying_key/positive.ts'], dir);
     expect(run.code).toBe(1);
-    expect(run.stdout).toMatch(/agent\/time_varying_key\/positive\.ts\n\s+8:63\s+error\s+idempotency key idempotencyKey depends on the clock/);
+    expect(run.stdout).toMatch(
+      /agent\/time_varying_key\/positive\.ts\n\s+8:63\s+error\s+idempotency key idempotencyKey depends on the clock/,
+    );
   });
 
   test('a tsconfig.json selects the files; specs, tool lists and code share one report with totals per kind', async () => {
     const dir = project();
-    writeFileSync(join(dir, 'tsconfig.json'), '{\n  // comments are fine\n  "compilerOptions": { "strict": true },\n  "include": ["agent/**/*.ts"],\n}\n');
+    writeFileSync(
+      join(dir, 'tsconfig.json'),
+      '{\n  // comments are fine\n  "compilerOptions": { "strict": true },\n  "include": ["agent/**/*.ts"],\n}\n',
+    );
     const run = await runCli(['audit', 'specs', 'tsconfig.json', '--format', 'json', '--fail-on', 'none'], dir);
     expect(run.stderr).toBe('');
     const report = JSON.parse(run.stdout) as Report;
@@ -57,7 +76,9 @@ describe('idemgen audit on agent code', () => {
     expect(s.tools.sources).toBe(1);
     expect(s.code.sources).toBe(13);
     expect(s.code.operations).toBe(0);
-    expect(s.code.diagnostics.error + s.code.diagnostics.warning).toBe(report.diagnostics.filter((d) => d.file.startsWith('agent/')).length);
+    expect(s.code.diagnostics.error + s.code.diagnostics.warning).toBe(
+      report.diagnostics.filter((d) => d.file.startsWith('agent/')).length,
+    );
     expect(s.spec.operations).toBeGreaterThan(5);
     const md = await runCli(['audit', 'specs', 'tsconfig.json', '--format', 'markdown', '--fail-on', 'none'], dir);
     expect(md.stdout).toMatch(/\| code \| 13 \| 0 \|/);
@@ -77,10 +98,26 @@ describe('idemgen audit on agent code', () => {
 
   test('config severities apply to code rules ("off" silences one)', async () => {
     const dir = project();
-    writeFileSync(join(dir, 'idemgen.config.json'), JSON.stringify({ severities: { time_varying_key: 'off', sdk_write_without_key: 'error' } }));
-    const run = await runCli(['audit', 'agent/time_varying_key/positive.ts', 'agent/sdk_write_without_key/positive.ts', '--format', 'json', '--fail-on', 'none'], dir);
+    writeFileSync(
+      join(dir, 'idemgen.config.json'),
+      JSON.stringify({ severities: { time_varying_key: 'off', sdk_write_without_key: 'error' } }),
+    );
+    const run = await runCli(
+      [
+        'audit',
+        'agent/time_varying_key/positive.ts',
+        'agent/sdk_write_without_key/positive.ts',
+        '--format',
+        'json',
+        '--fail-on',
+        'none',
+      ],
+      dir,
+    );
     const report = JSON.parse(run.stdout) as Report;
     expect(report.diagnostics.some((d) => d.code === 'time_varying_key')).toBe(false);
-    expect(report.diagnostics.filter((d) => d.code === 'sdk_write_without_key').every((d) => d.severity === 'error')).toBe(true);
+    expect(
+      report.diagnostics.filter((d) => d.code === 'sdk_write_without_key').every((d) => d.severity === 'error'),
+    ).toBe(true);
   });
 });

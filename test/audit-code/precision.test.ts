@@ -39,7 +39,10 @@ describe('precision on agent code from npm', () => {
     const files = GLOBS.flatMap((g) => expandGlob(`${ROOT}/${g}`));
     expect(files.length).toBeGreaterThan(150);
     const result = auditFiles(files, ROOT);
-    const found = result.diagnostics.map((d) => `${d.file!.replace('node_modules/@modelcontextprotocol/', '').replace('node_modules/', '')} ${d.code} ${/tool (\S+)/.exec(d.message)?.[1]}`);
+    const found = result.diagnostics.map(
+      (d) =>
+        `${d.file!.replace('node_modules/@modelcontextprotocol/', '').replace('node_modules/', '')} ${d.code} ${/tool (\S+)/.exec(d.message)?.[1]}`,
+    );
     expect(found.sort()).toEqual(Object.keys(EXPECTED).sort());
     expect(result.tools).toBeGreaterThan(40);
   });

@@ -3,7 +3,14 @@ import { parseHeader, splitCommand } from '../../src/audit-mcp/command.js';
 
 describe('--mcp command and --header parsing', () => {
   test('splits like a shell for quoting only', () => {
-    expect(splitCommand(`node "my server.js" --root '/tmp/a b' x\\ y ""`)).toEqual(['node', 'my server.js', '--root', '/tmp/a b', 'x y', '']);
+    expect(splitCommand(`node "my server.js" --root '/tmp/a b' x\\ y ""`)).toEqual([
+      'node',
+      'my server.js',
+      '--root',
+      '/tmp/a b',
+      'x y',
+      '',
+    ]);
     expect(splitCommand('npx -y pkg $HOME')).toEqual(['npx', '-y', 'pkg', '$HOME']);
     expect(() => splitCommand('node "open')).toThrow(/unterminated/);
   });

@@ -48,14 +48,30 @@ describe('idemgen audit --mcp-url (Streamable HTTP)', () => {
     const dir = mkdtempSync(join(tmpdir(), 'idemgen-mcp-http-'));
     process.env.IDEMGEN_TEST_MCP_TOKEN = 's3cret-token';
     try {
-      const ok = await runCli(['audit', '--mcp-url', server.url, '--header', 'Authorization: Bearer ${IDEMGEN_TEST_MCP_TOKEN}', '--format', 'json', '--fail-on', 'none'], dir);
+      const ok = await runCli(
+        [
+          'audit',
+          '--mcp-url',
+          server.url,
+          '--header',
+          'Authorization: Bearer ${IDEMGEN_TEST_MCP_TOKEN}',
+          '--format',
+          'json',
+          '--fail-on',
+          'none',
+        ],
+        dir,
+      );
       expect(ok.code).toBe(0);
       expect((JSON.parse(ok.stdout) as Report).operations).toHaveLength(PAGED_TOOLS.length);
       const refused = await runCli(['audit', '--mcp-url', server.url, '--mcp-timeout', '5000'], dir);
       expect(refused.code).toBe(2);
       expect(refused.stderr).toMatch(/mcp_server_failed/);
       expect(refused.stderr).not.toMatch(/s3cret/);
-      const unset = await runCli(['audit', '--mcp-url', server.url, '--header', 'Authorization: Bearer ${IDEMGEN_TEST_UNSET_VAR}'], dir);
+      const unset = await runCli(
+        ['audit', '--mcp-url', server.url, '--header', 'Authorization: Bearer ${IDEMGEN_TEST_UNSET_VAR}'],
+        dir,
+      );
       expect(unset.code).toBe(2);
       expect(unset.stderr).toMatch(/IDEMGEN_TEST_UNSET_VAR is not set/);
     } finally {
@@ -68,7 +84,10 @@ describe('idemgen audit --mcp-url (Streamable HTTP)', () => {
     silent.always({ kind: 'stall' }); // takes the request, never answers
     try {
       const started = Date.now();
-      const run = await runCli(['audit', '--mcp-url', `${silent.url}/mcp`, '--mcp-timeout', '1500'], mkdtempSync(join(tmpdir(), 'idemgen-mcp-http-')));
+      const run = await runCli(
+        ['audit', '--mcp-url', `${silent.url}/mcp`, '--mcp-timeout', '1500'],
+        mkdtempSync(join(tmpdir(), 'idemgen-mcp-http-')),
+      );
       expect(run.code).toBe(2);
       expect(run.stderr).toMatch(/mcp_server_failed/);
       expect(Date.now() - started).toBeLessThan(8_000);

@@ -16,10 +16,17 @@ const object = (props: Record<string, object>): Tool['inputSchema'] => ({ type: 
 export const PAGED_TOOLS: Tool[] = [
   { name: 'get_record', inputSchema: object({ id: { type: 'string' } }), annotations: { readOnlyHint: true } },
   { name: 'delete_record', inputSchema: object({ id: { type: 'string' } }), annotations: { readOnlyHint: true } },
-  { name: 'create_record', inputSchema: object({ body: { type: 'string' }, idempotency_key: { type: 'string', minLength: 16 } }) },
+  {
+    name: 'create_record',
+    inputSchema: object({ body: { type: 'string' }, idempotency_key: { type: 'string', minLength: 16 } }),
+  },
   { name: 'wipe_records', inputSchema: object({}), annotations: { destructiveHint: true } },
   { name: 'list_records', inputSchema: object({}), annotations: { readOnlyHint: true } },
-  { name: 'replace_record', inputSchema: object({ id: { type: 'string' } }), annotations: { destructiveHint: true, idempotentHint: true } },
+  {
+    name: 'replace_record',
+    inputSchema: object({ id: { type: 'string' } }),
+    annotations: { destructiveHint: true, idempotentHint: true },
+  },
   { name: 'send_report', inputSchema: object({ to: { type: 'string' } }) },
 ];
 
@@ -59,9 +66,10 @@ export async function startPagedServer(token?: string): Promise<PagedServer> {
   return {
     url: `http://127.0.0.1:${port}/mcp`,
     cursors,
-    close: () => new Promise<void>((ok) => {
-      http.closeAllConnections();
-      http.close(() => ok());
-    }),
+    close: () =>
+      new Promise<void>((ok) => {
+        http.closeAllConnections();
+        http.close(() => ok());
+      }),
   };
 }

@@ -12,13 +12,39 @@ const cases: { rule: string; op: Operation; effect: 'read' | 'write'; config?: o
   { rule: 'http_unsafe_method', op: http('put', '/things/{id}'), effect: 'write' },
   { rule: 'http_unsafe_method', op: http('patch', '/things/{id}'), effect: 'write' },
   { rule: 'http_unsafe_method', op: http('delete', '/things/{id}'), effect: 'write' },
-  { rule: 'extension_exempt', op: http('post', '/search', { extensions: { 'x-idempotency': 'exempt' } }), effect: 'read' },
-  { rule: 'extension_exempt', op: http('post', '/graphql', { pathExtensions: { 'x-idempotency': 'exempt' } }), effect: 'read' },
-  { rule: 'override_effect', op: http('post', '/query'), effect: 'read', config: { overrides: { 'POST /query': { effect: 'read' } } } },
-  { rule: 'override_effect', op: tool('get_secret'), effect: 'write', config: { overrides: { 'tool:get_secret': { effect: 'write' } } } },
+  {
+    rule: 'extension_exempt',
+    op: http('post', '/search', { extensions: { 'x-idempotency': 'exempt' } }),
+    effect: 'read',
+  },
+  {
+    rule: 'extension_exempt',
+    op: http('post', '/graphql', { pathExtensions: { 'x-idempotency': 'exempt' } }),
+    effect: 'read',
+  },
+  {
+    rule: 'override_effect',
+    op: http('post', '/query'),
+    effect: 'read',
+    config: { overrides: { 'POST /query': { effect: 'read' } } },
+  },
+  {
+    rule: 'override_effect',
+    op: tool('get_secret'),
+    effect: 'write',
+    config: { overrides: { 'tool:get_secret': { effect: 'write' } } },
+  },
   { rule: 'tool_read_only_hint', op: tool('read_file', { annotations: { readOnlyHint: true } }), effect: 'read' },
-  { rule: 'tool_read_only_hint', op: tool('trigger-long-running-operation', { annotations: { readOnlyHint: true } }), effect: 'read' },
-  { rule: 'tool_not_read_only_hint', op: tool('git_checkout', { annotations: { readOnlyHint: false } }), effect: 'write' },
+  {
+    rule: 'tool_read_only_hint',
+    op: tool('trigger-long-running-operation', { annotations: { readOnlyHint: true } }),
+    effect: 'read',
+  },
+  {
+    rule: 'tool_not_read_only_hint',
+    op: tool('git_checkout', { annotations: { readOnlyHint: false } }),
+    effect: 'write',
+  },
   { rule: 'tool_destructive_hint', op: tool('purge', { annotations: { destructiveHint: true } }), effect: 'write' },
   { rule: 'tool_write_verb', op: tool('send_email', { format: 'anthropic' }), effect: 'write' },
   { rule: 'tool_write_verb', op: tool('slack_post_message'), effect: 'write' },
@@ -54,11 +80,16 @@ describe('step 0: effect', () => {
     const { entry, plan } = classifyOne(tool('get_and_purge', { annotations: { destructiveHint: true } }));
     expect(entry.effect).toBe('write');
     expect(codes(plan)).toContain('ambiguous_tool_effect');
-    expect(plan.diagnostics.find((d) => d.code === 'ambiguous_tool_effect')).toMatchObject({ file: 'tools.json', pointer: '/tools/0/annotations/destructiveHint' });
+    expect(plan.diagnostics.find((d) => d.code === 'ambiguous_tool_effect')).toMatchObject({
+      file: 'tools.json',
+      pointer: '/tools/0/annotations/destructiveHint',
+    });
   });
 
   it('ambiguous_tool_effect: readOnlyHint and destructiveHint together fail safe to write', () => {
-    const { entry, plan } = classifyOne(tool('list_files', { annotations: { readOnlyHint: true, destructiveHint: true } }));
+    const { entry, plan } = classifyOne(
+      tool('list_files', { annotations: { readOnlyHint: true, destructiveHint: true } }),
+    );
     expect(entry.effect).toBe('write');
     expect(codes(plan)).toContain('ambiguous_tool_effect');
   });

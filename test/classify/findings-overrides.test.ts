@@ -4,7 +4,13 @@ import { resolveConfig } from '../../src/config/types.js';
 import type { Parameter } from '../../src/ir/types.js';
 import { apiOf, classifyOne, codes, http, rules, tool } from './helpers.js';
 
-const header = (name: string, maxLength?: number): Parameter => ({ name, in: 'header', required: true, pointer: '/p', schema: maxLength === undefined ? { type: 'string' } : { type: 'string', maxLength } });
+const header = (name: string, maxLength?: number): Parameter => ({
+  name,
+  in: 'header',
+  required: true,
+  pointer: '/p',
+  schema: maxLength === undefined ? { type: 'string' } : { type: 'string', maxLength },
+});
 
 describe('findings', () => {
   it('key_carrier_too_short: a 10-character key cannot hold enough entropy', () => {
@@ -12,13 +18,19 @@ describe('findings', () => {
     const d = plan.diagnostics.find((x) => x.code === 'key_carrier_too_short');
     expect(d).toMatchObject({ severity: 'warning', file: 'spec.yaml', pointer: '/paths/~1a/post' });
     expect(d?.message).toMatch(/entropy/);
-    expect(codes(classifyOne(http('post', '/a', { parameters: [header('Idempotency-Key', 16)] })).plan)).not.toContain('key_carrier_too_short');
+    expect(codes(classifyOne(http('post', '/a', { parameters: [header('Idempotency-Key', 16)] })).plan)).not.toContain(
+      'key_carrier_too_short',
+    );
   });
 
   it('tool_missing_required_key: side-effecting tool without, or with an optional, key argument', () => {
     expect(codes(classifyOne(tool('send_email')).plan)).toContain('tool_missing_required_key');
-    const optional = tool('send_email', { inputSchema: { type: 'object', properties: { idempotency_key: { type: 'string' } } } });
-    expect(classifyOne(optional).plan.diagnostics.find((d) => d.code === 'tool_missing_required_key')?.message).toMatch(/does not require/);
+    const optional = tool('send_email', {
+      inputSchema: { type: 'object', properties: { idempotency_key: { type: 'string' } } },
+    });
+    expect(classifyOne(optional).plan.diagnostics.find((d) => d.code === 'tool_missing_required_key')?.message).toMatch(
+      /does not require/,
+    );
     expect(codes(classifyOne(tool('get_email', { annotations: { readOnlyHint: true } })).plan)).toEqual([]);
   });
 
@@ -33,28 +45,58 @@ describe('findings', () => {
 
   it('config.severities overrides a rule and "off" removes it', () => {
     const op = http('post', '/sms');
-    expect(classifyOne(op, { config: { severities: { write_without_key_mechanism: 'error' } } }).plan.diagnostics[0].severity).toBe('error');
-    expect(classifyOne(op, { config: { severities: { write_without_key_mechanism: 'off' } } }).plan.diagnostics).toEqual([]);
+    expect(
+      classifyOne(op, { config: { severities: { write_without_key_mechanism: 'error' } } }).plan.diagnostics[0]
+        .severity,
+    ).toBe('error');
+    expect(
+      classifyOne(op, { config: { severities: { write_without_key_mechanism: 'off' } } }).plan.diagnostics,
+    ).toEqual([]);
   });
 });
 
 describe('overrides, key strategy, TTL', () => {
   it('override mechanism OP-1 with a carrier, key strategy and TTL', () => {
-    const config = { overrides: { sendSms: { mechanism: 'OP-1' as const, carrier: { in: 'body' as const, name: 'dedup_id', maxLength: 64 }, keyStrategy: 'content' as const, ttlSeconds: 300 } } };
+    const config = {
+      overrides: {
+        sendSms: {
+          mechanism: 'OP-1' as const,
+          carrier: { in: 'body' as const, name: 'dedup_id', maxLength: 64 },
+          keyStrategy: 'content' as const,
+          ttlSeconds: 300,
+        },
+      },
+    };
     const { entry } = classifyOne(http('post', '/sms', { operationId: 'sendSms' }), { config });
-    expect(entry).toMatchObject({ class: 'native-key', mechanism: 'OP-1', carrier: { in: 'body', name: 'dedup_id', maxLength: 64 }, keyStrategy: 'content', ttlSeconds: 300 });
+    expect(entry).toMatchObject({
+      class: 'native-key',
+      mechanism: 'OP-1',
+      carrier: { in: 'body', name: 'dedup_id', maxLength: 64 },
+      keyStrategy: 'content',
+      ttlSeconds: 300,
+    });
     expect(rules(entry)).toEqual(expect.arrayContaining(['override_mechanism', 'override_carrier']));
   });
 
   it('override by tool name and owned table', () => {
-    const { entry } = classifyOne(tool('log_event'), { config: { overrides: { log_event: { mechanism: 'OP-4', table: 'events' } } } });
-    expect(entry).toMatchObject({ class: 'owned-store', mechanism: 'OP-4', ownedTable: 'events', toolBoundary: 'OP-7', keyStrategy: 'intent' });
+    const { entry } = classifyOne(tool('log_event'), {
+      config: { overrides: { log_event: { mechanism: 'OP-4', table: 'events' } } },
+    });
+    expect(entry).toMatchObject({
+      class: 'owned-store',
+      mechanism: 'OP-4',
+      ownedTable: 'events',
+      toolBoundary: 'OP-7',
+      keyStrategy: 'intent',
+    });
   });
 
   it('TTL: config.defaultTtlSeconds for our stores, tools.defaultTtlSeconds for tools, none for an undeclared native TTL', () => {
     expect(classifyOne(http('post', '/sms'), { config: { defaultTtlSeconds: 7200 } }).entry.ttlSeconds).toBe(7200);
     expect(classifyOne(tool('send_sms'), { config: { tools: { defaultTtlSeconds: 600 } } }).entry.ttlSeconds).toBe(600);
-    expect(classifyOne(http('post', '/a', { parameters: [header('Idempotency-Key')] })).entry.ttlSeconds).toBeUndefined();
+    expect(
+      classifyOne(http('post', '/a', { parameters: [header('Idempotency-Key')] })).entry.ttlSeconds,
+    ).toBeUndefined();
   });
 
   it('is deterministic and pure: same input, same plan; the input is not mutated', () => {

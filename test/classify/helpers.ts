@@ -33,7 +33,10 @@ export interface Classified {
 }
 
 /** Classify `op` inside an API that also holds `others`; returns its entry and the whole plan. */
-export function classifyOne(op: Operation, opts: { config?: UserConfig; others?: Operation[]; root?: unknown } = {}): Classified {
+export function classifyOne(
+  op: Operation,
+  opts: { config?: UserConfig; others?: Operation[]; root?: unknown } = {},
+): Classified {
   const plan = classify([apiOf([op, ...(opts.others ?? [])], opts.root)], resolveConfig(opts.config ?? {}));
   const entry = plan.apis[0].entries.find((e) => e.operation.key === op.key)!;
   return { entry, plan };

@@ -4,18 +4,76 @@ import type { Operation, ResponseSpec } from '../../src/ir/types.js';
 import { classifyOne, codes, http, rules, tool } from './helpers.js';
 
 const created: ResponseSpec = { status: '201', content: [], headers: [], pointer: '/r' };
-const okBody: ResponseSpec = { status: '200', content: [{ mediaType: 'application/json', schema: { type: 'object' }, pointer: '/r' }], headers: [], pointer: '/r' };
-const blobPut = { required: true, pointer: '/rb', content: [{ mediaType: 'application/octet-stream', schema: { type: 'string', format: 'binary' }, pointer: '/rb/c' }] };
+const okBody: ResponseSpec = {
+  status: '200',
+  content: [{ mediaType: 'application/json', schema: { type: 'object' }, pointer: '/r' }],
+  headers: [],
+  pointer: '/r',
+};
+const blobPut = {
+  required: true,
+  pointer: '/rb',
+  content: [{ mediaType: 'application/octet-stream', schema: { type: 'string', format: 'binary' }, pointer: '/rb/c' }],
+};
 
 // Step 2 (SOP §3 Step 2: content identity → OP-3, single-row insert → OP-4, else OP-2).
-const owned: { rule: string; why: string; op: Operation; mechanism: Mechanism; config?: object; others?: Operation[]; root?: unknown }[] = [
-  { rule: 'owned_content_identity', why: 'content-addressed path {sha256}', op: http('put', '/artifacts/{sha256}'), mechanism: 'OP-3', config: { owned: { hosts: ['api.example.com'] } } },
-  { rule: 'owned_content_identity', why: 'PUT of an octet-stream body', op: http('put', '/files/{name}', { requestBody: blobPut }), mechanism: 'OP-3', config: { owned: { paths: ['/files/**'] } } },
-  { rule: 'owned_single_insert', why: 'POST answering 201', op: http('post', '/orders', { responses: [created] }), mechanism: 'OP-4', config: { owned: { servers: ['https://api.example.com'] } } },
-  { rule: 'owned_single_insert', why: 'POST to a collection returning the resource', op: http('post', '/notes', { responses: [okBody] }), mechanism: 'OP-4', config: { owned: { tags: ['internal'] } }, others: [http('get', '/notes/{id}')] },
-  { rule: 'owned_multi_step', why: 'an action on a resource', op: http('post', '/orders/{id}/fulfil', { responses: [okBody] }), mechanism: 'OP-2', root: { 'x-idempotency-owner': 'self' } },
-  { rule: 'owned_multi_step', why: 'operation-level x-idempotency-owner: self', op: http('patch', '/orders/{id}', { extensions: { 'x-idempotency-owner': 'self' } }), mechanism: 'OP-2' },
-  { rule: 'owned_multi_step', why: 'a tool marked self-owned', op: tool('record_event', { extensions: { 'x-idempotency-owner': 'self' } }), mechanism: 'OP-2' },
+const owned: {
+  rule: string;
+  why: string;
+  op: Operation;
+  mechanism: Mechanism;
+  config?: object;
+  others?: Operation[];
+  root?: unknown;
+}[] = [
+  {
+    rule: 'owned_content_identity',
+    why: 'content-addressed path {sha256}',
+    op: http('put', '/artifacts/{sha256}'),
+    mechanism: 'OP-3',
+    config: { owned: { hosts: ['api.example.com'] } },
+  },
+  {
+    rule: 'owned_content_identity',
+    why: 'PUT of an octet-stream body',
+    op: http('put', '/files/{name}', { requestBody: blobPut }),
+    mechanism: 'OP-3',
+    config: { owned: { paths: ['/files/**'] } },
+  },
+  {
+    rule: 'owned_single_insert',
+    why: 'POST answering 201',
+    op: http('post', '/orders', { responses: [created] }),
+    mechanism: 'OP-4',
+    config: { owned: { servers: ['https://api.example.com'] } },
+  },
+  {
+    rule: 'owned_single_insert',
+    why: 'POST to a collection returning the resource',
+    op: http('post', '/notes', { responses: [okBody] }),
+    mechanism: 'OP-4',
+    config: { owned: { tags: ['internal'] } },
+    others: [http('get', '/notes/{id}')],
+  },
+  {
+    rule: 'owned_multi_step',
+    why: 'an action on a resource',
+    op: http('post', '/orders/{id}/fulfil', { responses: [okBody] }),
+    mechanism: 'OP-2',
+    root: { 'x-idempotency-owner': 'self' },
+  },
+  {
+    rule: 'owned_multi_step',
+    why: 'operation-level x-idempotency-owner: self',
+    op: http('patch', '/orders/{id}', { extensions: { 'x-idempotency-owner': 'self' } }),
+    mechanism: 'OP-2',
+  },
+  {
+    rule: 'owned_multi_step',
+    why: 'a tool marked self-owned',
+    op: tool('record_event', { extensions: { 'x-idempotency-owner': 'self' } }),
+    mechanism: 'OP-2',
+  },
 ];
 
 describe('step 2: owned store', () => {
@@ -29,7 +87,9 @@ describe('step 2: owned store', () => {
   });
 
   it('a host that is not ours is not owned', () => {
-    const { entry } = classifyOne(http('post', '/orders', { responses: [created] }), { config: { owned: { hosts: ['other.example.com'] } } });
+    const { entry } = classifyOne(http('post', '/orders', { responses: [created] }), {
+      config: { owned: { hosts: ['other.example.com'] } },
+    });
     expect(entry.class).toBe('irreversible');
   });
 
@@ -40,21 +100,77 @@ describe('step 2: owned store', () => {
 });
 
 // Step 3 (SOP §3 Step 1, third question → OP-5) and the fail-closed fallback.
-const comp: { rule: string; why: string; op: Operation; others: Operation[]; compensation: string; config?: object }[] = [
-  { rule: 'compensation_inferred', why: 'GitHub repo webhook create ↔ delete', op: http('post', '/repos/{owner}/{repo}/hooks'), others: [http('delete', '/repos/{owner}/{repo}/hooks/{hook_id}')], compensation: 'DELETE /repos/{owner}/{repo}/hooks/{hook_id}' },
-  { rule: 'compensation_inferred', why: 'PUT undone by DELETE of the same path', op: http('put', '/user/starred/{owner}/{repo}'), others: [http('delete', '/user/starred/{owner}/{repo}')], compensation: 'DELETE /user/starred/{owner}/{repo}' },
-  { rule: 'compensation_inferred', why: 'tool create_x ↔ delete_x', op: tool('create_entities'), others: [tool('delete_entities')], compensation: 'tool:delete_entities' },
-  { rule: 'compensation_inferred', why: 'tool add_x ↔ remove_x', op: tool('add-label'), others: [tool('remove-label')], compensation: 'tool:remove-label' },
-  { rule: 'compensation_inferred', why: 'tool charge ↔ refund', op: tool('charge_customer'), others: [tool('refund_customer')], compensation: 'tool:refund_customer' },
-  { rule: 'compensation_inferred', why: 'camelCase createIssue ↔ deleteIssue', op: tool('createIssue'), others: [tool('deleteIssue')], compensation: 'tool:deleteIssue' },
-  { rule: 'compensation_explicit', why: 'x-compensation by operationId', op: http('post', '/wires', { extensions: { 'x-compensation': 'recallWire' } }), others: [http('post', '/wires/{id}/recall', { operationId: 'recallWire' })], compensation: 'POST /wires/{id}/recall' },
-  { rule: 'compensation_explicit', why: 'config override by key', op: http('post', '/devices/{id}/on'), others: [http('post', '/devices/{id}/off')], compensation: 'POST /devices/{id}/off', config: { overrides: { 'POST /devices/{id}/on': { compensation: 'POST /devices/{id}/off' } } } },
-];
+const comp: { rule: string; why: string; op: Operation; others: Operation[]; compensation: string; config?: object }[] =
+  [
+    {
+      rule: 'compensation_inferred',
+      why: 'GitHub repo webhook create ↔ delete',
+      op: http('post', '/repos/{owner}/{repo}/hooks'),
+      others: [http('delete', '/repos/{owner}/{repo}/hooks/{hook_id}')],
+      compensation: 'DELETE /repos/{owner}/{repo}/hooks/{hook_id}',
+    },
+    {
+      rule: 'compensation_inferred',
+      why: 'PUT undone by DELETE of the same path',
+      op: http('put', '/user/starred/{owner}/{repo}'),
+      others: [http('delete', '/user/starred/{owner}/{repo}')],
+      compensation: 'DELETE /user/starred/{owner}/{repo}',
+    },
+    {
+      rule: 'compensation_inferred',
+      why: 'tool create_x ↔ delete_x',
+      op: tool('create_entities'),
+      others: [tool('delete_entities')],
+      compensation: 'tool:delete_entities',
+    },
+    {
+      rule: 'compensation_inferred',
+      why: 'tool add_x ↔ remove_x',
+      op: tool('add-label'),
+      others: [tool('remove-label')],
+      compensation: 'tool:remove-label',
+    },
+    {
+      rule: 'compensation_inferred',
+      why: 'tool charge ↔ refund',
+      op: tool('charge_customer'),
+      others: [tool('refund_customer')],
+      compensation: 'tool:refund_customer',
+    },
+    {
+      rule: 'compensation_inferred',
+      why: 'camelCase createIssue ↔ deleteIssue',
+      op: tool('createIssue'),
+      others: [tool('deleteIssue')],
+      compensation: 'tool:deleteIssue',
+    },
+    {
+      rule: 'compensation_explicit',
+      why: 'x-compensation by operationId',
+      op: http('post', '/wires', { extensions: { 'x-compensation': 'recallWire' } }),
+      others: [http('post', '/wires/{id}/recall', { operationId: 'recallWire' })],
+      compensation: 'POST /wires/{id}/recall',
+    },
+    {
+      rule: 'compensation_explicit',
+      why: 'config override by key',
+      op: http('post', '/devices/{id}/on'),
+      others: [http('post', '/devices/{id}/off')],
+      compensation: 'POST /devices/{id}/off',
+      config: { overrides: { 'POST /devices/{id}/on': { compensation: 'POST /devices/{id}/off' } } },
+    },
+  ];
 
 describe('step 3: compensatable', () => {
   it.each(comp)('$rule: $why', ({ rule, op, others, compensation, config }) => {
     const { entry } = classifyOne(op, { others, config });
-    expect(entry).toMatchObject({ class: 'compensatable', mechanism: 'OP-5', compensation, keyStrategy: 'intent', carrier: null });
+    expect(entry).toMatchObject({
+      class: 'compensatable',
+      mechanism: 'OP-5',
+      compensation,
+      keyStrategy: 'intent',
+      carrier: null,
+    });
     expect(rules(entry)).toContain(rule);
   });
 
@@ -69,11 +185,16 @@ describe('step 3: compensatable', () => {
     const op = http('post', '/wires', { extensions: { 'x-compensation': 'nope' } });
     const { entry, plan } = classifyOne(op);
     expect(entry.mechanism).toBe('fail-closed');
-    expect(plan.diagnostics.find((d) => d.code === 'compensation_target_missing')).toMatchObject({ severity: 'error', pointer: '/paths/~1wires/post/x-compensation' });
+    expect(plan.diagnostics.find((d) => d.code === 'compensation_target_missing')).toMatchObject({
+      severity: 'error',
+      pointer: '/paths/~1wires/post/x-compensation',
+    });
   });
 
   it('compensation_target_missing: OP-5 forced by config with nothing to undo with', () => {
-    const { entry, plan } = classifyOne(http('post', '/wires'), { config: { overrides: { 'POST /wires': { mechanism: 'OP-5' } } } });
+    const { entry, plan } = classifyOne(http('post', '/wires'), {
+      config: { overrides: { 'POST /wires': { mechanism: 'OP-5' } } },
+    });
     expect(entry.mechanism).toBe('OP-5');
     expect(codes(plan)).toContain('compensation_target_missing');
   });

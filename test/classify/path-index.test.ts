@@ -9,11 +9,19 @@ const op = (method: string, path: string, kind = 'http'): Operation =>
 /** The scans the index replaced, kept here as the reference. */
 const scanBelow = (ops: Operation[], post: string) => {
   const base = post.replace(/\/+$/, '');
-  return ops.find((o) => o.kind === 'http' && o.method === 'delete' && o.path.startsWith(`${base}/`) && /^\/\{[^}/]+\}$/.test(o.path.slice(base.length)));
+  return ops.find(
+    (o) =>
+      o.kind === 'http' &&
+      o.method === 'delete' &&
+      o.path.startsWith(`${base}/`) &&
+      /^\/\{[^}/]+\}$/.test(o.path.slice(base.length)),
+  );
 };
 const scanItem = (ops: Operation[], post: string) => {
   const base = post.replace(/\/+$/, '');
-  return ops.some((o) => o.kind === 'http' && /^\/\{[^}/]+\}$/.test(o.path.slice(base.length)) && o.path.startsWith(`${base}/`));
+  return ops.some(
+    (o) => o.kind === 'http' && /^\/\{[^}/]+\}$/.test(o.path.slice(base.length)) && o.path.startsWith(`${base}/`),
+  );
 };
 
 describe('pathIndex', () => {
@@ -32,7 +40,20 @@ describe('pathIndex', () => {
   const index = pathIndex(new Map(ops.map((o, i) => [`${o.key}#${i}`, o])));
 
   it('finds the first DELETE one template segment below a collection, as the scan did', () => {
-    for (const post of ['/things', '/things/', '/things//', '/things/{id}/parts', '/orders', '/a', '/a/', '/', '', '/users', '/tools', '/nothing']) {
+    for (const post of [
+      '/things',
+      '/things/',
+      '/things//',
+      '/things/{id}/parts',
+      '/orders',
+      '/a',
+      '/a/',
+      '/',
+      '',
+      '/users',
+      '/tools',
+      '/nothing',
+    ]) {
       expect(index.deleteBelow.get(collectionBase(post))).toBe(scanBelow(ops, post));
       expect(index.hasItemBelow.has(collectionBase(post))).toBe(scanItem(ops, post));
     }
@@ -44,7 +65,12 @@ describe('pathIndex', () => {
   });
 
   it('reads the parent of an item path only when the last segment is one whole template', () => {
-    expect([parentOfItem('/a/{b}'), parentOfItem('/a/{b}.json'), parentOfItem('/{b}'), parentOfItem('/a/b')]).toEqual(['/a', undefined, '', undefined]);
+    expect([parentOfItem('/a/{b}'), parentOfItem('/a/{b}.json'), parentOfItem('/{b}'), parentOfItem('/a/b')]).toEqual([
+      '/a',
+      undefined,
+      '',
+      undefined,
+    ]);
   });
 
   it('is built once per operation map', () => {

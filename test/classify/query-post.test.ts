@@ -10,8 +10,16 @@ const flagged: { name: string; op: HttpOperation; verb: string }[] = [
   { name: 'Plaid accounts/get', op: post('/accounts/get', 'accountsGet'), verb: 'get' },
   { name: 'Plaid accounts/balance/get', op: post('/accounts/balance/get', 'accountsBalanceGet'), verb: 'get' },
   { name: 'Square catalog search', op: post('/v2/catalog/search', 'SearchCatalogObjects'), verb: 'search' },
-  { name: 'Square orders batch-retrieve', op: post('/v2/orders/batch-retrieve', 'BatchRetrieveOrders'), verb: 'retrieve' },
-  { name: 'Square orders calculate (noun "order" in the operationId)', op: post('/v2/orders/calculate', 'CalculateOrder'), verb: 'calculate' },
+  {
+    name: 'Square orders batch-retrieve',
+    op: post('/v2/orders/batch-retrieve', 'BatchRetrieveOrders'),
+    verb: 'retrieve',
+  },
+  {
+    name: 'Square orders calculate (noun "order" in the operationId)',
+    op: post('/v2/orders/calculate', 'CalculateOrder'),
+    verb: 'calculate',
+  },
   { name: 'GitHub markdown render (operationId)', op: post('/markdown', 'markdown/render'), verb: 'render' },
   { name: 'SendGrid recipients search', op: post('/contactdb/recipients/search'), verb: 'search' },
   { name: 'Google custom method', op: post('/v1/{parent}/devices:findByIdentifier'), verb: 'find' },
@@ -51,20 +59,28 @@ describe('probable_query_post', () => {
   });
 
   it('probable_query_post: info when the API takes a native key (OP-1)', () => {
-    const op = post('/accounts/get', undefined, { parameters: [{ name: 'Idempotency-Key', in: 'header', required: false, pointer: '/p', schema: { type: 'string' } }] });
+    const op = post('/accounts/get', undefined, {
+      parameters: [
+        { name: 'Idempotency-Key', in: 'header', required: false, pointer: '/p', schema: { type: 'string' } },
+      ],
+    });
     const { entry, plan } = classifyOne(op);
     expect(entry.mechanism).toBe('OP-1');
     expect(plan.diagnostics.find((d) => d.code === 'probable_query_post')?.severity).toBe('info');
   });
 
   it('override_effect: the pasted override makes it a read and silences the finding', () => {
-    const { entry, plan } = classifyOne(post('/accounts/get'), { config: { overrides: { 'POST /accounts/get': { effect: 'read' } } } });
+    const { entry, plan } = classifyOne(post('/accounts/get'), {
+      config: { overrides: { 'POST /accounts/get': { effect: 'read' } } },
+    });
     expect(entry.effect).toBe('read');
     expect(codes(plan)).not.toContain('probable_query_post');
   });
 
   it('override_effect: an explicit effect: write is a decision, not a finding', () => {
-    const { plan } = classifyOne(post('/accounts/get'), { config: { overrides: { 'POST /accounts/get': { effect: 'write' } } } });
+    const { plan } = classifyOne(post('/accounts/get'), {
+      config: { overrides: { 'POST /accounts/get': { effect: 'write' } } },
+    });
     expect(codes(plan)).not.toContain('probable_query_post');
   });
 });

@@ -5,15 +5,27 @@ import { KEY_NOT_RESUME_SAFE, checkResumeSafety } from '../../src/classify/resum
 
 /** An MCP tool entry at `/tools/<index>` of tools/agent.json with the given mechanism and key strategy. */
 function entry(tool: string, mechanism: Mechanism, keyStrategy: KeyStrategy | null, index = 0): PlanEntry {
-  const operation = toolOp(tool, { type: 'object' }, { source: { file: 'tools/agent.json', pointer: `/tools/${index}` } });
+  const operation = toolOp(
+    tool,
+    { type: 'object' },
+    { source: { file: 'tools/agent.json', pointer: `/tools/${index}` } },
+  );
   return planEntry(operation, mechanism, { class: mechanism === 'none' ? 'read-only' : 'irreversible', keyStrategy });
 }
 
 describe('checkResumeSafety (key_not_resume_safe)', () => {
   const table: { name: string; entry: PlanEntry; stateFields?: string[]; severity: string | null; says?: RegExp }[] = [
-    { name: 'intent key from a checkpointed scope', entry: entry('send_email', 'fail-closed', 'intent'), severity: null },
+    {
+      name: 'intent key from a checkpointed scope',
+      entry: entry('send_email', 'fail-closed', 'intent'),
+      severity: null,
+    },
     { name: 'read-only tool', entry: entry('get_user', 'none', null), severity: null },
-    { name: 'content key on a content-addressed write (OP-3)', entry: entry('put_blob', 'OP-3', 'content'), severity: null },
+    {
+      name: 'content key on a content-addressed write (OP-3)',
+      entry: entry('put_blob', 'OP-3', 'content'),
+      severity: null,
+    },
     {
       name: 'content key on a send swallows a second, wanted send (SOP Case 2)',
       entry: entry('send_email', 'fail-closed', 'content'),

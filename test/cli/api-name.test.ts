@@ -4,12 +4,15 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli, scratchProject } from '../helpers/cli.js';
 
-const config = (dir: string, value: unknown): void => writeFileSync(join(dir, 'idemgen.config.json'), JSON.stringify(value));
+const config = (dir: string, value: unknown): void =>
+  writeFileSync(join(dir, 'idemgen.config.json'), JSON.stringify(value));
 
 describe('apiName', () => {
   it('per input: client, factory, class and tool files take the name; other inputs keep theirs', async () => {
     const dir = scratchProject(false);
-    config(dir, { inputs: [{ path: 'specs/payments.openapi.yaml', apiName: 'billing' }, 'specs/messaging.openapi.yaml'] });
+    config(dir, {
+      inputs: [{ path: 'specs/payments.openapi.yaml', apiName: 'billing' }, 'specs/messaging.openapi.yaml'],
+    });
     const run = await runCli(['generate'], dir);
     expect(run.code).toBe(0);
     const client = readFileSync(join(dir, 'generated/client/billing.gen.ts'), 'utf8');

@@ -4,7 +4,15 @@ import { describe, expect, test } from 'vitest';
 import { runCli, scratchProject } from '../helpers/cli.js';
 
 interface AuditJson {
-  operations: { key: string; name: string; source: { file: string; pointer: string }; effect: string; class: string; mechanism: string; reasons: unknown[] }[];
+  operations: {
+    key: string;
+    name: string;
+    source: { file: string; pointer: string };
+    effect: string;
+    class: string;
+    mechanism: string;
+    reasons: unknown[];
+  }[];
   diagnostics: { code: string; severity: string; file: string; pointer: string; line?: number }[];
 }
 
@@ -25,7 +33,10 @@ describe('idemgen audit', () => {
 
   test('writes several reports with repeated -o and picks the format from the extension', async () => {
     const dir = scratchProject();
-    const run = await runCli(['audit', '-o', 'out/a.json', '-o', 'out/a.sarif', '-o', 'out/a.md', '--fail-on', 'none'], dir);
+    const run = await runCli(
+      ['audit', '-o', 'out/a.json', '-o', 'out/a.sarif', '-o', 'out/a.md', '--fail-on', 'none'],
+      dir,
+    );
     expect(run.code).toBe(0);
     expect(JSON.parse(readFileSync(join(dir, 'out/a.json'), 'utf8')).operations).toHaveLength(22);
     expect(JSON.parse(readFileSync(join(dir, 'out/a.sarif'), 'utf8')).version).toBe('2.1.0');
@@ -33,13 +44,19 @@ describe('idemgen audit', () => {
     expect(md).toContain('| operation | effect | class | mechanism | carrier | key strategy | TTL | reasons |');
     const rows = md.split('\n').filter((l) => l.startsWith('| `'));
     expect(rows).toHaveLength(22 + 3); // one row per operation, then one per diagnostic code
-    expect(rows).toContain('| `POST /v2/sms` | write | irreversible | fail-closed | — | intent | 24 h | `http_unsafe_method`: POST changes server state (RFC 9110 §9.2.1)<br>`irreversible`: no native key, not our store, no inverse operation: fail closed (a pending row blocks a second call; an ambiguous outcome is never retried automatically) |');
-    expect(rows).toContain('| `POST /payouts` | write | native-key | OP-1 | body idempotency_key (≤ 64) | caller | — | `http_unsafe_method`: POST changes server state (RFC 9110 §9.2.1)<br>`native_field`: request body (application/json) has the key field idempotency_key |');
+    expect(rows).toContain(
+      '| `POST /v2/sms` | write | irreversible | fail-closed | — | intent | 24 h | `http_unsafe_method`: POST changes server state (RFC 9110 §9.2.1)<br>`irreversible`: no native key, not our store, no inverse operation: fail closed (a pending row blocks a second call; an ambiguous outcome is never retried automatically) |',
+    );
+    expect(rows).toContain(
+      '| `POST /payouts` | write | native-key | OP-1 | body idempotency_key (≤ 64) | caller | — | `http_unsafe_method`: POST changes server state (RFC 9110 §9.2.1)<br>`native_field`: request body (application/json) has the key field idempotency_key |',
+    );
   });
 
   test('--fail-on warning exits 1 when the example specs have warnings, none exits 0', async () => {
     const dir = scratchProject();
-    const json = JSON.parse((await runCli(['audit', '--format', 'json', '--fail-on', 'none'], dir)).stdout) as AuditJson;
+    const json = JSON.parse(
+      (await runCli(['audit', '--format', 'json', '--fail-on', 'none'], dir)).stdout,
+    ) as AuditJson;
     const hasWarning = json.diagnostics.some((d) => d.severity === 'warning' || d.severity === 'error');
     expect((await runCli(['audit', '--fail-on', 'warning'], dir)).code).toBe(hasWarning ? 1 : 0);
     expect((await runCli(['audit', '--fail-on', 'none'], dir)).code).toBe(0);
@@ -47,7 +64,9 @@ describe('idemgen audit', () => {
 
   test('findings carry line and column of the operation in the text report', async () => {
     const dir = scratchProject();
-    const json = JSON.parse((await runCli(['audit', '--format', 'json', '--fail-on', 'none'], dir)).stdout) as AuditJson;
+    const json = JSON.parse(
+      (await runCli(['audit', '--format', 'json', '--fail-on', 'none'], dir)).stdout,
+    ) as AuditJson;
     const located = json.diagnostics.filter((d) => d.line !== undefined);
     expect(located.length).toBe(json.diagnostics.filter((d) => d.file && d.pointer !== undefined).length);
   });

@@ -14,7 +14,14 @@ import { checkStrictName, checkStrictSchema } from '../emit/tools/openai-strict.
 
 type Obj = Record<string, any>;
 
-const OPERATIONS = ['DELETE /items/{itemId}', 'GET /pets', 'POST /loops', 'POST /orders', 'POST /pets', 'PUT /files/{id}'];
+const OPERATIONS = [
+  'DELETE /items/{itemId}',
+  'GET /pets',
+  'POST /loops',
+  'POST /orders',
+  'POST /pets',
+  'PUT /files/{id}',
+];
 
 /** [code, pointer, line] of each broken ref in test/fixtures/refs/broken-refs.yaml, in line order. */
 const BROKEN = [
@@ -46,7 +53,11 @@ describe('broken references degrade instead of aborting', () => {
     const findings = report.diagnostics as Obj[];
     const broken = findings.filter((d) => BROKEN_CODES.has(d.code)).map((d) => [d.code, d.pointer, d.line]);
     expect(broken.sort((a, b) => a[2] - b[2])).toEqual(BROKEN);
-    expect(findings.filter((d) => BROKEN_CODES.has(d.code)).every((d) => d.severity === 'warning' && d.file === 'broken-refs.yaml')).toBe(true);
+    expect(
+      findings
+        .filter((d) => BROKEN_CODES.has(d.code))
+        .every((d) => d.severity === 'warning' && d.file === 'broken-refs.yaml'),
+    ).toBe(true);
     expect((await runCli(['audit', 'broken-refs.yaml', '--fail-on', 'warning'], dir)).code).toBe(1);
   });
 
@@ -56,7 +67,8 @@ describe('broken references degrade instead of aborting', () => {
     expect(run.code).toBe(0);
     expect(run.stderr).toMatch(/0 error\(s\), /);
     const client = readFileSync(join(dir, 'out/client/broken-refs.gen.ts'), 'utf8');
-    for (const method of ['deleteItem', 'listPets', 'createLoop', 'createOrder', 'createPet', 'putFile']) expect(client).toMatch(new RegExp(`^  (async )?${method}[<(]`, "m"));
+    for (const method of ['deleteItem', 'listPets', 'createLoop', 'createOrder', 'createPet', 'putFile'])
+      expect(client).toMatch(new RegExp(`^  (async )?${method}[<(]`, 'm'));
     expect(client).toMatch(/export type CreateOrderResponse = unknown;/);
     expect(client).toMatch(/export type LoopA = unknown;/);
     expect(client).toMatch(/owner\?: unknown;/);
@@ -74,7 +86,11 @@ describe('broken references degrade instead of aborting', () => {
     const openai = JSON.parse(readFileSync(join(dir, 'out/tools/openai/broken-refs.tools.json'), 'utf8')) as Obj[];
     expect(openai).toHaveLength(OPERATIONS.length);
     for (const tool of openai) {
-      expect([tool.function.name, ...checkStrictName(tool.function.name), ...checkStrictSchema(tool.function.parameters)]).toEqual([tool.function.name]);
+      expect([
+        tool.function.name,
+        ...checkStrictName(tool.function.name),
+        ...checkStrictSchema(tool.function.parameters),
+      ]).toEqual([tool.function.name]);
       expect(compileError(ajv, tool.function.parameters)).toBeUndefined();
     }
     const loop = mcp.find((t) => t.name === 'createLoop') as Obj;
@@ -92,17 +108,36 @@ describe('broken references degrade instead of aborting', () => {
     expect((await runCli(['generate', 'broken-refs.yaml', '--out', 'out'], dir)).code).toBe(0);
     expect((await runCli(['generate', 'broken-refs.yaml', '--out', 'out', '--strict'], dir)).code).toBe(2);
     expect(listFiles(join(dir, 'out'))).toEqual([
-      'client/broken-refs.gen.ts', 'handlers/broken-refs.tools.gen.ts', 'mcp/broken-refs.server.gen.ts', 'report/audit.json', 'report/audit.md',
-      ...['mysql', 'postgres', 'sqlite'].flatMap((d) => [`sql/${d}/0001_idemgen_dedup.down.sql`, `sql/${d}/0001_idemgen_dedup.up.sql`]),
-      ...['anthropic', 'mcp', 'openai'].flatMap((f) => [`tools/${f}/broken-refs.names.json`, `tools/${f}/broken-refs.tools.json`]),
+      'client/broken-refs.gen.ts',
+      'handlers/broken-refs.tools.gen.ts',
+      'mcp/broken-refs.server.gen.ts',
+      'report/audit.json',
+      'report/audit.md',
+      ...['mysql', 'postgres', 'sqlite'].flatMap((d) => [
+        `sql/${d}/0001_idemgen_dedup.down.sql`,
+        `sql/${d}/0001_idemgen_dedup.up.sql`,
+      ]),
+      ...['anthropic', 'mcp', 'openai'].flatMap((f) => [
+        `tools/${f}/broken-refs.names.json`,
+        `tools/${f}/broken-refs.tools.json`,
+      ]),
     ]); // the lenient run's output, untouched by the refused strict run
   });
 
   it('a path parameter behind a broken ref stays a required path parameter, so no URL is sent with {name} in it', async () => {
     const dir = project();
     const spec = {
-      openapi: '3.0.3', info: { title: 'w', version: '1' },
-      paths: { '/widgets/{widgetId}': { get: { operationId: 'getWidget', parameters: [{ $ref: '#/components/parameters/WidgetId' }], responses: { '200': { description: 'ok' } } } } },
+      openapi: '3.0.3',
+      info: { title: 'w', version: '1' },
+      paths: {
+        '/widgets/{widgetId}': {
+          get: {
+            operationId: 'getWidget',
+            parameters: [{ $ref: '#/components/parameters/WidgetId' }],
+            responses: { '200': { description: 'ok' } },
+          },
+        },
+      },
     };
     writeFileSync(join(dir, 'w.json'), JSON.stringify(spec, null, 2));
     const run = await runCli(['generate', 'w.json', '--out', 'out'], dir);

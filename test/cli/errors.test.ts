@@ -18,12 +18,32 @@ const NO_STACK = /\n\s+at .+:\d+:\d+/;
 describe('user mistakes exit 2 with a diagnostic and no stack trace', () => {
   test.each([
     ['a missing path', {}, ['generate', 'nope.yaml'], /input_not_found/],
-    ['invalid JSON (with line:col)', { 'bad.json': '{\n  "openapi": "3.0.0",\n  "paths": {,}\n}\n' }, ['generate', 'bad.json'], /3:\d+.*invalid_json/],
-    ['invalid YAML (with line:col)', { 'bad.yaml': 'openapi: 3.0.0\ninfo:\n  title: [unclosed\n' }, ['audit', 'bad.yaml'], /\d+:\d+.*invalid_yaml/],
+    [
+      'invalid JSON (with line:col)',
+      { 'bad.json': '{\n  "openapi": "3.0.0",\n  "paths": {,}\n}\n' },
+      ['generate', 'bad.json'],
+      /3:\d+.*invalid_json/,
+    ],
+    [
+      'invalid YAML (with line:col)',
+      { 'bad.yaml': 'openapi: 3.0.0\ninfo:\n  title: [unclosed\n' },
+      ['audit', 'bad.yaml'],
+      /\d+:\d+.*invalid_yaml/,
+    ],
     ['an empty file', { 'empty.yaml': '' }, ['generate', 'empty.yaml'], /empty_file/],
-    ['a file that is neither a spec nor a tool list', { 'x.json': '{"hello": "world"}' }, ['audit', 'x.json'], /unrecognized_input/],
+    [
+      'a file that is neither a spec nor a tool list',
+      { 'x.json': '{"hello": "world"}' },
+      ['audit', 'x.json'],
+      /unrecognized_input/,
+    ],
     ['an unknown config key', { 'idemgen.config.json': '{"inptus": ["specs"]}' }, ['generate'], /invalid_config/],
-    ['a bad mechanism in config', { 'idemgen.config.yaml': 'overrides:\n  "POST /x": { mechanism: OP-9 }\n' }, ['audit'], /\/overrides\/POST ~1x\/mechanism/],
+    [
+      'a bad mechanism in config',
+      { 'idemgen.config.yaml': 'overrides:\n  "POST /x": { mechanism: OP-9 }\n' },
+      ['audit'],
+      /\/overrides\/POST ~1x\/mechanism/,
+    ],
     ['an unknown command', {}, ['frobnicate'], /Unknown argument|Name a command/],
   ])('%s', async (_name, files, args, expected) => {
     const dir = project(files as Record<string, string>);

@@ -52,16 +52,23 @@ describe('idemgen generate', () => {
     const dir = scratchProject();
     expect((await runCli(['generate'], dir)).code).toBe(0);
     const before = snapshotDir(join(dir, 'generated'));
-    writeFileSync(join(dir, 'specs', 'extra.openapi.yaml'), 'openapi: 3.0.3\ninfo: { title: x, version: "1" }\npaths:\n  /x:\n    post:\n      responses: { "200": { description: ok } }\n');
+    writeFileSync(
+      join(dir, 'specs', 'extra.openapi.yaml'),
+      'openapi: 3.0.3\ninfo: { title: x, version: "1" }\npaths:\n  /x:\n    post:\n      responses: { "200": { description: ok } }\n',
+    );
     let written = 0;
     const logger = createLogger({ env: { CI: 'true' }, quiet: true });
     await expect(
-      generateOnce({ cwd: dir, logger }, { cache: false }, {
-        afterFile: () => {
-          written += 1;
-          if (written === 3) throw new Error('simulated crash while writing');
+      generateOnce(
+        { cwd: dir, logger },
+        { cache: false },
+        {
+          afterFile: () => {
+            written += 1;
+            if (written === 3) throw new Error('simulated crash while writing');
+          },
         },
-      }),
+      ),
     ).rejects.toThrow(/simulated crash/);
     expect(snapshotDir(join(dir, 'generated'))).toEqual(before);
     expect(readdirSync(dir).filter((n) => n.includes('.tmp-'))).toEqual([]);

@@ -21,7 +21,10 @@ describe('colour', () => {
 describe('generate --watch', () => {
   test('regenerates when a spec changes (built binary)', async () => {
     const dir = scratchProject();
-    const child = spawn(process.execPath, [join(ROOT, 'bin', 'idemgen.js'), 'generate', '--watch'], { cwd: dir, env: { ...process.env, CI: 'true' } });
+    const child = spawn(process.execPath, [join(ROOT, 'bin', 'idemgen.js'), 'generate', '--watch'], {
+      cwd: dir,
+      env: { ...process.env, CI: 'true' },
+    });
     let err = '';
     const seen = (re: RegExp) =>
       new Promise<void>((resolve, reject) => {

@@ -14,7 +14,8 @@ describe('idemgen audit', () => {
     const script = `set -o pipefail; node bin/idemgen.js audit ${JSON.stringify(STRIPE)} --format sarif --fail-on none | head -1`;
     const got = await new Promise<{ code: number; stdout: string; stderr: string }>((done) => {
       execFile('bash', ['-c', script], { cwd: ROOT, env: { ...process.env, CI: 'true' } }, (err, stdout, stderr) =>
-        done({ code: err ? Number(err.code) : 0, stdout, stderr }));
+        done({ code: err ? Number(err.code) : 0, stdout, stderr }),
+      );
     });
     expect(got.stdout.trim()).toBe('{');
     expect(got.stderr).toBe('');
@@ -30,7 +31,9 @@ describe('idemgen audit', () => {
     const notResumeSafe = lines.filter((l) => l.includes('key_not_resume_safe'));
     expect(notResumeSafe).toHaveLength(1);
     expect(notResumeSafe[0]).toMatch(/^\s+\d{3} notes\s+info\s+e\.g\. .*\(--verbose lists each\)/);
-    expect(lines.some((l) => /^\s+\d+ operations \(POST \/v1\/.*native-key\s+OP-1\s+header Idempotency-Key/.test(l))).toBe(true);
+    expect(
+      lines.some((l) => /^\s+\d+ operations \(POST \/v1\/.*native-key\s+OP-1\s+header Idempotency-Key/.test(l)),
+    ).toBe(true);
 
     const quiet = await runCli(['audit', STRIPE, '--fail-on', 'none', '-q'], ROOT, { quiet: true });
     const quietLines = quiet.stdout.trimEnd().split('\n');
@@ -39,7 +42,9 @@ describe('idemgen audit', () => {
     expect(quietLines.some((l) => l.includes('native-key') && l.includes('OP-1  header'))).toBe(false);
 
     const verbose = await runCli(['audit', STRIPE, '--fail-on', 'none', '--verbose'], ROOT);
-    const model = JSON.parse((await runCli(['audit', STRIPE, '--format', 'json', '--fail-on', 'none'], ROOT)).stdout) as { operations: unknown[]; diagnostics: { code: string }[] };
+    const model = JSON.parse(
+      (await runCli(['audit', STRIPE, '--format', 'json', '--fail-on', 'none'], ROOT)).stdout,
+    ) as { operations: unknown[]; diagnostics: { code: string }[] };
     const each = model.diagnostics.filter((d) => d.code === 'key_not_resume_safe').length;
     expect(verbose.stdout.split('\n').filter((l) => l.includes('key_not_resume_safe'))).toHaveLength(each);
     expect(verbose.stdout.split('\n').length).toBeGreaterThan(model.operations.length);

@@ -14,18 +14,27 @@ import { createMysqlStore } from '../../src/runtime/store/mysql.js';
 import { createSqliteStore } from '../../src/runtime/store/sqlite.js';
 import { runCli } from '../helpers/cli.js';
 
-const req = { operation: 'POST /v1/sms', key: 'migrate-test-key-000001', args: { to: '+1555' }, mechanism: 'fail-closed' as const };
+const req = {
+  operation: 'POST /v1/sms',
+  key: 'migrate-test-key-000001',
+  args: { to: '+1555' },
+  mechanism: 'fail-closed' as const,
+};
 
 describe('a store whose table was never created', () => {
   it('SQLite: IdempotencyStoreSchemaError names the table, the migration file and idemgen migrate; then migrate fixes it', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'idemgen-migrate-'));
     const file = join(dir, 'idem.db');
     const store = createSqliteStore({ filename: file });
-    const err = await createIdempotency({ store }).run(req, async () => 'sent').catch((e: unknown) => e);
+    const err = await createIdempotency({ store })
+      .run(req, async () => 'sent')
+      .catch((e: unknown) => e);
     await store.close();
     expect(err).toBeInstanceOf(IdempotencyStoreSchemaError);
     expect(err).toMatchObject({ code: 'idempotency_store_schema_missing', table: 'idemgen_dedup' });
-    expect((err as Error).message).toMatch(/table idemgen_dedup does not exist: apply the generated migration generated\/sql\/sqlite\/0001_idemgen_dedup\.up\.sql.*idemgen migrate --store/);
+    expect((err as Error).message).toMatch(
+      /table idemgen_dedup does not exist: apply the generated migration generated\/sql\/sqlite\/0001_idemgen_dedup\.up\.sql.*idemgen migrate --store/,
+    );
 
     const dry = await runCli(['migrate', '--store', 'sqlite:./idem.db', '--dry-run'], dir);
     expect(dry.code).toBe(0);
@@ -44,20 +53,32 @@ describe('a store whose table was never created', () => {
     const url = inject('pgUrl');
     const schema = `mig_${process.pid}_${Date.now() % 100000}`;
     const store = createPostgresStore({ connectionString: url, schema });
-    const err = await createIdempotency({ store }).run(req, async () => 'sent').catch((e: unknown) => e);
+    const err = await createIdempotency({ store })
+      .run(req, async () => 'sent')
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(IdempotencyStoreSchemaError);
-    expect((err as Error).message).toMatch(/PostgreSQL table .*idemgen_dedup.* does not exist: apply the generated migration generated\/sql\/postgres\/0001_idemgen_dedup\.up\.sql/);
+    expect((err as Error).message).toMatch(
+      /PostgreSQL table .*idemgen_dedup.* does not exist: apply the generated migration generated\/sql\/postgres\/0001_idemgen_dedup\.up\.sql/,
+    );
     await store.close();
 
-    const run = await runCli(['migrate', '--store', `${url}?schema=${schema}`], mkdtempSync(join(tmpdir(), 'idemgen-migrate-pg-')));
+    const run = await runCli(
+      ['migrate', '--store', `${url}?schema=${schema}`],
+      mkdtempSync(join(tmpdir(), 'idemgen-migrate-pg-')),
+    );
     expect(run.code).toBe(0);
     const client = new pg.Client({ connectionString: url });
     await client.connect();
-    const { rows } = await client.query('SELECT table_name FROM information_schema.tables WHERE table_schema = $1 ORDER BY 1', [schema]);
+    const { rows } = await client.query(
+      'SELECT table_name FROM information_schema.tables WHERE table_schema = $1 ORDER BY 1',
+      [schema],
+    );
     await client.end();
     expect(rows.map((r) => r.table_name)).toEqual(['idemgen_dedup', 'idemgen_saga']);
     const migrated = createPostgresStore({ connectionString: url, schema });
-    expect(await createIdempotency({ store: migrated }).run(req, async () => 'sent')).toMatchObject({ wasReplay: false });
+    expect(await createIdempotency({ store: migrated }).run(req, async () => 'sent')).toMatchObject({
+      wasReplay: false,
+    });
     await migrated.close();
   });
 
@@ -67,17 +88,29 @@ describe('a store whose table was never created', () => {
     const admin = await mysql.createConnection(url);
     await admin.query(`CREATE DATABASE \`${database}\``);
     const store = createMysqlStore({ uri: url, database });
-    const err = await createIdempotency({ store }).run(req, async () => 'sent').catch((e: unknown) => e);
+    const err = await createIdempotency({ store })
+      .run(req, async () => 'sent')
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(IdempotencyStoreSchemaError);
-    expect((err as Error).message).toMatch(/MySQL\/MariaDB table .*idemgen_dedup.* does not exist: apply the generated migration generated\/sql\/mysql\/0001_idemgen_dedup\.up\.sql/);
+    expect((err as Error).message).toMatch(
+      /MySQL\/MariaDB table .*idemgen_dedup.* does not exist: apply the generated migration generated\/sql\/mysql\/0001_idemgen_dedup\.up\.sql/,
+    );
     await store.close();
 
-    const run = await runCli(['migrate', '--store', `${url.replace(/^mysql:/, 'mariadb:')}?database=${database}`], mkdtempSync(join(tmpdir(), 'idemgen-migrate-my-')));
+    const run = await runCli(
+      ['migrate', '--store', `${url.replace(/^mysql:/, 'mariadb:')}?database=${database}`],
+      mkdtempSync(join(tmpdir(), 'idemgen-migrate-my-')),
+    );
     expect(run.code).toBe(0);
-    const [rows] = await admin.query('SELECT TABLE_NAME AS t FROM information_schema.TABLES WHERE TABLE_SCHEMA = ? ORDER BY 1', [database]);
+    const [rows] = await admin.query(
+      'SELECT TABLE_NAME AS t FROM information_schema.TABLES WHERE TABLE_SCHEMA = ? ORDER BY 1',
+      [database],
+    );
     expect((rows as { t: string }[]).map((r) => r.t)).toEqual(['idemgen_dedup', 'idemgen_saga']);
     const migrated = createMysqlStore({ uri: url, database });
-    expect(await createIdempotency({ store: migrated }).run(req, async () => 'sent')).toMatchObject({ wasReplay: false });
+    expect(await createIdempotency({ store: migrated }).run(req, async () => 'sent')).toMatchObject({
+      wasReplay: false,
+    });
     await migrated.close();
     await admin.query(`DROP DATABASE \`${database}\``);
     await admin.end();

@@ -20,12 +20,24 @@ async function seededStore(): Promise<{ dir: string; url: string }> {
   const store = createSqliteStore({ filename: file });
   // An old completed call (expired by now) and a send whose outcome is unknown (the process "died").
   const old = createIdempotency({ store, now: () => Date.now() - 3 * DAY });
-  await old.run({ operation: 'POST /v2/email/send', key: 'key-old-0000000001', args: { to: 'a' }, mechanism: 'fail-closed', ttlSeconds: 3600 }, async () => ({ id: 'm1' }));
+  await old.run(
+    {
+      operation: 'POST /v2/email/send',
+      key: 'key-old-0000000001',
+      args: { to: 'a' },
+      mechanism: 'fail-closed',
+      ttlSeconds: 3600,
+    },
+    async () => ({ id: 'm1' }),
+  );
   const idem = createIdempotency({ store, leaseMs: 1 });
   await expect(
-    idem.run({ operation: 'POST /v2/sms', key: 'key-sms-0000000002', args: { To: '+1' }, mechanism: 'fail-closed' }, async () => {
-      throw new Error('socket hang up after the request was written');
-    }),
+    idem.run(
+      { operation: 'POST /v2/sms', key: 'key-sms-0000000002', args: { To: '+1' }, mechanism: 'fail-closed' },
+      async () => {
+        throw new Error('socket hang up after the request was written');
+      },
+    ),
   ).rejects.toThrow();
   await store.close();
   await new Promise((r) => setTimeout(r, 20));
@@ -38,7 +50,9 @@ test('reconcile lists the unknown outcome and exits 1; prune removes only the ex
   expect(rec.code).toBe(1);
   expect(rec.stdout).toMatch(/1 row\(s\) need reconciliation/);
   expect(rec.stdout).toMatch(/POST \/v2\/sms\s+key=key-sms-0000000002/);
-  const json = JSON.parse((await runCli(['reconcile', '--store', url, '--json'], dir)).stdout) as { operation: string }[];
+  const json = JSON.parse((await runCli(['reconcile', '--store', url, '--json'], dir)).stdout) as {
+    operation: string;
+  }[];
   expect(json.map((r) => r.operation)).toEqual(['POST /v2/sms']);
   const pruned = await runCli(['prune', '--store', url, '--json'], dir);
   expect(pruned.code).toBe(0);

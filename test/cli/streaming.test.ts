@@ -15,8 +15,10 @@ import { analyze, emitAll, emitEach } from '../../src/pipeline.js';
 import { ROOT } from '../helpers/cli.js';
 import { referenceToolsFile } from '../helpers/mcp-reference.js';
 
-const asMap = (files: EmittedFile[]): Record<string, string> => Object.fromEntries(files.map((f) => [f.path, f.contents]));
-const readDir = (dir: string): Record<string, string> => Object.fromEntries(listFiles(dir).map((p) => [p, readFileSync(join(dir, p), 'utf8')]));
+const asMap = (files: EmittedFile[]): Record<string, string> =>
+  Object.fromEntries(files.map((f) => [f.path, f.contents]));
+const readDir = (dir: string): Record<string, string> =>
+  Object.fromEntries(listFiles(dir).map((p) => [p, readFileSync(join(dir, p), 'utf8')]));
 const scratch = (): string => join(mkdtempSync(join(tmpdir(), 'idemgen-stream-')), 'out');
 
 describe('streaming and in-memory emit give identical files', () => {
@@ -83,7 +85,11 @@ describe('sinks', () => {
     truncated.write(readFileSync(join(out, paths[2]), 'utf8').slice(0, -1));
     truncated.end();
     expect(compare.count()).toBe(4);
-    expect(compare.report()).toEqual({ missing: ['tools/openai/extra-api.tools.json'], changed: [paths[0], paths[2]].sort(), extra: paths.slice(3) });
+    expect(compare.report()).toEqual({
+      missing: ['tools/openai/extra-api.tools.json'],
+      changed: [paths[0], paths[2]].sort(),
+      extra: paths.slice(3),
+    });
   });
 
   test('an aborted staging folder closes its open files and leaves nothing behind', () => {

@@ -32,23 +32,35 @@ describe('idemgen validate', () => {
   const dir = fixtures();
 
   it.each([
-    ['schema-errors.yaml', 'openapi3.0', [
-      ['spec_schema_violation', '/info', 2],
-      ['spec_schema_violation', '/paths/~1pets/get/parameters/0/in', 10],
-      ['spec_schema_violation', '/paths/~1pets/get/responses/200', 14],
-      ['spec_schema_violation', '/paths/pets~1{id}', 19],
-      ['spec_schema_violation', '/components/schemas/Pet/properties/id/type', 30],
-    ]],
-    ['openapi31-errors.yaml', 'openapi3.1', [
-      ['spec_schema_violation', '/info/license', 5],
-      ['spec_schema_violation', '/servers/0', 8],
-    ]],
-    ['swagger2-schema-errors.json', 'openapi2', [
-      ['spec_schema_violation', '/schemes/0', 4],
-      ['spec_schema_violation', '/paths/~1pets/post/responses/201', 11],
-      ['spec_schema_violation', '/paths/~1pets/post/responses/201/descripton', 11],
-      ['spec_schema_violation', '/definitions/Pet/required', 16],
-    ]],
+    [
+      'schema-errors.yaml',
+      'openapi3.0',
+      [
+        ['spec_schema_violation', '/info', 2],
+        ['spec_schema_violation', '/paths/~1pets/get/parameters/0/in', 10],
+        ['spec_schema_violation', '/paths/~1pets/get/responses/200', 14],
+        ['spec_schema_violation', '/paths/pets~1{id}', 19],
+        ['spec_schema_violation', '/components/schemas/Pet/properties/id/type', 30],
+      ],
+    ],
+    [
+      'openapi31-errors.yaml',
+      'openapi3.1',
+      [
+        ['spec_schema_violation', '/info/license', 5],
+        ['spec_schema_violation', '/servers/0', 8],
+      ],
+    ],
+    [
+      'swagger2-schema-errors.json',
+      'openapi2',
+      [
+        ['spec_schema_violation', '/schemes/0', 4],
+        ['spec_schema_violation', '/paths/~1pets/post/responses/201', 11],
+        ['spec_schema_violation', '/paths/~1pets/post/responses/201/descripton', 11],
+        ['spec_schema_violation', '/definitions/Pet/required', 16],
+      ],
+    ],
     ['swagger2-errors.json', 'openapi2', [['spec_semantic_error', '/paths/~1pets~1{petId}/get', 6]]],
   ])('%s: each known mistake once, at its line (exit 1)', async (file, format, expected) => {
     const { code, result } = await validateJson(file, dir);
@@ -72,15 +84,29 @@ describe('idemgen validate', () => {
   it('a dangling ref and a ref cycle make a document invalid; remote refs are warnings, not fetched', async () => {
     const { code, result } = await validateJson('broken-refs.yaml', dir);
     expect(code).toBe(1);
-    const bySeverity = (s: string) => result.diagnostics.filter((d: Obj) => d.severity === s).map((d: Obj) => [d.code, d.line]);
-    expect(bySeverity('error')).toEqual([['unresolved_ref', 63], ['unresolved_ref', 87], ['unresolved_ref', 109], ['ref_cycle', 119]]);
-    expect(bySeverity('warning')).toEqual([['remote_ref', 42], ['remote_ref', 49], ['remote_ref', 117]]);
+    const bySeverity = (s: string) =>
+      result.diagnostics.filter((d: Obj) => d.severity === s).map((d: Obj) => [d.code, d.line]);
+    expect(bySeverity('error')).toEqual([
+      ['unresolved_ref', 63],
+      ['unresolved_ref', 87],
+      ['unresolved_ref', 109],
+      ['ref_cycle', 119],
+    ]);
+    expect(bySeverity('warning')).toEqual([
+      ['remote_ref', 42],
+      ['remote_ref', 49],
+      ['remote_ref', 117],
+    ]);
   });
 
   it('never fetches a remote ref (a local server sees no request) and reports a Swagger 2.0 spec with one valid', async () => {
     const server = await startFaultServer({ respond: () => jsonAnswer(200, { type: 'string' }) });
     const url = `${server.url}/defs.json#/Thing`;
-    const spec = { swagger: '2.0', info: { title: 't', version: '1' }, paths: { '/a': { get: { responses: { '200': { description: 'ok', schema: { $ref: url } } } } } } };
+    const spec = {
+      swagger: '2.0',
+      info: { title: 't', version: '1' },
+      paths: { '/a': { get: { responses: { '200': { description: 'ok', schema: { $ref: url } } } } } },
+    };
     writeFileSync(join(dir, 'remote.json'), JSON.stringify(spec, null, 2));
     try {
       const { code, result } = await validateJson('remote.json', dir);

@@ -9,7 +9,10 @@ import { CORPUS } from '../helpers/corpus.js';
 import { runCli } from '../helpers/cli.js';
 
 function manifest(kind: 'openapi' | 'tools'): { file: string; count: number }[] {
-  const [header, ...rows] = readFileSync(path.join(CORPUS, kind, 'MANIFEST.tsv'), 'utf8').trim().split('\n').map((l) => l.split('\t'));
+  const [header, ...rows] = readFileSync(path.join(CORPUS, kind, 'MANIFEST.tsv'), 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => l.split('\t'));
   const countCol = header.indexOf(kind === 'openapi' ? 'operations_count' : 'tools_count');
   return rows.map((r) => ({ file: r[header.indexOf('file')], count: Number(r[countCol]) }));
 }
@@ -19,10 +22,15 @@ const inputOf = (file: string): string => /^(\S+)\/ \(root: .*\)$/.exec(file)?.[
 
 describe.each(['openapi', 'tools'] as const)('idemgen audit --format json over corpus/%s', (kind) => {
   it.each(manifest(kind))('$file → $count', async ({ file, count }) => {
-    const run = await runCli(['audit', inputOf(file), '--format', 'json', '--fail-on', 'none'], path.join(CORPUS, kind));
+    const run = await runCli(
+      ['audit', inputOf(file), '--format', 'json', '--fail-on', 'none'],
+      path.join(CORPUS, kind),
+    );
     expect(run.code).toBe(0);
     const report = JSON.parse(run.stdout) as { operations: { key: string }[] };
     expect(report.operations).toHaveLength(count);
-    expect(report.operations.every((o) => (kind === 'tools' ? o.key.startsWith('tool:') : !o.key.startsWith('tool:')))).toBe(true);
+    expect(
+      report.operations.every((o) => (kind === 'tools' ? o.key.startsWith('tool:') : !o.key.startsWith('tool:'))),
+    ).toBe(true);
   });
 });

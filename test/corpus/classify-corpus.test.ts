@@ -14,7 +14,10 @@ import { CORPUS } from '../helpers/corpus.js';
 
 async function planOf(kind: 'openapi' | 'tools', file: string): Promise<ApiPlan> {
   const loaded = await loadInputs([path.join(CORPUS, kind, file)], { cwd: CORPUS });
-  const plan = classify(loaded.docs.map((d) => buildApiModel(d).api), resolveConfig());
+  const plan = classify(
+    loaded.docs.map((d) => buildApiModel(d).api),
+    resolveConfig(),
+  );
   expect(plan.apis).toHaveLength(1);
   return plan.apis[0];
 }
@@ -36,19 +39,33 @@ describe('Stripe: every POST is native-key OP-1 through the provider registry', 
     const posts = p.entries.filter((e) => (e.operation as HttpOperation).method === 'post');
     expect(posts.length).toBeGreaterThan(180);
     for (const e of posts) {
-      expect(e).toMatchObject({ class: 'native-key', mechanism: 'OP-1', keyStrategy: 'caller', ttlSeconds: 86400, carrier: { in: 'header', name: 'Idempotency-Key', maxLength: 255 } });
+      expect(e).toMatchObject({
+        class: 'native-key',
+        mechanism: 'OP-1',
+        keyStrategy: 'caller',
+        ttlSeconds: 86400,
+        carrier: { in: 'header', name: 'Idempotency-Key', maxLength: 255 },
+      });
       expect(e.reasons.map((r) => r.rule)).toEqual(['native_provider']);
       expect(e.reasons[0].detail).toContain('docs.stripe.com');
     }
     // GET is read, DELETE is not keyed by Stripe ("no effect"): fail-closed at the lowest severity.
-    for (const e of p.entries.filter((x) => (x.operation as HttpOperation).method === 'get')) expect(e.class).toBe('read-only');
-    for (const e of p.entries.filter((x) => (x.operation as HttpOperation).method === 'delete')) expect(e).toMatchObject({ methodIdempotent: true });
+    for (const e of p.entries.filter((x) => (x.operation as HttpOperation).method === 'get'))
+      expect(e.class).toBe('read-only');
+    for (const e of p.entries.filter((x) => (x.operation as HttpOperation).method === 'delete'))
+      expect(e).toMatchObject({ methodIdempotent: true });
   });
 
   it('the Stripe audit as SARIF validates against the SARIF 2.1.0 schema', async () => {
     const loaded = await loadInputs([path.join(CORPUS, 'openapi', 'stripe-spec3.2023-09-12.yaml')], { cwd: CORPUS });
-    const plan = classify(loaded.docs.map((d) => buildApiModel(d).api), resolveConfig());
-    plan.diagnostics = plan.diagnostics.map((d) => ({ ...d, ...(d.pointer !== undefined ? loaded.docs[0].locate(d.pointer) : {}) }));
+    const plan = classify(
+      loaded.docs.map((d) => buildApiModel(d).api),
+      resolveConfig(),
+    );
+    plan.diagnostics = plan.diagnostics.map((d) => ({
+      ...d,
+      ...(d.pointer !== undefined ? loaded.docs[0].locate(d.pointer) : {}),
+    }));
     const log = JSON.parse(renderAudit(plan, 'sarif'));
     const check = sarifValidator()(log);
     expect(check.errors).toBe('No errors');
@@ -60,14 +77,25 @@ describe('Stripe: every POST is native-key OP-1 through the provider registry', 
 describe('Twilio 2010: Payments take the IdempotencyKey form field', () => {
   it('native via the declared form field', async () => {
     const p = await planOf('openapi', 'twilio_api_v2010.json');
-    for (const key of ['POST /2010-04-01/Accounts/{AccountSid}/Calls/{CallSid}/Payments.json', 'POST /2010-04-01/Accounts/{AccountSid}/Calls/{CallSid}/Payments/{Sid}.json']) {
+    for (const key of [
+      'POST /2010-04-01/Accounts/{AccountSid}/Calls/{CallSid}/Payments.json',
+      'POST /2010-04-01/Accounts/{AccountSid}/Calls/{CallSid}/Payments/{Sid}.json',
+    ]) {
       const e = entry(p, key);
-      expect(e).toMatchObject({ class: 'native-key', mechanism: 'OP-1', carrier: { in: 'form', name: 'IdempotencyKey' }, keyStrategy: 'caller' });
+      expect(e).toMatchObject({
+        class: 'native-key',
+        mechanism: 'OP-1',
+        carrier: { in: 'form', name: 'IdempotencyKey' },
+        keyStrategy: 'caller',
+      });
       expect(e.reasons[0]).toMatchObject({ rule: 'native_field' });
       expect(e.reasons[0].pointer).toMatch(/IdempotencyKey$/);
     }
     // Sending an SMS has no key, no inverse: fail-closed.
-    expect(entry(p, 'POST /2010-04-01/Accounts/{AccountSid}/Messages.json')).toMatchObject({ class: 'irreversible', mechanism: 'fail-closed' });
+    expect(entry(p, 'POST /2010-04-01/Accounts/{AccountSid}/Messages.json')).toMatchObject({
+      class: 'irreversible',
+      mechanism: 'fail-closed',
+    });
   });
 });
 
@@ -75,7 +103,12 @@ describe('GitHub: compensatable where an inverse exists, otherwise irreversible'
   it('repo webhooks create ↔ delete; merging a pull request has no inverse', async () => {
     const p = await planOf('openapi', 'github-api.github.com.2020-07-30.json');
     const hook = entry(p, 'POST /repos/{owner}/{repo}/hooks');
-    expect(hook).toMatchObject({ class: 'compensatable', mechanism: 'OP-5', compensation: 'DELETE /repos/{owner}/{repo}/hooks/{hook_id}', keyStrategy: 'intent' });
+    expect(hook).toMatchObject({
+      class: 'compensatable',
+      mechanism: 'OP-5',
+      compensation: 'DELETE /repos/{owner}/{repo}/hooks/{hook_id}',
+      keyStrategy: 'intent',
+    });
     expect(hook.reasons[0].rule).toBe('compensation_inferred');
     const merge = entry(p, 'PUT /repos/{owner}/{repo}/pulls/{pull_number}/merge');
     expect(merge).toMatchObject({ class: 'irreversible', mechanism: 'fail-closed', methodIdempotent: true });
@@ -95,8 +128,16 @@ describe('tool lists', () => {
     expect(entry(p, 'tool:read_file').effectReasons[0].rule).toBe('tool_read_only_hint');
     for (const key of ['tool:write_file', 'tool:move_file']) {
       const e = entry(p, key);
-      expect(e).toMatchObject({ effect: 'write', class: 'irreversible', mechanism: 'fail-closed', toolBoundary: 'OP-7', keyStrategy: 'intent' });
-      expect(e.effectReasons.map((r) => r.rule)).toEqual(expect.arrayContaining(['tool_destructive_hint', 'tool_write_verb']));
+      expect(e).toMatchObject({
+        effect: 'write',
+        class: 'irreversible',
+        mechanism: 'fail-closed',
+        toolBoundary: 'OP-7',
+        keyStrategy: 'intent',
+      });
+      expect(e.effectReasons.map((r) => r.rule)).toEqual(
+        expect.arrayContaining(['tool_destructive_hint', 'tool_write_verb']),
+      );
     }
     expect(dist(p)['read-only']).toBe(10);
   });
@@ -117,7 +158,10 @@ describe('tool lists', () => {
   it('mcp-memory: create_entities is undone by delete_entities (OP-5)', async () => {
     const p = await planOf('tools', 'mcp-memory.tools.json');
     expect(entry(p, 'tool:create_entities')).toMatchObject({ mechanism: 'OP-5', compensation: 'tool:delete_entities' });
-    expect(entry(p, 'tool:create_relations')).toMatchObject({ mechanism: 'OP-5', compensation: 'tool:delete_relations' });
+    expect(entry(p, 'tool:create_relations')).toMatchObject({
+      mechanism: 'OP-5',
+      compensation: 'tool:delete_relations',
+    });
   });
 
   it('unannotated tools fall back on their names (github-archived, slack-archived, cookbook)', async () => {

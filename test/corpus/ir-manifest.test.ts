@@ -8,7 +8,10 @@ import { loadInputs } from '../../src/load/index.js';
 import { CORPUS } from '../helpers/corpus.js';
 
 function manifest(kind: 'openapi' | 'tools'): { file: string; format: string; count: number }[] {
-  const [header, ...rows] = readFileSync(path.join(CORPUS, kind, 'MANIFEST.tsv'), 'utf8').trim().split('\n').map((l) => l.split('\t'));
+  const [header, ...rows] = readFileSync(path.join(CORPUS, kind, 'MANIFEST.tsv'), 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => l.split('\t'));
   const col = (name: string) => header.indexOf(name);
   const countCol = col(kind === 'openapi' ? 'operations_count' : 'tools_count');
   return rows.map((r) => ({ file: r[col('file')], format: r[col('format')], count: Number(r[countCol]) }));
@@ -21,7 +24,15 @@ function inputOf(kind: string, file: string): string {
 }
 
 // MANIFEST format names → SpecFormat / ToolFormat.
-const FORMAT = { 'openapi3.0': 'openapi3.0', 'openapi3.1': 'openapi3.1', swagger2: 'openapi2', 'mcp-tools/list': 'mcp', 'openai-chat-completions': 'openai-chat', 'openai-responses': 'openai-responses', 'anthropic-messages': 'anthropic' } as Record<string, string>;
+const FORMAT = {
+  'openapi3.0': 'openapi3.0',
+  'openapi3.1': 'openapi3.1',
+  swagger2: 'openapi2',
+  'mcp-tools/list': 'mcp',
+  'openai-chat-completions': 'openai-chat',
+  'openai-responses': 'openai-responses',
+  'anthropic-messages': 'anthropic',
+} as Record<string, string>;
 
 async function loadOne(input: string) {
   const loaded = await loadInputs([input], { cwd: CORPUS });

@@ -43,16 +43,29 @@ afterAll(() => api.close());
 
 describe('real specs', () => {
   it('Twilio create-message: 25 optional fields sent as null → only the given ones on the wire, basic auth from config', async () => {
-    const rt = createToolRuntime({ bindings: twilio, baseUrl: api.url, store: createMemoryStore(), auth: { accountSid_authToken: { username: 'AC123', password: 'tok' } } });
+    const rt = createToolRuntime({
+      bindings: twilio,
+      baseUrl: api.url,
+      store: createMemoryStore(),
+      auth: { accountSid_authToken: { username: 'AC123', password: 'tok' } },
+    });
     const b = rt.find('createMessage')!;
     expect(Object.keys(allNull(b))).toHaveLength(25);
-    const out = await rt.call('createMessage', {
-      AccountSid: SID, idempotency_key: KEY, body: { ...allNull(b), To: '+15551234567', From: '+15557654321', Body: 'Your order shipped' },
-    }, { format: 'openai' });
+    const out = await rt.call(
+      'createMessage',
+      {
+        AccountSid: SID,
+        idempotency_key: KEY,
+        body: { ...allNull(b), To: '+15551234567', From: '+15557654321', Body: 'Your order shipped' },
+      },
+      { format: 'openai' },
+    );
     expect(out, JSON.stringify(out)).toMatchObject({ ok: true, was_replay: false });
     const req = api.requests.at(-1)!;
     expect(req.path).toBe(`/2010-04-01/Accounts/${SID}/Messages.json`);
-    expect(new URLSearchParams(req.body).toString()).toBe('To=%2B15551234567&From=%2B15557654321&Body=Your+order+shipped');
+    expect(new URLSearchParams(req.body).toString()).toBe(
+      'To=%2B15551234567&From=%2B15557654321&Body=Your+order+shipped',
+    );
     expect(req.headers.authorization).toBe(`Basic ${Buffer.from('AC123:tok').toString('base64')}`);
   });
 
@@ -60,24 +73,42 @@ describe('real specs', () => {
     const rt = createToolRuntime({ bindings: stripe, baseUrl: api.url, auth: { bearerAuth: 'sk_test_1' } });
     const b = rt.find('postCustomers')!;
     expect(b).toMatchObject({ mechanism: 'OP-1', carrier: { in: 'header', name: 'Idempotency-Key' } });
-    const out = await rt.call('postCustomers', {
-      idempotency_key: KEY, body: { ...allNull(b), email: 'a@example.com', metadata: '{"order_id":"42"}' },
-    }, { format: 'openai' });
+    const out = await rt.call(
+      'postCustomers',
+      {
+        idempotency_key: KEY,
+        body: { ...allNull(b), email: 'a@example.com', metadata: '{"order_id":"42"}' },
+      },
+      { format: 'openai' },
+    );
     expect(out).toMatchObject({ ok: true });
     const req = api.requests.at(-1)!;
     expect(decodeURIComponent(req.body)).toBe('email=a@example.com&metadata[order_id]=42');
     expect(req.headers).toMatchObject({ 'idempotency-key': KEY, authorization: 'Bearer sk_test_1' });
   });
 
-  it('an account id that fails the spec\'s pattern is refused before any request, naming the argument', async () => {
+  it("an account id that fails the spec's pattern is refused before any request, naming the argument", async () => {
     const rt = createToolRuntime({ bindings: twilio, baseUrl: api.url, store: createMemoryStore() });
     const before = api.requests.length;
-    const out = await rt.call('createMessage', { AccountSid: 'AC123', idempotency_key: KEY, body: { To: '+15551234567', Body: 'x' } });
-    expect(out).toMatchObject({ ok: false, error: { code: 'invalid_arguments', executed: 'no', issues: expect.arrayContaining([{ pointer: '/AccountSid', message: 'must match pattern "^AC[0-9a-fA-F]{32}$"' }]) } });
+    const out = await rt.call('createMessage', {
+      AccountSid: 'AC123',
+      idempotency_key: KEY,
+      body: { To: '+15551234567', Body: 'x' },
+    });
+    expect(out).toMatchObject({
+      ok: false,
+      error: {
+        code: 'invalid_arguments',
+        executed: 'no',
+        issues: expect.arrayContaining([
+          { pointer: '/AccountSid', message: 'must match pattern "^AC[0-9a-fA-F]{32}$"' },
+        ]),
+      },
+    });
     expect(api.requests.length).toBe(before);
   });
 
-  it('every binding\'s input schema compiles for validation (Stripe and Twilio)', async () => {
+  it("every binding's input schema compiles for validation (Stripe and Twilio)", async () => {
     const refused: string[] = [];
     for (const b of [...twilio, ...stripe]) {
       const issues = await validateArguments(b, {});

@@ -10,7 +10,10 @@ import { CORPUS } from '../helpers/corpus.js';
 import { ROOT, runCli } from '../helpers/cli.js';
 
 function manifest(): { file: string; format: string }[] {
-  const [header, ...rows] = readFileSync(path.join(CORPUS, 'openapi', 'MANIFEST.tsv'), 'utf8').trim().split('\n').map((l) => l.split('\t'));
+  const [header, ...rows] = readFileSync(path.join(CORPUS, 'openapi', 'MANIFEST.tsv'), 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => l.split('\t'));
   return rows.map((r) => ({ file: r[header.indexOf('file')], format: r[header.indexOf('format')] }));
 }
 

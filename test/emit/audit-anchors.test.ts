@@ -19,7 +19,12 @@ describe('operationAnchors', () => {
     ];
     const anchors = operationAnchors(ops);
     expect([...operationAnchors([...ops].reverse())]).toEqual([...anchors]);
-    expect(ops.map((o) => anchors.get(`${o.file}\u0000${o.key}`))).toEqual(['post-a-b-2', 'post-a-b-3', 'post-a-b', 'tool-script']);
+    expect(ops.map((o) => anchors.get(`${o.file}\u0000${o.key}`))).toEqual([
+      'post-a-b-2',
+      'post-a-b-3',
+      'post-a-b',
+      'tool-script',
+    ]);
   });
 });
 
@@ -28,7 +33,9 @@ describe('client @see links', () => {
     const plan = { apis: await fixturePlans(), diagnostics: [] };
     const report = emitReport(plan, resolveConfig()).files.find((f) => f.path === 'report/audit.md')!.contents;
     const clients = emitClient(plan, resolveConfig()).files;
-    const links = clients.flatMap((f) => [...f.contents.matchAll(/@see \.\.\/report\/audit\.md#([a-z0-9-]+)$/gm)].map((m) => m[1]!));
+    const links = clients.flatMap((f) =>
+      [...f.contents.matchAll(/@see \.\.\/report\/audit\.md#([a-z0-9-]+)$/gm)].map((m) => m[1]!),
+    );
     expect(links.length).toBeGreaterThan(10);
     for (const id of links) expect(report).toContain(`<a id="${id}"></a>`);
     expect(new Set(links).size).toBe(links.length);

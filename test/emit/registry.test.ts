@@ -29,7 +29,11 @@ describe('emitter registry', () => {
 
   it('routes an artifact-owned config section to that artifact, with pointers below it', () => {
     const ext = configExtensions();
-    const sections = { ...ext.sections, demo: (v: unknown, p: string) => (typeof v === 'object' ? [] : [{ pointer: `${p}/x`, message: 'demo must be an object' }]) };
+    const sections = {
+      ...ext.sections,
+      demo: (v: unknown, p: string) =>
+        typeof v === 'object' ? [] : [{ pointer: `${p}/x`, message: 'demo must be an object' }],
+    };
     const out = validateUserConfig({ demo: 3 }, 'c.json', { ...ext, sections });
     expect(out.map((d) => [d.pointer, d.message])).toEqual([['/demo/x', 'demo must be an object']]);
     expect(validateUserConfig({ demo: 3 }, 'c.json', ext).map((d) => d.pointer)).toEqual(['/demo']);
@@ -40,11 +44,21 @@ describe('emitter registry', () => {
       name: 'demo',
       summary: 'a test artifact',
       byDefault: false,
-      load: async () => fromWholeFiles((plan) => ({ files: [{ path: 'demo/count.txt', contents: `${plan.apis.length}\n` }], diagnostics: [] })),
+      load: async () =>
+        fromWholeFiles((plan) => ({
+          files: [{ path: 'demo/count.txt', contents: `${plan.apis.length}\n` }],
+          diagnostics: [],
+        })),
     });
     const files: EmittedFile[] = [];
     const emit = await demo.load();
-    expect(emit(emptyPlan, resolveConfig(), memorySink((f) => files.push(f)))).toEqual([]);
+    expect(
+      emit(
+        emptyPlan,
+        resolveConfig(),
+        memorySink((f) => files.push(f)),
+      ),
+    ).toEqual([]);
     expect(files).toEqual([{ path: 'demo/count.txt', contents: '0\n' }]);
   });
 });

@@ -11,7 +11,8 @@ const charges = entry(httpOp('post', '/v1/charges', { tags: ['Charges'] }), 'fai
 const getCharge = entry(httpOp('get', '/v1/charges/{charge}', { tags: ['Charges'] }), 'none');
 const customers = entry(httpOp('post', '/v1/customers', { tags: ['Customers'] }), 'fail-closed');
 const plan = planOf('pay', [charges, getCharge, customers], {}, 'openapi3.1');
-const keys = (sel: Parameters<typeof entryFilter>[0]) => plan.apis[0]!.entries.filter(entryFilter(sel)).map((e) => e.operation.key);
+const keys = (sel: Parameters<typeof entryFilter>[0]) =>
+  plan.apis[0]!.entries.filter(entryFilter(sel)).map((e) => e.operation.key);
 
 describe('select', () => {
   it('includes and excludes by tag, operation-key glob and name; read-only and writes-only', () => {
@@ -44,23 +45,41 @@ describe('select', () => {
     const both = validateUserConfig({ select: { readOnly: true, writesOnly: true } }, 'c.json');
     expect(both).toHaveLength(1);
     expect(both[0]!.message).toMatch(/exclude each other/);
-    expect(validateUserConfig({ select: { include: ['tag:a'], exclude: ['GET /x'], writesOnly: true } }, 'c.json')).toEqual([]);
+    expect(
+      validateUserConfig({ select: { include: ['tag:a'], exclude: ['GET /x'], writesOnly: true } }, 'c.json'),
+    ).toEqual([]);
   });
 });
 
 describe('OpenAI split', () => {
-  const many = (n: number) => planOf('big', Array.from({ length: n }, (_, i) => entry(httpOp('post', `/things${String(i).padStart(3, '0')}`), 'fail-closed')), {}, 'openapi3.1');
+  const many = (n: number) =>
+    planOf(
+      'big',
+      Array.from({ length: n }, (_, i) => entry(httpOp('post', `/things${String(i).padStart(3, '0')}`), 'fail-closed')),
+      {},
+      'openapi3.1',
+    );
 
   it('writes parts of at most 128 tools with an info diagnostic; MCP and Anthropic stay one file', () => {
     const { files, diagnostics } = emitTools(many(300), resolveConfig());
     const openAi = files.filter((f) => f.path.startsWith('tools/openai/') && f.path.endsWith('.tools.json'));
-    expect(openAi.map((f) => f.path)).toEqual(['tools/openai/big.1.tools.json', 'tools/openai/big.2.tools.json', 'tools/openai/big.3.tools.json']);
+    expect(openAi.map((f) => f.path)).toEqual([
+      'tools/openai/big.1.tools.json',
+      'tools/openai/big.2.tools.json',
+      'tools/openai/big.3.tools.json',
+    ]);
     const sizes = openAi.map((f) => (JSON.parse(f.contents) as unknown[]).length);
     expect(sizes).toEqual([128, 128, 44]);
-    const names = openAi.flatMap((f) => (JSON.parse(f.contents) as { function: { name: string } }[]).map((t) => t.function.name));
+    const names = openAi.flatMap((f) =>
+      (JSON.parse(f.contents) as { function: { name: string } }[]).map((t) => t.function.name),
+    );
     expect(new Set(names).size).toBe(300);
-    expect((JSON.parse(files.find((f) => f.path === 'tools/mcp/big.tools.json')!.contents) as { tools: unknown[] }).tools).toHaveLength(300);
-    expect((JSON.parse(files.find((f) => f.path === 'tools/anthropic/big.tools.json')!.contents) as unknown[])).toHaveLength(300);
+    expect(
+      (JSON.parse(files.find((f) => f.path === 'tools/mcp/big.tools.json')!.contents) as { tools: unknown[] }).tools,
+    ).toHaveLength(300);
+    expect(
+      JSON.parse(files.find((f) => f.path === 'tools/anthropic/big.tools.json')!.contents) as unknown[],
+    ).toHaveLength(300);
     const split = diagnostics.filter((d) => d.code === 'tools_openai_split');
     expect(split).toHaveLength(1);
     expect(split[0]!.severity).toBe('info');
@@ -69,7 +88,9 @@ describe('OpenAI split', () => {
 
   it('keeps one file at exactly 128', () => {
     const { files, diagnostics } = emitTools(many(128), resolveConfig());
-    expect(files.filter((f) => f.path.startsWith('tools/openai/') && f.path.endsWith('.tools.json')).map((f) => f.path)).toEqual(['tools/openai/big.tools.json']);
+    expect(
+      files.filter((f) => f.path.startsWith('tools/openai/') && f.path.endsWith('.tools.json')).map((f) => f.path),
+    ).toEqual(['tools/openai/big.tools.json']);
     expect(diagnostics.some((d) => d.code === 'tools_openai_split')).toBe(false);
   });
 });

@@ -3,8 +3,23 @@ import MarkdownIt from 'markdown-it';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 import {
-  docInline, docLines, fileNameSegment, jsonText, lineComment, mdCode, mdText, outputPathProblem, sqlComment, terminalText,
-  tsIdentifier, tsMember, tsNumber, tsObjectKey, tsPropertyKey, tsString, tsTemplateText,
+  docInline,
+  docLines,
+  fileNameSegment,
+  jsonText,
+  lineComment,
+  mdCode,
+  mdText,
+  outputPathProblem,
+  sqlComment,
+  terminalText,
+  tsIdentifier,
+  tsMember,
+  tsNumber,
+  tsObjectKey,
+  tsPropertyKey,
+  tsString,
+  tsTemplateText,
 } from '../../src/escape/index.js';
 
 const g = globalThis as { __pwned?: unknown };
@@ -14,8 +29,22 @@ const g = globalThis as { __pwned?: unknown };
 const run = (expr: string, arg?: unknown): unknown => new Function('request', `return (${expr});`)(arg);
 
 const PAYLOADS = [
-  '${globalThis.__pwned=1}', '$', '${', '\\${globalThis.__pwned=1}', '`+(globalThis.__pwned=1)+`', '\\', '\\`', '"', "'",
-  '*/ globalThis.__pwned=1; /*', '\u2028globalThis.__pwned=1', '\r\n', '\u202eevil', '\u0000\u001b[2J', '</script>', '\ud800',
+  '${globalThis.__pwned=1}',
+  '$',
+  '${',
+  '\\${globalThis.__pwned=1}',
+  '`+(globalThis.__pwned=1)+`',
+  '\\',
+  '\\`',
+  '"',
+  "'",
+  '*/ globalThis.__pwned=1; /*',
+  '\u2028globalThis.__pwned=1',
+  '\r\n',
+  '\u202eevil',
+  '\u0000\u001b[2J',
+  '</script>',
+  '\ud800',
 ];
 
 describe('TypeScript contexts', () => {
@@ -50,8 +79,16 @@ describe('TypeScript contexts', () => {
   });
 
   it.each([
-    ['constructor', 'constructor_'], ['__proto__', '__proto___'], ['then', 'then_'], ['class', 'class_'], ['1st', '_1st'],
-    ['café', 'cafe'], ['名前', '__'], ['', '_'], ['a-b.c', 'a_b_c'], ['Promise', 'Promise'],
+    ['constructor', 'constructor_'],
+    ['__proto__', '__proto___'],
+    ['then', 'then_'],
+    ['class', 'class_'],
+    ['1st', '_1st'],
+    ['café', 'cafe'],
+    ['名前', '__'],
+    ['', '_'],
+    ['a-b.c', 'a_b_c'],
+    ['Promise', 'Promise'],
   ])('identifier %j → %j', (raw, want) => {
     expect(tsIdentifier(raw)).toBe(want);
   });
@@ -65,9 +102,17 @@ describe('comments', () => {
   };
 
   it('a description cannot end the block, add a JSDoc tag or break a line comment', () => {
-    const text = 'a */ globalThis.__pwned=1; /* b\n@deprecated\n  see @internal x@y.z {@link https://e.x}\u2028c\rd\u0085e';
+    const text =
+      'a */ globalThis.__pwned=1; /* b\n@deprecated\n  see @internal x@y.z {@link https://e.x}\u2028c\rd\u0085e';
     const lines = docLines(text);
-    expect(lines).toEqual(['a *\\/ globalThis.__pwned=1; /* b', '\\@deprecated', '  see \\@internal x@y.z {\\@link https://e.x}', 'c', 'd', 'e']);
+    expect(lines).toEqual([
+      'a *\\/ globalThis.__pwned=1; /* b',
+      '\\@deprecated',
+      '  see \\@internal x@y.z {\\@link https://e.x}',
+      'c',
+      'd',
+      'e',
+    ]);
     expect(jsdocOf(lines)).toEqual({ tags: [], statements: 1 });
     expect(docInline(text)).not.toMatch(/[\n\r\u2028\u2029]|\*\//);
     const line = `// ${lineComment('x\nglobalThis.__pwned=1\u2028y\u202e')}\nconst z = 1;`;
@@ -86,7 +131,11 @@ describe('comments', () => {
 describe('Markdown', () => {
   const md = new MarkdownIt({ html: true });
   const htmlTokens = (src: string): string[] =>
-    md.parse(src, {}).flatMap((t) => [t, ...(t.children ?? [])]).filter((t) => t.type.startsWith('html')).map((t) => t.content);
+    md
+      .parse(src, {})
+      .flatMap((t) => [t, ...(t.children ?? [])])
+      .filter((t) => t.type.startsWith('html'))
+      .map((t) => t.content);
 
   it('raw HTML, links, emphasis and pipes in text stay text', () => {
     const text = '</script><img src=x onerror=alert(1)> <!-- c --> [l](javascript:x) **b** _i_ `c` | ~~s~~ &lt; a_b';
@@ -100,7 +149,12 @@ describe('Markdown', () => {
   });
 
   it('a line break cannot start a block', () => {
-    expect(md.parse(`# ${mdText('t\n# h\n- item\n<div>')}`, {}).filter((t) => t.type.endsWith('_open')).map((t) => t.type)).toEqual(['heading_open']);
+    expect(
+      md
+        .parse(`# ${mdText('t\n# h\n- item\n<div>')}`, {})
+        .filter((t) => t.type.endsWith('_open'))
+        .map((t) => t.type),
+    ).toEqual(['heading_open']);
   });
 });
 
@@ -112,16 +166,28 @@ describe('JSON and file names', () => {
   });
 
   it.each([
-    ['../../etc/passwd', 'etc-passwd'], ['CON', 'con_'], ['nul.tools', 'nul_.tools'], ['Com1', 'com1_'], ['.hidden', 'hidden'],
-    ['Payments API', 'payments-api'], ['', 'api'], ['a\\b:c', 'a-b-c'], ['x'.repeat(300), 'x'.repeat(100)],
+    ['../../etc/passwd', 'etc-passwd'],
+    ['CON', 'con_'],
+    ['nul.tools', 'nul_.tools'],
+    ['Com1', 'com1_'],
+    ['.hidden', 'hidden'],
+    ['Payments API', 'payments-api'],
+    ['', 'api'],
+    ['a\\b:c', 'a-b-c'],
+    ['x'.repeat(300), 'x'.repeat(100)],
   ])('file name %j → %j', (raw, want) => {
     expect(fileNameSegment(raw)).toBe(want);
   });
 
   it.each([
-    ['../x', 'has an empty, `.` or `..` segment'], ['a/../../x', 'has an empty, `.` or `..` segment'], ['/etc/x', 'is absolute'],
-    ['a\\b', 'contains `\\`, `:` or NUL'], ['client/con.gen.ts', 'has a reserved file name (con.gen.ts)'],
-    ['a//b', 'has an empty, `.` or `..` segment'], ['c:/x', 'contains `\\`, `:` or NUL'], ['', 'is empty'],
+    ['../x', 'has an empty, `.` or `..` segment'],
+    ['a/../../x', 'has an empty, `.` or `..` segment'],
+    ['/etc/x', 'is absolute'],
+    ['a\\b', 'contains `\\`, `:` or NUL'],
+    ['client/con.gen.ts', 'has a reserved file name (con.gen.ts)'],
+    ['a//b', 'has an empty, `.` or `..` segment'],
+    ['c:/x', 'contains `\\`, `:` or NUL'],
+    ['', 'is empty'],
   ])('output path %j is refused: it %s', (p, why) => {
     expect(outputPathProblem(p)).toBe(why);
   });
@@ -137,8 +203,36 @@ describe('Markdown cells, property', () => {
   const LINE_BREAK = /\r\n|[\n\r\u2028\u2029\u0085]/g;
   // biome-ignore lint/suspicious/noControlCharactersInRegex: the oracle mirrors the escaper's control-character class
   const HIDDEN = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069\u061c\ufeff]/g;
-  const units = ['<', '>', '&', '|', '`', '\\', '*', '_', '[', ']', '(', ')', '!', '~', '#', '-', ' ', '\n', 'a', 'é', ';', ':', '/', '"'];
-  const text = fc.oneof(fc.string({ unit: fc.constantFrom(...units), maxLength: 30 }), fc.string({ unit: 'grapheme', maxLength: 30 }));
+  const units = [
+    '<',
+    '>',
+    '&',
+    '|',
+    '`',
+    '\\',
+    '*',
+    '_',
+    '[',
+    ']',
+    '(',
+    ')',
+    '!',
+    '~',
+    '#',
+    '-',
+    ' ',
+    '\n',
+    'a',
+    'é',
+    ';',
+    ':',
+    '/',
+    '"',
+  ];
+  const text = fc.oneof(
+    fc.string({ unit: fc.constantFrom(...units), maxLength: 30 }),
+    fc.string({ unit: 'grapheme', maxLength: 30 }),
+  );
 
   it('any text in a table cell stays one cell of plain text that reads exactly as given', () => {
     fc.assert(

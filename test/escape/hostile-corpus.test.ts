@@ -27,7 +27,11 @@ beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'idemgen-hostile-'));
   cpSync(join(ROOT, 'test/fixtures/hostile'), join(dir, 'hostile'), { recursive: true });
   // An owned-table override on the operation whose key carries SQL, so the SQL emitter writes it too.
-  const config = { inputs: ['hostile'], out: 'out', overrides: { [HOSTILE_PUT]: { mechanism: 'OP-4', table: 'orders' } } };
+  const config = {
+    inputs: ['hostile'],
+    out: 'out',
+    overrides: { [HOSTILE_PUT]: { mechanism: 'OP-4', table: 'orders' } },
+  };
   writeFileSync(join(dir, 'idemgen.config.json'), JSON.stringify(config));
   before = listFiles(dir);
   const run = await runCli(['generate', '--no-cache', '--out', 'out'], dir);
@@ -46,7 +50,8 @@ describe('the hostile corpus', () => {
     const added = listFiles(dir).filter((f) => !before.includes(f));
     expect(added).toHaveLength(35);
     expect(added.filter((f) => !f.startsWith('out/'))).toEqual([]);
-    for (const f of outFiles) expect(f).toMatch(/^(client|handlers|mcp|report|sql|tools)\/([a-z]+\/)?[a-z0-9][a-z0-9._-]*$/);
+    for (const f of outFiles)
+      expect(f).toMatch(/^(client|handlers|mcp|report|sql|tools)\/([a-z]+\/)?[a-z0-9][a-z0-9._-]*$/);
     expect(outFiles.filter((f) => /(^|\/)(con|nul|prn|aux|com\d|lpt\d)\./i.test(f))).toEqual([]);
     expect(new Set(outFiles.map((f) => f.toLowerCase())).size).toBe(outFiles.length);
     expect(outFiles).toContain('tools/mcp/con_.tools.json');
@@ -86,14 +91,31 @@ describe('the hostile corpus', () => {
     const urls: string[] = [];
     const fetch = async (url: string | URL): Promise<Response> => {
       urls.push(String(url));
-      return new Response(JSON.stringify({ id: 'id_1' }), { status: 200, headers: { 'content-type': 'application/json' } });
+      return new Response(JSON.stringify({ id: 'id_1' }), {
+        status: 200,
+        headers: { 'content-type': 'application/json' },
+      });
     };
     const client = create({ baseUrl: 'http://127.0.0.1:9', fetch, store: createMemoryStore(), retry: { attempts: 1 } });
-    const methods = Object.getOwnPropertyNames(Object.getPrototypeOf(client)).filter((n) => n !== 'constructor').sort();
-    expect(methods).toEqual(['con', 'constructor_', 'createGlobalThisPwned1', 'deleteThing', 'getD', 'proto', 'putOrder', 'then_']);
+    const methods = Object.getOwnPropertyNames(Object.getPrototypeOf(client))
+      .filter((n) => n !== 'constructor')
+      .sort();
+    expect(methods).toEqual([
+      'con',
+      'constructor_',
+      'createGlobalThisPwned1',
+      'deleteThing',
+      'getD',
+      'proto',
+      'putOrder',
+      'then_',
+    ]);
     const path = new Proxy({}, { get: () => 'v' });
     for (const m of methods) {
-      await client[m]!({ path, query: { q: '1' }, header: {}, cookie: {}, body: { n: 1 } }, { key: `${m}-${'k'.repeat(24)}` });
+      await client[m]!(
+        { path, query: { q: '1' }, header: {}, cookie: {}, body: { n: 1 } },
+        { key: `${m}-${'k'.repeat(24)}` },
+      );
     }
     expect(urls).toHaveLength(methods.length);
     expect(urls.map(decodeURI)).toContain('http://127.0.0.1:9/a/v/${globalThis.__pwned=1}?q=1');
@@ -121,7 +143,7 @@ describe('the hostile corpus', () => {
         expect((row.match(/<td(?=[\s>])/g) ?? []).length).toBe(head);
       }
     }
-    expect(text).toContain('PUT /orders \'); CREATE TABLE pwned(x); --');
+    expect(text).toContain("PUT /orders '); CREATE TABLE pwned(x); --");
   });
 
   it('SQL comments hold payloads as one ASCII line, and the migrations run on SQLite creating only our tables', () => {
@@ -134,7 +156,9 @@ describe('the hostile corpus', () => {
       for (const line of text.split('\n').filter((l) => l.startsWith('--'))) expect(line).toMatch(/^[\x20-\x7e]*$/);
       db.exec(text);
     }
-    const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").all() as { name: string }[];
+    const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").all() as {
+      name: string;
+    }[];
     expect(tables.map((t) => t.name)).toEqual(['idemgen_dedup', 'idemgen_saga', 'orders']);
     db.close();
   });
@@ -145,7 +169,8 @@ describe('the hostile corpus', () => {
     expect(audit.stdout).toContain('wipe\\u001b[2J');
     const gen = await runCli(['generate', '--no-cache', '--verbose', '--out', 'out2'], dir);
     // biome-ignore lint/suspicious/noControlCharactersInRegex: the assertion is that no raw control character reaches the output
-    for (const text of [audit.stdout, audit.stderr, gen.stdout, gen.stderr]) expect(text).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/);
+    for (const text of [audit.stdout, audit.stderr, gen.stdout, gen.stderr])
+      expect(text).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/);
   });
 
   it('tool files are valid JSON with names each target accepts, payload texts kept as data', () => {

@@ -31,46 +31,92 @@ function spec(s: string[]): Record<string, unknown> {
     paths: {
       [`/a/{id}/${s[5]}`]: {
         get: {
-          operationId: s[6], summary: s[7], description: s[8], tags: [s[3]],
+          operationId: s[6],
+          summary: s[7],
+          description: s[8],
+          tags: [s[3]],
           parameters: [
             { name: 'id', in: 'path', required: true, schema: { type: 'string' }, description: s[10] },
-            { name: s[9], in: 'query', schema: { type: 'string', enum: [s[12]], default: s[13], example: s[14] }, description: s[10] },
+            {
+              name: s[9],
+              in: 'query',
+              schema: { type: 'string', enum: [s[12]], default: s[13], example: s[14] },
+              description: s[10],
+            },
             { name: `X-${s[11]}`, in: 'header', schema: { type: 'string' } },
           ],
-          responses: { '200': { description: s[18], content: { 'application/json': { schema: { $ref: `#/components/schemas/${esc(schemaName)}` } } } } },
+          responses: {
+            '200': {
+              description: s[18],
+              content: { 'application/json': { schema: { $ref: `#/components/schemas/${esc(schemaName)}` } } },
+            },
+          },
         },
       },
       '/b/{x}': {
         get: {
-          operationId: s[11], description: s[17],
+          operationId: s[11],
+          description: s[17],
           parameters: [{ name: 'x', in: 'path', required: true, schema: { type: 'string', const: s[13] } }],
           responses: { '200': { description: 'ok' } },
         },
       },
       '/c': {
         post: {
-          operationId: 'createThing', summary: s[8],
-          parameters: [{ name: 'Idempotency-Key', in: 'header', schema: { type: 'string', maxLength: 64 }, description: s[4] }],
-          requestBody: { content: { 'application/json': { schema: { type: 'object', required: [s[16]], properties: { [s[16]!]: { type: 'string', enum: [s[14]] } } } } } },
+          operationId: 'createThing',
+          summary: s[8],
+          parameters: [
+            { name: 'Idempotency-Key', in: 'header', schema: { type: 'string', maxLength: 64 }, description: s[4] },
+          ],
+          requestBody: {
+            content: {
+              'application/json': {
+                schema: {
+                  type: 'object',
+                  required: [s[16]],
+                  properties: { [s[16]!]: { type: 'string', enum: [s[14]] } },
+                },
+              },
+            },
+          },
           responses: { '200': { description: s[18] } },
         },
       },
     },
     components: {
       schemas: {
-        [schemaName]: { type: 'object', description: s[17], required: [s[16]], properties: { [s[16]!]: { type: 'string', description: s[19], enum: [s[12]], default: s[7] } } },
+        [schemaName]: {
+          type: 'object',
+          description: s[17],
+          required: [s[16]],
+          properties: { [s[16]!]: { type: 'string', description: s[19], enum: [s[12]], default: s[7] } },
+        },
       },
     },
   };
 }
 
 function generate(s: string[]): string {
-  const doc: LoadedDoc = { file: 'fuzz.openapi.json', kind: 'openapi', format: 'openapi3.1', syntax: 'json', root: spec(s), locate: () => undefined, parts: [] };
+  const doc: LoadedDoc = {
+    file: 'fuzz.openapi.json',
+    kind: 'openapi',
+    format: 'openapi3.1',
+    syntax: 'json',
+    root: spec(s),
+    locate: () => undefined,
+    parts: [],
+  };
   const { api } = buildApiModel(doc);
   return renderClientFile(classify([api], resolveConfig()).apis[0]!);
 }
 
-const ATOMS = new Set([ts.SyntaxKind.Identifier, ts.SyntaxKind.PrivateIdentifier, ts.SyntaxKind.StringLiteral, ts.SyntaxKind.NumericLiteral, ts.SyntaxKind.NoSubstitutionTemplateLiteral]);
+const ATOMS = new Set([
+  ts.SyntaxKind.Identifier,
+  ts.SyntaxKind.PrivateIdentifier,
+  ts.SyntaxKind.StringLiteral,
+  ts.SyntaxKind.NumericLiteral,
+  ts.SyntaxKind.NoSubstitutionTemplateLiteral,
+]);
 
 /** Node kinds in document order; names and literals are one `Atom` kind (`amount` and `"x-y"` are both keys). */
 function shape(text: string): string[] {
@@ -84,10 +130,51 @@ function shape(text: string): string[] {
   return kinds;
 }
 
-const HOSTILE_UNITS = ['$', '{', '}', '`', '\\', '*', '/', '\u2028', '\u2029', '\n', '\r', '"', "'", '<', '>', '@', '|', ' ', 'a', '_', '\u202e', '\u0000', 'é', '~'];
+const HOSTILE_UNITS = [
+  '$',
+  '{',
+  '}',
+  '`',
+  '\\',
+  '*',
+  '/',
+  '\u2028',
+  '\u2029',
+  '\n',
+  '\r',
+  '"',
+  "'",
+  '<',
+  '>',
+  '@',
+  '|',
+  ' ',
+  'a',
+  '_',
+  '\u202e',
+  '\u0000',
+  'é',
+  '~',
+];
 const PAYLOADS = [
-  `\${${P}}`, `\`+${P}+\``, `*/ ${P}; /*`, `"); ${P}; ("`, `</script><img src=x onerror="${P}">`, "'); DROP TABLE t; --",
-  '__proto__', 'constructor', 'then', 'CON', '../../etc/passwd', '', ' ', '\u2028', '@deprecated', '1st', 'class', 'default',
+  `\${${P}}`,
+  `\`+${P}+\``,
+  `*/ ${P}; /*`,
+  `"); ${P}; ("`,
+  `</script><img src=x onerror="${P}">`,
+  "'); DROP TABLE t; --",
+  '__proto__',
+  'constructor',
+  'then',
+  'CON',
+  '../../etc/passwd',
+  '',
+  ' ',
+  '\u2028',
+  '@deprecated',
+  '1st',
+  'class',
+  'default',
 ];
 const text = fc.oneof(
   fc.string({ unit: 'binary', maxLength: 24 }),

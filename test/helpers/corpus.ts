@@ -8,5 +8,7 @@ import { resolve } from 'node:path';
 export const CORPUS = process.env.IDEMGEN_CORPUS ?? resolve(import.meta.dirname, '..', '..', '..', 'shared', 'corpus');
 
 if (!existsSync(CORPUS)) {
-  throw new Error(`The shared corpus is missing at ${CORPUS}: check out ../shared next to the repository or set IDEMGEN_CORPUS.`);
+  throw new Error(
+    `The shared corpus is missing at ${CORPUS}: check out ../shared next to the repository or set IDEMGEN_CORPUS.`,
+  );
 }

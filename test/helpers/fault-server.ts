@@ -82,7 +82,12 @@ function readBody(req: IncomingMessage): Promise<Buffer> {
   });
 }
 
-function extractKey(carrier: KeyCarrierSpec | undefined, req: IncomingMessage, url: URL, body: string): string | undefined {
+function extractKey(
+  carrier: KeyCarrierSpec | undefined,
+  req: IncomingMessage,
+  url: URL,
+  body: string,
+): string | undefined {
   if (!carrier) return undefined;
   switch (carrier.in) {
     case 'header': {
@@ -96,7 +101,8 @@ function extractKey(carrier: KeyCarrierSpec | undefined, req: IncomingMessage, u
     case 'body':
       try {
         let v: unknown = JSON.parse(body);
-        for (const part of carrier.path ?? [carrier.name]) v = typeof v === 'object' && v !== null ? (v as Record<string, unknown>)[part] : undefined;
+        for (const part of carrier.path ?? [carrier.name])
+          v = typeof v === 'object' && v !== null ? (v as Record<string, unknown>)[part] : undefined;
         return typeof v === 'string' ? v : undefined;
       } catch {
         return undefined;
@@ -109,7 +115,8 @@ function send(res: ServerResponse, answer: Answer, extra: Record<string, string>
   res.end(answer.body);
 }
 
-const echo: Respond = (req, effect) => jsonAnswer(200, { id: `obj_${effect}`, effect, path: req.path, received: req.body });
+const echo: Respond = (req, effect) =>
+  jsonAnswer(200, { id: `obj_${effect}`, effect, path: req.path, received: req.body });
 
 const parsed = (r: RecordedRequest): unknown => (r.body === '' ? null : (JSON.parse(r.body) as unknown));
 
@@ -128,19 +135,41 @@ export async function startFaultServer(opts: FaultServerOptions = {}): Promise<F
     const bytes = await readBody(req);
     const body = bytes.toString('utf8');
     const key = extractKey(opts.keyCarrier, req, url, body);
-    const rec: RecordedRequest = { method: req.method ?? '', path: url.pathname, headers: req.headers, contentType: req.headers['content-type'], body, bytes, key };
+    const rec: RecordedRequest = {
+      method: req.method ?? '',
+      path: url.pathname,
+      headers: req.headers,
+      contentType: req.headers['content-type'],
+      body,
+      bytes,
+      key,
+    };
     requests.push(rec);
     for (const w of waiters.filter((x) => requests.length >= x.n)) w.resolve();
     const fault = plan.take();
     if (fault?.kind === 'drop') return void req.socket.destroy();
-    if (fault?.kind === 'reject') return send(res, jsonAnswer(fault.status, fault.body ?? { error: 'rejected' }, fault.headers));
+    if (fault?.kind === 'reject')
+      return send(res, jsonAnswer(fault.status, fault.body ?? { error: 'rejected' }, fault.headers));
     const bodyHash = createHash('sha256').update(`${req.method} ${url.pathname}\n${body}`).digest('hex');
     if (key !== undefined) {
       const seen = byKey.get(key);
       if (seen && seen.bodyHash !== bodyHash) {
-        return send(res, jsonAnswer(422, { error: { type: 'idempotency_error', message: 'Keys for idempotent requests can only be used with the same parameters they were first used with.' } }));
+        return send(
+          res,
+          jsonAnswer(422, {
+            error: {
+              type: 'idempotency_error',
+              message:
+                'Keys for idempotent requests can only be used with the same parameters they were first used with.',
+            },
+          }),
+        );
       }
-      if (seen && !seen.done) return send(res, jsonAnswer(409, { error: { code: 'idempotency_key_in_use', message: 'request in progress' } }));
+      if (seen && !seen.done)
+        return send(
+          res,
+          jsonAnswer(409, { error: { code: 'idempotency_key_in_use', message: 'request in progress' } }),
+        );
       if (seen?.done) return send(res, seen.done, { 'idempotent-replayed': 'true' });
       byKey.set(key, { bodyHash });
     }
@@ -151,7 +180,8 @@ export async function startFaultServer(opts: FaultServerOptions = {}): Promise<F
     const answer = respond(rec, effects);
     if (key !== undefined) byKey.set(key, { bodyHash, done: answer });
     if (fault?.kind === 'reset') return void req.socket.destroy();
-    if (fault?.kind === 'status') return send(res, jsonAnswer(fault.status, fault.body ?? { error: 'after commit' }, fault.headers));
+    if (fault?.kind === 'status')
+      return send(res, jsonAnswer(fault.status, fault.body ?? { error: 'after commit' }, fault.headers));
     if (fault?.kind === 'stall') {
       if (fault.ms === undefined) return; // never answers; closed on shutdown
       await new Promise((r) => setTimeout(r, fault.ms));
@@ -175,7 +205,8 @@ export async function startFaultServer(opts: FaultServerOptions = {}): Promise<F
     get received() {
       return requests.map(parsed);
     },
-    arrived: (n) => (requests.length >= n ? Promise.resolve() : new Promise<void>((resolve) => waiters.push({ n, resolve }))),
+    arrived: (n) =>
+      requests.length >= n ? Promise.resolve() : new Promise<void>((resolve) => waiters.push({ n, resolve })),
     inject: (...f) => void plan.then(...f),
     always: (f) => void plan.always(f),
     close: () =>

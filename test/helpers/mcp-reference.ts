@@ -51,7 +51,10 @@ async function listReferenceTools(name: ReferenceServer): Promise<{ tools: Recor
 }
 
 /** Writes the listed tools to `<dir>/mcp-<name>.tools.json` and returns the path. */
-export async function referenceToolsFile(name: ReferenceServer, dir = mkdtempSync(join(tmpdir(), 'idemgen-mcp-tools-'))): Promise<string> {
+export async function referenceToolsFile(
+  name: ReferenceServer,
+  dir = mkdtempSync(join(tmpdir(), 'idemgen-mcp-tools-')),
+): Promise<string> {
   const file = join(dir, `mcp-${name}.tools.json`);
   writeFileSync(file, `${JSON.stringify(await listReferenceTools(name), null, 2)}\n`);
   return file;

@@ -21,11 +21,13 @@ describe('api.id', () => {
   });
 
   it('unique across inputs, suffixed by file order whatever the input order', () => {
-    expect(uniqueApiIds([
-      { file: 'b/openapi.yaml', id: 'x' },
-      { file: 'a/openapi.yaml', id: 'x' },
-      { file: 'c.yaml', id: 'x-2' },
-    ])).toEqual(['x-3', 'x', 'x-2']);
+    expect(
+      uniqueApiIds([
+        { file: 'b/openapi.yaml', id: 'x' },
+        { file: 'a/openapi.yaml', id: 'x' },
+        { file: 'c.yaml', id: 'x-2' },
+      ]),
+    ).toEqual(['x-3', 'x', 'x-2']);
   });
 
   it('buildApiModels applies it', () => {

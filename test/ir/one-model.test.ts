@@ -16,7 +16,11 @@ import type { ApiModel, HttpOperation } from '../../src/ir/types.js';
 import { loadInputs } from '../../src/load/index.js';
 
 const DIR = resolve(import.meta.dirname, '../fixtures/ir');
-const VERSIONS = { swagger2: 'swagger2/orders.json', openapi30: 'openapi30/orders.yaml', openapi31: 'openapi31/orders.yaml' } as const;
+const VERSIONS = {
+  swagger2: 'swagger2/orders.json',
+  openapi30: 'openapi30/orders.yaml',
+  openapi31: 'openapi31/orders.yaml',
+} as const;
 type Version = keyof typeof VERSIONS;
 
 const apis = {} as Record<Version, ApiModel>;
@@ -37,12 +41,21 @@ beforeAll(async () => {
 function withoutPointers(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(withoutPointers);
   if (value === null || typeof value !== 'object') return value;
-  return Object.fromEntries(Object.entries(value).filter(([k]) => k !== 'pointer' && k !== 'fieldPointers').map(([k, v]) => [k, withoutPointers(v)]));
+  return Object.fromEntries(
+    Object.entries(value)
+      .filter(([k]) => k !== 'pointer' && k !== 'fieldPointers')
+      .map(([k, v]) => [k, withoutPointers(v)]),
+  );
 }
 
-const op = (version: Version, key: string): HttpOperation => apis[version].operations.find((o) => o.key === key) as HttpOperation;
+const op = (version: Version, key: string): HttpOperation =>
+  apis[version].operations.find((o) => o.key === key) as HttpOperation;
 /** Generated code without comments, which quote pointers and reasons. */
-const code = (text: string): string => text.split('\n').filter((l) => !/^\s*(\/\*\*|\*|\/\/)/.test(l)).join('\n');
+const code = (text: string): string =>
+  text
+    .split('\n')
+    .filter((l) => !/^\s*(\/\*\*|\*|\/\/)/.test(l))
+    .join('\n');
 
 describe('one request-body model for Swagger 2.0 and OpenAPI 3.x', () => {
   it('a `body` parameter is the requestBody, with its description, and no parameter', () => {
@@ -61,16 +74,24 @@ describe('one request-body model for Swagger 2.0 and OpenAPI 3.x', () => {
     expect(upload.parameters).toEqual([]);
     expect(withoutPointers(upload.requestBody)).toEqual({
       required: true,
-      content: [{
-        mediaType: 'multipart/form-data',
-        schema: {
-          type: 'object',
-          properties: { file: { type: 'string', format: 'binary' }, idempotency_key: { type: 'string', maxLength: 64, description: 'Retry with the same token' } },
-          required: ['file'],
+      content: [
+        {
+          mediaType: 'multipart/form-data',
+          schema: {
+            type: 'object',
+            properties: {
+              file: { type: 'string', format: 'binary' },
+              idempotency_key: { type: 'string', maxLength: 64, description: 'Retry with the same token' },
+            },
+            required: ['file'],
+          },
         },
-      }],
+      ],
     });
-    expect(upload.requestBody?.content[0].fieldPointers).toEqual({ file: '/paths/~1uploads/post/parameters/0', idempotency_key: '/paths/~1uploads/post/parameters/1' });
+    expect(upload.requestBody?.content[0].fieldPointers).toEqual({
+      file: '/paths/~1uploads/post/parameters/0',
+      idempotency_key: '/paths/~1uploads/post/parameters/1',
+    });
   });
 
   for (const version of ['openapi30', 'openapi31'] as const) {
@@ -79,7 +100,10 @@ describe('one request-body model for Swagger 2.0 and OpenAPI 3.x', () => {
         const [a, b] = [op('swagger2', key), op(version, key)];
         expect(withoutPointers(a.parameters), key).toEqual(withoutPointers(b.parameters));
         // The body of POST /orders is a $ref into each document's own components.
-        const refFree = (o: HttpOperation): unknown => JSON.parse(JSON.stringify(withoutPointers(o.requestBody) ?? null).replace('#/definitions/', '#/components/schemas/'));
+        const refFree = (o: HttpOperation): unknown =>
+          JSON.parse(
+            JSON.stringify(withoutPointers(o.requestBody) ?? null).replace('#/definitions/', '#/components/schemas/'),
+          );
         expect(refFree(a), key).toEqual(refFree(b));
       }
     });
@@ -97,24 +121,48 @@ describe('schemas in the 3.1 form whatever the version', () => {
       const props = (schema(version, 'NewOrder') as Record<string, any>).properties;
       expect(props.note, version).toEqual({ type: ['string', 'null'] });
       expect(props.priority, version).toEqual({ type: ['string', 'null'], enum: ['low', 'high', null] });
-      expect(JSON.stringify(props.discount).replace('#/definitions/', '#/components/schemas/'), version).toBe(JSON.stringify({ anyOf: [{ $ref: '#/components/schemas/Discount' }, { type: 'null' }] }));
+      expect(JSON.stringify(props.discount).replace('#/definitions/', '#/components/schemas/'), version).toBe(
+        JSON.stringify({ anyOf: [{ $ref: '#/components/schemas/Discount' }, { type: 'null' }] }),
+      );
       expect(props.quantity, version).toEqual({ type: 'integer', exclusiveMinimum: 0 });
-      expect(op(version, 'GET /orders/{orderId}').parameters[1].schema, version).toEqual({ type: 'integer', exclusiveMinimum: 0 });
+      expect(op(version, 'GET /orders/{orderId}').parameters[1].schema, version).toEqual({
+        type: 'integer',
+        exclusiveMinimum: 0,
+      });
     }
   });
 });
 
 describe('the classifier and the emitters see one API', () => {
-  const plan = (version: Version) => withoutPointers(plans[version].apis[0].entries.map((e) => ({ key: e.operation.key, class: e.class, mechanism: e.mechanism, carrier: e.carrier, keyStrategy: e.keyStrategy })));
+  const plan = (version: Version) =>
+    withoutPointers(
+      plans[version].apis[0].entries.map((e) => ({
+        key: e.operation.key,
+        class: e.class,
+        mechanism: e.mechanism,
+        carrier: e.carrier,
+        keyStrategy: e.keyStrategy,
+      })),
+    );
 
   it('classification: body key, form key, reads and writes alike', () => {
     const expected = plan('openapi31');
     expect(plan('swagger2')).toEqual(expected);
     expect(plan('openapi30')).toEqual(expected);
-    expect(expected).toEqual(expect.arrayContaining([
-      expect.objectContaining({ key: 'POST /orders', mechanism: 'OP-1', carrier: expect.objectContaining({ in: 'body', name: 'idempotency_key', maxLength: 64 }) }),
-      expect.objectContaining({ key: 'POST /uploads', mechanism: 'OP-1', carrier: expect.objectContaining({ in: 'form', name: 'idempotency_key', maxLength: 64, required: false }) }),
-    ]));
+    expect(expected).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({
+          key: 'POST /orders',
+          mechanism: 'OP-1',
+          carrier: expect.objectContaining({ in: 'body', name: 'idempotency_key', maxLength: 64 }),
+        }),
+        expect.objectContaining({
+          key: 'POST /uploads',
+          mechanism: 'OP-1',
+          carrier: expect.objectContaining({ in: 'form', name: 'idempotency_key', maxLength: 64, required: false }),
+        }),
+      ]),
+    );
   });
 
   it('a form key found in a Swagger 2.0 formData parameter is reported at that parameter', () => {
@@ -123,7 +171,8 @@ describe('the classifier and the emitters see one API', () => {
   });
 
   it('the generated client is the same code (comments aside)', () => {
-    const client = (version: Version) => code(emitClient(plans[version], resolveConfig()).files.find((f) => f.path.endsWith('orders.gen.ts'))!.contents);
+    const client = (version: Version) =>
+      code(emitClient(plans[version], resolveConfig()).files.find((f) => f.path.endsWith('orders.gen.ts'))!.contents);
     const expected = client('openapi31');
     expect(client('swagger2')).toBe(expected);
     expect(client('openapi30')).toBe(expected);
@@ -134,7 +183,10 @@ describe('the classifier and the emitters see one API', () => {
   });
 
   it('the tool schemas are the same', () => {
-    const tools = (version: Version) => emitTools(plans[version], resolveConfig()).files.filter((f) => f.path.endsWith('.json')).map((f) => [f.path, f.contents]);
+    const tools = (version: Version) =>
+      emitTools(plans[version], resolveConfig())
+        .files.filter((f) => f.path.endsWith('.json'))
+        .map((f) => [f.path, f.contents]);
     const expected = tools('openapi31');
     expect(expected.length).toBeGreaterThan(0);
     expect(tools('swagger2')).toEqual(expected);

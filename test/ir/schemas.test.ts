@@ -8,17 +8,45 @@ const one = (schema: unknown) => schemasOf(normalizeSchemas(doc30({ S: schema })
 
 describe('nullable → the 3.1 form', () => {
   it.each([
-    ['a typed schema: null joins the type', { type: 'string', nullable: true, maxLength: 3 }, { type: ['string', 'null'], maxLength: 3 }],
-    ['an enum: null joins it too', { type: 'string', enum: ['a'], nullable: true }, { type: ['string', 'null'], enum: ['a', null] }],
-    ['a $ref: anyOf with null, annotations outside', { $ref: '#/components/schemas/T', description: 'd', nullable: true }, { description: 'd', anyOf: [{ $ref: '#/components/schemas/T' }, { type: 'null' }] }],
-    ['a lone oneOf: a null alternative', { oneOf: [{ type: 'string' }, { type: 'integer' }], nullable: true }, { oneOf: [{ type: 'string' }, { type: 'integer' }, { type: 'null' }] }],
-    ['allOf: wrapped', { allOf: [{ $ref: '#/components/schemas/T' }], title: 't', nullable: true }, { title: 't', anyOf: [{ allOf: [{ $ref: '#/components/schemas/T' }] }, { type: 'null' }] }],
+    [
+      'a typed schema: null joins the type',
+      { type: 'string', nullable: true, maxLength: 3 },
+      { type: ['string', 'null'], maxLength: 3 },
+    ],
+    [
+      'an enum: null joins it too',
+      { type: 'string', enum: ['a'], nullable: true },
+      { type: ['string', 'null'], enum: ['a', null] },
+    ],
+    [
+      'a $ref: anyOf with null, annotations outside',
+      { $ref: '#/components/schemas/T', description: 'd', nullable: true },
+      { description: 'd', anyOf: [{ $ref: '#/components/schemas/T' }, { type: 'null' }] },
+    ],
+    [
+      'a lone oneOf: a null alternative',
+      { oneOf: [{ type: 'string' }, { type: 'integer' }], nullable: true },
+      { oneOf: [{ type: 'string' }, { type: 'integer' }, { type: 'null' }] },
+    ],
+    [
+      'allOf: wrapped',
+      { allOf: [{ $ref: '#/components/schemas/T' }], title: 't', nullable: true },
+      { title: 't', anyOf: [{ allOf: [{ $ref: '#/components/schemas/T' }] }, { type: 'null' }] },
+    ],
     ['nothing constrained: null is already allowed', { description: 'any', nullable: true }, { description: 'any' }],
     ['nullable: false is just dropped', { type: 'integer', nullable: false }, { type: 'integer' }],
     ['x-nullable (Swagger 2) like nullable', { type: 'number', 'x-nullable': true }, { type: ['number', 'null'] }],
-    ['boolean exclusive bounds → numbers', { type: 'integer', minimum: 1, exclusiveMinimum: true, maximum: 9, exclusiveMaximum: false }, { type: 'integer', exclusiveMinimum: 1, maximum: 9 }],
+    [
+      'boolean exclusive bounds → numbers',
+      { type: 'integer', minimum: 1, exclusiveMinimum: true, maximum: 9, exclusiveMaximum: false },
+      { type: 'integer', exclusiveMinimum: 1, maximum: 9 },
+    ],
     ['type file → binary string', { type: 'file' }, { type: 'string', format: 'binary' }],
-    ['3.0 $ref siblings: assertions dropped, annotations kept', { $ref: '#/components/schemas/T', type: 'object', maxLength: 2, description: 'd', 'x-a': 1 }, { $ref: '#/components/schemas/T', description: 'd', 'x-a': 1 }],
+    [
+      '3.0 $ref siblings: assertions dropped, annotations kept',
+      { $ref: '#/components/schemas/T', type: 'object', maxLength: 2, description: 'd', 'x-a': 1 },
+      { $ref: '#/components/schemas/T', description: 'd', 'x-a': 1 },
+    ],
   ])('%s', (_, input, expected) => {
     expect(one(input)).toEqual(expected);
   });
@@ -26,23 +54,61 @@ describe('nullable → the 3.1 form', () => {
   it('nested schemas, properties named like keywords, and responses named `default`', () => {
     const root = {
       openapi: '3.0.3',
-      paths: { '/a': { get: { responses: { default: { description: 'e', content: { 'application/json': { schema: { type: 'string', nullable: true } } } } } } } },
-      components: { schemas: { S: { type: 'object', properties: { default: { type: 'integer', nullable: true }, nullable: { type: 'boolean' }, list: { type: 'array', items: { type: 'string', nullable: true } } } } } },
+      paths: {
+        '/a': {
+          get: {
+            responses: {
+              default: {
+                description: 'e',
+                content: { 'application/json': { schema: { type: 'string', nullable: true } } },
+              },
+            },
+          },
+        },
+      },
+      components: {
+        schemas: {
+          S: {
+            type: 'object',
+            properties: {
+              default: { type: 'integer', nullable: true },
+              nullable: { type: 'boolean' },
+              list: { type: 'array', items: { type: 'string', nullable: true } },
+            },
+          },
+        },
+      },
     };
     const out = normalizeSchemas(root, 'openapi3.0') as any;
-    expect(out.paths['/a'].get.responses.default.content['application/json'].schema).toEqual({ type: ['string', 'null'] });
-    expect(out.components.schemas.S.properties).toEqual({ default: { type: ['integer', 'null'] }, nullable: { type: 'boolean' }, list: { type: 'array', items: { type: ['string', 'null'] } } });
+    expect(out.paths['/a'].get.responses.default.content['application/json'].schema).toEqual({
+      type: ['string', 'null'],
+    });
+    expect(out.components.schemas.S.properties).toEqual({
+      default: { type: ['integer', 'null'] },
+      nullable: { type: 'boolean' },
+      list: { type: 'array', items: { type: ['string', 'null'] } },
+    });
   });
 
   it('examples, defaults, enums and x-* extensions are data: never rewritten', () => {
-    const s = { type: 'object', example: { nullable: true, type: 'string' }, default: { nullable: true }, 'x-shape': { type: 'string', nullable: true } };
+    const s = {
+      type: 'object',
+      example: { nullable: true, type: 'string' },
+      default: { nullable: true },
+      'x-shape': { type: 'string', nullable: true },
+    };
     expect(one(s)).toEqual(s);
   });
 });
 
 describe('copy on write', () => {
   it('returns the input itself when nothing needs a change (a 3.1 document, say)', () => {
-    const root = { openapi: '3.1.0', components: { schemas: { A: { type: ['string', 'null'] }, B: { $ref: '#/components/schemas/A', description: 'kept in 3.1' } } } };
+    const root = {
+      openapi: '3.1.0',
+      components: {
+        schemas: { A: { type: ['string', 'null'] }, B: { $ref: '#/components/schemas/A', description: 'kept in 3.1' } },
+      },
+    };
     expect(normalizeSchemas(root, 'openapi3.1')).toBe(root);
   });
 
@@ -58,7 +124,9 @@ describe('copy on write', () => {
 
   it('a $ref stays a reference (nothing inlined), and a node shared by YAML aliases stays shared', () => {
     const shared = { type: 'string', nullable: true };
-    const root = doc30({ A: { type: 'object', properties: { x: shared, y: shared, r: { $ref: '#/components/schemas/A' } } } });
+    const root = doc30({
+      A: { type: 'object', properties: { x: shared, y: shared, r: { $ref: '#/components/schemas/A' } } },
+    });
     const props = (schemasOf(normalizeSchemas(root, 'openapi3.0')).A as any).properties;
     expect(props.x).toBe(props.y);
     expect(props.r).toEqual({ $ref: '#/components/schemas/A' });

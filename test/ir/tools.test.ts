@@ -5,7 +5,10 @@ import { docOf } from './helpers.js';
 
 const schema = { type: 'object', properties: { to: { type: 'string' } }, required: ['to'] };
 
-function tools(root: unknown, file = 'agent.tools.json'): { ops: ToolOperation[]; diagnostics: { code: string; pointer?: string }[]; format: string; id: string } {
+function tools(
+  root: unknown,
+  file = 'agent.tools.json',
+): { ops: ToolOperation[]; diagnostics: { code: string; pointer?: string }[]; format: string; id: string } {
   const { api, diagnostics } = buildApiModel(docOf(root, file));
   return { ops: api.operations as ToolOperation[], diagnostics, format: api.format, id: api.id };
 }
@@ -14,7 +17,15 @@ describe('buildApiModel: tool lists', () => {
   it('MCP: inputSchema, outputSchema, annotations, title (tool or annotations), extensions', () => {
     const { ops, format, id, diagnostics } = tools({
       tools: [
-        { name: 'send_email', title: 'Send', description: 'd', inputSchema: schema, outputSchema: { type: 'object' }, annotations: { destructiveHint: false, openWorldHint: true }, 'x-owner': 'me' },
+        {
+          name: 'send_email',
+          title: 'Send',
+          description: 'd',
+          inputSchema: schema,
+          outputSchema: { type: 'object' },
+          annotations: { destructiveHint: false, openWorldHint: true },
+          'x-owner': 'me',
+        },
         { name: 'list-mail', inputSchema: { type: 'object' }, annotations: { title: 'List mail', readOnlyHint: true } },
       ],
     });
@@ -67,7 +78,9 @@ describe('buildApiModel: tool lists', () => {
   });
 
   it('duplicate tool names and junk items are diagnostics; keys stay unique', () => {
-    const { ops, diagnostics } = tools({ tools: [{ name: 'a', inputSchema: {} }, 42, { name: 'a', inputSchema: {} }, { name: 'b', input_schema: {} }] });
+    const { ops, diagnostics } = tools({
+      tools: [{ name: 'a', inputSchema: {} }, 42, { name: 'a', inputSchema: {} }, { name: 'b', input_schema: {} }],
+    });
     expect(ops.map((o) => [o.key, o.name])).toEqual([
       ['tool:a', 'a'],
       ['tool:a#2', 'a2'],

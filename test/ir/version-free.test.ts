@@ -25,7 +25,11 @@ const VERSION_MARKS: [string, RegExp][] = [
 
 /** Exact code that may stay, with why. */
 const ALLOWED: { file: string; code: string; why: string }[] = [
-  { file: 'src/classify/native-key.ts', code: 'inner.in === "formData"', why: 'an `x-idempotency` carrier may be spelled `in: formData` by its author; it is extension vocabulary, not the spec version' },
+  {
+    file: 'src/classify/native-key.ts',
+    code: 'inner.in === "formData"',
+    why: 'an `x-idempotency` carrier may be spelled `in: formData` by its author; it is extension vocabulary, not the spec version',
+  },
 ];
 
 function filesUnder(dir: string): string[] {
@@ -65,7 +69,14 @@ describe('classify, emit and serve never branch on the spec version', () => {
   const files = SCOPES.flatMap(filesUnder).filter((f) => !f.startsWith('src/emit/sql/'));
 
   it('scans the emitters and the classifier', () => {
-    expect(files).toEqual(expect.arrayContaining(['src/classify/body-key.ts', 'src/emit/client/schema-type.ts', 'src/emit/tools/normalize.ts', 'src/emit/tools/http-input.ts']));
+    expect(files).toEqual(
+      expect.arrayContaining([
+        'src/classify/body-key.ts',
+        'src/emit/client/schema-type.ts',
+        'src/emit/tools/normalize.ts',
+        'src/emit/tools/http-input.ts',
+      ]),
+    );
   });
 
   it('no file names a spec version in its code', () => {

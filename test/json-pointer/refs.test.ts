@@ -7,11 +7,18 @@ const root = {
   components: {
     schemas: {
       A: { $ref: '#/components/schemas/B' },
-      B: { type: 'object', properties: { self: { $ref: '#/components/schemas/A' }, c: { $ref: '#/components/schemas/C' } } },
+      B: {
+        type: 'object',
+        properties: { self: { $ref: '#/components/schemas/A' }, c: { $ref: '#/components/schemas/C' } },
+      },
       C: { type: 'string' },
       Loop1: { $ref: '#/components/schemas/Loop2' },
       Loop2: { $ref: '#/components/schemas/Loop1' },
-      Details: { $id: '/schemas/details', type: 'object', properties: { id: { $anchor: 'detail_id', type: 'integer' } } },
+      Details: {
+        $id: '/schemas/details',
+        type: 'object',
+        properties: { id: { $anchor: 'detail_id', type: 'integer' } },
+      },
     },
   },
   list: ['zero', 'one'],
@@ -37,16 +44,24 @@ describe('refs', () => {
   });
 
   it('resolveRefTarget gives the target pointer', () => {
-    expect(resolveRefTarget(root, '/schemas/details#detail_id')?.pointer).toBe('/components/schemas/Details/properties/id');
+    expect(resolveRefTarget(root, '/schemas/details#detail_id')?.pointer).toBe(
+      '/components/schemas/Details/properties/id',
+    );
   });
 
   it('followRef follows chains and stops on cycles', () => {
-    expect(followRef(root, { $ref: '#/components/schemas/A' }, '/x')).toMatchObject({ pointer: '/components/schemas/B', ref: '#/components/schemas/A' });
+    expect(followRef(root, { $ref: '#/components/schemas/A' }, '/x')).toMatchObject({
+      pointer: '/components/schemas/B',
+      ref: '#/components/schemas/A',
+    });
     expect(followRef(root, { $ref: '#/components/schemas/Loop1' }, '/x').value).toBeUndefined();
   });
 
   it('derefSchema is one level and keeps siblings', () => {
-    expect(derefSchema(root, { $ref: '#/components/schemas/C', description: 'd' })).toEqual({ type: 'string', description: 'd' });
+    expect(derefSchema(root, { $ref: '#/components/schemas/C', description: 'd' })).toEqual({
+      type: 'string',
+      description: 'd',
+    });
     expect(derefSchema(root, { $ref: '#/missing' })).toEqual({ $ref: '#/missing' });
     const b = derefSchema(root, { $ref: '#/components/schemas/A' }) as Record<string, any>;
     expect(b.properties.self).toEqual({ $ref: '#/components/schemas/A' });

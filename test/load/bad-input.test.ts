@@ -11,7 +11,9 @@ describe('loadInputs: bad input becomes diagnostics, never a throw', () => {
     const cwd = makeTree({ 'broken.json': '{\n  "openapi": "3.0.0",\n  "paths": {,}\n}\n' });
     const { docs, diagnostics } = await loadInputs(['broken.json'], { cwd });
     expect(docs).toEqual([]);
-    expect(diagnostics).toMatchObject([{ code: 'invalid_json', severity: 'error', file: 'broken.json', line: 3, col: 13 }]);
+    expect(diagnostics).toMatchObject([
+      { code: 'invalid_json', severity: 'error', file: 'broken.json', line: 3, col: 13 },
+    ]);
   });
 
   it('invalid_json at end of input points past the last character', async () => {
@@ -24,7 +26,13 @@ describe('loadInputs: bad input becomes diagnostics, never a throw', () => {
     const cwd = makeTree({ 'broken.yaml': 'openapi: 3.1.0\ninfo:\n  title: x\n\tversion: 1\npaths: {}\n' });
     const { diagnostics } = await loadInputs(['broken.yaml'], { cwd });
     expect(diagnostics).toHaveLength(1);
-    expect(diagnostics[0]).toMatchObject({ code: 'invalid_yaml', severity: 'error', file: 'broken.yaml', line: 4, col: 1 });
+    expect(diagnostics[0]).toMatchObject({
+      code: 'invalid_yaml',
+      severity: 'error',
+      file: 'broken.yaml',
+      line: 4,
+      col: 1,
+    });
   });
 
   it('empty_file for an empty or whitespace-only file', async () => {
@@ -59,12 +67,20 @@ describe('loadInputs: bad input becomes diagnostics, never a throw', () => {
   });
 
   it('unresolved_ref for an in-file ref, with the pointer and position of the $ref', async () => {
-    const spec = 'openapi: 3.0.0\ninfo: {title: t, version: "1"}\npaths:\n  /a:\n    get:\n      responses:\n        "200":\n          $ref: "#/components/responses/Missing"\n';
+    const spec =
+      'openapi: 3.0.0\ninfo: {title: t, version: "1"}\npaths:\n  /a:\n    get:\n      responses:\n        "200":\n          $ref: "#/components/responses/Missing"\n';
     const cwd = makeTree({ 'api.yaml': spec });
     const { docs, diagnostics } = await loadInputs(['api.yaml'], { cwd });
     expect(docs).toHaveLength(1);
     expect(diagnostics).toMatchObject([
-      { code: 'unresolved_ref', severity: 'warning', file: 'api.yaml', pointer: '/paths/~1a/get/responses/200/$ref', line: 8, col: 11 },
+      {
+        code: 'unresolved_ref',
+        severity: 'warning',
+        file: 'api.yaml',
+        pointer: '/paths/~1a/get/responses/200/$ref',
+        line: 8,
+        col: 11,
+      },
     ]);
   });
 
@@ -72,7 +88,16 @@ describe('loadInputs: bad input becomes diagnostics, never a throw', () => {
     const spec = {
       swagger: '2.0',
       info: { title: 't', version: '1' },
-      paths: { '/a': { get: { responses: { '200': { description: 'x', schema: { $ref: 'Gone.json' } }, '404': { description: 'y', schema: { $ref: 'defs.json#/Nope' } } } } } },
+      paths: {
+        '/a': {
+          get: {
+            responses: {
+              '200': { description: 'x', schema: { $ref: 'Gone.json' } },
+              '404': { description: 'y', schema: { $ref: 'defs.json#/Nope' } },
+            },
+          },
+        },
+      },
     };
     const cwd = makeTree({ 'api.json': JSON.stringify(spec, null, 1), 'defs.json': '{"Yes": {"type": "string"}}' });
     const { diagnostics } = await loadInputs(['api.json'], { cwd });
@@ -104,8 +129,13 @@ describe('loadInputs: bad input becomes diagnostics, never a throw', () => {
 
   it.each([
     ['JSON', 'deep.json', '['.repeat(200_000) + ']'.repeat(200_000), 'unrecognized_input'],
-    ['YAML', 'deep.yaml', 'a: ' + '['.repeat(50_000) + ']'.repeat(50_000), 'invalid_yaml'],
-    ['bundled spec', 'deep-spec.json', `{"openapi":"3.0.0","paths":{},"x":${'{"a":'.repeat(20_000)}1${'}'.repeat(20_000)},"components":{"schemas":{"S":${'{"items":'.repeat(20_000)}{}${'}'.repeat(20_000)}}}}`, 'document_too_deep'],
+    ['YAML', 'deep.yaml', `a: ${'['.repeat(50_000)}${']'.repeat(50_000)}`, 'invalid_yaml'],
+    [
+      'bundled spec',
+      'deep-spec.json',
+      `{"openapi":"3.0.0","paths":{},"x":${'{"a":'.repeat(20_000)}1${'}'.repeat(20_000)},"components":{"schemas":{"S":${'{"items":'.repeat(20_000)}{}${'}'.repeat(20_000)}}}}`,
+      'document_too_deep',
+    ],
   ])('pathologically deep %s input is a diagnostic, not a crash', async (_name, file, text, code) => {
     const cwd = makeTree({ [file]: text });
     const { diagnostics } = await loadInputs([file], { cwd });
@@ -147,7 +177,10 @@ describe('loadInputs: unreadable entries', () => {
 process.setgid('nogroup'); process.setuid('nobody');
 const r = await loadInputs(['locked.json'], { cwd: ${JSON.stringify(cwd)} });
 console.log(JSON.stringify(r.diagnostics));`;
-    const run = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { cwd: path.resolve(import.meta.dirname, '..', '..'), encoding: 'utf8' });
+    const run = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+      cwd: path.resolve(import.meta.dirname, '..', '..'),
+      encoding: 'utf8',
+    });
     expect(run.stderr).toBe('');
     expect(JSON.parse(run.stdout)).toMatchObject([{ code: 'unreadable_file', file: 'locked.json' }]);
   });

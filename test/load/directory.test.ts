@@ -51,14 +51,24 @@ describe('loadInputs: directories', () => {
     expect(docs).toHaveLength(1);
     const doc = docs[0];
     expect(doc.file).toBe('kennel/spec/swagger.json');
-    expect(doc.parts).toEqual(['kennel/common/Problem.json', 'kennel/spec/Dog.json', 'kennel/spec/NewDog.json', 'kennel/spec/parameters.json']);
+    expect(doc.parts).toEqual([
+      'kennel/common/Problem.json',
+      'kennel/spec/Dog.json',
+      'kennel/spec/NewDog.json',
+      'kennel/spec/parameters.json',
+    ]);
     const root = doc.root as any;
     // First site inlined, later references rewritten to it: no external refs remain.
     const text = JSON.stringify(root);
     expect(text).not.toMatch(/"\$ref":"(?!#)/);
     expect(root.paths['/dogs'].get.parameters[0]).toMatchObject({ name: 'breed', in: 'query' });
-    expect(root.paths['/dogs'].get.responses['200'].schema.items).toMatchObject({ type: 'object', required: ['id', 'name'] });
-    expect(root.paths['/dogs'].post.responses['200'].schema).toEqual({ $ref: '#/paths/~1dogs/get/responses/200/schema/items' });
+    expect(root.paths['/dogs'].get.responses['200'].schema.items).toMatchObject({
+      type: 'object',
+      required: ['id', 'name'],
+    });
+    expect(root.paths['/dogs'].post.responses['200'].schema).toEqual({
+      $ref: '#/paths/~1dogs/get/responses/200/schema/items',
+    });
   });
 
   it('an explicit part file given alone is unrecognized_input', async () => {

@@ -14,7 +14,11 @@ export function makeTree(files: Record<string, string>): string {
 }
 
 export const MINI_OPENAPI = JSON.stringify(
-  { openapi: '3.0.3', info: { title: 'Mini', version: '1' }, paths: { '/things': { post: { responses: { '201': { description: 'ok' } } } } } },
+  {
+    openapi: '3.0.3',
+    info: { title: 'Mini', version: '1' },
+    paths: { '/things': { post: { responses: { '201': { description: 'ok' } } } } },
+  },
   null,
   2,
 );

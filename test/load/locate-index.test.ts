@@ -62,10 +62,23 @@ describe('JsonLocator gives the same offsets as a fresh forward scan', () => {
       '[ ]',
       '"scalar"',
     ];
-    const pointers = [[], ['a"b'], ['a"b', '1', 'c'], ['a"b', '2'], ['de'], ['de', 'x'], ['k', '1', '0', '0'], ['k', '2'], ['k', 'x'], ['z'], ['0']];
+    const pointers = [
+      [],
+      ['a"b'],
+      ['a"b', '1', 'c'],
+      ['a"b', '2'],
+      ['de'],
+      ['de', 'x'],
+      ['k', '1', '0', '0'],
+      ['k', '2'],
+      ['k', 'x'],
+      ['z'],
+      ['0'],
+    ];
     for (const text of texts) {
       const locator = new JsonLocator(text);
-      for (const p of [...pointers, ...pointers.slice().reverse()]) expect(locator.locate(p)).toBe(referenceLocate(text, p));
+      for (const p of [...pointers, ...pointers.slice().reverse()])
+        expect(locator.locate(p)).toBe(referenceLocate(text, p));
     }
   });
 });

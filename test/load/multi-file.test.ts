@@ -23,18 +23,35 @@ describe('bundling a multi-file OpenAPI 3 spec with cross-file cycles', () => {
     expect(diagnostics).toEqual([]);
     expect(docs.map((d) => d.file)).toEqual(['multi-file-3/openapi.yaml']);
     const [doc] = docs;
-    expect(doc.parts).toEqual(['multi-file-3/paths/pets.yaml', 'multi-file-3/schemas/owner.yaml', 'multi-file-3/schemas/pet.yaml']);
+    expect(doc.parts).toEqual([
+      'multi-file-3/paths/pets.yaml',
+      'multi-file-3/schemas/owner.yaml',
+      'multi-file-3/schemas/pet.yaml',
+    ]);
     const refs = refsOf(doc.root);
     expect(refs.filter((r) => !r.startsWith('#'))).toEqual([]);
     const items = '#/paths/~1pets/get/responses/200/content/application~1json/schema/items';
-    expect(refs).toEqual([items, `${items}/definitions/Tag`, items, `${items}/definitions/Tag`, '#/components/schemas/NewPet', '#/components/parameters/Id', '#/components/schemas/Pet', items]);
+    expect(refs).toEqual([
+      items,
+      `${items}/definitions/Tag`,
+      items,
+      `${items}/definitions/Tag`,
+      '#/components/schemas/NewPet',
+      '#/components/parameters/Id',
+      '#/components/schemas/Pet',
+      items,
+    ]);
     for (const ref of refs) expect(resolveRef(doc.root, ref), ref).toBeTypeOf('object');
     const root = doc.root as any;
     const pet = root.paths['/pets'].get.responses['200'].content['application/json'].schema.items;
-    expect(pet.properties.friends.items).toEqual({ $ref: '#/paths/~1pets/get/responses/200/content/application~1json/schema/items' });
+    expect(pet.properties.friends.items).toEqual({
+      $ref: '#/paths/~1pets/get/responses/200/content/application~1json/schema/items',
+    });
     expect(pet.properties.owner.properties.pets.items).toEqual(pet.properties.friends.items);
     expect(resolveRef(doc.root, pet.properties.owner.properties.favouriteTag.$ref)).toEqual({ type: 'string' });
-    expect(root.paths['/pets'].post.requestBody.content['application/json'].schema).toEqual({ $ref: '#/components/schemas/NewPet' });
+    expect(root.paths['/pets'].post.requestBody.content['application/json'].schema).toEqual({
+      $ref: '#/components/schemas/NewPet',
+    });
     // A pointer into bundled content locates at the reference site in the root file.
     expect(doc.locate('/paths/~1pets/get/operationId')).toEqual({ line: 4, col: 3 });
   });

@@ -14,10 +14,18 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { ROOT } from '../helpers/cli.js';
 
-interface Packed { filename: string; files: { path: string }[] }
+interface Packed {
+  filename: string;
+  files: { path: string }[];
+}
 
 const npm = (args: string[], cwd: string): string =>
-  execFileSync('npm', args, { cwd, encoding: 'utf8', env: { ...process.env, npm_config_audit: 'false', npm_config_fund: 'false' }, stdio: ['ignore', 'pipe', 'pipe'] });
+  execFileSync('npm', args, {
+    cwd,
+    encoding: 'utf8',
+    env: { ...process.env, npm_config_audit: 'false', npm_config_fund: 'false' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
 const node = (file: string, cwd: string): string => execFileSync(process.execPath, [file], { cwd, encoding: 'utf8' });
 
 /** What both apps run: one deduplicated call, and the proof that both import names are one runtime. */
@@ -41,65 +49,161 @@ beforeAll(() => {
   work = mkdtempSync(join(tmpdir(), 'idemgen-pack-'));
   // --ignore-scripts: `npm test` built dist/ and packages/runtime/dist already.
   idemgen = (JSON.parse(npm(['pack', '--ignore-scripts', '--json', '--pack-destination', work], ROOT)) as Packed[])[0];
-  runtime = (JSON.parse(npm(['pack', '-w', '@idemgen/runtime', '--ignore-scripts', '--json', '--pack-destination', work], ROOT)) as Packed[])[0];
+  runtime = (
+    JSON.parse(
+      npm(['pack', '-w', '@idemgen/runtime', '--ignore-scripts', '--json', '--pack-destination', work], ROOT),
+    ) as Packed[]
+  )[0];
 }, 300_000);
 
 describe('npm pack', () => {
   test('ships what users read and run, nothing from test/', () => {
     const files = idemgen.files.map((f) => f.path);
-    expect(files).toEqual(expect.arrayContaining(['bin/idemgen.js', 'dist/cli/main.js', 'compat/runtime.cjs', 'compat/runtime.d.cts', 'src/runtime/README.md', 'src/runtime/langgraph/README.md']));
-    expect(files.filter((f) => f.startsWith('test/') || f.includes('.test.') || (f.startsWith('src/') && !f.endsWith('README.md')))).toEqual([]);
+    expect(files).toEqual(
+      expect.arrayContaining([
+        'bin/idemgen.js',
+        'dist/cli/main.js',
+        'compat/runtime.cjs',
+        'compat/runtime.d.cts',
+        'src/runtime/README.md',
+        'src/runtime/langgraph/README.md',
+      ]),
+    );
+    expect(
+      files.filter(
+        (f) => f.startsWith('test/') || f.includes('.test.') || (f.startsWith('src/') && !f.endsWith('README.md')),
+      ),
+    ).toEqual([]);
     const rt = runtime.files.map((f) => f.path);
-    expect(rt).toEqual(expect.arrayContaining(['README.md', 'langgraph/README.md', 'dist/esm/index.js', 'dist/esm/index.d.ts', 'dist/cjs/index.js', 'dist/cjs/index.d.ts', 'dist/cjs/package.json']));
-    expect(rt.filter((f) => !f.startsWith('dist/') && !['README.md', 'langgraph/README.md', 'package.json'].includes(f))).toEqual([]);
+    expect(rt).toEqual(
+      expect.arrayContaining([
+        'README.md',
+        'langgraph/README.md',
+        'dist/esm/index.js',
+        'dist/esm/index.d.ts',
+        'dist/cjs/index.js',
+        'dist/cjs/index.d.ts',
+        'dist/cjs/package.json',
+      ]),
+    );
+    expect(
+      rt.filter((f) => !f.startsWith('dist/') && !['README.md', 'langgraph/README.md', 'package.json'].includes(f)),
+    ).toEqual([]);
   });
 
-  test('ESM project: npx idemgen generate → tsc --strict against @idemgen/runtime, and the runtime runs', { timeout: 600_000 }, () => {
+  test('ESM project: npx idemgen generate → tsc --strict against @idemgen/runtime, and the runtime runs', {
+    timeout: 600_000,
+  }, () => {
     const app = join(work, 'esm');
     cpSync(join(ROOT, 'specs'), join(app, 'specs'), { recursive: true });
     writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'esm-app', private: true, type: 'module' }));
-    npm(['install', '--no-package-lock', join(work, runtime.filename), join(work, idemgen.filename), 'typescript@5.9', '@types/node@20'], app);
-    execFileSync('npx', ['--no-install', 'idemgen', 'generate'], { cwd: app, stdio: 'pipe', env: { ...process.env, CI: 'true' } });
+    npm(
+      [
+        'install',
+        '--no-package-lock',
+        join(work, runtime.filename),
+        join(work, idemgen.filename),
+        'typescript@5.9',
+        '@types/node@20',
+      ],
+      app,
+    );
+    execFileSync('npx', ['--no-install', 'idemgen', 'generate'], {
+      cwd: app,
+      stdio: 'pipe',
+      env: { ...process.env, CI: 'true' },
+    });
     const clients = readdirSync(join(app, 'generated', 'client')).filter((f) => f.endsWith('.gen.ts'));
     expect(clients.length).toBeGreaterThan(0);
-    writeFileSync(join(app, 'tsconfig.json'), JSON.stringify({
-      compilerOptions: { strict: true, noEmit: true, module: 'NodeNext', moduleResolution: 'NodeNext', target: 'ES2022', skipLibCheck: false, types: ['node'], noUnusedLocals: true },
-      include: ['generated/client/*.ts'],
-    }));
+    writeFileSync(
+      join(app, 'tsconfig.json'),
+      JSON.stringify({
+        compilerOptions: {
+          strict: true,
+          noEmit: true,
+          module: 'NodeNext',
+          moduleResolution: 'NodeNext',
+          target: 'ES2022',
+          skipLibCheck: false,
+          types: ['node'],
+          noUnusedLocals: true,
+        },
+        include: ['generated/client/*.ts'],
+      }),
+    );
     execFileSync(join(app, 'node_modules', '.bin', 'tsc'), ['-p', 'tsconfig.json'], { cwd: app, stdio: 'pipe' });
-    writeFileSync(join(app, 'use.js'), USE_RUNTIME(
-      "import * as rt from '@idemgen/runtime';\nimport * as legacy from 'idemgen/runtime';\nimport * as lg from '@idemgen/runtime/langgraph';"));
-    expect(JSON.parse(node('use.js', app))).toEqual({ calls: 1, replay: true, sameClass: true, inNode: 'function', first: 1 });
+    writeFileSync(
+      join(app, 'use.js'),
+      USE_RUNTIME(
+        "import * as rt from '@idemgen/runtime';\nimport * as legacy from 'idemgen/runtime';\nimport * as lg from '@idemgen/runtime/langgraph';",
+      ),
+    );
+    expect(JSON.parse(node('use.js', app))).toEqual({
+      calls: 1,
+      replay: true,
+      sameClass: true,
+      inNode: 'function',
+      first: 1,
+    });
   });
 
-  test('CommonJS project: require() of @idemgen/runtime, idemgen/runtime and the langgraph entry', { timeout: 600_000 }, () => {
+  test('CommonJS project: require() of @idemgen/runtime, idemgen/runtime and the langgraph entry', {
+    timeout: 600_000,
+  }, () => {
     const app = join(work, 'cjs');
     cpSync(join(ROOT, 'specs'), join(app, 'specs'), { recursive: true });
     writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'cjs-app', version: '1.0.0', main: 'index.js' }));
     npm(['install', '--no-package-lock', join(work, runtime.filename), join(work, idemgen.filename)], app);
-    writeFileSync(join(app, 'use.js'), USE_RUNTIME(
-      "const rt = require('@idemgen/runtime');\nconst legacy = require('idemgen/runtime');\nconst lg = require('@idemgen/runtime/langgraph');"));
-    expect(JSON.parse(node('use.js', app))).toEqual({ calls: 1, replay: true, sameClass: true, inNode: 'function', first: 1 });
+    writeFileSync(
+      join(app, 'use.js'),
+      USE_RUNTIME(
+        "const rt = require('@idemgen/runtime');\nconst legacy = require('idemgen/runtime');\nconst lg = require('@idemgen/runtime/langgraph');",
+      ),
+    );
+    expect(JSON.parse(node('use.js', app))).toEqual({
+      calls: 1,
+      replay: true,
+      sameClass: true,
+      inNode: 'function',
+      first: 1,
+    });
   });
 
-  test('production install of the runtime alone: no ts-morph, handlebars, yargs — only Ajv (tool-argument validation)', { timeout: 300_000 }, () => {
+  test('production install of the runtime alone: no ts-morph, handlebars, yargs — only Ajv (tool-argument validation)', {
+    timeout: 300_000,
+  }, () => {
     const app = join(work, 'prod');
     mkdirSync(app);
     writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'prod-app', version: '1.0.0', private: true }));
     npm(['install', '--omit=dev', '--no-package-lock', join(work, runtime.filename)], app);
     const listing = npm(['ls', '--all', '--omit=dev', '--json'], app);
-    const tree = JSON.parse(listing) as { dependencies: Record<string, { version?: string; dependencies?: Record<string, { version?: string }> }> };
+    const tree = JSON.parse(listing) as {
+      dependencies: Record<string, { version?: string; dependencies?: Record<string, { version?: string }> }>;
+    };
     expect(Object.keys(tree.dependencies)).toEqual(['@idemgen/runtime']);
     // npm ls names the optional peers (pg, better-sqlite3, redis, the MCP SDK, LangGraph, AI SDK, OpenAI) as
     // unmet: none is installed. The one dependency is Ajv, which validates tool arguments before any effect.
-    const installed = Object.entries(tree.dependencies['@idemgen/runtime'].dependencies ?? {}).filter(([, d]) => d.version !== undefined);
+    const installed = Object.entries(tree.dependencies['@idemgen/runtime'].dependencies ?? {}).filter(
+      ([, d]) => d.version !== undefined,
+    );
     expect(installed.map(([name]) => name)).toEqual(['ajv']);
     expect(listing).not.toMatch(/ts-morph|handlebars|yargs|swagger-parser|typescript/);
-    const top = readdirSync(join(app, 'node_modules')).filter((n) => !n.startsWith('.')).sort();
-    expect(top).toEqual(['@idemgen', 'ajv', 'fast-deep-equal', 'fast-uri', 'json-schema-traverse', 'require-from-string']);
+    const top = readdirSync(join(app, 'node_modules'))
+      .filter((n) => !n.startsWith('.'))
+      .sort();
+    expect(top).toEqual([
+      '@idemgen',
+      'ajv',
+      'fast-deep-equal',
+      'fast-uri',
+      'json-schema-traverse',
+      'require-from-string',
+    ]);
     // With no driver installed the main entry (ESM and CJS) still loads; a driver entry does not, and
     // openStore names the package to install.
-    writeFileSync(join(app, 'peers.mjs'), `import * as rt from '@idemgen/runtime';
+    writeFileSync(
+      join(app, 'peers.mjs'),
+      `import * as rt from '@idemgen/runtime';
 import { createRequire } from 'node:module';
 const cjs = createRequire(import.meta.url)('@idemgen/runtime');
 const out = { esm: typeof rt.openStore, cjs: typeof cjs.openStore, sqliteInMain: 'createSqliteStore' in rt };
@@ -108,11 +212,16 @@ for (const url of ['sqlite:x.db', 'postgres://127.0.0.1/x', 'mysql://127.0.0.1/x
 }
 out.mysqlEntry = await import('@idemgen/runtime/mysql').then(() => 'loaded', (e) => e.code);
 console.log(JSON.stringify(out));
-`);
+`,
+    );
     expect(JSON.parse(node('peers.mjs', app))).toEqual({
-      esm: 'function', cjs: 'function', sqliteInMain: false,
-      'sqlite:x.db': 'install better-sqlite3 to use sqlite: stores', 'postgres://127.0.0.1/x': 'install pg to use postgres:// stores',
-      'mysql://127.0.0.1/x': 'install mysql2 to use mysql:// stores', 'redis://127.0.0.1': 'install redis to use redis:// stores',
+      esm: 'function',
+      cjs: 'function',
+      sqliteInMain: false,
+      'sqlite:x.db': 'install better-sqlite3 to use sqlite: stores',
+      'postgres://127.0.0.1/x': 'install pg to use postgres:// stores',
+      'mysql://127.0.0.1/x': 'install mysql2 to use mysql:// stores',
+      'redis://127.0.0.1': 'install redis to use redis:// stores',
       mysqlEntry: 'ERR_MODULE_NOT_FOUND',
     });
   });

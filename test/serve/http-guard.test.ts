@@ -12,19 +12,37 @@ describe('http guard', () => {
     expect(checkRequest(req({ host: '127.0.0.1:8080' }), opts).ok).toBe(true);
     expect(checkRequest(req({ host: 'localhost:8080', origin: 'http://localhost:3000' }), opts).ok).toBe(true);
     expect(checkRequest(req({ host: '127.0.0.1:8080', origin: 'https://app.example.com' }), opts).ok).toBe(true);
-    expect(checkRequest(req({ host: '127.0.0.1:8080', origin: 'http://evil.example' }), opts)).toMatchObject({ ok: false, status: 403 });
-    expect(checkRequest(req({ host: '127.0.0.1:8080', origin: 'null' }), opts)).toMatchObject({ ok: false, status: 403 });
+    expect(checkRequest(req({ host: '127.0.0.1:8080', origin: 'http://evil.example' }), opts)).toMatchObject({
+      ok: false,
+      status: 403,
+    });
+    expect(checkRequest(req({ host: '127.0.0.1:8080', origin: 'null' }), opts)).toMatchObject({
+      ok: false,
+      status: 403,
+    });
     // DNS rebinding: a foreign name resolving to 127.0.0.1 arrives with that name as Host.
     expect(checkRequest(req({ host: 'evil.example:8080' }), opts)).toMatchObject({ ok: false, status: 403 });
   });
 
   it('maps a valid bearer token to its subject and refuses the rest', () => {
     const opts = { tokens, allowedOrigins: [], loopbackBind: false };
-    expect(checkRequest(req({ host: 'h', authorization: 'Bearer alice-secret-0123456789' }), opts)).toMatchObject({ ok: true, subject: 'alice' });
-    expect(checkRequest(req({ host: 'h', authorization: 'bearer bob-secret-0123456789ab' }), opts)).toMatchObject({ ok: true, subject: 'bob' });
+    expect(checkRequest(req({ host: 'h', authorization: 'Bearer alice-secret-0123456789' }), opts)).toMatchObject({
+      ok: true,
+      subject: 'alice',
+    });
+    expect(checkRequest(req({ host: 'h', authorization: 'bearer bob-secret-0123456789ab' }), opts)).toMatchObject({
+      ok: true,
+      subject: 'bob',
+    });
     expect(checkRequest(req({ host: 'h' }), opts)).toMatchObject({ ok: false, status: 401 });
-    expect(checkRequest(req({ host: 'h', authorization: 'Bearer nope' }), opts)).toMatchObject({ ok: false, status: 401 });
-    expect(checkRequest(req({ host: 'h', authorization: 'Basic YTpi' }), opts)).toMatchObject({ ok: false, status: 401 });
+    expect(checkRequest(req({ host: 'h', authorization: 'Bearer nope' }), opts)).toMatchObject({
+      ok: false,
+      status: 401,
+    });
+    expect(checkRequest(req({ host: 'h', authorization: 'Basic YTpi' }), opts)).toMatchObject({
+      ok: false,
+      status: 401,
+    });
   });
 
   it('parses tokens and recognizes loopback names', () => {

@@ -24,7 +24,16 @@ const spec = join(dir, 'notes.json');
 writeFileSync(spec, JSON.stringify(NOTES_SPEC));
 
 async function serve(args: string[]): Promise<ServeProcess> {
-  const p = await spawnServe([spec, '--http', '0', '--base-url', (api as FaultServer).url, '--arg', `AccountSid=${ACCOUNT}`, ...args]);
+  const p = await spawnServe([
+    spec,
+    '--http',
+    '0',
+    '--base-url',
+    (api as FaultServer).url,
+    '--arg',
+    `AccountSid=${ACCOUNT}`,
+    ...args,
+  ]);
   running.push(p);
   return p;
 }
@@ -36,9 +45,20 @@ afterEach(async () => {
 });
 
 const message = (key: string) => ({ body: { to: '+15550100', body: 'hello' }, idempotency_key: key });
-const rpc = (body: unknown = { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: TOOL, arguments: message('raw-http-key-00001') } }) => JSON.stringify(body);
+const rpc = (
+  body: unknown = {
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'tools/call',
+    params: { name: TOOL, arguments: message('raw-http-key-00001') },
+  },
+) => JSON.stringify(body);
 const post = (url: string, headers: Record<string, string>) =>
-  fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers }, body: rpc() });
+  fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
+    body: rpc(),
+  });
 
 describe('serve --http is closed by default', () => {
   it('refuses a missing or wrong token and a foreign Origin before any tool runs', async () => {
@@ -63,7 +83,11 @@ describe('serve --http is closed by default', () => {
 
   it('reports a store it cannot open, a missing spec and clashing flags as usage errors (exit 2, no stack)', async () => {
     const store = await runCli(['serve', spec, '--store', 'mysql://127.0.0.1:1/x'], dir);
-    expect([store.code, /cannot open the dedup store/.test(store.stderr), /\n\s+at /.test(store.stderr)]).toEqual([2, true, false]);
+    expect([store.code, /cannot open the dedup store/.test(store.stderr), /\n\s+at /.test(store.stderr)]).toEqual([
+      2,
+      true,
+      false,
+    ]);
     const missing = await runCli(['serve', join(dir, 'nope.json')], dir);
     expect([missing.code, /input_not_found/.test(missing.stderr)]).toEqual([2, true]);
     const both = await runCli(['serve', spec, '--read-only', '--writes-only'], dir);
@@ -72,7 +96,14 @@ describe('serve --http is closed by default', () => {
 
   it('two users sending the same key get their own results', async () => {
     api = await startFaultServer();
-    const { url } = await serve(['--store', `sqlite:${join(dir, 'users.sqlite')}`, '--token', `alice=${ALICE}`, '--token', `bob=${BOB}`]);
+    const { url } = await serve([
+      '--store',
+      `sqlite:${join(dir, 'users.sqlite')}`,
+      '--token',
+      `alice=${ALICE}`,
+      '--token',
+      `bob=${BOB}`,
+    ]);
     const alice = await httpClient(url, { authorization: `Bearer ${ALICE}` });
     const bob = await httpClient(url, { authorization: `Bearer ${BOB}` });
     try {
@@ -122,14 +153,18 @@ describe.each(['postgres', 'mysql'] as const)('two serve instances sharing one %
     try {
       const args = message('shared-store-key-000001');
       const [ra, rb] = await Promise.all([call(a, TOOL, args), call(b, TOOL, args)]);
-      const settled = await Promise.all([ra, rb].map((r, i) => {
-        const code = errorOf(r)?.code;
-        return code === 'idempotency_in_flight' || code === 'in_flight' ? settle(i === 0 ? a : b, TOOL, args) : r;
-      }));
+      const settled = await Promise.all(
+        [ra, rb].map((r, i) => {
+          const code = errorOf(r)?.code;
+          return code === 'idempotency_in_flight' || code === 'in_flight' ? settle(i === 0 ? a : b, TOOL, args) : r;
+        }),
+      );
       expect(api.effects).toBe(1);
       const replays = settled.map((r) => (r.structuredContent as { was_replay?: boolean }).was_replay);
       expect(replays.sort()).toEqual([false, true]);
-      expect(settled.every((r) => (r.structuredContent as { result: { effect: number } }).result.effect === 1)).toBe(true);
+      expect(settled.every((r) => (r.structuredContent as { result: { effect: number } }).result.effect === 1)).toBe(
+        true,
+      );
     } finally {
       await a.close();
       await b.close();

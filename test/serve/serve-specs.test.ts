@@ -25,19 +25,28 @@ afterEach(async () => {
 });
 
 const tmp = () => mkdtempSync(join(tmpdir(), 'idemgen-serve-'));
-const toolFor = <T extends { name: string; _meta?: Record<string, unknown> }>(tools: T[], operation: string): T | undefined => tools.find((t) => t._meta?.[OPERATION_META] === operation);
+const toolFor = <T extends { name: string; _meta?: Record<string, unknown> }>(
+  tools: T[],
+  operation: string,
+): T | undefined => tools.find((t) => t._meta?.[OPERATION_META] === operation);
 
 describe('idemgen serve over stdio', () => {
   it('Stripe: every tool listed; a customer created once through the native Idempotency-Key', async () => {
     api = await startFaultServer({ keyCarrier: { in: 'header', name: 'Idempotency-Key' } });
     const dir = tmp();
-    const client = await stdioClient([CLI, 'serve', STRIPE, '--store', `sqlite:${join(dir, 'dedup.sqlite')}`, '--base-url', api.url], { IDEMGEN_AUTH_BEARERAUTH: 'sk_test_local' });
+    const client = await stdioClient(
+      [CLI, 'serve', STRIPE, '--store', `sqlite:${join(dir, 'dedup.sqlite')}`, '--base-url', api.url],
+      { IDEMGEN_AUTH_BEARERAUTH: 'sk_test_local' },
+    );
     try {
       const { tools } = await client.listTools();
       expect(tools.length).toBeGreaterThan(400);
       const create = toolFor(tools, 'POST /v1/customers');
       expect(create?.inputSchema.required).toContain('idempotency_key');
-      const args = { body: { email: 'ada@example.com', description: 'first' }, idempotency_key: 'stripe-customer-key-0001' };
+      const args = {
+        body: { email: 'ada@example.com', description: 'first' },
+        idempotency_key: 'stripe-customer-key-0001',
+      };
       const first = await call(client, create!.name, args);
       const again = await call(client, create!.name, args);
       expect(first.isError, JSON.stringify(first.content)).toBeFalsy();
@@ -56,13 +65,29 @@ describe('idemgen serve over stdio', () => {
   it('Twilio: the account id from --arg, a message sent once with HTTP basic credentials from the environment', async () => {
     api = await startFaultServer();
     const dir = tmp();
-    const client = await stdioClient([CLI, 'serve', TWILIO, '--store', `sqlite:${join(dir, 'dedup.sqlite')}`, '--base-url', api.url, '--arg', `AccountSid=${ACCOUNT}`], { IDEMGEN_AUTH_ACCOUNTSID_AUTHTOKEN: `${ACCOUNT}:secret` });
+    const client = await stdioClient(
+      [
+        CLI,
+        'serve',
+        TWILIO,
+        '--store',
+        `sqlite:${join(dir, 'dedup.sqlite')}`,
+        '--base-url',
+        api.url,
+        '--arg',
+        `AccountSid=${ACCOUNT}`,
+      ],
+      { IDEMGEN_AUTH_ACCOUNTSID_AUTHTOKEN: `${ACCOUNT}:secret` },
+    );
     try {
       const { tools } = await client.listTools();
       expect(tools.length).toBeGreaterThan(150);
       const create = toolFor(tools, 'POST /2010-04-01/Accounts/{AccountSid}/Messages.json');
       expect(Object.keys(create?.inputSchema.properties ?? {})).not.toContain('AccountSid');
-      const args = { body: { To: '+15550100', From: '+15550199', Body: 'Your order shipped' }, idempotency_key: 'twilio-message-key-0001' };
+      const args = {
+        body: { To: '+15550100', From: '+15550199', Body: 'Your order shipped' },
+        idempotency_key: 'twilio-message-key-0001',
+      };
       const first = await call(client, create!.name, args);
       const again = await call(client, create!.name, args);
       expect(first.isError, JSON.stringify(first.content)).toBeFalsy();
@@ -70,7 +95,11 @@ describe('idemgen serve over stdio', () => {
       expect(api.effects).toBe(1);
       const sent = api.requests[0]!;
       expect(sent.path).toBe(`/2010-04-01/Accounts/${ACCOUNT}/Messages.json`);
-      expect(Object.fromEntries(new URLSearchParams(sent.body))).toEqual({ To: '+15550100', From: '+15550199', Body: 'Your order shipped' });
+      expect(Object.fromEntries(new URLSearchParams(sent.body))).toEqual({
+        To: '+15550100',
+        From: '+15550199',
+        Body: 'Your order shipped',
+      });
       expect(sent.headers.authorization).toBe(`Basic ${Buffer.from(`${ACCOUNT}:secret`).toString('base64')}`);
     } finally {
       await client.close();
@@ -79,19 +108,42 @@ describe('idemgen serve over stdio', () => {
 
   it('--dynamic: three meta-tools; invoke_tool keeps the key contract and the dedup', async () => {
     api = await startFaultServer({ keyCarrier: { in: 'header', name: 'Idempotency-Key' } });
-    const client = await stdioClient([CLI, 'serve', STRIPE, '--dynamic', '--store', `sqlite:${join(tmp(), 'd.sqlite')}`, '--base-url', api.url]);
+    const client = await stdioClient([
+      CLI,
+      'serve',
+      STRIPE,
+      '--dynamic',
+      '--store',
+      `sqlite:${join(tmp(), 'd.sqlite')}`,
+      '--base-url',
+      api.url,
+    ]);
     try {
       const { tools } = await client.listTools();
       expect(tools.map((t) => t.name)).toEqual(['search_tools', 'describe_tool', 'invoke_tool']);
       const found = await call(client, 'search_tools', { query: 'customers', limit: 50 });
       const hits = (found.structuredContent as { tools: { name: string }[] }).tools.map((h) => h.name);
       const described = await Promise.all(hits.map((name) => call(client, 'describe_tool', { name })));
-      const create = described.map((d) => d.structuredContent as { name: string; _meta: Record<string, unknown>; inputSchema: { required?: string[] } })
+      const create = described
+        .map(
+          (d) =>
+            d.structuredContent as {
+              name: string;
+              _meta: Record<string, unknown>;
+              inputSchema: { required?: string[] };
+            },
+        )
         .find((d) => d._meta[OPERATION_META] === 'POST /v1/customers');
       expect(create?.inputSchema.required).toContain('idempotency_key');
-      const keyless = await call(client, 'invoke_tool', { name: create!.name, arguments: { body: { email: 'x@example.com' } } });
+      const keyless = await call(client, 'invoke_tool', {
+        name: create!.name,
+        arguments: { body: { email: 'x@example.com' } },
+      });
       expect(errorOf(keyless)).toMatchObject({ code: 'invalid_arguments', executed: 'no' });
-      const args = { name: create!.name, arguments: { body: { email: 'x@example.com' }, idempotency_key: 'dynamic-key-000000001' } };
+      const args = {
+        name: create!.name,
+        arguments: { body: { email: 'x@example.com' }, idempotency_key: 'dynamic-key-000000001' },
+      };
       await call(client, 'invoke_tool', args);
       const again = await call(client, 'invoke_tool', args);
       expect(again.structuredContent).toMatchObject({ was_replay: true });
@@ -106,7 +158,14 @@ it('--read-only, --writes-only and --include choose the tools', async () => {
   const dir = tmp();
   writeFileSync(join(dir, 'notes.json'), JSON.stringify(NOTES_SPEC));
   const names = async (...flags: string[]) => {
-    const client = await stdioClient([CLI, 'serve', join(dir, 'notes.json'), '--store', `sqlite:${join(dir, 'sel.sqlite')}`, ...flags]);
+    const client = await stdioClient([
+      CLI,
+      'serve',
+      join(dir, 'notes.json'),
+      '--store',
+      `sqlite:${join(dir, 'sel.sqlite')}`,
+      ...flags,
+    ]);
     try {
       return (await client.listTools()).tools.map((t) => t.name);
     } finally {
@@ -124,9 +183,13 @@ it('a spec with more than 128 operations gets OpenAI tool files of at most 128 t
   writeFileSync(join(dir, 'idemgen.config.json'), JSON.stringify({ artifacts: ['tools'] }));
   const run = await runCli(['generate', 'twilio.json', '--out', 'out'], dir);
   expect(run.code, run.stderr).toBe(0);
-  const files = readdirSync(join(dir, 'out/tools/openai')).filter((f) => f.endsWith('.tools.json')).sort();
+  const files = readdirSync(join(dir, 'out/tools/openai'))
+    .filter((f) => f.endsWith('.tools.json'))
+    .sort();
   expect(files).toEqual(['twilio.1.tools.json', 'twilio.2.tools.json']);
-  const sizes = files.map((f) => (JSON.parse(readFileSync(join(dir, 'out/tools/openai', f), 'utf8')) as unknown[]).length);
+  const sizes = files.map(
+    (f) => (JSON.parse(readFileSync(join(dir, 'out/tools/openai', f), 'utf8')) as unknown[]).length,
+  );
   expect(Math.max(...sizes)).toBeLessThanOrEqual(128);
   expect(sizes.reduce((a, b) => a + b, 0)).toBe(195);
 });

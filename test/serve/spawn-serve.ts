@@ -11,7 +11,9 @@ export interface ServeProcess {
 
 export function spawnServe(args: string[], env: Record<string, string> = {}): Promise<ServeProcess> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'test/helpers/idemgen-src.ts', 'serve', ...args], {
-    cwd: ROOT, env: { ...process.env, CI: 'true', ...env }, stdio: ['ignore', 'pipe', 'pipe'],
+    cwd: ROOT,
+    env: { ...process.env, CI: 'true', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
   });
   let err = '';
   const stop = () =>

@@ -31,7 +31,12 @@ it('a reused pid whose process is not a database server is not killed', async ()
   const pidDir = mkdtempSync(join(tmpdir(), 'idemgen-pids-'));
   process.env.IDEMGEN_TEST_PID_DIR = pidDir;
   const bystander = spawn('sleep', ['60'], { stdio: 'ignore' });
-  recordServer({ kind: 'postgres', owner: 2 ** 22 + 1, pid: bystander.pid!, dir: mkdtempSync(join(tmpdir(), 'idemgen-pg-x-')) });
+  recordServer({
+    kind: 'postgres',
+    owner: 2 ** 22 + 1,
+    pid: bystander.pid!,
+    dir: mkdtempSync(join(tmpdir(), 'idemgen-pg-x-')),
+  });
   expect(stopLeftovers()).toEqual([]);
   expect(bystander.exitCode).toBeNull();
   expect(readdirSync(pidDir)).toEqual([]);

@@ -34,7 +34,11 @@ function alive(pid: number): boolean {
 function isServer(rec: ServerRecord): boolean {
   try {
     const cmd = readFileSync(`/proc/${rec.pid}/cmdline`, 'utf8');
-    return rec.kind === 'postgres' ? /postgres/.test(cmd) : rec.kind === 'redis' ? /redis-server|valkey-server/.test(cmd) : /mariadbd|mysqld/.test(cmd);
+    return rec.kind === 'postgres'
+      ? /postgres/.test(cmd)
+      : rec.kind === 'redis'
+        ? /redis-server|valkey-server/.test(cmd)
+        : /mariadbd|mysqld/.test(cmd);
   } catch {
     return false;
   }

@@ -6,7 +6,13 @@ import { findPgBin, provision, type Host, type ServicePiece } from './provision.
 
 /** A piece that appears once `apt-get install <pkg>` "ran" (the fake host flips it). */
 function piece(name: string, present: boolean): ServicePiece & { installed: boolean } {
-  const p = { what: `${name} server`, aptPackage: `${name}-server`, envVar: `X_${name.toUpperCase()}`, installed: present, locate: () => (p.installed ? `/usr/sbin/${name}d` : undefined) };
+  const p = {
+    what: `${name} server`,
+    aptPackage: `${name}-server`,
+    envVar: `X_${name.toUpperCase()}`,
+    installed: present,
+    locate: () => (p.installed ? `/usr/sbin/${name}d` : undefined),
+  };
   return p;
 }
 
@@ -14,7 +20,11 @@ function host(over: Partial<Host>, pieces: ReturnType<typeof piece>[]): Host & {
   const calls: string[] = [];
   const lines: string[] = [];
   return {
-    isRoot: true, hasApt: true, dryRun: false, calls, lines,
+    isRoot: true,
+    hasApt: true,
+    dryRun: false,
+    calls,
+    lines,
     run: (cmd, args, env) => {
       calls.push(`${env?.DEBIAN_FRONTEND ?? ''} ${cmd} ${args.join(' ')}`.trim());
       if (args[0] === 'install') for (const p of pieces) if (args.includes(p.aptPackage)) p.installed = true;
@@ -36,7 +46,10 @@ describe('test services: provisioning what is missing', () => {
     const pieces = [piece('pg', true), piece('maria', false), piece('other', false)];
     const h = host({}, pieces);
     expect(provision(pieces, h)).toEqual(['/usr/sbin/pgd', '/usr/sbin/mariad', '/usr/sbin/otherd']);
-    expect(h.calls).toEqual(['noninteractive apt-get update -qq', 'noninteractive apt-get install -y -qq maria-server other-server']);
+    expect(h.calls).toEqual([
+      'noninteractive apt-get update -qq',
+      'noninteractive apt-get install -y -qq maria-server other-server',
+    ]);
   });
 
   it('not root, or no apt: one line naming the package, nothing run', () => {
@@ -49,7 +62,9 @@ describe('test services: provisioning what is missing', () => {
       } catch (e) {
         err = e as Error;
       }
-      expect(err?.message).toMatch(/^maria server not found \(.*\): install it with `apt-get install -y maria-server`.* X_MARIA /);
+      expect(err?.message).toMatch(
+        /^maria server not found \(.*\): install it with `apt-get install -y maria-server`.* X_MARIA /,
+      );
       expect(err?.message).not.toContain('\n');
       expect(err?.stack).toBe(`Error: ${err?.message}`);
       expect(h.calls).toEqual([]);

@@ -31,16 +31,21 @@ export function realHost(): Host {
     isRoot: process.getuid?.() === 0,
     hasApt: existsSync('/usr/bin/apt-get') && existsSync('/etc/debian_version'),
     dryRun: process.env.IDEMGEN_PROVISION === 'dry-run',
-    run: (cmd, args, env) => execFileSync(cmd, args, { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, ...env } }),
+    run: (cmd, args, env) =>
+      execFileSync(cmd, args, { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, ...env } }),
     log: (line) => process.stderr.write(`${line}\n`),
   };
 }
 
 /** The newest installed PostgreSQL ≥ 15 (Debian keeps each major under /usr/lib/postgresql/<major>/bin). */
 export function findPgBin(root = '/usr/lib/postgresql'): string | undefined {
-  if (process.env.IDEMGEN_PG_BIN) return existsSync(`${process.env.IDEMGEN_PG_BIN}/initdb`) ? process.env.IDEMGEN_PG_BIN : undefined;
+  if (process.env.IDEMGEN_PG_BIN)
+    return existsSync(`${process.env.IDEMGEN_PG_BIN}/initdb`) ? process.env.IDEMGEN_PG_BIN : undefined;
   if (!existsSync(root)) return undefined;
-  const majors = readdirSync(root).map(Number).filter((n) => n >= 15 && existsSync(`${root}/${n}/bin/initdb`)).sort((a, b) => b - a);
+  const majors = readdirSync(root)
+    .map(Number)
+    .filter((n) => n >= 15 && existsSync(`${root}/${n}/bin/initdb`))
+    .sort((a, b) => b - a);
   return majors.length > 0 ? `${root}/${majors[0]}/bin` : undefined;
 }
 
@@ -87,10 +92,16 @@ export function provision(pieces: ServicePiece[], host: Host): string[] {
   const missing = pieces.filter((p) => p.locate() === undefined);
   if (missing.length > 0) {
     if (!host.hasApt || !host.isRoot) {
-      throw missingError(missing[0], host.hasApt ? 'not root, so not installing it from apt' : 'no apt-get on this machine');
+      throw missingError(
+        missing[0],
+        host.hasApt ? 'not root, so not installing it from apt' : 'no apt-get on this machine',
+      );
     }
     const packages = missing.map((p) => p.aptPackage);
-    const steps: [string, string[]][] = [['apt-get', ['update', '-qq']], ['apt-get', ['install', '-y', '-qq', ...packages]]];
+    const steps: [string, string[]][] = [
+      ['apt-get', ['update', '-qq']],
+      ['apt-get', ['install', '-y', '-qq', ...packages]],
+    ];
     for (const [cmd, args] of steps) {
       host.log(`${host.dryRun ? 'would run' : 'test setup: running'}: ${cmd} ${args.join(' ')}`);
       if (!host.dryRun) host.run(cmd, args, { DEBIAN_FRONTEND: 'noninteractive' });
@@ -98,7 +109,11 @@ export function provision(pieces: ServicePiece[], host: Host): string[] {
   }
   return pieces.map((p) => {
     const at = p.locate();
-    if (at === undefined) throw missingError(p, host.dryRun ? 'dry run: apt was not run' : `still missing after apt-get install ${p.aptPackage}`);
+    if (at === undefined)
+      throw missingError(
+        p,
+        host.dryRun ? 'dry run: apt was not run' : `still missing after apt-get install ${p.aptPackage}`,
+      );
     return at;
   });
 }

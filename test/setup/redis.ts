@@ -23,13 +23,34 @@ function ping(port: number): Promise<boolean> {
 }
 
 /** `bin` was located (or installed) by provision.ts. The pid is recorded so a killed run's server is stopped next time. */
-export async function startRedis(freePort: () => Promise<number>, bin: string): Promise<{ url: string; stop: () => void }> {
+export async function startRedis(
+  freePort: () => Promise<number>,
+  bin: string,
+): Promise<{ url: string; stop: () => void }> {
   const dir = mkdtempSync(join(tmpdir(), 'idemgen-redis-'));
   const port = await freePort();
-  const child = spawn(bin, [
-    '--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', '', '--appendonly', 'no',
-    '--maxmemory-policy', 'noeviction', '--daemonize', 'no', '--logfile', join(dir, 'log'),
-  ], { stdio: 'ignore' });
+  const child = spawn(
+    bin,
+    [
+      '--port',
+      String(port),
+      '--bind',
+      '127.0.0.1',
+      '--dir',
+      dir,
+      '--save',
+      '',
+      '--appendonly',
+      'no',
+      '--maxmemory-policy',
+      'noeviction',
+      '--daemonize',
+      'no',
+      '--logfile',
+      join(dir, 'log'),
+    ],
+    { stdio: 'ignore' },
+  );
   const record = recordServer({ kind: 'redis', owner: process.pid, pid: child.pid ?? 0, dir });
   const deadline = Date.now() + 30_000;
   while (!(await ping(port))) {

@@ -24,7 +24,6 @@ declare module 'vitest' {
   }
 }
 
-
 function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const srv = createServer();
@@ -53,8 +52,16 @@ async function startPostgres(pgBin: string): Promise<{ url: string; stop: () => 
   const port = await freePort();
   runAsPostgres(join(pgBin, 'initdb'), ['-D', data, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--no-sync']);
   runAsPostgres(join(pgBin, 'pg_ctl'), [
-    '-D', data, '-l', join(dir, 'log'), '-w', '-t', '60', 'start',
-    '-o', `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c max_connections=300 -c fsync=off`,
+    '-D',
+    data,
+    '-l',
+    join(dir, 'log'),
+    '-w',
+    '-t',
+    '60',
+    'start',
+    '-o',
+    `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c max_connections=300 -c fsync=off`,
   ]);
   const postmaster = Number(readFileSync(join(data, 'postmaster.pid'), 'utf8').split('\n')[0]);
   const record = recordServer({ kind: 'postgres', owner: process.pid, pid: postmaster, dir });
@@ -92,15 +99,35 @@ async function startMariadb(mariadbd: string): Promise<{ url: string; stop: () =
   const dir = mkdtempSync(join(tmpdir(), 'idemgen-mysql-'));
   const data = join(dir, 'data');
   const port = await freePort();
-  execFileSync('mariadb-install-db', [
-    `--datadir=${data}`, '--user=root', '--auth-root-authentication-method=normal',
-    '--skip-test-db', '--skip-name-resolve',
-  ], { stdio: 'pipe', env: { ...process.env, TMPDIR: dir } });
-  const child = spawn(mariadbd, [
-    '--no-defaults', `--datadir=${data}`, '--user=root', `--port=${port}`, '--bind-address=127.0.0.1',
-    `--socket=${join(dir, 'sock')}`, `--pid-file=${join(dir, 'pid')}`, `--log-error=${join(dir, 'err.log')}`,
-    `--tmpdir=${dir}`, '--skip-name-resolve', '--max-connections=400', '--innodb-flush-log-at-trx-commit=0',
-  ], { stdio: 'ignore' });
+  execFileSync(
+    'mariadb-install-db',
+    [
+      `--datadir=${data}`,
+      '--user=root',
+      '--auth-root-authentication-method=normal',
+      '--skip-test-db',
+      '--skip-name-resolve',
+    ],
+    { stdio: 'pipe', env: { ...process.env, TMPDIR: dir } },
+  );
+  const child = spawn(
+    mariadbd,
+    [
+      '--no-defaults',
+      `--datadir=${data}`,
+      '--user=root',
+      `--port=${port}`,
+      '--bind-address=127.0.0.1',
+      `--socket=${join(dir, 'sock')}`,
+      `--pid-file=${join(dir, 'pid')}`,
+      `--log-error=${join(dir, 'err.log')}`,
+      `--tmpdir=${dir}`,
+      '--skip-name-resolve',
+      '--max-connections=400',
+      '--innodb-flush-log-at-trx-commit=0',
+    ],
+    { stdio: 'ignore' },
+  );
   const record = recordServer({ kind: 'mariadb', owner: process.pid, pid: child.pid ?? 0, dir });
   await waitForMysql(port, child, dir);
   return {
@@ -116,7 +143,11 @@ async function startMariadb(mariadbd: string): Promise<{ url: string; stop: () =
 export default async function setup(project: TestProject): Promise<() => void> {
   stopLeftovers();
   const [pgBin, mariadbd, redisServer] = provision([POSTGRES, MARIADB, REDIS], realHost());
-  const [pg, my, redis] = await Promise.all([startPostgres(pgBin), startMariadb(mariadbd), startRedis(freePort, redisServer)]);
+  const [pg, my, redis] = await Promise.all([
+    startPostgres(pgBin),
+    startMariadb(mariadbd),
+    startRedis(freePort, redisServer),
+  ]);
   project.provide('pgUrl', pg.url);
   project.provide('mysqlUrl', my.url);
   project.provide('redisUrl', redis.url);

@@ -27,13 +27,21 @@ async function agent(): Promise<{ client: Client; close: () => Promise<void> }> 
   const store = createSqliteStore({ filename: migratedSqliteFile('idemgen-traces').file });
   const server = new Server({ name: 'mail', version: '1.0.0' }, { capabilities: { tools: {} } });
   // windowMs 0: every call goes through the store, so every call has its span.
-  const send = withIdempotency(async (): Promise<CallToolResult> => ({ content: [{ type: 'text', text: `sent #${++sent}` }] }),
-    { store, operation: 'tool:send_message', windowMs: 0 });
+  const send = withIdempotency(
+    async (): Promise<CallToolResult> => ({ content: [{ type: 'text', text: `sent #${++sent}` }] }),
+    { store, operation: 'tool:send_message', windowMs: 0 },
+  );
   server.setRequestHandler(CallToolRequestSchema, async (req, extra) => send(req.params.arguments ?? {}, extra));
   const [c, s] = InMemoryTransport.createLinkedPair();
   const client = new Client({ name: 'agent', version: '1.0.0' });
   await Promise.all([server.connect(s), client.connect(c)]);
-  return { client, close: async () => { await client.close(); await store.close(); } };
+  return {
+    client,
+    close: async () => {
+      await client.close();
+      await store.close();
+    },
+  };
 }
 
 describe('audit --traces on an OTLP recording of MCP tool calls', () => {
@@ -42,8 +50,15 @@ describe('audit --traces on an OTLP recording of MCP tool calls', () => {
     const rec = startRecording();
     const { client, close } = await agent();
     const tracer = trace.getTracer('test-agent');
-    const turn = (n: number, body: () => Promise<void>) => tracer.startActiveSpan(`invoke_agent turn ${n}`,
-      { attributes: { 'gen_ai.conversation.id': 'conv-1' } }, async (span) => { await body(); span.end(); });
+    const turn = (n: number, body: () => Promise<void>) =>
+      tracer.startActiveSpan(
+        `invoke_agent turn ${n}`,
+        { attributes: { 'gen_ai.conversation.id': 'conv-1' } },
+        async (span) => {
+          await body();
+          span.end();
+        },
+      );
     const call = (args: Record<string, unknown>) => client.callTool({ name: 'send_message', arguments: args });
     const msg = { channel: 'ops', text: 'deploy done' };
     await turn(1, async () => {
@@ -71,9 +86,26 @@ describe('audit --traces on an OTLP recording of MCP tool calls', () => {
     expect(sent).toBe(5); // what really reached the "API"
     const out = await runCli(['audit', '--traces', file, '--format', 'json'], dir);
     expect(out.code).toBe(1); // a same-turn repeat reached the API twice
-    const audit = JSON.parse(out.stdout) as { calls: number; groups: { kind: string; tool: string; conversation: string; reachedApi: number; absorbedCount: number; calls: { outcome: string; absorbed: boolean }[] }[] };
+    const audit = JSON.parse(out.stdout) as {
+      calls: number;
+      groups: {
+        kind: string;
+        tool: string;
+        conversation: string;
+        reachedApi: number;
+        absorbedCount: number;
+        calls: { outcome: string; absorbed: boolean }[];
+      }[];
+    };
     expect(audit.calls).toBe(7);
-    const summary = audit.groups.map((g) => [g.kind, g.tool, g.conversation, g.calls.length, g.absorbedCount, g.reachedApi]);
+    const summary = audit.groups.map((g) => [
+      g.kind,
+      g.tool,
+      g.conversation,
+      g.calls.length,
+      g.absorbedCount,
+      g.reachedApi,
+    ]);
     expect(summary).toEqual([
       ['same-turn', 'send_message', 'conv-1', 3, 1, 2],
       ['cross-turn', 'send_message', 'conv-1', 3, 1, 2],
@@ -81,12 +113,16 @@ describe('audit --traces on an OTLP recording of MCP tool calls', () => {
     expect(audit.groups[0]?.calls.map((c) => c.outcome)).toEqual(['executed', 'replay', 'executed']);
     expect(audit.groups[1]?.calls.map((c) => c.outcome)).toEqual(['executed', 'executed', 'replay']);
     const text = await runCli(['audit', '--traces', file], dir);
-    expect(text.stdout).toMatch(/same-turn {2}send_message {2}conversation conv-1 {2}turn \w+: 3 calls, 1 absorbed, REACHED THE API 2×/);
+    expect(text.stdout).toMatch(
+      /same-turn {2}send_message {2}conversation conv-1 {2}turn \w+: 3 calls, 1 absorbed, REACHED THE API 2×/,
+    );
     expect(text.stdout).toMatch(/replay {2}absorbed \(replay, nothing sent\)/);
   });
 
   it('a shorter window drops nothing within a turn; cross-turn repeats outside it are not reported', async () => {
-    const out = JSON.parse((await runCli(['audit', '--traces', file, '--format', 'json', '--window', '0.000001'], dir)).stdout);
+    const out = JSON.parse(
+      (await runCli(['audit', '--traces', file, '--format', 'json', '--window', '0.000001'], dir)).stdout,
+    );
     expect(out.groups.map((g: { kind: string }) => g.kind)).toEqual(['same-turn']);
   });
 });
@@ -96,13 +132,23 @@ describe('audit --traces on a JSONL of tool calls', () => {
     const f = join(dir, 'calls.jsonl');
     const t0 = Date.parse('2026-11-30T10:00:00Z');
     const line = (turn: number, dt: number, args: unknown, outcome?: string) =>
-      JSON.stringify({ conversation: 'c9', turn, tool: 'create_invoice', args, time: new Date(t0 + dt).toISOString(), outcome });
-    writeFileSync(f, [
-      line(1, 0, { amount: 10, idempotency_key: 'k1' }, 'executed'),
-      line(1, 800, { amount: 10, idempotency_key: 'k1' }, 'replay'),
-      line(2, 90_000, { amount: 10, idempotency_key: 'k2' }, 'executed'), // 90 s later: outside the window
-      '',
-    ].join('\n'));
+      JSON.stringify({
+        conversation: 'c9',
+        turn,
+        tool: 'create_invoice',
+        args,
+        time: new Date(t0 + dt).toISOString(),
+        outcome,
+      });
+    writeFileSync(
+      f,
+      [
+        line(1, 0, { amount: 10, idempotency_key: 'k1' }, 'executed'),
+        line(1, 800, { amount: 10, idempotency_key: 'k1' }, 'replay'),
+        line(2, 90_000, { amount: 10, idempotency_key: 'k2' }, 'executed'), // 90 s later: outside the window
+        '',
+      ].join('\n'),
+    );
     const out = await runCli(['audit', '--traces', f], dir);
     expect(out.code).toBe(0);
     expect(out.stdout).toMatch(/more than once in a turn \(SOP §1 trigger\): 1/);

@@ -5,14 +5,24 @@
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { context, ROOT_CONTEXT, trace, type Context, type ContextManager } from '@opentelemetry/api';
-import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan } from '@opentelemetry/sdk-trace-base';
+import {
+  BasicTracerProvider,
+  InMemorySpanExporter,
+  SimpleSpanProcessor,
+  type ReadableSpan,
+} from '@opentelemetry/sdk-trace-base';
 
 class AlsContextManager implements ContextManager {
   private readonly als = new AsyncLocalStorage<Context>();
   active(): Context {
     return this.als.getStore() ?? ROOT_CONTEXT;
   }
-  with<A extends unknown[], F extends (...args: A) => ReturnType<F>>(ctx: Context, fn: F, thisArg?: ThisParameterType<F>, ...args: A): ReturnType<F> {
+  with<A extends unknown[], F extends (...args: A) => ReturnType<F>>(
+    ctx: Context,
+    fn: F,
+    thisArg?: ThisParameterType<F>,
+    ...args: A
+  ): ReturnType<F> {
     return this.als.run(ctx, () => fn.call(thisArg, ...args));
   }
   bind<T>(_ctx: Context, target: T): T {
@@ -31,7 +41,13 @@ export function startRecording(): { exporter: InMemorySpanExporter; stop: () => 
   const exporter = new InMemorySpanExporter();
   context.setGlobalContextManager(new AlsContextManager());
   trace.setGlobalTracerProvider(new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] }));
-  return { exporter, stop: () => { trace.disable(); context.disable(); } };
+  return {
+    exporter,
+    stop: () => {
+      trace.disable();
+      context.disable();
+    },
+  };
 }
 
 const nanos = ([s, ns]: [number, number]): string => (BigInt(s) * 1_000_000_000n + BigInt(ns)).toString();
@@ -46,20 +62,31 @@ function anyValue(v: unknown): Record<string, unknown> {
 export function toOtlpJsonLines(spans: ReadableSpan[], perLine = 3): string {
   const lines: string[] = [];
   for (let i = 0; i < spans.length; i += perLine) {
-    lines.push(JSON.stringify({
-      resourceSpans: [{
-        resource: { attributes: [{ key: 'service.name', value: { stringValue: 'idemgen-test-agent' } }] },
-        scopeSpans: [{
-          scope: { name: 'idemgen' },
-          spans: spans.slice(i, i + perLine).map((s) => ({
-            traceId: s.spanContext().traceId, spanId: s.spanContext().spanId, parentSpanId: s.parentSpanContext?.spanId,
-            name: s.name, kind: s.kind + 1, startTimeUnixNano: nanos(s.startTime), endTimeUnixNano: nanos(s.endTime),
-            attributes: Object.entries(s.attributes).map(([key, value]) => ({ key, value: anyValue(value) })),
-            status: { code: s.status.code },
-          })),
-        }],
-      }],
-    }));
+    lines.push(
+      JSON.stringify({
+        resourceSpans: [
+          {
+            resource: { attributes: [{ key: 'service.name', value: { stringValue: 'idemgen-test-agent' } }] },
+            scopeSpans: [
+              {
+                scope: { name: 'idemgen' },
+                spans: spans.slice(i, i + perLine).map((s) => ({
+                  traceId: s.spanContext().traceId,
+                  spanId: s.spanContext().spanId,
+                  parentSpanId: s.parentSpanContext?.spanId,
+                  name: s.name,
+                  kind: s.kind + 1,
+                  startTimeUnixNano: nanos(s.startTime),
+                  endTimeUnixNano: nanos(s.endTime),
+                  attributes: Object.entries(s.attributes).map(([key, value]) => ({ key, value: anyValue(value) })),
+                  status: { code: s.status.code },
+                })),
+              },
+            ],
+          },
+        ],
+      }),
+    );
   }
   return `${lines.join('\n')}\n`;
 }

@@ -20,7 +20,9 @@ export interface AuditTracesArgs {
 export async function auditTracesCommand(ctx: CliContext, args: AuditTracesArgs): Promise<number> {
   const file = resolve(ctx.cwd, args.traces as string);
   if (args.format !== undefined && args.format !== 'text' && args.format !== 'json') {
-    throw new ConfigError([diagnostic('unsupported_trace_format', 'error', `--traces reports as text or json, not ${args.format}`)]);
+    throw new ConfigError([
+      diagnostic('unsupported_trace_format', 'error', `--traces reports as text or json, not ${args.format}`),
+    ]);
   }
   let text: string;
   try {
@@ -31,8 +33,11 @@ export async function auditTracesCommand(ctx: CliContext, args: AuditTracesArgs)
   const { calls, diagnostics } = readToolCalls(text, file);
   if (diagnostics.length > 0) throw new InputError(diagnostics);
   const windowSeconds = args.window ?? 60;
-  if (!(windowSeconds > 0)) throw new ConfigError([diagnostic('invalid_window', 'error', '--window must be a positive number of seconds')]);
+  if (!(windowSeconds > 0))
+    throw new ConfigError([diagnostic('invalid_window', 'error', '--window must be a positive number of seconds')]);
   const audit = findDuplicates(calls, { windowMs: windowSeconds * 1000 });
-  ctx.logger.out(args.format === 'json' ? JSON.stringify(audit, null, 2) : renderTraceAudit(audit, args.traces as string));
+  ctx.logger.out(
+    args.format === 'json' ? JSON.stringify(audit, null, 2) : renderTraceAudit(audit, args.traces as string),
+  );
   return audit.groups.some((g) => g.kind === 'same-turn' && g.reachedApi > 1) ? 1 : 0;
 }

@@ -32,14 +32,25 @@ export interface AuditArgs extends CommonArgs {
 export const DEFAULT_MCP_TIMEOUT_MS = 30_000;
 const CODE_RULE_IDS = new Set(CODE_RULES.map((r) => r.id));
 
-const BY_EXTENSION: Record<string, AuditFormat> = { '.json': 'json', '.sarif': 'sarif', '.md': 'markdown', '.txt': 'text' };
+const BY_EXTENSION: Record<string, AuditFormat> = {
+  '.json': 'json',
+  '.sarif': 'sarif',
+  '.md': 'markdown',
+  '.txt': 'text',
+};
 
 /** With several -o files the format comes from each extension; with one, --format wins. */
 function formatFor(file: string, args: AuditArgs): AuditFormat {
   if (args.format && (args.output?.length ?? 0) <= 1) return args.format;
   const fmt = BY_EXTENSION[extname(file).toLowerCase()];
   if (!fmt) {
-    throw new ConfigError([diagnostic('unknown_report_format', 'error', `Cannot tell the report format of ${file} from its extension; use .json, .sarif, .md or .txt, or pass --format with a single -o.`)]);
+    throw new ConfigError([
+      diagnostic(
+        'unknown_report_format',
+        'error',
+        `Cannot tell the report format of ${file} from its extension; use .json, .sarif, .md or .txt, or pass --format with a single -o.`,
+      ),
+    ]);
   }
   return fmt;
 }
@@ -51,30 +62,62 @@ export async function auditCommand(ctx: CliContext, args: AuditArgs): Promise<nu
   const routed = routeInputs(live && !args.inputs?.length ? [] : inputs, ctx.cwd);
   if (routed.diagnostics.length > 0) throw new InputError(routed.diagnostics);
   const liveDocs = live
-    ? (await auditLiveServers({ mcp: args.mcp, mcpUrl: args.mcpUrl, header: args.header, timeoutMs: args.mcpTimeout ?? DEFAULT_MCP_TIMEOUT_MS, save: args.save, cwd: ctx.cwd, env: process.env, clientVersion: VERSION })).docs
+    ? (
+        await auditLiveServers({
+          mcp: args.mcp,
+          mcpUrl: args.mcpUrl,
+          header: args.header,
+          timeoutMs: args.mcpTimeout ?? DEFAULT_MCP_TIMEOUT_MS,
+          save: args.save,
+          cwd: ctx.cwd,
+          env: process.env,
+          clientVersion: VERSION,
+        })
+      ).docs
     : [];
-  if (args.save !== undefined && !live) throw new ConfigError([diagnostic('invalid_mcp_option', 'error', '--save needs --mcp or --mcp-url')]);
+  if (args.save !== undefined && !live)
+    throw new ConfigError([diagnostic('invalid_mcp_option', 'error', '--save needs --mcp or --mcp-url')]);
   const analysis = await analyze(routed.specs, config, ctx.cwd, liveDocs);
   reportInputDiagnostics(ctx, { ...analysis, diagnostics: analysis.diagnostics.filter((d) => d.severity === 'error') });
   const code = auditCode(routed.code, config, ctx.cwd);
   const inputErrors = code.diagnostics.filter((d) => !CODE_RULE_IDS.has(d.code));
   if (inputErrors.length > 0) throw new InputError(inputErrors);
   const annotations = analysis.docs.flatMap((d) => annotationFindings(d, config));
-  const diagnostics = [...locateDiagnostics([...analysis.diagnostics, ...analysis.plan.diagnostics], analysis.docs), ...annotations, ...code.diagnostics];
+  const diagnostics = [
+    ...locateDiagnostics([...analysis.diagnostics, ...analysis.plan.diagnostics], analysis.docs),
+    ...annotations,
+    ...code.diagnostics,
+  ];
   const plan = { ...analysis.plan, diagnostics };
   const liveFiles = new Set(liveDocs.map((d) => d.file));
   const sources = new Map<string, SourceKind>([
-    ...analysis.docs.map((d): [string, SourceKind] => [d.file, liveFiles.has(d.file) ? 'mcp' : d.kind === 'openapi' ? 'spec' : 'tools']),
+    ...analysis.docs.map((d): [string, SourceKind] => [
+      d.file,
+      liveFiles.has(d.file) ? 'mcp' : d.kind === 'openapi' ? 'spec' : 'tools',
+    ]),
     ...code.files.map((f): [string, SourceKind] => [f, 'code']),
   ]);
   const outputs = args.output ?? [];
   if (outputs.length === 0) {
-    ctx.logger.out(renderAudit(plan, args.format ?? 'text', { color: ctx.logger.color, verbose: args.verbose, quiet: args.quiet, toolVersion: VERSION, sources }));
+    ctx.logger.out(
+      renderAudit(plan, args.format ?? 'text', {
+        color: ctx.logger.color,
+        verbose: args.verbose,
+        quiet: args.quiet,
+        toolVersion: VERSION,
+        sources,
+      }),
+    );
   } else {
     for (const file of outputs) {
       const target = resolve(ctx.cwd, file);
       mkdirSync(dirname(target), { recursive: true });
-      const text = renderAudit(plan, formatFor(file, args), { color: false, verbose: args.verbose, toolVersion: VERSION, sources });
+      const text = renderAudit(plan, formatFor(file, args), {
+        color: false,
+        verbose: args.verbose,
+        toolVersion: VERSION,
+        sources,
+      });
       writeFileSync(target, text.endsWith('\n') ? text : `${text}\n`);
       ctx.logger.info(`wrote ${file}`);
     }

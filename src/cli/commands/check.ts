@@ -18,7 +18,9 @@ export async function checkCommand(ctx: CliContext, args: CommonArgs): Promise<n
     ctx.logger.info(`${paint(ctx.logger.color, 'green', '✔')} ${where}/ is up to date (${compare.count()} files).`);
     return 0;
   }
-  const lines = [`${paint(ctx.logger.color, 'red', '✖')} ${where}/ is stale: ${total} file(s) differ from what idemgen generates.`];
+  const lines = [
+    `${paint(ctx.logger.color, 'red', '✖')} ${where}/ is stale: ${total} file(s) differ from what idemgen generates.`,
+  ];
   for (const p of drift.changed) lines.push(`  changed  ${where}/${p}`);
   for (const p of drift.missing) lines.push(`  missing  ${where}/${p}`);
   for (const p of drift.extra) lines.push(`  extra    ${where}/${p}`);

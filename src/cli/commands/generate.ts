@@ -18,7 +18,10 @@ export interface GenerateArgs extends CommonArgs {
 function summarize(files: { path: string }[]): string {
   const counts = new Map<string, number>();
   for (const f of files) counts.set(f.path.split('/')[0], (counts.get(f.path.split('/')[0]) ?? 0) + 1);
-  return [...counts].sort().map(([k, n]) => `${k} ${n}`).join(', ');
+  return [...counts]
+    .sort()
+    .map(([k, n]) => `${k} ${n}`)
+    .join(', ');
 }
 
 /**
@@ -49,9 +52,12 @@ export async function generateOnce(ctx: CliContext, args: GenerateArgs, hooks: W
   const where = displayPath(outDir, ctx.cwd);
   const cache = cacheFile(ctx.cwd, outDir);
   // A strict run checks what a lenient one let through, so it never reuses the lenient run's cache entry.
-  const fingerprint = args.cache === false ? '' : fingerprintInputs(inputs, config, outDir) + (args.strict ? ':strict' : '');
+  const fingerprint =
+    args.cache === false ? '' : fingerprintInputs(inputs, config, outDir) + (args.strict ? ':strict' : '');
   if (args.cache !== false && isUpToDate(cache, fingerprint, outDir)) {
-    ctx.logger.info(`${where}/ is up to date: inputs, config and idemgen unchanged since the last run (nothing to do; --no-cache to force).`);
+    ctx.logger.info(
+      `${where}/ is up to date: inputs, config and idemgen unchanged since the last run (nothing to do; --no-cache to force).`,
+    );
     return 0;
   }
   ctx.logger.progress('Loading and classifying…');
@@ -59,7 +65,9 @@ export async function generateOnce(ctx: CliContext, args: GenerateArgs, hooks: W
   const { analyze, emitEach } = await import('../../pipeline.js');
   const analysis = await analyze(inputs, config, ctx.cwd);
   // Input errors (and, with --strict, broken refs) stop the run before anything is staged.
-  const stopping = analysis.diagnostics.filter((d) => d.severity === 'error').concat(args.strict ? strictErrors(analysis.diagnostics) : []);
+  const stopping = analysis.diagnostics
+    .filter((d) => d.severity === 'error')
+    .concat(args.strict ? strictErrors(analysis.diagnostics) : []);
   reportInputDiagnostics(ctx, { ...analysis, diagnostics: stopping });
   ctx.logger.progress('Emitting…');
   const staging = stageOutput(outDir, hooks);
@@ -72,7 +80,9 @@ export async function generateOnce(ctx: CliContext, args: GenerateArgs, hooks: W
     throw err;
   }
   if (analysis.apis.length === 0) {
-    ctx.logger.info(`No OpenAPI specs or tool definitions found in ${inputs.map((i) => displayPath(i, ctx.cwd)).join(', ')}: only the shared dedup migrations are generated.`);
+    ctx.logger.info(
+      `No OpenAPI specs or tool definitions found in ${inputs.map((i) => displayPath(i, ctx.cwd)).join(', ')}: only the shared dedup migrations are generated.`,
+    );
   }
   staging.commit();
   if (args.cache !== false) saveCache(cache, fingerprint, written);

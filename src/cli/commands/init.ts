@@ -56,7 +56,13 @@ export function initCommand(ctx: CliContext, args: { force?: boolean }): number 
   }
   const existing = findConfigFile(ctx.cwd);
   if (existing && !args.force) {
-    throw new ConfigError([diagnostic('config_exists', 'error', `A config already exists: ${existing} (use --force to overwrite idemgen.config.yaml).`)]);
+    throw new ConfigError([
+      diagnostic(
+        'config_exists',
+        'error',
+        `A config already exists: ${existing} (use --force to overwrite idemgen.config.yaml).`,
+      ),
+    ]);
   }
   writeFileSync(join(ctx.cwd, 'idemgen.config.yaml'), INIT_CONFIG);
   ctx.logger.out('wrote idemgen.config.yaml');
@@ -72,7 +78,8 @@ export function initCommand(ctx: CliContext, args: { force?: boolean }): number 
     ctx.logger.info('package.json already runs idemgen generate.');
     return 0;
   }
-  const save = (): void => writeFileSync(pkgPath, `${JSON.stringify({ ...pkg, scripts }, null, /^(\s+)"/m.exec(text)?.[1] ?? '  ')}\n`);
+  const save = (): void =>
+    writeFileSync(pkgPath, `${JSON.stringify({ ...pkg, scripts }, null, /^(\s+)"/m.exec(text)?.[1] ?? '  ')}\n`);
   if (scripts.build !== undefined) {
     // npm runs `prebuild` only before `npm run build`: with a build script it is the hook that fires.
     scripts.prebuild = scripts.prebuild ? `idemgen generate && ${scripts.prebuild}` : 'idemgen generate';
@@ -85,6 +92,8 @@ export function initCommand(ctx: CliContext, args: { force?: boolean }): number 
     save();
     ctx.logger.out('added "generate": "idemgen generate" to package.json');
   }
-  ctx.logger.out('package.json has no "build" script, so no prebuild hook was added: run `npx idemgen generate` (or `npm run generate`) before you compile, or add "prebuild": "idemgen generate" next to your build script.');
+  ctx.logger.out(
+    'package.json has no "build" script, so no prebuild hook was added: run `npx idemgen generate` (or `npm run generate`) before you compile, or add "prebuild": "idemgen generate" next to your build script.',
+  );
   return 0;
 }

@@ -44,7 +44,11 @@ function parseTarget(url: string, cwd: string): Target {
     parsed.searchParams.delete('database');
     return { dialect: 'mysql', location: parsed.toString(), table, schema: params.get('database') ?? undefined };
   }
-  throw new ConfigError([diagnostic('invalid_store_url', 'error', `Unsupported store URL ${JSON.stringify(url)}`, { hint: 'Use sqlite:path/to/file.db, postgres://user@host:5432/db or mysql://user@host:3306/db' })]);
+  throw new ConfigError([
+    diagnostic('invalid_store_url', 'error', `Unsupported store URL ${JSON.stringify(url)}`, {
+      hint: 'Use sqlite:path/to/file.db, postgres://user@host:5432/db or mysql://user@host:3306/db',
+    }),
+  ]);
 }
 
 async function apply(target: Target, sql: string, cwd: string): Promise<void> {
@@ -68,7 +72,9 @@ async function apply(target: Target, sql: string, cwd: string): Promise<void> {
   }
   if (target.dialect === 'mysql') {
     type Conn = { query(sql: string): Promise<unknown>; end(): Promise<void> };
-    const mysql = load<{ createConnection(o: { uri: string; multipleStatements: boolean }): Promise<Conn> }>('mysql2/promise');
+    const mysql = load<{ createConnection(o: { uri: string; multipleStatements: boolean }): Promise<Conn> }>(
+      'mysql2/promise',
+    );
     const conn = await mysql.createConnection({ uri: target.location, multipleStatements: true });
     try {
       await conn.query(sql);
@@ -77,7 +83,11 @@ async function apply(target: Target, sql: string, cwd: string): Promise<void> {
     }
     return;
   }
-  const pg = load<{ Client: new (o: { connectionString: string }) => { connect(): Promise<void>; query(sql: string): Promise<unknown>; end(): Promise<void> } }>('pg');
+  const pg = load<{
+    Client: new (o: {
+      connectionString: string;
+    }) => { connect(): Promise<void>; query(sql: string): Promise<unknown>; end(): Promise<void> };
+  }>('pg');
   const client = new pg.Client({ connectionString: target.location });
   await client.connect();
   try {
@@ -90,7 +100,11 @@ async function apply(target: Target, sql: string, cwd: string): Promise<void> {
 export async function migrateCommand(ctx: CliContext, args: MigrateArgs): Promise<number> {
   const { config } = await resolveRun(ctx, { ...args, inputs: [] });
   const target = parseTarget(args.store, ctx.cwd);
-  const sqlConfig = { ...config.sql, ...(target.table ? { dedupTable: target.table } : {}), ...(target.schema ? { schema: target.schema } : {}) };
+  const sqlConfig = {
+    ...config.sql,
+    ...(target.table ? { dedupTable: target.table } : {}),
+    ...(target.schema ? { schema: target.schema } : {}),
+  };
   const { up } = renderStoreMigration(target.dialect, sqlConfig, { saga: true });
   if (args.dryRun) {
     ctx.logger.out(up);
@@ -99,8 +113,14 @@ export async function migrateCommand(ctx: CliContext, args: MigrateArgs): Promis
   try {
     await apply(target, up, ctx.cwd);
   } catch (err) {
-    throw new ConfigError([diagnostic('store_unavailable', 'error', `Cannot create the store tables: ${(err as Error).message}`, { hint: 'Check the URL (and for SQLite that the folder exists); --dry-run prints the SQL.' })]);
+    throw new ConfigError([
+      diagnostic('store_unavailable', 'error', `Cannot create the store tables: ${(err as Error).message}`, {
+        hint: 'Check the URL (and for SQLite that the folder exists); --dry-run prints the SQL.',
+      }),
+    ]);
   }
-  ctx.logger.out(`Created (if missing) ${sqlConfig.dedupTable} and ${sqlConfig.sagaTable} in ${target.dialect === 'sqlite' ? target.location : target.dialect === 'mysql' ? 'the MySQL/MariaDB database' : 'the PostgreSQL database'}.`);
+  ctx.logger.out(
+    `Created (if missing) ${sqlConfig.dedupTable} and ${sqlConfig.sagaTable} in ${target.dialect === 'sqlite' ? target.location : target.dialect === 'mysql' ? 'the MySQL/MariaDB database' : 'the PostgreSQL database'}.`,
+  );
   return 0;
 }

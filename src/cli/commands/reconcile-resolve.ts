@@ -24,7 +24,11 @@ function readResult(ctx: CliContext, text: string | undefined): unknown {
   try {
     return JSON.parse(source);
   } catch (err) {
-    throw storeError('invalid_result_json', `--result is not JSON: ${(err as Error).message}`, 'Pass the JSON the call returned, e.g. --result \'{"id":"ch_1"}\' or --result @result.json');
+    throw storeError(
+      'invalid_result_json',
+      `--result is not JSON: ${(err as Error).message}`,
+      'Pass the JSON the call returned, e.g. --result \'{"id":"ch_1"}\' or --result @result.json',
+    );
   }
 }
 
@@ -48,18 +52,27 @@ export async function resolveCommand(ctx: CliContext, args: ReconcileArgs): Prom
   const as = args.as;
   const reason = args.reason;
   if (!as) throw storeError('resolve_needs_as', '--resolve needs --as failed|completed|not-executed');
-  if (!reason) throw storeError('resolve_needs_reason', '--resolve needs --reason "…": why you decided this (it is stored with the row)');
-  if (args.result !== undefined && as !== 'completed') throw storeError('result_needs_completed', '--result only goes with --as completed');
+  if (!reason)
+    throw storeError(
+      'resolve_needs_reason',
+      '--resolve needs --reason "…": why you decided this (it is stored with the row)',
+    );
+  if (args.result !== undefined && as !== 'completed')
+    throw storeError('result_needs_completed', '--result only goes with --as completed');
   const result = readResult(ctx, args.result);
   const outcome = await withStore(ctx, args.store, (store) =>
-    resolveUnknown(store, { key, scope: args.scope ?? '', as, result, by: who(args), reason }));
+    resolveUnknown(store, { key, scope: args.scope ?? '', as, result, by: who(args), reason }),
+  );
   if (args.json) ctx.logger.out(JSON.stringify(outcome, null, 2));
   if (!outcome.resolved) {
     if (!args.json) ctx.logger.error(`Not resolved: ${key}: ${WHY[outcome.why]}.`);
     return 1;
   }
   if (!args.json) {
-    const next = as === 'completed' ? 'retries with this key replay the given result' : 'the key is free: the next retry runs the call';
+    const next =
+      as === 'completed'
+        ? 'retries with this key replay the given result'
+        : 'the key is free: the next retry runs the call';
     ctx.logger.out(`Resolved ${key} as ${as} by ${outcome.record.by} at ${outcome.record.at}: ${next}.`);
   }
   return 0;

@@ -70,32 +70,54 @@ export async function serveCommand(ctx: CliContext, args: ServeArgs): Promise<nu
 async function serve(ctx: CliContext, args: ServeArgs): Promise<number> {
   const { config, inputs } = await resolveRun(ctx, args);
   const select = selection(config.select, args);
-  if (select.readOnly && select.writesOnly) throw new ServeSetupError('--read-only and --writes-only exclude each other');
+  if (select.readOnly && select.writesOnly)
+    throw new ServeSetupError('--read-only and --writes-only exclude each other');
   const host = args.host === undefined ? '127.0.0.1' : args.host === '' ? '0.0.0.0' : args.host;
   let tokens: TokenEntry[];
   try {
-    tokens = parseTokens([...(args.token ?? []), ...(process.env.IDEMGEN_SERVE_TOKEN ? [process.env.IDEMGEN_SERVE_TOKEN] : [])]);
+    tokens = parseTokens([
+      ...(args.token ?? []),
+      ...(process.env.IDEMGEN_SERVE_TOKEN ? [process.env.IDEMGEN_SERVE_TOKEN] : []),
+    ]);
   } catch (err) {
     throw new ServeSetupError((err as Error).message);
   }
   if (args.http !== undefined && !isLoopbackHost(host) && tokens.length === 0) {
-    throw new ServeSetupError(`binding ${host} (not loopback) needs a bearer token: --token SUBJECT=SECRET or IDEMGEN_SERVE_TOKEN (the server holds the API's credentials)`);
+    throw new ServeSetupError(
+      `binding ${host} (not loopback) needs a bearer token: --token SUBJECT=SECRET or IDEMGEN_SERVE_TOKEN (the server holds the API's credentials)`,
+    );
   }
   const fixed = serverArguments(args.arg ?? []);
   const { analyze } = await import('../../pipeline.js');
   const analysis = await analyze(inputs, config, ctx.cwd);
   reportInputDiagnostics(ctx, { ...analysis, diagnostics: analysis.diagnostics.filter((d) => d.severity === 'error') });
-  if (args.http === undefined && tokens.length > 0) ctx.logger.info('idemgen serve: tokens apply to --http only; over stdio the client process is the one principal.');
+  if (args.http === undefined && tokens.length > 0)
+    ctx.logger.info('idemgen serve: tokens apply to --http only; over stdio the client process is the one principal.');
   // A store that cannot be opened (unsupported URL, refused connection) is the user's to fix, not a crash.
   const { store, label } = await openServeStore(args.store, ctx.cwd, config.sql).catch((err: unknown) => {
-    throw new ServeSetupError(`cannot open the dedup store ${args.store ?? '(default)'}: ${err instanceof Error ? err.message : String(err)}`);
+    throw new ServeSetupError(
+      `cannot open the dedup store ${args.store ?? '(default)'}: ${err instanceof Error ? err.message : String(err)}`,
+    );
   });
   try {
-    const { runtime, apis } = buildServeRuntime({ plan: analysis.plan, config, select, store, baseUrl: args.baseUrl, env: process.env });
+    const { runtime, apis } = buildServeRuntime({
+      plan: analysis.plan,
+      config,
+      select,
+      store,
+      baseUrl: args.baseUrl,
+      env: process.env,
+    });
     const total = apis.reduce((n, a) => n + a.tools, 0);
-    if (total === 0) throw new ServeSetupError('no tools to serve: the specs have no HTTP operations, or the selection removed them all');
+    if (total === 0)
+      throw new ServeSetupError(
+        'no tools to serve: the specs have no HTTP operations, or the selection removed them all',
+      );
     for (const a of apis) {
-      const missing = a.auth.missing.length > 0 ? `; no credentials for ${a.auth.missing.join(', ')} (set ${a.auth.missing.map((m) => `IDEMGEN_AUTH_${m.toUpperCase().replace(/[^A-Z0-9]+/g, '_')}`).join(', ')})` : '';
+      const missing =
+        a.auth.missing.length > 0
+          ? `; no credentials for ${a.auth.missing.join(', ')} (set ${a.auth.missing.map((m) => `IDEMGEN_AUTH_${m.toUpperCase().replace(/[^A-Z0-9]+/g, '_')}`).join(', ')})`
+          : '';
       ctx.logger.info(`idemgen serve: ${a.id}: ${a.tools} tools → ${a.baseUrl}${missing}`);
     }
     const makeServer = (): McpServer => {
@@ -114,10 +136,21 @@ async function serve(ctx: CliContext, args: ServeArgs): Promise<number> {
       await server.close();
       return 0;
     }
-    const { server, url } = await listenHttp({ port: args.http, host, tokens, allowedOrigins: args.allowedOrigin ?? [], loopbackBind: isLoopbackHost(host), makeServer }).catch((err: unknown) => {
-      throw new ServeSetupError(`cannot listen on ${host}:${args.http}: ${err instanceof Error ? err.message : String(err)}`);
+    const { server, url } = await listenHttp({
+      port: args.http,
+      host,
+      tokens,
+      allowedOrigins: args.allowedOrigin ?? [],
+      loopbackBind: isLoopbackHost(host),
+      makeServer,
+    }).catch((err: unknown) => {
+      throw new ServeSetupError(
+        `cannot listen on ${host}:${args.http}: ${err instanceof Error ? err.message : String(err)}`,
+      );
     });
-    ctx.logger.info(`idemgen serve: ${mode} at ${url}${tokens.length > 0 ? ` (bearer token required, ${tokens.length} subject(s))` : ''}; dedup store ${label}`);
+    ctx.logger.info(
+      `idemgen serve: ${mode} at ${url}${tokens.length > 0 ? ` (bearer token required, ${tokens.length} subject(s))` : ''}; dedup store ${label}`,
+    );
     await until({});
     server.closeAllConnections();
     await new Promise<void>((resolve) => server.close(() => resolve()));

@@ -2,7 +2,13 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import {
-  openStore, pruneExpired, reconcileReport, reconcileSagaReport, type FullDedupStore, type StaleRow, type StaleSaga,
+  openStore,
+  pruneExpired,
+  reconcileReport,
+  reconcileSagaReport,
+  type FullDedupStore,
+  type StaleRow,
+  type StaleSaga,
 } from '../../runtime/index.js';
 import { ConfigError, diagnostic } from '../../diagnostics/diagnostic.js';
 import type { CliContext } from '../context.js';
@@ -33,24 +39,45 @@ export async function open(ctx: CliContext, url: string): Promise<FullDedupStore
     const path = url.slice('sqlite:'.length).replace(/^\/\//, '').split('?')[0];
     const file = resolve(ctx.cwd, path);
     // better-sqlite3 would silently create an empty database; a typo must not look like "nothing pending".
-    if (!existsSync(file)) throw storeError('store_not_found', `No SQLite database at ${file}`, 'Pass the file your application uses: --store sqlite:./path/to/idem.db');
+    if (!existsSync(file))
+      throw storeError(
+        'store_not_found',
+        `No SQLite database at ${file}`,
+        'Pass the file your application uses: --store sqlite:./path/to/idem.db',
+      );
     target = `sqlite:${file}${url.includes('?') ? url.slice(url.indexOf('?')) : ''}`;
   }
   try {
     return await openStore(target);
   } catch (err) {
-    throw storeError('invalid_store_url', (err as Error).message, 'Use sqlite:path/to/file.db, postgres://user@host:5432/db, mysql://user@host:3306/db or redis://host:6379');
+    throw storeError(
+      'invalid_store_url',
+      (err as Error).message,
+      'Use sqlite:path/to/file.db, postgres://user@host:5432/db, mysql://user@host:3306/db or redis://host:6379',
+    );
   }
 }
 
-export async function withStore<T>(ctx: CliContext, url: string, fn: (store: FullDedupStore) => Promise<T>): Promise<T> {
+export async function withStore<T>(
+  ctx: CliContext,
+  url: string,
+  fn: (store: FullDedupStore) => Promise<T>,
+): Promise<T> {
   const store = await open(ctx, url);
   try {
     return await fn(store);
   } catch (err) {
     const message = (err as Error).message ?? String(err);
-    if (/no such table|does not exist|doesn't exist|Access denied|Unknown database|ECONNREFUSED|ENOTFOUND|password authentication|database .* does not exist/i.test(message)) {
-      throw storeError('store_unavailable', `Cannot read the dedup store: ${message}`, 'Check the URL and that the generated migration (generated/sql/<dialect>/0001_idemgen_dedup.up.sql) was applied, or run `idemgen migrate --store …`.');
+    if (
+      /no such table|does not exist|doesn't exist|Access denied|Unknown database|ECONNREFUSED|ENOTFOUND|password authentication|database .* does not exist/i.test(
+        message,
+      )
+    ) {
+      throw storeError(
+        'store_unavailable',
+        `Cannot read the dedup store: ${message}`,
+        'Check the URL and that the generated migration (generated/sql/<dialect>/0001_idemgen_dedup.up.sql) was applied, or run `idemgen migrate --store …`.',
+      );
     }
     throw err;
   } finally {
@@ -58,24 +85,43 @@ export async function withStore<T>(ctx: CliContext, url: string, fn: (store: Ful
   }
 }
 
-const secs = (ms: number): string => (ms < 120_000 ? `${Math.round(ms / 1000)} s` : ms < 7_200_000 ? `${Math.round(ms / 60_000)} min` : `${Math.round(ms / 3_600_000)} h`);
-const errorText = (e: unknown): string => (e && typeof e === 'object' && 'message' in e ? String((e as { message: unknown }).message) : e === null ? '—' : String(e));
+const secs = (ms: number): string =>
+  ms < 120_000
+    ? `${Math.round(ms / 1000)} s`
+    : ms < 7_200_000
+      ? `${Math.round(ms / 60_000)} min`
+      : `${Math.round(ms / 3_600_000)} h`;
+const errorText = (e: unknown): string =>
+  e && typeof e === 'object' && 'message' in e
+    ? String((e as { message: unknown }).message)
+    : e === null
+      ? '—'
+      : String(e);
 
 function printRows(ctx: CliContext, rows: StaleRow[]): void {
   ctx.logger.out(`${rows.length} row(s) need reconciliation (pending past lease, outcome unknown):`);
   for (const r of rows) {
-    ctx.logger.out(`  ${r.operation}  key=${r.key}${r.scope ? ` scope=${r.scope}` : ''}  ${r.mechanism}  stale for ${secs(r.staleForMs)}  attempts=${r.attempts}`);
+    ctx.logger.out(
+      `  ${r.operation}  key=${r.key}${r.scope ? ` scope=${r.scope}` : ''}  ${r.mechanism}  stale for ${secs(r.staleForMs)}  attempts=${r.attempts}`,
+    );
     ctx.logger.out(`      age ${secs(r.ageMs)}  last error: ${errorText(r.lastError)}`);
     ctx.logger.out(`      arguments: ${r.summary === null ? '(no summary stored)' : JSON.stringify(r.summary)}`);
   }
-  ctx.logger.out('Resolve one: idemgen reconcile --store URL --resolve KEY --as failed|completed|not-executed --reason "…" [--result JSON|@file]');
+  ctx.logger.out(
+    'Resolve one: idemgen reconcile --store URL --resolve KEY --as failed|completed|not-executed --reason "…" [--result JSON|@file]',
+  );
 }
 
 function printSagas(ctx: CliContext, sagas: StaleSaga[]): void {
   ctx.logger.out(`${sagas.length} saga row(s) past their lease:`);
   for (const s of sagas) {
-    const compensation = s.compensationState === 'owed' ? `compensation owed (${s.compensationOperation ?? 'none configured'})` : 'outcome unknown, not compensated';
-    ctx.logger.out(`  ${s.operation}  key=${s.key}${s.scope ? ` scope=${s.scope}` : ''}  status=${s.status}  external id=${s.externalId ?? '—'}  ${compensation}`);
+    const compensation =
+      s.compensationState === 'owed'
+        ? `compensation owed (${s.compensationOperation ?? 'none configured'})`
+        : 'outcome unknown, not compensated';
+    ctx.logger.out(
+      `  ${s.operation}  key=${s.key}${s.scope ? ` scope=${s.scope}` : ''}  status=${s.status}  external id=${s.externalId ?? '—'}  ${compensation}`,
+    );
   }
 }
 

@@ -30,7 +30,13 @@ export async function validateCommand(ctx: CliContext, args: ValidateArgs): Prom
   if (unreadable.length > 0) throw new InputError(unreadable);
   const openapi = loaded.docs.filter((d) => d.kind === 'openapi');
   if (openapi.length === 0) {
-    throw new InputError([diagnostic('no_openapi_input', 'error', `No OpenAPI or Swagger document in ${inputs.join(', ')} (tool lists have no official schema to validate against).`)]);
+    throw new InputError([
+      diagnostic(
+        'no_openapi_input',
+        'error',
+        `No OpenAPI or Swagger document in ${inputs.join(', ')} (tool lists have no official schema to validate against).`,
+      ),
+    ]);
   }
   const results: FileResult[] = [];
   for (const doc of openapi) {
@@ -40,23 +46,39 @@ export async function validateCommand(ctx: CliContext, args: ValidateArgs): Prom
       .filter((d) => d.file === doc.file || doc.parts.includes(d.file ?? ''))
       .map((d) => (INVALID_REF.has(d.code) ? { ...d, severity: 'error' as const } : d));
     const diagnostics = [...own, ...checked.diagnostics].sort(byPlace);
-    results.push({ file: doc.file, format: doc.format, valid: !diagnostics.some((d) => d.severity === 'error'), diagnostics });
+    results.push({
+      file: doc.file,
+      format: doc.format,
+      valid: !diagnostics.some((d) => d.severity === 'error'),
+      diagnostics,
+    });
     ctx.logger.verbose(`${doc.file}: validated in ${Math.round(checked.ms)} ms`);
   }
-  for (const doc of loaded.docs.filter((d) => d.kind === 'tools')) ctx.logger.verbose(`${doc.file}: a tool list, not validated`);
+  for (const doc of loaded.docs.filter((d) => d.kind === 'tools'))
+    ctx.logger.verbose(`${doc.file}: a tool list, not validated`);
   if (args.format === 'json') ctx.logger.out(JSON.stringify({ files: results.map(toJson) }, null, 2));
   else ctx.logger.out(renderText(results, ctx.logger.color));
   return results.every((r) => r.valid) ? 0 : 1;
 }
 
 function byPlace(a: Diagnostic, b: Diagnostic): number {
-  return (a.line ?? 0) - (b.line ?? 0) || (a.col ?? 0) - (b.col ?? 0) || ((a.pointer ?? '') < (b.pointer ?? '') ? -1 : (a.pointer ?? '') > (b.pointer ?? '') ? 1 : 0);
+  return (
+    (a.line ?? 0) - (b.line ?? 0) ||
+    (a.col ?? 0) - (b.col ?? 0) ||
+    ((a.pointer ?? '') < (b.pointer ?? '') ? -1 : (a.pointer ?? '') > (b.pointer ?? '') ? 1 : 0)
+  );
 }
 
 /** The same diagnostic fields as `idemgen audit --format json`. */
 function toJson(r: FileResult) {
   const diagnostics = r.diagnostics.map((d) => ({
-    code: d.code, severity: d.severity, file: d.file ?? null, pointer: d.pointer ?? null, line: d.line ?? null, col: d.col ?? null, message: d.message,
+    code: d.code,
+    severity: d.severity,
+    file: d.file ?? null,
+    pointer: d.pointer ?? null,
+    line: d.line ?? null,
+    col: d.col ?? null,
+    message: d.message,
     ...(d.hint === undefined ? {} : { hint: d.hint }),
   }));
   return { file: r.file, format: r.format, valid: r.valid, diagnostics };
@@ -68,7 +90,11 @@ function renderText(results: FileResult[], color: boolean): string {
   if (problems.length > 0) lines.push(renderDiagnostics(problems, color), '');
   for (const r of results) {
     const errors = r.diagnostics.filter((d) => d.severity === 'error').length;
-    lines.push(r.valid ? `${paint(color, 'green', '✔')} ${r.file}: valid ${r.format}` : `${paint(color, 'red', '✖')} ${r.file}: ${errors} error(s) against the ${r.format} schema`);
+    lines.push(
+      r.valid
+        ? `${paint(color, 'green', '✔')} ${r.file}: valid ${r.format}`
+        : `${paint(color, 'red', '✖')} ${r.file}: ${errors} error(s) against the ${r.format} schema`,
+    );
   }
   return lines.join('\n');
 }

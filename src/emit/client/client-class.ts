@@ -4,7 +4,14 @@
  * carrier and keeps it on every retry (SOP Step 4); OP-5 runs as a saga with its inverse wired in; every
  * other mechanism runs through the dedup store (SOP Step 6).
  */
-import type { ClassDeclarationStructure, CodeBlockWriter, MethodDeclarationStructure, OptionalKind, ParameterDeclarationStructure, PropertyDeclarationStructure } from 'ts-morph';
+import type {
+  ClassDeclarationStructure,
+  CodeBlockWriter,
+  MethodDeclarationStructure,
+  OptionalKind,
+  ParameterDeclarationStructure,
+  PropertyDeclarationStructure,
+} from 'ts-morph';
 import { StructureKind } from './ts-morph.js';
 import type { HttpOperation } from '../../ir/types.js';
 import type { PlanEntry } from '../../classify/types.js';
@@ -74,7 +81,10 @@ function keyOption(entry: PlanEntry, h: HelperNames): KeyOption {
       return { type: checked, typeParameter: `O extends ${h.keyOptions}`, optional: false, strategy: 'given' };
     case 'content':
       return {
-        type: checked, typeParameter: `O extends ${h.keyOptions} | ${h.callOptions} = ${h.callOptions}`, optional: true, strategy: 'content',
+        type: checked,
+        typeParameter: `O extends ${h.keyOptions} | ${h.callOptions} = ${h.callOptions}`,
+        optional: true,
+        strategy: 'content',
       };
     case null:
       return { type: checked, typeParameter: `O extends ${h.keyOptions}`, optional: false, strategy: 'given' };
@@ -91,12 +101,25 @@ function requestParam(c: ClientOperation, optionsRequired = false): OptionalKind
 }
 
 /** `(await this.#http.send({...})).body as T` — the single place a response becomes a typed value. */
-function writeCall(w: CodeBlockWriter, c: ClientOperation, h: HelperNames, mechanism: string, native: boolean, run = false): void {
+function writeCall(
+  w: CodeBlockWriter,
+  c: ClientOperation,
+  h: HelperNames,
+  mechanism: string,
+  native: boolean,
+  run = false,
+): void {
   // OP-1 keeps the whole response: `nativeResult` reads the replay headers.
   w.write('this.#http.send(');
   // A write has `const operation`; a read names its key inline (it lands on an `HttpStatusError`, see `errorOf`).
   const operation = isWrapped(c.entry) ? 'operation' : `operation: ${tsString(c.op.key)}`;
-  writeSendArgs(w, c.op, c.types, { mechanism, operation, run, ...(native ? { carrier: c.entry.carrier! } : {}) }, h.headers);
+  writeSendArgs(
+    w,
+    c.op,
+    c.types,
+    { mechanism, operation, run, ...(native ? { carrier: c.entry.carrier! } : {}) },
+    h.headers,
+  );
   w.write(native ? ')' : `).then((res) => res.body as ${c.types.responseName})`);
 }
 
@@ -117,7 +140,9 @@ function readMethod(c: ClientOperation, h: HelperNames): MethodDeclarationStruct
 
 function writeStoreRun(w: CodeBlockWriter, c: ClientOperation, h: HelperNames): void {
   const ttl = c.entry.ttlSeconds !== undefined ? `, ttlSeconds: ${tsNumber(c.entry.ttlSeconds)}` : '';
-  w.writeLine(`return needStore(this.#idem, operation).run({ operation, key, scope: this.#scope, args: request, mechanism: ${tsString(c.entry.mechanism)}${ttl} }, (ctx) =>`);
+  w.writeLine(
+    `return needStore(this.#idem, operation).run({ operation, key, scope: this.#scope, args: request, mechanism: ${tsString(c.entry.mechanism)}${ttl} }, (ctx) =>`,
+  );
   w.indent(() => writeCall(w, c, h, c.entry.mechanism, false, true));
   w.write(');');
 }
@@ -126,7 +151,9 @@ function writeSaga(w: CodeBlockWriter, c: ClientOperation, h: HelperNames, inver
   const e = c.entry;
   const ttl = e.ttlSeconds !== undefined ? `, ttlSeconds: ${tsNumber(e.ttlSeconds)}` : '';
   const comp = e.compensation !== undefined ? `, compensationOperation: ${tsString(e.compensation)}` : '';
-  w.writeLine(`return runSaga(needStore(this.store, operation), { operation, key, scope: this.#scope, args: request${comp}${ttl} }, {`);
+  w.writeLine(
+    `return runSaga(needStore(this.store, operation), { operation, key, scope: this.#scope, args: request${comp}${ttl} }, {`,
+  );
   w.indent(() => {
     w.write('call: (ctx) => ');
     writeCall(w, c, h, 'OP-5', false, true);
@@ -139,7 +166,9 @@ function writeSaga(w: CodeBlockWriter, c: ClientOperation, h: HelperNames, inver
         w.writeLine(`const request = { path: { ${tsObjectKey(param[0]!.name)}: externalId } };`);
         w.write(`return this.#http.send({ method: ${tsString(inverse.method.toUpperCase())}, path: `);
         writePathExpression(w, inverse);
-        w.write(`, bodyType: "none", mechanism: "OP-5", operation: ${tsString(inverse.key)} }).then(() => undefined);`).newLine();
+        w.write(
+          `, bodyType: "none", mechanism: "OP-5", operation: ${tsString(inverse.key)} }).then(() => undefined);`,
+        ).newLine();
       });
       w.writeLine('},');
     }
@@ -147,14 +176,23 @@ function writeSaga(w: CodeBlockWriter, c: ClientOperation, h: HelperNames, inver
   w.write('});');
 }
 
-function writeMethod(c: ClientOperation, h: HelperNames, inverse: HttpOperation | undefined): MethodDeclarationStructure {
+function writeMethod(
+  c: ClientOperation,
+  h: HelperNames,
+  inverse: HttpOperation | undefined,
+): MethodDeclarationStructure {
   const { entry } = c;
   const keyOpt = keyOption(entry, h);
   const native = isNative(entry);
   const blobs = mayCarryBlobs(c.types);
-  const options: OptionalKind<ParameterDeclarationStructure> = { name: 'options', type: keyOpt.type, ...(keyOpt.optional ? { hasQuestionToken: true } : {}) };
+  const options: OptionalKind<ParameterDeclarationStructure> = {
+    name: 'options',
+    type: keyOpt.type,
+    ...(keyOpt.optional ? { hasQuestionToken: true } : {}),
+  };
   // A write that needs the store is callable only on a client created with one (the `this` type says so).
-  const self: OptionalKind<ParameterDeclarationStructure>[] = usesDedupStore(entry) || entry.mechanism === 'OP-5' ? [{ name: 'this', type: `${h.clientClass}<DedupStore>` }] : [];
+  const self: OptionalKind<ParameterDeclarationStructure>[] =
+    usesDedupStore(entry) || entry.mechanism === 'OP-5' ? [{ name: 'this', type: `${h.clientClass}<DedupStore>` }] : [];
   return {
     kind: StructureKind.Method,
     name: methodName(c.op),
@@ -172,7 +210,9 @@ function writeMethod(c: ClientOperation, h: HelperNames, inverse: HttpOperation 
         // Checked before the request: a key the server refuses or truncates would leave the retry undeduped.
         const l = c.keyLimits ?? { maxLength: 255, minLength: 16, apiLimits: [] };
         const api = l.apiLimits.length > 0 ? `, apiLimits: ${jsonText(l.apiLimits)}` : '';
-        w.writeLine(`const key = validateKey(${resolve}, { maxLength: ${tsNumber(l.maxLength)}, minLength: ${tsNumber(l.minLength)}, operation${api} });`);
+        w.writeLine(
+          `const key = validateKey(${resolve}, { maxLength: ${tsNumber(l.maxLength)}, minLength: ${tsNumber(l.minLength)}, operation${api} });`,
+        );
         w.write('return ');
         writeCall(w, c, h, 'OP-1', true);
         w.write(`.then((res) => ${h.nativeResult}<${c.types.responseName}>(res));`);
@@ -191,9 +231,14 @@ function errorOfMethod(h: HelperNames): MethodDeclarationStructure {
     kind: StructureKind.Method,
     name: 'errorOf',
     isStatic: true,
-    docs: ['`err` typed by the error responses `operation` declares, when it is that call\'s `HttpStatusError`; else `undefined`.'],
+    docs: [
+      "`err` typed by the error responses `operation` declares, when it is that call's `HttpStatusError`; else `undefined`.",
+    ],
     typeParameters: [`K extends keyof ${h.errorsMap}`],
-    parameters: [{ name: 'operation', type: 'K' }, { name: 'err', type: 'unknown' }],
+    parameters: [
+      { name: 'operation', type: 'K' },
+      { name: 'err', type: 'unknown' },
+    ],
     returnType: `HttpErrorOf<${h.errorsMap}[K]> | undefined`,
     statements: [`return httpErrorOf<${h.errorsMap}[K]>(err, operation);`],
   };
@@ -202,14 +247,21 @@ function errorOfMethod(h: HelperNames): MethodDeclarationStructure {
 /** `export type PaymentsErrors = { "POST /payouts": CreatePayoutErrors; … }`: what `errorOf` looks up. */
 export function errorsMapStatement(ops: ClientOperation[], h: HelperNames): (w: CodeBlockWriter) => void {
   const members = ops.map((c): TypeMember => ({ key: propertyKey(c.op.key), type: c.types.errorsName }));
-  return typeAliasStatement(h.errorsMap, ['Each operation\'s `XErrors` by operation key (for `errorOf`).'], (w) => writeObjectType(w, members));
+  return typeAliasStatement(h.errorsMap, ["Each operation's `XErrors` by operation key (for `errorOf`)."], (w) =>
+    writeObjectType(w, members),
+  );
 }
 
 export function buildClientClass(ops: ClientOperation[], h: HelperNames, doc: string): ClassDeclarationStructure {
   const byKey = new Map(ops.map((c) => [c.op.key, c.op]));
-  const methods = [errorOfMethod(h), ...ops.map((c) =>
-    isWrapped(c.entry) ? writeMethod(c, h, c.entry.compensation !== undefined ? byKey.get(c.entry.compensation) : undefined) : readMethod(c, h),
-  )];
+  const methods = [
+    errorOfMethod(h),
+    ...ops.map((c) =>
+      isWrapped(c.entry)
+        ? writeMethod(c, h, c.entry.compensation !== undefined ? byKey.get(c.entry.compensation) : undefined)
+        : readMethod(c, h),
+    ),
+  ];
   const store = ops.some((c) => usesDedupStore(c.entry));
   const saga = ops.some((c) => isWrapped(c.entry) && c.entry.mechanism === 'OP-5');
   // Private members exist only when used: `--noUnusedLocals` flags unread private members.
@@ -217,7 +269,12 @@ export function buildClientClass(ops: ClientOperation[], h: HelperNames, doc: st
   const init = ['this.#http = createHttpCaller(options);'];
   const S = h.storeParam;
   if (store || saga) {
-    props.unshift({ name: 'store', isReadonly: true, type: S, docs: ['The dedup store this client was created with (`undefined`: only writes that need none are callable).'] });
+    props.unshift({
+      name: 'store',
+      isReadonly: true,
+      type: S,
+      docs: ['The dedup store this client was created with (`undefined`: only writes that need none are callable).'],
+    });
     init.push(`this.store = options.store as ${S};`);
   }
   if (store) {
@@ -234,7 +291,14 @@ export function buildClientClass(ops: ClientOperation[], h: HelperNames, doc: st
     isExported: true,
     docs: [doc],
     properties: props,
-    ctors: [{ parameters: [{ name: 'options', type: store || saga ? `${h.clientOptions} & { store?: ${S} }` : h.clientOptions }], statements: init }],
+    ctors: [
+      {
+        parameters: [
+          { name: 'options', type: store || saga ? `${h.clientOptions} & { store?: ${S} }` : h.clientOptions },
+        ],
+        statements: init,
+      },
+    ],
     ...(store || saga ? { typeParameters: [`${S} extends DedupStore | undefined = DedupStore | undefined`] } : {}),
     methods,
   };

@@ -32,7 +32,12 @@ function bodyType(r: ResponseSpec, ctx: TypeWriterContext): string | ((w: CodeBl
  * `XErrors` of an operation that declares error responses; one that declares none gets no alias and its
  * `errorOf` entry is `Record<never, never>` (a plain `HttpStatusError`).
  */
-export function errorTypes(op: HttpOperation, names: NameTable, base: string, ctx: TypeWriterContext): { name: string; statement?: (w: CodeBlockWriter) => void } {
+export function errorTypes(
+  op: HttpOperation,
+  names: NameTable,
+  base: string,
+  ctx: TypeWriterContext,
+): { name: string; statement?: (w: CodeBlockWriter) => void } {
   const seen = new Set<string>();
   const members: TypeMember[] = [];
   for (const r of errorResponses(op.responses)) {

@@ -6,8 +6,23 @@
 import type { WriterFunction } from 'ts-morph';
 import type { ApiModel, HttpOperation } from '../../ir/types.js';
 import type { ApiPlan } from '../../classify/types.js';
-import { buildClientClass, errorsMapStatement, isNative, isWrapped, mayCarryBlobs, usesDedupStore, type ClientOperation } from './client-class.js';
-import { claimHelperNames, factoryStatement, helperStatements, runtimeImports, RUNTIME_IMPORTS, type HelperUse } from './helpers.js';
+import {
+  buildClientClass,
+  errorsMapStatement,
+  isNative,
+  isWrapped,
+  mayCarryBlobs,
+  usesDedupStore,
+  type ClientOperation,
+} from './client-class.js';
+import {
+  claimHelperNames,
+  factoryStatement,
+  helperStatements,
+  runtimeImports,
+  RUNTIME_IMPORTS,
+  type HelperUse,
+} from './helpers.js';
 import { GLOBAL_NAMES, NameTable, pascalCase } from './names.js';
 import { buildOperationTypes } from './operation-types.js';
 import { lineComment } from '../../escape/index.js';
@@ -35,7 +50,9 @@ function collectOperationRefs(registry: TypeRegistry, op: HttpOperation): void {
 
 function namedTypeStatements(registry: TypeRegistry, ctx: TypeWriterContext): WriterFunction[] {
   return registry.named.map((t) =>
-    typeAliasStatement(t.name, schemaDocs(t.schema, t.ref), (w) => (registry.isAliasCycle(t) ? w.write('unknown') : writeSchemaType(w, t.schema, ctx))),
+    typeAliasStatement(t.name, schemaDocs(t.schema, t.ref), (w) =>
+      registry.isAliasCycle(t) ? w.write('unknown') : writeSchemaType(w, t.schema, ctx),
+    ),
   );
 }
 
@@ -72,7 +89,9 @@ export function renderClientFile(apiPlan: ApiPlan, anchors?: ReadonlyMap<string,
     const types = buildOperationTypes(op, entry.mechanism === 'OP-1' ? entry.carrier : null, names, ctx);
     const anchor = anchors?.get(anchorKey(op.source.file, op.key));
     return {
-      entry, op, types,
+      entry,
+      op,
+      types,
       ...(isNative(entry) ? { keyLimits: keyLimits(api.root, op, entry.carrier!) } : {}),
       ...(anchor !== undefined ? { auditLink: `../report/audit.md#${anchor}` } : {}),
     };
@@ -89,12 +108,15 @@ export function renderClientFile(apiPlan: ApiPlan, anchors?: ReadonlyMap<string,
     omitKeyPath: ops.some((c) => c.types.omitsKeyPath),
     callOptions: ops.some((c) => !isWrapped(c.entry) || c.entry.keyStrategy === 'content'),
   };
-  const doc = classDoc({
-    writes: wrapped.length > 0,
-    scope: wrapped.some((c) => c.entry.keyStrategy === 'intent' || c.entry.keyStrategy === null),
-    content: use.content,
-    audit: wrapped.some((c) => c.auditLink !== undefined),
-  }, helpers.clientClass);
+  const doc = classDoc(
+    {
+      writes: wrapped.length > 0,
+      scope: wrapped.some((c) => c.entry.keyStrategy === 'intent' || c.entry.keyStrategy === null),
+      content: use.content,
+      audit: wrapped.some((c) => c.auditLink !== undefined),
+    },
+    helpers.clientClass,
+  );
   return printClientFile({
     head: [headerText(api), ...runtimeImports(use), ...helperStatements(helpers, use)],
     cls: buildClientClass(ops, helpers, doc),

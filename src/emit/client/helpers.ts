@@ -2,7 +2,12 @@
  * The per-file declarations of a client: the runtime imports (the key-option types and helpers every client
  * shares live in @idemgen/runtime's client-support, once), their re-export, the options type and the factory.
  */
-import type { FunctionDeclarationStructure, ImportDeclarationStructure, StatementStructures, WriterFunction } from 'ts-morph';
+import type {
+  FunctionDeclarationStructure,
+  ImportDeclarationStructure,
+  StatementStructures,
+  WriterFunction,
+} from 'ts-morph';
 import { StructureKind } from './ts-morph.js';
 import { writeObjectType, type TypeMember } from './object-type.js';
 import { typeAliasStatement } from './schema-type.js';
@@ -16,10 +21,33 @@ const RUNTIME_MODULE = '@idemgen/runtime';
 
 /** Runtime exports the generated code may use; reserved so no schema type can shadow them. */
 export const RUNTIME_IMPORTS = [
-  'createHttpCaller', 'createIdempotency', 'runSaga', 'intentKey', 'contentKey', 'digestBlobs', 'validateKey',
-  'HttpCaller', 'HttpCallerOptions', 'HttpResponse', 'Idempotency', 'DedupStore', 'RunResult', 'NativeRunResult',
-  'resolveKey', 'nativeResult', 'externalIdOf', 'headersOf', 'CallerKey', 'IntentScope', 'KeyOptions', 'NonEmptyScope',
-  'OmitKeyPath', 'CallOptions', 'needStore', 'httpErrorOf', 'HttpErrorOf',
+  'createHttpCaller',
+  'createIdempotency',
+  'runSaga',
+  'intentKey',
+  'contentKey',
+  'digestBlobs',
+  'validateKey',
+  'HttpCaller',
+  'HttpCallerOptions',
+  'HttpResponse',
+  'Idempotency',
+  'DedupStore',
+  'RunResult',
+  'NativeRunResult',
+  'resolveKey',
+  'nativeResult',
+  'externalIdOf',
+  'headersOf',
+  'CallerKey',
+  'IntentScope',
+  'KeyOptions',
+  'NonEmptyScope',
+  'OmitKeyPath',
+  'CallOptions',
+  'needStore',
+  'httpErrorOf',
+  'HttpErrorOf',
 ] as const;
 
 /** Key-option types a client with writes re-exports, so callers can type their options from the client module. */
@@ -108,7 +136,12 @@ export function runtimeImports(use: HelperUse): ImportDeclarationStructure[] {
   if (use.callOptions) types.push('CallOptions');
   return [
     { kind: StructureKind.ImportDeclaration, moduleSpecifier: RUNTIME_MODULE, namedImports: values },
-    { kind: StructureKind.ImportDeclaration, moduleSpecifier: RUNTIME_MODULE, namedImports: types.sort(), isTypeOnly: true },
+    {
+      kind: StructureKind.ImportDeclaration,
+      moduleSpecifier: RUNTIME_MODULE,
+      namedImports: types.sort(),
+      isTypeOnly: true,
+    },
   ];
 }
 
@@ -117,7 +150,14 @@ function keyTypeExports(use: HelperUse): StatementStructures[] {
   return use.writes ? [{ kind: StructureKind.ExportDeclaration, namedExports: KEY_TYPES, isTypeOnly: true }] : [];
 }
 
-function fn(name: string, doc: string, params: [string, string][], returnType: string, statements: string[], typeParameters: string[] = []): FunctionDeclarationStructure {
+function fn(
+  name: string,
+  doc: string,
+  params: [string, string][],
+  returnType: string,
+  statements: string[],
+  typeParameters: string[] = [],
+): FunctionDeclarationStructure {
   return {
     kind: StructureKind.Function,
     name,
@@ -132,8 +172,13 @@ function fn(name: string, doc: string, params: [string, string][], returnType: s
 /** What the options type adds to the runtime's `HttpCallerOptions` when some write needs the dedup store. */
 const STORE_OPTIONS: TypeMember[] = [
   {
-    key: 'store', optional: true, type: 'DedupStore',
-    docs: ['Dedup store (SOP Step 6) for the writes here that have no native key; without one, only those', 'writes are unavailable (calling one does not compile).'],
+    key: 'store',
+    optional: true,
+    type: 'DedupStore',
+    docs: [
+      'Dedup store (SOP Step 6) for the writes here that have no native key; without one, only those',
+      'writes are unavailable (calling one does not compile).',
+    ],
   },
   { key: 'scope', optional: true, type: 'string', docs: ['Tenant/principal namespace of the stored keys.'] },
 ];
@@ -141,23 +186,39 @@ const STORE_OPTIONS: TypeMember[] = [
 export function helperStatements(h: HelperNames, use: HelperUse): (StatementStructures | WriterFunction)[] {
   const out: (StatementStructures | WriterFunction)[] = keyTypeExports(use);
   const members = use.store || use.saga ? STORE_OPTIONS : [];
-  out.push(typeAliasStatement(h.clientOptions, ['`baseUrl`, `headers`, `fetch`, `timeoutMs`, `retry` go to the runtime HTTP layer.'], (w) => {
-    w.write('HttpCallerOptions');
-    if (members.length > 0) w.write(' & ');
-    if (members.length > 0) writeObjectType(w, members);
-  }));
+  out.push(
+    typeAliasStatement(
+      h.clientOptions,
+      ['`baseUrl`, `headers`, `fetch`, `timeoutMs`, `retry` go to the runtime HTTP layer.'],
+      (w) => {
+        w.write('HttpCallerOptions');
+        if (members.length > 0) w.write(' & ');
+        if (members.length > 0) writeObjectType(w, members);
+      },
+    ),
+  );
   return out;
 }
 
 export function factoryStatement(h: HelperNames, use: HelperUse): StatementStructures {
   if (!(use.store || use.saga)) {
-    return { ...fn(h.factory, `Create a {@link ${h.clientClass}}.`, [['options', h.clientOptions]], h.clientClass, [`return new ${h.clientClass}(options);`]), isExported: true };
+    return {
+      ...fn(h.factory, `Create a {@link ${h.clientClass}}.`, [['options', h.clientOptions]], h.clientClass, [
+        `return new ${h.clientClass}(options);`,
+      ]),
+      isExported: true,
+    };
   }
   const S = h.storeParam;
   return {
-    ...fn(h.factory, `Create a {@link ${h.clientClass}}; pass \`store\` to enable the writes that need one.`,
-      [['options', `${h.clientOptions} & { store?: ${S} }`]], `${h.clientClass}<${S}>`, [`return new ${h.clientClass}(options);`],
-      [`${S} extends DedupStore | undefined = undefined`]),
+    ...fn(
+      h.factory,
+      `Create a {@link ${h.clientClass}}; pass \`store\` to enable the writes that need one.`,
+      [['options', `${h.clientOptions} & { store?: ${S} }`]],
+      `${h.clientClass}<${S}>`,
+      [`return new ${h.clientClass}(options);`],
+      [`${S} extends DedupStore | undefined = undefined`],
+    ),
     isExported: true,
   };
 }

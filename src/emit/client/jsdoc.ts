@@ -20,7 +20,13 @@ function ttlText(ttl: number): string {
 function summaryLines(entry: PlanEntry): string[] {
   const op = entry.operation;
   const summary = op.summary?.trim();
-  const text = summary !== undefined && summary !== '' ? summary : op.description?.trim().split(/\r?\n\s*\r?\n/)[0]?.trim();
+  const text =
+    summary !== undefined && summary !== ''
+      ? summary
+      : op.description
+          ?.trim()
+          .split(/\r?\n\s*\r?\n/)[0]
+          ?.trim();
   return text !== undefined && text !== '' ? docLines(text) : [];
 }
 
@@ -40,7 +46,10 @@ export function methodDoc(entry: PlanEntry, auditLink: string | undefined): stri
   const lines = summaryLines(entry);
   const key = `\`${docInline(op.key)}\``;
   if (entry.effect === 'write' && entry.mechanism !== 'none') lines.push(`${key}: ${writeLine(entry)}`);
-  else if (entry.effect === 'write') lines.push(`${key}: not wrapped: ${docInline(entry.reasons.map((r) => r.detail).join('; ')) || 'no mechanism applies'}.`);
+  else if (entry.effect === 'write')
+    lines.push(
+      `${key}: not wrapped: ${docInline(entry.reasons.map((r) => r.detail).join('; ')) || 'no mechanism applies'}.`,
+    );
   else lines.push(key);
   if (entry.effect === 'write' && auditLink !== undefined) lines.push(`@see ${auditLink}`);
   if (op.deprecated) lines.push('@deprecated');
@@ -66,10 +75,17 @@ export function classDoc(use: ClassDocUse, clientClass: string): string {
       '`{ result, wasReplay, originalCalledAt }` (SOP Step 7). Its key option (SOP Step 3):',
       '- `{ key }`: a key persisted in your state before the call, reused on every retry.',
     );
-    if (use.scope) lines.push('- `{ scope }` (thread/turn/run/node ids): the key is the intent hash of scope + operation + arguments.');
-    if (use.content) lines.push('- none, for a content-keyed write (OP-3): the key is the hash of the canonical request.');
-    if (use.audit) lines.push('Each write\'s `@see` is its row in the audit report: carrier, key strategy, TTL and the reasons.');
+    if (use.scope)
+      lines.push(
+        '- `{ scope }` (thread/turn/run/node ids): the key is the intent hash of scope + operation + arguments.',
+      );
+    if (use.content)
+      lines.push('- none, for a content-keyed write (OP-3): the key is the hash of the canonical request.');
+    if (use.audit)
+      lines.push("Each write's `@see` is its row in the audit report: carrier, key strategy, TTL and the reasons.");
   }
-  lines.push(`A non-2xx answer rejects with \`HttpStatusError\`; \`${clientClass}.errorOf(operation, err)\` types its body.`);
+  lines.push(
+    `A non-2xx answer rejects with \`HttpStatusError\`; \`${clientClass}.errorOf(operation, err)\` types its body.`,
+  );
   return lines.join('\n');
 }

@@ -51,7 +51,9 @@ function propertyAt(root: unknown, schema: unknown, path: string[]): unknown {
       if (!isObject(value) || seen.has(value)) continue;
       seen.add(value);
       if (isObject(value.properties) && Object.hasOwn(value.properties, name)) node = value.properties[name];
-      else for (const k of ['allOf', 'anyOf', 'oneOf']) if (Array.isArray(value[k])) stack.push(...[...(value[k] as unknown[])].reverse());
+      else
+        for (const k of ['allOf', 'anyOf', 'oneOf'])
+          if (Array.isArray(value[k])) stack.push(...[...(value[k] as unknown[])].reverse());
     }
     if (node === undefined) return undefined;
   }
@@ -60,7 +62,11 @@ function propertyAt(root: unknown, schema: unknown, path: string[]): unknown {
 
 function carrierSchema(root: unknown, op: HttpOperation, carrier: Carrier): unknown {
   const lower = carrier.name.toLowerCase();
-  const param = op.parameters.find((p) => (carrier.in === 'header' ? p.in === 'header' && p.name.toLowerCase() === lower : p.in === carrier.in && p.name === carrier.name));
+  const param = op.parameters.find((p) =>
+    carrier.in === 'header'
+      ? p.in === 'header' && p.name.toLowerCase() === lower
+      : p.in === carrier.in && p.name === carrier.name,
+  );
   if (param !== undefined) return param.schema;
   if (carrier.in !== 'body' && carrier.in !== 'form') return undefined;
   const bodies: (JsonSchema | undefined)[] = (op.requestBody?.content ?? []).map((m) => m.schema);

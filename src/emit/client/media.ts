@@ -14,7 +14,7 @@ export function encodingOf(mediaType: string, schema?: JsonSchema): BodyEncoding
   if (m.startsWith('multipart/')) return 'multipart';
   if (m.startsWith('text/')) return 'text';
   const s = typeof schema === 'object' ? schema : undefined;
-  if (/^(application\/(octet-stream|pdf|zip)|image\/|audio\/|video\/)/.test(m) || s?.['format'] === 'binary') {
+  if (/^(application\/(octet-stream|pdf|zip)|image\/|audio\/|video\/)/.test(m) || s?.format === 'binary') {
     return 'binary';
   }
   return m === '*/*' || m.includes('xml') ? (s?.type === 'string' ? 'text' : 'json') : 'json';
@@ -23,11 +23,14 @@ export function encodingOf(mediaType: string, schema?: JsonSchema): BodyEncoding
 const PREFERENCE: BodyEncoding[] = ['json', 'form', 'multipart', 'binary', 'text'];
 
 /** The one media type a client sends: JSON first (it round-trips every schema), then form, multipart, raw. */
-export function pickRequestContent(content: MediaContent[]): { media: MediaContent; encoding: BodyEncoding } | undefined {
+export function pickRequestContent(
+  content: MediaContent[],
+): { media: MediaContent; encoding: BodyEncoding } | undefined {
   let best: { media: MediaContent; encoding: BodyEncoding } | undefined;
   for (const media of content) {
     const encoding = encodingOf(media.mediaType, media.schema);
-    if (best === undefined || PREFERENCE.indexOf(encoding) < PREFERENCE.indexOf(best.encoding)) best = { media, encoding };
+    if (best === undefined || PREFERENCE.indexOf(encoding) < PREFERENCE.indexOf(best.encoding))
+      best = { media, encoding };
   }
   return best;
 }
@@ -64,7 +67,9 @@ export function errorResponses(responses: ResponseSpec[]): ResponseSpec[] {
   return responses.filter((r) => !ok.has(r) && !/^2/.test(r.status));
 }
 
-export function pickResponseContent(content: MediaContent[]): { media: MediaContent; parse: ResponseParse } | undefined {
+export function pickResponseContent(
+  content: MediaContent[],
+): { media: MediaContent; parse: ResponseParse } | undefined {
   let best: { media: MediaContent; parse: ResponseParse } | undefined;
   const rank: ResponseParse[] = ['json', 'blob', 'text'];
   for (const media of content) {

@@ -12,7 +12,17 @@ const RESERVED = RESERVED_IDENTIFIERS;
  * Globals the generated code refers to in type positions; a schema named `Blob` or `Promise` would shadow them
  * inside the module and silently change the meaning of other declarations.
  */
-export const GLOBAL_NAMES: readonly string[] = ['Blob', 'Promise', 'FormData', 'ArrayBuffer', 'Uint8Array', 'Record', 'Omit', 'Array', 'Date'];
+export const GLOBAL_NAMES: readonly string[] = [
+  'Blob',
+  'Promise',
+  'FormData',
+  'ArrayBuffer',
+  'Uint8Array',
+  'Record',
+  'Omit',
+  'Array',
+  'Date',
+];
 
 /** A property key as written in an object type (reserved words are legal property names there). */
 export const propertyKey = tsPropertyKey;

@@ -9,7 +9,14 @@ import type { Carrier } from '../../classify/types.js';
 import { pickRequestContent, responseShape, type BodyEncoding, type ResponseShape } from './media.js';
 import { propertyKey, type NameTable, pascalCase } from './names.js';
 import { jsonText } from '../../escape/index.js';
-import { docInline, docLines, writeSchemaType, writeSchemaTypeWithout, typeAliasStatement, type TypeWriterContext } from './schema-type.js';
+import {
+  docInline,
+  docLines,
+  writeSchemaType,
+  writeSchemaTypeWithout,
+  typeAliasStatement,
+  type TypeWriterContext,
+} from './schema-type.js';
 import { writeObjectType, type TypeMember } from './object-type.js';
 import { errorTypes } from './error-types.js';
 
@@ -43,7 +50,12 @@ function bodySource(op: HttpOperation): BodySource | undefined {
   if (op.requestBody === undefined) return undefined;
   const picked = pickRequestContent(op.requestBody.content);
   if (picked === undefined) return undefined;
-  return { schema: picked.media.schema, encoding: picked.encoding, required: op.requestBody.required, mediaType: picked.media.mediaType };
+  return {
+    schema: picked.media.schema,
+    encoding: picked.encoding,
+    required: op.requestBody.required,
+    mediaType: picked.media.mediaType,
+  };
 }
 
 /** The key travels in the carrier the wrapper fills in (SOP Step 4), so the caller does not pass it. */
@@ -52,14 +64,21 @@ function isCarrierParam(p: Parameter, group: ParamGroup, carrier: Carrier | null
   return group === 'header' ? p.name.toLowerCase() === carrier.name.toLowerCase() : p.name === carrier.name;
 }
 
-export function buildOperationTypes(op: HttpOperation, carrier: Carrier | null, names: NameTable, ctx: TypeWriterContext): OperationTypes {
+export function buildOperationTypes(
+  op: HttpOperation,
+  carrier: Carrier | null,
+  names: NameTable,
+  ctx: TypeWriterContext,
+): OperationTypes {
   const base = pascalCase(op.name);
   const requestName = names.claim(`${base}Request`);
   const responseName = names.claim(`${base}Response`);
   const byGroup = new Map<ParamGroup, Parameter[]>();
   for (const g of GROUPS) {
     const seen = new Set<string>();
-    const params = op.parameters.filter((p) => p.in === g && !isCarrierParam(p, g, carrier) && !seen.has(p.name) && seen.add(p.name));
+    const params = op.parameters.filter(
+      (p) => p.in === g && !isCarrierParam(p, g, carrier) && !seen.has(p.name) && seen.add(p.name),
+    );
     if (params.length > 0) byGroup.set(g, params);
   }
   const body = bodySource(op);
@@ -68,26 +87,49 @@ export function buildOperationTypes(op: HttpOperation, carrier: Carrier | null, 
   const requestRequired = groups.some(required) || body?.required === true;
   const omitted = omittedPaths(carrier);
   const response = responseShape(op.responses);
-  const members: TypeMember[] = groups.map((g) => ({ key: g, optional: !required(g), type: paramsType(byGroup.get(g)!, ctx) }));
-  if (body !== undefined) members.push({ key: 'body', optional: !body.required, type: (w) => writeBody(w, body, omitted, ctx) });
+  const members: TypeMember[] = groups.map((g) => ({
+    key: g,
+    optional: !required(g),
+    type: paramsType(byGroup.get(g)!, ctx),
+  }));
+  if (body !== undefined)
+    members.push({ key: 'body', optional: !body.required, type: (w) => writeBody(w, body, omitted, ctx) });
   const errors = errorTypes(op, names, base, ctx);
   const statements = [
     typeAliasStatement(requestName, [`Input of \`${docInline(op.key)}\`.`], (w) => writeObjectType(w, members)),
-    typeAliasStatement(responseName, [`Success body of \`${docInline(op.key)}\`.`], (w) => writeResponse(w, response, ctx)),
+    typeAliasStatement(responseName, [`Success body of \`${docInline(op.key)}\`.`], (w) =>
+      writeResponse(w, response, ctx),
+    ),
     ...(errors.statement !== undefined ? [errors.statement] : []),
   ];
-  const bodyInfo = body && { encoding: body.encoding, required: body.required, ...(body.mediaType !== undefined ? { mediaType: body.mediaType } : {}) };
+  const bodyInfo = body && {
+    encoding: body.encoding,
+    required: body.required,
+    ...(body.mediaType !== undefined ? { mediaType: body.mediaType } : {}),
+  };
   const omitsKeyPath = omitted !== undefined && !isTopLevelOnly(omitted);
-  return { requestName, responseName, errorsName: errors.name, groups, body: bodyInfo, requestRequired, response, statements, omitsKeyPath };
+  return {
+    requestName,
+    responseName,
+    errorsName: errors.name,
+    groups,
+    body: bodyInfo,
+    requestRequired,
+    response,
+    statements,
+    omitsKeyPath,
+  };
 }
 
 function paramsType(params: Parameter[], ctx: TypeWriterContext): (w: CodeBlockWriter) => void {
-  const members = params.map((p): TypeMember => ({
-    key: propertyKey(p.name),
-    optional: !(p.required || p.in === 'path'),
-    ...(p.description !== undefined && p.description.trim() !== '' ? { docs: docLines(p.description) } : {}),
-    type: (w) => writeSchemaType(w, p.schema, ctx),
-  }));
+  const members = params.map(
+    (p): TypeMember => ({
+      key: propertyKey(p.name),
+      optional: !(p.required || p.in === 'path'),
+      ...(p.description !== undefined && p.description.trim() !== '' ? { docs: docLines(p.description) } : {}),
+      type: (w) => writeSchemaType(w, p.schema, ctx),
+    }),
+  );
   return (w) => writeObjectType(w, members);
 }
 
@@ -105,7 +147,12 @@ const isTopLevelOnly = (paths: string[][]): boolean => paths.length === 1 && pat
  * A single top-level field is left out of the body type (`writeSchemaTypeWithout`); a nested or per-variant path with the
  * runtime's `OmitKeyPath`, which distributes over a `oneOf` union (plain `Omit` would collapse it).
  */
-function writeBody(w: CodeBlockWriter, body: BodySource, omitted: string[][] | undefined, ctx: TypeWriterContext): void {
+function writeBody(
+  w: CodeBlockWriter,
+  body: BodySource,
+  omitted: string[][] | undefined,
+  ctx: TypeWriterContext,
+): void {
   if (body.encoding === 'binary') {
     w.write('Blob | ArrayBuffer | Uint8Array'); // sent as raw bytes by the runtime (Buffer is a Uint8Array)
   } else if (body.encoding === 'text') {

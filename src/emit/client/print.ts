@@ -6,7 +6,13 @@
  * writer per type alias; the pieces are joined once. The text is the same as printing it in one writer
  * (`Project.createSourceFile` would print that text too, then parse it into an AST we never read).
  */
-import type { ClassDeclarationStructure, MethodDeclarationStructure, OptionalKind, StatementStructures, WriterFunction } from 'ts-morph';
+import type {
+  ClassDeclarationStructure,
+  MethodDeclarationStructure,
+  OptionalKind,
+  StatementStructures,
+  WriterFunction,
+} from 'ts-morph';
 import { CodeBlockWriter, printStructure, StructureKind } from './ts-morph.js';
 
 const PRINT_OPTIONS = { indentNumberOfSpaces: 2, newLine: '\n', useSingleQuote: false } as const;
@@ -44,7 +50,8 @@ export function printClientFile(parts: ClientFileParts): string {
   const classAt = frame.indexOf(`class ${parts.cls.name} `);
   const end = frame.indexOf('\n}\n', classAt) + 1;
   const out: string[] = [frame.slice(0, end)];
-  for (let i = 0; i < methods.length; i += METHOD_BATCH) out.push('\n', printMembers(methods.slice(i, i + METHOD_BATCH)));
+  for (let i = 0; i < methods.length; i += METHOD_BATCH)
+    out.push('\n', printMembers(methods.slice(i, i + METHOD_BATCH)));
   out.push(frame.slice(end));
   for (const t of parts.types) out.push(printTypeAlias(t));
   return out.join('');

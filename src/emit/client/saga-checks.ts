@@ -45,13 +45,19 @@ export function sagaDiagnostics(apiPlan: ApiPlan): Diagnostic[] {
     const op = entry.operation;
     const pointer = missingIdPointer(apiPlan.api.root, op);
     if (pointer === undefined) continue;
-    out.push(diagnostic('saga_external_id_missing', 'warning',
-      `${op.key}: the success response declares no top-level \`id\`, so the OP-5 saga cannot record the external id it would compensate; ` +
-        'the generated client refuses such a response at run time (outcome unknown: reconcile it, do not retry)',
-      {
-        file: op.source.file, pointer,
-        hint: 'declare `id` in the create response schema, or override the operation to a mechanism that needs no external id',
-      }));
+    out.push(
+      diagnostic(
+        'saga_external_id_missing',
+        'warning',
+        `${op.key}: the success response declares no top-level \`id\`, so the OP-5 saga cannot record the external id it would compensate; ` +
+          'the generated client refuses such a response at run time (outcome unknown: reconcile it, do not retry)',
+        {
+          file: op.source.file,
+          pointer,
+          hint: 'declare `id` in the create response schema, or override the operation to a mechanism that needs no external id',
+        },
+      ),
+    );
   }
   return out;
 }

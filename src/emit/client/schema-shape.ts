@@ -16,10 +16,10 @@ export type Precedence = 'atom' | 'intersection' | 'union';
 /** The precedence `writeSchemaType` output has, without writing it (same decisions as `writeNonTrivial`). */
 export function precedenceOf(schema: JsonSchema | undefined): Precedence {
   if (!isObj(schema)) return 'atom';
-  if (typeof schema['$ref'] === 'string') return 'atom';
+  if (typeof schema.$ref === 'string') return 'atom';
   const precs: Precedence[] = [];
-  const lits = Array.isArray(schema['enum']) ? enumLiterals(schema['enum']) : [];
-  if ('const' in schema && literal(schema['const']) !== undefined) precs.push('atom');
+  const lits = Array.isArray(schema.enum) ? enumLiterals(schema.enum) : [];
+  if ('const' in schema && literal(schema.const) !== undefined) precs.push('atom');
   else if (lits.length > 0) precs.push(lits.length > 1 ? 'union' : 'atom');
   else {
     const n = declaredTypes(schema).length;
@@ -27,7 +27,8 @@ export function precedenceOf(schema: JsonSchema | undefined): Precedence {
   }
   for (const key of ['allOf', 'oneOf', 'anyOf'] as const) {
     const list = schema[key];
-    if (Array.isArray(list) && list.length > 0) precs.push(list.length === 1 ? 'atom' : key === 'allOf' ? 'intersection' : 'union');
+    if (Array.isArray(list) && list.length > 0)
+      precs.push(list.length === 1 ? 'atom' : key === 'allOf' ? 'intersection' : 'union');
   }
   if (precs.length > 1) return 'intersection';
   return precs[0] ?? 'atom';
@@ -41,14 +42,16 @@ export function literal(value: unknown): string | undefined {
   return undefined;
 }
 
-export const enumLiterals = (values: unknown[]): string[] => [...new Set(values.map(literal).filter((l): l is string => l !== undefined))];
+export const enumLiterals = (values: unknown[]): string[] => [
+  ...new Set(values.map(literal).filter((l): l is string => l !== undefined)),
+];
 
 export function declaredTypes(s: Obj): string[] {
-  const t = s['type'];
+  const t = s.type;
   if (typeof t === 'string') return [t];
   if (Array.isArray(t)) return [...new Set(t.filter((x): x is string => typeof x === 'string'))];
-  const composed = s['allOf'] !== undefined || s['oneOf'] !== undefined || s['anyOf'] !== undefined;
-  if (isObj(s['properties']) || (s['additionalProperties'] !== undefined && !composed)) return ['object'];
-  if (s['items'] !== undefined || Array.isArray(s['prefixItems'])) return ['array'];
+  const composed = s.allOf !== undefined || s.oneOf !== undefined || s.anyOf !== undefined;
+  if (isObj(s.properties) || (s.additionalProperties !== undefined && !composed)) return ['object'];
+  if (s.items !== undefined || Array.isArray(s.prefixItems)) return ['array'];
   return [];
 }

@@ -5,11 +5,18 @@
 import type { CodeBlockWriter } from 'ts-morph';
 import type { JsonSchema } from '../../ir/types.js';
 import { tsString } from '../../escape/index.js';
-import { declaredTypes, enumLiterals, isObj, literal, precedenceOf, type Obj, type Precedence } from './schema-shape.js';
+import {
+  declaredTypes,
+  enumLiterals,
+  isObj,
+  literal,
+  precedenceOf,
+  type Obj,
+  type Precedence,
+} from './schema-shape.js';
 import { propertyKey } from './names.js';
 import { writeDoc, writeDocLines } from './doc-lines.js';
 import type { TypeRegistry } from './type-registry.js';
-
 
 export interface TypeWriterContext {
   registry: TypeRegistry;
@@ -57,9 +64,9 @@ interface Member {
 
 /** The parts a schema is written as, joined with ` & `: its `$ref`, or its own type and each composition. */
 function memberWriters(s: Obj, ctx: TypeWriterContext): Member[] {
-  if (typeof s['$ref'] === 'string') {
+  if (typeof s.$ref === 'string') {
     // Only annotations stand beside a `$ref` here (ir/schemas.ts); they are read by writeDoc.
-    const name = ctx.registry.nameFor(s['$ref']);
+    const name = ctx.registry.nameFor(s.$ref);
     return [{ prec: 'atom', write: (x) => x.write(name ?? 'unknown') }];
   }
   const members: Member[] = [];
@@ -88,11 +95,11 @@ function writeJoined(w: CodeBlockWriter, list: JsonSchema[], sep: string, ctx: T
 /** The part of a schema that is not a composition: const, enum, or its `type`(s). */
 function baseWriter(s: Obj, ctx: TypeWriterContext): Member | undefined {
   if ('const' in s) {
-    const lit = literal(s['const']);
+    const lit = literal(s.const);
     if (lit !== undefined) return { prec: 'atom', write: (w) => w.write(lit) };
   }
-  if (Array.isArray(s['enum'])) {
-    const lits = enumLiterals(s['enum']);
+  if (Array.isArray(s.enum)) {
+    const lits = enumLiterals(s.enum);
     if (lits.length > 0) return { prec: lits.length > 1 ? 'union' : 'atom', write: (w) => w.write(lits.join(' | ')) };
   }
   const types = declaredTypes(s);
@@ -146,7 +153,7 @@ function writeArray(w: CodeBlockWriter, s: Obj, ctx: TypeWriterContext): void {
     return;
   }
   // `(A | B)[]`, `(A & B)[]`: an element that is not an atom is parenthesized.
-  const items = s['items'] as JsonSchema | undefined;
+  const items = s.items as JsonSchema | undefined;
   const paren = precedenceOf(items) !== 'atom';
   if (paren) w.write('(');
   writeSchemaType(w, items, ctx);
@@ -155,10 +162,13 @@ function writeArray(w: CodeBlockWriter, s: Obj, ctx: TypeWriterContext): void {
 }
 
 function writeObject(w: CodeBlockWriter, s: Obj, ctx: TypeWriterContext, without?: string): void {
-  const props = isObj(s['properties']) ? s['properties'] : {};
+  const props = isObj(s.properties) ? s.properties : {};
   const keys = Object.keys(props).filter((k) => k !== without);
-  const extra = s['additionalProperties'];
-  if (keys.length === 0 && (extra === undefined || extra === true || (isObj(extra) && Object.keys(extra).length === 0))) {
+  const extra = s.additionalProperties;
+  if (
+    keys.length === 0 &&
+    (extra === undefined || extra === true || (isObj(extra) && Object.keys(extra).length === 0))
+  ) {
     w.write('{ [key: string]: unknown }');
     return;
   }
@@ -189,9 +199,21 @@ function writeObject(w: CodeBlockWriter, s: Obj, ctx: TypeWriterContext, without
  * A body type without its top-level property `key` (the native key the client fills in): a plain inline
  * object is written without it; anything else (a named type, a composition) as `Omit<T, "key">`.
  */
-export function writeSchemaTypeWithout(w: CodeBlockWriter, schema: JsonSchema | undefined, key: string, ctx: TypeWriterContext): void {
-  const plain = isObj(schema) && typeof schema['$ref'] !== 'string' && precedenceOf(schema) === 'atom' && isObj(schema['properties'])
-    && declaredTypes(schema).join() === 'object' && !('const' in schema) && !Array.isArray(schema['enum']) && !ctx.stack.has(schema);
+export function writeSchemaTypeWithout(
+  w: CodeBlockWriter,
+  schema: JsonSchema | undefined,
+  key: string,
+  ctx: TypeWriterContext,
+): void {
+  const plain =
+    isObj(schema) &&
+    typeof schema.$ref !== 'string' &&
+    precedenceOf(schema) === 'atom' &&
+    isObj(schema.properties) &&
+    declaredTypes(schema).join() === 'object' &&
+    !('const' in schema) &&
+    !Array.isArray(schema.enum) &&
+    !ctx.stack.has(schema);
   if (!plain) {
     w.write('Omit<');
     writeSchemaType(w, schema, ctx);
@@ -211,7 +233,11 @@ export function writeSchemaTypeWithout(w: CodeBlockWriter, schema: JsonSchema | 
  * prints its type into a scratch writer and re-writes that text with hanging indentation (one level too deep
  * for object types, and a second pass over every character of Graph-sized specs), so aliases go this way.
  */
-export function typeAliasStatement(name: string, docLinesOf: string[], body: (w: CodeBlockWriter) => void): (w: CodeBlockWriter) => void {
+export function typeAliasStatement(
+  name: string,
+  docLinesOf: string[],
+  body: (w: CodeBlockWriter) => void,
+): (w: CodeBlockWriter) => void {
   return (w) => {
     writeDocLines(w, docLinesOf);
     w.write(`export type ${name} = `);

@@ -21,7 +21,8 @@ export function writePathExpression(w: CodeBlockWriter, op: HttpOperation): void
   w.write('`');
   for (const part of parts) {
     const name = part.startsWith('{') ? part.slice(1, -1) : undefined;
-    if (name !== undefined && declared.has(name)) w.write(`\${encodeURIComponent(String(${tsMember('request.path', name)}))}`);
+    if (name !== undefined && declared.has(name))
+      w.write(`\${encodeURIComponent(String(${tsMember('request.path', name)}))}`);
     else w.write(tsTemplateText(part));
   }
   w.write('`');
@@ -53,7 +54,13 @@ export interface SendOptions {
   run?: boolean;
 }
 
-export function writeSendArgs(w: CodeBlockWriter, op: HttpOperation, types: OperationTypes, o: SendOptions, headersFn: string): void {
+export function writeSendArgs(
+  w: CodeBlockWriter,
+  op: HttpOperation,
+  types: OperationTypes,
+  o: SendOptions,
+  headersFn: string,
+): void {
   w.write('{').newLine();
   w.indent(() => {
     w.writeLine(`method: ${tsString(op.method.toUpperCase())},`);
@@ -64,7 +71,10 @@ export function writeSendArgs(w: CodeBlockWriter, op: HttpOperation, types: Oper
     const h = types.groups.includes('header');
     const c = types.groups.includes('cookie');
     // Per-call headers (`options.headers`) go after the spec's header parameters; the key carrier still wins.
-    if (h || c) w.writeLine(`headers: ${headersFn}(${h ? 'request.header' : 'undefined'}, ${c ? 'request.cookie' : 'undefined'}, options?.headers),`);
+    if (h || c)
+      w.writeLine(
+        `headers: ${headersFn}(${h ? 'request.header' : 'undefined'}, ${c ? 'request.cookie' : 'undefined'}, options?.headers),`,
+      );
     else w.writeLine('headers: options?.headers,');
     if (types.body !== undefined) w.writeLine('body: request.body,');
     w.writeLine(`bodyType: ${tsString(types.body?.encoding ?? 'none')},`);

@@ -6,7 +6,7 @@
 import type { JsonSchema } from '../../ir/types.js';
 import { escapeSegment } from '../../json-pointer/pointer.js';
 import { localRefSegments, resolveSegments } from '../../json-pointer/refs.js';
-import { NameTable, pascalCase, typeIdentifier } from './names.js';
+import { type NameTable, pascalCase, typeIdentifier } from './names.js';
 
 export interface NamedType {
   name: string;
@@ -15,7 +15,20 @@ export interface NamedType {
 }
 
 /** Path segments that say nothing about what a schema is; skipped when naming an anonymous ref target. */
-const NOISE = new Set(['paths', 'components', 'content', 'schema', 'schemas', 'properties', 'items', 'definitions', 'responses', 'parameters', 'requestBodies', 'application/json']);
+const NOISE = new Set([
+  'paths',
+  'components',
+  'content',
+  'schema',
+  'schemas',
+  'properties',
+  'items',
+  'definitions',
+  'responses',
+  'parameters',
+  'requestBodies',
+  'application/json',
+]);
 
 /** The target of a local `#…` ref; external refs and refs to nothing are `undefined` (printed as `unknown`). */
 function resolveLocal(root: unknown, ref: string): unknown {
@@ -114,7 +127,11 @@ export class TypeRegistry {
   isAliasCycle(start: NamedType): boolean {
     const seen = new Set<string>([start.ref]);
     let schema: unknown = start.schema;
-    while (schema !== null && typeof schema === 'object' && typeof (schema as Record<string, unknown>).$ref === 'string') {
+    while (
+      schema !== null &&
+      typeof schema === 'object' &&
+      typeof (schema as Record<string, unknown>).$ref === 'string'
+    ) {
       const ref = (schema as Record<string, string>).$ref!;
       if (seen.has(ref)) return true;
       seen.add(ref);

@@ -22,7 +22,11 @@ type Names = { mcp: Map<string, string>; openai: Map<string, string>; anthropic:
 /** Assigned over every entry (tools included), exactly as the tools artifact does, so names match its files. */
 function assign(apiPlan: ApiPlan): Names {
   const named = apiPlan.entries.map((e) => ({ key: e.operation.key, name: toolName(e.operation) }));
-  return { mcp: assignNames(named, MCP_NAME), openai: assignNames(named, OPENAI_NAME), anthropic: assignNames(named, ANTHROPIC_NAME) };
+  return {
+    mcp: assignNames(named, MCP_NAME),
+    openai: assignNames(named, OPENAI_NAME),
+    anthropic: assignNames(named, ANTHROPIC_NAME),
+  };
 }
 
 function bodyOf(spec: ToolSpec, op: HttpOperation): ToolBinding['body'] {
@@ -38,10 +42,17 @@ function bodyOf(spec: ToolSpec, op: HttpOperation): ToolBinding['body'] {
 /** OP-5: the inverse is addressed by the id the first call returned — only when it has exactly one path parameter. */
 function compensationOf(entry: PlanEntry, apiPlan: ApiPlan): ToolBinding['compensation'] {
   if (entry.mechanism !== 'OP-5' || entry.compensation === undefined) return undefined;
-  const inverse = apiPlan.api.operations.find((o): o is HttpOperation => o.kind === 'http' && o.key === entry.compensation);
+  const inverse = apiPlan.api.operations.find(
+    (o): o is HttpOperation => o.kind === 'http' && o.key === entry.compensation,
+  );
   const params = inverse?.parameters.filter((p) => p.in === 'path') ?? [];
   if (inverse === undefined || params.length !== 1) return undefined;
-  return { operation: inverse.key, method: inverse.method.toUpperCase(), path: inverse.path, idParameter: params[0]!.name };
+  return {
+    operation: inverse.key,
+    method: inverse.method.toUpperCase(),
+    path: inverse.path,
+    idParameter: params[0]!.name,
+  };
 }
 
 function annotationsOf(spec: ToolSpec): ToolBinding['annotations'] {
@@ -75,7 +86,13 @@ function keyFields(entry: PlanEntry, op: HttpOperation, root: unknown, config: R
   return out;
 }
 
-function bindingOf(apiPlan: ApiPlan, entry: PlanEntry, op: HttpOperation, names: Names, config: ResolvedConfig): ToolBinding {
+function bindingOf(
+  apiPlan: ApiPlan,
+  entry: PlanEntry,
+  op: HttpOperation,
+  names: Names,
+  config: ResolvedConfig,
+): ToolBinding {
   const spec = buildToolSpec(apiPlan, entry, config, new DegradeLog(apiPlan.api.id));
   const strict = toOpenAiTool(spec, names.openai.get(op.key)!, new Set());
   const b: ToolBinding = {

@@ -44,7 +44,9 @@ export function writeHead(out: FileWriter, api: ApiModel, names: HandlerNames, t
   out.write('import type { ToolBinding, ToolRuntime, ToolRuntimeOptions } from "@idemgen/runtime/tools";\n\n');
   out.write('/** Every name a tool of this API answers to (its MCP, OpenAI and Anthropic spellings). */\n');
   out.write(`export type ${names.toolName} = ${union};\n\n`);
-  out.write('/** `baseUrl`, `store`, `auth`, `scope`, `fetch`, … (see `ToolRuntimeOptions`); the bindings are this file\'s. */\n');
+  out.write(
+    "/** `baseUrl`, `store`, `auth`, `scope`, `fetch`, … (see `ToolRuntimeOptions`); the bindings are this file's. */\n",
+  );
   out.write(`export type ${names.options} = Omit<ToolRuntimeOptions, "bindings">;\n\n`);
   out.write('/** One binding per HTTP operation: names, routes, key carrier, mechanism, input schema. */\n');
   out.write(`export const ${names.bindings}: readonly ToolBinding[] = [\n`);
@@ -56,8 +58,12 @@ export function writeBinding(out: FileWriter, binding: ToolBinding): void {
 
 export function writeTail(out: FileWriter, names: HandlerNames): void {
   out.write('];\n\n');
-  out.write('/**\n * The tool runtime for this API: `list()` the tools, `call(name, args, ctx)` one of them. A write needs\n');
-  out.write(' * `store` (its dedup table, created by the generated migration) unless the API dedupes it (OP-1).\n */\n');
+  out.write(
+    '/**\n * The tool runtime for this API: `list()` the tools, `call(name, args, ctx)` one of them. A write needs\n',
+  );
+  out.write(
+    ' * `store` (its dedup table, created by the generated migration) unless the API dedupes it (OP-1).\n */\n',
+  );
   out.write(`export function ${names.factory}(options: ${names.options}): ToolRuntime<${names.toolName}> {\n`);
   out.write(`  return createToolRuntime<${names.toolName}>({ ...options, bindings: ${names.bindings} });\n`);
   out.write('}\n');

@@ -16,11 +16,16 @@ const schemesOf = securitySchemesOf;
 function reduce(name: string, s: unknown): BindingSecurity | undefined {
   if (!isObj(s)) return undefined;
   const scheme = typeof s.scheme === 'string' ? s.scheme.toLowerCase() : '';
-  if (s.type === 'apiKey' && typeof s.name === 'string' && (s.in === 'header' || s.in === 'query' || s.in === 'cookie')) {
+  if (
+    s.type === 'apiKey' &&
+    typeof s.name === 'string' &&
+    (s.in === 'header' || s.in === 'query' || s.in === 'cookie')
+  ) {
     return { scheme: name, type: 'apiKey', in: s.in, name: s.name };
   }
   if (s.type === 'http' && scheme === 'basic') return { scheme: name, type: 'basic' };
-  if ((s.type === 'http' && scheme === 'bearer') || s.type === 'oauth2' || s.type === 'openIdConnect') return { scheme: name, type: 'bearer' };
+  if ((s.type === 'http' && scheme === 'bearer') || s.type === 'oauth2' || s.type === 'openIdConnect')
+    return { scheme: name, type: 'bearer' };
   return undefined;
 }
 

@@ -18,7 +18,9 @@ const oneLine = lineComment;
 const schemeNames = (root: unknown): string[] => Object.keys(securitySchemesOf(root)).sort();
 
 function comment(lines: string[], indent = ''): string {
-  return [`${indent}/**`, ...lines.map((l) => (l === '' ? `${indent} *` : `${indent} * ${l}`)), `${indent} */`].join('\n');
+  return [`${indent}/**`, ...lines.map((l) => (l === '' ? `${indent} *` : `${indent} * ${l}`)), `${indent} */`].join(
+    '\n',
+  );
 }
 
 export function renderMcpFile(apiPlan: ApiPlan): string {
@@ -44,7 +46,7 @@ export function renderMcpFile(apiPlan: ApiPlan): string {
     'import type { RegisterToolRuntimeOptions } from "@idemgen/runtime/mcp";',
     `import { ${tools} } from ${lit(handlersModule(api.id))};`,
     '',
-    '/** The spec\'s first absolute server URL; `baseUrl` overrides it (a test double, a region). */',
+    "/** The spec's first absolute server URL; `baseUrl` overrides it (a test double, a region). */",
     `export const ${n.baseUrl}: string | undefined = ${server === undefined ? 'undefined' : lit(server)};`,
     '',
     '/** Security scheme → the environment variable `main()` reads its credential from (basic: `user:password`). */',
@@ -104,7 +106,14 @@ export const emitMcp: Emitter = (plan, config) => {
   const files: EmittedFile[] = [];
   const diagnostics: Diagnostic[] = [];
   if (config.artifacts !== undefined && !config.artifacts.includes('handlers')) {
-    diagnostics.push(diagnostic('mcp_needs_handlers', 'warning', 'The mcp artifact imports the handlers artifact\'s files; add "handlers" to the config\'s artifacts.', {}));
+    diagnostics.push(
+      diagnostic(
+        'mcp_needs_handlers',
+        'warning',
+        'The mcp artifact imports the handlers artifact\'s files; add "handlers" to the config\'s artifacts.',
+        {},
+      ),
+    );
   }
   for (const apiPlan of plan.apis) {
     // Same rule as the handlers artifact: a file per API with selected HTTP operations.

@@ -17,5 +17,10 @@ export function bindingsExport(api: ApiModel): string {
 export function mcpNames(apiId: string): { register: string; options: string; baseUrl: string; authEnv: string } {
   const pascal = pascalCase(apiId);
   const constant = pascal.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toUpperCase();
-  return { register: `register${pascal}Tools`, options: `${pascal}McpOptions`, baseUrl: `${constant}_BASE_URL`, authEnv: `${constant}_AUTH_ENV` };
+  return {
+    register: `register${pascal}Tools`,
+    options: `${pascal}McpOptions`,
+    baseUrl: `${constant}_BASE_URL`,
+    authEnv: `${constant}_AUTH_ENV`,
+  };
 }

@@ -8,7 +8,18 @@ import Handlebars from 'handlebars';
 import { ALL_RULES } from './rule-index.js';
 import { anchorKey, operationAnchors } from '../audit-anchors.js';
 import { mdCode, mdText } from '../../escape/index.js';
-import { carrierText, CLASSES, SOURCE_KINDS, locationText, MECHANISMS, mechanismText, ttlText, type AuditDiagnostic, type AuditModel, type AuditOperation } from './model.js';
+import {
+  carrierText,
+  CLASSES,
+  SOURCE_KINDS,
+  locationText,
+  MECHANISMS,
+  mechanismText,
+  ttlText,
+  type AuditDiagnostic,
+  type AuditModel,
+  type AuditOperation,
+} from './model.js';
 
 /** `src/emit/report/` (tsx, vitest) and `dist/emit/report/` (built) are both three levels deep. */
 const TEMPLATE = new URL('../../../templates/report/audit.md.hbs', import.meta.url);
@@ -47,13 +58,18 @@ function operationRow(o: AuditOperation, anchors: Map<string, string>): Record<s
 
 export function renderMarkdown(model: AuditModel): string {
   compiled ??= hbs.compile(readFileSync(TEMPLATE, 'utf8'), { noEscape: true, strict: false });
-  const files = [...new Set([...model.operations.map((o) => o.source.file), ...model.diagnostics.map((d) => d.file ?? '')])].sort();
+  const files = [
+    ...new Set([...model.operations.map((o) => o.source.file), ...model.diagnostics.map((d) => d.file ?? '')]),
+  ].sort();
   const used = new Set(model.diagnostics.map((d) => d.code));
   const anchors = operationAnchors(model.operations.map((o) => ({ file: o.source.file, key: o.key })));
   const context = {
     totals: model.totals,
     sourceTotals: model.totals.sources
-      ? SOURCE_KINDS.filter((k) => model.totals.sources![k].sources > 0).map((k) => ({ kind: k, ...model.totals.sources![k] }))
+      ? SOURCE_KINDS.filter((k) => model.totals.sources![k].sources > 0).map((k) => ({
+          kind: k,
+          ...model.totals.sources![k],
+        }))
       : [],
     classTotals: CLASSES.map((name) => ({ name: mdText(name), count: model.totals.class[name] })),
     mechanismTotals: MECHANISMS.map((name) => ({ name: mdText(name), count: model.totals.mechanism[name] })),
@@ -69,7 +85,15 @@ export function renderMarkdown(model: AuditModel): string {
           message: mdText(d.message),
         })),
     })),
-    rules: ALL_RULES.filter((r) => used.has(r.id)).map((r) => ({ id: mdCode(r.id), severity: mdText(r.severity), description: mdText(r.description), source: mdText(r.source) })),
+    rules: ALL_RULES.filter((r) => used.has(r.id)).map((r) => ({
+      id: mdCode(r.id),
+      severity: mdText(r.severity),
+      description: mdText(r.description),
+      source: mdText(r.source),
+    })),
   };
-  return compiled(context).replace(/\r\n?/g, '\n').replace(/\n{3,}/g, '\n\n').replace(/\n*$/, '\n');
+  return compiled(context)
+    .replace(/\r\n?/g, '\n')
+    .replace(/\n{3,}/g, '\n\n')
+    .replace(/\n*$/, '\n');
 }

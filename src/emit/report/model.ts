@@ -59,7 +59,13 @@ export interface AuditModel {
   totals: AuditTotals;
 }
 
-export const CLASSES: readonly OperationClass[] = ['read-only', 'native-key', 'owned-store', 'compensatable', 'irreversible'];
+export const CLASSES: readonly OperationClass[] = [
+  'read-only',
+  'native-key',
+  'owned-store',
+  'compensatable',
+  'irreversible',
+];
 export const MECHANISMS: readonly Mechanism[] = ['none', 'OP-1', 'OP-2', 'OP-3', 'OP-4', 'OP-5', 'fail-closed'];
 const SEVERITIES: readonly Severity[] = ['error', 'warning', 'info'];
 
@@ -111,8 +117,14 @@ function zero<K extends string>(keys: readonly K[]): Record<K, number> {
   return Object.fromEntries(keys.map((k) => [k, 0])) as Record<K, number>;
 }
 
-function sourceTotals(kinds: ReadonlyMap<string, SourceKind>, operations: AuditOperation[], diagnostics: AuditDiagnostic[]): Record<SourceKind, SourceTotal> {
-  const out = Object.fromEntries(SOURCE_KINDS.map((k) => [k, { sources: 0, operations: 0, diagnostics: zero(SEVERITIES) }])) as Record<SourceKind, SourceTotal>;
+function sourceTotals(
+  kinds: ReadonlyMap<string, SourceKind>,
+  operations: AuditOperation[],
+  diagnostics: AuditDiagnostic[],
+): Record<SourceKind, SourceTotal> {
+  const out = Object.fromEntries(
+    SOURCE_KINDS.map((k) => [k, { sources: 0, operations: 0, diagnostics: zero(SEVERITIES) }]),
+  ) as Record<SourceKind, SourceTotal>;
   for (const kind of kinds.values()) out[kind].sources++;
   for (const o of operations) {
     const kind = kinds.get(o.source.file);
@@ -131,8 +143,22 @@ export function buildAuditModel(plan: Plan, sources?: ReadonlyMap<string, Source
     .sort((a, b) => cmp(a.source.file, b.source.file) || cmp(a.key, b.key));
   const diagnostics = plan.diagnostics
     .map(toDiagnostic)
-    .sort((a, b) => cmp(a.file, b.file) || cmp(a.line, b.line) || cmp(a.col, b.col) || cmp(a.pointer, b.pointer) || cmp(a.code, b.code) || cmp(a.message, b.message));
-  const totals: AuditTotals = { operations: operations.length, effect: { read: 0, write: 0 }, class: zero(CLASSES), mechanism: zero(MECHANISMS), diagnostics: zero(SEVERITIES) };
+    .sort(
+      (a, b) =>
+        cmp(a.file, b.file) ||
+        cmp(a.line, b.line) ||
+        cmp(a.col, b.col) ||
+        cmp(a.pointer, b.pointer) ||
+        cmp(a.code, b.code) ||
+        cmp(a.message, b.message),
+    );
+  const totals: AuditTotals = {
+    operations: operations.length,
+    effect: { read: 0, write: 0 },
+    class: zero(CLASSES),
+    mechanism: zero(MECHANISMS),
+    diagnostics: zero(SEVERITIES),
+  };
   for (const o of operations) {
     totals.effect[o.effect]++;
     totals.class[o.class]++;

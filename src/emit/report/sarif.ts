@@ -17,7 +17,10 @@ export interface SarifOptions {
   informationUri?: string;
 }
 
-const STAGE_CODES: ReadonlyMap<string, CodeInfo> = new Map<string, CodeInfo>([...Object.entries(LOAD_CODES), ...Object.entries(IR_CODES)]);
+const STAGE_CODES: ReadonlyMap<string, CodeInfo> = new Map<string, CodeInfo>([
+  ...Object.entries(LOAD_CODES),
+  ...Object.entries(IR_CODES),
+]);
 
 const LEVEL: Record<Severity, 'error' | 'warning' | 'note'> = { error: 'error', warning: 'warning', info: 'note' };
 
@@ -26,7 +29,10 @@ const SARIF_SCHEMA = 'https://json.schemastore.org/sarif-2.1.0.json';
 /** A relative URI reference (SARIF §3.10.2): POSIX separators, each segment percent-encoded. */
 function fileUri(file: string): string {
   const posix = file.replace(/\\/g, '/');
-  const encoded = posix.split('/').map((s) => encodeURIComponent(s)).join('/');
+  const encoded = posix
+    .split('/')
+    .map((s) => encodeURIComponent(s))
+    .join('/');
   return posix.startsWith('/') ? `file://${encoded}` : encoded;
 }
 
@@ -36,7 +42,11 @@ function sentence(s: string): string {
 }
 
 /** Every rule carries short and full descriptions and help (GitHub code scanning shows all three). */
-function ruleDescriptor(id: string, level: 'error' | 'warning' | 'note', example: AuditDiagnostic): Record<string, unknown> {
+function ruleDescriptor(
+  id: string,
+  level: 'error' | 'warning' | 'note',
+  example: AuditDiagnostic,
+): Record<string, unknown> {
   const meta = RULE_BY_ID.get(id);
   if (meta) {
     return {
@@ -52,7 +62,10 @@ function ruleDescriptor(id: string, level: 'error' | 'warning' | 'note', example
   const stage = STAGE_CODES.get(id);
   const title = sentence(id.replace(/_/g, ' '));
   const full = stage ? sentence(stage.summary) : sentence(example.message);
-  const help = example.hint !== undefined ? `${full} ${sentence(example.hint)}` : `${full} Each result names the file and JSON pointer to fix.`;
+  const help =
+    example.hint !== undefined
+      ? `${full} ${sentence(example.hint)}`
+      : `${full} Each result names the file and JSON pointer to fix.`;
   return {
     id,
     name: id,
@@ -70,7 +83,8 @@ function location(d: AuditDiagnostic): Record<string, unknown>[] {
     physical.region = d.col !== null && d.col >= 1 ? { startLine: d.line, startColumn: d.col } : { startLine: d.line };
   }
   const loc: Record<string, unknown> = { physicalLocation: physical };
-  if (d.pointer !== null) loc.logicalLocations = [{ fullyQualifiedName: d.pointer === '' ? '/' : d.pointer, kind: 'element' }];
+  if (d.pointer !== null)
+    loc.logicalLocations = [{ fullyQualifiedName: d.pointer === '' ? '/' : d.pointer, kind: 'element' }];
   return [loc];
 }
 
@@ -85,7 +99,12 @@ export function renderSarif(model: AuditModel, opts: SarifOptions = {}): string 
   if (opts.informationUri !== undefined) driver.informationUri = opts.informationUri;
   driver.rules = rules;
   const results = model.diagnostics.map((d) => {
-    const r: Record<string, unknown> = { ruleId: d.code, ruleIndex: index.get(d.code), level: LEVEL[d.severity], message: { text: d.hint ? `${d.message} (${d.hint})` : d.message } };
+    const r: Record<string, unknown> = {
+      ruleId: d.code,
+      ruleIndex: index.get(d.code),
+      level: LEVEL[d.severity],
+      message: { text: d.hint ? `${d.message} (${d.hint})` : d.message },
+    };
     const locations = location(d);
     if (locations.length > 0) r.locations = locations;
     return r;

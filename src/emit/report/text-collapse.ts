@@ -14,7 +14,14 @@ interface OperationGroup {
 }
 
 function rowCells(o: AuditOperation): string[] {
-  return [o.class, mechanismText(o), carrierText(o.carrier), o.keyStrategy ?? '—', ttlText(o.ttlSeconds), o.compensation !== undefined ? `undo: ${o.compensation}` : ''];
+  return [
+    o.class,
+    mechanismText(o),
+    carrierText(o.carrier),
+    o.keyStrategy ?? '—',
+    ttlText(o.ttlSeconds),
+    o.compensation !== undefined ? `undo: ${o.compensation}` : '',
+  ];
 }
 
 /** Operations grouped by their row (first-seen order); a compensation is per operation, so never shared. */
@@ -34,12 +41,17 @@ function groupOperations(ops: AuditOperation[]): OperationGroup[] {
 export function collapsedRows(ops: AuditOperation[]): string[][] {
   return groupOperations(ops).flatMap((g) => {
     if (g.ops.length <= COLLAPSE_OVER) return g.ops.map((o) => [o.key, ...g.cells]);
-    const examples = g.ops.slice(0, 2).map((o) => o.key).join(', ');
+    const examples = g.ops
+      .slice(0, 2)
+      .map((o) => o.key)
+      .join(', ');
     return [[`${g.ops.length} operations (${examples}, …)`, ...g.cells]];
   });
 }
 
-export type NoteLine = { kind: 'one'; d: AuditDiagnostic } | { kind: 'rule'; code: string; count: number; example: AuditDiagnostic };
+export type NoteLine =
+  | { kind: 'one'; d: AuditDiagnostic }
+  | { kind: 'rule'; code: string; count: number; example: AuditDiagnostic };
 
 /** Warnings and errors one by one; notes of a rule that repeats as one counted line (sorted as first seen). */
 export function collapseNotes(ds: AuditDiagnostic[]): NoteLine[] {

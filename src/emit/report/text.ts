@@ -4,7 +4,17 @@
  */
 import type { Severity } from '../../diagnostics/diagnostic.js';
 import { terminalText } from '../../escape/index.js';
-import { carrierText, locationText, mechanismText, SOURCE_KINDS, ttlText, type AuditDiagnostic, type AuditModel, type AuditOperation, type SourceKind } from './model.js';
+import {
+  carrierText,
+  locationText,
+  mechanismText,
+  SOURCE_KINDS,
+  ttlText,
+  type AuditDiagnostic,
+  type AuditModel,
+  type AuditOperation,
+  type SourceKind,
+} from './model.js';
 import { collapsedRows, collapseNotes, shorten } from './text-collapse.js';
 
 export interface TextOptions {
@@ -21,11 +31,26 @@ const SEVERITY_COLOR: Record<Severity, string> = { error: '31', warning: '33', i
 
 function table(rows: string[][], indent: string): string[] {
   const widths = rows[0]?.map((_, i) => Math.max(...rows.map((r) => r[i].length))) ?? [];
-  return rows.map((r) => indent + r.map((cell, i) => (i === r.length - 1 ? cell : cell.padEnd(widths[i]))).join('  ').trimEnd());
+  return rows.map(
+    (r) =>
+      indent +
+      r
+        .map((cell, i) => (i === r.length - 1 ? cell : cell.padEnd(widths[i])))
+        .join('  ')
+        .trimEnd(),
+  );
 }
 
 function operationRows(ops: AuditOperation[]): string[][] {
-  const row = (o: AuditOperation): string[] => [o.key, o.class, mechanismText(o), carrierText(o.carrier), o.keyStrategy ?? '—', ttlText(o.ttlSeconds), o.compensation !== undefined ? `undo: ${o.compensation}` : ''];
+  const row = (o: AuditOperation): string[] => [
+    o.key,
+    o.class,
+    mechanismText(o),
+    carrierText(o.carrier),
+    o.keyStrategy ?? '—',
+    ttlText(o.ttlSeconds),
+    o.compensation !== undefined ? `undo: ${o.compensation}` : '',
+  ];
   return ops.map((o) => row(o).map(terminalText));
 }
 
@@ -34,7 +59,14 @@ function diagnosticLines(ds: AuditDiagnostic[], paint: Paint, collapse: boolean)
   const rows = lines.map((l) =>
     (l.kind === 'one'
       ? [locationText(l.d), l.d.severity, l.d.message, l.d.code]
-      : [`${l.count} notes`, 'info', `e.g. ${locationText(l.example)} ${shorten(l.example.message, 90)} (--verbose lists each)`, l.code]).map(terminalText));
+      : [
+          `${l.count} notes`,
+          'info',
+          `e.g. ${locationText(l.example)} ${shorten(l.example.message, 90)} (--verbose lists each)`,
+          l.code,
+        ]
+    ).map(terminalText),
+  );
   const severities = lines.map((l) => (l.kind === 'one' ? l.d.severity : 'info'));
   const widths = [0, 1, 2].map((i) => Math.max(0, ...rows.map((r) => r[i].length)));
   return rows.map((r, i) => {
@@ -44,10 +76,18 @@ function diagnosticLines(ds: AuditDiagnostic[], paint: Paint, collapse: boolean)
 }
 
 function reasonLines(o: AuditOperation, indent: string, paint: Paint): string[] {
-  return [...o.effectReasons, ...o.reasons].map((r) => `${indent}${paint('2', `↳ ${terminalText(r.rule)}:`)} ${terminalText(r.detail)}`);
+  return [...o.effectReasons, ...o.reasons].map(
+    (r) => `${indent}${paint('2', `↳ ${terminalText(r.rule)}:`)} ${terminalText(r.detail)}`,
+  );
 }
 
-function fileSection(file: string, ops: AuditOperation[], ds: AuditDiagnostic[], paint: Paint, opts: TextOptions): string[] {
+function fileSection(
+  file: string,
+  ops: AuditOperation[],
+  ds: AuditDiagnostic[],
+  paint: Paint,
+  opts: TextOptions,
+): string[] {
   const verbose = opts.verbose === true;
   const lines = [paint('4', terminalText(file))];
   const writes = ops.filter((o) => o.effect === 'write');
@@ -67,8 +107,14 @@ function fileSection(file: string, ops: AuditOperation[], ds: AuditDiagnostic[],
 
 function summary(model: AuditModel, paint: Paint): string[] {
   const t = model.totals;
-  const classes = Object.entries(t.class).filter(([, n]) => n > 0).map(([k, n]) => `${k} ${n}`).join(', ');
-  const mechs = Object.entries(t.mechanism).filter(([, n]) => n > 0).map(([k, n]) => `${k} ${n}`).join(', ');
+  const classes = Object.entries(t.class)
+    .filter(([, n]) => n > 0)
+    .map(([k, n]) => `${k} ${n}`)
+    .join(', ');
+  const mechs = Object.entries(t.mechanism)
+    .filter(([, n]) => n > 0)
+    .map(([k, n]) => `${k} ${n}`)
+    .join(', ');
   const problems = t.diagnostics.error + t.diagnostics.warning;
   const mark = t.diagnostics.error > 0 ? paint('31', '✖') : problems > 0 ? paint('33', '⚠') : paint('32', '✔');
   const lines = [
@@ -87,11 +133,18 @@ function summary(model: AuditModel, paint: Paint): string[] {
   return lines;
 }
 
-const SOURCE_LABEL: Record<SourceKind, string> = { spec: 'specs', tools: 'tool lists', code: 'code files', mcp: 'live MCP servers' };
+const SOURCE_LABEL: Record<SourceKind, string> = {
+  spec: 'specs',
+  tools: 'tool lists',
+  code: 'code files',
+  mcp: 'live MCP servers',
+};
 
 export function renderText(model: AuditModel, opts: TextOptions = {}): string {
   const paint: Paint = opts.color ? (code, s) => `\u001b[${code}m${s}\u001b[0m` : (_c, s) => s;
-  const files = [...new Set([...model.operations.map((o) => o.source.file), ...model.diagnostics.map((d) => d.file ?? '')])].sort();
+  const files = [
+    ...new Set([...model.operations.map((o) => o.source.file), ...model.diagnostics.map((d) => d.file ?? '')]),
+  ].sort();
   const out: string[] = [];
   for (const file of files) {
     const ops = model.operations.filter((o) => o.source.file === file);

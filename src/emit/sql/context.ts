@@ -22,8 +22,19 @@ export interface ColumnContext {
 
 function columnContext(column: ColumnDef, q: Quoting, width = 0): ColumnContext {
   const name = q.quoteIdentifier(column.name);
-  const dflt = column.default === undefined ? null : typeof column.default === 'number' ? String(column.default) : q.quoteLiteral(column.default);
-  return { name, paddedName: name.padEnd(width), type: q.columnType(column.type), notNull: column.notNull, default: dflt };
+  const dflt =
+    column.default === undefined
+      ? null
+      : typeof column.default === 'number'
+        ? String(column.default)
+        : q.quoteLiteral(column.default);
+  return {
+    name,
+    paddedName: name.padEnd(width),
+    type: q.columnType(column.type),
+    notNull: column.notNull,
+    default: dflt,
+  };
 }
 
 export interface IndexContext {
@@ -67,6 +78,10 @@ export function tableContext(def: TableDef, q: Quoting): TableContext {
   };
 }
 
-export function columnChangeContext(table: TableName, column: ColumnDef, q: Quoting): { table: string; column: ColumnContext } {
+export function columnChangeContext(
+  table: TableName,
+  column: ColumnDef,
+  q: Quoting,
+): { table: string; column: ColumnContext } {
   return { table: q.quoteTable(table), column: columnContext(column, q) };
 }

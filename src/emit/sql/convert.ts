@@ -8,8 +8,13 @@ import type { Dialect } from '../../config/types.js';
  * quoting. Exhaustive: a new statement kind fails to compile. The dialect folders differ only in their
  * quoting, column types and templates, so the switch lives here once.
  */
-export function createConverter(dialect: Dialect, quoting: Quoting, opts: { schemas: boolean }): (stmt: Statement) => string {
-  const render = (name: Parameters<typeof renderSqlTemplate>[1], context: object): string => renderSqlTemplate(dialect, name, context);
+export function createConverter(
+  dialect: Dialect,
+  quoting: Quoting,
+  opts: { schemas: boolean },
+): (stmt: Statement) => string {
+  const render = (name: Parameters<typeof renderSqlTemplate>[1], context: object): string =>
+    renderSqlTemplate(dialect, name, context);
   return (stmt) => {
     switch (stmt.kind) {
       case 'create_schema':

@@ -28,8 +28,13 @@ export function prefixProblem(prefix: string, maxLength = MAX_PORTABLE_IDENTIFIE
   return prefix === '' ? undefined : identifierProblem(prefix, maxLength);
 }
 
-
-export function invalidIdentifier(what: string, name: string, problem: string, file: string | undefined, pointer: string): Diagnostic {
+export function invalidIdentifier(
+  what: string,
+  name: string,
+  problem: string,
+  file: string | undefined,
+  pointer: string,
+): Diagnostic {
   return diagnostic('invalid_sql_identifier', 'error', `${what} ${JSON.stringify(name.slice(0, 80))} ${problem}`, {
     file,
     pointer,

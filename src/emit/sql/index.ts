@@ -3,7 +3,13 @@ import type { Dialect, ResolvedConfig } from '../../config/types.js';
 import { ConfigError, diagnostic, hasErrors, type Diagnostic } from '../../diagnostics/diagnostic.js';
 import type { EmittedFile, Emitter } from '../types.js';
 import { SQL_DIALECTS } from './dialects.js';
-import { buildDedupMigration, buildOwnedMigration, buildSagaMigration, buildStoreMigration, storeTable } from './migrations.js';
+import {
+  buildDedupMigration,
+  buildOwnedMigration,
+  buildSagaMigration,
+  buildStoreMigration,
+  storeTable,
+} from './migrations.js';
 import { checkStoreNames } from './names.js';
 import { collectOwnedTables, type OwnedTable } from './owned.js';
 import { renderMigration, type RenderedMigration } from './render.js';
@@ -18,7 +24,11 @@ export type { SqlDialect } from './sql-dialect.js';
  * (docs/contracts.md): their tests create tables with this, the stores carry no DDL of their own.
  * Throws ConfigError (`invalid_sql_identifier`) on a name outside the identifier policy.
  */
-export function renderStoreMigration(dialect: Dialect, sqlConfig: ResolvedConfig['sql'], opts: { saga: boolean }): RenderedMigration {
+export function renderStoreMigration(
+  dialect: Dialect,
+  sqlConfig: ResolvedConfig['sql'],
+  opts: { saga: boolean },
+): RenderedMigration {
   const diagnostics = checkStoreNames(sqlConfig);
   if (hasErrors(diagnostics)) throw new ConfigError(diagnostics);
   const d = SQL_DIALECTS[dialect];
@@ -44,7 +54,14 @@ function migrationsFor(dialect: Dialect, config: ResolvedConfig, saga: boolean, 
 
 function schemaNotes(config: ResolvedConfig): Diagnostic[] {
   if (config.sql.schema === undefined || !config.dialects.includes('sqlite')) return [];
-  return [diagnostic('sql_schema_ignored', 'info', 'sql.schema does not apply to SQLite (no schemas); its tables are created unqualified', { file: config.configFile, pointer: '/sql/schema' })];
+  return [
+    diagnostic(
+      'sql_schema_ignored',
+      'info',
+      'sql.schema does not apply to SQLite (no schemas); its tables are created unqualified',
+      { file: config.configFile, pointer: '/sql/schema' },
+    ),
+  ];
 }
 
 /**

@@ -3,7 +3,8 @@ import type { Migration, Statement, TableName } from './statements.js';
 import { deriveName } from './identifiers.js';
 import { buildDedupTable, buildSagaTable, OWNED_KEY_COLUMN } from './tables.js';
 
-const TIMES_NOTE = 'Times are epoch milliseconds; rows expire at expires_at (prune) and stale pending rows are found by (status, lease_expires_at) (reconcile).';
+const TIMES_NOTE =
+  'Times are epoch milliseconds; rows expire at expires_at (prune) and stale pending rows are found by (status, lease_expires_at) (reconcile).';
 
 export interface StoreTableNames {
   schema?: string;
@@ -27,7 +28,10 @@ export function buildDedupMigration(dialect: SqlDialect, names: StoreTableNames)
     name: '0001_idemgen_dedup',
     title: 'dedup table (SOP OP-2, Step 6)',
     notes: [TIMES_NOTE],
-    up: [...schemaStatements(dialect, names.schema), { kind: 'create_table', def: buildDedupTable(table, dialect.maxIdentifierLength) }],
+    up: [
+      ...schemaStatements(dialect, names.schema),
+      { kind: 'create_table', def: buildDedupTable(table, dialect.maxIdentifierLength) },
+    ],
     down: [{ kind: 'drop_table', table }],
   };
 }
@@ -39,7 +43,10 @@ export function buildSagaMigration(dialect: SqlDialect, names: StoreTableNames):
     name: '0002_idemgen_saga',
     title: 'saga intent table (SOP OP-5)',
     notes: [TIMES_NOTE],
-    up: [...schemaStatements(dialect, names.schema), { kind: 'create_table', def: buildSagaTable(table, dialect.maxIdentifierLength) }],
+    up: [
+      ...schemaStatements(dialect, names.schema),
+      { kind: 'create_table', def: buildSagaTable(table, dialect.maxIdentifierLength) },
+    ],
     down: [{ kind: 'drop_table', table }],
   };
 }
@@ -64,8 +71,17 @@ function ownedMigrationName(sequence: number, table: TableName): string {
 }
 
 /** 0003+: an owned table gets a nullable unique idempotency_key column (SOP OP-4). */
-export function buildOwnedMigration(dialect: SqlDialect, sequence: number, table: TableName, operations: string[]): Migration {
-  const index = { name: deriveName(table.name, '_idempotency_key_uidx', dialect.maxIdentifierLength), columns: [OWNED_KEY_COLUMN.name], unique: true };
+export function buildOwnedMigration(
+  dialect: SqlDialect,
+  sequence: number,
+  table: TableName,
+  operations: string[],
+): Migration {
+  const index = {
+    name: deriveName(table.name, '_idempotency_key_uidx', dialect.maxIdentifierLength),
+    columns: [OWNED_KEY_COLUMN.name],
+    unique: true,
+  };
   return {
     name: ownedMigrationName(sequence, table),
     title: 'unique idempotency key on an owned table (SOP OP-4)',

@@ -27,7 +27,10 @@ function ownedTableName(entry: PlanEntry, config: ResolvedConfig): string | unde
  * OP-4 operations whose override names the owned table (SOP OP-4). A table named on an operation
  * that is not OP-4 is reported, not silently altered: the classification decided otherwise.
  */
-export function collectOwnedTables(plan: Plan, config: ResolvedConfig): { tables: OwnedTable[]; diagnostics: Diagnostic[] } {
+export function collectOwnedTables(
+  plan: Plan,
+  config: ResolvedConfig,
+): { tables: OwnedTable[]; diagnostics: Diagnostic[] } {
   const byName = new Map<string, OwnedTable>();
   const diagnostics: Diagnostic[] = [];
   for (const entry of plan.apis.flatMap((a) => a.entries)) {
@@ -35,12 +38,27 @@ export function collectOwnedTables(plan: Plan, config: ResolvedConfig): { tables
     if (name === undefined) continue;
     const pointer = appendPointer('', 'overrides', overrideKey(entry, config), 'table');
     if (entry.mechanism !== 'OP-4') {
-      diagnostics.push(diagnostic('owned_table_unused', 'info', `${entry.operation.key} names owned table ${JSON.stringify(name)} but is planned as ${entry.mechanism}, so no OP-4 column is emitted for it`, { file: config.configFile, pointer }));
+      diagnostics.push(
+        diagnostic(
+          'owned_table_unused',
+          'info',
+          `${entry.operation.key} names owned table ${JSON.stringify(name)} but is planned as ${entry.mechanism}, so no OP-4 column is emitted for it`,
+          { file: config.configFile, pointer },
+        ),
+      );
       continue;
     }
     const parsed = parseOwnedTable(name);
     if (!parsed.table) {
-      diagnostics.push(invalidIdentifier(`overrides[${JSON.stringify(entry.operation.key)}].table`, name, parsed.problem ?? 'is invalid', config.configFile, pointer));
+      diagnostics.push(
+        invalidIdentifier(
+          `overrides[${JSON.stringify(entry.operation.key)}].table`,
+          name,
+          parsed.problem ?? 'is invalid',
+          config.configFile,
+          pointer,
+        ),
+      );
       continue;
     }
     const owned = byName.get(name) ?? { table: parsed.table, operations: [] };

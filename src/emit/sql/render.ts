@@ -16,7 +16,13 @@ function renderExample(dialect: SqlDialect, example: NonNullable<Migration['exam
   });
 }
 
-function renderFile(dialect: SqlDialect, migration: Migration, direction: 'up' | 'down', statements: readonly Statement[], extra: string[]): string {
+function renderFile(
+  dialect: SqlDialect,
+  migration: Migration,
+  direction: 'up' | 'down',
+  statements: readonly Statement[],
+  extra: string[],
+): string {
   const body = [...statements.map((s) => dialect.convertStatement(s)), ...extra].join('\n\n');
   const text = renderSqlTemplate(dialect.name, 'file', {
     // Everything in the header is a `--` comment; the body is quoted identifiers and our own SQL.

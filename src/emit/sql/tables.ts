@@ -1,7 +1,11 @@
 import { deriveName } from './identifiers.js';
 import type { ColumnDef, TableDef, TableName } from './statements.js';
 import {
-  DEDUP_STATUSES, DEDUP_TABLE_COLUMNS, SAGA_STATUSES, SAGA_TABLE_COLUMNS, STORE_PRIMARY_KEY,
+  DEDUP_STATUSES,
+  DEDUP_TABLE_COLUMNS,
+  SAGA_STATUSES,
+  SAGA_TABLE_COLUMNS,
+  STORE_PRIMARY_KEY,
 } from '../../runtime/store/sql/schema.js';
 
 /**
@@ -11,17 +15,30 @@ import {
  */
 
 /** The column an OP-4 owned table gets (SOP OP-4: unique constraint on the idempotency key). */
-export const OWNED_KEY_COLUMN: ColumnDef = { name: 'idempotency_key', type: { kind: 'key', maxLength: 255 }, notNull: false };
+export const OWNED_KEY_COLUMN: ColumnDef = {
+  name: 'idempotency_key',
+  type: { kind: 'key', maxLength: 255 },
+  notNull: false,
+};
 
 /** Reconcile scans stale pending rows; prune deletes expired ones (docs/contracts.md). */
 function storeIndexes(table: TableName, maxLength: number): TableDef['indexes'] {
   return [
-    { name: deriveName(table.name, '_reconcile_idx', maxLength), columns: ['status', 'lease_expires_at'], unique: false },
+    {
+      name: deriveName(table.name, '_reconcile_idx', maxLength),
+      columns: ['status', 'lease_expires_at'],
+      unique: false,
+    },
     { name: deriveName(table.name, '_prune_idx', maxLength), columns: ['expires_at'], unique: false },
   ];
 }
 
-function storeTableDef(table: TableName, maxLength: number, columns: readonly ColumnDef[], statuses: readonly string[]): TableDef {
+function storeTableDef(
+  table: TableName,
+  maxLength: number,
+  columns: readonly ColumnDef[],
+  statuses: readonly string[],
+): TableDef {
   return {
     table,
     columns: columns.map((c) => ({ ...c })),

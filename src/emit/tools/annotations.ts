@@ -12,22 +12,24 @@ function httpDestructive(method: string): boolean {
 
 export function buildAnnotations(entry: PlanEntry, keyEnforced: boolean): ToolAnnotations {
   const op = entry.operation;
-  const declared = op.kind === 'tool' ? op.annotations ?? {} : {};
+  const declared = op.kind === 'tool' ? (op.annotations ?? {}) : {};
   const out: ToolAnnotations = {};
   const title = declared.title ?? (op.kind === 'tool' ? op.title : op.summary);
   if (typeof title === 'string') out.title = title;
   out.readOnlyHint = entry.effect === 'read';
   if (entry.effect === 'write') {
     // A declared hint is the tool author's knowledge; absent one, MCP's default for tools is destructive.
-    out.destructiveHint = typeof declared.destructiveHint === 'boolean'
-      ? declared.destructiveHint
-      : op.kind === 'http' ? httpDestructive(op.method) : true;
+    out.destructiveHint =
+      typeof declared.destructiveHint === 'boolean'
+        ? declared.destructiveHint
+        : op.kind === 'http'
+          ? httpDestructive(op.method)
+          : true;
     // Once the key is required and deduped, a repeat with the same arguments has no further effect.
     out.idempotentHint = keyEnforced || declared.idempotentHint === true;
   }
   // Our own store (SOP Step 2 "own the store") is a closed world; every other API reaches outside.
-  out.openWorldHint = entry.class === 'owned-store'
-    ? false
-    : typeof declared.openWorldHint === 'boolean' ? declared.openWorldHint : true;
+  out.openWorldHint =
+    entry.class === 'owned-store' ? false : typeof declared.openWorldHint === 'boolean' ? declared.openWorldHint : true;
   return out;
 }

@@ -87,7 +87,9 @@ function reachesPending(schema: Obj, defs: Obj, builder: DefsBuilder): boolean {
         if (visit(defs[name])) return true;
       }
     }
-    return Object.entries(node).some(([key, value]) => key !== '$defs' && key !== 'enum' && key !== 'const' && visit(value));
+    return Object.entries(node).some(
+      ([key, value]) => key !== '$defs' && key !== 'enum' && key !== 'const' && visit(value),
+    );
   };
   return visit(schema);
 }
@@ -116,11 +118,14 @@ export function fitBudgetLazily(schema: Obj, builder: DefsBuilder, budget = SCHE
       frontier.forEach((n) => seen.add(n));
       byLevel.push(frontier);
       const next = new Set<string>();
-      for (const name of frontier) for (const ref of refsOf(pending.get(name), new Set())) if (builder.used.has(ref) && !seen.has(ref)) next.add(ref);
+      for (const name of frontier)
+        for (const ref of refsOf(pending.get(name), new Set()))
+          if (builder.used.has(ref) && !seen.has(ref)) next.add(ref);
       frontier = [...next].sort();
     }
   };
-  const stubSize = (name: string): number => name.length + 4 + JSON.stringify(placeholder(name, pending.get(name))).length;
+  const stubSize = (name: string): number =>
+    name.length + 4 + JSON.stringify(placeholder(name, pending.get(name))).length;
   let used = restSize + 12;
   let keep = 0;
   for (;;) {
@@ -135,7 +140,9 @@ export function fitBudgetLazily(schema: Obj, builder: DefsBuilder, budget = SCHE
   if (keep === byLevel.length) return finishEagerly(schema, builder, budget);
   const trimmed: Obj = sortedDefs(builder);
   for (const name of byLevel[keep]) trimmed[name] = placeholder(name, builder.defs.get(name));
-  const quiet = builder.unresolved.every((ref) => followRef(builder.root, { $ref: ref }, '').value === undefined) && rejectsOnlyReported(builder.root);
+  const quiet =
+    builder.unresolved.every((ref) => followRef(builder.root, { $ref: ref }, '').value === undefined) &&
+    rejectsOnlyReported(builder.root);
   if (!quiet || reachesPending(schema, trimmed, builder)) return finishEagerly(schema, builder, budget);
   schema.$defs = trimmed;
   pruneDefs(schema);

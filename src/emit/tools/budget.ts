@@ -22,7 +22,8 @@ export function refsOf(node: unknown, out: Set<string>): Set<string> {
   if (Array.isArray(node)) for (const n of node) refsOf(n, out);
   else if (isObj(node)) {
     if (typeof node.$ref === 'string' && node.$ref.startsWith('#/$defs/')) out.add(defName(node.$ref));
-    for (const [key, value] of Object.entries(node)) if (key !== 'enum' && key !== 'const' && key !== 'examples' && key !== 'default') refsOf(value, out);
+    for (const [key, value] of Object.entries(node))
+      if (key !== 'enum' && key !== 'const' && key !== 'examples' && key !== 'default') refsOf(value, out);
   }
   return out;
 }
@@ -36,7 +37,8 @@ function levels(rest: Obj, defs: Obj): string[][] {
     for (const n of frontier) seen.add(n);
     out.push(frontier);
     const next = new Set<string>();
-    for (const name of frontier) for (const ref of refsOf(defs[name], new Set())) if (ref in defs && !seen.has(ref)) next.add(ref);
+    for (const name of frontier)
+      for (const ref of refsOf(defs[name], new Set())) if (ref in defs && !seen.has(ref)) next.add(ref);
     frontier = [...next].sort();
   }
   return out;
@@ -49,7 +51,8 @@ export function placeholder(name: string, def: unknown): Obj {
     if (typeof def.type === 'string' || Array.isArray(def.type)) out.type = def.type;
     else if (isObj(def.properties)) out.type = 'object';
   }
-  const own = isObj(def) && typeof def.description === 'string' && def.description.length <= 300 ? `${def.description} ` : '';
+  const own =
+    isObj(def) && typeof def.description === 'string' && def.description.length <= 300 ? `${def.description} ` : '';
   out.description = `${own}(${name}: details omitted to keep this tool schema small; see the API documentation.)`;
   return out;
 }

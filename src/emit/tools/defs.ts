@@ -28,9 +28,10 @@ export function createDefs(root: unknown): DefsBuilder {
 function baseName(pointer: string): string {
   const segments = parsePointer(pointer) ?? [];
   const tail = segments.length === 0 ? 'Root' : segments.slice(-1)[0];
-  const named = /^(schemas|definitions|\$defs|items|additionalProperties)$/.test(tail) || /^\d+$/.test(tail)
-    ? segments.slice(-2).join('_')
-    : tail;
+  const named =
+    /^(schemas|definitions|\$defs|items|additionalProperties)$/.test(tail) || /^\d+$/.test(tail)
+      ? segments.slice(-2).join('_')
+      : tail;
   const cleaned = named.replace(/[^A-Za-z0-9_.-]+/g, '_').replace(/^_+|_+$/g, '');
   return cleaned === '' ? 'Def' : cleaned;
 }
@@ -66,7 +67,12 @@ function isLiftable(root: unknown, pointer: string): boolean {
   const target = resolvePointer(root, pointer);
   // A ref-only cycle (`A: {$ref: B}`, `B: {$ref: A}`) has no schema to lift: Ajv rejects it, so it is unresolved.
   const cycles = isRef(target) && followRef(root, target, pointer).value === undefined;
-  return !(cycles || target === undefined || (typeof target !== 'object' && typeof target !== 'boolean') || target === null);
+  return !(
+    cycles ||
+    target === undefined ||
+    (typeof target !== 'object' && typeof target !== 'boolean') ||
+    target === null
+  );
 }
 
 /** Whether `liftRef` would accept `ref` (without registering it). */
@@ -87,7 +93,10 @@ export function finishDefs(
 }
 
 /** Normalize the next queued definition (first in, first out: names are given in encounter order); its name, or undefined when none is left. */
-export function finishNext(builder: DefsBuilder, normalize: (schema: unknown, builder: DefsBuilder) => JsonSchema): string | undefined {
+export function finishNext(
+  builder: DefsBuilder,
+  normalize: (schema: unknown, builder: DefsBuilder) => JsonSchema,
+): string | undefined {
   const pointer = builder.queue.shift();
   if (pointer === undefined) return undefined;
   const name = builder.names.get(pointer) as string;

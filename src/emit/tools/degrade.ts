@@ -21,7 +21,8 @@ function list(items: string[], max: number): string {
   return items.slice(0, max).join(', ') + (items.length > max ? `, … (${items.length} in all)` : '');
 }
 
-const ENCODED_HINT = 'Give the schema explicit properties (no free-form objects or untyped values) to keep it structured.';
+const ENCODED_HINT =
+  'Give the schema explicit properties (no free-form objects or untyped values) to keep it structured.';
 
 export class DegradeLog {
   private readonly encoded: Occurrence[] = [];
@@ -50,22 +51,55 @@ export class DegradeLog {
   diagnostics(): Diagnostic[] {
     const out: Diagnostic[] = [];
     for (const [ref, seen] of this.unresolved) {
-      const what = seen.length === 1 ? seen[0].key : `${this.apiId}: ${seen.length} tools (${list(seen.map((s) => s.key), SHOWN_TOOLS)})`;
-      out.push(diagnostic('tools_unresolved_ref', 'warning', `${what}: $ref ${ref} cannot be resolved; the tool schema leaves that value unconstrained.`, where(seen[0])));
+      const what =
+        seen.length === 1
+          ? seen[0].key
+          : `${this.apiId}: ${seen.length} tools (${list(
+              seen.map((s) => s.key),
+              SHOWN_TOOLS,
+            )})`;
+      out.push(
+        diagnostic(
+          'tools_unresolved_ref',
+          'warning',
+          `${what}: $ref ${ref} cannot be resolved; the tool schema leaves that value unconstrained.`,
+          where(seen[0]),
+        ),
+      );
     }
     if (this.budget.length > 0) {
       const n = this.budget.length;
-      const shown = list(this.budget.map((o) => o.key), SHOWN_TOOLS);
+      const shown = list(
+        this.budget.map((o) => o.key),
+        SHOWN_TOOLS,
+      );
       const message = `${this.apiId}: ${n} tool input schema${n === 1 ? '' : 's'} exceeded ${SCHEMA_BUDGET_CHARS} characters (${shown}); their most deeply nested definitions were replaced by open placeholders that point to the API documentation.`;
       out.push(diagnostic('tools_schema_trimmed', 'info', message, where(this.budget[0])));
     }
     if (this.limits.length > 0) {
       const what = this.summary(this.limits, (o) => `the OpenAI strict schema exceeds ${o.details.join(', ')}`);
-      out.push(diagnostic('tools_openai_limit_exceeded', 'warning', `${what}; the largest arguments are sent as JSON-encoded strings.`, where(this.limits[0])));
+      out.push(
+        diagnostic(
+          'tools_openai_limit_exceeded',
+          'warning',
+          `${what}; the largest arguments are sent as JSON-encoded strings.`,
+          where(this.limits[0]),
+        ),
+      );
     }
     if (this.encoded.length > 0) {
-      const what = this.summary(this.encoded, (o) => `OpenAI strict mode cannot express ${list(o.details, SHOWN_PATHS)}`);
-      out.push(diagnostic('tools_openai_json_encoded', 'warning', `${what}; those values are JSON-encoded strings in the OpenAI tools.`, { ...where(this.encoded[0]), hint: ENCODED_HINT }));
+      const what = this.summary(
+        this.encoded,
+        (o) => `OpenAI strict mode cannot express ${list(o.details, SHOWN_PATHS)}`,
+      );
+      out.push(
+        diagnostic(
+          'tools_openai_json_encoded',
+          'warning',
+          `${what}; those values are JSON-encoded strings in the OpenAI tools.`,
+          { ...where(this.encoded[0]), hint: ENCODED_HINT },
+        ),
+      );
     }
     return out;
   }
@@ -73,7 +107,10 @@ export class DegradeLog {
   /** `KEY: <detail>` for one tool; the count and the first few tools for many. */
   private summary(seen: Occurrence[], detail: (o: Occurrence) => string): string {
     if (seen.length === 1) return `${seen[0].key}: ${detail(seen[0])}`;
-    const shown = seen.slice(0, SHOWN_TOOLS).map((o) => `${o.key}: ${detail(o)}`).join('; ');
+    const shown = seen
+      .slice(0, SHOWN_TOOLS)
+      .map((o) => `${o.key}: ${detail(o)}`)
+      .join('; ');
     const more = seen.length > SHOWN_TOOLS ? `; and ${seen.length - SHOWN_TOOLS} more` : '';
     return `${this.apiId}, ${seen.length} tools — ${shown}${more}`;
   }

@@ -9,7 +9,15 @@ import type { Operation } from '../../ir/types.js';
 
 export const MAX_DESCRIPTION = 1024;
 
-const ENTITIES: Readonly<Record<string, string>> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ', '#39': "'" };
+const ENTITIES: Readonly<Record<string, string>> = {
+  amp: '&',
+  lt: '<',
+  gt: '>',
+  quot: '"',
+  apos: "'",
+  nbsp: ' ',
+  '#39': "'",
+};
 
 /** Tags out (`<p>`, `</a>`, `<br/>`), the common entities decoded, whitespace runs made one space. */
 export function plainText(html: string): string {
@@ -24,7 +32,10 @@ export function plainText(html: string): string {
 export function capText(text: string, max = MAX_DESCRIPTION): string {
   const chars = Array.from(text);
   if (chars.length <= max) return text;
-  return `${chars.slice(0, max - 1).join('').trimEnd()}…`;
+  return `${chars
+    .slice(0, max - 1)
+    .join('')
+    .trimEnd()}…`;
 }
 
 export function describeOperation(op: Operation): string {

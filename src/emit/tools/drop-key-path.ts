@@ -12,7 +12,12 @@ const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !
 const defName = (ref: string): string => defsRefName(ref) ?? '';
 
 /** `node` without the property at `path`; the same object when nothing was dropped. */
-export function dropKeyPath(node: unknown, path: readonly string[], defs: Obj, open: ReadonlySet<string> = new Set()): unknown {
+export function dropKeyPath(
+  node: unknown,
+  path: readonly string[],
+  defs: Obj,
+  open: ReadonlySet<string> = new Set(),
+): unknown {
   if (!isObj(node) || path.length === 0) return node;
   if (typeof node.$ref === 'string' && node.$ref.startsWith('#/$defs/')) {
     const name = defName(node.$ref);

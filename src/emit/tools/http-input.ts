@@ -44,7 +44,11 @@ function isExposed(p: Parameter, auth: Set<string>, carrier: Carrier | null): bo
   if (auth.has(`${p.in}:${id}`)) return false;
   if (p.in === 'header' && IGNORED_HEADERS.includes(id)) return false;
   // The native key travels in its own carrier; the tool exposes it once, as `idempotency_key`.
-  if (carrier && carrier.in === p.in && (p.in === 'header' ? carrier.name.toLowerCase() === id : carrier.name === p.name)) {
+  if (
+    carrier &&
+    carrier.in === p.in &&
+    (p.in === 'header' ? carrier.name.toLowerCase() === id : carrier.name === p.name)
+  ) {
     return false;
   }
   return true;
@@ -72,7 +76,10 @@ function pickContent(content: MediaContent[]): MediaContent | undefined {
 }
 
 /** The request body (Swagger 2.0 `body`/`formData` included: the IR made them a `requestBody`). */
-function bodySchema(op: HttpOperation, builder: DefsBuilder): { schema: JsonSchema; required: boolean; mediaType: string } | undefined {
+function bodySchema(
+  op: HttpOperation,
+  builder: DefsBuilder,
+): { schema: JsonSchema; required: boolean; mediaType: string } | undefined {
   if (!op.requestBody) return undefined;
   const picked = pickContent(op.requestBody.content);
   if (!picked) return undefined;

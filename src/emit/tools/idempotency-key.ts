@@ -29,11 +29,12 @@ export function formatWindow(seconds: number): string {
  * (SOP §6: one key per intent, born before the call, reused on every retry).
  */
 export function keyDescription(entry: PlanEntry, ttlSeconds: number): string {
-  const who = entry.mechanism === 'OP-1'
-    ? entry.operation.kind === 'http'
-      ? `It is sent to the API as its own idempotency key, and the API deduplicates calls with the same key${entry.ttlSeconds !== undefined ? ` for ${formatWindow(entry.ttlSeconds)}` : ''}.`
-      : `The tool deduplicates calls with the same key${entry.ttlSeconds !== undefined ? ` for ${formatWindow(entry.ttlSeconds)}` : ''}.`
-    : `This tool server (idemgen middleware, OP-7) deduplicates calls with the same key for ${formatWindow(ttlSeconds)}.`;
+  const who =
+    entry.mechanism === 'OP-1'
+      ? entry.operation.kind === 'http'
+        ? `It is sent to the API as its own idempotency key, and the API deduplicates calls with the same key${entry.ttlSeconds !== undefined ? ` for ${formatWindow(entry.ttlSeconds)}` : ''}.`
+        : `The tool deduplicates calls with the same key${entry.ttlSeconds !== undefined ? ` for ${formatWindow(entry.ttlSeconds)}` : ''}.`
+      : `This tool server (idemgen middleware, OP-7) deduplicates calls with the same key for ${formatWindow(ttlSeconds)}.`;
   return (
     `Idempotency key for this side effect. ${who} ` +
     'Use one new key per intended action (e.g. a UUID created once) and reuse it on every retry of that action. ' +

@@ -23,7 +23,8 @@ export type { ToolSpec } from './tool-spec.js';
 
 function reverseMap(names: Map<string, string>): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const [key, name] of [...names.entries()].sort((a, b) => (a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0))) out[name] = key;
+  for (const [key, name] of [...names.entries()].sort((a, b) => (a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0)))
+    out[name] = key;
   return out;
 }
 
@@ -59,10 +60,24 @@ function emitApi(apiPlan: ApiPlan, config: ResolvedConfig, sink: FileSink, diagn
   }
   diagnostics.push(...log.diagnostics());
   if (removed.size > 0) {
-    diagnostics.push(diagnostic('tools_openai_keywords_removed', 'info', `${id}: keywords OpenAI strict mode does not support were removed from the OpenAI tools: ${[...removed].sort().join(', ')}.`, { file: apiPlan.api.file }));
+    diagnostics.push(
+      diagnostic(
+        'tools_openai_keywords_removed',
+        'info',
+        `${id}: keywords OpenAI strict mode does not support were removed from the OpenAI tools: ${[...removed].sort().join(', ')}.`,
+        { file: apiPlan.api.file },
+      ),
+    );
   }
   if (openAi.parts > 1) {
-    diagnostics.push(diagnostic('tools_openai_split', 'info', `${id}: ${apiPlan.entries.length} tools are more than the ${OPENAI_MAX_TOOLS} OpenAI accepts in one request, so the OpenAI tools are split into ${openAi.parts} files (tools/openai/${id}.1.tools.json … ${id}.${openAi.parts}.tools.json); send one part per request, or narrow the tools with the config's select.`, { file: apiPlan.api.file }));
+    diagnostics.push(
+      diagnostic(
+        'tools_openai_split',
+        'info',
+        `${id}: ${apiPlan.entries.length} tools are more than the ${OPENAI_MAX_TOOLS} OpenAI accepts in one request, so the OpenAI tools are split into ${openAi.parts} files (tools/openai/${id}.1.tools.json … ${id}.${openAi.parts}.tools.json); send one part per request, or narrow the tools with the config's select.`,
+        { file: apiPlan.api.file },
+      ),
+    );
   }
   mcp.finish();
   openAi.finish();

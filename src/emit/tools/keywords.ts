@@ -41,7 +41,15 @@ export const COUNT_KEYWORDS = [
 export const NUMBER_KEYWORDS = ['exclusiveMaximum', 'exclusiveMinimum', 'maximum', 'minimum', 'multipleOf'] as const;
 
 /** Keywords whose value must be a string. */
-export const STRING_KEYWORDS = ['$comment', 'contentEncoding', 'contentMediaType', 'description', 'format', 'pattern', 'title'] as const;
+export const STRING_KEYWORDS = [
+  '$comment',
+  'contentEncoding',
+  'contentMediaType',
+  'description',
+  'format',
+  'pattern',
+  'title',
+] as const;
 
 /** Keywords whose value must be a boolean. */
 export const BOOLEAN_KEYWORDS = ['deprecated', 'readOnly', 'uniqueItems', 'writeOnly'] as const;
@@ -55,7 +63,17 @@ export const JSON_TYPES = ['array', 'boolean', 'integer', 'null', 'number', 'obj
  * OpenAI Structured Outputs, "Supported schemas" (platform.openai.com/docs/guides/structured-outputs#supported-schemas):
  * the string formats strict mode accepts. Any other `format` is removed.
  */
-export const OPENAI_FORMATS = ['date', 'date-time', 'duration', 'email', 'hostname', 'ipv4', 'ipv6', 'time', 'uuid'] as const;
+export const OPENAI_FORMATS = [
+  'date',
+  'date-time',
+  'duration',
+  'email',
+  'hostname',
+  'ipv4',
+  'ipv6',
+  'time',
+  'uuid',
+] as const;
 
 /**
  * The same page's per-type supported keywords plus the structural ones. Everything else is removed

@@ -34,6 +34,10 @@ const byPath = (a: EmittedFile, b: EmittedFile): number => (a.path < b.path ? -1
 /** Runs a streaming emitter into memory: its files sorted by path, as an `Emitter` returns them. */
 export function collectFiles(emit: StreamingEmitter, plan: Plan, config: ResolvedConfig): EmitResult {
   const files: EmittedFile[] = [];
-  const diagnostics = emit(plan, config, memorySink((file) => files.push(file)));
+  const diagnostics = emit(
+    plan,
+    config,
+    memorySink((file) => files.push(file)),
+  );
   return { files: files.sort(byPath), diagnostics };
 }

@@ -32,9 +32,10 @@ export function assignNames(tools: { key: string; name: string }[], rule: NameRu
   for (const c of cleaned) counts.set(c.slice(0, rule.max), (counts.get(c.slice(0, rule.max)) ?? 0) + 1);
   tools.forEach((tool, i) => {
     const clean = cleaned[i];
-    let name = clean.length > rule.max || (counts.get(clean) ?? 0) > 1
-      ? withSuffix(clean, shortHash(tool.key), rule.max)
-      : clean;
+    let name =
+      clean.length > rule.max || (counts.get(clean) ?? 0) > 1
+        ? withSuffix(clean, shortHash(tool.key), rule.max)
+        : clean;
     for (let n = 2; byName.has(name); n += 1) name = withSuffix(clean, `${shortHash(tool.key)}_${n}`, rule.max);
     byName.set(name, tool.key);
     byKey.set(tool.key, name);

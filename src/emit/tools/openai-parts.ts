@@ -23,7 +23,11 @@ export class OpenAiPartsWriter {
   private part = 0;
   readonly parts: number;
 
-  constructor(private readonly sink: FileSink, private readonly id: string, total: number) {
+  constructor(
+    private readonly sink: FileSink,
+    private readonly id: string,
+    total: number,
+  ) {
     this.parts = openAiPartCount(total);
   }
 

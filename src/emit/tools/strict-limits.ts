@@ -79,11 +79,15 @@ function measure(node: unknown, defs: Obj): SchemaSize {
 
 function exceeded(size: SchemaSize): string[] {
   const out: string[] = [];
-  if (size.properties > OPENAI_LIMITS.properties) out.push(`${size.properties} object properties (limit ${OPENAI_LIMITS.properties})`);
+  if (size.properties > OPENAI_LIMITS.properties)
+    out.push(`${size.properties} object properties (limit ${OPENAI_LIMITS.properties})`);
   if (size.depth > OPENAI_LIMITS.depth) out.push(`${size.depth} levels of nesting (limit ${OPENAI_LIMITS.depth})`);
-  if (size.enumValues > OPENAI_LIMITS.enumValues) out.push(`${size.enumValues} enum values (limit ${OPENAI_LIMITS.enumValues})`);
-  if (size.chars > OPENAI_LIMITS.chars) out.push(`${size.chars} characters of names and values (limit ${OPENAI_LIMITS.chars})`);
-  if (size.largeEnumChars > OPENAI_LIMITS.largeEnumChars) out.push(`a large enum of ${size.largeEnumChars} characters (limit ${OPENAI_LIMITS.largeEnumChars})`);
+  if (size.enumValues > OPENAI_LIMITS.enumValues)
+    out.push(`${size.enumValues} enum values (limit ${OPENAI_LIMITS.enumValues})`);
+  if (size.chars > OPENAI_LIMITS.chars)
+    out.push(`${size.chars} characters of names and values (limit ${OPENAI_LIMITS.chars})`);
+  if (size.largeEnumChars > OPENAI_LIMITS.largeEnumChars)
+    out.push(`a large enum of ${size.largeEnumChars} characters (limit ${OPENAI_LIMITS.largeEnumChars})`);
   return out;
 }
 
@@ -113,7 +117,8 @@ function reachable(root: Obj, defs: Obj): Set<string> {
         visit(defs[name]);
       }
     }
-    for (const [key, value] of Object.entries(node)) if (key !== '$defs' && key !== 'enum' && key !== 'const') visit(value);
+    for (const [key, value] of Object.entries(node))
+      if (key !== '$defs' && key !== 'enum' && key !== 'const') visit(value);
   };
   visit(root);
   return seen;

@@ -67,7 +67,8 @@ function mergeAllOf(node: Obj, ctx: StrictContext): Obj | undefined {
   const properties: Obj = {};
   const required: string[] = [];
   for (const part of parts) {
-    if (!isObj(part) || part.allOf !== undefined || part.anyOf !== undefined || part.oneOf !== undefined) return undefined;
+    if (!isObj(part) || part.allOf !== undefined || part.anyOf !== undefined || part.oneOf !== undefined)
+      return undefined;
     const types = typesOf(part);
     if (types.length > 0 && !types.includes('object')) return undefined;
     if (isObj(part.properties)) Object.assign(properties, part.properties);
@@ -105,7 +106,8 @@ function strictObject(node: Obj, types: string[], path: string, ctx: StrictConte
   const props = isObj(node.properties) ? node.properties : {};
   const names = Object.keys(props);
   if (names.length === 0 && node.additionalProperties !== false) return encoded(node, path, ctx);
-  if (node.additionalProperties !== undefined && node.additionalProperties !== false) ctx.removed.add('additionalProperties');
+  if (node.additionalProperties !== undefined && node.additionalProperties !== false)
+    ctx.removed.add('additionalProperties');
   const required = new Set(Array.isArray(node.required) ? (node.required as string[]) : []);
   const properties: Obj = {};
   for (const name of names) {
@@ -134,8 +136,9 @@ function copyAllowed(node: Obj, ctx: StrictContext): Obj {
   const out: Obj = {};
   for (const [key, value] of Object.entries(node)) {
     if (key === 'properties' || key === 'items' || key === 'additionalProperties' || key === 'required') continue;
-    const allowed = (OPENAI_KEYWORDS as readonly string[]).includes(key)
-      && (key !== 'format' || (OPENAI_FORMATS as readonly string[]).includes(value as string));
+    const allowed =
+      (OPENAI_KEYWORDS as readonly string[]).includes(key) &&
+      (key !== 'format' || (OPENAI_FORMATS as readonly string[]).includes(value as string));
     if (allowed) out[key] = value;
     else ctx.removed.add(key === 'format' ? `format: ${String(value)}` : key);
   }

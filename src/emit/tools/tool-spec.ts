@@ -49,7 +49,12 @@ export function buildToolSpec(apiPlan: ApiPlan, entry: PlanEntry, config: Resolv
   const started = op.kind === 'http' ? startHttpInput(op, apiPlan.api, entry.carrier) : undefined;
   // Definitions are normalized on demand (budget-lazy.ts) unless a body-carried key must be cut out of them first.
   const lazy = started !== undefined && !started.dropsCarrier;
-  const built = started === undefined ? buildToolInput(op as ToolOperation) : lazy ? started.built : finishHttpInput(started, entry.carrier);
+  const built =
+    started === undefined
+      ? buildToolInput(op as ToolOperation)
+      : lazy
+        ? started.built
+        : finishHttpInput(started, entry.carrier);
   const isWrite = entry.effect === 'write';
   const ttl = entry.ttlSeconds ?? config.tools.defaultTtlSeconds;
   const keyProperty = isWrite ? addIdempotencyKey(built.schema, entry, ttl) : undefined;
@@ -71,8 +76,9 @@ export function buildToolSpec(apiPlan: ApiPlan, entry: PlanEntry, config: Resolv
     source: op.source,
   };
   if (built.routes !== undefined) spec.http = { routes: built.routes, ...(built.body ? { body: built.body } : {}) };
-  const title = op.kind === 'tool' ? op.title ?? op.annotations?.title : op.summary;
+  const title = op.kind === 'tool' ? (op.title ?? op.annotations?.title) : op.summary;
   if (typeof title === 'string' && title !== '') spec.title = title;
-  if (op.kind === 'tool' && op.outputSchema !== undefined) spec.outputSchema = normalizeToolSchema(op.outputSchema).schema;
+  if (op.kind === 'tool' && op.outputSchema !== undefined)
+    spec.outputSchema = normalizeToolSchema(op.outputSchema).schema;
   return spec;
 }

@@ -27,7 +27,11 @@ export type KeyOptions = CallerKey | IntentScope;
  * scope does not compile; a `Record<string, string>` is checked at run time by `resolveKey`.
  */
 export type NonEmptyScope<O> = O extends { scope: infer S }
-  ? (string extends keyof S ? O : [keyof S] extends [never] ? { scope: { 'scope must name at least one id (thread, run, node)': string } } : O)
+  ? string extends keyof S
+    ? O
+    : [keyof S] extends [never]
+      ? { scope: { 'scope must name at least one id (thread, run, node)': string } }
+      : O
   : O;
 
 /**
@@ -54,12 +58,16 @@ export function resolveKey(
   strategy: 'key' | 'given' | 'content',
 ): string {
   const { key, scope } = options ?? {};
-  if (key !== undefined && scope !== undefined) throw new TypeError(`${operation}: pass { key } or { scope }, not both`);
+  if (key !== undefined && scope !== undefined)
+    throw new TypeError(`${operation}: pass { key } or { scope }, not both`);
   if (key !== undefined) return key;
-  if (strategy === 'key') throw new TypeError(`${operation}: pass { key }, created and persisted in your state before the call`);
+  if (strategy === 'key')
+    throw new TypeError(`${operation}: pass { key }, created and persisted in your state before the call`);
   if (scope !== undefined) {
     if (typeof scope !== 'object' || scope === null || Object.keys(scope).length === 0) {
-      throw new TypeError(`${operation}: { scope } must name at least one id (thread, run, node); an empty scope would key the call by its arguments alone`);
+      throw new TypeError(
+        `${operation}: { scope } must name at least one id (thread, run, node); an empty scope would key the call by its arguments alone`,
+      );
     }
     return intentKey({ scope, operation, args });
   }
@@ -78,7 +86,9 @@ export type NativeRunResult<T> = Omit<RunResult<T>, 'originalCalledAt'> & { orig
 /** OP-1: the server dedupes; a replay is visible through `Idempotent-Replayed` (Stripe). */
 export function nativeResult<T>(res: HttpResponse, calledAt: Date = new Date()): NativeRunResult<T> {
   const wasReplay = res.headers['idempotent-replayed'] === 'true';
-  return wasReplay ? { result: res.body as T, wasReplay } : { result: res.body as T, wasReplay, originalCalledAt: calledAt };
+  return wasReplay
+    ? { result: res.body as T, wasReplay }
+    : { result: res.body as T, wasReplay, originalCalledAt: calledAt };
 }
 
 /**
@@ -89,17 +99,24 @@ export function nativeResult<T>(res: HttpResponse, calledAt: Date = new Date()):
 export function externalIdOf(operation: string, result: unknown): string {
   const id = typeof result === 'object' && result !== null ? (result as { id?: unknown }).id : undefined;
   if ((typeof id === 'string' && id !== '') || (typeof id === 'number' && Number.isFinite(id))) return String(id);
-  throw new Error(`${operation}: the response has no id, so the saga cannot record what to compensate; the call was made: reconcile it, do not retry`);
+  throw new Error(
+    `${operation}: the response has no id, so the saga cannot record what to compensate; the call was made: reconcile it, do not retry`,
+  );
 }
 
 /** Header and cookie parameters as the string map fetch sends (RFC 6265 §4.2 cookie pairs), then per-call `extra`. */
 export function headersOf(
-  header: Record<string, unknown> | undefined, cookie: Record<string, unknown> | undefined, extra?: Record<string, string>,
+  header: Record<string, unknown> | undefined,
+  cookie: Record<string, unknown> | undefined,
+  extra?: Record<string, string>,
 ): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const [k, v] of Object.entries(header ?? {})) if (v !== undefined && v !== null) out[k] = Array.isArray(v) ? v.join(',') : String(v);
-  const jar = Object.entries(cookie ?? {}).filter(([, v]) => v !== undefined && v !== null).map(([k, v]) => `${k}=${encodeURIComponent(String(v))}`);
-  if (jar.length > 0) out['cookie'] = jar.join('; ');
+  for (const [k, v] of Object.entries(header ?? {}))
+    if (v !== undefined && v !== null) out[k] = Array.isArray(v) ? v.join(',') : String(v);
+  const jar = Object.entries(cookie ?? {})
+    .filter(([, v]) => v !== undefined && v !== null)
+    .map(([k, v]) => `${k}=${encodeURIComponent(String(v))}`);
+  if (jar.length > 0) out.cookie = jar.join('; ');
   return { ...out, ...extra };
 }
 
@@ -109,7 +126,9 @@ export function headersOf(
  */
 export function needStore<T>(value: T | undefined, operation: string): T {
   if (value === undefined) {
-    throw new TypeError(`${operation} needs a dedup store (it has no native key): create the client with { store }, e.g. createSqliteStore({ filename }) from @idemgen/runtime/sqlite after running the generated migration`);
+    throw new TypeError(
+      `${operation} needs a dedup store (it has no native key): create the client with { store }, e.g. createSqliteStore({ filename }) from @idemgen/runtime/sqlite after running the generated migration`,
+    );
   }
   return value;
 }
@@ -117,9 +136,11 @@ export function needStore<T>(value: T | undefined, operation: string): T {
 type Digit = 0 | 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8 | 9;
 type NumberOf<T> = T extends `${infer N extends number}` ? N : never;
 /** The statuses a key of an `XErrors` map stands for: `404` itself, `"4XX"` → 400 … 499, `default` → any. */
-type StatusOf<K> = K extends number ? K
-  : Uppercase<K & string> extends `${infer C extends 1 | 2 | 3 | 4 | 5}XX` ? NumberOf<`${C}${Digit}${Digit}`>
-  : number;
+type StatusOf<K> = K extends number
+  ? K
+  : Uppercase<K & string> extends `${infer C extends 1 | 2 | 3 | 4 | 5}XX`
+    ? NumberOf<`${C}${Digit}${Digit}`>
+    : number;
 
 /**
  * An `HttpStatusError` typed by the error responses a spec declares for one operation (`Errors`: status →

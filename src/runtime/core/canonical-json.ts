@@ -44,7 +44,9 @@ function serializeBinary(obj: object): string | undefined {
   if (!isBlob(obj)) return undefined;
   const d = blobDigest(obj);
   if (d === undefined) {
-    throw new TypeError('canonicalJson: a Blob cannot be read synchronously; `await digestBlobs(args)` first (generated clients do)');
+    throw new TypeError(
+      'canonicalJson: a Blob cannot be read synchronously; `await digestBlobs(args)` first (generated clients do)',
+    );
   }
   // The same bytes in a Blob or a typed array are the same content (OP-3); a declared type is part of the request.
   const type = d.type === '' ? '' : `,"type":${JSON.stringify(d.type)}`;

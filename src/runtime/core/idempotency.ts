@@ -8,8 +8,12 @@ import { currentRun, insideRun } from './active-run.js';
 import { summarizeArgs, type Summarize } from './args-summary.js';
 import { hashArgs } from './canonical-json.js';
 import {
-  IdempotencyConflictError, IdempotencyFailedError, IdempotencyInFlightError, IdempotencyOutcomeUnknownError,
-  IdempotencyResultTooLargeError, IdempotencyResultUnencodableError,
+  IdempotencyConflictError,
+  IdempotencyFailedError,
+  IdempotencyInFlightError,
+  IdempotencyOutcomeUnknownError,
+  IdempotencyResultTooLargeError,
+  IdempotencyResultUnencodableError,
 } from './errors.js';
 import type { IdempotencyErrorContext } from './errors.js';
 import { complete, onFailure, onFenced, RETRY_SAFE_MECHANISMS, type Settle } from './settle.js';
@@ -106,41 +110,59 @@ interface Call {
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
-type Machine = Required<Omit<IdempotencyOptions, 'redact' | 'heartbeatMs' | 'telemetry' | 'summarize' | 'recentSimilar'>>
-  & Pick<IdempotencyOptions, 'redact' | 'heartbeatMs' | 'summarize'>;
+type Machine = Required<
+  Omit<IdempotencyOptions, 'redact' | 'heartbeatMs' | 'telemetry' | 'summarize' | 'recentSimilar'>
+> &
+  Pick<IdempotencyOptions, 'redact' | 'heartbeatMs' | 'summarize'>;
 
 function replay<T>(call: Call, row: DedupRow): RunResult<T> {
   if (row.status === 'failed') {
-    throw new IdempotencyFailedError(`${call.req.operation} failed earlier under this key; replaying the failure`, call.ctx(row));
+    throw new IdempotencyFailedError(
+      `${call.req.operation} failed earlier under this key; replaying the failure`,
+      call.ctx(row),
+    );
   }
   const decoded = decodeResult(row.result);
   if (decoded.kind === 'too-large') {
     throw new IdempotencyResultTooLargeError(
-      `${call.req.operation} completed, but its ${decoded.bytes}-byte result exceeded the stored cap`, call.ctx(row));
+      `${call.req.operation} completed, but its ${decoded.bytes}-byte result exceeded the stored cap`,
+      call.ctx(row),
+    );
   }
   if (decoded.kind === 'unencodable') {
     throw new IdempotencyResultUnencodableError(
-      `${call.req.operation} completed, but its result could not be stored (${decoded.reason}); it cannot be replayed`, call.ctx(row));
+      `${call.req.operation} completed, but its result could not be stored (${decoded.reason}); it cannot be replayed`,
+      call.ctx(row),
+    );
   }
   return { result: decoded.value as T, wasReplay: true, originalCalledAt: new Date(row.createdAt) };
 }
 
 async function execute<T>(
-  m: Machine, call: Call, row: DedupRow, token: string, fn: (ctx: RunContext) => Promise<T>,
+  m: Machine,
+  call: Call,
+  row: DedupRow,
+  token: string,
+  fn: (ctx: RunContext) => Promise<T>,
 ): Promise<RunResult<T>> {
   const s: Settle = {
-    store: m.store, now: m.now, maxResultBytes: m.maxResultBytes, redact: m.redact, operation: call.req.operation,
-    mechanism: call.req.mechanism, id: { scope: call.scope, key: call.req.key, leaseToken: token }, ctx: call.ctx,
+    store: m.store,
+    now: m.now,
+    maxResultBytes: m.maxResultBytes,
+    redact: m.redact,
+    operation: call.req.operation,
+    mechanism: call.req.mechanism,
+    id: { scope: call.scope, key: call.req.key, leaseToken: token },
+    ctx: call.ctx,
   };
   const tag = createRunTag();
   const renew = () => m.store.renewLease({ ...s.id, now: m.now(), leaseMs: m.leaseMs });
   let result: T;
   try {
-    result = await withHeartbeat(renew, m.heartbeatMs ?? m.leaseMs / 3,
-      () => {
-        const ctx: RunContext = { key: call.req.key, leaseToken: token, attempt: row.attempts, tag };
-        return insideRun({ key: call.req.key, ctx, createdAt: row.createdAt }, () => fn(ctx));
-      });
+    result = await withHeartbeat(renew, m.heartbeatMs ?? m.leaseMs / 3, () => {
+      const ctx: RunContext = { key: call.req.key, leaseToken: token, attempt: row.attempts, tag };
+      return insideRun({ key: call.req.key, ctx, createdAt: row.createdAt }, () => fn(ctx));
+    });
   } catch (err) {
     return onFailure(s, row, tag, err);
   }
@@ -150,11 +172,19 @@ async function execute<T>(
 
 /** A row already exists: replay, conflict, take over, fail closed, or (undefined) keep waiting. */
 async function onExisting<T>(
-  m: Machine, call: Call, row: DedupRow, token: string, fn: (ctx: RunContext) => Promise<T>, mayWait: boolean, probe: Probe,
+  m: Machine,
+  call: Call,
+  row: DedupRow,
+  token: string,
+  fn: (ctx: RunContext) => Promise<T>,
+  mayWait: boolean,
+  probe: Probe,
 ): Promise<RunResult<T> | undefined> {
   if (row.argsHash !== call.argsHash || row.operation !== call.req.operation) {
     throw new IdempotencyConflictError(
-      `key reused for ${row.operation} with different arguments (SOP Step 5): not calling`, call.ctx(row));
+      `key reused for ${row.operation} with different arguments (SOP Step 5): not calling`,
+      call.ctx(row),
+    );
   }
   if (row.status !== 'pending') return replay<T>(call, row);
   if (row.leaseExpiresAt > m.now()) {
@@ -164,10 +194,16 @@ async function onExisting<T>(
   if (!RETRY_SAFE_MECHANISMS.has(call.req.mechanism)) {
     throw new IdempotencyOutcomeUnknownError(
       `${call.req.operation}: an earlier attempt never finished; outcome unknown, not calling again (fail closed)`,
-      call.ctx(row));
+      call.ctx(row),
+    );
   }
   const taken = await m.store.takeOver({
-    scope: call.scope, key: call.req.key, expectedToken: row.leaseToken, newToken: token, now: m.now(), leaseMs: m.leaseMs,
+    scope: call.scope,
+    key: call.req.key,
+    expectedToken: row.leaseToken,
+    newToken: token,
+    now: m.now(),
+    leaseMs: m.leaseMs,
   });
   if (taken) probe.attempts = taken.attempts;
   // Lost the takeover race: someone else re-leased it; loop and look again.
@@ -177,7 +213,9 @@ async function onExisting<T>(
 function prepareCall(req: RunRequest): Call {
   const scope = scopeString(req.scope);
   const call: Call = {
-    req, scope, argsHash: hashArgs(req.args),
+    req,
+    scope,
+    argsHash: hashArgs(req.args),
     ctx: (state) => ({ key: req.key, operation: req.operation, scope, state }),
   };
   try {
@@ -189,7 +227,12 @@ function prepareCall(req: RunRequest): Call {
   return call;
 }
 
-async function run<T>(m: Machine, req: RunRequest, fn: (ctx: RunContext) => Promise<T>, probe: Probe): Promise<RunResult<T>> {
+async function run<T>(
+  m: Machine,
+  req: RunRequest,
+  fn: (ctx: RunContext) => Promise<T>,
+  probe: Probe,
+): Promise<RunResult<T>> {
   const call = prepareCall(req);
   probe.argsHash = call.argsHash;
   const outer = currentRun(req.key);
@@ -203,8 +246,16 @@ async function run<T>(m: Machine, req: RunRequest, fn: (ctx: RunContext) => Prom
   for (let poll = 0; ; poll++) {
     const token = randomUUID(); // a fencing token, never the idempotency key
     const claim = await m.store.claim({
-      scope: call.scope, key: req.key, operation: req.operation, argsHash: call.argsHash, mechanism: req.mechanism,
-      leaseToken: token, now: m.now(), leaseMs: m.leaseMs, ttlMs, argsSummary,
+      scope: call.scope,
+      key: req.key,
+      operation: req.operation,
+      argsHash: call.argsHash,
+      mechanism: req.mechanism,
+      leaseToken: token,
+      now: m.now(),
+      leaseMs: m.leaseMs,
+      ttlMs,
+      argsSummary,
     });
     probe.attempts = claim.row.attempts;
     if (claim.claimed) return execute(m, call, claim.row, token, fn);
@@ -217,17 +268,27 @@ async function run<T>(m: Machine, req: RunRequest, fn: (ctx: RunContext) => Prom
 export function createIdempotency(options: IdempotencyOptions): Idempotency {
   const telemetry = createTelemetry(options.telemetry ?? true);
   const m: Machine = {
-    leaseMs: 30_000, waitMs: 10_000, pollMs: 50, maxResultBytes: 256 * 1024, defaultTtlSeconds: 86_400,
+    leaseMs: 30_000,
+    waitMs: 10_000,
+    pollMs: 50,
+    maxResultBytes: 256 * 1024,
+    defaultTtlSeconds: 86_400,
     now: Date.now,
     // An option passed as `undefined` keeps its default (a spread alone would erase it).
     ...(Object.fromEntries(Object.entries(options).filter(([, v]) => v !== undefined)) as IdempotencyOptions),
   };
   const observed = (req: Pick<RunRequest, 'operation' | 'mechanism' | 'toolName' | 'toolCallId'>): ObservedCall => ({
-    operation: req.operation, mechanism: req.mechanism, toolCallId: req.toolCallId,
+    operation: req.operation,
+    mechanism: req.mechanism,
+    toolCallId: req.toolCallId,
     toolName: req.toolName ?? (req.operation.startsWith('tool:') ? req.operation.slice('tool:'.length) : undefined),
   });
   const guard = options.recentSimilar ? createSimilarGuard(options.recentSimilar) : undefined;
-  const guarded = async <T>(req: RunRequest, fn: (ctx: RunContext) => Promise<T>, probe: Probe): Promise<RunResult<T>> => {
+  const guarded = async <T>(
+    req: RunRequest,
+    fn: (ctx: RunContext) => Promise<T>,
+    probe: Probe,
+  ): Promise<RunResult<T>> => {
     const out = await run(m, req, fn, probe);
     if (out.wasReplay || !guard) return out;
     const similar = guard.check(req.operation, scopeString(req.scope), req.key, req.args, m.now());
@@ -238,7 +299,11 @@ export function createIdempotency(options: IdempotencyOptions): Idempotency {
   return {
     store: m.store,
     // Without the soft guard the state machine's own promise goes straight back (no extra async layer).
-    run: (req, fn) => telemetry.observe(() => observed(req), (probe) => (guard ? guarded(req, fn, probe) : run(m, req, fn, probe))),
+    run: (req, fn) =>
+      telemetry.observe(
+        () => observed(req),
+        (probe) => (guard ? guarded(req, fn, probe) : run(m, req, fn, probe)),
+      ),
     answered: (req, from, argsHash) => telemetry.answered(observed(req), from, argsHash),
   };
 }

@@ -90,13 +90,22 @@ export function validateKey(key: unknown, limits: KeyLimits = {}): string {
   const at = operation === '' ? '' : `${operation}: `;
   if (typeof key !== 'string') throw new IdempotencyKeyInvalidError(`${at}idempotency key must be a string`, ctx);
   if (key.length < minLength) {
-    throw new IdempotencyKeyInvalidError(`${at}idempotency key is ${key.length} chars; at least ${minLength} required (${whose(limits, 'minLength')})`, ctx);
+    throw new IdempotencyKeyInvalidError(
+      `${at}idempotency key is ${key.length} chars; at least ${minLength} required (${whose(limits, 'minLength')})`,
+      ctx,
+    );
   }
   if (key.length > maxLength) {
-    throw new IdempotencyKeyInvalidError(`${at}idempotency key is ${key.length} chars; at most ${maxLength} allowed (${whose(limits, 'maxLength')})`, ctx);
+    throw new IdempotencyKeyInvalidError(
+      `${at}idempotency key is ${key.length} chars; at most ${maxLength} allowed (${whose(limits, 'maxLength')})`,
+      ctx,
+    );
   }
   if (!/^[\x20-\x7e]+$/.test(key)) {
-    throw new IdempotencyKeyInvalidError(`${at}idempotency key must be printable ASCII without control characters (it travels in an HTTP header)`, ctx);
+    throw new IdempotencyKeyInvalidError(
+      `${at}idempotency key must be printable ASCII without control characters (it travels in an HTTP header)`,
+      ctx,
+    );
   }
   if (key.trim() !== key) throw new IdempotencyKeyInvalidError(`${at}idempotency key has leading/trailing spaces`, ctx);
   return key;

@@ -19,11 +19,17 @@ export interface StaleRow extends DedupRow {
   summary: unknown;
 }
 
-export async function reconcileReport(store: DedupStore, opts: { now?: number; limit?: number } = {}): Promise<StaleRow[]> {
+export async function reconcileReport(
+  store: DedupStore,
+  opts: { now?: number; limit?: number } = {},
+): Promise<StaleRow[]> {
   const now = opts.now ?? Date.now();
   const rows = await requireCapability(store, 'reconcile', 'reconcileReport').listStale(now, opts.limit);
   return rows.map((row) => ({
-    ...row, staleForMs: now - row.leaseExpiresAt, ageMs: now - row.createdAt, lastError: parseJson(row.error),
+    ...row,
+    staleForMs: now - row.leaseExpiresAt,
+    ageMs: now - row.createdAt,
+    lastError: parseJson(row.error),
     summary: parseJson(row.argsSummary),
   }));
 }
@@ -36,12 +42,16 @@ export interface StaleSaga extends SagaRow {
 
 /** Saga rows (OP-5) past their lease: their external id says what exists downstream. */
 export async function reconcileSagaReport(
-  store: DedupStore, table?: string, opts: { now?: number; limit?: number } = {},
+  store: DedupStore,
+  table?: string,
+  opts: { now?: number; limit?: number } = {},
 ): Promise<StaleSaga[]> {
   const now = opts.now ?? Date.now();
   const rows = await requireCapability(store, 'saga', 'reconcileSagaReport').saga(table).listStale(now, opts.limit);
   return rows.map((row) => ({
-    ...row, staleForMs: now - row.leaseExpiresAt, compensationState: row.status === 'compensating' ? 'owed' : 'not-started',
+    ...row,
+    staleForMs: now - row.leaseExpiresAt,
+    compensationState: row.status === 'compensating' ? 'owed' : 'not-started',
   }));
 }
 
@@ -85,12 +95,23 @@ export async function resolveUnknown(store: DedupStore, req: ResolveRequest): Pr
   if (current.status !== 'pending') return { resolved: false, why: 'not-pending', row: current };
   if (current.leaseExpiresAt > now) return { resolved: false, why: 'lease-live', row: current };
   const record: ResolutionRecord = {
-    as: req.as, by: req.by, at: new Date(now).toISOString(), reason: req.reason,
-    previousError: parseJson(current.error), previousAttempts: current.attempts,
+    as: req.as,
+    by: req.by,
+    at: new Date(now).toISOString(),
+    reason: req.reason,
+    previousError: parseJson(current.error),
+    previousAttempts: current.attempts,
   };
   const result = req.as === 'completed' ? (await encodeResult(req.result ?? null, Number.MAX_SAFE_INTEGER)).text : null;
   const error = JSON.stringify({ outcome: req.as, name: 'ResolvedByOperator', message: req.reason });
-  const row = await requireCapability(store, 'reconcile', 'resolveUnknown').resolve({ ...id, as: req.as, result, error, resolution: JSON.stringify(record), now });
+  const row = await requireCapability(store, 'reconcile', 'resolveUnknown').resolve({
+    ...id,
+    as: req.as,
+    result,
+    error,
+    resolution: JSON.stringify(record),
+    now,
+  });
   // Lost a race with an OP-1/OP-3 takeover or another operator: report what is there now.
   if (!row) return { resolved: false, why: 'not-pending', row: await store.get(id) };
   return { resolved: true, row, record };

@@ -3,9 +3,7 @@
  * the fact that nobody knows. Every store write here can itself fail; the caller then learns what it
  * needs — the original error, or the live result — wrapped in `IdempotencyOutcomeUnknownError`.
  */
-import {
-  IdempotencyFencedError, IdempotencyOutcomeUnknownError, type IdempotencyErrorContext,
-} from './errors.js';
+import { IdempotencyFencedError, IdempotencyOutcomeUnknownError, type IdempotencyErrorContext } from './errors.js';
 import { trustedNotExecuted, type RunTag } from './run-tag.js';
 import type { DedupRow, DedupStore, StoreMechanism } from '../store/types.js';
 import { encodeError, encodeResult, unencodableMarker } from './stored-value.js';
@@ -50,12 +48,16 @@ export async function onFailure(s: Settle, row: DedupRow, tag: RunTag, err: unkn
     // caller's cause must be the call's error, not the database's (which is named in the message).
     throw new IdempotencyOutcomeUnknownError(
       `${s.operation} failed and recording the failure failed too (${describe(storeErr)}); outcome unknown`,
-      s.ctx(row), { cause: err });
+      s.ctx(row),
+      { cause: err },
+    );
   }
   if (outcome !== 'unknown' || RETRY_SAFE_MECHANISMS.has(s.mechanism)) throw err; // same-key retry is safe
   throw new IdempotencyOutcomeUnknownError(
     `${s.operation} may or may not have happened; not retrying (fail closed)`,
-    s.ctx({ ...row, error: encodeError(err, 'unknown') }), { cause: err });
+    s.ctx({ ...row, error: encodeError(err, 'unknown') }),
+    { cause: err },
+  );
 }
 
 /** The stored copy: redacted and capped, or a marker when it has no JSON text. Never throws. */
@@ -76,7 +78,9 @@ export async function complete(s: Settle, row: DedupRow, result: unknown): Promi
   } catch (err) {
     const unknown = new IdempotencyOutcomeUnknownError(
       `${s.operation} happened, but its result could not be recorded (${describe(err)}); the row stays pending`,
-      s.ctx(row), { cause: err });
+      s.ctx(row),
+      { cause: err },
+    );
     unknown.result = result;
     throw unknown;
   }
@@ -90,7 +94,9 @@ export async function onFenced<T>(s: Settle, result: T): Promise<T> {
   if (RETRY_SAFE_MECHANISMS.has(s.mechanism)) return result;
   const current = await s.store.get({ scope: s.id.scope, key: s.id.key }).catch(() => undefined);
   const fenced = new IdempotencyFencedError(
-    `${s.operation}: lease expired and another attempt took the key over; this completion was rejected`, s.ctx(current));
+    `${s.operation}: lease expired and another attempt took the key over; this completion was rejected`,
+    s.ctx(current),
+  );
   fenced.result = result;
   throw fenced;
 }

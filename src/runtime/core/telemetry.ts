@@ -12,8 +12,14 @@
  */
 import { createRequire } from 'node:module';
 import {
-  IdempotencyConflictError, IdempotencyError, IdempotencyFailedError, IdempotencyFencedError, IdempotencyInFlightError,
-  IdempotencyOutcomeUnknownError, IdempotencyResultTooLargeError, IdempotencyResultUnencodableError,
+  IdempotencyConflictError,
+  IdempotencyError,
+  IdempotencyFailedError,
+  IdempotencyFencedError,
+  IdempotencyInFlightError,
+  IdempotencyOutcomeUnknownError,
+  IdempotencyResultTooLargeError,
+  IdempotencyResultUnencodableError,
 } from './errors.js';
 
 export type CallOutcome = 'executed' | 'replay' | 'conflict' | 'in_flight' | 'unknown' | 'fenced' | 'error';
@@ -52,9 +58,24 @@ interface Instruments {
 }
 interface Api {
   ProxyTracerProvider: new () => { getDelegate(): unknown };
-  trace: { getTracerProvider(): unknown; getTracer(name: string, version?: string): { startSpan(name: string, o: { attributes: Attrs; kind: number }): SpanLike }; setSpan(c: unknown, s: SpanLike): unknown };
-  metrics: { getMeterProvider(): unknown; getMeter(name: string, version?: string): {
-    createCounter(n: string, o: object): Instruments['calls']; createHistogram(n: string, o: object): Instruments['duration'] } };
+  trace: {
+    getTracerProvider(): unknown;
+    getTracer(
+      name: string,
+      version?: string,
+    ): { startSpan(name: string, o: { attributes: Attrs; kind: number }): SpanLike };
+    setSpan(c: unknown, s: SpanLike): unknown;
+  };
+  metrics: {
+    getMeterProvider(): unknown;
+    getMeter(
+      name: string,
+      version?: string,
+    ): {
+      createCounter(n: string, o: object): Instruments['calls'];
+      createHistogram(n: string, o: object): Instruments['duration'];
+    };
+  };
   context: { active(): unknown; with<R>(c: unknown, fn: () => R): R };
 }
 
@@ -80,8 +101,12 @@ export function outcomeOf(err: unknown): CallOutcome {
   if (err instanceof IdempotencyOutcomeUnknownError) return 'unknown';
   if (err instanceof IdempotencyFencedError) return 'fenced';
   // A stored failure or an unreplayable result: the call did not run again.
-  if (err instanceof IdempotencyFailedError || err instanceof IdempotencyResultTooLargeError
-    || err instanceof IdempotencyResultUnencodableError) return 'replay';
+  if (
+    err instanceof IdempotencyFailedError ||
+    err instanceof IdempotencyResultTooLargeError ||
+    err instanceof IdempotencyResultUnencodableError
+  )
+    return 'replay';
   return 'error';
 }
 
@@ -130,8 +155,19 @@ export function createTelemetry(enabled = true): Telemetry {
     }
     return instruments;
   };
-  const finish = (span: SpanLike, call: ObservedCall, probe: Probe, t0: number, outcome: CallOutcome, err?: unknown) => {
-    const attrs: Attrs = { 'idemgen.operation': call.operation, 'idemgen.mechanism': call.mechanism, 'idemgen.outcome': outcome };
+  const finish = (
+    span: SpanLike,
+    call: ObservedCall,
+    probe: Probe,
+    t0: number,
+    outcome: CallOutcome,
+    err?: unknown,
+  ) => {
+    const attrs: Attrs = {
+      'idemgen.operation': call.operation,
+      'idemgen.mechanism': call.mechanism,
+      'idemgen.outcome': outcome,
+    };
     const m = meter();
     m.calls.add(1, attrs);
     m.duration.record((performance.now() - t0) / 1000, attrs);
@@ -139,7 +175,10 @@ export function createTelemetry(enabled = true): Telemetry {
     span.setAttributes({ ...attrs, 'idemgen.attempts': probe.attempts });
     if (probe.argsHash !== undefined) span.setAttributes({ 'idemgen.args_hash': probe.argsHash });
     if (probe.recentSimilarAt !== undefined) {
-      span.setAttributes({ 'idemgen.recent_similar': true, 'idemgen.recent_similar.called_at': new Date(probe.recentSimilarAt).toISOString() });
+      span.setAttributes({
+        'idemgen.recent_similar': true,
+        'idemgen.recent_similar.called_at': new Date(probe.recentSimilarAt).toISOString(),
+      });
     }
     if (err !== undefined) {
       const type = err instanceof Error ? err.name : typeof err;
@@ -174,7 +213,10 @@ export function createTelemetry(enabled = true): Telemetry {
       return recording() ? observeRecording(call(), body) : body({ attempts: 0 });
     },
   };
-  async function observeRecording<R extends { wasReplay: boolean }>(call: ObservedCall, body: (probe: Probe) => Promise<R>): Promise<R> {
+  async function observeRecording<R extends { wasReplay: boolean }>(
+    call: ObservedCall,
+    body: (probe: Probe) => Promise<R>,
+  ): Promise<R> {
     const span = start(call);
     const probe: Probe = { attempts: 0 };
     const t0 = performance.now();

@@ -46,7 +46,9 @@ export async function digestBlobs(value: unknown): Promise<void> {
     seen.add(v);
     if (isBlob(v)) {
       if (!digests.has(v)) {
-        const sha256 = createHash('sha256').update(new Uint8Array(await v.arrayBuffer())).digest('hex');
+        const sha256 = createHash('sha256')
+          .update(new Uint8Array(await v.arrayBuffer()))
+          .digest('hex');
         digests.set(v, { sha256, size: v.size, type: v.type });
       }
     } else if (!isBytes(v)) {

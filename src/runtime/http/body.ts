@@ -9,21 +9,36 @@ import { bytesOf, isBlob, isBytes } from './binary.js';
 export type BodyType = 'json' | 'form' | 'multipart' | 'text' | 'binary' | 'none';
 export type RawBody = Blob | ArrayBuffer | ArrayBufferView | ReadableStream<Uint8Array> | string;
 
-export const isStream = (v: unknown): v is ReadableStream<Uint8Array> => typeof ReadableStream !== 'undefined' && v instanceof ReadableStream;
-export type FormValue = string | number | boolean | null | undefined | Date | Blob | FormValue[] | { [k: string]: FormValue };
+export const isStream = (v: unknown): v is ReadableStream<Uint8Array> =>
+  typeof ReadableStream !== 'undefined' && v instanceof ReadableStream;
+export type FormValue =
+  | string
+  | number
+  | boolean
+  | null
+  | undefined
+  | Date
+  | Blob
+  | FormValue[]
+  | { [k: string]: FormValue };
 
 /** Stripe-style nested form keys: `{ a: { b: ['c'] } }` → `a[b][0]=c`; undefined omitted, null → ''. */
-export function flattenForm(value: unknown, prefix = '', out: [string, string | Blob][] = []): [string, string | Blob][] {
+export function flattenForm(
+  value: unknown,
+  prefix = '',
+  out: [string, string | Blob][] = [],
+): [string, string | Blob][] {
   if (value === undefined) return out;
   if (value === null) return prefix ? (out.push([prefix, '']), out) : out;
-  if (value instanceof Date) return out.push([prefix, String(Math.floor(value.getTime() / 1000))]), out;
-  if (typeof Blob !== 'undefined' && value instanceof Blob) return out.push([prefix, value]), out;
+  if (value instanceof Date) return (out.push([prefix, String(Math.floor(value.getTime() / 1000))]), out);
+  if (typeof Blob !== 'undefined' && value instanceof Blob) return (out.push([prefix, value]), out);
   if (Array.isArray(value)) {
     value.forEach((item, i) => flattenForm(item, `${prefix}[${i}]`, out));
     return out;
   }
   if (typeof value === 'object') {
-    for (const [k, v] of Object.entries(value as Record<string, unknown>)) flattenForm(v, prefix ? `${prefix}[${k}]` : k, out);
+    for (const [k, v] of Object.entries(value as Record<string, unknown>))
+      flattenForm(v, prefix ? `${prefix}[${k}]` : k, out);
     return out;
   }
   if (!prefix) throw new TypeError('form body must be an object');
@@ -54,14 +69,18 @@ function encodeMultipart(value: unknown): FormData {
 export function withBodyField(body: unknown, path: string | readonly string[], key: string): Record<string, unknown> {
   const parts = typeof path === 'string' ? path.split('.') : [...path];
   if (typeof body === 'string' || isBlob(body) || isBytes(body) || isStream(body)) {
-    throw new TypeError(`the idempotency key cannot ride in field ${parts.join('.')} of a raw body; use a header or query carrier`);
+    throw new TypeError(
+      `the idempotency key cannot ride in field ${parts.join('.')} of a raw body; use a header or query carrier`,
+    );
   }
   if (parts.length === 0) throw new TypeError('the idempotency key needs a body field path');
   const root: Record<string, unknown> = { ...((body ?? {}) as Record<string, unknown>) };
   let node = root;
   for (const part of parts.slice(0, -1)) {
     const next = node[part];
-    node = node[part] = { ...(typeof next === 'object' && next !== null && !Array.isArray(next) ? (next as Record<string, unknown>) : {}) };
+    node = node[part] = {
+      ...(typeof next === 'object' && next !== null && !Array.isArray(next) ? (next as Record<string, unknown>) : {}),
+    };
   }
   node[parts[parts.length - 1]] = key;
   return root;
@@ -72,7 +91,7 @@ function depthPresent(body: unknown, path: readonly string[]): number {
   let node = body;
   let n = 0;
   for (const part of path.slice(0, -1)) {
-    if (typeof node !== 'object' || node === null || !Object.prototype.hasOwnProperty.call(node, part)) break;
+    if (typeof node !== 'object' || node === null || !Object.hasOwn(node, part)) break;
     node = (node as Record<string, unknown>)[part];
     n++;
   }
@@ -120,7 +139,9 @@ function encodeRaw(bodyType: 'text' | 'binary', body: unknown, mediaType: string
   if (isBlob(body)) return { body, contentType: concrete ?? (body.type || fallback) };
   if (isBytes(body)) return { body: bytesOf(body), contentType: concrete ?? fallback };
   if (isStream(body)) return { body, contentType: concrete ?? fallback };
-  throw new TypeError(`a ${bodyType} body must be a Blob, ArrayBuffer, typed array, ReadableStream or string (got ${body === null ? 'null' : typeof body})`);
+  throw new TypeError(
+    `a ${bodyType} body must be a Blob, ArrayBuffer, typed array, ReadableStream or string (got ${body === null ? 'null' : typeof body})`,
+  );
 }
 
 export function encodeBody(bodyType: BodyType, body: unknown, mediaType?: string): EncodedBody {

@@ -8,7 +8,12 @@ import { IdempotencyConflictError, IdempotencyInFlightError, IdempotencyNotSentE
 import { buildUrl, encodeBody, isStream, pickKeyPath, withBodyField, type BodyType } from './body.js';
 import { readResponseBody, type ResponseType } from './response.js';
 import {
-  backoffDelay, classifyConflict, classifyTransportError, DEFAULT_RETRY, isRetryableStatus, parseRetryAfter,
+  backoffDelay,
+  classifyConflict,
+  classifyTransportError,
+  DEFAULT_RETRY,
+  isRetryableStatus,
+  parseRetryAfter,
   type RetryPolicy,
 } from './retry.js';
 import { noteRequest, stampForRun, type RunTag } from '../core/run-tag.js';
@@ -134,8 +139,7 @@ async function prepare(opts: HttpCallerOptions, req: HttpRequest, retried: boole
       // Per-call or client headers never replace the key, whatever their case.
       for (const h of Object.keys(headers)) if (h.toLowerCase() === name.toLowerCase()) delete headers[h];
       headers[name] = req.key;
-    }
-    else if (req.carrier.in === 'query') query = { ...query, [name]: req.key };
+    } else if (req.carrier.in === 'query') query = { ...query, [name]: req.key };
     else body = withBodyField(body, carrierPath(req.carrier, body), req.key);
   }
   const encoded = encodeBody(req.bodyType, body, req.contentType);
@@ -143,7 +147,12 @@ async function prepare(opts: HttpCallerOptions, req: HttpRequest, retried: boole
     headers['content-type'] = encoded.contentType;
   }
   const settled = await settleStream(encoded.body, retried);
-  const init = { method: req.method.toUpperCase(), headers, body: settled.body as BodyInit | undefined, ...(settled.duplex ? { duplex: settled.duplex } : {}) };
+  const init = {
+    method: req.method.toUpperCase(),
+    headers,
+    body: settled.body as BodyInit | undefined,
+    ...(settled.duplex ? { duplex: settled.duplex } : {}),
+  };
   return {
     url: buildUrl(opts.baseUrl, req.path, query),
     init,
@@ -152,7 +161,12 @@ async function prepare(opts: HttpCallerOptions, req: HttpRequest, retried: boole
   };
 }
 
-async function attemptOnce(doFetch: typeof fetch, p: Prepared, timeoutMs: number, req: HttpRequest): Promise<HttpResponse> {
+async function attemptOnce(
+  doFetch: typeof fetch,
+  p: Prepared,
+  timeoutMs: number,
+  req: HttpRequest,
+): Promise<HttpResponse> {
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(new DOMException('request timed out', 'TimeoutError')), timeoutMs);
   const signal = req.signal ? AbortSignal.any([controller.signal, req.signal]) : controller.signal;
@@ -172,9 +186,13 @@ function finalError(req: HttpRequest, p: Prepared, res: HttpResponse): Error {
   const ctx = { key: req.key ?? '', operation: p.what, scope: '' };
   const conflict = classifyConflict(res.status, res.body, res.headers);
   if (conflict === 'mismatch') {
-    return new IdempotencyConflictError(`${p.what}: the server saw this key with a different payload (${res.status})`, ctx);
+    return new IdempotencyConflictError(
+      `${p.what}: the server saw this key with a different payload (${res.status})`,
+      ctx,
+    );
   }
-  if (conflict === 'in-progress') return new IdempotencyInFlightError(`${p.what}: still in progress on the server`, ctx);
+  if (conflict === 'in-progress')
+    return new IdempotencyInFlightError(`${p.what}: still in progress on the server`, ctx);
   // 429 and 4xx were refused before execution; 5xx/408 may have executed.
   const definite = res.status === 429 || (res.status >= 400 && res.status < 500 && res.status !== 408);
   return new HttpStatusError(`${p.what} failed with HTTP ${res.status}`, res, definite, req.operation);
@@ -198,7 +216,9 @@ export function createHttpCaller(opts: HttpCallerOptions): HttpCaller {
   async function send(req: HttpRequest): Promise<HttpResponse> {
     if (req.mechanism === 'OP-1' && req.key !== undefined && !req.carrier) {
       // Retrying without the key on the wire would repeat the effect: the server has nothing to dedupe on.
-      throw new TypeError(`${req.method.toUpperCase()} ${req.path}: OP-1 call has a key but no carrier (header/body/form/query)`);
+      throw new TypeError(
+        `${req.method.toUpperCase()} ${req.path}: OP-1 call has a key but no carrier (header/body/form/query)`,
+      );
     }
     noteRequest(req.run?.tag);
     try {
@@ -214,7 +234,10 @@ export function createHttpCaller(opts: HttpCallerOptions): HttpCaller {
     let last: unknown;
     for (let attempt = 1; ; attempt++) {
       // Aborted before this attempt left: the first attempt sent nothing; after one, the last failure stands.
-      if (req.signal?.aborted) throw attempt === 1 ? new IdempotencyNotSentError(`${p.what}: aborted before sending`, { cause: req.signal.reason }) : last;
+      if (req.signal?.aborted)
+        throw attempt === 1
+          ? new IdempotencyNotSentError(`${p.what}: aborted before sending`, { cause: req.signal.reason })
+          : last;
       let res: HttpResponse;
       try {
         res = await attemptOnce(doFetch, p, timeoutMs, req);
@@ -225,7 +248,8 @@ export function createHttpCaller(opts: HttpCallerOptions): HttpCaller {
         continue;
       }
       if (res.status < 400) return res;
-      if (storedByEarlierAttempt(req, res)) return { status: res.status, headers: res.headers, body: null, alreadyStored: true };
+      if (storedByEarlierAttempt(req, res))
+        return { status: res.status, headers: res.headers, body: null, alreadyStored: true };
       const conflict = classifyConflict(res.status, res.body, res.headers);
       if (!isRetryableStatus(res.status, conflict) || attempt >= retries) throw finalError(req, p, res);
       const retryAfter = parseRetryAfter(res.headers['retry-after']);

@@ -15,7 +15,8 @@ export interface RetryPolicy {
 export const DEFAULT_RETRY: RetryPolicy = { attempts: 4, baseDelayMs: 100, maxDelayMs: 5_000, maxRetryAfterMs: 60_000 };
 
 /** RFC 9110 §5.6.7 IMF-fixdate, the only HTTP-date form a sender may generate. */
-const IMF_FIXDATE = /^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), \d{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) \d{4} \d{2}:\d{2}:\d{2} GMT$/;
+const IMF_FIXDATE =
+  /^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), \d{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) \d{4} \d{2}:\d{2}:\d{2} GMT$/;
 
 /**
  * RFC 9110 §10.2.3: delay-seconds (a non-negative integer) or an HTTP-date. Anything else (`1.5`,
@@ -49,7 +50,8 @@ function errorText(body: unknown): string {
 
 /** Wording that ties an error to the idempotency key rather than to the business data. */
 const IDEMPOTENCY_SIGNAL = /idempoten|request is outstanding/;
-const IN_PROGRESS = /idempotency_key_in_use|request is outstanding|in progress|currently being processed|still being processed/;
+const IN_PROGRESS =
+  /idempotency_key_in_use|request is outstanding|in progress|currently being processed|still being processed/;
 const MISMATCH = /same parameters|different (payload|parameters|request)|mismatch|reused|does not match/;
 
 /**
@@ -75,11 +77,23 @@ export function classifyConflict(status: number, body: unknown, headers: Record<
 
 /** Retried only when the same key makes the repeat harmless (the caller checks OP-1). */
 export function isRetryableStatus(status: number, conflict: ConflictKind): boolean {
-  return status === 408 || status === 425 || status === 429 || status >= 500 || (status === 409 && conflict === 'in-progress');
+  return (
+    status === 408 ||
+    status === 425 ||
+    status === 429 ||
+    status >= 500 ||
+    (status === 409 && conflict === 'in-progress')
+  );
 }
 
 const NOT_SENT_CODES = new Set([
-  'ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ENETUNREACH', 'EHOSTUNREACH', 'EADDRNOTAVAIL', 'UND_ERR_CONNECT_TIMEOUT',
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'ENETUNREACH',
+  'EHOSTUNREACH',
+  'EADDRNOTAVAIL',
+  'UND_ERR_CONNECT_TIMEOUT',
 ]);
 
 function errorCodes(err: unknown, depth = 0): string[] {
@@ -94,12 +108,23 @@ function errorCodes(err: unknown, depth = 0): string[] {
  * Connection refused / DNS failure: the request never left, so nothing executed. Everything
  * else — timeout, reset, "other side closed" — may have reached the server after it committed.
  */
-export function classifyTransportError(err: unknown, what: string, key = ''): IdempotencyNotSentError | IdempotencyOutcomeUnknownError {
+export function classifyTransportError(
+  err: unknown,
+  what: string,
+  key = '',
+): IdempotencyNotSentError | IdempotencyOutcomeUnknownError {
   const codes = errorCodes(err);
   if (codes.length > 0 && codes.every((c) => NOT_SENT_CODES.has(c))) {
     return new IdempotencyNotSentError(`${what}: not sent (${codes[0]})`, { cause: err });
   }
   const name = (err as { name?: string })?.name;
-  const why = name === 'AbortError' || name === 'TimeoutError' ? 'timed out' : codes[0] ?? String((err as Error)?.message ?? err);
-  return new IdempotencyOutcomeUnknownError(`${what}: outcome unknown (${why})`, { key, operation: what, scope: '' }, { cause: err });
+  const why =
+    name === 'AbortError' || name === 'TimeoutError'
+      ? 'timed out'
+      : (codes[0] ?? String((err as Error)?.message ?? err));
+  return new IdempotencyOutcomeUnknownError(
+    `${what}: outcome unknown (${why})`,
+    { key, operation: what, scope: '' },
+    { cause: err },
+  );
 }

@@ -46,12 +46,19 @@ function checkpointReader(config: NodeConfig): CheckpointReader {
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
-export async function awaitDurableCheckpoint(config: NodeConfig, options: DurableCheckpointOptions = {}): Promise<void> {
+export async function awaitDurableCheckpoint(
+  config: NodeConfig,
+  options: DurableCheckpointOptions = {},
+): Promise<void> {
   const { waitMs = 3000, pollMs = 10 } = options;
   const planned = readPlanningCheckpoint(config);
   const reader = checkpointReader(config);
   const query = {
-    configurable: { thread_id: planned.threadId, checkpoint_ns: planned.checkpointNs, checkpoint_id: planned.checkpointId },
+    configurable: {
+      thread_id: planned.threadId,
+      checkpoint_ns: planned.checkpointNs,
+      checkpoint_id: planned.checkpointId,
+    },
   };
   const deadline = Date.now() + waitMs;
   for (;;) {

@@ -90,7 +90,8 @@ export interface NodeKeyRequest {
 export async function nodeKey(operation: string, request: NodeKeyRequest = {}): Promise<string> {
   const config = await currentNodeConfig(request.config);
   const key = nodeIdempotencyKey(operation, { config, discriminator: request.discriminator });
-  if (request.requireDurableCheckpoint !== false) await awaitDurableCheckpoint(config, { waitMs: request.durableWaitMs });
+  if (request.requireDurableCheckpoint !== false)
+    await awaitDurableCheckpoint(config, { waitMs: request.durableWaitMs });
   return key;
 }
 
@@ -111,13 +112,23 @@ export function idempotentInNode<A extends unknown[], R>(
     const key = drawKey(options, config, args);
     const hashed = options.args !== undefined ? options.args(...args) : args.length === 1 ? args[0] : args;
     const callArgs = options.withKey !== undefined ? options.withKey(key, args) : args;
-    const request = { operation: options.operation, key, scope: options.scope, args: hashed, mechanism, ttlSeconds: options.ttlSeconds };
+    const request = {
+      operation: options.operation,
+      key,
+      scope: options.scope,
+      args: hashed,
+      mechanism,
+      ttlSeconds: options.ttlSeconds,
+    };
     if (options.requireDurableCheckpoint === false) return runtime.run(request, () => fn(...callArgs));
     return awaitDurableCheckpoint(config, { waitMs: options.durableWaitMs }).then(() =>
       runtime.run(request, () => fn(...callArgs)),
     );
   };
   const call = (async (...args: A) => callWith(await currentNodeConfig(), args)) as InNodeCall<A, R>;
-  call.withConfig = (config) => (...args: A) => callWith(config, args);
+  call.withConfig =
+    (config) =>
+    (...args: A) =>
+      callWith(config, args);
   return call;
 }

@@ -7,8 +7,16 @@ export { KeySourceError, currentNodeConfig, readTaskScope, type NodeConfig, type
 export { deriveNodeKey, nodeIdempotencyKey, type NodeKeyOptions } from './node-key.js';
 export { keepIdempotencyKey, mintStateKey, readStateKey, stateKeyField } from './state-key.js';
 export {
-  awaitDurableCheckpoint, readPlanningCheckpoint, type DurableCheckpointOptions, type PlanningCheckpoint,
+  awaitDurableCheckpoint,
+  readPlanningCheckpoint,
+  type DurableCheckpointOptions,
+  type PlanningCheckpoint,
 } from './durable-checkpoint.js';
 export {
-  idempotentInNode, nodeKey, type InNodeCall, type InNodeOptions, type NodeKeyRequest, type NodeKeySource,
+  idempotentInNode,
+  nodeKey,
+  type InNodeCall,
+  type InNodeOptions,
+  type NodeKeyRequest,
+  type NodeKeySource,
 } from './in-node.js';

@@ -38,7 +38,7 @@ export function readTaskScope(config: NodeConfig): TaskScope {
   const checkpointNs = conf.checkpoint_ns;
   if (typeof checkpointNs !== 'string' || checkpointNs === '' || conf[SCRATCHPAD] === undefined) {
     throw new KeySourceError(
-      'not inside a LangGraph node: no checkpoint_ns/task in the config. Call this from a node body, or pass the node\'s config.',
+      "not inside a LangGraph node: no checkpoint_ns/task in the config. Call this from a node body, or pass the node's config.",
     );
   }
   if (typeof threadId !== 'string' && typeof threadId !== 'number') {
@@ -77,11 +77,15 @@ export async function currentNodeConfig(given?: NodeConfig): Promise<NodeConfig>
   const specifier = '@langchain/langgraph';
   loading ??= import(specifier).catch((cause: unknown) => {
     loading = undefined;
-    throw new KeySourceError(`@langchain/langgraph is not installed (${String(cause)}); pass the node's config explicitly.`);
+    throw new KeySourceError(
+      `@langchain/langgraph is not installed (${String(cause)}); pass the node's config explicitly.`,
+    );
   }) as Promise<LangGraphModule>;
   const config = (await loading).getConfig();
   if (config === undefined) {
-    throw new KeySourceError('no LangGraph config in this async context (AsyncLocalStorage): pass the node\'s config explicitly.');
+    throw new KeySourceError(
+      "no LangGraph config in this async context (AsyncLocalStorage): pass the node's config explicitly.",
+    );
   }
   return config;
 }

@@ -14,7 +14,8 @@ export function metaTools(): ListedTool[] {
   return [
     {
       name: SEARCH_TOOL,
-      description: 'Search the API operations this server can call, by words in their names, descriptions and tags. Returns names to pass to describe_tool and invoke_tool.',
+      description:
+        'Search the API operations this server can call, by words in their names, descriptions and tags. Returns names to pass to describe_tool and invoke_tool.',
       inputSchema: {
         type: 'object',
         properties: {
@@ -28,14 +29,16 @@ export function metaTools(): ListedTool[] {
     },
     {
       name: DESCRIBE_TOOL,
-      description: 'The full description and input schema of one operation found with search_tools. Read it before invoke_tool.',
+      description:
+        'The full description and input schema of one operation found with search_tools. Read it before invoke_tool.',
       inputSchema: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] },
       annotations: { readOnlyHint: true, openWorldHint: false },
       _meta: {},
     },
     {
       name: INVOKE_TOOL,
-      description: 'Call one operation by name. `arguments` must match the schema from describe_tool; for operations with side effects it includes the required idempotency_key — create it once per intent and send the same key when you retry, so the effect happens at most once.',
+      description:
+        'Call one operation by name. `arguments` must match the schema from describe_tool; for operations with side effects it includes the required idempotency_key — create it once per intent and send the same key when you retry, so the effect happens at most once.',
       inputSchema: {
         type: 'object',
         properties: { name: { type: 'string' }, arguments: { type: 'object' } },
@@ -49,7 +52,12 @@ export function metaTools(): ListedTool[] {
 
 /** Lower-cased words, a plural `s` dropped (`customers` finds `customer`, `creates` finds `create`). */
 const stem = (w: string): string => (w.length > 3 && w.endsWith('s') && !w.endsWith('ss') ? w.slice(0, -1) : w);
-const words = (text: string): string[] => text.toLowerCase().split(/[^a-z0-9]+/).filter((w) => w.length > 0).map(stem);
+const words = (text: string): string[] =>
+  text
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter((w) => w.length > 0)
+    .map(stem);
 
 /** Name hits weigh most, then tags, then the description; ties keep the binding order (stable output). */
 function score(binding: ToolBinding, query: string[]): number {
@@ -75,7 +83,12 @@ export function searchTools(bindings: readonly ToolBinding[], query: string, lim
   const scored = bindings.map((b, i) => ({ b, i, s: score(b, q) })).filter((x) => x.s > 0);
   scored.sort((x, y) => y.s - x.s || x.i - y.i);
   return scored.slice(0, Math.max(1, Math.min(limit, 50))).map(({ b }) => {
-    const hit: SearchHit = { name: b.names.mcp, summary: b.description.split('\n')[0]?.slice(0, 200) ?? '', effect: b.effect, mechanism: b.mechanism };
+    const hit: SearchHit = {
+      name: b.names.mcp,
+      summary: b.description.split('\n')[0]?.slice(0, 200) ?? '',
+      effect: b.effect,
+      mechanism: b.mechanism,
+    };
     if (b.title !== undefined) hit.title = b.title;
     if (b.tags !== undefined && b.tags.length > 0) hit.tags = b.tags;
     return hit;

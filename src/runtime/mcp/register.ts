@@ -8,7 +8,13 @@
  */
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import {
+  CallToolRequestSchema,
+  ErrorCode,
+  ListToolsRequestSchema,
+  McpError,
+  type CallToolResult,
+} from '@modelcontextprotocol/sdk/types.js';
 import type { KeyScope } from '../core/keys.js';
 import type { ToolBinding, ToolCallContext, ToolOutcome } from '../tools/types.js';
 import { DESCRIBE_TOOL, INVOKE_TOOL, SEARCH_TOOL, describeTool, metaTools, searchTools } from './dynamic.js';
@@ -39,13 +45,20 @@ export interface RegisterToolRuntimeOptions {
 const lowLevel = (server: McpServer | Server): Server => ('server' in server ? server.server : server);
 
 function fail(code: string, message: string): CallToolResult {
-  return outcomeToResult({ ok: false, error: { code, message, executed: 'no', retry_same_key: true } }) as CallToolResult;
+  return outcomeToResult({
+    ok: false,
+    error: { code, message, executed: 'no', retry_same_key: true },
+  }) as CallToolResult;
 }
 
 const asRecord = (value: unknown): Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
 
-export function registerToolRuntime(server: McpServer | Server, runtime: McpToolRuntime, options: RegisterToolRuntimeOptions = {}): void {
+export function registerToolRuntime(
+  server: McpServer | Server,
+  runtime: McpToolRuntime,
+  options: RegisterToolRuntimeOptions = {},
+): void {
   const bindings = runtime.list();
   const byName = new Map(bindings.map((b) => [b.names.mcp, b]));
   const fixedValues = options.serverArguments ?? {};
@@ -55,12 +68,17 @@ export function registerToolRuntime(server: McpServer | Server, runtime: McpTool
   low.registerCapabilities({ tools: {} });
   low.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: listed as never }));
 
-  const invoke = async (binding: ToolBinding, args: Record<string, unknown>, extra: CallExtra): Promise<CallToolResult> => {
+  const invoke = async (
+    binding: ToolBinding,
+    args: Record<string, unknown>,
+    extra: CallExtra,
+  ): Promise<CallToolResult> => {
     let scope: string | KeyScope | undefined;
     try {
       scope = (options.scope ?? defaultScope)(extra);
     } catch (err) {
-      if (err instanceof ScopeUnknownError) return fail('idempotency_scope_unknown', `Server configuration error: ${err.message}. Nothing was executed.`);
+      if (err instanceof ScopeUnknownError)
+        return fail('idempotency_scope_unknown', `Server configuration error: ${err.message}. Nothing was executed.`);
       throw err;
     }
     const own = Object.keys(asRecord(binding.inputSchema.properties));
@@ -77,15 +95,29 @@ export function registerToolRuntime(server: McpServer | Server, runtime: McpTool
     const args = asRecord(request.params.arguments);
     if (options.dynamic) {
       if (name === SEARCH_TOOL) {
-        const hits = searchTools(bindings, String(args.query ?? ''), typeof args.limit === 'number' ? args.limit : undefined);
-        return { content: [{ type: 'text', text: JSON.stringify({ tools: hits }) }], structuredContent: { tools: hits } };
+        const hits = searchTools(
+          bindings,
+          String(args.query ?? ''),
+          typeof args.limit === 'number' ? args.limit : undefined,
+        );
+        return {
+          content: [{ type: 'text', text: JSON.stringify({ tools: hits }) }],
+          structuredContent: { tools: hits },
+        };
       }
       const target = byName.get(String(args.name ?? ''));
       if (name === DESCRIBE_TOOL || name === INVOKE_TOOL) {
-        if (target === undefined) return fail('unknown_tool', `No operation named ${JSON.stringify(args.name)}; find names with ${SEARCH_TOOL}. Nothing was executed.`);
+        if (target === undefined)
+          return fail(
+            'unknown_tool',
+            `No operation named ${JSON.stringify(args.name)}; find names with ${SEARCH_TOOL}. Nothing was executed.`,
+          );
         if (name === INVOKE_TOOL) return invoke(target, asRecord(args.arguments), extra);
         const description = describeTool(target, fixed);
-        return { content: [{ type: 'text', text: JSON.stringify(description) }], structuredContent: description as unknown as Record<string, unknown> };
+        return {
+          content: [{ type: 'text', text: JSON.stringify(description) }],
+          structuredContent: description as unknown as Record<string, unknown>,
+        };
       }
       throw new McpError(ErrorCode.InvalidParams, `Tool ${name} not found`);
     }

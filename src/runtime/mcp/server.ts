@@ -2,7 +2,14 @@
 export { registerToolRuntime } from './register.js';
 export type { McpToolRuntime, RegisterToolRuntimeOptions } from './register.js';
 export { outcomeToResult } from './outcome.js';
-export { MECHANISM_META, OPERATION_META, WINDOW_META, listedTool, toolMeta, withoutServerArguments } from './tool-meta.js';
+export {
+  MECHANISM_META,
+  OPERATION_META,
+  WINDOW_META,
+  listedTool,
+  toolMeta,
+  withoutServerArguments,
+} from './tool-meta.js';
 export type { ListedTool } from './tool-meta.js';
 export { DESCRIBE_TOOL, INVOKE_TOOL, SEARCH_TOOL, searchTools } from './dynamic.js';
 export type { SearchHit } from './dynamic.js';

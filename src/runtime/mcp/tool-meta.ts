@@ -20,7 +20,10 @@ export interface ListedTool {
 }
 
 /** The input schema minus the properties the server fills in itself. */
-export function withoutServerArguments(schema: Record<string, unknown>, fixed: ReadonlySet<string>): Record<string, unknown> {
+export function withoutServerArguments(
+  schema: Record<string, unknown>,
+  fixed: ReadonlySet<string>,
+): Record<string, unknown> {
   if (fixed.size === 0) return schema;
   const properties = { ...((schema.properties as Record<string, unknown> | undefined) ?? {}) };
   for (const name of fixed) delete properties[name];

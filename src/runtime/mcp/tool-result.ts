@@ -55,12 +55,16 @@ export function replayResult<R extends ToolResultLike>(stored: R, calledAt: Date
  * note asks the model not to send a third one and to tell the user, rather than to undo anything.
  */
 export function recentSimilarResult<R extends ToolResultLike>(
-  result: R, similar: { calledAt: Date; key: string }, now: number, keyArgument: string,
+  result: R,
+  similar: { calledAt: Date; key: string },
+  now: number,
+  keyArgument: string,
 ): R {
   const seconds = Math.max(0, Math.round((now - similar.calledAt.getTime()) / 1000));
-  const note = `Note: a similar call (same tool, same target) completed ${seconds} s ago with ${keyArgument} `
-    + `${JSON.stringify(similar.key)}; this one ran as a new request. If the user did not ask for it twice, `
-    + 'do not call it again: tell the user it was done twice.';
+  const note =
+    `Note: a similar call (same tool, same target) completed ${seconds} s ago with ${keyArgument} ` +
+    `${JSON.stringify(similar.key)}; this one ran as a new request. If the user did not ask for it twice, ` +
+    'do not call it again: tell the user it was done twice.';
   const meta = { called_at: similar.calledAt.toISOString(), key: similar.key };
   return {
     ...result,

@@ -6,8 +6,13 @@
  */
 import { hashArgs } from '../core/canonical-json.js';
 import {
-  IdempotencyConflictError, IdempotencyFailedError, IdempotencyFencedError, IdempotencyInFlightError,
-  IdempotencyKeyInvalidError, IdempotencyOutcomeUnknownError, IdempotencyResultTooLargeError,
+  IdempotencyConflictError,
+  IdempotencyFailedError,
+  IdempotencyFencedError,
+  IdempotencyInFlightError,
+  IdempotencyKeyInvalidError,
+  IdempotencyOutcomeUnknownError,
+  IdempotencyResultTooLargeError,
   IdempotencyResultUnencodableError,
 } from '../core/errors.js';
 import { HttpStatusError } from '../http/caller.js';
@@ -92,32 +97,56 @@ function withoutKey(args: Record<string, unknown>, keyArgument: string): Record<
 /** Runtime errors → `isError` tool results the model can read and act on. */
 function toToolError(err: unknown, keyArgument: string): ToolResultLike {
   if (err instanceof IdempotencyKeyInvalidError) {
-    return errorResult('idempotency_key_invalid', `Invalid ${keyArgument}: ${err.message}. Send 16–255 printable ASCII characters (for example a UUID), created once per intent.`);
+    return errorResult(
+      'idempotency_key_invalid',
+      `Invalid ${keyArgument}: ${err.message}. Send 16–255 printable ASCII characters (for example a UUID), created once per intent.`,
+    );
   }
   if (err instanceof IdempotencyConflictError) {
-    return errorResult('idempotency_conflict', `This ${keyArgument} was already used with different arguments; nothing was executed. Reuse a key only to retry the identical call; use a new key for a new intent.`);
+    return errorResult(
+      'idempotency_conflict',
+      `This ${keyArgument} was already used with different arguments; nothing was executed. Reuse a key only to retry the identical call; use a new key for a new intent.`,
+    );
   }
   if (err instanceof IdempotencyInFlightError) {
-    return errorResult('idempotency_in_flight', `A call with this ${keyArgument} is still in progress; nothing new was executed. Retry later with the same key to get its result.`);
+    return errorResult(
+      'idempotency_in_flight',
+      `A call with this ${keyArgument} is still in progress; nothing new was executed. Retry later with the same key to get its result.`,
+    );
   }
   if (err instanceof IdempotencyOutcomeUnknownError) {
-    return errorResult('idempotency_outcome_unknown', `An earlier call with this ${keyArgument} did not finish and its outcome is unknown; it is not run again automatically. It needs reconciliation by an operator.`);
+    return errorResult(
+      'idempotency_outcome_unknown',
+      `An earlier call with this ${keyArgument} did not finish and its outcome is unknown; it is not run again automatically. It needs reconciliation by an operator.`,
+    );
   }
   if (err instanceof IdempotencyResultTooLargeError || err instanceof IdempotencyResultUnencodableError) {
-    return errorResult('idempotency_result_unavailable', `The call with this ${keyArgument} already happened (it is not run again), but its result was not stored and cannot be replayed. Do not retry it; use a read tool to look at the outcome.`);
+    return errorResult(
+      'idempotency_result_unavailable',
+      `The call with this ${keyArgument} already happened (it is not run again), but its result was not stored and cannot be replayed. Do not retry it; use a read tool to look at the outcome.`,
+    );
   }
   if (err instanceof IdempotencyFencedError) {
-    return errorResult('idempotency_fenced', `The call with this ${keyArgument} happened, but a retry took the key over while it ran, so its result was not recorded. Do not retry with a new key; retry with the same key to get the recorded result.`);
+    return errorResult(
+      'idempotency_fenced',
+      `The call with this ${keyArgument} happened, but a retry took the key over while it ran, so its result was not recorded. Do not retry with a new key; retry with the same key to get the recorded result.`,
+    );
   }
   if (err instanceof IdempotencyFailedError) return errorResult('idempotency_failed', err.message);
   if (err instanceof HttpStatusError && err.definiteFailure) {
     // A generated client's 4xx inside the handler: the row was released (active-run.ts), so say so, with the API's words.
     const api = parseApiError(err.body);
     const detail = [api.code, api.message].filter((x) => x !== undefined).join(': ');
-    return errorResult('api_error', `The API refused the request (HTTP ${err.status}${detail !== '' ? `, ${detail}` : ''}); nothing was executed. Correct the arguments and retry with the same ${keyArgument}.`);
+    return errorResult(
+      'api_error',
+      `The API refused the request (HTTP ${err.status}${detail !== '' ? `, ${detail}` : ''}); nothing was executed. Correct the arguments and retry with the same ${keyArgument}.`,
+    );
   }
   if (err instanceof ScopeUnknownError) {
-    return errorResult('idempotency_scope_unknown', `Server configuration error: ${err.message}; the server must pass a \`scope\` resolver to withIdempotency. Nothing was executed.`);
+    return errorResult(
+      'idempotency_scope_unknown',
+      `Server configuration error: ${err.message}; the server must pass a \`scope\` resolver to withIdempotency. Nothing was executed.`,
+    );
   }
   return errorResult('idempotency_error', `The tool failed: ${err instanceof Error ? err.message : String(err)}`);
 }
@@ -129,18 +158,32 @@ export function withIdempotency<A extends Record<string, unknown>, E, R extends 
   const keyArgument = options.keyArgument ?? 'idempotency_key';
   const now = options.now ?? Date.now;
   // The window answers without the store, so it must never outlive the store's dedup window (TTL).
-  const windowMs = Math.min(options.windowMs ?? 300_000, options.ttlSeconds === undefined ? Infinity : options.ttlSeconds * 1000);
+  const windowMs = Math.min(
+    options.windowMs ?? 300_000,
+    options.ttlSeconds === undefined ? Infinity : options.ttlSeconds * 1000,
+  );
   const window = createDedupWindow<R>(windowMs, options.windowSize ?? 1000);
-  const idem: Idempotency = createIdempotency(definedOnly({
-    store: options.store, now, waitMs: options.waitMs, leaseMs: options.leaseMs, pollMs: options.pollMs,
-    maxResultBytes: options.maxResultBytes, defaultTtlSeconds: options.ttlSeconds, recentSimilar: options.recentSimilar,
-  }));
+  const idem: Idempotency = createIdempotency(
+    definedOnly({
+      store: options.store,
+      now,
+      waitMs: options.waitMs,
+      leaseMs: options.leaseMs,
+      pollMs: options.pollMs,
+      maxResultBytes: options.maxResultBytes,
+      defaultTtlSeconds: options.ttlSeconds,
+      recentSimilar: options.recentSimilar,
+    }),
+  );
   const mechanism = options.mechanism ?? 'fail-closed';
 
   return async (args, extra): Promise<WithMeta<R>> => {
-    const key = (args ?? {})[keyArgument];
+    const key = args?.[keyArgument];
     if (key === undefined || key === null || key === '') {
-      return errorResult('idempotency_key_missing', `Missing required argument ${keyArgument}: this tool has side effects. Create a unique key for this intent (for example a UUID), keep it, and send the same key when you retry.`) as WithMeta<R>;
+      return errorResult(
+        'idempotency_key_missing',
+        `Missing required argument ${keyArgument}: this tool has side effects. Create a unique key for this intent (for example a UUID), keep it, and send the same key when you retry.`,
+      ) as WithMeta<R>;
     }
     const rest = withoutKey(args, keyArgument);
     try {
@@ -155,7 +198,14 @@ export function withIdempotency<A extends Record<string, unknown>, E, R extends 
       }
       // Args differ (or no hit): the store decides — it raises the conflict with the stored row.
       const run = await idem.run<R>(
-        { operation: options.operation, key: key as string, scope, args: rest, mechanism, ttlSeconds: options.ttlSeconds },
+        {
+          operation: options.operation,
+          key: key as string,
+          scope,
+          args: rest,
+          mechanism,
+          ttlSeconds: options.ttlSeconds,
+        },
         async () => handler(args, extra),
       );
       window.set(id, { argsHash, result: run.result, calledAt: run.originalCalledAt.getTime(), storedAt: now() });

@@ -10,16 +10,42 @@ import type { SagaRow, SagaStore } from '../store/types.js';
 
 /** Returns the orphan row's key: `orphan:` + sha256(key, fencing token), unique per late attempt. */
 export async function recordOrphan(
-  saga: SagaStore, row: SagaRow, lateToken: string, externalId: string, now: () => number,
+  saga: SagaStore,
+  row: SagaRow,
+  lateToken: string,
+  externalId: string,
+  now: () => number,
 ): Promise<string> {
   const key = `orphan:${sha256Hex(`${row.key}\n${lateToken}`)}`;
   const token = randomUUID();
   const claim = await saga.claim({
-    scope: row.scope, key, operation: row.operation, argsHash: row.argsHash, compensationOperation: row.compensationOperation,
-    leaseToken: token, now: now(), leaseMs: 60_000, ttlMs: Math.max(0, row.expiresAt - row.createdAt),
+    scope: row.scope,
+    key,
+    operation: row.operation,
+    argsHash: row.argsHash,
+    compensationOperation: row.compensationOperation,
+    leaseToken: token,
+    now: now(),
+    leaseMs: 60_000,
+    ttlMs: Math.max(0, row.expiresAt - row.createdAt),
   });
   if (!claim.claimed) return key; // already recorded
-  const note = JSON.stringify({ outcome: 'orphan', orphanOf: row.key, externalId, message: 'completion fenced after a takeover' });
-  await saga.transition({ scope: row.scope, key, leaseToken: token, now: now(), from: ['pending'], to: 'compensating', externalId, error: note, leaseMs: 0 });
+  const note = JSON.stringify({
+    outcome: 'orphan',
+    orphanOf: row.key,
+    externalId,
+    message: 'completion fenced after a takeover',
+  });
+  await saga.transition({
+    scope: row.scope,
+    key,
+    leaseToken: token,
+    now: now(),
+    from: ['pending'],
+    to: 'compensating',
+    externalId,
+    error: note,
+    leaseMs: 0,
+  });
   return key;
 }

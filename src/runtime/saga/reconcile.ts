@@ -13,18 +13,40 @@ export interface SagaReconcileOutcome {
   action: 'compensated' | 'completed' | 'released' | 'unknown' | 'skipped' | 'compensation-failed';
 }
 
-async function compensateOwned(store: DedupStore, row: SagaRow, token: string, externalId: string,
-  compensate: NonNullable<SagaHandlers<unknown>['compensate']>, now: () => number, table?: string): Promise<boolean> {
+async function compensateOwned(
+  store: DedupStore,
+  row: SagaRow,
+  token: string,
+  externalId: string,
+  compensate: NonNullable<SagaHandlers<unknown>['compensate']>,
+  now: () => number,
+  table?: string,
+): Promise<boolean> {
   const saga = requireCapability(store, 'saga', 'saga reconcile').saga(table);
   const id = { scope: row.scope, key: row.key, leaseToken: token };
-  if (!(await saga.transition({ ...id, now: now(), from: ['pending', 'completed', 'compensating'], to: 'compensating', externalId }))) {
+  if (
+    !(await saga.transition({
+      ...id,
+      now: now(),
+      from: ['pending', 'completed', 'compensating'],
+      to: 'compensating',
+      externalId,
+    }))
+  ) {
     return false;
   }
   try {
     await compensate(externalId, { ...row, externalId });
   } catch (err) {
     // Stays `compensating` with an expired lease: the next reconcile run retries the inverse.
-    await saga.transition({ ...id, now: now(), from: ['compensating'], to: 'compensating', error: encodeError(err, 'unknown'), leaseMs: 0 });
+    await saga.transition({
+      ...id,
+      now: now(),
+      from: ['compensating'],
+      to: 'compensating',
+      error: encodeError(err, 'unknown'),
+      leaseMs: 0,
+    });
     return false;
   }
   return saga.transition({ ...id, now: now(), from: ['compensating'], to: 'compensated', error: null });
@@ -32,18 +54,24 @@ async function compensateOwned(store: DedupStore, row: SagaRow, token: string, e
 
 /** Undo a completed saga through its linked compensation operation. */
 export async function compensateSaga(
-  store: DedupStore, id: { scope?: string; key: string; table?: string; now?: () => number; leaseMs?: number },
+  store: DedupStore,
+  id: { scope?: string; key: string; table?: string; now?: () => number; leaseMs?: number },
   compensate: (externalId: string, row: SagaRow) => Promise<void>,
 ): Promise<SagaRow | undefined> {
   const saga = requireCapability(store, 'saga', 'saga reconcile').saga(id.table);
   const now = id.now ?? Date.now;
   const row = await saga.get({ scope: id.scope ?? '', key: id.key });
-  if (!row || row.status !== 'completed' || !row.externalId) return row;
+  if (row?.status !== 'completed' || !row.externalId) return row;
   // Completed rows hold an expired lease only if we let it lapse; take it with a fresh token.
   const token = randomUUID();
   const taken = await saga.takeOver({
-    scope: row.scope, key: row.key, expectedToken: row.leaseToken, newToken: token, now: Math.max(now(), row.leaseExpiresAt),
-    leaseMs: id.leaseMs ?? 30_000, from: ['completed'],
+    scope: row.scope,
+    key: row.key,
+    expectedToken: row.leaseToken,
+    newToken: token,
+    now: Math.max(now(), row.leaseExpiresAt),
+    leaseMs: id.leaseMs ?? 30_000,
+    from: ['completed'],
   });
   if (!taken) return saga.get(row);
   await compensateOwned(store, taken, token, row.externalId, compensate, now, id.table);
@@ -52,7 +80,8 @@ export async function compensateSaga(
 
 /** The reconcile job: every stale pending/compensating saga row, decided by the downstream. */
 export async function reconcileSagas<T>(
-  store: DedupStore, handlers: Pick<SagaHandlers<T>, 'reconcile' | 'compensate'>,
+  store: DedupStore,
+  handlers: Pick<SagaHandlers<T>, 'reconcile' | 'compensate'>,
   opts: { table?: string; now?: () => number; leaseMs?: number; limit?: number } = {},
 ): Promise<SagaReconcileOutcome[]> {
   const saga = requireCapability(store, 'saga', 'saga reconcile').saga(opts.table);
@@ -61,7 +90,12 @@ export async function reconcileSagas<T>(
   for (const row of await saga.listStale(now(), opts.limit)) {
     const token = randomUUID();
     const taken = await saga.takeOver({
-      scope: row.scope, key: row.key, expectedToken: row.leaseToken, newToken: token, now: now(), leaseMs: opts.leaseMs ?? 30_000,
+      scope: row.scope,
+      key: row.key,
+      expectedToken: row.leaseToken,
+      newToken: token,
+      now: now(),
+      leaseMs: opts.leaseMs ?? 30_000,
       from: ['pending', 'compensating'],
     });
     // A compensating row (an undo under way, or a recorded orphan) already names its effect.
@@ -77,8 +111,13 @@ export async function reconcileSagas<T>(
 }
 
 async function settle<T>(
-  store: DedupStore, row: SagaRow, token: string, verdict: Awaited<ReturnType<NonNullable<SagaHandlers<T>['reconcile']>>>,
-  handlers: Pick<SagaHandlers<T>, 'compensate'>, now: () => number, table?: string,
+  store: DedupStore,
+  row: SagaRow,
+  token: string,
+  verdict: Awaited<ReturnType<NonNullable<SagaHandlers<T>['reconcile']>>>,
+  handlers: Pick<SagaHandlers<T>, 'compensate'>,
+  now: () => number,
+  table?: string,
 ): Promise<SagaReconcileOutcome['action']> {
   const saga = requireCapability(store, 'saga', 'saga reconcile').saga(table);
   const id = { scope: row.scope, key: row.key, leaseToken: token, now: now() };
@@ -91,6 +130,12 @@ async function settle<T>(
     const ok = await compensateOwned(store, row, token, verdict.externalId, handlers.compensate, now, table);
     return ok ? 'compensated' : 'compensation-failed';
   }
-  await saga.transition({ ...id, from: ['pending'], to: 'completed', externalId: verdict.externalId, result: JSON.stringify(verdict.result ?? null) });
+  await saga.transition({
+    ...id,
+    from: ['pending'],
+    to: 'completed',
+    externalId: verdict.externalId,
+    result: JSON.stringify(verdict.result ?? null),
+  });
   return 'completed';
 }

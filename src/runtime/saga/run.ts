@@ -7,15 +7,31 @@
 import { randomUUID } from 'node:crypto';
 import { hashArgs } from '../core/canonical-json.js';
 import {
-  IdempotencyConflictError, IdempotencyFailedError, IdempotencyFencedError, IdempotencyInFlightError,
+  IdempotencyConflictError,
+  IdempotencyFailedError,
+  IdempotencyFencedError,
+  IdempotencyInFlightError,
   IdempotencyOutcomeUnknownError,
 } from '../core/errors.js';
-import { createIdempotency, type IdempotencyOptions, type RunContext, type RunRequest, type RunResult } from '../core/idempotency.js';
+import {
+  createIdempotency,
+  type IdempotencyOptions,
+  type RunContext,
+  type RunRequest,
+  type RunResult,
+} from '../core/idempotency.js';
 import { scopeString, validateKey, type KeyScope } from '../core/keys.js';
 import { withHeartbeat } from '../core/lease-heartbeat.js';
 import { createRunTag, trustedNotExecuted } from '../core/run-tag.js';
 import { recordOrphan } from './orphan.js';
-import { requireCapability, type DedupRow, type DedupStore, type SagaRow, type SagaStore, type StoreMechanism } from '../store/types.js';
+import {
+  requireCapability,
+  type DedupRow,
+  type DedupStore,
+  type SagaRow,
+  type SagaStore,
+  type StoreMechanism,
+} from '../store/types.js';
 import { decodeResult, encodeError, encodeResult, unencodableMarker } from '../core/stored-value.js';
 
 export interface SagaRequest {
@@ -62,40 +78,72 @@ interface SagaCall {
 }
 
 const asDedupState = (row: SagaRow): DedupRow => ({
-  ...row, mechanism: 'OP-5', status: row.status === 'completed' ? 'completed' : row.status === 'pending' ? 'pending' : 'failed',
-  attempts: 0, completedAt: null, argsSummary: null, resolution: null,
+  ...row,
+  mechanism: 'OP-5',
+  status: row.status === 'completed' ? 'completed' : row.status === 'pending' ? 'pending' : 'failed',
+  attempts: 0,
+  completedAt: null,
+  argsSummary: null,
+  resolution: null,
 });
 
 function ctxOf(c: SagaCall, row?: SagaRow) {
   return { key: c.req.key, operation: c.req.operation, scope: c.scope, state: row ? asDedupState(row) : undefined };
 }
 
-async function callAndComplete<T>(c: SagaCall, row: SagaRow, token: string, h: SagaHandlers<T>): Promise<SagaResult<T>> {
+async function callAndComplete<T>(
+  c: SagaCall,
+  row: SagaRow,
+  token: string,
+  h: SagaHandlers<T>,
+): Promise<SagaResult<T>> {
   const id = { scope: c.scope, key: c.req.key, leaseToken: token };
   const tag = createRunTag();
   const renew = () => c.saga.renewLease({ ...id, now: c.now(), leaseMs: c.leaseMs });
   let out: { externalId: string; result: T };
   try {
-    out = await withHeartbeat(renew, c.heartbeatMs, () => h.call({ key: c.req.key, leaseToken: token, attempt: 1, tag }));
+    out = await withHeartbeat(renew, c.heartbeatMs, () =>
+      h.call({ key: c.req.key, leaseToken: token, attempt: 1, tag }),
+    );
   } catch (err) {
     if (trustedNotExecuted(err, tag)) {
       await c.saga.release({ ...id, now: c.now() });
       throw err;
     }
-    await c.saga.transition({ ...id, now: c.now(), from: ['pending'], to: 'pending', error: encodeError(err, 'unknown'), leaseMs: 0 });
-    throw new IdempotencyOutcomeUnknownError(`${c.req.operation}: outcome unknown; run reconcile`, ctxOf(c, row), { cause: err });
+    await c.saga.transition({
+      ...id,
+      now: c.now(),
+      from: ['pending'],
+      to: 'pending',
+      error: encodeError(err, 'unknown'),
+      leaseMs: 0,
+    });
+    throw new IdempotencyOutcomeUnknownError(`${c.req.operation}: outcome unknown; run reconcile`, ctxOf(c, row), {
+      cause: err,
+    });
   }
   return recordCompleted(c, row, token, out, false);
 }
 
 async function recordCompleted<T>(
-  c: SagaCall, row: SagaRow, token: string, out: { externalId: string; result?: T }, wasReplay: boolean,
+  c: SagaCall,
+  row: SagaRow,
+  token: string,
+  out: { externalId: string; result?: T },
+  wasReplay: boolean,
 ): Promise<SagaResult<T>> {
   // Same encoding as the dedup table, so a binary (Blob) result replays byte-identical; sagas have no cap.
   const text = await encodeResult(out.result ?? null, Infinity).then((r) => r.text, unencodableMarker);
   const ok = await c.saga.transition({
-    scope: c.scope, key: c.req.key, leaseToken: token, now: c.now(), from: ['pending'], to: 'completed',
-    externalId: out.externalId, result: text, error: null,
+    scope: c.scope,
+    key: c.req.key,
+    leaseToken: token,
+    now: c.now(),
+    from: ['pending'],
+    to: 'completed',
+    externalId: out.externalId,
+    result: text,
+    error: null,
   });
   if (!ok) return onSagaFenced(c, row, token, out);
   return { result: out.result as T, externalId: out.externalId, wasReplay, originalCalledAt: new Date(row.createdAt) };
@@ -107,16 +155,32 @@ async function recordCompleted<T>(
  * record it (a `compensating` row of its own) so `reconcileSagas` undoes it, and tell the caller.
  */
 async function onSagaFenced<T>(
-  c: SagaCall, row: SagaRow, token: string, out: { externalId: string; result?: T },
+  c: SagaCall,
+  row: SagaRow,
+  token: string,
+  out: { externalId: string; result?: T },
 ): Promise<SagaResult<T>> {
   const current = await c.saga.get({ scope: c.scope, key: c.req.key });
   if (current?.externalId === out.externalId) {
-    return { result: out.result as T, externalId: out.externalId, wasReplay: false, originalCalledAt: new Date(row.createdAt) };
+    return {
+      result: out.result as T,
+      externalId: out.externalId,
+      wasReplay: false,
+      originalCalledAt: new Date(row.createdAt),
+    };
   }
-  const orphanKey = await recordOrphan(c.saga, { ...row, scope: c.scope, key: c.req.key }, token, out.externalId, c.now);
+  const orphanKey = await recordOrphan(
+    c.saga,
+    { ...row, scope: c.scope, key: c.req.key },
+    token,
+    out.externalId,
+    c.now,
+  );
   const fenced = new IdempotencyFencedError(
     `${c.req.operation}: saga row taken over while this call ran; its effect ${out.externalId} is recorded as orphan ` +
-      `${orphanKey} for reconcileSagas to compensate`, ctxOf(c, current ?? row));
+      `${orphanKey} for reconcileSagas to compensate`,
+    ctxOf(c, current ?? row),
+  );
   fenced.result = out.result;
   fenced.externalId = out.externalId;
   throw fenced;
@@ -125,20 +189,41 @@ async function onSagaFenced<T>(
 /** A pending row past its lease: own it, then ask the downstream before anything else. */
 async function onStale<T>(c: SagaCall, row: SagaRow, h: SagaHandlers<T>): Promise<SagaResult<T> | undefined> {
   if (!h.reconcile) {
-    throw new IdempotencyOutcomeUnknownError(`${c.req.operation}: stale pending saga and no reconcile handler`, ctxOf(c, row));
+    throw new IdempotencyOutcomeUnknownError(
+      `${c.req.operation}: stale pending saga and no reconcile handler`,
+      ctxOf(c, row),
+    );
   }
   const token = randomUUID();
   const taken = await c.saga.takeOver({
-    scope: c.scope, key: c.req.key, expectedToken: row.leaseToken, newToken: token, now: c.now(), leaseMs: c.leaseMs, from: ['pending'],
+    scope: c.scope,
+    key: c.req.key,
+    expectedToken: row.leaseToken,
+    newToken: token,
+    now: c.now(),
+    leaseMs: c.leaseMs,
+    from: ['pending'],
   });
   if (!taken) return undefined; // another retry owns it now
   const reconcile = h.reconcile;
-  const renew = () => c.saga.renewLease({ scope: c.scope, key: c.req.key, leaseToken: token, now: c.now(), leaseMs: c.leaseMs });
+  const renew = () =>
+    c.saga.renewLease({ scope: c.scope, key: c.req.key, leaseToken: token, now: c.now(), leaseMs: c.leaseMs });
   const verdict = await withHeartbeat(renew, c.heartbeatMs, () => reconcile(taken));
   if (verdict.status === 'happened') return recordCompleted(c, taken, token, verdict, true); // adopt, don't repeat
   if (verdict.status === 'not-happened') return callAndComplete(c, taken, token, h);
-  await c.saga.transition({ scope: c.scope, key: c.req.key, leaseToken: token, now: c.now(), from: ['pending'], to: 'pending', leaseMs: 0 });
-  throw new IdempotencyOutcomeUnknownError(`${c.req.operation}: reconcile could not tell whether it happened`, ctxOf(c, taken));
+  await c.saga.transition({
+    scope: c.scope,
+    key: c.req.key,
+    leaseToken: token,
+    now: c.now(),
+    from: ['pending'],
+    to: 'pending',
+    leaseMs: 0,
+  });
+  throw new IdempotencyOutcomeUnknownError(
+    `${c.req.operation}: reconcile could not tell whether it happened`,
+    ctxOf(c, taken),
+  );
 }
 
 function replaySaga<T>(c: SagaCall, row: SagaRow): SagaResult<T> {
@@ -150,11 +235,19 @@ function replaySaga<T>(c: SagaCall, row: SagaRow): SagaResult<T> {
   return { result, externalId: row.externalId ?? '', wasReplay: true, originalCalledAt: new Date(row.createdAt) };
 }
 
-export async function runSaga<T>(store: DedupStore, req: SagaRequest, handlers: SagaHandlers<T>): Promise<SagaResult<T>> {
+export async function runSaga<T>(
+  store: DedupStore,
+  req: SagaRequest,
+  handlers: SagaHandlers<T>,
+): Promise<SagaResult<T>> {
   validateKey(req.key);
   const leaseMs = req.leaseMs ?? 30_000;
   const c: SagaCall = {
-    saga: requireCapability(store, 'saga', 'runSaga').saga(req.table), scope: scopeString(req.scope), req, now: req.now ?? Date.now, leaseMs,
+    saga: requireCapability(store, 'saga', 'runSaga').saga(req.table),
+    scope: scopeString(req.scope),
+    req,
+    now: req.now ?? Date.now,
+    leaseMs,
     heartbeatMs: req.heartbeatMs ?? leaseMs / 3,
   };
   const argsHash = hashArgs(req.args);
@@ -163,8 +256,15 @@ export async function runSaga<T>(store: DedupStore, req: SagaRequest, handlers: 
   for (let poll = 0; ; poll++) {
     const token = randomUUID();
     const claim = await c.saga.claim({
-      scope: c.scope, key: req.key, operation: req.operation, argsHash, compensationOperation: req.compensationOperation ?? null,
-      leaseToken: token, now: c.now(), leaseMs: c.leaseMs, ttlMs: (req.ttlSeconds ?? 86_400) * 1000,
+      scope: c.scope,
+      key: req.key,
+      operation: req.operation,
+      argsHash,
+      compensationOperation: req.compensationOperation ?? null,
+      leaseToken: token,
+      now: c.now(),
+      leaseMs: c.leaseMs,
+      ttlMs: (req.ttlSeconds ?? 86_400) * 1000,
     });
     if (claim.claimed) return callAndComplete(c, claim.row, token, handlers);
     const row = claim.row;
@@ -183,13 +283,20 @@ export async function runSaga<T>(store: DedupStore, req: SagaRequest, handlers: 
   }
 }
 
-export type CheckpointRequest = Omit<RunRequest, 'mechanism'> & { mechanism?: StoreMechanism } & Omit<IdempotencyOptions, 'store'>;
+export type CheckpointRequest = Omit<RunRequest, 'mechanism'> & { mechanism?: StoreMechanism } & Omit<
+    IdempotencyOptions,
+    'store'
+  >;
 
 /**
  * SOP OP-8: persist (key, args hash, pending) before the call and the result after, for any
  * orchestrator. A crash leaves `pending`; a retry then polls or fails closed.
  */
-export function checkpoint<T>(store: DedupStore, req: CheckpointRequest, fn: (ctx: RunContext) => Promise<T>): Promise<RunResult<T>> {
+export function checkpoint<T>(
+  store: DedupStore,
+  req: CheckpointRequest,
+  fn: (ctx: RunContext) => Promise<T>,
+): Promise<RunResult<T>> {
   const { operation, key, scope, args, ttlSeconds, mechanism = 'fail-closed', ...options } = req;
   return createIdempotency({ store, ...options }).run({ operation, key, scope, args, ttlSeconds, mechanism }, fn);
 }

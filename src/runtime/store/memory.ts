@@ -4,8 +4,22 @@
  * Each method runs synchronously, so claim is atomic within the event loop.
  */
 import type {
-  ClaimInput, ClaimResult, CompleteInput, DedupRow, FailInput, FullDedupStore, FencedInput, RowId,
-  RenewInput, ResolveInput, SagaClaimInput, SagaRow, SagaStore, SagaTransition, TakeOverInput, SagaStatus,
+  ClaimInput,
+  ClaimResult,
+  CompleteInput,
+  DedupRow,
+  FailInput,
+  FullDedupStore,
+  FencedInput,
+  RowId,
+  RenewInput,
+  ResolveInput,
+  SagaClaimInput,
+  SagaRow,
+  SagaStore,
+  SagaTransition,
+  TakeOverInput,
+  SagaStatus,
 } from './types.js';
 
 /** The columns a resolution sets, shared by every store (SQL spells the same thing in its UPDATE). */
@@ -24,7 +38,9 @@ const replaceable = (row: { status: string; expiresAt: number }, now: number): b
   !UNRESOLVED.has(row.status) && row.expiresAt <= now;
 
 function fencedPending<R extends { status: string; leaseToken: string | null }>(
-  row: R | undefined, token: string, statuses: string[] = ['pending'],
+  row: R | undefined,
+  token: string,
+  statuses: string[] = ['pending'],
 ): row is R {
   return row !== undefined && row.leaseToken === token && statuses.includes(row.status);
 }
@@ -37,9 +53,19 @@ function createMemorySagaStore(): SagaStore {
       const existing = rows.get(idOf(i));
       if (existing && !replaceable(existing, i.now)) return { claimed: false, row: { ...existing } };
       const row: SagaRow = {
-        scope: i.scope, key: i.key, operation: i.operation, argsHash: i.argsHash, status: 'pending',
-        externalId: null, compensationOperation: i.compensationOperation, result: null, error: null,
-        leaseToken: i.leaseToken, leaseExpiresAt: i.now + i.leaseMs, createdAt: i.now, updatedAt: i.now,
+        scope: i.scope,
+        key: i.key,
+        operation: i.operation,
+        argsHash: i.argsHash,
+        status: 'pending',
+        externalId: null,
+        compensationOperation: i.compensationOperation,
+        result: null,
+        error: null,
+        leaseToken: i.leaseToken,
+        leaseExpiresAt: i.now + i.leaseMs,
+        createdAt: i.now,
+        updatedAt: i.now,
         expiresAt: i.now + i.ttlMs,
       };
       rows.set(idOf(i), row);
@@ -101,10 +127,23 @@ export function createMemoryStore(): FullDedupStore {
       const existing = rows.get(idOf(i));
       if (existing && !replaceable(existing, i.now)) return { claimed: false, row: { ...existing } };
       const row: DedupRow = {
-        scope: i.scope, key: i.key, operation: i.operation, argsHash: i.argsHash, mechanism: i.mechanism,
-        status: 'pending', result: null, error: null, externalId: null, leaseToken: i.leaseToken,
-        leaseExpiresAt: i.now + i.leaseMs, attempts: 1, createdAt: i.now, completedAt: null, expiresAt: i.now + i.ttlMs,
-        argsSummary: i.argsSummary ?? null, resolution: existing?.resolution ?? null,
+        scope: i.scope,
+        key: i.key,
+        operation: i.operation,
+        argsHash: i.argsHash,
+        mechanism: i.mechanism,
+        status: 'pending',
+        result: null,
+        error: null,
+        externalId: null,
+        leaseToken: i.leaseToken,
+        leaseExpiresAt: i.now + i.leaseMs,
+        attempts: 1,
+        createdAt: i.now,
+        completedAt: null,
+        expiresAt: i.now + i.ttlMs,
+        argsSummary: i.argsSummary ?? null,
+        resolution: existing?.resolution ?? null,
       };
       rows.set(idOf(i), row);
       return { claimed: true, row: { ...row } };
@@ -114,7 +153,13 @@ export function createMemoryStore(): FullDedupStore {
       return row ? { ...row } : undefined;
     },
     async complete(c: CompleteInput) {
-      return update(c, { status: 'completed', result: c.result, externalId: c.externalId ?? null, error: null, completedAt: c.now });
+      return update(c, {
+        status: 'completed',
+        result: c.result,
+        externalId: c.externalId ?? null,
+        error: null,
+        completedAt: c.now,
+      });
     },
     async fail(f: FailInput) {
       return update(f, { status: 'failed', error: f.error, completedAt: f.now });
@@ -127,16 +172,21 @@ export function createMemoryStore(): FullDedupStore {
     },
     async resolve(r: ResolveInput) {
       const row = rows.get(idOf(r));
-      if (!row || row.status !== 'pending' || row.leaseExpiresAt > r.now) return undefined;
+      if (row?.status !== 'pending' || row.leaseExpiresAt > r.now) return undefined;
       Object.assign(row, resolvedPatch(r));
       return { ...row };
     },
     async takeOver(t: TakeOverInput) {
       const row = rows.get(idOf(t));
-      if (!row || row.status !== 'pending' || row.leaseToken !== t.expectedToken || row.leaseExpiresAt > t.now) {
+      if (row?.status !== 'pending' || row.leaseToken !== t.expectedToken || row.leaseExpiresAt > t.now) {
         return undefined;
       }
-      Object.assign(row, { leaseToken: t.newToken, leaseExpiresAt: t.now + t.leaseMs, attempts: row.attempts + 1, error: null });
+      Object.assign(row, {
+        leaseToken: t.newToken,
+        leaseExpiresAt: t.now + t.leaseMs,
+        attempts: row.attempts + 1,
+        error: null,
+      });
       return { ...row };
     },
     async renewLease(r: RenewInput) {

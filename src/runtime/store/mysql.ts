@@ -87,20 +87,21 @@ export function createMysqlDriver(opts: MysqlStoreOptions): SqlDriver {
     dialect: 'mysql',
     all: (sql, params) => retryDeadlock(() => direct.all(sql, params)),
     run: (sql, params) => retryDeadlock(() => direct.run(sql, params)),
-    transaction: (fn) => retryDeadlock(async () => {
-      const conn = await pool.getConnection();
-      try {
-        await conn.beginTransaction();
-        const out = await fn(queries(conn));
-        await conn.commit();
-        return out;
-      } catch (err) {
-        await conn.rollback().catch(() => undefined);
-        throw err;
-      } finally {
-        conn.release();
-      }
-    }),
+    transaction: (fn) =>
+      retryDeadlock(async () => {
+        const conn = await pool.getConnection();
+        try {
+          await conn.beginTransaction();
+          const out = await fn(queries(conn));
+          await conn.commit();
+          return out;
+        } catch (err) {
+          await conn.rollback().catch(() => undefined);
+          throw err;
+        } finally {
+          conn.release();
+        }
+      }),
     isDuplicateKey: (err) => errCode(err) === 'ER_DUP_ENTRY',
     async close() {
       if (owned) await pool.end();

@@ -13,7 +13,9 @@ import type { FullDedupStore } from './types.js';
 
 function splitQuery(rest: string): { path: string; params: URLSearchParams } {
   const q = rest.indexOf('?');
-  return q < 0 ? { path: rest, params: new URLSearchParams() } : { path: rest.slice(0, q), params: new URLSearchParams(rest.slice(q + 1)) };
+  return q < 0
+    ? { path: rest, params: new URLSearchParams() }
+    : { path: rest.slice(0, q), params: new URLSearchParams(rest.slice(q + 1)) };
 }
 
 /** A URL with the store's own parameters taken out. */
@@ -32,10 +34,14 @@ async function load<T>(entry: () => Promise<T>, driver: string, scheme: string):
     return await entry();
   } catch (err) {
     const e = err as { code?: unknown; message?: unknown };
-    const missing = (e?.code === 'ERR_MODULE_NOT_FOUND' || e?.code === 'MODULE_NOT_FOUND') &&
+    const missing =
+      (e?.code === 'ERR_MODULE_NOT_FOUND' || e?.code === 'MODULE_NOT_FOUND') &&
       String(e.message).includes(`'${driver}'`);
     if (!missing) throw err;
-    throw new Error(`install ${driver} to use ${scheme} stores (npm i ${driver}): it is an optional peer of @idemgen/runtime`, { cause: err });
+    throw new Error(
+      `install ${driver} to use ${scheme} stores (npm i ${driver}): it is an optional peer of @idemgen/runtime`,
+      { cause: err },
+    );
   }
 }
 
@@ -67,5 +73,7 @@ export async function openStore(url: string): Promise<FullDedupStore> {
     const { createRedisStore } = await load(() => import('./redis/store.js'), 'redis', 'redis://');
     return createRedisStore({ url: parsed.toString(), table, prefix });
   }
-  throw new TypeError(`openStore: unsupported store URL ${JSON.stringify(url)} (use sqlite:PATH, postgres://…, mysql://… or redis://…)`);
+  throw new TypeError(
+    `openStore: unsupported store URL ${JSON.stringify(url)} (use sqlite:PATH, postgres://…, mysql://… or redis://…)`,
+  );
 }

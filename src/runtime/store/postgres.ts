@@ -15,7 +15,11 @@ import type { FullDedupStore } from './types.js';
  * published types free of `pg`, so apps that never use PostgreSQL need neither `pg` nor `@types/pg`.
  */
 export interface PgPoolLike {
-  query(config: { text: string; values: unknown[]; types: unknown }): Promise<{ rows: unknown[]; rowCount: number | null }>;
+  query(config: {
+    text: string;
+    values: unknown[];
+    types: unknown;
+  }): Promise<{ rows: unknown[]; rowCount: number | null }>;
   end(): Promise<void>;
 }
 
@@ -40,7 +44,12 @@ export interface PostgresStoreOptions {
  * a parsed value, and a JSON string result would be indistinguishable from JSON text), and ms
  * epochs in int8 stay exact. The row mappers convert numbers themselves.
  */
-const rawTypes = { getTypeParser: () => (value: string): string => value };
+const rawTypes = {
+  getTypeParser:
+    () =>
+    (value: string): string =>
+      value,
+};
 
 function toPg(sql: string): string {
   let n = 0;
@@ -50,7 +59,11 @@ function toPg(sql: string): string {
 function openPool(opts: PostgresStoreOptions): { pool: Pool; owned: boolean } {
   if (opts.pool) return { pool: opts.pool as unknown as Pool, owned: false };
   if (!opts.connectionString) throw new TypeError('createPostgresStore: pass `connectionString` or `pool`');
-  const pool = new pg.Pool({ max: 10, ...(opts.poolConfig as PoolConfig | undefined), connectionString: opts.connectionString });
+  const pool = new pg.Pool({
+    max: 10,
+    ...(opts.poolConfig as PoolConfig | undefined),
+    connectionString: opts.connectionString,
+  });
   // An EventEmitter 'error' with no listener throws: one idle connection drop would crash the process.
   pool.on('error', opts.onPoolError ?? (() => undefined));
   return { pool, owned: true };

@@ -146,20 +146,31 @@ export type FullDedupStore = DedupStore & ReconcileCapable & PruneCapable & Saga
 
 type Capability = { saga: SagaCapable; reconcile: ReconcileCapable; prune: PruneCapable };
 const METHODS: { [K in keyof Capability]: readonly string[] } = {
-  saga: ['saga'], reconcile: ['listStale', 'resolve'], prune: ['prune'],
+  saga: ['saga'],
+  reconcile: ['listStale', 'resolve'],
+  prune: ['prune'],
 };
 
 /** Whether `store` has a capability (checked by method presence: stores are plain objects). */
-export function hasCapability<K extends keyof Capability>(store: DedupStore, capability: K): store is DedupStore & Capability[K] {
+export function hasCapability<K extends keyof Capability>(
+  store: DedupStore,
+  capability: K,
+): store is DedupStore & Capability[K] {
   const s = store as unknown as Record<string, unknown>;
   return METHODS[capability].every((m) => typeof s[m] === 'function');
 }
 
 /** The store with the capability `what` needs, or a TypeError naming the missing methods. */
-export function requireCapability<K extends keyof Capability>(store: DedupStore, capability: K, what: string): DedupStore & Capability[K] {
+export function requireCapability<K extends keyof Capability>(
+  store: DedupStore,
+  capability: K,
+  what: string,
+): DedupStore & Capability[K] {
   if (hasCapability(store, capability)) return store;
-  throw new TypeError(`${what} needs a store with ${METHODS[capability].join('() and ')}() (the ${capability} capability); ` +
-    'the built-in stores have it, this custom store does not');
+  throw new TypeError(
+    `${what} needs a store with ${METHODS[capability].join('() and ')}() (the ${capability} capability); ` +
+      'the built-in stores have it, this custom store does not',
+  );
 }
 
 export type SagaStatus = 'pending' | 'completed' | 'compensating' | 'compensated' | 'failed';

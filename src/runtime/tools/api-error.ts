@@ -28,13 +28,20 @@ export function parseApiError(body: unknown): { code?: string; message?: string 
   }
   if (typeof body.error === 'string') {
     const own = fromObject(body);
-    return { code: own.code ?? body.error, ...(own.message !== undefined ? { message: own.message } : { message: body.error }) };
+    return {
+      code: own.code ?? body.error,
+      ...(own.message !== undefined ? { message: own.message } : { message: body.error }),
+    };
   }
   const own = fromObject(body);
   if (own.message !== undefined) return own;
   if (Array.isArray(body.errors) && body.errors.length > 0) {
     const parts = body.errors.map((e) => (isObj(e) ? fromObject(e) : { message: text(e) }));
-    const message = parts.map((p) => p.message).filter((m): m is string => m !== undefined).join('; ').slice(0, MAX_MESSAGE);
+    const message = parts
+      .map((p) => p.message)
+      .filter((m): m is string => m !== undefined)
+      .join('; ')
+      .slice(0, MAX_MESSAGE);
     const code = own.code ?? parts.find((p) => p.code !== undefined)?.code;
     return { ...(code !== undefined ? { code } : {}), ...(message !== '' ? { message } : {}) };
   }

@@ -19,21 +19,25 @@ function apply(req: Omit<HttpRequest, 'mechanism'>, s: BindingSecurity, cred: To
   const headers = (req.headers = { ...req.headers });
   if (s.type === 'basic') {
     const pair = typeof cred === 'string' ? cred : `${cred.username}:${cred.password}`;
-    headers['authorization'] = `Basic ${Buffer.from(pair, 'utf8').toString('base64')}`;
+    headers.authorization = `Basic ${Buffer.from(pair, 'utf8').toString('base64')}`;
     return;
   }
   const value = typeof cred === 'string' ? cred : cred.password;
-  if (s.type === 'bearer') headers['authorization'] = `Bearer ${value}`;
+  if (s.type === 'bearer') headers.authorization = `Bearer ${value}`;
   else if (s.in === 'header') headers[s.name!] = value;
   else if (s.in === 'query') req.query = { ...req.query, [s.name!]: value };
-  else headers['cookie'] = [headers['cookie'], `${s.name}=${encodeURIComponent(value)}`].filter(Boolean).join('; ');
+  else headers.cookie = [headers.cookie, `${s.name}=${encodeURIComponent(value)}`].filter(Boolean).join('; ');
 }
 
 /**
  * The first alternative whose every scheme has a credential is applied; with none, the request goes
  * without, and the API's 401 reaches the model as an `api_error` naming the status.
  */
-export async function applyAuth(req: Omit<HttpRequest, 'mechanism'>, binding: ToolBinding, option: ToolAuthOption | undefined): Promise<void> {
+export async function applyAuth(
+  req: Omit<HttpRequest, 'mechanism'>,
+  binding: ToolBinding,
+  option: ToolAuthOption | undefined,
+): Promise<void> {
   if (option === undefined || binding.security === undefined) return;
   const auth = typeof option === 'function' ? await option() : option;
   for (const alternative of binding.security) {

@@ -22,7 +22,11 @@ interface Walk {
 
 /** A `$ref` into `$defs` continues at `/$defs/<name>`, the way the strict schema spells its pointers. */
 function resolve(schema: unknown, ptr: string, w: Walk): { schema: Obj; ptr: string } {
-  for (let hops = 0; isObj(schema) && typeof schema.$ref === 'string' && schema.$ref.startsWith('#/$defs/') && hops < 32; hops++) {
+  for (
+    let hops = 0;
+    isObj(schema) && typeof schema.$ref === 'string' && schema.$ref.startsWith('#/$defs/') && hops < 32;
+    hops++
+  ) {
     const name = decodeURIComponent(schema.$ref.slice(8)).replace(/~1/g, '/').replace(/~0/g, '~');
     ptr = `/$defs/${pointerPart(name)}`;
     schema = w.defs[name];
@@ -53,7 +57,8 @@ function objectShape(s: Obj, w: Walk, seen = 0): { props: Obj; required: Set<str
 /** A string where the schema admits none, or where the emitter encoded the value: the JSON text of the value. */
 function parseEncoded(value: string, s: Obj, ptr: string, w: Walk): unknown {
   const types = typesOf(s);
-  const admitsString = types.includes('string') || (types.length === 0 && !w.encoded.has(ptr) && s.properties === undefined);
+  const admitsString =
+    types.includes('string') || (types.length === 0 && !w.encoded.has(ptr) && s.properties === undefined);
   if (admitsString && !w.encoded.has(ptr)) return value;
   try {
     return JSON.parse(value) as unknown;

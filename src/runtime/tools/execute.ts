@@ -6,7 +6,7 @@
  */
 import { externalIdOf, nativeResult } from '../client/support.js';
 import type { HttpCaller, HttpRequest } from '../http/caller.js';
-import type { Idempotency, RunResult } from '../core/idempotency.js';
+import type { Idempotency } from '../core/idempotency.js';
 import { sha256Hex } from '../core/canonical-json.js';
 import { scopeString, validateKey, type KeyScope } from '../core/keys.js';
 import { runSaga } from '../saga/run.js';
@@ -67,32 +67,59 @@ async function native(d: ExecuteDeps, x: Execution): Promise<Executed> {
   const b = x.binding;
   const key = wireKey(validateKey(x.key, b.keyLimits ?? {}), x.scope, b.keyLimits);
   const c = b.carrier!;
-  const carrier = { in: c.in, name: c.name, ...(c.path !== undefined ? { path: c.path } : {}), ...(c.paths !== undefined ? { paths: c.paths } : {}) };
+  const carrier = {
+    in: c.in,
+    name: c.name,
+    ...(c.path !== undefined ? { path: c.path } : {}),
+    ...(c.paths !== undefined ? { paths: c.paths } : {}),
+  };
   const res = await d.http.send({ ...x.request, key, carrier, mechanism: 'OP-1' });
   // A native replay knows its original time only from a header that carries it (SOP Step 7): never the replay's Date.
   const r = nativeResult(res);
-  return { result: r.result, wasReplay: r.wasReplay, ...(r.originalCalledAt !== undefined ? { originalCalledAt: r.originalCalledAt } : {}) };
+  return {
+    result: r.result,
+    wasReplay: r.wasReplay,
+    ...(r.originalCalledAt !== undefined ? { originalCalledAt: r.originalCalledAt } : {}),
+  };
 }
 
 async function saga(d: ExecuteDeps, x: Execution): Promise<Executed> {
   const b = x.binding;
   if (d.store === undefined) throw missingStore(b);
   const comp = b.compensation;
-  const r = await runSaga(d.store, {
-    operation: b.operation, key: x.key!, scope: x.scope, args: x.routed, ...d.saga,
-    ...(comp !== undefined ? { compensationOperation: comp.operation } : {}),
-    ...(b.ttlSeconds !== undefined ? { ttlSeconds: b.ttlSeconds } : {}),
-  }, {
-    call: (ctx) => d.http.send({ ...x.request, mechanism: 'OP-5', run: ctx })
-      .then((res) => ({ externalId: externalIdOf(b.operation, res.body), result: res.body })),
-    ...(comp !== undefined ? {
-      // The inverse (`DELETE /things/{id}`) is addressed by the id the first call returned (SOP OP-5).
-      compensate: (externalId: string) => d.http.send({
-        method: comp.method, path: comp.path.replace(`{${comp.idParameter}}`, encodeURIComponent(externalId)),
-        bodyType: 'none', mechanism: 'OP-5', ...(x.authHeaders ? { headers: x.authHeaders } : {}),
-      }).then(() => undefined),
-    } : {}),
-  });
+  const r = await runSaga(
+    d.store,
+    {
+      operation: b.operation,
+      key: x.key!,
+      scope: x.scope,
+      args: x.routed,
+      ...d.saga,
+      ...(comp !== undefined ? { compensationOperation: comp.operation } : {}),
+      ...(b.ttlSeconds !== undefined ? { ttlSeconds: b.ttlSeconds } : {}),
+    },
+    {
+      call: (ctx) =>
+        d.http
+          .send({ ...x.request, mechanism: 'OP-5', run: ctx })
+          .then((res) => ({ externalId: externalIdOf(b.operation, res.body), result: res.body })),
+      ...(comp !== undefined
+        ? {
+            // The inverse (`DELETE /things/{id}`) is addressed by the id the first call returned (SOP OP-5).
+            compensate: (externalId: string) =>
+              d.http
+                .send({
+                  method: comp.method,
+                  path: comp.path.replace(`{${comp.idParameter}}`, encodeURIComponent(externalId)),
+                  bodyType: 'none',
+                  mechanism: 'OP-5',
+                  ...(x.authHeaders ? { headers: x.authHeaders } : {}),
+                })
+                .then(() => undefined),
+          }
+        : {}),
+    },
+  );
   return { result: r.result, wasReplay: r.wasReplay, originalCalledAt: r.originalCalledAt };
 }
 
@@ -106,9 +133,16 @@ export async function execute(d: ExecuteDeps, x: Execution): Promise<Executed> {
   if (b.mechanism === 'OP-5') return saga(d, x);
   if (d.idem === undefined) throw missingStore(b);
   const mechanism = storeMechanism(b);
-  const r = await d.idem.run({
-    operation: b.operation, key: x.key!, scope: x.scope, args: x.routed, mechanism,
-    ...(b.ttlSeconds !== undefined ? { ttlSeconds: b.ttlSeconds } : {}),
-  }, (ctx) => d.http.send({ ...x.request, mechanism, run: ctx }).then((res) => res.body));
+  const r = await d.idem.run(
+    {
+      operation: b.operation,
+      key: x.key!,
+      scope: x.scope,
+      args: x.routed,
+      mechanism,
+      ...(b.ttlSeconds !== undefined ? { ttlSeconds: b.ttlSeconds } : {}),
+    },
+    (ctx) => d.http.send({ ...x.request, mechanism, run: ctx }).then((res) => res.body),
+  );
   return { result: r.result, wasReplay: r.wasReplay, originalCalledAt: r.originalCalledAt };
 }

@@ -10,5 +10,12 @@ export { parseApiError } from './api-error.js';
 export { toToolError } from './outcome.js';
 export type { ArgumentIssue } from './validate.js';
 export type {
-  ArgRoute, BindingCarrier, BindingMechanism, BindingSecurity, ToolBinding, ToolCallContext, ToolCallError, ToolOutcome,
+  ArgRoute,
+  BindingCarrier,
+  BindingMechanism,
+  BindingSecurity,
+  ToolBinding,
+  ToolCallContext,
+  ToolCallError,
+  ToolOutcome,
 } from './types.js';

@@ -4,8 +4,14 @@
  * that never left, a refused key (DESIGN §5: assuming "it did not happen" is the unsafe default).
  */
 import {
-  IdempotencyConflictError, IdempotencyFailedError, IdempotencyFencedError, IdempotencyInFlightError,
-  IdempotencyKeyInvalidError, IdempotencyNotSentError, IdempotencyOutcomeUnknownError, IdempotencyResultTooLargeError,
+  IdempotencyConflictError,
+  IdempotencyFailedError,
+  IdempotencyFencedError,
+  IdempotencyInFlightError,
+  IdempotencyKeyInvalidError,
+  IdempotencyNotSentError,
+  IdempotencyOutcomeUnknownError,
+  IdempotencyResultTooLargeError,
   IdempotencyResultUnencodableError,
 } from '../core/errors.js';
 import { HttpStatusError } from '../http/caller.js';
@@ -37,46 +43,111 @@ const describe = (err: unknown): string => (err instanceof Error ? err.message :
 export function toToolError(err: unknown, effect: 'read' | 'write', retrySafe: boolean): ToolCallError {
   const http = httpCause(err);
   if (err instanceof HttpStatusError && err.definiteFailure) {
-    return withApi({
-      code: 'api_error', executed: 'no', retry_same_key: true,
-      message: `The API refused the request (HTTP ${err.status}); nothing was executed. Correct the arguments and retry with the same key.`,
-    }, err);
+    return withApi(
+      {
+        code: 'api_error',
+        executed: 'no',
+        retry_same_key: true,
+        message: `The API refused the request (HTTP ${err.status}); nothing was executed. Correct the arguments and retry with the same key.`,
+      },
+      err,
+    );
   }
-  if (effect === 'read' && (err instanceof HttpStatusError || (err as { definiteFailure?: unknown })?.definiteFailure === false)) {
-    return withApi({ code: 'api_error', executed: 'no', retry_same_key: true, message: `The read failed: ${describe(err)}. It may be retried.` }, http);
+  if (
+    effect === 'read' &&
+    (err instanceof HttpStatusError || (err as { definiteFailure?: unknown })?.definiteFailure === false)
+  ) {
+    return withApi(
+      {
+        code: 'api_error',
+        executed: 'no',
+        retry_same_key: true,
+        message: `The read failed: ${describe(err)}. It may be retried.`,
+      },
+      http,
+    );
   }
   if (err instanceof IdempotencyNotSentError) {
-    return { code: 'not_sent', executed: 'no', retry_same_key: true, message: `The request never reached the API (${err.message}); nothing was executed. Retry with the same key.` };
+    return {
+      code: 'not_sent',
+      executed: 'no',
+      retry_same_key: true,
+      message: `The request never reached the API (${err.message}); nothing was executed. Retry with the same key.`,
+    };
   }
   if (err instanceof IdempotencyKeyInvalidError) {
-    return { code: 'idempotency_key_invalid', executed: 'no', retry_same_key: false, message: `${err.message}. Send a new key of printable ASCII characters (for example a UUID), created once for this action.` };
+    return {
+      code: 'idempotency_key_invalid',
+      executed: 'no',
+      retry_same_key: false,
+      message: `${err.message}. Send a new key of printable ASCII characters (for example a UUID), created once for this action.`,
+    };
   }
   if (err instanceof IdempotencyConflictError) {
-    return withApi({ code: 'idempotency_conflict', executed: 'no', retry_same_key: false, message: 'This key was already used with different arguments; nothing new was executed. Reuse a key only to retry the identical call; use a new key for a new action.' }, http);
+    return withApi(
+      {
+        code: 'idempotency_conflict',
+        executed: 'no',
+        retry_same_key: false,
+        message:
+          'This key was already used with different arguments; nothing new was executed. Reuse a key only to retry the identical call; use a new key for a new action.',
+      },
+      http,
+    );
   }
   if (err instanceof IdempotencyInFlightError) {
-    return { code: 'idempotency_in_flight', executed: 'unknown', retry_same_key: true, message: 'A call with this key is still in progress. Retry later with the same key to get its result; never switch to a new key.' };
+    return {
+      code: 'idempotency_in_flight',
+      executed: 'unknown',
+      retry_same_key: true,
+      message:
+        'A call with this key is still in progress. Retry later with the same key to get its result; never switch to a new key.',
+    };
   }
   if (err instanceof IdempotencyFencedError) {
-    return { code: 'idempotency_fenced', executed: 'yes', retry_same_key: true, message: 'The call happened, but a retry took the key over while it ran. Retry with the same key to get the recorded result.' };
+    return {
+      code: 'idempotency_fenced',
+      executed: 'yes',
+      retry_same_key: true,
+      message:
+        'The call happened, but a retry took the key over while it ran. Retry with the same key to get the recorded result.',
+    };
   }
   if (err instanceof IdempotencyResultTooLargeError || err instanceof IdempotencyResultUnencodableError) {
-    return { code: 'idempotency_result_unavailable', executed: 'yes', retry_same_key: false, message: 'The call already happened (it is not run again), but its result was not stored. Use a read tool to look at the outcome.' };
+    return {
+      code: 'idempotency_result_unavailable',
+      executed: 'yes',
+      retry_same_key: false,
+      message:
+        'The call already happened (it is not run again), but its result was not stored. Use a read tool to look at the outcome.',
+    };
   }
   if (err instanceof IdempotencyFailedError) {
     return { code: 'idempotency_failed', executed: 'unknown', retry_same_key: false, message: err.message };
   }
-  const ambiguous = err instanceof IdempotencyOutcomeUnknownError || err instanceof HttpStatusError
-    || (err as { definiteFailure?: unknown })?.definiteFailure === false;
+  const ambiguous =
+    err instanceof IdempotencyOutcomeUnknownError ||
+    err instanceof HttpStatusError ||
+    (err as { definiteFailure?: unknown })?.definiteFailure === false;
   if (ambiguous) {
     // Always `true`: the tool description tells the model to retry an unknown outcome with the SAME key
     // (SOP §6); `false` would read as "use a new key", the one move that can repeat the effect.
-    return withApi({
-      code: 'idempotency_outcome_unknown', executed: 'unknown', retry_same_key: true,
-      message: retrySafe
-        ? `The outcome is unknown (${describe(err)}). Retry with the SAME key: the API deduplicates it, so it cannot happen twice.`
-        : `The outcome is unknown (${describe(err)}) and it is not run again automatically (fail closed): the same key answers the same until an operator reconciles it. Never retry with a new key; check the outcome with a read tool or ask an operator.`,
-    }, http);
+    return withApi(
+      {
+        code: 'idempotency_outcome_unknown',
+        executed: 'unknown',
+        retry_same_key: true,
+        message: retrySafe
+          ? `The outcome is unknown (${describe(err)}). Retry with the SAME key: the API deduplicates it, so it cannot happen twice.`
+          : `The outcome is unknown (${describe(err)}) and it is not run again automatically (fail closed): the same key answers the same until an operator reconciles it. Never retry with a new key; check the outcome with a read tool or ask an operator.`,
+      },
+      http,
+    );
   }
-  return { code: 'tool_error', executed: 'unknown', retry_same_key: false, message: `The tool failed: ${describe(err)}` };
+  return {
+    code: 'tool_error',
+    executed: 'unknown',
+    retry_same_key: false,
+    message: `The tool failed: ${describe(err)}`,
+  };
 }

@@ -54,7 +54,16 @@ const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !
 
 function invalid(issues: ArgumentIssue[]): ToolOutcome {
   const list = issues.map((i) => `${i.pointer || '/'}: ${i.message}`).join('; ');
-  return { ok: false, error: { code: 'invalid_arguments', executed: 'no', retry_same_key: true, issues, message: `Invalid arguments, nothing was executed: ${list}. Correct them and call again (the same key may be reused).` } };
+  return {
+    ok: false,
+    error: {
+      code: 'invalid_arguments',
+      executed: 'no',
+      retry_same_key: true,
+      issues,
+      message: `Invalid arguments, nothing was executed: ${list}. Correct them and call again (the same key may be reused).`,
+    },
+  };
 }
 
 function failed(error: ToolCallError): ToolOutcome {
@@ -72,12 +81,22 @@ function nameIndex(bindings: readonly ToolBinding[]): Map<string, ToolBinding> {
 }
 
 /** The key: the model's argument, else an intent key (SOP Case 2) — never the tool-call id (SOP §6). */
-function keyOf(b: ToolBinding, args: Obj, rest: Obj, ctx: ToolCallContext, issues: ArgumentIssue[]): string | undefined {
+function keyOf(
+  b: ToolBinding,
+  args: Obj,
+  rest: Obj,
+  ctx: ToolCallContext,
+  issues: ArgumentIssue[],
+): string | undefined {
   if (b.effect !== 'write' || b.keyProperty === undefined) return undefined;
   const given = args[b.keyProperty];
   if (typeof given === 'string') return given;
-  if (ctx.intent !== undefined && Object.keys(ctx.intent).length > 0) return intentKey({ scope: ctx.intent, operation: b.operation, args: rest });
-  issues.push({ pointer: `/${b.keyProperty}`, message: 'required: create one key for this action (for example a UUID) and reuse it on every retry' });
+  if (ctx.intent !== undefined && Object.keys(ctx.intent).length > 0)
+    return intentKey({ scope: ctx.intent, operation: b.operation, args: rest });
+  issues.push({
+    pointer: `/${b.keyProperty}`,
+    message: 'required: create one key for this action (for example a UUID) and reuse it on every retry',
+  });
   return undefined;
 }
 
@@ -86,8 +105,10 @@ export function createToolRuntime<Name extends string = string>(options: ToolRun
   const index = nameIndex(bindings);
   const http = createHttpCaller({
     baseUrl: options.baseUrl,
-    ...(options.fetch ? { fetch: options.fetch } : {}), ...(options.headers ? { headers: options.headers } : {}),
-    ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}), ...(options.retry ? { retry: options.retry } : {}),
+    ...(options.fetch ? { fetch: options.fetch } : {}),
+    ...(options.headers ? { headers: options.headers } : {}),
+    ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
+    ...(options.retry ? { retry: options.retry } : {}),
   });
   const timing = options.idempotency ?? {};
   const deps: ExecuteDeps = {
@@ -108,7 +129,12 @@ export function createToolRuntime<Name extends string = string>(options: ToolRun
   async function call(name: string, args: unknown, ctx: ToolCallContext = {}): Promise<ToolOutcome> {
     const b = find(name, ctx.format);
     if (b === undefined) {
-      return failed({ code: 'unknown_tool', executed: 'no', retry_same_key: true, message: `There is no tool named ${JSON.stringify(name)}.` });
+      return failed({
+        code: 'unknown_tool',
+        executed: 'no',
+        retry_same_key: true,
+        message: `There is no tool named ${JSON.stringify(name)}.`,
+      });
     }
     const decoded = decodeArguments(b, args ?? {}, ctx.format);
     if (!isObj(decoded)) return invalid([{ pointer: '', message: 'arguments must be a JSON object' }]);
@@ -125,7 +151,11 @@ export function createToolRuntime<Name extends string = string>(options: ToolRun
       const authOnly: Omit<HttpRequest, 'mechanism'> = { method: 'GET', path: '', bodyType: 'none' };
       if (b.compensation !== undefined) await applyAuth(authOnly, b, options.auth);
       const pending = execute(deps, {
-        binding: b, routed, request, key, scope: ctx.scope ?? options.scope,
+        binding: b,
+        routed,
+        request,
+        key,
+        scope: ctx.scope ?? options.scope,
         ...(b.compensation !== undefined && authOnly.headers ? { authHeaders: authOnly.headers } : {}),
       });
       const done = await raceSignal(pending, ctx.signal);
@@ -165,6 +195,17 @@ function raceSignal<T>(p: Promise<T>, signal: AbortSignal | undefined): Promise<
 
 function cancelled(b: ToolBinding): ToolCallError {
   return b.effect === 'read'
-    ? { code: 'cancelled', executed: 'no', retry_same_key: true, message: 'The read was cancelled before it answered; it may be retried.' }
-    : { code: 'cancelled', executed: 'unknown', retry_same_key: true, message: 'The caller stopped waiting; the call may still complete. Retry with the SAME key to get its result; never use a new key for this action.' };
+    ? {
+        code: 'cancelled',
+        executed: 'no',
+        retry_same_key: true,
+        message: 'The read was cancelled before it answered; it may be retried.',
+      }
+    : {
+        code: 'cancelled',
+        executed: 'unknown',
+        retry_same_key: true,
+        message:
+          'The caller stopped waiting; the call may still complete. Retry with the SAME key to get its result; never use a new key for this action.',
+      };
 }

@@ -45,7 +45,12 @@ export interface ToolBinding {
   carrier?: BindingCarrier;
   ttlSeconds?: number;
   routes: ArgRoute[];
-  body?: { property: string; encoding: 'json' | 'form' | 'multipart' | 'text' | 'binary'; mediaType?: string; required: boolean };
+  body?: {
+    property: string;
+    encoding: 'json' | 'form' | 'multipart' | 'text' | 'binary';
+    mediaType?: string;
+    required: boolean;
+  };
   /** OP-5: how to undo the effect (the compensating operation, with the external id from the response). */
   compensation?: { operation: string; method: string; path: string; idParameter: string };
   /** MCP / JSON Schema 2020-12 input schema (with the key property on writes): validation and listing. */
@@ -64,7 +69,12 @@ export interface ToolBinding {
    * schemes used together. The runtime fills them from its `auth` option, never from the model.
    */
   security?: BindingSecurity[][];
-  annotations?: { readOnlyHint?: boolean; destructiveHint?: boolean; idempotentHint?: boolean; openWorldHint?: boolean };
+  annotations?: {
+    readOnlyHint?: boolean;
+    destructiveHint?: boolean;
+    idempotentHint?: boolean;
+    openWorldHint?: boolean;
+  };
 }
 
 /** One security scheme of the spec, reduced to where its credential goes. */

@@ -25,7 +25,9 @@ interface AjvLike {
 let ajvPromise: Promise<AjvLike> | undefined;
 
 async function loadAjv(): Promise<AjvLike> {
-  const mod = (await import('ajv/dist/2020.js')) as unknown as { default: { default?: new (o: object) => AjvLike } & (new (o: object) => AjvLike) };
+  const mod = (await import('ajv/dist/2020.js')) as unknown as {
+    default: { default?: new (o: object) => AjvLike } & (new (o: object) => AjvLike);
+  };
   const Ajv = mod.default.default ?? mod.default;
   // strict off: specs carry vendor keywords (`x-…`, `discriminator`) that are data, not errors.
   return new Ajv({ strict: false, allErrors: true, validateFormats: false, allowUnionTypes: true, logger: false });
@@ -33,9 +35,12 @@ async function loadAjv(): Promise<AjvLike> {
 
 function issuesOf(errors: AjvError[] | null | undefined): ArgumentIssue[] {
   return (errors ?? []).slice(0, 20).map((e) => {
-    const missing = e.keyword === 'required' && typeof e.params.missingProperty === 'string' ? `/${e.params.missingProperty}` : '';
-    const extra = e.keyword === 'additionalProperties' && typeof e.params.additionalProperty === 'string'
-      ? ` (${e.params.additionalProperty})` : '';
+    const missing =
+      e.keyword === 'required' && typeof e.params.missingProperty === 'string' ? `/${e.params.missingProperty}` : '';
+    const extra =
+      e.keyword === 'additionalProperties' && typeof e.params.additionalProperty === 'string'
+        ? ` (${e.params.additionalProperty})`
+        : '';
     return { pointer: `${e.instancePath}${missing}`, message: `${e.message ?? e.keyword}${extra}` };
   });
 }

@@ -8,7 +8,11 @@ import { join, relative } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { emitClient } from '../../../src/emit/client/index.js';
 import { resolveConfig } from '../../../src/config/types.js';
-import { createMemoryStore, IdempotencyConflictError, IdempotencyOutcomeUnknownError } from '../../../src/runtime/index.js';
+import {
+  createMemoryStore,
+  IdempotencyConflictError,
+  IdempotencyOutcomeUnknownError,
+} from '../../../src/runtime/index.js';
 import { startFaultServer, type FaultServer } from '../../helpers/fault-server.js';
 import { OUT_ROOT } from './helpers/compile.js';
 import { fixturePlans } from './helpers/fixture-plans.js';
@@ -23,7 +27,9 @@ beforeAll(async () => {
   mkdirSync(dir, { recursive: true });
   const runtime = relative(dir, join(import.meta.dirname, '../../../src/runtime/index.js'));
   // The tsconfig `paths` mapping of the compile tests, done by hand: vitest resolves the relative path.
-  const text = files.find((f) => f.path === 'client/payments.gen.ts')!.contents.replaceAll(/"(?:@idemgen|idemgen)\/runtime"/g, JSON.stringify(runtime));
+  const text = files
+    .find((f) => f.path === 'client/payments.gen.ts')!
+    .contents.replaceAll(/"(?:@idemgen|idemgen)\/runtime"/g, JSON.stringify(runtime));
   writeFileSync(join(dir, 'payments.gen.ts'), text);
   const mod = (await import(join(dir, 'payments.gen.ts'))) as { createPaymentsClient: typeof createClient };
   createClient = mod.createPaymentsClient;
@@ -60,7 +66,9 @@ describe('OP-1 native key (POST /charges, Idempotency-Key header)', () => {
     const key = 'charge-key-0000000000000002';
     const first = await client.createCharge!(charge, { key });
     expect(first.wasReplay).toBe(false);
-    await expect(client.createCharge!({ body: { amount: 9999, currency: 'usd' } }, { key })).rejects.toBeInstanceOf(IdempotencyConflictError);
+    await expect(client.createCharge!({ body: { amount: 9999, currency: 'usd' } }, { key })).rejects.toBeInstanceOf(
+      IdempotencyConflictError,
+    );
     expect(server.effects).toBe(1);
   });
 });
@@ -98,7 +106,9 @@ describe('fail-closed (POST /sms, no native key)', () => {
     const client = createClient({ baseUrl: server.url, store: createMemoryStore(), ...fast });
     const options = { key: 'sms-key-000000000000000002' };
     await client.sendSms!(sms, options);
-    await expect(client.sendSms!({ body: { to: '+15550100', body: 'other' } }, options)).rejects.toBeInstanceOf(IdempotencyConflictError);
+    await expect(client.sendSms!({ body: { to: '+15550100', body: 'other' } }, options)).rejects.toBeInstanceOf(
+      IdempotencyConflictError,
+    );
     expect(server.effects).toBe(1);
   });
 });

@@ -25,9 +25,13 @@ beforeAll(async () => {
   const dir = join(OUT_ROOT, 'binary');
   mkdirSync(dir, { recursive: true });
   const runtime = relative(dir, join(import.meta.dirname, '../../../src/runtime/index.js'));
-  const text = files.find((f) => f.path === 'client/payments.gen.ts')!.contents.replaceAll(/"(?:@idemgen|idemgen)\/runtime"/g, JSON.stringify(runtime));
+  const text = files
+    .find((f) => f.path === 'client/payments.gen.ts')!
+    .contents.replaceAll(/"(?:@idemgen|idemgen)\/runtime"/g, JSON.stringify(runtime));
   writeFileSync(join(dir, 'payments.gen.ts'), text);
-  const mod = (await import(join(dir, 'payments.gen.ts'))) as { createPaymentsClient: (o: Record<string, unknown>) => Client };
+  const mod = (await import(join(dir, 'payments.gen.ts'))) as {
+    createPaymentsClient: (o: Record<string, unknown>) => Client;
+  };
   server = await startFaultServer({ respond: bytesRoutes });
   store = await makeStore('sqlite', inject('pgUrl'), 'clientbin');
   client = mod.createPaymentsClient({ baseUrl: server.url, store: store.store, timeoutMs: 2000 });
@@ -89,7 +93,7 @@ describe('fail-closed write with a binary answer (POST /renders → image/png)',
 
 describe('text upload (PUT /notes/{noteId}, text/markdown → text/html)', () => {
   it('sends the string with the spec media type and returns the text answer', async () => {
-    const out = await client['putNote']!({ path: { noteId: 'n1' }, body: '# hi ✓' }, { scope: { run: 'r1' } });
+    const out = await client.putNote!({ path: { noteId: 'n1' }, body: '# hi ✓' }, { scope: { run: 'r1' } });
     expect(server.requests.at(-1)).toMatchObject({ contentType: 'text/markdown', bytes: Buffer.from('# hi ✓') });
     expect(out.result).toBe('<p># hi ✓</p>');
   });
@@ -101,6 +105,9 @@ describe('binary read (GET /files/{fileId}/content)', () => {
   });
 
   it('an error answer is still read by its content type', async () => {
-    await expect(client.getCharge!({ path: { chargeId: 'x' } })).rejects.toMatchObject({ status: 404, body: 'no route' });
+    await expect(client.getCharge!({ path: { chargeId: 'x' } })).rejects.toMatchObject({
+      status: 404,
+      body: 'no route',
+    });
   });
 });

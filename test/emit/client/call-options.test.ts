@@ -32,7 +32,10 @@ describe('per-call headers', () => {
     server = await startFaultServer({ keyCarrier: { in: 'header', name: 'Idempotency-Key' } });
     const client = createClient({ baseUrl: server.url, headers: { 'x-client': 'c' }, ...fast });
     await client.getCharge!({ path: { chargeId: 'ch_1' } }, { headers: { 'Stripe-Account': 'acct_1' } });
-    await client.createCharge!(charge, { key: 'call-opts-key-0000000001', headers: { 'Stripe-Account': 'acct_2', 'idempotency-key': 'hijack' } });
+    await client.createCharge!(charge, {
+      key: 'call-opts-key-0000000001',
+      headers: { 'Stripe-Account': 'acct_2', 'idempotency-key': 'hijack' },
+    });
     const [read, write] = server.requests;
     expect(read.headers['stripe-account']).toBe('acct_1');
     expect(read.headers['x-client']).toBe('c');
@@ -60,7 +63,10 @@ describe('per-call AbortSignal', () => {
     const client = createClient({ baseUrl: server.url, ...fast, timeoutMs: 5000 });
     server.inject({ kind: 'stall', ms: 3000 });
     const started = Date.now();
-    const err = await client.createCharge!(charge, { key: 'call-opts-key-0000000002', signal: AbortSignal.timeout(300) }).catch((e: unknown) => e);
+    const err = await client.createCharge!(charge, {
+      key: 'call-opts-key-0000000002',
+      signal: AbortSignal.timeout(300),
+    }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(Error);
     expect(Date.now() - started).toBeLessThan(2000);
     expect(server.requests).toHaveLength(1);
@@ -72,7 +78,9 @@ describe('store optional', () => {
     server = await startFaultServer({ keyCarrier: { in: 'header', name: 'Idempotency-Key' } });
     const client = createClient({ baseUrl: server.url, ...fast });
     expect((await client.createCharge!(charge, { key: 'no-store-key-00000000001' })).wasReplay).toBe(false);
-    const err = await client.sendSms!({ body: { to: '+1', body: 'x' } }, { key: 'no-store-key-00000000002' }).catch((e: unknown) => e);
+    const err = await client.sendSms!({ body: { to: '+1', body: 'x' } }, { key: 'no-store-key-00000000002' }).catch(
+      (e: unknown) => e,
+    );
     expect(err).toBeInstanceOf(TypeError);
     expect((err as Error).message).toMatch(/^POST \/sms needs a dedup store .*create the client with \{ store \}/);
     expect(server.requests).toHaveLength(1);

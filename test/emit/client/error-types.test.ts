@@ -26,17 +26,25 @@ const SPEC = {
         responses: {
           200: { description: 'ok', ...json({ $ref: '#/components/schemas/Thing' }) },
           404: { description: 'missing', ...json({ $ref: '#/components/schemas/NotFound' }) },
-          409: { description: 'conflict', ...json({ type: 'object', required: ['holder'], properties: { holder: { type: 'string' } } }) },
+          409: {
+            description: 'conflict',
+            ...json({ type: 'object', required: ['holder'], properties: { holder: { type: 'string' } } }),
+          },
           '5XX': { description: 'down', content: { 'text/plain': { schema: { type: 'string' } } } },
           410: { description: 'gone, no body' },
         },
       },
     },
-    '/plain': { get: { operationId: 'getPlain', responses: { 200: { description: 'ok', ...json({ type: 'string' }) } } } },
+    '/plain': {
+      get: { operationId: 'getPlain', responses: { 200: { description: 'ok', ...json({ type: 'string' }) } } },
+    },
     '/loose': {
       get: {
         operationId: 'getLoose',
-        responses: { 200: { description: 'ok', ...json({ type: 'string' }) }, default: { description: 'any', ...json({ $ref: '#/components/schemas/NotFound' }) } },
+        responses: {
+          200: { description: 'ok', ...json({ type: 'string' }) },
+          default: { description: 'any', ...json({ $ref: '#/components/schemas/NotFound' }) },
+        },
       },
     },
   },
@@ -56,7 +64,8 @@ beforeAll(async () => {
   const plan = await inlinePlan('error-types', 'errors.json', SPEC, {});
   files = emitClient({ apis: [plan], diagnostics: [] }, resolveConfig()).files;
   server = createServer((req, res) => {
-    if (req.url === '/things/gone') res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ missing: 'gone' }));
+    if (req.url === '/things/gone')
+      res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ missing: 'gone' }));
     else res.writeHead(503, { 'content-type': 'text/plain' }).end('maintenance');
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
@@ -69,16 +78,18 @@ const client = () => files.find((f) => f.path === 'client/errors.gen.ts')!.conte
 
 describe('XErrors', () => {
   it('maps every declared non-2xx status to its body; an operation that declares none gets no alias', () => {
-    expect(client()).toContain([
-      'export type GetThingErrors = {',
-      '  404: NotFound;',
-      '  409: {',
-      '    holder: string;',
-      '  };',
-      '  410: unknown;',
-      '  "5XX": string;',
-      '};',
-    ].join('\n'));
+    expect(client()).toContain(
+      [
+        'export type GetThingErrors = {',
+        '  404: NotFound;',
+        '  409: {',
+        '    holder: string;',
+        '  };',
+        '  410: unknown;',
+        '  "5XX": string;',
+        '};',
+      ].join('\n'),
+    );
     expect(client()).toContain('export type GetLooseErrors = {\n  default: NotFound;\n};');
     expect(client()).not.toContain('GetPlainErrors');
     expect(client()).toContain('  "GET /plain": Record<never, never>;');
@@ -92,14 +103,14 @@ describe('errorOf', () => {
       errorOf(operation: string, err: unknown): HttpStatusError | undefined;
     };
     const c = create({ baseUrl, retry: { attempts: 1 } });
-    const missing = await c['getThing']!({ path: { id: 'gone' } }).catch((e: unknown) => e);
+    const missing = await c.getThing!({ path: { id: 'gone' } }).catch((e: unknown) => e);
     expect(missing).toBeInstanceOf(HttpStatusError);
     const typed = cls.errorOf('GET /things/{id}', missing);
     expect(typed?.status).toBe(404);
     expect(typed?.body).toEqual({ missing: 'gone' });
     expect(cls.errorOf('GET /plain', missing)).toBeUndefined();
     expect(cls.errorOf('GET /things/{id}', new Error('not http'))).toBeUndefined();
-    const down = await c['getThing']!({ path: { id: 'x' } }).catch((e: unknown) => e);
+    const down = await c.getThing!({ path: { id: 'x' } }).catch((e: unknown) => e);
     expect(cls.errorOf('GET /things/{id}', down)?.body).toBe('maintenance');
   });
 
@@ -125,7 +136,18 @@ describe('errorOf', () => {
       '  return String(ErrorsClient.errorOf("GET /nope", err));',
       '}',
     ].join('\n');
-    const paths = writeBatch('error-types-compile', new Map([['errors.gen.ts', client()], ['proof.ts', proof]]));
-    expect(typeCheck(paths)).toEqual(new Map([['errors.gen.ts', []], ['proof.ts', []]]));
+    const paths = writeBatch(
+      'error-types-compile',
+      new Map([
+        ['errors.gen.ts', client()],
+        ['proof.ts', proof],
+      ]),
+    );
+    expect(typeCheck(paths)).toEqual(
+      new Map([
+        ['errors.gen.ts', []],
+        ['proof.ts', []],
+      ]),
+    );
   });
 });

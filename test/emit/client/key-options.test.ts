@@ -29,7 +29,12 @@ const charge = { body: { amount: 1200, currency: 'usd' } };
 const sms = { body: { to: '+15550100', body: 'hi' } };
 
 describe('OP-1 keys are validated before the request', () => {
-  for (const [label, key] of [['empty', ''], ['short', 'short'], ['300 chars', 'k'.repeat(300)], ['control char', 'key-with-newline\n0000']] as const) {
+  for (const [label, key] of [
+    ['empty', ''],
+    ['short', 'short'],
+    ['300 chars', 'k'.repeat(300)],
+    ['control char', 'key-with-newline\n0000'],
+  ] as const) {
     it(`createCharge with a ${label} key: IdempotencyKeyInvalidError, nothing sent`, async () => {
       server = await startFaultServer({ keyCarrier: { in: 'header', name: 'Idempotency-Key' } });
       const c = createPayments({ baseUrl: server.url, store: createMemoryStore(), timeoutMs: 1000 });
@@ -47,21 +52,50 @@ describe('OP-1 keys are validated before the request', () => {
 
   it('limits come from the carrier schema: minLength 8 / maxLength 40, and minLength 0 becomes 1', async () => {
     const spec = {
-      openapi: '3.0.3', info: { title: 'limits', version: '1' },
+      openapi: '3.0.3',
+      info: { title: 'limits', version: '1' },
       paths: {
-        '/orders': { post: { operationId: 'createOrder', parameters: [{ name: 'X-Request-Key', in: 'header', required: true, schema: { $ref: '#/components/schemas/Key' } }], responses: { 200: { description: 'ok' } } } },
-        '/notes': { post: { operationId: 'createNote', parameters: [{ name: 'key', in: 'query', schema: { type: 'string', minLength: 0, maxLength: 64 } }], responses: { 200: { description: 'ok' } } } },
+        '/orders': {
+          post: {
+            operationId: 'createOrder',
+            parameters: [
+              { name: 'X-Request-Key', in: 'header', required: true, schema: { $ref: '#/components/schemas/Key' } },
+            ],
+            responses: { 200: { description: 'ok' } },
+          },
+        },
+        '/notes': {
+          post: {
+            operationId: 'createNote',
+            parameters: [{ name: 'key', in: 'query', schema: { type: 'string', minLength: 0, maxLength: 64 } }],
+            responses: { 200: { description: 'ok' } },
+          },
+        },
       },
       components: { schemas: { Key: { allOf: [{ type: 'string', minLength: 8 }] } } },
     };
     const plan = await inlinePlan('key-limits', 'limits.json', spec, {
-      'POST /orders': { class: 'native-key', mechanism: 'OP-1', carrier: { in: 'header', name: 'X-Request-Key', path: ['X-Request-Key'], maxLength: 40 }, keyStrategy: 'caller' },
-      'POST /notes': { class: 'native-key', mechanism: 'OP-1', carrier: { in: 'query', name: 'key', path: ['key'], maxLength: 64 }, keyStrategy: 'caller' },
+      'POST /orders': {
+        class: 'native-key',
+        mechanism: 'OP-1',
+        carrier: { in: 'header', name: 'X-Request-Key', path: ['X-Request-Key'], maxLength: 40 },
+        keyStrategy: 'caller',
+      },
+      'POST /notes': {
+        class: 'native-key',
+        mechanism: 'OP-1',
+        carrier: { in: 'query', name: 'key', path: ['key'], maxLength: 64 },
+        keyStrategy: 'caller',
+      },
     });
     const { files } = emitClient({ apis: [plan], diagnostics: [] }, resolveConfig());
     const text = files[0]!.contents;
-    expect(text).toContain('resolveKey(operation, request, options, "key"), { maxLength: 40, minLength: 8, operation, apiLimits: ["maxLength","minLength"] })');
-    expect(text).toContain('resolveKey(operation, request, options, "key"), { maxLength: 64, minLength: 1, operation, apiLimits: ["maxLength","minLength"] })');
+    expect(text).toContain(
+      'resolveKey(operation, request, options, "key"), { maxLength: 40, minLength: 8, operation, apiLimits: ["maxLength","minLength"] })',
+    );
+    expect(text).toContain(
+      'resolveKey(operation, request, options, "key"), { maxLength: 64, minLength: 1, operation, apiLimits: ["maxLength","minLength"] })',
+    );
     server = await startFaultServer({ keyCarrier: { in: 'header', name: 'X-Request-Key' } });
     const create = await importClient('key-limits', files, files[0]!.path, 'createLimitsClient');
     const c = create({ baseUrl: server.url, timeoutMs: 1000 });
@@ -80,7 +114,9 @@ describe('key and scope options', () => {
     const c = createPayments({ baseUrl: server.url, store, timeoutMs: 1000 });
     await expect(c.sendSms!(sms, { scope: {} })).rejects.toThrow(/scope.*at least one id/);
     await expect(c.createBooking!({ body: { room: '1' } }, { scope: {} })).rejects.toBeInstanceOf(TypeError);
-    await expect(c.putBlob!({ path: { digest: 'd' }, body: { data: 'x' } }, { scope: {} })).rejects.toBeInstanceOf(TypeError);
+    await expect(c.putBlob!({ path: { digest: 'd' }, body: { data: 'x' } }, { scope: {} })).rejects.toBeInstanceOf(
+      TypeError,
+    );
     await expect(c.createTransfer!({ body: { amount: 5 } }, { scope: {} })).rejects.toBeInstanceOf(TypeError);
     expect(server.requests).toHaveLength(0);
     expect(await reconcileReport(store, { now: Date.now() + 86_400_000 })).toEqual([]);

@@ -33,12 +33,23 @@ beforeAll(async () => {
   expect(errors).toEqual([]);
   const { files } = emitClient(classify(apis, resolveConfig()), resolveConfig());
   source = files.find((f) => f.path === 'client/shapes.gen.ts')!.contents;
-  const paths = writeBatch('nested-key', new Map([['shapes.gen.ts', source], ['usage.ts', USAGE]]));
+  const paths = writeBatch(
+    'nested-key',
+    new Map([
+      ['shapes.gen.ts', source],
+      ['usage.ts', USAGE],
+    ]),
+  );
   const dir = join(OUT_ROOT, 'nested-key');
   expect(Object.fromEntries(typeCheck(paths))).toEqual({ 'shapes.gen.ts': [], 'usage.ts': [] });
   const runtime = relative(dir, join(import.meta.dirname, '../../../src/runtime/index.js'));
-  writeBatch('nested-key-run', new Map([['shapes.gen.ts', source.replaceAll('"idemgen/runtime"', JSON.stringify(runtime))]]));
-  const mod = (await import(join(OUT_ROOT, 'nested-key-run', 'shapes.gen.ts'))) as { createShapesClient: typeof createClient };
+  writeBatch(
+    'nested-key-run',
+    new Map([['shapes.gen.ts', source.replaceAll('"idemgen/runtime"', JSON.stringify(runtime))]]),
+  );
+  const mod = (await import(join(OUT_ROOT, 'nested-key-run', 'shapes.gen.ts'))) as {
+    createShapesClient: typeof createClient;
+  };
   createClient = mod.createShapesClient;
 }, 120_000);
 
@@ -52,23 +63,32 @@ const path = ['data', 'attributes', 'idempotencyKey'];
 
 describe('oneOf + JSON:API key at data.attributes.idempotencyKey', () => {
   it('the emitted call names the exact carrier path', () => {
-    expect(source).toContain('carrier: { in: "body", name: "data.attributes.idempotencyKey", path: ["data","attributes","idempotencyKey"] },');
+    expect(source).toContain(
+      'carrier: { in: "body", name: "data.attributes.idempotencyKey", path: ["data","attributes","idempotencyKey"] },',
+    );
   });
 
   it('sends the key at the nested path of the chosen variant: the exact request body', async () => {
     server = await startFaultServer({ keyCarrier: { in: 'body', name: 'idempotencyKey', path } });
     const client = createClient({ baseUrl: server.url, store: createMemoryStore(), ...fast });
     const key = 'bank-account-key-00000001';
-    await client.jsonApiOneOf!({ body: { data: { type: 'gb_bank_account', attributes: { sortCode: '12-34-56' } } } }, { key });
+    await client.jsonApiOneOf!(
+      { body: { data: { type: 'gb_bank_account', attributes: { sortCode: '12-34-56' } } } },
+      { key },
+    );
     expect(server.requests).toHaveLength(1);
-    expect(server.requests[0]!.body).toBe(JSON.stringify({ data: { type: 'gb_bank_account', attributes: { sortCode: '12-34-56', idempotencyKey: key } } }));
+    expect(server.requests[0]!.body).toBe(
+      JSON.stringify({ data: { type: 'gb_bank_account', attributes: { sortCode: '12-34-56', idempotencyKey: key } } }),
+    );
   });
 
   it('creates the envelope objects when the body lacks them', async () => {
     server = await startFaultServer({ keyCarrier: { in: 'body', name: 'idempotencyKey', path } });
     const client = createClient({ baseUrl: server.url, store: createMemoryStore(), ...fast });
     await client.jsonApi!({ body: {} }, { key: 'jsonapi-envelope-key-0001' });
-    expect(JSON.parse(server.requests[0]!.body)).toEqual({ data: { attributes: { idempotencyKey: 'jsonapi-envelope-key-0001' } } });
+    expect(JSON.parse(server.requests[0]!.body)).toEqual({
+      data: { attributes: { idempotencyKey: 'jsonapi-envelope-key-0001' } },
+    });
   });
 
   it('commit-then-timeout: the retry carries the same key at the same path, one effect, the original result', async () => {
@@ -81,7 +101,13 @@ describe('oneOf + JSON:API key at data.attributes.idempotencyKey', () => {
     expect(server.effects).toBe(1);
     expect(server.effectsFor(key)).toBe(1);
     expect(server.requests).toHaveLength(2); // the stalled attempt, then the replay
-    expect(new Set(server.requests.map((r) => r.body))).toEqual(new Set([JSON.stringify({ data: { type: 'us_bank_account', attributes: { routingNumber: '021000021', idempotencyKey: key } } })]));
+    expect(new Set(server.requests.map((r) => r.body))).toEqual(
+      new Set([
+        JSON.stringify({
+          data: { type: 'us_bank_account', attributes: { routingNumber: '021000021', idempotencyKey: key } },
+        }),
+      ]),
+    );
     expect(first.wasReplay).toBe(true);
     const again = await client.jsonApiOneOf!({ body }, { key });
     expect(server.effects).toBe(1);
@@ -91,7 +117,12 @@ describe('oneOf + JSON:API key at data.attributes.idempotencyKey', () => {
   it('a key shorter than the field minLength (20) is refused before any request', async () => {
     server = await startFaultServer({ keyCarrier: { in: 'body', name: 'idempotencyKey', path } });
     const client = createClient({ baseUrl: server.url, store: createMemoryStore(), ...fast });
-    await expect(client.jsonApiOneOf!({ body: { data: { type: 'us_bank_account', attributes: { routingNumber: '1' } } } }, { key: 'short-key-0000001' })).rejects.toThrow('at least 20 required');
+    await expect(
+      client.jsonApiOneOf!(
+        { body: { data: { type: 'us_bank_account', attributes: { routingNumber: '1' } } } },
+        { key: 'short-key-0000001' },
+      ),
+    ).rejects.toThrow('at least 20 required');
     expect(server.requests).toHaveLength(0);
   });
 });
@@ -102,6 +133,9 @@ describe('anyOf with the key at a different path per variant: one path per varia
     const client = createClient({ baseUrl: server.url, store: createMemoryStore(), ...fast });
     await client.anyOfPaths!({ body: { request: {} } }, { key: 'any-of-paths-key-000001' });
     await client.anyOfPaths!({ body: {} }, { key: 'any-of-paths-key-000002' });
-    expect(server.requests.map((r) => JSON.parse(r.body))).toEqual([{ request: { idempotency_key: 'any-of-paths-key-000001' } }, { idempotency_key: 'any-of-paths-key-000002' }]);
+    expect(server.requests.map((r) => JSON.parse(r.body))).toEqual([
+      { request: { idempotency_key: 'any-of-paths-key-000001' } },
+      { idempotency_key: 'any-of-paths-key-000002' },
+    ]);
   });
 });

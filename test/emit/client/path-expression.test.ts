@@ -8,8 +8,19 @@ const g = globalThis as { __pwned?: unknown };
 function op(path: string, params: string[]): HttpOperation {
   const parameters: Parameter[] = params.map((name) => ({ name, in: 'path', required: true, pointer: '' }));
   return {
-    kind: 'http', key: `GET ${path}`, name: 'x', deprecated: false, extensions: {}, source: { file: 'x', pointer: '' },
-    method: 'get', path, tags: [], parameters, responses: [], servers: [], pathExtensions: {},
+    kind: 'http',
+    key: `GET ${path}`,
+    name: 'x',
+    deprecated: false,
+    extensions: {},
+    source: { file: 'x', pointer: '' },
+    method: 'get',
+    path,
+    tags: [],
+    parameters,
+    responses: [],
+    servers: [],
+    pathExtensions: {},
   };
 }
 

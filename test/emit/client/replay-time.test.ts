@@ -7,7 +7,12 @@
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { resolveConfig } from '../../../src/config/types.js';
 import { emitClient } from '../../../src/emit/client/index.js';
-import { createMemoryStore, IdempotencyAmbiguousError, IdempotencyError, IdempotencyOutcomeUnknownError } from '../../../src/runtime/index.js';
+import {
+  createMemoryStore,
+  IdempotencyAmbiguousError,
+  IdempotencyError,
+  IdempotencyOutcomeUnknownError,
+} from '../../../src/runtime/index.js';
 import { startFaultServer, type FaultServer } from '../../helpers/fault-server.js';
 import { fixturePlans } from './helpers/fixture-plans.js';
 import { importClient, type ClientFactory } from './helpers/import-client.js';
@@ -66,7 +71,10 @@ describe('originalCalledAt', () => {
     server = await startFaultServer({ keyCarrier: { in: 'header', name: 'Idempotency-Key' } });
     const client = createClient({ baseUrl: server.url, ...fast });
     server.inject({ kind: 'stall', ms: 2500 });
-    const got = await client.createCharge!({ body: { amount: 5, currency: 'usd' } }, { key: 'charge-time-key-00000002' });
+    const got = await client.createCharge!(
+      { body: { amount: 5, currency: 'usd' } },
+      { key: 'charge-time-key-00000002' },
+    );
     expect(got.wasReplay).toBe(true);
     expect(got.originalCalledAt).toBeUndefined();
     expect(server.effects).toBe(1);
@@ -79,11 +87,18 @@ describe('one outcome-unknown error type', () => {
     server = await startFaultServer({ keyCarrier: { in: 'header', name: 'Idempotency-Key' } });
     server.always({ kind: 'drop' });
     const client = createClient({ baseUrl: server.url, ...fast });
-    const err = await client['createCharge']!({ body: { amount: 7, currency: 'usd' } }, { key: 'charge-reset-key-0000001' }).catch((e: unknown) => e);
+    const err = await client.createCharge!(
+      { body: { amount: 7, currency: 'usd' } },
+      { key: 'charge-reset-key-0000001' },
+    ).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(IdempotencyOutcomeUnknownError);
     expect(err).toBeInstanceOf(IdempotencyError);
     expect(err).toBeInstanceOf(IdempotencyAmbiguousError); // the deprecated alias still matches
-    expect(err).toMatchObject({ code: 'idempotency_outcome_unknown', key: 'charge-reset-key-0000001', operation: 'POST /charges' });
+    expect(err).toMatchObject({
+      code: 'idempotency_outcome_unknown',
+      key: 'charge-reset-key-0000001',
+      operation: 'POST /charges',
+    });
     expect(server.requests.map((r) => r.key)).toEqual(Array(4).fill('charge-reset-key-0000001'));
     expect(server.effects).toBe(0);
   });

@@ -9,7 +9,11 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { emitClient } from '../../../src/emit/client/index.js';
 import { resolveConfig } from '../../../src/config/types.js';
 import {
-  createMemoryStore, HttpStatusError, IdempotencyNotSentError, IdempotencyOutcomeUnknownError, type DedupStore,
+  createMemoryStore,
+  HttpStatusError,
+  IdempotencyNotSentError,
+  IdempotencyOutcomeUnknownError,
+  type DedupStore,
 } from '../../../src/runtime/index.js';
 import { startFaultServer, type FaultServer } from '../../helpers/fault-server.js';
 import { fixturePlans } from './helpers/fixture-plans.js';
@@ -34,7 +38,8 @@ async function serve(): Promise<FaultServer> {
 }
 
 const sms = { body: { to: '+15550100', body: 'Your code is 1234' } };
-const client = (url: string, store: DedupStore) => createClient({ baseUrl: url, store, timeoutMs: 1000, retry: { attempts: 1 } });
+const client = (url: string, store: DedupStore) =>
+  createClient({ baseUrl: url, store, timeoutMs: 1000, retry: { attempts: 1 } });
 
 describe('fail-closed write (POST /sms) passes its run context', () => {
   it('a 400 surfaces as HttpStatusError and releases the row: the retry with the same key calls the server again', async () => {
@@ -97,8 +102,12 @@ describe('OP-5 saga (POST /bookings) passes its run context to call', () => {
     const c = client(server.url, createMemoryStore());
     server.inject({ kind: 'stall', ms: 2500 });
     const options = { key: 'booking-run-ctx-key-0000001' };
-    await expect(c.createBooking!({ body: { room: '102' } }, options)).rejects.toBeInstanceOf(IdempotencyOutcomeUnknownError);
-    await expect(c.createBooking!({ body: { room: '102' } }, options)).rejects.toBeInstanceOf(IdempotencyOutcomeUnknownError);
+    await expect(c.createBooking!({ body: { room: '102' } }, options)).rejects.toBeInstanceOf(
+      IdempotencyOutcomeUnknownError,
+    );
+    await expect(c.createBooking!({ body: { room: '102' } }, options)).rejects.toBeInstanceOf(
+      IdempotencyOutcomeUnknownError,
+    );
     expect(server.requests).toHaveLength(1);
   });
 });

@@ -15,28 +15,59 @@ import { importClient, type ClientFactory } from './helpers/import-client.js';
 import { inlinePlan } from './helpers/inline-spec.js';
 
 const spec = {
-  openapi: '3.0.3', info: { title: 'rooms', version: '1' },
+  openapi: '3.0.3',
+  info: { title: 'rooms', version: '1' },
   paths: {
     '/reservations': {
       post: {
         operationId: 'createReservation',
-        requestBody: { required: true, content: { 'application/json': { schema: { type: 'object', properties: { room: { type: 'string' } } } } } },
-        responses: { 201: { description: 'created', content: { 'application/json': { schema: { type: 'object', properties: { status: { type: 'string' } } } } } } },
+        requestBody: {
+          required: true,
+          content: { 'application/json': { schema: { type: 'object', properties: { room: { type: 'string' } } } } },
+        },
+        responses: {
+          201: {
+            description: 'created',
+            content: { 'application/json': { schema: { type: 'object', properties: { status: { type: 'string' } } } } },
+          },
+        },
       },
     },
-    '/reservations/{reservationId}': { delete: { operationId: 'cancelReservation', parameters: [{ name: 'reservationId', in: 'path', required: true, schema: { type: 'string' } }], responses: { 204: { description: 'gone' } } } },
+    '/reservations/{reservationId}': {
+      delete: {
+        operationId: 'cancelReservation',
+        parameters: [{ name: 'reservationId', in: 'path', required: true, schema: { type: 'string' } }],
+        responses: { 204: { description: 'gone' } },
+      },
+    },
     '/holds': {
       post: {
         operationId: 'createHold',
-        responses: { 200: { description: 'ok', content: { 'application/json': { schema: { allOf: [{ $ref: '#/components/schemas/Hold' }] } } } } },
+        responses: {
+          200: {
+            description: 'ok',
+            content: { 'application/json': { schema: { allOf: [{ $ref: '#/components/schemas/Hold' }] } } },
+          },
+        },
       },
     },
-    '/holds/{holdId}': { delete: { operationId: 'releaseHold', parameters: [{ name: 'holdId', in: 'path', required: true, schema: { type: 'string' } }], responses: { 204: { description: 'gone' } } } },
+    '/holds/{holdId}': {
+      delete: {
+        operationId: 'releaseHold',
+        parameters: [{ name: 'holdId', in: 'path', required: true, schema: { type: 'string' } }],
+        responses: { 204: { description: 'gone' } },
+      },
+    },
   },
   components: { schemas: { Hold: { type: 'object', properties: { id: { type: 'integer', readOnly: true } } } } },
 };
 
-const saga = (compensation: string) => ({ class: 'compensatable' as const, mechanism: 'OP-5' as const, keyStrategy: 'intent' as const, compensation });
+const saga = (compensation: string) => ({
+  class: 'compensatable' as const,
+  mechanism: 'OP-5' as const,
+  keyStrategy: 'intent' as const,
+  compensation,
+});
 let emitted: EmitResult;
 let createClient: ClientFactory;
 let server: FaultServer;
@@ -73,7 +104,9 @@ describe('saga external id', () => {
     expect(err).toBeInstanceOf(IdempotencyOutcomeUnknownError);
     expect(String((err as Error).cause)).toMatch(/no id/);
     expect(server.effectsOn('/reservations')).toBe(1);
-    await expect(c['createReservation']!({ body: { room: '12' } }, options)).rejects.toBeInstanceOf(IdempotencyOutcomeUnknownError);
+    await expect(c.createReservation!({ body: { room: '12' } }, options)).rejects.toBeInstanceOf(
+      IdempotencyOutcomeUnknownError,
+    );
     expect(server.effectsOn('/reservations')).toBe(1);
   });
 });

@@ -15,7 +15,10 @@ describe('ts-morph in the client emitter', () => {
 
   it('gives the printer what it needs', async () => {
     const { CodeBlockWriter, StructureKind, printStructure } = await import('../../../src/emit/client/ts-morph.js');
-    const text = printStructure({ kind: StructureKind.TypeAlias, name: 'A', type: 'string' }, { indentNumberOfSpaces: 2 });
+    const text = printStructure(
+      { kind: StructureKind.TypeAlias, name: 'A', type: 'string' },
+      { indentNumberOfSpaces: 2 },
+    );
     expect(text).toBe('type A = string;');
     expect(new CodeBlockWriter().write('x').toString()).toBe('x');
   });

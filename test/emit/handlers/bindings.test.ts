@@ -12,7 +12,8 @@ import { shopPlan } from '../../runtime/tools/helpers/shop-spec.js';
 
 const ok = { '200': { description: 'ok' } };
 const CLASH = {
-  openapi: '3.0.3', info: { title: 'c', version: '1' },
+  openapi: '3.0.3',
+  info: { title: 'c', version: '1' },
   paths: {
     '/items/{id}': {
       put: {
@@ -23,11 +24,23 @@ const CLASH = {
           { name: 'Idempotency-Key', in: 'header', schema: { type: 'string', minLength: 20 } },
           { name: 'Authorization', in: 'header', schema: { type: 'string' } },
         ],
-        requestBody: { content: { 'multipart/form-data': { schema: { type: 'object', properties: { file: { type: 'string', format: 'binary' } } } } } },
+        requestBody: {
+          content: {
+            'multipart/form-data': {
+              schema: { type: 'object', properties: { file: { type: 'string', format: 'binary' } } },
+            },
+          },
+        },
         responses: ok,
       },
     },
-    '/raw': { post: { operationId: 'raw', requestBody: { content: { 'text/csv': { schema: { type: 'string' } } } }, responses: ok } },
+    '/raw': {
+      post: {
+        operationId: 'raw',
+        requestBody: { content: { 'text/csv': { schema: { type: 'string' } } } },
+        responses: ok,
+      },
+    },
   },
 };
 
@@ -37,7 +50,9 @@ describe('buildToolBindings', () => {
     const bindings = buildToolBindings(plan, resolveConfig());
     const files = emitTools({ apis: [plan], diagnostics: [] }, resolveConfig()).files;
     for (const format of ['mcp', 'openai', 'anthropic'] as const) {
-      const names = JSON.parse(files.find((f) => f.path === `tools/${format}/${plan.api.id}.names.json`)!.contents) as Record<string, string>;
+      const names = JSON.parse(
+        files.find((f) => f.path === `tools/${format}/${plan.api.id}.names.json`)!.contents,
+      ) as Record<string, string>;
       expect(Object.fromEntries(bindings.map((b) => [b.names[format], b.operation]))).toEqual(names);
     }
   });
@@ -45,31 +60,62 @@ describe('buildToolBindings', () => {
   it('OP-5 inverse, security alternatives, strict parameters', async () => {
     const bindings = buildToolBindings(await shopPlan('bindings'), resolveConfig());
     const webhook = bindings.find((b) => b.method === 'createWebhook')!;
-    expect(webhook.compensation).toEqual({ operation: 'DELETE /webhooks/{webhook_id}', method: 'DELETE', path: '/webhooks/{webhook_id}', idParameter: 'webhook_id' });
+    expect(webhook.compensation).toEqual({
+      operation: 'DELETE /webhooks/{webhook_id}',
+      method: 'DELETE',
+      path: '/webhooks/{webhook_id}',
+      idParameter: 'webhook_id',
+    });
     expect(webhook.security).toEqual([[{ scheme: 'token', type: 'bearer' }]]);
     const order = bindings.find((b) => b.method === 'getOrder')!;
-    expect(order.security).toEqual([[{ scheme: 'account', type: 'apiKey', in: 'header', name: 'X-Account' }, { scheme: 'token', type: 'bearer' }]]);
+    expect(order.security).toEqual([
+      [
+        { scheme: 'account', type: 'apiKey', in: 'header', name: 'X-Account' },
+        { scheme: 'token', type: 'bearer' },
+      ],
+    ]);
     expect(order.keyProperty).toBeUndefined();
-    expect(webhook.openAiParameters).toMatchObject({ type: 'object', additionalProperties: false, required: ['body', 'idempotency_key'] });
+    expect(webhook.openAiParameters).toMatchObject({
+      type: 'object',
+      additionalProperties: false,
+      required: ['body', 'idempotency_key'],
+    });
   });
 
   it('routes clashing names, hides auth and carrier headers, carries native key limits and the body encoding', async () => {
     const plan = await inlinePlan('bindings', 'clash.json', CLASH, {
-      'PUT /items/{id}': { class: 'native-key', mechanism: 'OP-1', carrier: { in: 'header', name: 'Idempotency-Key', path: ['Idempotency-Key'], maxLength: 40 }, keyStrategy: 'caller' },
+      'PUT /items/{id}': {
+        class: 'native-key',
+        mechanism: 'OP-1',
+        carrier: { in: 'header', name: 'Idempotency-Key', path: ['Idempotency-Key'], maxLength: 40 },
+        keyStrategy: 'caller',
+      },
     });
     const [raw, put] = buildToolBindings(plan, resolveConfig());
     expect(put).toMatchObject({
-      routes: [{ property: 'id', in: 'path', name: 'id' }, { property: 'query_id', in: 'query', name: 'id' }],
-      carrier: { in: 'header', name: 'Idempotency-Key' }, keyLimits: { maxLength: 40, minLength: 20 },
+      routes: [
+        { property: 'id', in: 'path', name: 'id' },
+        { property: 'query_id', in: 'query', name: 'id' },
+      ],
+      carrier: { in: 'header', name: 'Idempotency-Key' },
+      keyLimits: { maxLength: 40, minLength: 20 },
       body: { property: 'body', encoding: 'multipart', mediaType: 'multipart/form-data', required: false },
-      keyProperty: 'idempotency_key', mechanism: 'OP-1', http: { method: 'PUT', path: '/items/{id}' },
+      keyProperty: 'idempotency_key',
+      mechanism: 'OP-1',
+      http: { method: 'PUT', path: '/items/{id}' },
     });
     expect(put!.ttlSeconds).toBe(86400); // the plan's (the API's) window, not the tools default
-    expect(raw).toMatchObject({ body: { encoding: 'text', mediaType: 'text/csv' }, mechanism: 'fail-closed', ttlSeconds: 86400 });
+    expect(raw).toMatchObject({
+      body: { encoding: 'text', mediaType: 'text/csv' },
+      mechanism: 'fail-closed',
+      ttlSeconds: 86400,
+    });
   });
 
   it('is deterministic', async () => {
     const plan = await shopPlan('bindings');
-    expect(JSON.stringify(buildToolBindings(plan, resolveConfig()))).toBe(JSON.stringify(buildToolBindings(plan, resolveConfig())));
+    expect(JSON.stringify(buildToolBindings(plan, resolveConfig()))).toBe(
+      JSON.stringify(buildToolBindings(plan, resolveConfig())),
+    );
   });
 });

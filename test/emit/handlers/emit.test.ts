@@ -21,12 +21,16 @@ const config = resolveConfig();
 const ROOT = join(import.meta.dirname, '../../..');
 
 const HOSTILE = {
-  openapi: '3.1.0', info: { title: 'h', version: '1' },
+  openapi: '3.1.0',
+  info: { title: 'h', version: '1' },
   paths: {
     '/x': {
       post: {
-        operationId: 'x', summary: '"); globalThis.pwned = 1; ("\u2028*/ // `${1}`',
-        requestBody: { content: { 'application/json': { schema: { type: 'object', properties: { ok: { type: 'string' } } } } } },
+        operationId: 'x',
+        summary: '"); globalThis.pwned = 1; ("\u2028*/ // `${1}`',
+        requestBody: {
+          content: { 'application/json': { schema: { type: 'object', properties: { ok: { type: 'string' } } } } },
+        },
         responses: { '200': { description: 'ok' } },
       },
     },
@@ -48,8 +52,14 @@ describe('handlers artifact', () => {
   it('matches the goldens', async () => {
     const { files, diagnostics } = emitHandlers({ apis: await allPlans(), diagnostics: [] }, config);
     expect(diagnostics).toEqual([]);
-    expect(files.map((f) => f.path)).toEqual(['handlers/legacy.tools.gen.ts', 'handlers/payments.tools.gen.ts', 'handlers/shapes.tools.gen.ts', 'handlers/shop.tools.gen.ts']);
-    for (const f of files) await expect(f.contents).toMatchFileSnapshot(`__snapshots__/${f.path.slice('handlers/'.length)}`);
+    expect(files.map((f) => f.path)).toEqual([
+      'handlers/legacy.tools.gen.ts',
+      'handlers/payments.tools.gen.ts',
+      'handlers/shapes.tools.gen.ts',
+      'handlers/shop.tools.gen.ts',
+    ]);
+    for (const f of files)
+      await expect(f.contents).toMatchFileSnapshot(`__snapshots__/${f.path.slice('handlers/'.length)}`);
   });
 
   it('is deterministic', async () => {
@@ -61,7 +71,8 @@ describe('handlers artifact', () => {
   it('type-checks under --strict --noUnusedLocals (fixtures and generated/), and an unknown tool name does not compile', async () => {
     const { files } = emitHandlers({ apis: await allPlans(), diagnostics: [] }, config);
     const batch = new Map(files.map((f) => [f.path.slice('handlers/'.length), f.contents]));
-    for (const name of readdirSync(join(ROOT, 'generated/handlers'))) batch.set(`repo-${name}`, readFileSync(join(ROOT, 'generated/handlers', name), 'utf8'));
+    for (const name of readdirSync(join(ROOT, 'generated/handlers')))
+      batch.set(`repo-${name}`, readFileSync(join(ROOT, 'generated/handlers', name), 'utf8'));
     batch.set('type-proof.ts', TYPE_PROOF);
     const result = typeCheck(writeBatch('handlers', batch));
     expect(Object.fromEntries(result)).toEqual(Object.fromEntries([...batch.keys()].map((k) => [k, []])));
@@ -73,7 +84,10 @@ async function importModule(dir: string, path: string, contents: string): Promis
   writeBatch(dir, new Map());
   const runtime = relative(base, join(ROOT, 'src/runtime/tools/index.js'));
   const target = join(base, path.slice(path.lastIndexOf('/') + 1));
-  writeFileSync(target, contents.replaceAll('"idemgen/runtime/tools"', JSON.stringify(runtime.startsWith('.') ? runtime : `./${runtime}`)));
+  writeFileSync(
+    target,
+    contents.replaceAll('"idemgen/runtime/tools"', JSON.stringify(runtime.startsWith('.') ? runtime : `./${runtime}`)),
+  );
   return (await import(target)) as Record<string, unknown>;
 }
 
@@ -94,7 +108,9 @@ describe('the emitted module', () => {
   });
 
   it('a property named `__proto__` in a binding stays an own property (JSON.parse, not an object literal)', async () => {
-    const binding = JSON.parse('{"names":{"mcp":"x","openai":"x","anthropic":"x"},"operation":"POST /x","method":"x","http":{"method":"POST","path":"/x"},"effect":"read","mechanism":"none","description":"d","routes":[],"inputSchema":{"type":"object","properties":{"__proto__":{"type":"string"}}}}') as ToolBinding;
+    const binding = JSON.parse(
+      '{"names":{"mcp":"x","openai":"x","anthropic":"x"},"operation":"POST /x","method":"x","http":{"method":"POST","path":"/x"},"effect":"read","mechanism":"none","description":"d","routes":[],"inputSchema":{"type":"object","properties":{"__proto__":{"type":"string"}}}}',
+    ) as ToolBinding;
     let text = '';
     const out = {
       write: (c: string) => {

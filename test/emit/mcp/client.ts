@@ -9,7 +9,11 @@ export async function stdioClient(args: string[], env: Record<string, string> = 
   const childEnv: Record<string, string> = {};
   for (const [k, v] of Object.entries(process.env)) if (typeof v === 'string') childEnv[k] = v;
   const transport = new StdioClientTransport({
-    command: process.execPath, args: ['--import', 'tsx', ...args], cwd: ROOT, env: { ...childEnv, ...env }, stderr: 'pipe',
+    command: process.execPath,
+    args: ['--import', 'tsx', ...args],
+    cwd: ROOT,
+    env: { ...childEnv, ...env },
+    stderr: 'pipe',
   });
   const client = new Client({ name: 'idemgen-e2e', version: '1.0.0' });
   await client.connect(transport);
@@ -27,7 +31,8 @@ export type Result = CallToolResult & { structuredContent?: Record<string, unkno
 export const call = (c: Client, name: string, args: Record<string, unknown>, timeout?: number): Promise<Result> =>
   c.callTool({ name, arguments: args }, undefined, timeout === undefined ? undefined : { timeout }) as Promise<Result>;
 
-export const errorOf = (r: Result): Record<string, unknown> | undefined => r.structuredContent?.error as Record<string, unknown> | undefined;
+export const errorOf = (r: Result): Record<string, unknown> | undefined =>
+  r.structuredContent?.error as Record<string, unknown> | undefined;
 
 /** Same-key retries until the first call's outcome is recorded (an in-flight answer means: try again). */
 export async function settle(c: Client, name: string, args: Record<string, unknown>): Promise<Result> {

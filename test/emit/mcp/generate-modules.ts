@@ -23,7 +23,11 @@ export function pointAtSources(text: string, file: string): string {
 }
 
 /** Returns the written files by their artifact path (`mcp/notes.server.gen.ts` → absolute path) and the raw texts. */
-export async function generateModules(dir: string, specName: string, spec: unknown): Promise<{ base: string; paths: Map<string, string>; texts: Map<string, string> }> {
+export async function generateModules(
+  dir: string,
+  specName: string,
+  spec: unknown,
+): Promise<{ base: string; paths: Map<string, string>; texts: Map<string, string> }> {
   const base = join(MCP_OUT, dir);
   rmSync(base, { recursive: true, force: true });
   mkdirSync(join(base, 'specs'), { recursive: true });

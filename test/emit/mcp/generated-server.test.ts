@@ -43,9 +43,11 @@ it('writes a module per API that compiles under tsc --strict', () => {
   // together with the repository's generated/mcp and generated/handlers.
   const dir = join(generated.base, 'compile');
   const sources = new Map<string, string>();
-  for (const k of ['handlers/notes.tools.gen.ts', 'mcp/notes.server.gen.ts']) sources.set(k, generated.texts.get(k) as string);
+  for (const k of ['handlers/notes.tools.gen.ts', 'mcp/notes.server.gen.ts'])
+    sources.set(k, generated.texts.get(k) as string);
   for (const folder of ['mcp', 'handlers']) {
-    for (const name of readdirSync(join(ROOT, 'generated', folder))) sources.set(`repo/${folder}/${name}`, readFileSync(join(ROOT, 'generated', folder, name), 'utf8'));
+    for (const name of readdirSync(join(ROOT, 'generated', folder)))
+      sources.set(`repo/${folder}/${name}`, readFileSync(join(ROOT, 'generated', folder, name), 'utf8'));
   }
   const files = [...sources].map(([k, text]) => {
     const p = join(dir, k);
@@ -54,9 +56,15 @@ it('writes a module per API that compiles under tsc --strict', () => {
     return p;
   });
   writeFileSync(join(dir, 'package.json'), '{ "type": "module" }\n');
-  expect(files.filter((f) => f.includes('/repo/mcp/')).map((f) => f.slice(f.indexOf('/repo/mcp/') + 1))).toEqual(['repo/mcp/inventory.server.gen.ts', 'repo/mcp/messaging.server.gen.ts', 'repo/mcp/payments.server.gen.ts']);
+  expect(files.filter((f) => f.includes('/repo/mcp/')).map((f) => f.slice(f.indexOf('/repo/mcp/') + 1))).toEqual([
+    'repo/mcp/inventory.server.gen.ts',
+    'repo/mcp/messaging.server.gen.ts',
+    'repo/mcp/payments.server.gen.ts',
+  ]);
   const program = ts.createProgram(files, compilerOptions());
-  const problems = ts.getPreEmitDiagnostics(program).filter((d) => d.file === undefined || d.file.fileName.startsWith(dir));
+  const problems = ts
+    .getPreEmitDiagnostics(program)
+    .filter((d) => d.file === undefined || d.file.fileName.startsWith(dir));
   expect(problems.map((d) => ts.flattenDiagnosticMessageText(d.messageText, '\n'))).toEqual([]);
 });
 
@@ -72,7 +80,12 @@ async function httpServer(storeFile: string): Promise<{ url: string; server: Ser
   const store = createSqliteStore({ filename: storeFile });
   const server = createServer((req, res) => {
     const mcp = new McpServer({ name: 'notes', version: '1.0.0' });
-    mod.registerNotesTools(mcp, { store, baseUrl: api.url, auth: { bearerAuth: 'api-token' }, serverArguments: { AccountSid: ACCOUNT } });
+    mod.registerNotesTools(mcp, {
+      store,
+      baseUrl: api.url,
+      auth: { bearerAuth: 'api-token' },
+      serverArguments: { AccountSid: ACCOUNT },
+    });
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
     res.on('close', () => void mcp.close());
     void mcp.connect(transport).then(() => transport.handleRequest(req, res));
@@ -85,7 +98,10 @@ const transports: Record<string, Connect> = {
   stdio: async () => {
     const { file } = migratedSqliteFile('idemgen-gen-stdio');
     const client = await stdioClient([generated.paths.get('mcp/notes.server.gen.ts') as string], {
-      IDEMGEN_STORE: `sqlite:${file}`, IDEMGEN_BASE_URL: api.url, IDEMGEN_AUTH_BEARERAUTH: 'api-token', IDEMGEN_ARG_AccountSid: ACCOUNT,
+      IDEMGEN_STORE: `sqlite:${file}`,
+      IDEMGEN_BASE_URL: api.url,
+      IDEMGEN_AUTH_BEARERAUTH: 'api-token',
+      IDEMGEN_ARG_AccountSid: ACCOUNT,
     });
     return { client, close: () => client.close() };
   },
@@ -93,7 +109,14 @@ const transports: Record<string, Connect> = {
     const { file } = migratedSqliteFile('idemgen-gen-http');
     const { url, server } = await httpServer(file);
     const client = await httpClient(url);
-    return { client, close: async () => { await client.close(); server.closeAllConnections(); server.close(); } };
+    return {
+      client,
+      close: async () => {
+        await client.close();
+        server.closeAllConnections();
+        server.close();
+      },
+    };
   },
 };
 

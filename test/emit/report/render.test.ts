@@ -6,7 +6,13 @@ import { auditFailed, emitReport, renderAudit } from '../../../src/emit/report/i
 import { apiOf, http, tool } from '../../classify/helpers.js';
 import { sarifValidator } from './sarif-validate.js';
 
-const idem = { name: 'Idempotency-Key', in: 'header' as const, required: false, pointer: '/h', schema: { type: 'string', maxLength: 8 } };
+const idem = {
+  name: 'Idempotency-Key',
+  in: 'header' as const,
+  required: false,
+  pointer: '/h',
+  schema: { type: 'string', maxLength: 8 },
+};
 
 function samplePlan(): Plan {
   const spec = apiOf([
@@ -18,7 +24,10 @@ function samplePlan(): Plan {
   ]);
   const tools = apiOf([
     { ...tool('send_email'), source: { file: 'a dir/tools.json', pointer: '/tools/0' } },
-    { ...tool('read_file', { annotations: { readOnlyHint: true } }), source: { file: 'a dir/tools.json', pointer: '/tools/1' } },
+    {
+      ...tool('read_file', { annotations: { readOnlyHint: true } }),
+      source: { file: 'a dir/tools.json', pointer: '/tools/1' },
+    },
   ]);
   const plan = classify([spec, tools], resolveConfig());
   // What the CLI does before rendering: fill line/col where the source is text.
@@ -41,14 +50,35 @@ describe('renderAudit json (the stable shape of `idemgen audit --format json`)',
       'spec.yaml|POST /sms | urgent',
     ]);
     const charge = out.operations.find((o: { key: string }) => o.key === 'POST /charges');
-    expect(charge).toMatchObject({ class: 'native-key', mechanism: 'OP-1', carrier: { in: 'header', name: 'Idempotency-Key', maxLength: 8 }, keyStrategy: 'caller', source: { file: 'spec.yaml', pointer: '/paths/~1charges/post' } });
+    expect(charge).toMatchObject({
+      class: 'native-key',
+      mechanism: 'OP-1',
+      carrier: { in: 'header', name: 'Idempotency-Key', maxLength: 8 },
+      keyStrategy: 'caller',
+      source: { file: 'spec.yaml', pointer: '/paths/~1charges/post' },
+    });
     expect(charge.reasons[0]).toMatchObject({ rule: 'native_header' });
     const hook = out.operations.find((o: { key: string }) => o.key === 'POST /hooks');
-    expect(hook).toMatchObject({ class: 'compensatable', mechanism: 'OP-5', compensation: 'DELETE /hooks/{id}', ttlSeconds: 86400 });
-    expect(out.operations.find((o: { key: string }) => o.key === 'tool:send_email')).toMatchObject({ toolBoundary: 'OP-7', keyStrategy: 'intent' });
-    for (const d of out.diagnostics) expect(Object.keys(d).slice(0, 7)).toEqual(['code', 'severity', 'file', 'pointer', 'line', 'col', 'message']);
+    expect(hook).toMatchObject({
+      class: 'compensatable',
+      mechanism: 'OP-5',
+      compensation: 'DELETE /hooks/{id}',
+      ttlSeconds: 86400,
+    });
+    expect(out.operations.find((o: { key: string }) => o.key === 'tool:send_email')).toMatchObject({
+      toolBoundary: 'OP-7',
+      keyStrategy: 'intent',
+    });
+    for (const d of out.diagnostics)
+      expect(Object.keys(d).slice(0, 7)).toEqual(['code', 'severity', 'file', 'pointer', 'line', 'col', 'message']);
     expect(out.diagnostics.some((d: { line: number | null }) => d.line === 12)).toBe(true);
-    expect(out.totals.class).toEqual({ 'read-only': 2, 'native-key': 1, 'owned-store': 0, compensatable: 1, irreversible: 3 });
+    expect(out.totals.class).toEqual({
+      'read-only': 2,
+      'native-key': 1,
+      'owned-store': 0,
+      compensatable: 1,
+      irreversible: 3,
+    });
     expect(out.totals.mechanism['fail-closed']).toBe(3);
     expect(out.totals.effect).toEqual({ read: 2, write: 5 });
   });
@@ -78,10 +108,13 @@ describe('renderAudit markdown', () => {
     expect(md).toContain('| operation | effect | class | mechanism | carrier | key strategy | TTL | reasons |');
     expect(md).toContain('`POST /sms \\| urgent`');
     expect(md).toContain('| <a id="post-sms-urgent"></a>`POST /sms \\| urgent` |');
-    expect(md).toMatch(/\| <a id="post-charges"><\/a>`POST \/charges` \| write \| native-key \| OP-1 \| header Idempotency-Key \(≤ 8\) \| caller \| — \| `http_unsafe_method`/);
+    expect(md).toMatch(
+      /\| <a id="post-charges"><\/a>`POST \/charges` \| write \| native-key \| OP-1 \| header Idempotency-Key \(≤ 8\) \| caller \| — \| `http_unsafe_method`/,
+    );
     expect(md).toMatch(/\| 12:5 \(`\/paths\S*`\) \|/);
     expect(md).toContain('`key_carrier_too_short`');
-    for (const line of md.split('\n').filter((l) => l.startsWith('| `') || l.startsWith('| <a id='))) expect(line.endsWith('|')).toBe(true);
+    for (const line of md.split('\n').filter((l) => l.startsWith('| `') || l.startsWith('| <a id=')))
+      expect(line.endsWith('|')).toBe(true);
   });
 });
 
@@ -94,11 +127,23 @@ describe('renderAudit sarif', () => {
     const run = log.runs[0];
     const ids = run.tool.driver.rules.map((r: { id: string }) => r.id);
     expect(ids).toEqual([...ids].sort());
-    expect(run.tool.driver.rules.find((r: { id: string }) => r.id === 'key_carrier_too_short').fullDescription.text).toMatch(/entropy/);
+    expect(
+      run.tool.driver.rules.find((r: { id: string }) => r.id === 'key_carrier_too_short').fullDescription.text,
+    ).toMatch(/entropy/);
     for (const r of run.results) expect(ids[r.ruleIndex]).toBe(r.ruleId);
-    const located = run.results.find((r: { locations: { physicalLocation: { region?: unknown } }[] }) => r.locations[0].physicalLocation.region);
-    expect(located.locations[0].physicalLocation).toEqual({ artifactLocation: { uri: 'spec.yaml' }, region: { startLine: 12, startColumn: 5 } });
-    expect(run.results.some((r: { locations: { physicalLocation: { artifactLocation: { uri: string } } }[] }) => r.locations[0].physicalLocation.artifactLocation.uri === 'a%20dir/tools.json')).toBe(true);
+    const located = run.results.find(
+      (r: { locations: { physicalLocation: { region?: unknown } }[] }) => r.locations[0].physicalLocation.region,
+    );
+    expect(located.locations[0].physicalLocation).toEqual({
+      artifactLocation: { uri: 'spec.yaml' },
+      region: { startLine: 12, startColumn: 5 },
+    });
+    expect(
+      run.results.some(
+        (r: { locations: { physicalLocation: { artifactLocation: { uri: string } } }[] }) =>
+          r.locations[0].physicalLocation.artifactLocation.uri === 'a%20dir/tools.json',
+      ),
+    ).toBe(true);
   });
 });
 
@@ -110,7 +155,9 @@ describe('auditFailed and emitReport', () => {
     expect(auditFailed(plan, 'warning')).toBe(true);
     expect(auditFailed(plan, 'none')).toBe(false);
     expect(auditFailed({ ...plan, diagnostics: [{ code: 'x', severity: 'error', message: 'm' }] }, 'error')).toBe(true);
-    expect(auditFailed({ ...plan, diagnostics: [{ code: 'x', severity: 'info', message: 'm' }] }, 'warning')).toBe(false);
+    expect(auditFailed({ ...plan, diagnostics: [{ code: 'x', severity: 'info', message: 'm' }] }, 'warning')).toBe(
+      false,
+    );
   });
 
   it('writes report/audit.md and report/audit.json, byte-identical on a second run', () => {

@@ -4,7 +4,9 @@ import AjvModule from 'ajv';
 import addFormatsModule from 'ajv-formats';
 
 export function sarifValidator(): (log: unknown) => { valid: boolean; errors: string } {
-  const schema = JSON.parse(readFileSync(new URL('../../fixtures/sarif/sarif-schema-2.1.0.json', import.meta.url), 'utf8')) as Record<string, unknown>;
+  const schema = JSON.parse(
+    readFileSync(new URL('../../fixtures/sarif/sarif-schema-2.1.0.json', import.meta.url), 'utf8'),
+  ) as Record<string, unknown>;
   const { $schema: _draft, id, ...rest } = schema;
   // CommonJS packages seen from NodeNext ESM: the classes sit on `.default`.
   const Ajv = AjvModule.default;

@@ -16,7 +16,11 @@ describe('every dialect folder has the same shape (STYLE habit 5)', () => {
 
   test('same exports from each source file', async () => {
     for (const file of readdirSync(srcDir('postgres'))) {
-      const exports = await Promise.all(DIALECTS.map(async (d) => Object.keys(await import(new URL(file.replace(/\.ts$/, '.js'), srcDir(d)).href)).sort()));
+      const exports = await Promise.all(
+        DIALECTS.map(async (d) =>
+          Object.keys(await import(new URL(file.replace(/\.ts$/, '.js'), srcDir(d)).href)).sort(),
+        ),
+      );
       expect(exports[1], file).toEqual(exports[0]);
       expect(exports[2], file).toEqual(exports[0]);
     }

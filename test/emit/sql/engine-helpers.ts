@@ -4,12 +4,39 @@ import { buildShopPlan } from './plan-fixture.js';
 
 /** docs/contracts.md, column for column: what the runtime stores rely on. */
 export const DEDUP_COLUMNS = [
-  'args_hash', 'args_summary', 'attempts', 'completed_at', 'created_at', 'error', 'expires_at', 'external_id', 'idempotency_key',
-  'lease_expires_at', 'lease_token', 'mechanism', 'operation', 'resolution', 'result', 'scope', 'status',
+  'args_hash',
+  'args_summary',
+  'attempts',
+  'completed_at',
+  'created_at',
+  'error',
+  'expires_at',
+  'external_id',
+  'idempotency_key',
+  'lease_expires_at',
+  'lease_token',
+  'mechanism',
+  'operation',
+  'resolution',
+  'result',
+  'scope',
+  'status',
 ];
 export const SAGA_COLUMNS = [
-  'args_hash', 'compensation_operation', 'created_at', 'error', 'expires_at', 'external_id', 'idempotency_key',
-  'lease_expires_at', 'lease_token', 'operation', 'result', 'scope', 'status', 'updated_at',
+  'args_hash',
+  'compensation_operation',
+  'created_at',
+  'error',
+  'expires_at',
+  'external_id',
+  'idempotency_key',
+  'lease_expires_at',
+  'lease_token',
+  'operation',
+  'result',
+  'scope',
+  'status',
+  'updated_at',
 ];
 
 export interface MigrationPair {
@@ -34,7 +61,18 @@ export function emittedMigrations(dialect: Dialect, config: ResolvedConfig): Map
 
 /** Bind values for the claim statement, in CLAIM_COLUMNS order. */
 export function claimParams(key: string, leaseToken: string, now = 1_700_000_000_000): (string | number)[] {
-  return ['tenant-a', key, 'POST /charges', 'a'.repeat(64), 'OP-5', leaseToken, now + 30_000, now, now + 86_400_000, '{"amount":"number"}'];
+  return [
+    'tenant-a',
+    key,
+    'POST /charges',
+    'a'.repeat(64),
+    'OP-5',
+    leaseToken,
+    now + 30_000,
+    now,
+    now + 86_400_000,
+    '{"amount":"number"}',
+  ];
 }
 
 /** A 63-character table name: the longest the policy accepts, so derived index names must be shortened. */

@@ -10,8 +10,13 @@ describe('emitSql golden files', () => {
 
   test('emits dedup, saga and owned-table migrations per dialect, nothing else', () => {
     expect(diagnostics).toEqual([]);
-    const names = ['0001_idemgen_dedup', '0002_idemgen_saga', '0003_owned_orders'].flatMap((n) => [`${n}.down.sql`, `${n}.up.sql`]);
-    expect(files.map((f) => f.path)).toEqual(['mysql', 'postgres', 'sqlite'].flatMap((d) => names.map((n) => `sql/${d}/${n}`)));
+    const names = ['0001_idemgen_dedup', '0002_idemgen_saga', '0003_owned_orders'].flatMap((n) => [
+      `${n}.down.sql`,
+      `${n}.up.sql`,
+    ]);
+    expect(files.map((f) => f.path)).toEqual(
+      ['mysql', 'postgres', 'sqlite'].flatMap((d) => names.map((n) => `sql/${d}/${n}`)),
+    );
   });
 
   test.each(files.map((f) => [f.path, f.contents] as const))('%s matches its golden file', async (path, contents) => {
@@ -30,15 +35,25 @@ describe('emitSql golden files', () => {
 
   test('no saga migration without an OP-5 entry; no owned migration without an owned table', () => {
     const plan = buildShopPlan({ withSaga: false });
-    plan.apis[0].entries.forEach((e) => { delete e.ownedTable; });
+    plan.apis[0].entries.forEach((e) => {
+      delete e.ownedTable;
+    });
     const bare = emitSql(plan, resolveConfig({ dialects: ['postgres'] }));
-    expect(bare.files.map((f) => f.path)).toEqual(['sql/postgres/0001_idemgen_dedup.down.sql', 'sql/postgres/0001_idemgen_dedup.up.sql']);
+    expect(bare.files.map((f) => f.path)).toEqual([
+      'sql/postgres/0001_idemgen_dedup.down.sql',
+      'sql/postgres/0001_idemgen_dedup.up.sql',
+    ]);
   });
 
   test('an owned table named only in config overrides (by operationId) is picked up', () => {
     const plan = buildShopPlan();
-    plan.apis[0].entries.forEach((e) => { delete e.ownedTable; });
-    const out = emitSql(plan, resolveConfig({ dialects: ['sqlite'], overrides: { createOrder: { table: 'sales.orders' } } }));
+    plan.apis[0].entries.forEach((e) => {
+      delete e.ownedTable;
+    });
+    const out = emitSql(
+      plan,
+      resolveConfig({ dialects: ['sqlite'], overrides: { createOrder: { table: 'sales.orders' } } }),
+    );
     expect(out.files.map((f) => f.path)).toContain('sql/sqlite/0003_owned_sales_orders.up.sql');
     const up = out.files.find((f) => f.path.endsWith('0003_owned_sales_orders.up.sql'))!.contents;
     expect(up).toContain('ALTER TABLE "sales"."orders" ADD COLUMN "idempotency_key" TEXT;');
@@ -51,7 +66,9 @@ describe('emitSql golden files', () => {
     orders.mechanism = 'OP-2';
     const out = emitSql(plan, resolveConfig({ dialects: ['postgres'] }));
     expect(out.files.some((f) => f.path.includes('owned'))).toBe(false);
-    expect(out.diagnostics.map((d) => [d.code, d.pointer])).toEqual([['owned_table_unused', '/overrides/POST ~1orders/table']]);
+    expect(out.diagnostics.map((d) => [d.code, d.pointer])).toEqual([
+      ['owned_table_unused', '/overrides/POST ~1orders/table'],
+    ]);
   });
 
   test('sql.schema: created on PostgreSQL, qualifying on MySQL, ignored (with a note) on SQLite', () => {
@@ -62,7 +79,9 @@ describe('emitSql golden files', () => {
     expect(up('mysql')).toContain('CREATE TABLE IF NOT EXISTS `app`.`idemgen_dedup`');
     expect(up('mysql')).not.toMatch(/CREATE (SCHEMA|DATABASE)/);
     expect(up('sqlite')).toContain('CREATE TABLE IF NOT EXISTS "idemgen_dedup"');
-    expect(out.diagnostics.map((d) => [d.code, d.severity, d.pointer])).toEqual([['sql_schema_ignored', 'info', '/sql/schema']]);
+    expect(out.diagnostics.map((d) => [d.code, d.severity, d.pointer])).toEqual([
+      ['sql_schema_ignored', 'info', '/sql/schema'],
+    ]);
   });
 
   test('renderStoreMigration with saga = the 0001 and 0002 tables in one script', () => {
@@ -83,5 +102,10 @@ test('an operation key with a newline cannot leave its SQL comment', () => {
   const out = emitSql(plan, resolveConfig({ dialects: ['postgres'] }));
   const up = out.files.find((f) => f.path.endsWith('0003_owned_orders.up.sql'))!.contents;
   expect(up).toContain('--   used by POST /orders?DROP TABLE users; --');
-  expect(up.split('\n').filter((l) => l.includes('DROP TABLE users')).every((l) => l.startsWith('--'))).toBe(true);
+  expect(
+    up
+      .split('\n')
+      .filter((l) => l.includes('DROP TABLE users'))
+      .every((l) => l.startsWith('--')),
+  ).toBe(true);
 });

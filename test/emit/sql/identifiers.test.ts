@@ -33,7 +33,9 @@ const KEYS = [
 ] as const;
 
 describe('hostile names in config are rejected with a diagnostic at the config key', () => {
-  const cases = KEYS.flatMap(([key, pointer, make]) => HOSTILE.map(([label, name]) => [key, label, name, pointer, make] as const))
+  const cases = KEYS.flatMap(([key, pointer, make]) =>
+    HOSTILE.map(([label, name]) => [key, label, name, pointer, make] as const),
+  )
     // An empty prefix is legal (tables are then named `dedup`, `saga`).
     .filter(([key, , name]) => !(key === 'tablePrefix' && name === ''));
 
@@ -52,13 +54,17 @@ describe('hostile names in config are rejected with a diagnostic at the config k
     const plan = buildShopPlan({ ownedTable: name });
     const out = emitSql(plan, config);
     expect(out.files).toEqual([]);
-    expect(out.diagnostics.map((d) => [d.code, d.pointer])).toEqual([['invalid_sql_identifier', '/overrides/POST ~1orders/table']]);
+    expect(out.diagnostics.map((d) => [d.code, d.pointer])).toEqual([
+      ['invalid_sql_identifier', '/overrides/POST ~1orders/table'],
+    ]);
   });
 
   test('an empty prefix is accepted and gives plain table names', () => {
     const out = emitSql(buildShopPlan(), resolveConfig({ sql: { tablePrefix: '' }, dialects: ['postgres'] }));
     expect(out.diagnostics).toEqual([]);
-    expect(out.files.find((f) => f.path.endsWith('0001_idemgen_dedup.up.sql'))!.contents).toContain('CREATE TABLE IF NOT EXISTS "dedup"');
+    expect(out.files.find((f) => f.path.endsWith('0001_idemgen_dedup.up.sql'))!.contents).toContain(
+      'CREATE TABLE IF NOT EXISTS "dedup"',
+    );
   });
 
   test('a qualified owned table (schema.table) is accepted; three parts are not', () => {
@@ -81,7 +87,9 @@ describe('quoting is safe even for names the policy would reject (defence in dep
     const name = 'x"; DROP TABLE keep; --';
     db.exec('CREATE TABLE keep (id INTEGER)');
     db.exec(`CREATE TABLE ${SQL_DIALECTS.sqlite.quoteIdentifier(name)} (id INTEGER)`);
-    const tables = (db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").all() as { name: string }[]).map((r) => r.name);
+    const tables = (
+      db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").all() as { name: string }[]
+    ).map((r) => r.name);
     db.close();
     expect(tables).toEqual(['keep', name]);
   });
@@ -90,19 +98,22 @@ describe('quoting is safe even for names the policy would reject (defence in dep
 describe('property: any dedupTable is either rejected or emitted only in quoted form', () => {
   test('arbitrary strings', () => {
     fc.assert(
-      fc.property(fc.oneof(fc.string({ maxLength: 80 }), fc.stringMatching(/^[A-Za-z_][A-Za-z0-9_]{0,70}$/)), (name) => {
-        const out = emitSql(buildShopPlan(), resolveConfig({ sql: { dedupTable: name }, dialects: ['sqlite'] }));
-        const accepted = /^[A-Za-z_][A-Za-z0-9_]*$/.test(name) && name.length <= 63;
-        expect(out.files.length > 0).toBe(accepted);
-        if (!accepted) return;
-        const up = out.files.find((f) => f.path.endsWith('0001_idemgen_dedup.up.sql'))!.contents;
-        const db = new Database(':memory:');
-        db.exec(up);
-        db.exec(up);
-        const found = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all();
-        db.close();
-        expect(found).toEqual([{ name }]);
-      }),
+      fc.property(
+        fc.oneof(fc.string({ maxLength: 80 }), fc.stringMatching(/^[A-Za-z_][A-Za-z0-9_]{0,70}$/)),
+        (name) => {
+          const out = emitSql(buildShopPlan(), resolveConfig({ sql: { dedupTable: name }, dialects: ['sqlite'] }));
+          const accepted = /^[A-Za-z_][A-Za-z0-9_]*$/.test(name) && name.length <= 63;
+          expect(out.files.length > 0).toBe(accepted);
+          if (!accepted) return;
+          const up = out.files.find((f) => f.path.endsWith('0001_idemgen_dedup.up.sql'))!.contents;
+          const db = new Database(':memory:');
+          db.exec(up);
+          db.exec(up);
+          const found = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all();
+          db.close();
+          expect(found).toEqual([{ name }]);
+        },
+      ),
       { numRuns: 200, seed: 6 },
     );
   });
@@ -116,6 +127,8 @@ describe('derived index names', () => {
     for (const n of names) expect(n.length).toBeLessThanOrEqual(63);
     expect(deriveName(base, '_prune_idx', 63)).toBe(names[1]);
     expect(deriveName('orders', '_prune_idx', 63)).toBe('orders_prune_idx');
-    expect(deriveName(`${'b'.repeat(60)}1`, '_prune_idx', 63)).not.toBe(deriveName(`${'b'.repeat(60)}2`, '_prune_idx', 63));
+    expect(deriveName(`${'b'.repeat(60)}1`, '_prune_idx', 63)).not.toBe(
+      deriveName(`${'b'.repeat(60)}2`, '_prune_idx', 63),
+    );
   });
 });

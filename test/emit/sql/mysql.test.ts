@@ -58,22 +58,32 @@ describe('MariaDB: emitted migrations', () => {
     for (const name of order) await db.query(migrations.get(name)!.up);
     await db.query(migrations.get('0001_idemgen_dedup')!.up);
     await db.query(migrations.get('0002_idemgen_saga')!.up);
-    expect(await indexes('idemgen_dedup')).toEqual(['idemgen_dedup_prune_idx', 'idemgen_dedup_reconcile_idx', 'PRIMARY']);
+    expect(await indexes('idemgen_dedup')).toEqual([
+      'idemgen_dedup_prune_idx',
+      'idemgen_dedup_reconcile_idx',
+      'PRIMARY',
+    ]);
     expect(await indexes('orders')).toEqual(['orders_idempotency_key_uidx', 'PRIMARY']);
   });
 
   test('key columns compare exactly (utf8mb4_bin): keys differing in case or accent are distinct', async () => {
-    const insert = 'INSERT INTO idemgen_dedup (scope, idempotency_key, operation, args_hash, mechanism, status, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, 1, 2)';
+    const insert =
+      'INSERT INTO idemgen_dedup (scope, idempotency_key, operation, args_hash, mechanism, status, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, 1, 2)';
     for (const key of ['Key-A', 'key-a', 'kéy-a']) await db.query(insert, ['s', key, 'op', 'h', 'OP-2', 'pending']);
     const [rows] = await db.query("SELECT COUNT(*) AS n FROM idemgen_dedup WHERE scope = 's'");
     expect((rows as { n: number }[])[0].n).toBe(3);
   });
 
   test('the status CHECK and the (scope, key) primary key hold', async () => {
-    const insert = 'INSERT INTO idemgen_dedup (scope, idempotency_key, operation, args_hash, mechanism, status, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, 1, 2)';
-    await expect(db.query(insert, ['t', 'k-check', 'op', 'h', 'OP-2', 'running'])).rejects.toThrow(/CONSTRAINT .* failed/);
+    const insert =
+      'INSERT INTO idemgen_dedup (scope, idempotency_key, operation, args_hash, mechanism, status, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, 1, 2)';
+    await expect(db.query(insert, ['t', 'k-check', 'op', 'h', 'OP-2', 'running'])).rejects.toThrow(
+      /CONSTRAINT .* failed/,
+    );
     await db.query(insert, ['t', 'k-pk', 'op', 'h', 'OP-2', 'pending']);
-    await expect(db.query(insert, ['t', 'k-pk', 'op', 'h', 'OP-2', 'completed'])).rejects.toMatchObject({ code: 'ER_DUP_ENTRY' });
+    await expect(db.query(insert, ['t', 'k-pk', 'op', 'h', 'OP-2', 'completed'])).rejects.toMatchObject({
+      code: 'ER_DUP_ENTRY',
+    });
   });
 
   test('the OP-4 insert shape dedupes on the owned table: 1 affected row, then 0, same row read back', async () => {
@@ -94,7 +104,9 @@ describe('MariaDB: the claim under concurrency', () => {
     expect(claim).toMatch(/^INSERT INTO `idemgen_sql_my_\d+`\.`idemgen_dedup` \(/);
     const conns = await Promise.all(Array.from({ length: 50 }, () => mysql.createConnection(url)));
     try {
-      const results = await Promise.allSettled(conns.map((c, i) => c.query(claim, claimParams('race-key', `lease-${i}`))));
+      const results = await Promise.allSettled(
+        conns.map((c, i) => c.query(claim, claimParams('race-key', `lease-${i}`))),
+      );
       const winners = results.flatMap((r, i) => (r.status === 'fulfilled' ? [i] : []));
       expect(winners).toHaveLength(1);
       const codes = results.flatMap((r) => (r.status === 'rejected' ? [(r.reason as { code?: string }).code] : []));

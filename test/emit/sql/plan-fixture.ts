@@ -5,7 +5,9 @@ import { entry, httpOp } from '../../helpers/plan.js';
 /** A small hand-built API: one read, one OP-5 (charge ↔ refund), one OP-4 (owned `orders` table), one OP-1. */
 function op(method: HttpMethod, path: string, operationId: string): HttpOperation {
   return httpOp(method, path, {
-    name: operationId, operationId, servers: ['https://api.example.test'],
+    name: operationId,
+    operationId,
+    servers: ['https://api.example.test'],
     source: { file: 'specs/shop.openapi.yaml', pointer: `/paths/${path.replace(/\//g, '~1')}/${method}` },
   });
 }
@@ -16,7 +18,15 @@ export function buildShopPlan(options: { ownedTable?: string; withSaga?: boolean
   const orders = op('post', '/orders', 'createOrder');
   const list = op('get', '/orders', 'listOrders');
   const operations = [list, charge, refund, orders].sort((a, b) => (a.key < b.key ? -1 : 1));
-  const api: ApiModel = { id: 'shop', file: 'specs/shop.openapi.yaml', format: 'openapi3.1', servers: [], operations, events: [], root: {} };
+  const api: ApiModel = {
+    id: 'shop',
+    file: 'specs/shop.openapi.yaml',
+    format: 'openapi3.1',
+    servers: [],
+    operations,
+    events: [],
+    root: {},
+  };
   const byKey = new Map([
     [list.key, entry(list, 'none')],
     [charge.key, entry(charge, options.withSaga === false ? 'fail-closed' : 'OP-5', { compensation: refund.key })],

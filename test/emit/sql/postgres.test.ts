@@ -37,7 +37,10 @@ async function columns(schema: string, table: string): Promise<string[]> {
 }
 
 async function indexes(schema: string, table: string): Promise<string[]> {
-  const { rows } = await db.query('SELECT indexname FROM pg_indexes WHERE schemaname = $1 AND tablename = $2 ORDER BY 1', [schema, table]);
+  const { rows } = await db.query(
+    'SELECT indexname FROM pg_indexes WHERE schemaname = $1 AND tablename = $2 ORDER BY 1',
+    [schema, table],
+  );
   return rows.map((r: { indexname: string }) => r.indexname);
 }
 
@@ -56,20 +59,30 @@ describe('PostgreSQL: emitted migrations', () => {
     expect(await columns('idem', 'idemgen_saga')).toEqual([]);
     expect(await columns('public', 'orders')).toEqual(['amount', 'id']);
     for (const name of [...order, ...order]) await db.query(migrations.get(name)!.up);
-    expect(await indexes('idem', 'idemgen_dedup')).toEqual(['idemgen_dedup_pkey', 'idemgen_dedup_prune_idx', 'idemgen_dedup_reconcile_idx']);
+    expect(await indexes('idem', 'idemgen_dedup')).toEqual([
+      'idemgen_dedup_pkey',
+      'idemgen_dedup_prune_idx',
+      'idemgen_dedup_reconcile_idx',
+    ]);
     expect(await indexes('public', 'orders')).toEqual(['orders_idempotency_key_uidx', 'orders_pkey']);
   });
 
   test('the status CHECK and the (scope, key) primary key hold', async () => {
-    const insert = 'INSERT INTO idem.idemgen_dedup (scope, idempotency_key, operation, args_hash, mechanism, status, created_at, expires_at) VALUES ($1, $2, $3, $4, $5, $6, 1, 2)';
-    await expect(db.query(insert, ['s', 'k-check', 'op', 'h', 'OP-2', 'running'])).rejects.toMatchObject({ code: '23514' });
+    const insert =
+      'INSERT INTO idem.idemgen_dedup (scope, idempotency_key, operation, args_hash, mechanism, status, created_at, expires_at) VALUES ($1, $2, $3, $4, $5, $6, 1, 2)';
+    await expect(db.query(insert, ['s', 'k-check', 'op', 'h', 'OP-2', 'running'])).rejects.toMatchObject({
+      code: '23514',
+    });
     await db.query(insert, ['s', 'k-pk', 'op', 'h', 'OP-2', 'pending']);
-    await expect(db.query(insert, ['s', 'k-pk', 'op', 'h', 'OP-2', 'completed'])).rejects.toMatchObject({ code: '23505' });
+    await expect(db.query(insert, ['s', 'k-pk', 'op', 'h', 'OP-2', 'completed'])).rejects.toMatchObject({
+      code: '23505',
+    });
     await db.query(insert, ['other-tenant', 'k-pk', 'op', 'h', 'OP-2', 'pending']);
   });
 
   test('the OP-4 insert shape dedupes on the owned table: a row the first time, none the second', async () => {
-    const sql = 'INSERT INTO "orders" ("amount", "idempotency_key") VALUES ($1, $2) ON CONFLICT ("idempotency_key") DO NOTHING RETURNING *';
+    const sql =
+      'INSERT INTO "orders" ("amount", "idempotency_key") VALUES ($1, $2) ON CONFLICT ("idempotency_key") DO NOTHING RETURNING *';
     expect(migrations.get('0003_owned_orders')!.up).toContain('ON CONFLICT ("idempotency_key") DO NOTHING');
     const first = await db.query(sql, [10, 'order-key-1']);
     const second = await db.query(sql, [99, 'order-key-1']);
@@ -87,7 +100,9 @@ describe('PostgreSQL: the claim under concurrency', () => {
       const results = await Promise.all(clients.map((c, i) => c.query(claim, claimParams('race-key', `lease-${i}`))));
       const winners = results.flatMap((r, i) => (r.rows.length === 1 ? [i] : []));
       expect(winners).toHaveLength(1);
-      const { rows } = await db.query("SELECT lease_token, status, attempts FROM idem.idemgen_dedup WHERE idempotency_key = 'race-key'");
+      const { rows } = await db.query(
+        "SELECT lease_token, status, attempts FROM idem.idemgen_dedup WHERE idempotency_key = 'race-key'",
+      );
       expect(rows).toEqual([{ lease_token: `lease-${winners[0]}`, status: 'pending', attempts: 1 }]);
     } finally {
       await Promise.all(clients.map((c) => c.end()));

@@ -45,12 +45,18 @@ describe('SQLite: emitted migrations on a real file', () => {
     for (const name of order) db.exec(migrations.get(name)!.up);
     db.exec(migrations.get('0001_idemgen_dedup')!.up);
     db.exec(migrations.get('0002_idemgen_saga')!.up);
-    expect(indexes('idemgen_dedup')).toEqual(['idemgen_dedup_prune_idx', 'idemgen_dedup_reconcile_idx', 'sqlite_autoindex_idemgen_dedup_1']);
+    expect(indexes('idemgen_dedup')).toEqual([
+      'idemgen_dedup_prune_idx',
+      'idemgen_dedup_reconcile_idx',
+      'sqlite_autoindex_idemgen_dedup_1',
+    ]);
     expect(indexes('orders')).toEqual(['orders_idempotency_key_uidx']);
   });
 
   test('the status CHECK and the (scope, key) primary key hold', () => {
-    const insert = db.prepare('INSERT INTO idemgen_dedup (scope, idempotency_key, operation, args_hash, mechanism, status, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, 1, 2)');
+    const insert = db.prepare(
+      'INSERT INTO idemgen_dedup (scope, idempotency_key, operation, args_hash, mechanism, status, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, 1, 2)',
+    );
     expect(() => insert.run('s', 'k-check', 'op', 'h', 'OP-2', 'running')).toThrow(/CHECK constraint failed/);
     insert.run('s', 'k-pk', 'op', 'h', 'OP-2', 'pending');
     expect(() => insert.run('s', 'k-pk', 'op', 'h', 'OP-2', 'completed')).toThrow(/UNIQUE constraint failed/);
@@ -59,7 +65,9 @@ describe('SQLite: emitted migrations on a real file', () => {
 
   test('the OP-4 insert shape dedupes on the owned table', () => {
     expect(migrations.get('0003_owned_orders')!.up).toContain('ON CONFLICT ("idempotency_key") DO NOTHING');
-    const insert = db.prepare('INSERT INTO "orders" ("amount", "idempotency_key") VALUES (?, ?) ON CONFLICT ("idempotency_key") DO NOTHING RETURNING *');
+    const insert = db.prepare(
+      'INSERT INTO "orders" ("amount", "idempotency_key") VALUES (?, ?) ON CONFLICT ("idempotency_key") DO NOTHING RETURNING *',
+    );
     expect(insert.all(10, 'order-key-1')).toHaveLength(1);
     expect(insert.all(99, 'order-key-1')).toHaveLength(0);
   });
@@ -70,7 +78,9 @@ function runWorkers(count: number, sql: string): Promise<{ won?: boolean; error?
   const flags = new Int32Array(barrier);
   const url = new URL('./sqlite-claim-worker.mjs', import.meta.url);
   const results = Array.from({ length: count }, (_, i) => {
-    const worker = new Worker(url, { workerData: { file, sql, params: claimParams('race-key', `lease-${i}`), barrier } });
+    const worker = new Worker(url, {
+      workerData: { file, sql, params: claimParams('race-key', `lease-${i}`), barrier },
+    });
     return new Promise<{ won?: boolean; error?: string }>((resolve, reject) => {
       worker.once('message', resolve);
       worker.once('error', reject);

@@ -9,7 +9,12 @@ export function createAjv(): Ajv2020 {
   // strictTypes/strictRequired are Ajv lints (e.g. `minItems` without `type: array` is valid JSON Schema);
   // strictSchema stays on, so unknown keywords and ill-typed keyword values are errors.
   const ajv = new Ajv2020({
-    strict: true, strictTypes: false, strictRequired: false, allErrors: true, validateFormats: false, allowUnionTypes: true,
+    strict: true,
+    strictTypes: false,
+    strictRequired: false,
+    allErrors: true,
+    validateFormats: false,
+    allowUnionTypes: true,
   });
   ajv.addKeyword({ keyword: 'x-mcp-header', schemaType: 'string' });
   return ajv;

@@ -29,7 +29,8 @@ function graph(edges: number[][], width: number, extra: (i: number) => Obj = () 
   const schemas: Obj = {};
   edges.forEach((targets, i) => {
     const properties: Obj = {};
-    for (let p = 0; p < width; p++) properties[`f${p}`] = { type: 'string', description: `field ${p} of S${i}`, nullable: p % 3 === 0 };
+    for (let p = 0; p < width; p++)
+      properties[`f${p}`] = { type: 'string', description: `field ${p} of S${i}`, nullable: p % 3 === 0 };
     targets.forEach((t, k) => (properties[`r${k}`] = { $ref: `#/components/schemas/S${t}` }));
     schemas[`S${i}`] = { type: 'object', description: `S${i}`, properties, ...extra(i) };
   });
@@ -42,7 +43,10 @@ const input = (refs: number[]): Obj => ({
 });
 
 describe('fitBudgetLazily', () => {
-  const chain = graph(Array.from({ length: 30 }, (_, i) => (i + 1 < 30 ? [i + 1] : [])), 12);
+  const chain = graph(
+    Array.from({ length: 30 }, (_, i) => (i + 1 < 30 ? [i + 1] : [])),
+    12,
+  );
 
   it('matches fitBudget when the schema fits', () => {
     const a = lazy(chain, input([0]), 1_000_000);
@@ -62,11 +66,16 @@ describe('fitBudgetLazily', () => {
     const doc = graph([[1, 2], [2], [0]], 10);
     doc.definitions = { S1: { type: 'object', properties: { back: { $ref: '#/components/schemas/S0' } } } };
     doc.components.schemas.S2.properties.other = { $ref: '#/definitions/S1' };
-    for (const budget of [400, 900, 1500, 2500, 100_000]) expect(lazy(doc, input([0, 2]), budget).text).toBe(eager(doc, input([0, 2]), budget).text);
+    for (const budget of [400, 900, 1500, 2500, 100_000])
+      expect(lazy(doc, input([0, 2]), budget).text).toBe(eager(doc, input([0, 2]), budget).text);
   });
 
   it('falls back to the full run when a literal $ref in an example reaches a definition not normalized yet', () => {
-    const doc = graph(Array.from({ length: 12 }, (_, i) => (i + 1 < 12 ? [i + 1] : [])), 12, (i) => (i === 0 ? { example: { $ref: '#/$defs/S11' } } : {}));
+    const doc = graph(
+      Array.from({ length: 12 }, (_, i) => (i + 1 < 12 ? [i + 1] : [])),
+      12,
+      (i) => (i === 0 ? { example: { $ref: '#/$defs/S11' } } : {}),
+    );
     const a = lazy(doc, input([0]), 2500);
     const b = eager(doc, input([0]), 2500);
     expect(a.trimmed).toBeGreaterThan(0);
@@ -75,7 +84,10 @@ describe('fitBudgetLazily', () => {
   });
 
   it('falls back to the full run (every unresolved ref seen) when a deep ref targets a non-schema value', () => {
-    const doc = graph(Array.from({ length: 12 }, (_, i) => (i + 1 < 12 ? [i + 1] : [])), 12);
+    const doc = graph(
+      Array.from({ length: 12 }, (_, i) => (i + 1 < 12 ? [i + 1] : [])),
+      12,
+    );
     doc.info = { title: 'x' };
     doc.components.schemas.S10.properties.bad = { $ref: '#/info/title' };
     const a = lazy(doc, input([0]), 2500);
@@ -94,7 +106,10 @@ describe('fitBudgetLazily', () => {
     fc.assert(
       fc.property(arb, ({ edges, width, roots, budget }) => {
         const n = edges.length;
-        const doc = graph(edges.map((ts) => ts.map((t) => t % n)), width);
+        const doc = graph(
+          edges.map((ts) => ts.map((t) => t % n)),
+          width,
+        );
         const refs = roots.map((r) => r % n);
         const a = lazy(doc, input(refs), budget);
         const b = eager(doc, input(refs), budget);

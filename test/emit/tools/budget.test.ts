@@ -14,7 +14,8 @@ function chain(levels: number, width: number): Obj {
   const definitions: Obj = {};
   for (let n = 0; n < levels; n++) {
     const properties: Obj = {};
-    for (let p = 0; p < width; p++) properties[`field_${p}`] = { type: 'string', description: `Field ${p} of level ${n}, described at some length.` };
+    for (let p = 0; p < width; p++)
+      properties[`field_${p}`] = { type: 'string', description: `Field ${p} of level ${n}, described at some length.` };
     if (n + 1 < levels) properties.next = { $ref: `#/definitions/Level${n + 1}` };
     definitions[`Level${n}`] = { type: 'object', description: `Level ${n}.`, properties };
   }
@@ -22,9 +23,19 @@ function chain(levels: number, width: number): Obj {
 }
 
 function emit(tools: ReturnType<typeof toolOp>[]) {
-  const res = emitTools(planOf('big', tools.map((t) => entry(t, 'fail-closed'))), resolveConfig());
+  const res = emitTools(
+    planOf(
+      'big',
+      tools.map((t) => entry(t, 'fail-closed')),
+    ),
+    resolveConfig(),
+  );
   const file = (p: string) => JSON.parse(res.files.find((f) => f.path === p)!.contents);
-  return { res, mcp: file('tools/mcp/big.tools.json').tools as Obj[], openAi: file('tools/openai/big.tools.json') as Obj[] };
+  return {
+    res,
+    mcp: file('tools/mcp/big.tools.json').tools as Obj[],
+    openAi: file('tools/openai/big.tools.json') as Obj[],
+  };
 }
 
 describe('tool input schemas over the size budget', () => {
@@ -66,7 +77,9 @@ describe('a warning repeated by many tools', () => {
   it('is one diagnostic per API with the count, the first tools and the first pointer', () => {
     const encoded = res.diagnostics.filter((d) => d.code === 'tools_openai_json_encoded');
     expect(encoded).toHaveLength(1);
-    expect(encoded[0].message).toMatch(/^big, 5 tools — tool:a: OpenAI strict mode cannot express \/properties\/meta; tool:b: .*; and 2 more;/);
+    expect(encoded[0].message).toMatch(
+      /^big, 5 tools — tool:a: OpenAI strict mode cannot express \/properties\/meta; tool:b: .*; and 2 more;/,
+    );
     expect(encoded[0].pointer).toBe('/tools/0');
   });
 });

@@ -3,7 +3,7 @@ import { resolveConfig } from '../../../src/config/types.js';
 import { emitTools } from '../../../src/emit/tools/index.js';
 import { compileError, createAjv } from './ajv.js';
 import { checkStrictName, checkStrictSchema } from './openai-strict.js';
-import { entry, httpOp, planOf, toolOp } from '../../helpers/plan.js';
+import { entry, planOf, toolOp } from '../../helpers/plan.js';
 
 type Obj = Record<string, any>;
 
@@ -22,7 +22,10 @@ const sendSlack = toolOp('send_slack_message', {
   properties: { channel: { type: 'string' }, text: { type: 'string', minLength: 1 }, thread_ts: { type: 'string' } },
   required: ['channel', 'text'],
 });
-const listChannels = toolOp('list_channels', { type: 'object', properties: { limit: { type: 'integer', default: 100 } } });
+const listChannels = toolOp('list_channels', {
+  type: 'object',
+  properties: { limit: { type: 'integer', default: 100 } },
+});
 
 describe('emitTools: the idempotency key (SOP OP-7, Case 4)', () => {
   const plan = planOf('slack', [entry(listChannels, 'none'), entry(sendSlack, 'fail-closed', { ttlSeconds: 86_400 })]);
@@ -37,11 +40,18 @@ describe('emitTools: the idempotency key (SOP OP-7, Case 4)', () => {
     expect(key.description).toContain('24 hours');
     expect(key.description).toContain('This tool server (idemgen middleware, OP-7) deduplicates');
     expect(key.description).toContain('retry with the SAME key');
-    const anthropic = (out['tools/anthropic/slack.tools.json'] as Obj[]).find((t) => t.name === 'send_slack_message') as Obj;
+    const anthropic = (out['tools/anthropic/slack.tools.json'] as Obj[]).find(
+      (t) => t.name === 'send_slack_message',
+    ) as Obj;
     expect(anthropic.input_schema.required).toContain('idempotency_key');
-    const openai = (out['tools/openai/slack.tools.json'] as Obj[]).find((t) => t.function.name === 'send_slack_message') as Obj;
+    const openai = (out['tools/openai/slack.tools.json'] as Obj[]).find(
+      (t) => t.function.name === 'send_slack_message',
+    ) as Obj;
     expect(openai.function.strict).toBe(true);
-    expect(openai.function.parameters.properties.idempotency_key).toMatchObject({ type: 'string', pattern: '^[!-~]{16,255}$' });
+    expect(openai.function.parameters.properties.idempotency_key).toMatchObject({
+      type: 'string',
+      pattern: '^[!-~]{16,255}$',
+    });
     expect(openai.function.parameters.required).toContain('idempotency_key');
   });
 
@@ -51,7 +61,12 @@ describe('emitTools: the idempotency key (SOP OP-7, Case 4)', () => {
     expect(list.inputSchema.properties.idempotency_key).toBeUndefined();
     expect(list.annotations).toEqual({ readOnlyHint: true, openWorldHint: true });
     const send = mcp.find((t) => t.name === 'send_slack_message') as Obj;
-    expect(send.annotations).toEqual({ readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: true });
+    expect(send.annotations).toEqual({
+      readOnlyHint: false,
+      destructiveHint: true,
+      idempotentHint: true,
+      openWorldHint: true,
+    });
   });
 
   it('makes optional properties nullable and every object closed in the OpenAI form', () => {
@@ -66,8 +81,12 @@ describe('emitTools: the idempotency key (SOP OP-7, Case 4)', () => {
   });
 
   it('writes reverse maps and compiles every schema with Ajv 2020', () => {
-    expect(out['tools/openai/slack.names.json']).toEqual({ list_channels: 'tool:list_channels', send_slack_message: 'tool:send_slack_message' });
+    expect(out['tools/openai/slack.names.json']).toEqual({
+      list_channels: 'tool:list_channels',
+      send_slack_message: 'tool:send_slack_message',
+    });
     const ajv = createAjv();
-    for (const t of out['tools/mcp/slack.tools.json'].tools as Obj[]) expect(compileError(ajv, t.inputSchema)).toBeUndefined();
+    for (const t of out['tools/mcp/slack.tools.json'].tools as Obj[])
+      expect(compileError(ajv, t.inputSchema)).toBeUndefined();
   });
 });

@@ -16,7 +16,10 @@ const root = {
     schemas: {
       Node: {
         type: 'object',
-        properties: { name: { type: 'string', nullable: true }, children: { type: 'array', items: { $ref: '#/components/schemas/Node' } } },
+        properties: {
+          name: { type: 'string', nullable: true },
+          children: { type: 'array', items: { $ref: '#/components/schemas/Node' } },
+        },
         required: ['children'],
       },
       Unused: { type: 'string' },
@@ -36,24 +39,44 @@ const root = {
 };
 
 const p = (name: string, where: Parameter['in'], required = false, schema: Obj = { type: 'string' }): Parameter => ({
-  name, in: where, required, schema, pointer: `/p/${name}`,
+  name,
+  in: where,
+  required,
+  schema,
+  pointer: `/p/${name}`,
 });
 
 const createCharge = httpOp('post', '/v1/customers/{id}/charges', {
   operationId: 'customers/create-charge',
   summary: 'Create a charge',
   parameters: [
-    p('id', 'path', true), p('expand', 'query'), p('id', 'header'), p('X-Api-Key', 'header', true),
-    p('Idempotency-Key', 'header'), p('Content-Type', 'header'),
+    p('id', 'path', true),
+    p('expand', 'query'),
+    p('id', 'header'),
+    p('X-Api-Key', 'header', true),
+    p('Idempotency-Key', 'header'),
+    p('Content-Type', 'header'),
   ],
-  requestBody: { required: true, pointer: '/rb', content: [{ mediaType: 'application/json', schema: { $ref: '#/components/schemas/Charge' }, pointer: '/rb/c' }] },
+  requestBody: {
+    required: true,
+    pointer: '/rb',
+    content: [{ mediaType: 'application/json', schema: { $ref: '#/components/schemas/Charge' }, pointer: '/rb/c' }],
+  },
 });
 const getCharge = httpOp('get', '/v1/charges/{id}', { operationId: 'getCharge', parameters: [p('id', 'path', true)] });
 
-const plan = planOf('payments', [
-  entry(getCharge, 'none'),
-  entry(createCharge, 'OP-1', { carrier: { in: 'header', name: 'Idempotency-Key', path: ['Idempotency-Key'], maxLength: 64 }, ttlSeconds: 7 * 86_400 }),
-], root, 'openapi3.0');
+const plan = planOf(
+  'payments',
+  [
+    entry(getCharge, 'none'),
+    entry(createCharge, 'OP-1', {
+      carrier: { in: 'header', name: 'Idempotency-Key', path: ['Idempotency-Key'], maxLength: 64 },
+      ttlSeconds: 7 * 86_400,
+    }),
+  ],
+  root,
+  'openapi3.0',
+);
 
 const res = emitTools(plan, resolveConfig({ tools: { mcpHeader: true } }));
 const file = (path: string): any => JSON.parse(res.files.find((f) => f.path === path)?.contents ?? 'null');
@@ -85,14 +108,24 @@ describe('OpenAPI operation → MCP input schema', () => {
     expect(key.maxLength).toBe(64);
     expect(key.description).toContain('7 days');
     expect(key['x-mcp-header']).toBe('Idempotency-Key');
-    const anthropic = (file('tools/anthropic/payments.tools.json') as Obj[]).find((t) => t.name === 'customersCreateCharge') as Obj;
+    const anthropic = (file('tools/anthropic/payments.tools.json') as Obj[]).find(
+      (t) => t.name === 'customersCreateCharge',
+    ) as Obj;
     expect(anthropic.input_schema.properties.idempotency_key['x-mcp-header']).toBeUndefined();
-    expect(mcpCreate.annotations).toEqual({ title: 'Create a charge', readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true });
+    expect(mcpCreate.annotations).toEqual({
+      title: 'Create a charge',
+      readOnlyHint: false,
+      destructiveHint: false,
+      idempotentHint: true,
+      openWorldHint: true,
+    });
   });
 });
 
 describe('OpenAPI operation → OpenAI strict parameters', () => {
-  const fn = (file('tools/openai/payments.tools.json') as Obj[]).map((t) => t.function).find((f) => f.name === 'customersCreateCharge');
+  const fn = (file('tools/openai/payments.tools.json') as Obj[])
+    .map((t) => t.function)
+    .find((f) => f.name === 'customersCreateCharge');
 
   it('passes the strict checker and keeps recursion through $defs', () => {
     expect(checkStrictSchema(fn.parameters)).toEqual([]);
@@ -113,7 +146,7 @@ describe('OpenAPI operation → OpenAI strict parameters', () => {
 
   it('writes sanitized names with a reverse map to the operation key', () => {
     expect(file('tools/openai/payments.names.json')).toEqual({
-      'customersCreateCharge': 'POST /v1/customers/{id}/charges',
+      customersCreateCharge: 'POST /v1/customers/{id}/charges',
       getCharge: 'GET /v1/charges/{id}',
     });
   });
@@ -127,17 +160,45 @@ describe('OpenAPI operation → OpenAI strict parameters', () => {
 describe('a native key carried in the JSON body', () => {
   const payoutRoot = {
     openapi: '3.1.0',
-    components: { schemas: { Payout: { type: 'object', properties: { amount: { type: 'integer' }, idempotency_key: { type: 'string' } }, required: ['amount', 'idempotency_key'] } } },
+    components: {
+      schemas: {
+        Payout: {
+          type: 'object',
+          properties: { amount: { type: 'integer' }, idempotency_key: { type: 'string' } },
+          required: ['amount', 'idempotency_key'],
+        },
+      },
+    },
   };
   const payout = httpOp('post', '/payouts', {
     operationId: 'createPayout',
-    requestBody: { required: true, pointer: '/rb', content: [{ mediaType: 'application/json', schema: { $ref: '#/components/schemas/Payout' }, pointer: '/rb/c' }] },
+    requestBody: {
+      required: true,
+      pointer: '/rb',
+      content: [{ mediaType: 'application/json', schema: { $ref: '#/components/schemas/Payout' }, pointer: '/rb/c' }],
+    },
   });
-  const out = emitTools(planOf('payouts', [entry(payout, 'OP-1', { carrier: { in: 'body', name: 'idempotency_key', path: ['idempotency_key'], maxLength: 64 } })], payoutRoot, 'openapi3.1'), resolveConfig());
+  const out = emitTools(
+    planOf(
+      'payouts',
+      [
+        entry(payout, 'OP-1', {
+          carrier: { in: 'body', name: 'idempotency_key', path: ['idempotency_key'], maxLength: 64 },
+        }),
+      ],
+      payoutRoot,
+      'openapi3.1',
+    ),
+    resolveConfig(),
+  );
   const tool = JSON.parse(out.files.find((f) => f.path === 'tools/mcp/payouts.tools.json')!.contents).tools[0] as Obj;
 
   it('asks for the key once, at the top level, and drops the body field from a copy of the definition', () => {
-    expect(tool.inputSchema.properties.body).toEqual({ type: 'object', properties: { amount: { type: 'integer' } }, required: ['amount'] });
+    expect(tool.inputSchema.properties.body).toEqual({
+      type: 'object',
+      properties: { amount: { type: 'integer' } },
+      required: ['amount'],
+    });
     expect(tool.inputSchema.properties.idempotency_key.maxLength).toBe(64);
     expect(tool.inputSchema.$defs).toBeUndefined();
   });

@@ -35,7 +35,10 @@ describe('a nested native key in tool schemas', () => {
     expect(text).not.toContain('idempotencyKey');
     expect(text).toContain('routingNumber');
     expect(text).toContain('sortCode');
-    expect(carrierOf('POST /jsonapi-one-of')).toMatchObject({ in: 'body', path: ['data', 'attributes', 'idempotencyKey'] });
+    expect(carrierOf('POST /jsonapi-one-of')).toMatchObject({
+      in: 'body',
+      path: ['data', 'attributes', 'idempotencyKey'],
+    });
   });
 
   it('per-variant paths: both the flat and the enveloped field are dropped', () => {

@@ -13,9 +13,26 @@
  * Function names: `^[a-zA-Z0-9_-]{1,64}$` (Chat Completions `function.name`).
  */
 const ALLOWED = new Set([
-  '$defs', '$ref', 'additionalProperties', 'anyOf', 'const', 'description', 'enum', 'exclusiveMaximum',
-  'exclusiveMinimum', 'format', 'items', 'maxItems', 'maximum', 'minItems', 'minimum', 'multipleOf', 'pattern',
-  'properties', 'required', 'type',
+  '$defs',
+  '$ref',
+  'additionalProperties',
+  'anyOf',
+  'const',
+  'description',
+  'enum',
+  'exclusiveMaximum',
+  'exclusiveMinimum',
+  'format',
+  'items',
+  'maxItems',
+  'maximum',
+  'minItems',
+  'minimum',
+  'multipleOf',
+  'pattern',
+  'properties',
+  'required',
+  'type',
 ]);
 const FORMATS = new Set(['date-time', 'time', 'date', 'duration', 'email', 'hostname', 'ipv4', 'ipv6', 'uuid']);
 const TYPES = new Set(['string', 'number', 'boolean', 'integer', 'object', 'array', 'null']);
@@ -24,12 +41,15 @@ type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 export function checkStrictName(name: unknown): string[] {
-  return typeof name === 'string' && /^[a-zA-Z0-9_-]{1,64}$/.test(name) ? [] : [`invalid function name ${String(name)}`];
+  return typeof name === 'string' && /^[a-zA-Z0-9_-]{1,64}$/.test(name)
+    ? []
+    : [`invalid function name ${String(name)}`];
 }
 
 export function checkStrictSchema(root: unknown): string[] {
   const errors: string[] = [];
-  if (!isObj(root) || root.type !== 'object' || root.anyOf !== undefined) errors.push('root must be an object schema, not anyOf');
+  if (!isObj(root) || root.type !== 'object' || root.anyOf !== undefined)
+    errors.push('root must be an object schema, not anyOf');
   const defs = isObj(root) && isObj(root.$defs) ? root.$defs : {};
   const stats = { properties: 0, enumValues: 0, chars: 0 };
   let maxDepth = 0;
@@ -47,7 +67,8 @@ export function checkStrictSchema(root: unknown): string[] {
     if (types.length === 0 && node.anyOf === undefined && node.enum === undefined && node.const === undefined) {
       errors.push(`${path}: schema without type, enum, const or anyOf`);
     }
-    if (typeof node.format === 'string' && !FORMATS.has(node.format)) errors.push(`${path}: unsupported format ${node.format}`);
+    if (typeof node.format === 'string' && !FORMATS.has(node.format))
+      errors.push(`${path}: unsupported format ${node.format}`);
     if (Array.isArray(node.enum)) {
       stats.enumValues += node.enum.length;
       stats.chars += node.enum.filter((v) => typeof v === 'string').join('').length;
@@ -62,7 +83,8 @@ export function checkStrictSchema(root: unknown): string[] {
       stats.chars += names.join('').length;
       const required = Array.isArray(node.required) ? node.required : [];
       for (const n of names) if (!required.includes(n)) errors.push(`${path}: property ${n} missing from required`);
-      for (const r of required) if (!names.includes(r as string)) errors.push(`${path}: required ${String(r)} is not a property`);
+      for (const r of required)
+        if (!names.includes(r as string)) errors.push(`${path}: required ${String(r)} is not a property`);
       for (const n of names) visit(props[n], `${path}/properties/${n}`, depthHere);
     }
     if (types.includes('array')) {

@@ -10,8 +10,20 @@ import { emitToolsFor, expectSafeTools } from './tool-checks.js';
 /** The tools each server's annotations and names make writes (each must get a required key). */
 const WRITES: Record<string, string[]> = {
   filesystem: ['tool:create_directory', 'tool:edit_file', 'tool:move_file', 'tool:write_file'],
-  memory: ['tool:add_observations', 'tool:create_entities', 'tool:create_relations', 'tool:delete_entities', 'tool:delete_observations', 'tool:delete_relations'],
-  everything: ['tool:gzip-file-as-resource', 'tool:simulate-research-query', 'tool:toggle-simulated-logging', 'tool:toggle-subscriber-updates'],
+  memory: [
+    'tool:add_observations',
+    'tool:create_entities',
+    'tool:create_relations',
+    'tool:delete_entities',
+    'tool:delete_observations',
+    'tool:delete_relations',
+  ],
+  everything: [
+    'tool:gzip-file-as-resource',
+    'tool:simulate-research-query',
+    'tool:toggle-simulated-logging',
+    'tool:toggle-subscriber-updates',
+  ],
 };
 
 describe.each(REFERENCE_SERVERS)('reference MCP server %s', (name) => {
@@ -19,7 +31,8 @@ describe.each(REFERENCE_SERVERS)('reference MCP server %s', (name) => {
     const file = await referenceToolsFile(name);
     const plain = await emitToolsFor(file);
     expect(plain.files.length).toBe(6);
-    for (const f of plain.files) await expect(f.contents).toMatchFileSnapshot(`__snapshots__/reference/${name}/${f.path}`);
+    for (const f of plain.files)
+      await expect(f.contents).toMatchFileSnapshot(`__snapshots__/reference/${name}/${f.path}`);
     const withHeader = await emitToolsFor(file, true);
     expectSafeTools(withHeader.files, withHeader.plan);
     const writes = withHeader.plan.apis[0].entries.filter((e) => e.effect === 'write');

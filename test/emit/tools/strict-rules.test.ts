@@ -41,7 +41,9 @@ describe('a tool that already has a key argument (carrier in argument)', () => {
     properties: { amount: { type: 'number' }, request_id: { type: 'string', description: 'Client token.' } },
     required: ['amount'],
   });
-  const plan = planOf('billing', [entry(tool, 'OP-1', { carrier: { in: 'argument', name: 'request_id', path: ['request_id'] } })]);
+  const plan = planOf('billing', [
+    entry(tool, 'OP-1', { carrier: { in: 'argument', name: 'request_id', path: ['request_id'] } }),
+  ]);
   const res = emitTools(plan, resolveConfig());
   const mcp = JSON.parse(res.files.find((f) => f.path === 'tools/mcp/billing.tools.json')!.contents).tools[0] as Obj;
 
@@ -53,7 +55,8 @@ describe('a tool that already has a key argument (carrier in argument)', () => {
 });
 
 describe('OpenAI strict limits', () => {
-  const deep = (levels: number): Obj => (levels === 0 ? { type: 'string' } : { type: 'object', properties: { next: deep(levels - 1) }, required: ['next'] });
+  const deep = (levels: number): Obj =>
+    levels === 0 ? { type: 'string' } : { type: 'object', properties: { next: deep(levels - 1) }, required: ['next'] };
   const bigEnum = Array.from({ length: 1200 }, (_, i) => `v${i}`);
   const tool = toolOp('store_tree', {
     type: 'object',

@@ -9,13 +9,55 @@ const send = toolOp('send_email', { type: 'object', properties: {} });
 
 // Who dedupes must be true per mechanism (SOP OP-1 vs OP-7); each case names the mechanism.
 const keyCases: { mechanism: Mechanism; why: string; e: PlanEntry; says: string; notSays: string }[] = [
-  { mechanism: 'OP-1', why: 'HTTP with a known window: the API dedupes', e: entry(post, 'OP-1', { ttlSeconds: 86_400 }), says: 'the API deduplicates calls with the same key for 24 hours', notSays: 'tool server' },
-  { mechanism: 'OP-1', why: 'HTTP without a known window: no invented window', e: entry(post, 'OP-1'), says: 'the API deduplicates calls with the same key.', notSays: 'hours' },
-  { mechanism: 'OP-1', why: 'a tool with its own key argument dedupes itself', e: entry(send, 'OP-1'), says: 'The tool deduplicates', notSays: 'tool server' },
-  { mechanism: 'fail-closed', why: 'the tool server dedupes', e: entry(send, 'fail-closed'), says: 'This tool server (idemgen middleware, OP-7) deduplicates calls with the same key for 24 hours', notSays: 'the API' },
-  { mechanism: 'OP-2', why: 'the tool server dedupes', e: entry(post, 'OP-2'), says: 'This tool server (idemgen middleware, OP-7)', notSays: 'the API' },
-  { mechanism: 'OP-4', why: 'the tool server dedupes', e: entry(post, 'OP-4'), says: 'This tool server (idemgen middleware, OP-7)', notSays: 'the API' },
-  { mechanism: 'OP-5', why: 'the tool server dedupes', e: entry(send, 'OP-5'), says: 'This tool server (idemgen middleware, OP-7)', notSays: 'the API' },
+  {
+    mechanism: 'OP-1',
+    why: 'HTTP with a known window: the API dedupes',
+    e: entry(post, 'OP-1', { ttlSeconds: 86_400 }),
+    says: 'the API deduplicates calls with the same key for 24 hours',
+    notSays: 'tool server',
+  },
+  {
+    mechanism: 'OP-1',
+    why: 'HTTP without a known window: no invented window',
+    e: entry(post, 'OP-1'),
+    says: 'the API deduplicates calls with the same key.',
+    notSays: 'hours',
+  },
+  {
+    mechanism: 'OP-1',
+    why: 'a tool with its own key argument dedupes itself',
+    e: entry(send, 'OP-1'),
+    says: 'The tool deduplicates',
+    notSays: 'tool server',
+  },
+  {
+    mechanism: 'fail-closed',
+    why: 'the tool server dedupes',
+    e: entry(send, 'fail-closed'),
+    says: 'This tool server (idemgen middleware, OP-7) deduplicates calls with the same key for 24 hours',
+    notSays: 'the API',
+  },
+  {
+    mechanism: 'OP-2',
+    why: 'the tool server dedupes',
+    e: entry(post, 'OP-2'),
+    says: 'This tool server (idemgen middleware, OP-7)',
+    notSays: 'the API',
+  },
+  {
+    mechanism: 'OP-4',
+    why: 'the tool server dedupes',
+    e: entry(post, 'OP-4'),
+    says: 'This tool server (idemgen middleware, OP-7)',
+    notSays: 'the API',
+  },
+  {
+    mechanism: 'OP-5',
+    why: 'the tool server dedupes',
+    e: entry(send, 'OP-5'),
+    says: 'This tool server (idemgen middleware, OP-7)',
+    notSays: 'the API',
+  },
 ];
 
 describe('idempotency_key description', () => {
@@ -25,7 +67,9 @@ describe('idempotency_key description', () => {
     expect(text).not.toContain(notSays);
     expect(text).toContain('one new key per intended action');
     expect(text).toContain('reuse it on every retry');
-    expect(text).toContain('After a timeout or unknown outcome, retry with the SAME key; never use a new key for the same action.');
+    expect(text).toContain(
+      'After a timeout or unknown outcome, retry with the SAME key; never use a new key for the same action.',
+    );
   });
 });
 
@@ -33,11 +77,29 @@ const long = `<p>${'word '.repeat(400)}</p>`;
 
 describe('tool description text', () => {
   it.each([
-    { why: 'summary beats a long description', op: httpOp('post', '/a', { summary: 'Create a charge', description: long }), expected: 'Create a charge' },
-    { why: 'HTML is stripped and entities decoded', op: httpOp('post', '/b', { description: '<p>Creates a <code>Charge</code> &amp; returns it.</p>\n\n<p>Idempotent.</p>' }), expected: 'Creates a Charge & returns it. Idempotent.' },
-    { why: 'an empty summary falls back to the description', op: httpOp('post', '/c', { summary: '  ', description: 'Does c.' }), expected: 'Does c.' },
+    {
+      why: 'summary beats a long description',
+      op: httpOp('post', '/a', { summary: 'Create a charge', description: long }),
+      expected: 'Create a charge',
+    },
+    {
+      why: 'HTML is stripped and entities decoded',
+      op: httpOp('post', '/b', {
+        description: '<p>Creates a <code>Charge</code> &amp; returns it.</p>\n\n<p>Idempotent.</p>',
+      }),
+      expected: 'Creates a Charge & returns it. Idempotent.',
+    },
+    {
+      why: 'an empty summary falls back to the description',
+      op: httpOp('post', '/c', { summary: '  ', description: 'Does c.' }),
+      expected: 'Does c.',
+    },
     { why: 'nothing written: method and path', op: httpOp('post', '/d'), expected: 'POST /d' },
-    { why: 'a tool keeps its own text (line breaks included)', op: toolOp('t', {}, { description: 'Line one.\n- item' }), expected: 'Line one.\n- item' },
+    {
+      why: 'a tool keeps its own text (line breaks included)',
+      op: toolOp('t', {}, { description: 'Line one.\n- item' }),
+      expected: 'Line one.\n- item',
+    },
   ])('$why', ({ op, expected }) => {
     expect(describeOperation(op)).toBe(expected);
   });
@@ -48,7 +110,9 @@ describe('tool description text', () => {
     expect(text.endsWith('…')).toBe(true);
     expect(capText('short')).toBe('short');
     expect(capText('x'.repeat(MAX_DESCRIPTION))).toBe('x'.repeat(MAX_DESCRIPTION));
-    expect(Array.from(describeOperation(toolOp('t', {}, { description: 'é'.repeat(2000) })))).toHaveLength(MAX_DESCRIPTION);
+    expect(Array.from(describeOperation(toolOp('t', {}, { description: 'é'.repeat(2000) })))).toHaveLength(
+      MAX_DESCRIPTION,
+    );
   });
 
   it('plainText keeps a lone "<" that is not a tag', () => {

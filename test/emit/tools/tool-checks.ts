@@ -25,7 +25,8 @@ export async function emitToolsFor(file: string, mcpHeader = false): Promise<{ p
 }
 
 function schemasOf(path: string, json: any): unknown[] {
-  if (path.startsWith('tools/mcp/')) return (json.tools as Obj[]).flatMap((t) => [t.inputSchema, t.outputSchema].filter(Boolean));
+  if (path.startsWith('tools/mcp/'))
+    return (json.tools as Obj[]).flatMap((t) => [t.inputSchema, t.outputSchema].filter(Boolean));
   if (path.startsWith('tools/openai/')) return (json as Obj[]).map((t) => t.function.parameters);
   return (json as Obj[]).map((t) => t.input_schema);
 }
@@ -44,16 +45,23 @@ export function expectSafeTools(files: EmittedFile[], plan: Plan): void {
       }
     }
   }
-  const mcp = JSON.parse(files.find((f) => f.path.startsWith('tools/mcp/') && f.path.endsWith('.tools.json'))!.contents).tools as Obj[];
-  const names = JSON.parse(files.find((f) => f.path.startsWith('tools/mcp/') && f.path.endsWith('.names.json'))!.contents) as Record<string, string>;
+  const mcp = JSON.parse(files.find((f) => f.path.startsWith('tools/mcp/') && f.path.endsWith('.tools.json'))!.contents)
+    .tools as Obj[];
+  const names = JSON.parse(
+    files.find((f) => f.path.startsWith('tools/mcp/') && f.path.endsWith('.names.json'))!.contents,
+  ) as Record<string, string>;
   const byKey = new Map(plan.apis.flatMap((a) => a.entries).map((e) => [e.operation.key, e]));
   for (const tool of mcp) {
     const e = byKey.get(names[tool.name])!;
-    const keyProp = e.carrier?.in === 'argument' && e.carrier.name in tool.inputSchema.properties ? e.carrier.name : 'idempotency_key';
+    const keyProp =
+      e.carrier?.in === 'argument' && e.carrier.name in tool.inputSchema.properties
+        ? e.carrier.name
+        : 'idempotency_key';
     if (e.effect === 'write') {
       expect(tool.inputSchema.required, tool.name).toContain(keyProp);
       expect(tool.annotations.idempotentHint).toBe(true);
-      if (keyProp === 'idempotency_key') expect(tool.inputSchema.properties.idempotency_key['x-mcp-header']).toBe('Idempotency-Key');
+      if (keyProp === 'idempotency_key')
+        expect(tool.inputSchema.properties.idempotency_key['x-mcp-header']).toBe('Idempotency-Key');
     } else {
       expect(tool.inputSchema.properties?.idempotency_key).toBeUndefined();
       expect(tool.annotations.readOnlyHint).toBe(true);

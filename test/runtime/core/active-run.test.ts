@@ -29,10 +29,13 @@ afterEach(() => api.close());
 
 function handler() {
   const client = factory({ baseUrl: api.url, store });
-  return withIdempotency(async (args: { text: string; idempotency_key: string }) => {
-    const run = await client.createNote!({ body: { text: args.text } }, { key: args.idempotency_key });
-    return { content: [{ type: 'text', text: JSON.stringify(run.result) }] };
-  }, { store, operation: 'tool:create_note', windowMs: 0 });
+  return withIdempotency(
+    async (args: { text: string; idempotency_key: string }) => {
+      const run = await client.createNote!({ body: { text: args.text } }, { key: args.idempotency_key });
+      return { content: [{ type: 'text', text: JSON.stringify(run.result) }] };
+    },
+    { store, operation: 'tool:create_note', windowMs: 0 },
+  );
 }
 
 describe('withIdempotency around a generated client, same key', () => {
@@ -60,12 +63,18 @@ describe('withIdempotency around a generated client, same key', () => {
 
   it('a different key inside still claims its own row', async () => {
     const client = factory({ baseUrl: api.url, store });
-    const tool = withIdempotency(async (args: { idempotency_key: string }) => {
-      await client.createNote!({ body: { text: 'y' } }, { key: `${args.idempotency_key}-inner` });
-      return { content: [] };
-    }, { store, operation: 'tool:other', windowMs: 0 });
+    const tool = withIdempotency(
+      async (args: { idempotency_key: string }) => {
+        await client.createNote!({ body: { text: 'y' } }, { key: `${args.idempotency_key}-inner` });
+        return { content: [] };
+      },
+      { store, operation: 'tool:other', windowMs: 0 },
+    );
     await tool({ idempotency_key: KEY }, {});
-    expect(await store.get({ scope: '', key: `${KEY}-inner` })).toMatchObject({ status: 'completed', operation: 'POST /notes' });
+    expect(await store.get({ scope: '', key: `${KEY}-inner` })).toMatchObject({
+      status: 'completed',
+      operation: 'POST /notes',
+    });
     expect(await store.get({ scope: '', key: KEY })).toMatchObject({ status: 'completed', operation: 'tool:other' });
   });
 });

@@ -1,12 +1,22 @@
 /** Key derivation (SOP Step 3) and key validation. */
 import { describe, expect, it } from 'vitest';
-import { callerKey, contentKey, IdempotencyKeyInvalidError, intentKey, keySlotName, scopeString, validateKey } from '../../../src/runtime/index.js';
+import {
+  callerKey,
+  contentKey,
+  IdempotencyKeyInvalidError,
+  intentKey,
+  keySlotName,
+  scopeString,
+  validateKey,
+} from '../../../src/runtime/index.js';
 
 describe('intentKey', () => {
   const base = { scope: { thread: 't-1', turn: 3 }, operation: 'tool:send_email', args: { to: 'a@x', body: 'hi' } };
 
   it('is stable for the same intent and insensitive to key order', () => {
-    expect(intentKey(base)).toBe(intentKey({ ...base, scope: { turn: 3, thread: 't-1' }, args: { body: 'hi', to: 'a@x' } }));
+    expect(intentKey(base)).toBe(
+      intentKey({ ...base, scope: { turn: 3, thread: 't-1' }, args: { body: 'hi', to: 'a@x' } }),
+    );
     expect(intentKey(base)).toMatch(/^[0-9a-f]{64}$/);
   });
 
@@ -88,13 +98,42 @@ describe('scopeString', () => {
 describe('validateKey errors say which operation and whose limit', () => {
   it('idemgen’s own minimum vs the API’s maximum', async () => {
     const { validateKey: check, IdempotencyKeyInvalidError: Invalid } = await import('../../../src/runtime/index.js');
-    const short = (() => { try { check('k'.repeat(8), { maxLength: 255, minLength: 16, operation: 'POST /v1/charges', apiLimits: ['maxLength'] }); } catch (e) { return e; } })();
+    const short = (() => {
+      try {
+        check('k'.repeat(8), {
+          maxLength: 255,
+          minLength: 16,
+          operation: 'POST /v1/charges',
+          apiLimits: ['maxLength'],
+        });
+      } catch (e) {
+        return e;
+      }
+    })();
     expect(short).toBeInstanceOf(Invalid);
     expect(short).toMatchObject({ operation: 'POST /v1/charges', code: 'idempotency_key_invalid' });
-    expect((short as Error).message).toBe("POST /v1/charges: idempotency key is 8 chars; at least 16 required (idemgen's minimum, not the API's: enough entropy that two intents never share a key)");
-    const long = (() => { try { check('k'.repeat(300), { maxLength: 255, operation: 'POST /v1/charges', apiLimits: ['maxLength'] }); } catch (e) { return e; } })();
-    expect((long as Error).message).toBe("POST /v1/charges: idempotency key is 300 chars; at most 255 allowed (the API's limit)");
-    const ours = (() => { try { check('k'.repeat(300)); } catch (e) { return e; } })();
-    expect((ours as Error).message).toMatch(/^idempotency key is 300 chars; at most 255 allowed \(idemgen's default limit/);
+    expect((short as Error).message).toBe(
+      "POST /v1/charges: idempotency key is 8 chars; at least 16 required (idemgen's minimum, not the API's: enough entropy that two intents never share a key)",
+    );
+    const long = (() => {
+      try {
+        check('k'.repeat(300), { maxLength: 255, operation: 'POST /v1/charges', apiLimits: ['maxLength'] });
+      } catch (e) {
+        return e;
+      }
+    })();
+    expect((long as Error).message).toBe(
+      "POST /v1/charges: idempotency key is 300 chars; at most 255 allowed (the API's limit)",
+    );
+    const ours = (() => {
+      try {
+        check('k'.repeat(300));
+      } catch (e) {
+        return e;
+      }
+    })();
+    expect((ours as Error).message).toMatch(
+      /^idempotency key is 300 chars; at most 255 allowed \(idemgen's default limit/,
+    );
   });
 });

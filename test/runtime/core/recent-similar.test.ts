@@ -20,10 +20,16 @@ describe('recentSimilar (opt-in)', () => {
 
   it('flags a new intent for the same recipient within the window; it still runs', async () => {
     const idem = createIdempotency({
-      store: t.store, now: () => clock,
+      store: t.store,
+      now: () => clock,
       recentSimilar: { windowSeconds: 60, select: (a) => ({ to: (a as { to: string }).to }) },
     });
-    const req = (key: string, args: unknown) => ({ operation: 'tool:send_sms', key, args, mechanism: 'fail-closed' as const });
+    const req = (key: string, args: unknown) => ({
+      operation: 'tool:send_sms',
+      key,
+      args,
+      mechanism: 'fail-closed' as const,
+    });
     const first = await idem.run(req('sms-intent-0000000001', send('+15550001', 'on my way')), effect);
     expect(first.recentSimilar).toBeUndefined();
     clock += 20_000;
@@ -43,7 +49,12 @@ describe('recentSimilar (opt-in)', () => {
 
   it('is off by default', async () => {
     const idem = createIdempotency({ store: t.store, now: () => clock });
-    const req = (key: string) => ({ operation: 'tool:send_sms', key, args: send('+15550009', 'x'), mechanism: 'fail-closed' as const });
+    const req = (key: string) => ({
+      operation: 'tool:send_sms',
+      key,
+      args: send('+15550009', 'x'),
+      mechanism: 'fail-closed' as const,
+    });
     await idem.run(req('sms-default-00000001'), effect);
     expect((await idem.run(req('sms-default-00000002'), effect)).recentSimilar).toBeUndefined();
   });

@@ -5,8 +5,13 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  createHttpCaller, createIdempotency, createMemoryStore, HttpStatusError, IdempotencyConflictError,
-  IdempotencyOutcomeUnknownError, runSaga,
+  createHttpCaller,
+  createIdempotency,
+  createMemoryStore,
+  HttpStatusError,
+  IdempotencyConflictError,
+  IdempotencyOutcomeUnknownError,
+  runSaga,
 } from '../../../src/runtime/index.js';
 import { refusedUrl, startFaultServer, type FaultServer } from '../../helpers/fault-server.js';
 
@@ -29,7 +34,14 @@ describe('which failures may release the dedup row', () => {
     const req = { operation: 'tool:order', key: KEY('two'), args: { sku: 1 }, mechanism: 'fail-closed' as const };
     const before = server.effects;
     const fn = async (ctx: Parameters<Parameters<typeof idem.run>[1]>[0]) => {
-      await a.send({ method: 'POST', path: '/a', bodyType: 'json', body: { sku: 1 }, mechanism: 'fail-closed', run: ctx });
+      await a.send({
+        method: 'POST',
+        path: '/a',
+        bodyType: 'json',
+        body: { sku: 1 },
+        mechanism: 'fail-closed',
+        run: ctx,
+      });
       return b.send({ method: 'POST', path: '/b', bodyType: 'none', mechanism: 'fail-closed', run: ctx });
     };
     await expect(idem.run(req, fn)).rejects.toBeInstanceOf(IdempotencyOutcomeUnknownError);
@@ -51,7 +63,7 @@ describe('which failures may release the dedup row', () => {
     expect((await idem.run(req, fn)).result.status).toBe(200);
   });
 
-  it('a nested run\'s IdempotencyConflictError after an effect does not release the outer row', async () => {
+  it("a nested run's IdempotencyConflictError after an effect does not release the outer row", async () => {
     const store = createMemoryStore();
     const idem = createIdempotency({ store });
     const inner = { operation: 'tool:inner', key: KEY('inner'), args: { v: 1 }, mechanism: 'fail-closed' as const };
@@ -74,17 +86,27 @@ describe('which failures may release the dedup row', () => {
     const a = createHttpCaller({ baseUrl: server.url });
     const store = createMemoryStore();
     const single = { operation: 'POST /x', key: KEY('saga-one'), args: {} };
-    await expect(runSaga(store, single, {
-      call: async (ctx) => ({ externalId: 'x', result: await b.send({ method: 'POST', path: '/x', bodyType: 'none', mechanism: 'OP-5', run: ctx }) }),
-    })).rejects.toThrow(/not sent/);
+    await expect(
+      runSaga(store, single, {
+        call: async (ctx) => ({
+          externalId: 'x',
+          result: await b.send({ method: 'POST', path: '/x', bodyType: 'none', mechanism: 'OP-5', run: ctx }),
+        }),
+      }),
+    ).rejects.toThrow(/not sent/);
     expect(await store.saga().get({ scope: '', key: KEY('saga-one') })).toBeUndefined();
     const double = { operation: 'POST /x', key: KEY('saga-two'), args: {} };
-    await expect(runSaga(store, double, {
-      call: async (ctx) => {
-        await a.send({ method: 'POST', path: '/a', bodyType: 'none', mechanism: 'OP-5', run: ctx });
-        return { externalId: 'x', result: await b.send({ method: 'POST', path: '/x', bodyType: 'none', mechanism: 'OP-5', run: ctx }) };
-      },
-    })).rejects.toBeInstanceOf(IdempotencyOutcomeUnknownError);
+    await expect(
+      runSaga(store, double, {
+        call: async (ctx) => {
+          await a.send({ method: 'POST', path: '/a', bodyType: 'none', mechanism: 'OP-5', run: ctx });
+          return {
+            externalId: 'x',
+            result: await b.send({ method: 'POST', path: '/x', bodyType: 'none', mechanism: 'OP-5', run: ctx }),
+          };
+        },
+      }),
+    ).rejects.toBeInstanceOf(IdempotencyOutcomeUnknownError);
     expect(await store.saga().get({ scope: '', key: KEY('saga-two') })).toMatchObject({ status: 'pending' });
   });
 });

@@ -3,7 +3,12 @@
  * JSON text, a throwing `redact`, or a store that went away (a real SQLite file closed mid-call).
  */
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { createIdempotency, IdempotencyOutcomeUnknownError, IdempotencyResultUnencodableError, type DedupStore } from '../../../src/runtime/index.js';
+import {
+  createIdempotency,
+  IdempotencyOutcomeUnknownError,
+  IdempotencyResultUnencodableError,
+  type DedupStore,
+} from '../../../src/runtime/index.js';
 import { createSqliteStore } from '../../../src/runtime/store/sqlite.js';
 import { makeStore, STORE_KINDS, type TestStore } from '../store/stores.js';
 
@@ -20,7 +25,14 @@ describe.each(STORE_KINDS)('unencodable results on %s', (kind) => {
 
   it.each([
     ['a BigInt', () => ({ amount: 10n })],
-    ['a cycle', () => { const o: Record<string, unknown> = { id: 'c' }; o.self = o; return o; }],
+    [
+      'a cycle',
+      () => {
+        const o: Record<string, unknown> = { id: 'c' };
+        o.self = o;
+        return o;
+      },
+    ],
   ])('%s: the live caller gets the result, the row completes, a replay throws a typed error', async (name, make) => {
     const idem = createIdempotency({ store });
     const req = { operation: 'tool:mint', key: KEY(name.replace(/\W/g, '')), args: {}, mechanism: 'OP-2' as const };
@@ -30,12 +42,19 @@ describe.each(STORE_KINDS)('unencodable results on %s', (kind) => {
     expect(live.wasReplay).toBe(false);
     expect(live.result).toBe(made);
     expect(await store.get({ scope: '', key: req.key })).toMatchObject({ status: 'completed' });
-    await expect(idem.run(req, async () => (calls++, make()))).rejects.toBeInstanceOf(IdempotencyResultUnencodableError);
+    await expect(idem.run(req, async () => (calls++, make()))).rejects.toBeInstanceOf(
+      IdempotencyResultUnencodableError,
+    );
     expect(calls).toBe(1);
   });
 
   it('a throwing redact stores the marker too; the caller still gets its result', async () => {
-    const idem = createIdempotency({ store, redact: () => { throw new Error('redactor broke'); } });
+    const idem = createIdempotency({
+      store,
+      redact: () => {
+        throw new Error('redactor broke');
+      },
+    });
     const req = { operation: 'tool:pay', key: KEY('redact'), args: {}, mechanism: 'OP-2' as const };
     expect((await idem.run(req, async () => ({ ok: true }))).result).toEqual({ ok: true });
     const err = await idem.run(req, async () => ({ ok: false })).catch((e: unknown) => e);
@@ -56,24 +75,28 @@ describe('the store fails after the effect (a SQLite file closed mid-call)', () 
   it('store.complete throws → IdempotencyOutcomeUnknownError carrying the live result and the cause', async () => {
     const store = reopen();
     const idem = createIdempotency({ store });
-    const err = await idem.run({ operation: 'tool:send', key: KEY('complete'), args: {}, mechanism: 'fail-closed' }, async () => {
-      await store.close();
-      return { id: 'msg_1' };
-    }).catch((e: unknown) => e);
+    const err = await idem
+      .run({ operation: 'tool:send', key: KEY('complete'), args: {}, mechanism: 'fail-closed' }, async () => {
+        await store.close();
+        return { id: 'msg_1' };
+      })
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(IdempotencyOutcomeUnknownError);
     expect(err).toMatchObject({ result: { id: 'msg_1' } });
     expect(String((err as Error).cause)).toMatch(/not open/i);
     expect(await t.store.get({ scope: '', key: KEY('complete') })).toMatchObject({ status: 'pending' });
   });
 
-  it('markUnknown throws → IdempotencyOutcomeUnknownError whose cause is the call\'s own error', async () => {
+  it("markUnknown throws → IdempotencyOutcomeUnknownError whose cause is the call's own error", async () => {
     const store = reopen();
     const idem = createIdempotency({ store });
     const callErr = Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' });
-    const err = await idem.run({ operation: 'tool:send', key: KEY('unknown'), args: {}, mechanism: 'OP-1' }, async () => {
-      await store.close();
-      throw callErr;
-    }).catch((e: unknown) => e);
+    const err = await idem
+      .run({ operation: 'tool:send', key: KEY('unknown'), args: {}, mechanism: 'OP-1' }, async () => {
+        await store.close();
+        throw callErr;
+      })
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(IdempotencyOutcomeUnknownError);
     expect((err as Error).cause).toBe(callErr);
     expect((err as Error).message).toMatch(/not open/i);

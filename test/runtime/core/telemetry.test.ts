@@ -34,16 +34,27 @@ afterAll(async () => {
 });
 beforeEach(() => exporter.reset());
 
-const req = (key: string, args: unknown = { to: 'a@example.com' }) =>
-  ({ operation: 'tool:send_email', key, args, mechanism: 'fail-closed' as const, toolCallId: 'call_1' });
+const req = (key: string, args: unknown = { to: 'a@example.com' }) => ({
+  operation: 'tool:send_email',
+  key,
+  args,
+  mechanism: 'fail-closed' as const,
+  toolCallId: 'call_1',
+});
 const ok = async () => ({ id: 'm_1' });
 const spans = () => exporter.getFinishedSpans();
 
 async function points(): Promise<{ name: string; outcome: unknown; value: unknown }[]> {
   const { resourceMetrics } = (await reader.collect()) as { resourceMetrics: ResourceMetrics };
-  return resourceMetrics.scopeMetrics.flatMap((s) => s.metrics.flatMap((m) => m.dataPoints.map((p) => ({
-    name: m.descriptor.name, outcome: p.attributes['idemgen.outcome'], value: p.value,
-  }))));
+  return resourceMetrics.scopeMetrics.flatMap((s) =>
+    s.metrics.flatMap((m) =>
+      m.dataPoints.map((p) => ({
+        name: m.descriptor.name,
+        outcome: p.attributes['idemgen.outcome'],
+        value: p.value,
+      })),
+    ),
+  );
 }
 
 describe('one span per idempotent call', () => {
@@ -54,8 +65,13 @@ describe('one span per idempotent call', () => {
     expect(spans()).toHaveLength(2);
     expect(first?.name).toBe('execute_tool send_email');
     expect(first?.attributes).toMatchObject({
-      'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.name': 'send_email', 'gen_ai.tool.call.id': 'call_1',
-      'idemgen.operation': 'tool:send_email', 'idemgen.mechanism': 'fail-closed', 'idemgen.outcome': 'executed', 'idemgen.attempts': 1,
+      'gen_ai.operation.name': 'execute_tool',
+      'gen_ai.tool.name': 'send_email',
+      'gen_ai.tool.call.id': 'call_1',
+      'idemgen.operation': 'tool:send_email',
+      'idemgen.mechanism': 'fail-closed',
+      'idemgen.outcome': 'executed',
+      'idemgen.attempts': 1,
     });
     expect(second?.attributes['idemgen.outcome']).toBe('replay');
     expect(second?.status.code).toBe(0);
@@ -65,7 +81,11 @@ describe('one span per idempotent call', () => {
     await idem.run(req('otel-key-conf-0001'), ok);
     exporter.reset();
     let ran = false;
-    await expect(idem.run(req('otel-key-conf-0001', { to: 'b@example.com' }), async () => { ran = true; })).rejects.toThrow();
+    await expect(
+      idem.run(req('otel-key-conf-0001', { to: 'b@example.com' }), async () => {
+        ran = true;
+      }),
+    ).rejects.toThrow();
     expect(ran).toBe(false);
     expect(spans().map((s) => s.attributes['idemgen.outcome'])).toEqual(['conflict']);
     expect(spans()[0]?.attributes['error.type']).toBe('IdempotencyConflictError');
@@ -73,7 +93,9 @@ describe('one span per idempotent call', () => {
   });
 
   it('unknown: an ambiguous failure of a fail-closed call, and its retry', async () => {
-    const boom = async () => { throw new Error('socket hang up'); };
+    const boom = async () => {
+      throw new Error('socket hang up');
+    };
     await expect(idem.run(req('otel-key-unkn-0001'), boom)).rejects.toThrow(/may or may not/);
     await expect(idem.run(req('otel-key-unkn-0001'), ok)).rejects.toThrow(/outcome unknown/);
     expect(spans().map((s) => s.attributes['idemgen.outcome'])).toEqual(['unknown', 'unknown']);
@@ -81,13 +103,21 @@ describe('one span per idempotent call', () => {
 
   it('in_flight: a duplicate while the first call runs; error: a definite failure', async () => {
     let release!: () => void;
-    const held = idem.run(req('otel-key-infl-0001'), () => new Promise<{ id: string }>((r) => { release = () => r({ id: 'x' }); }));
+    const held = idem.run(
+      req('otel-key-infl-0001'),
+      () =>
+        new Promise<{ id: string }>((r) => {
+          release = () => r({ id: 'x' });
+        }),
+    );
     await new Promise((r) => setTimeout(r, 20));
     await expect(idem.run(req('otel-key-infl-0001'), ok)).rejects.toThrow(/in flight/);
     release();
     await held;
     // The application vouches nothing ran (input validation): the row is released, the error rethrown.
-    const notSent = async () => { throw notExecuted(new TypeError('amount must be positive')); };
+    const notSent = async () => {
+      throw notExecuted(new TypeError('amount must be positive'));
+    };
     await expect(idem.run(req('otel-key-errr-0001'), notSent)).rejects.toThrow();
     expect(spans().map((s) => s.attributes['idemgen.outcome'])).toEqual(['in_flight', 'executed', 'error']);
   });
@@ -100,7 +130,10 @@ describe('one span per idempotent call', () => {
     expect(calls('conflict')).toBe(1);
     expect(calls('unknown')).toBe(2);
     expect(calls('in_flight')).toBe(1);
-    const hist = all.find((p) => p.name === 'idemgen.call.duration' && p.outcome === 'executed')?.value as { count: number; sum: number };
+    const hist = all.find((p) => p.name === 'idemgen.call.duration' && p.outcome === 'executed')?.value as {
+      count: number;
+      sum: number;
+    };
     expect(hist.count).toBe(3);
     expect(hist.sum).toBeGreaterThan(0);
     expect(hist.sum).toBeLessThan(10);
@@ -116,8 +149,10 @@ describe('one span per idempotent call', () => {
 describe('repeats answered without the store, and the soft guard', () => {
   it('a repeat the MCP window answers is a replay span marked answered_from = window', async () => {
     let effects = 0;
-    const tool = withIdempotency(async () => ({ content: [{ type: 'text', text: `sent ${++effects}` }] }),
-      { store: t.store, operation: 'tool:send_sms' });
+    const tool = withIdempotency(async () => ({ content: [{ type: 'text', text: `sent ${++effects}` }] }), {
+      store: t.store,
+      operation: 'tool:send_sms',
+    });
     const args = { to: '+15550001', idempotency_key: 'otel-key-wind-0001' };
     await tool(args, {});
     await tool(args, {});
@@ -128,7 +163,9 @@ describe('repeats answered without the store, and the soft guard', () => {
     expect(first?.attributes['idemgen.answered_from']).toBeUndefined();
     expect(second?.name).toBe('execute_tool send_sms');
     expect(second?.attributes).toMatchObject({
-      'idemgen.outcome': 'replay', 'idemgen.answered_from': 'window', 'idemgen.args_hash': first?.attributes['idemgen.args_hash'],
+      'idemgen.outcome': 'replay',
+      'idemgen.answered_from': 'window',
+      'idemgen.args_hash': first?.attributes['idemgen.args_hash'],
     });
   });
 
@@ -155,7 +192,9 @@ describe('no provider registered', () => {
       started.push(name);
       return original.call(this, name, ...rest);
     };
-    onTestFinished(() => { proto.startSpan = original; });
+    onTestFinished(() => {
+      proto.startSpan = original;
+    });
     const plain = createIdempotency({ store: t.store });
     await plain.run(req('otel-key-none-0001'), ok);
     expect(started).toEqual([]);

@@ -6,7 +6,12 @@
  */
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import {
-  canonicalJson, createHttpCaller, createIdempotency, digestBlobs, hashArgs, IdempotencyResultTooLargeError,
+  canonicalJson,
+  createHttpCaller,
+  createIdempotency,
+  digestBlobs,
+  hashArgs,
+  IdempotencyResultTooLargeError,
   type HttpRequest,
 } from '../../../src/runtime/index.js';
 import { ALL_BYTES, bytesRoutes } from '../../emit/client/helpers/bytes-routes.js';
@@ -20,8 +25,14 @@ beforeAll(async () => {
 afterAll(() => server.close());
 
 const bytesOfBlob = async (b: unknown): Promise<Uint8Array> => new Uint8Array(await (b as Blob).arrayBuffer());
-const put = (body: unknown, extra: Partial<HttpRequest> = {}): HttpRequest =>
-  ({ method: 'PUT', path: '/echo', body, bodyType: 'binary', mechanism: 'none', ...extra });
+const put = (body: unknown, extra: Partial<HttpRequest> = {}): HttpRequest => ({
+  method: 'PUT',
+  path: '/echo',
+  body,
+  bodyType: 'binary',
+  mechanism: 'none',
+  ...extra,
+});
 
 describe('raw request bodies', () => {
   const caller = () => createHttpCaller({ baseUrl: server.url, timeoutMs: 2000 });
@@ -30,7 +41,10 @@ describe('raw request bodies', () => {
     ['Uint8Array', () => ALL_BYTES],
     ['ArrayBuffer', () => ALL_BYTES.slice().buffer],
     ['Buffer', () => Buffer.from(ALL_BYTES)],
-    ['a view into a larger buffer', () => new Uint8Array(Uint8Array.from([7, 7, ...ALL_BYTES, 7]).buffer, 2, ALL_BYTES.length)],
+    [
+      'a view into a larger buffer',
+      () => new Uint8Array(Uint8Array.from([7, 7, ...ALL_BYTES, 7]).buffer, 2, ALL_BYTES.length),
+    ],
     ['Blob', () => new Blob([ALL_BYTES])],
   ])('%s: the server receives the exact bytes and the Blob answer is byte-identical', async (_, make) => {
     const res = await caller().send(put(make(), { contentType: 'application/octet-stream' }));
@@ -64,9 +78,19 @@ describe('raw request bodies', () => {
   it('OP-1: a stream is buffered once, so the retry after commit-then-reset re-sends the same bytes with the same key', async () => {
     const before = server.requests.length;
     server.inject({ kind: 'reset' });
-    const c = createHttpCaller({ baseUrl: server.url, timeoutMs: 2000, retry: { attempts: 3, baseDelayMs: 1, maxDelayMs: 2 } });
+    const c = createHttpCaller({
+      baseUrl: server.url,
+      timeoutMs: 2000,
+      retry: { attempts: 3, baseDelayMs: 1, maxDelayMs: 2 },
+    });
     const key = 'stream-key-0123456789abcdef';
-    const res = await c.send(put(new Blob([ALL_BYTES]).stream(), { mechanism: 'OP-1', key, carrier: { in: 'header', name: 'Idempotency-Key' } }));
+    const res = await c.send(
+      put(new Blob([ALL_BYTES]).stream(), {
+        mechanism: 'OP-1',
+        key,
+        carrier: { in: 'header', name: 'Idempotency-Key' },
+      }),
+    );
     const attempts = server.requests.slice(before);
     expect(attempts).toHaveLength(2);
     for (const a of attempts) {
@@ -77,7 +101,11 @@ describe('raw request bodies', () => {
   });
 
   it('refuses a body key carrier on a raw body and a non-binary value as a binary body', async () => {
-    const keyed = put(ALL_BYTES, { mechanism: 'OP-1', key: 'k'.repeat(24), carrier: { in: 'body', name: 'idempotency_key' } });
+    const keyed = put(ALL_BYTES, {
+      mechanism: 'OP-1',
+      key: 'k'.repeat(24),
+      carrier: { in: 'body', name: 'idempotency_key' },
+    });
     await expect(caller().send(keyed)).rejects.toThrow(/cannot ride in field idempotency_key of a raw body/);
     await expect(caller().send(put({ not: 'bytes' }))).rejects.toThrow(TypeError);
   });
@@ -85,7 +113,13 @@ describe('raw request bodies', () => {
 
 describe('responses by media type', () => {
   const get = (path: string, responseType?: HttpRequest['responseType']) =>
-    createHttpCaller({ baseUrl: server.url }).send({ method: 'GET', path, bodyType: 'none', mechanism: 'none', ...(responseType ? { responseType } : {}) });
+    createHttpCaller({ baseUrl: server.url }).send({
+      method: 'GET',
+      path,
+      bodyType: 'none',
+      mechanism: 'none',
+      ...(responseType ? { responseType } : {}),
+    });
 
   it('JSON (any +json) is parsed, text/* is a string, image/png and application/pdf are Blobs with their type', async () => {
     expect((await get('/json')).body).toEqual({ ok: true, n: server.effects });
@@ -131,9 +165,23 @@ describe.each(['sqlite', 'postgres'] as const)('binary results in the %s dedup s
     const idem = createIdempotency({ store: t.store });
     const caller = createHttpCaller({ baseUrl: server.url });
     const before = server.effects;
-    const req = { operation: 'POST /renders', key: `render-${kind}-0123456789abcdef`, args: { title: 'q3' }, mechanism: 'fail-closed' as const };
-    const call = () => caller.send({ method: 'POST', path: '/renders', body: { title: 'q3' }, bodyType: 'json', responseType: 'blob', mechanism: 'fail-closed' })
-      .then((r) => r.body as Blob);
+    const req = {
+      operation: 'POST /renders',
+      key: `render-${kind}-0123456789abcdef`,
+      args: { title: 'q3' },
+      mechanism: 'fail-closed' as const,
+    };
+    const call = () =>
+      caller
+        .send({
+          method: 'POST',
+          path: '/renders',
+          body: { title: 'q3' },
+          bodyType: 'json',
+          responseType: 'blob',
+          mechanism: 'fail-closed',
+        })
+        .then((r) => r.body as Blob);
     const first = await idem.run(req, call);
     const again = await idem.run(req, call);
     expect(server.effects - before).toBe(1);
@@ -146,7 +194,12 @@ describe.each(['sqlite', 'postgres'] as const)('binary results in the %s dedup s
 
   it('ArrayBuffer, Uint8Array and nested Blobs round-trip; a binary result over the cap replays as too-large', async () => {
     const idem = createIdempotency({ store: t.store, maxResultBytes: 8192 });
-    const value = { ab: ALL_BYTES.slice().buffer, u8: ALL_BYTES, parts: [new Blob([ALL_BYTES], { type: 'x/y' })], empty: {} };
+    const value = {
+      ab: ALL_BYTES.slice().buffer,
+      u8: ALL_BYTES,
+      parts: [new Blob([ALL_BYTES], { type: 'x/y' })],
+      empty: {},
+    };
     const req = { operation: 'op', key: `mixed-${kind}-0123456789abcdef`, args: {}, mechanism: 'OP-2' as const };
     await idem.run(req, async () => value);
     const { result } = await idem.run(req, async () => value);

@@ -8,7 +8,9 @@ describe('withBodyField', () => {
     const out = withBodyField(body, ['data', 'attributes', 'idempotencyKey'], 'k1');
     expect(out).toEqual({ data: { type: 'gb', attributes: { sortCode: '1', idempotencyKey: 'k1' } } });
     expect(body.data.attributes).toEqual({ sortCode: '1' });
-    expect(withBodyField(undefined, ['request', 'idempotency_key'], 'k2')).toEqual({ request: { idempotency_key: 'k2' } });
+    expect(withBodyField(undefined, ['request', 'idempotency_key'], 'k2')).toEqual({
+      request: { idempotency_key: 'k2' },
+    });
   });
 
   it('a path segment may contain a dot (an array path is not split)', () => {

@@ -5,7 +5,11 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import {
-  createHttpCaller, createIdempotency, createMemoryStore, HttpStatusError, IdempotencyConflictError,
+  createHttpCaller,
+  createIdempotency,
+  createMemoryStore,
+  HttpStatusError,
+  IdempotencyConflictError,
 } from '../../../src/runtime/index.js';
 import { startFaultServer, type FaultServer } from '../../helpers/fault-server.js';
 
@@ -20,8 +24,9 @@ describe('HTTP answer classification', () => {
   it('OP-1 with a key but no carrier is refused up front: no request leaves', async () => {
     server = await startFaultServer();
     const caller = createHttpCaller({ baseUrl: server.url, retry: fast });
-    await expect(caller.send({ method: 'POST', path: '/c', bodyType: 'none', key: KEY('nocarrier'), mechanism: 'OP-1' }))
-      .rejects.toBeInstanceOf(TypeError);
+    await expect(
+      caller.send({ method: 'POST', path: '/c', bodyType: 'none', key: KEY('nocarrier'), mechanism: 'OP-1' }),
+    ).rejects.toBeInstanceOf(TypeError);
     expect(server.requests).toHaveLength(0);
   });
 
@@ -29,7 +34,16 @@ describe('HTTP answer classification', () => {
     server = await startFaultServer({ keyCarrier: carrier });
     server.inject({ kind: 'reject', status: 409, body: { error: 'a user with this email already exists' } });
     const caller = createHttpCaller({ baseUrl: server.url, retry: fast });
-    const err = await caller.send({ method: 'POST', path: '/users', bodyType: 'json', body: {}, key: KEY('biz409'), carrier, mechanism: 'OP-1' })
+    const err = await caller
+      .send({
+        method: 'POST',
+        path: '/users',
+        bodyType: 'json',
+        body: {},
+        key: KEY('biz409'),
+        carrier,
+        mechanism: 'OP-1',
+      })
       .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(HttpStatusError);
     expect(err).toMatchObject({ status: 409, definiteFailure: true });
@@ -43,7 +57,15 @@ describe('HTTP answer classification', () => {
       { kind: 'reject', status: 409, body: { title: 'A request is outstanding for this Idempotency-Key' } },
     );
     const caller = createHttpCaller({ baseUrl: server.url, retry: fast });
-    const res = await caller.send({ method: 'POST', path: '/book', bodyType: 'json', body: {}, key: KEY('busy409'), carrier, mechanism: 'OP-1' });
+    const res = await caller.send({
+      method: 'POST',
+      path: '/book',
+      bodyType: 'json',
+      body: {},
+      key: KEY('busy409'),
+      carrier,
+      mechanism: 'OP-1',
+    });
     expect(res.status).toBe(200);
     expect(server.requests.map((r) => r.key)).toEqual([KEY('busy409'), KEY('busy409'), KEY('busy409')]);
   });
@@ -68,9 +90,16 @@ describe('HTTP answer classification', () => {
     const caller = createHttpCaller({ baseUrl: server.url, retry: fast });
     const idem = createIdempotency({ store: createMemoryStore() });
     const req = { operation: 'PUT /blobs/{sha}', key: KEY('op3'), args: { sha: 'abc' }, mechanism: 'OP-3' as const };
-    const put = (ctx: Parameters<Parameters<typeof idem.run>[1]>[0]) => caller.send({
-      method: 'PUT', path: '/blobs/abc', bodyType: 'json', body: { data: 1 }, headers: { 'If-None-Match': '*' }, mechanism: 'OP-3', run: ctx,
-    });
+    const put = (ctx: Parameters<Parameters<typeof idem.run>[1]>[0]) =>
+      caller.send({
+        method: 'PUT',
+        path: '/blobs/abc',
+        bodyType: 'json',
+        body: { data: 1 },
+        headers: { 'If-None-Match': '*' },
+        mechanism: 'OP-3',
+        run: ctx,
+      });
     await expect(idem.run(req, put)).rejects.toThrow(/outcome unknown/);
     const done = await idem.run(req, put);
     expect(done).toMatchObject({ wasReplay: false, result: { status: 412, alreadyStored: true, body: null } });

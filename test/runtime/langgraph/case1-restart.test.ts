@@ -53,14 +53,22 @@ async function startAndAwaitApproval(): Promise<void> {
 describe('SOP Case 1 with a fail-closed send, restarted between approval and send', () => {
   it('killed after approval, before the send: the restarted process sends exactly one message', async () => {
     await startAndAwaitApproval();
-    const approve = await runAgent({ env: { ...env, CASE1_MODE: 'approve', CASE1_PAUSE: 'before-send' }, killOnEvent: 'before-send' });
+    const approve = await runAgent({
+      env: { ...env, CASE1_MODE: 'approve', CASE1_PAUSE: 'before-send' },
+      killOnEvent: 'before-send',
+    });
     expect(approve.signal).toBe('SIGKILL');
     expect(server.received).toHaveLength(0);
 
     const restarted = await runAgent({ env: { ...env, CASE1_MODE: 'continue' } });
     expect(restarted.code, restarted.stderr).toBe(0);
-    expect(last(restarted)).toMatchObject({ event: 'done', state: { decision: 'approve', sent: { wasReplay: false } } });
-    expect(server.received).toEqual([{ to: 'alice@example.com', body: expect.stringMatching(/charged twice/) as unknown }]);
+    expect(last(restarted)).toMatchObject({
+      event: 'done',
+      state: { decision: 'approve', sent: { wasReplay: false } },
+    });
+    expect(server.received).toEqual([
+      { to: 'alice@example.com', body: expect.stringMatching(/charged twice/) as unknown },
+    ]);
   }, 120_000);
 
   it.each(['sync', 'async'])(
@@ -68,13 +76,19 @@ describe('SOP Case 1 with a fail-closed send, restarted between approval and sen
     async (durability) => {
       env.CASE1_DURABILITY = durability;
       await startAndAwaitApproval();
-      const approve = await runAgent({ env: { ...env, CASE1_MODE: 'approve', CASE1_PAUSE: 'after-send' }, killOnEvent: 'after-send' });
+      const approve = await runAgent({
+        env: { ...env, CASE1_MODE: 'approve', CASE1_PAUSE: 'after-send' },
+        killOnEvent: 'after-send',
+      });
       expect(approve.signal).toBe('SIGKILL');
       expect(server.received).toHaveLength(1);
 
       const restarted = await runAgent({ env: { ...env, CASE1_MODE: 'continue' } });
       expect(restarted.code, restarted.stderr).toBe(0);
-      expect(last(restarted)).toMatchObject({ event: 'done', state: { sent: { messageId: 'msg-1', wasReplay: true } } });
+      expect(last(restarted)).toMatchObject({
+        event: 'done',
+        state: { sent: { messageId: 'msg-1', wasReplay: true } },
+      });
       expect(server.received).toHaveLength(1);
     },
     120_000,
@@ -99,7 +113,9 @@ describe('SOP Case 1 with a fail-closed send, restarted between approval and sen
     const store = createSqliteStore({ filename: join(env.CASE1_DIR!, 'dedup.sqlite') });
     try {
       const stale = await reconcileReport(store);
-      expect(stale.map((r) => [r.operation, r.status, r.mechanism])).toEqual([['tool:send_email', 'pending', 'fail-closed']]);
+      expect(stale.map((r) => [r.operation, r.status, r.mechanism])).toEqual([
+        ['tool:send_email', 'pending', 'fail-closed'],
+      ]);
     } finally {
       await store.close();
     }

@@ -38,7 +38,10 @@ describe('SOP Case 1 (classify → propose → approve → send)', () => {
     const done = await graph.invoke(new Command({ resume: 'approve' }), cfg);
     expect(done.sent).toEqual({ messageId: `msg-${before + 1}`, wasReplay: false });
     expect(server.received.length).toBe(before + 1);
-    expect(await store.get({ scope: '', key: key! })).toMatchObject({ operation: 'tool:send_email', status: 'completed' });
+    expect(await store.get({ scope: '', key: key! })).toMatchObject({
+      operation: 'tool:send_email',
+      status: 'completed',
+    });
   });
 
   it('sends nothing when the reviewer rejects', async () => {

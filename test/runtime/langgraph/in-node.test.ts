@@ -85,7 +85,12 @@ describe('side effect then interrupt() in one node', () => {
     const g = graphOf(async (s, config) => {
       const key = s.email_key ?? randomUUID();
       s.email_key = key;
-      const send = idempotentInNode(sendMessage, { operation: 'tool:send_email', store, key: () => key, args: (_u, m) => m });
+      const send = idempotentInNode(sendMessage, {
+        operation: 'tool:send_email',
+        store,
+        key: () => key,
+        args: (_u, m) => m,
+      });
       await send.withConfig(config)(server.url, { to: s.to, body: 'case-1 naive uuid' });
       interrupt('approve?');
       return { round: s.round + 1, email_key: key };
@@ -163,7 +168,11 @@ describe('new intents are not swallowed (SOP Case 2)', () => {
 describe('the key is only used once the checkpoint it derives from is persisted', () => {
   const sendThenInterrupt = (marker: string, requireDurableCheckpoint: boolean) => {
     const send = idempotentInNode(sendMessage, {
-      operation: 'tool:send_email', store, args: (_u, m) => m, requireDurableCheckpoint, durableWaitMs: 100,
+      operation: 'tool:send_email',
+      store,
+      args: (_u, m) => m,
+      requireDurableCheckpoint,
+      durableWaitMs: 100,
     });
     return async (s: S, config: NodeConfig) => {
       await send.withConfig(config)(server.url, { to: s.to, body: marker });
@@ -176,7 +185,9 @@ describe('the key is only used once the checkpoint it derives from is persisted'
     const g = graphOf(sendThenInterrupt('durability exit', true));
     const cfg = { ...thread(), durability: 'exit' as const };
     await expect(g.invoke({}, cfg)).rejects.toThrow(KeySourceError);
-    await expect(g.invoke({}, { ...thread(), durability: 'exit' as const })).rejects.toThrow(/not persisted .*durability 'exit'/);
+    await expect(g.invoke({}, { ...thread(), durability: 'exit' as const })).rejects.toThrow(
+      /not persisted .*durability 'exit'/,
+    );
     expect(sentTo('durability exit')).toBe(0);
   });
 

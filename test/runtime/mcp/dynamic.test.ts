@@ -5,10 +5,27 @@ import { outcomeToResult } from '../../../src/runtime/mcp/outcome.js';
 import { listedTool, MECHANISM_META, WINDOW_META } from '../../../src/runtime/mcp/tool-meta.js';
 import type { ToolBinding } from '../../../src/runtime/tools/types.js';
 
-const binding = (name: string, operation: string, description: string, tags: string[] = [], write = false): ToolBinding => ({
-  names: { mcp: name, openai: name, anthropic: name }, operation, method: name, http: { method: operation.split(' ')[0]!, path: operation.split(' ')[1]! },
-  effect: write ? 'write' : 'read', mechanism: write ? 'fail-closed' : 'none', description, tags, routes: [],
-  inputSchema: { type: 'object', properties: { AccountSid: { type: 'string' }, body: { type: 'object' } }, required: ['AccountSid', 'body'] },
+const binding = (
+  name: string,
+  operation: string,
+  description: string,
+  tags: string[] = [],
+  write = false,
+): ToolBinding => ({
+  names: { mcp: name, openai: name, anthropic: name },
+  operation,
+  method: name,
+  http: { method: operation.split(' ')[0]!, path: operation.split(' ')[1]! },
+  effect: write ? 'write' : 'read',
+  mechanism: write ? 'fail-closed' : 'none',
+  description,
+  tags,
+  routes: [],
+  inputSchema: {
+    type: 'object',
+    properties: { AccountSid: { type: 'string' }, body: { type: 'object' } },
+    required: ['AccountSid', 'body'],
+  },
   ...(write ? { keyProperty: 'idempotency_key', ttlSeconds: 3600 } : {}),
 });
 
@@ -21,12 +38,25 @@ const all = [
 
 describe('dynamic mode', () => {
   it('ranks name hits over tag hits over description hits, stable otherwise', () => {
-    expect(searchTools(all, 'customers').map((h) => h.name)).toEqual(['postCustomers', 'getCustomersCustomer', 'postCharges']);
-    expect(searchTools(all, 'create customer').map((h) => h.name)).toEqual(['postCustomers', 'getCustomersCustomer', 'postCharges']);
+    expect(searchTools(all, 'customers').map((h) => h.name)).toEqual([
+      'postCustomers',
+      'getCustomersCustomer',
+      'postCharges',
+    ]);
+    expect(searchTools(all, 'create customer').map((h) => h.name)).toEqual([
+      'postCustomers',
+      'getCustomersCustomer',
+      'postCharges',
+    ]);
     expect(searchTools(all, 'charges').map((h) => h.name)).toEqual(['postCharges']);
     expect(searchTools(all, 'customers', 1)).toHaveLength(1);
     expect(searchTools(all, 'nothing-matches')).toEqual([]);
-    expect(searchTools(all, 'invoices')[0]).toMatchObject({ name: 'listInvoices', effect: 'read', mechanism: 'none', tags: ['Invoices'] });
+    expect(searchTools(all, 'invoices')[0]).toMatchObject({
+      name: 'listInvoices',
+      effect: 'read',
+      mechanism: 'none',
+      tags: ['Invoices'],
+    });
   });
 
   it('lists a binding without server-side arguments and with its mechanism and window', () => {
@@ -37,10 +67,25 @@ describe('dynamic mode', () => {
   });
 
   it('turns outcomes into CallToolResults', () => {
-    const ok = outcomeToResult({ ok: true, result: { id: 1 }, was_replay: true, original_called_at: '2026-01-01T00:00:00.000Z' });
-    expect(ok.structuredContent).toEqual({ result: { id: 1 }, was_replay: true, original_called_at: '2026-01-01T00:00:00.000Z' });
+    const ok = outcomeToResult({
+      ok: true,
+      result: { id: 1 },
+      was_replay: true,
+      original_called_at: '2026-01-01T00:00:00.000Z',
+    });
+    expect(ok.structuredContent).toEqual({
+      result: { id: 1 },
+      was_replay: true,
+      original_called_at: '2026-01-01T00:00:00.000Z',
+    });
     expect(ok._meta).toEqual({ 'idemgen/replay': { wasReplay: true, originalCalledAt: '2026-01-01T00:00:00.000Z' } });
-    const error = { code: 'api_error', message: 'bad number', executed: 'no' as const, retry_same_key: true, status: 400 };
+    const error = {
+      code: 'api_error',
+      message: 'bad number',
+      executed: 'no' as const,
+      retry_same_key: true,
+      status: 400,
+    };
     const failed = outcomeToResult({ ok: false, error });
     expect(failed.isError).toBe(true);
     expect(failed.structuredContent).toEqual({ error });

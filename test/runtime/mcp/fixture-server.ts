@@ -28,7 +28,10 @@ const listMessages = toolOp('list_messages', { type: 'object', properties: { cha
 
 /** The emitted MCP tools/list of the fixture plan (the generated schema the server really serves). */
 export function fixtureTools(): { tools: Record<string, unknown>[] } {
-  const plan = planOf('fixture', [entry(listMessages, 'none'), entry(sendMessage, 'fail-closed', { ttlSeconds: 86_400 })]);
+  const plan = planOf('fixture', [
+    entry(listMessages, 'none'),
+    entry(sendMessage, 'fail-closed', { ttlSeconds: 86_400 }),
+  ]);
   const file = emitTools(plan, resolveConfig()).files.find((f) => f.path === 'tools/mcp/fixture.tools.json');
   return JSON.parse(file?.contents ?? '{"tools":[]}') as { tools: Record<string, unknown>[] };
 }
@@ -36,18 +39,24 @@ export function fixtureTools(): { tools: Record<string, unknown>[] } {
 export function createFixtureServer(opts: FixtureOptions): Server {
   const server = new Server({ name: 'idemgen-fixture', version: '1.0.0' }, { capabilities: { tools: {} } });
   const tools = fixtureTools();
-  const send = withIdempotency(async (args: Record<string, unknown>): Promise<CallToolResult> => {
-    const n = opts.recordEffect(args);
-    await new Promise((r) => setTimeout(r, opts.delayMs ?? 0));
-    if (args.text === 'fail') {
-      // A tool-level failure is a completed outcome: stored and replayed like a success.
-      return { content: [{ type: 'text', text: `channel ${String(args.channel)} rejected message #${n}` }], isError: true };
-    }
-    return {
-      content: [{ type: 'text', text: `sent message #${n} to ${String(args.channel)}` }],
-      structuredContent: { messageId: n, channel: args.channel },
-    };
-  }, { store: opts.store, operation: 'tool:send_message', ttlSeconds: 86_400, waitMs: opts.waitMs ?? 5_000, pollMs: 20 });
+  const send = withIdempotency(
+    async (args: Record<string, unknown>): Promise<CallToolResult> => {
+      const n = opts.recordEffect(args);
+      await new Promise((r) => setTimeout(r, opts.delayMs ?? 0));
+      if (args.text === 'fail') {
+        // A tool-level failure is a completed outcome: stored and replayed like a success.
+        return {
+          content: [{ type: 'text', text: `channel ${String(args.channel)} rejected message #${n}` }],
+          isError: true,
+        };
+      }
+      return {
+        content: [{ type: 'text', text: `sent message #${n} to ${String(args.channel)}` }],
+        structuredContent: { messageId: n, channel: args.channel },
+      };
+    },
+    { store: opts.store, operation: 'tool:send_message', ttlSeconds: 86_400, waitMs: opts.waitMs ?? 5_000, pollMs: 20 },
+  );
 
   server.setRequestHandler(ListToolsRequestSchema, async () => tools as never);
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {

@@ -24,15 +24,22 @@ beforeAll(async () => {
   const db = migratedSqliteFile('idemgen-mcp-similar');
   dir = db.dir;
   store = createSqliteStore({ filename: db.file });
-  const sendSms = withIdempotency(async (args: Record<string, unknown>): Promise<CallToolResult> => {
-    sent += 1;
-    return { content: [{ type: 'text', text: `sent #${sent} to ${String(args.to)}` }] };
-  }, {
-    store, operation: 'tool:send_sms', now: () => clock,
-    recentSimilar: { windowSeconds: 60, select: (a) => ({ to: (a as { to: unknown }).to }) },
-  });
+  const sendSms = withIdempotency(
+    async (args: Record<string, unknown>): Promise<CallToolResult> => {
+      sent += 1;
+      return { content: [{ type: 'text', text: `sent #${sent} to ${String(args.to)}` }] };
+    },
+    {
+      store,
+      operation: 'tool:send_sms',
+      now: () => clock,
+      recentSimilar: { windowSeconds: 60, select: (a) => ({ to: (a as { to: unknown }).to }) },
+    },
+  );
   const server = new Server({ name: 'similar', version: '1.0.0' }, { capabilities: { tools: {} } });
-  server.setRequestHandler(CallToolRequestSchema, async (req, extra) => sendSms((req.params.arguments ?? {}) as Record<string, unknown>, extra));
+  server.setRequestHandler(CallToolRequestSchema, async (req, extra) =>
+    sendSms((req.params.arguments ?? {}) as Record<string, unknown>, extra),
+  );
   const [c, s] = InMemoryTransport.createLinkedPair();
   client = new Client({ name: 'agent', version: '1.0.0' });
   await Promise.all([server.connect(s), client.connect(c)]);
@@ -58,9 +65,14 @@ describe('recentSimilar in withIdempotency', () => {
     expect(sent).toBe(2); // a hint, never a block
     const [result, note] = texts(second);
     expect(result).toBe('sent #2 to +15550001');
-    expect(note).toMatch(/^Note: a similar call .* completed 20 s ago with idempotency_key "sms-mcp-intent-000001"; this one ran as a new request\./);
+    expect(note).toMatch(
+      /^Note: a similar call .* completed 20 s ago with idempotency_key "sms-mcp-intent-000001"; this one ran as a new request\./,
+    );
     expect(note).toMatch(/do not call it again/);
-    expect(second._meta?.[RECENT_SIMILAR_META]).toEqual({ called_at: new Date(clock - 20_000).toISOString(), key: 'sms-mcp-intent-000001' });
+    expect(second._meta?.[RECENT_SIMILAR_META]).toEqual({
+      called_at: new Date(clock - 20_000).toISOString(),
+      key: 'sms-mcp-intent-000001',
+    });
   });
 
   it('a retry of the same key is a replay of the stored result, with no note', async () => {

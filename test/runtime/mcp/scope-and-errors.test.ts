@@ -13,23 +13,27 @@ interface Extra {
   authInfo?: { token: string; clientId: string; scopes: string[]; extra?: Record<string, unknown> };
 }
 
-const auth = (clientId: string, sub?: string): Extra =>
-  ({ authInfo: { token: 't', clientId, scopes: [], ...(sub === undefined ? {} : { extra: { sub } }) } });
+const auth = (clientId: string, sub?: string): Extra => ({
+  authInfo: { token: 't', clientId, scopes: [], ...(sub === undefined ? {} : { extra: { sub } }) },
+});
 
 function counted(opts: Partial<Parameters<typeof withIdempotency>[1]> = {}) {
   const store = createSqliteStore({ filename: migratedSqliteFile('idemgen-mcp-scope').file });
   const calls: string[] = [];
-  const tool = withIdempotency(async (args: Record<string, unknown>, _extra: Extra) => {
-    calls.push(String(args.text));
-    return { content: [{ type: 'text', text: `sent ${String(args.text)} #${calls.length}` }] };
-  }, { store, operation: 'tool:send', ...opts });
+  const tool = withIdempotency(
+    async (args: Record<string, unknown>, _extra: Extra) => {
+      calls.push(String(args.text));
+      return { content: [{ type: 'text', text: `sent ${String(args.text)} #${calls.length}` }] };
+    },
+    { store, operation: 'tool:send', ...opts },
+  );
   return { tool, calls, store };
 }
 
 const code = (r: { _meta?: Record<string, unknown> }) => (r._meta?.[ERROR_META] as { code?: string } | undefined)?.code;
 
 describe('withIdempotency scope and error mapping', () => {
-  it('two users of one OAuth client never replay each other\'s results (scope = subject)', async () => {
+  it("two users of one OAuth client never replay each other's results (scope = subject)", async () => {
     const { tool, calls } = counted();
     const args = { text: 'hi', idempotency_key: 'shared-key-0000000001' };
     const alice = await tool(args, auth('chat-app', 'alice'));
@@ -48,7 +52,9 @@ describe('withIdempotency scope and error mapping', () => {
     expect(calls).toEqual([]);
     expect((await tool({ text: 'y', idempotency_key: 'stdio-key-00000000001' }, {})).isError).toBeUndefined();
     const custom = counted({ scope: (extra: unknown) => `client:${(extra as Extra).authInfo?.clientId}` });
-    expect((await custom.tool({ text: 'z', idempotency_key: 'custom-key-0000000001' }, auth('svc'))).isError).toBeUndefined();
+    expect(
+      (await custom.tool({ text: 'z', idempotency_key: 'custom-key-0000000001' }, auth('svc'))).isError,
+    ).toBeUndefined();
   });
 
   it('a replay of an oversized result says it happened and cannot be replayed', async () => {
@@ -64,11 +70,14 @@ describe('withIdempotency scope and error mapping', () => {
   it('notExecuted(err) from the handler releases the key: the corrected retry with the same key runs', async () => {
     const store = createSqliteStore({ filename: migratedSqliteFile('idemgen-mcp-notexec').file });
     let runs = 0;
-    const tool = withIdempotency(async (args: Record<string, unknown>) => {
-      if (args.to === '') throw notExecuted(new Error('recipient is empty'));
-      runs++;
-      return { content: [{ type: 'text', text: `to ${String(args.to)}` }] };
-    }, { store, operation: 'tool:mail' });
+    const tool = withIdempotency(
+      async (args: Record<string, unknown>) => {
+        if (args.to === '') throw notExecuted(new Error('recipient is empty'));
+        runs++;
+        return { content: [{ type: 'text', text: `to ${String(args.to)}` }] };
+      },
+      { store, operation: 'tool:mail' },
+    );
     const bad = await tool({ to: '', idempotency_key: 'mail-key-000000000001' }, {});
     expect(bad.isError).toBe(true);
     const good = await tool({ to: 'a@x', idempotency_key: 'mail-key-000000000001' }, {});

@@ -29,7 +29,8 @@ async function spawnServer(sqlite: string, effects: string, delayMs = 0): Promis
   return client;
 }
 
-const effectCount = (file: string): number => (existsSync(file) ? readFileSync(file, 'utf8').trim().split('\n').filter(Boolean).length : 0);
+const effectCount = (file: string): number =>
+  existsSync(file) ? readFileSync(file, 'utf8').trim().split('\n').filter(Boolean).length : 0;
 const call = (c: Client, args: Record<string, unknown>, timeout?: number) =>
   c.callTool({ name: 'send_message', arguments: args }, undefined, timeout === undefined ? undefined : { timeout });
 
@@ -79,7 +80,10 @@ describe('withIdempotency over stdio with a SQLite file', () => {
       expect(again.structuredContent).toEqual(original.structuredContent);
       expect(again._meta?.[REPLAY_META]).toMatchObject({ wasReplay: true });
       expect(effectCount(effects)).toBe(1);
-      const pids = readFileSync(effects, 'utf8').trim().split('\n').map((l) => (JSON.parse(l) as { pid: number }).pid);
+      const pids = readFileSync(effects, 'utf8')
+        .trim()
+        .split('\n')
+        .map((l) => (JSON.parse(l) as { pid: number }).pid);
       expect(pids).toHaveLength(1);
     } finally {
       await restarted.close();

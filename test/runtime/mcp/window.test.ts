@@ -30,16 +30,22 @@ describe('withIdempotency without a transport', () => {
     let clock = 1_000_000;
     let effects = 0;
     const store = createSqliteStore({ filename: migratedSqliteFile('idemgen-mcp-window').file });
-    const tool = withIdempotency(async (args: Record<string, unknown>, _extra: { tenant: string }) => {
-      effects += 1;
-      return { content: [{ type: 'text', text: `done ${String(args.x)} #${effects}` }] };
-    }, { store, operation: 'tool:do', windowMs: 1000, scope: (extra) => extra.tenant, now: () => clock });
+    const tool = withIdempotency(
+      async (args: Record<string, unknown>, _extra: { tenant: string }) => {
+        effects += 1;
+        return { content: [{ type: 'text', text: `done ${String(args.x)} #${effects}` }] };
+      },
+      { store, operation: 'tool:do', windowMs: 1000, scope: (extra) => extra.tenant, now: () => clock },
+    );
     const args = { x: 1, idempotency_key: 'window-test-key-0001' };
     const first = await tool(args, { tenant: 'acme' });
     clock += 5000; // past the in-process window: the answer must come from the store
     const second = await tool(args, { tenant: 'acme' });
     expect(second.content).toEqual(first.content);
-    expect(second._meta?.[REPLAY_META]).toEqual({ wasReplay: true, originalCalledAt: new Date(1_000_000).toISOString() });
+    expect(second._meta?.[REPLAY_META]).toEqual({
+      wasReplay: true,
+      originalCalledAt: new Date(1_000_000).toISOString(),
+    });
     const other = await tool(args, { tenant: 'globex' });
     expect(other._meta?.[REPLAY_META]).toBeUndefined();
     expect(effects).toBe(2);

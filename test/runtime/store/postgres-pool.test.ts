@@ -4,7 +4,7 @@
  */
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { type DedupStore } from '../../../src/runtime/index.js';
+import type { DedupStore } from '../../../src/runtime/index.js';
 import { createPostgresStore } from '../../../src/runtime/store/postgres.js';
 import { migratePostgres, sqlConfigFor } from './stores.js';
 
@@ -15,7 +15,9 @@ async function terminate(url: string, appName: string): Promise<number> {
   const admin = new pg.Client({ connectionString: url });
   await admin.connect();
   try {
-    const r = await admin.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = $1', [appName]);
+    const r = await admin.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = $1', [
+      appName,
+    ]);
     return r.rowCount ?? 0;
   } finally {
     await admin.end();
@@ -38,7 +40,10 @@ describe('PostgreSQL store pool errors', () => {
     const seen: Error[] = [];
     const appName = `idemgen_s6_a_${process.pid}`;
     const store = createPostgresStore({
-      connectionString: url, schema, table: sqlConfigFor(name).dedupTable, poolConfig: { application_name: appName },
+      connectionString: url,
+      schema,
+      table: sqlConfigFor(name).dedupTable,
+      poolConfig: { application_name: appName },
       onPoolError: (err) => void seen.push(err),
     });
     stores.push(store);
@@ -50,7 +55,12 @@ describe('PostgreSQL store pool errors', () => {
 
   it('without onPoolError the drop is ignored instead of crashing the process', async () => {
     const appName = `idemgen_s6_b_${process.pid}`;
-    const store = createPostgresStore({ connectionString: url, schema, table: sqlConfigFor(name).dedupTable, poolConfig: { application_name: appName } });
+    const store = createPostgresStore({
+      connectionString: url,
+      schema,
+      table: sqlConfigFor(name).dedupTable,
+      poolConfig: { application_name: appName },
+    });
     stores.push(store);
     await store.get({ scope: '', key: 'k-0000000000000002' });
     const uncaught: unknown[] = [];

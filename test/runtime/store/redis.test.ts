@@ -7,7 +7,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { createClient } from 'redis';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { type FullDedupStore } from '../../../src/runtime/index.js';
+import type { FullDedupStore } from '../../../src/runtime/index.js';
 import { createRedisStore } from '../../../src/runtime/store/redis/store.js';
 import { REPLAY_META } from '../../../src/runtime/mcp/index.js';
 import { createFixtureServer } from '../mcp/fixture-server.js';
@@ -26,14 +26,24 @@ describe('Redis store specifics', () => {
   });
   afterAll(async () => {
     await store.close(); // a caller's client is not closed by the store
-    for await (const keys of raw.scanIterator({ MATCH: `${prefix}:*`, COUNT: 1000 })) if (keys.length) await raw.del(keys);
+    for await (const keys of raw.scanIterator({ MATCH: `${prefix}:*`, COUNT: 1000 }))
+      if (keys.length) await raw.del(keys);
     await raw.close();
   });
 
   const rowKey = (key: string) => `${prefix}:{idemgen_dedup}:row:0::${key}`;
-  const claim = (key: string, now = Date.now()) => store.claim({
-    scope: '', key, operation: 'POST /x', argsHash: HASH, mechanism: 'fail-closed', leaseToken: `t-${key}`, now, leaseMs: 60_000, ttlMs: 5_000,
-  });
+  const claim = (key: string, now = Date.now()) =>
+    store.claim({
+      scope: '',
+      key,
+      operation: 'POST /x',
+      argsHash: HASH,
+      mechanism: 'fail-closed',
+      leaseToken: `t-${key}`,
+      now,
+      leaseMs: 60_000,
+      ttlMs: 5_000,
+    });
 
   it('pending rows never expire; a completed row expires natively at expires_at', async () => {
     const now = Date.now();
@@ -65,11 +75,36 @@ describe('Redis store specifics', () => {
   it('a held completion stores the full row, heartbeats included, and drops the stale entry', async () => {
     const now = Date.now();
     await claim('held-key-0000001', now);
-    expect(await store.renewLease({ scope: '', key: 'held-key-0000001', leaseToken: 't-held-key-0000001', now: now + 10, leaseMs: 90_000 })).toBe(true);
-    expect(await store.complete({ scope: '', key: 'held-key-0000001', leaseToken: 't-held-key-0000001', now: now + 20, result: '{"a":"x/y"}', externalId: 'ext_1' })).toBe(true);
+    expect(
+      await store.renewLease({
+        scope: '',
+        key: 'held-key-0000001',
+        leaseToken: 't-held-key-0000001',
+        now: now + 10,
+        leaseMs: 90_000,
+      }),
+    ).toBe(true);
+    expect(
+      await store.complete({
+        scope: '',
+        key: 'held-key-0000001',
+        leaseToken: 't-held-key-0000001',
+        now: now + 20,
+        result: '{"a":"x/y"}',
+        externalId: 'ext_1',
+      }),
+    ).toBe(true);
     expect(await store.get({ scope: '', key: 'held-key-0000001' })).toMatchObject({
-      status: 'completed', result: '{"a":"x/y"}', externalId: 'ext_1', error: null, completedAt: now + 20,
-      leaseExpiresAt: now + 90_010, attempts: 1, createdAt: now, expiresAt: now + 5_000, leaseToken: 't-held-key-0000001',
+      status: 'completed',
+      result: '{"a":"x/y"}',
+      externalId: 'ext_1',
+      error: null,
+      completedAt: now + 20,
+      leaseExpiresAt: now + 90_010,
+      attempts: 1,
+      createdAt: now,
+      expiresAt: now + 5_000,
+      leaseToken: 't-held-key-0000001',
     });
     expect(await raw.zScore(`${prefix}:{idemgen_dedup}:stale`, rowKey('held-key-0000001'))).toBeNull();
   });
@@ -77,17 +112,40 @@ describe('Redis store specifics', () => {
   it('a held completion is fenced after another store object took the row over', async () => {
     const other = createRedisStore({ client: raw, prefix });
     const now = Date.now();
-    await store.claim({ // lease long expired; the dedup window (10 min) still open
-      scope: '', key: 'held-key-0000002', operation: 'POST /x', argsHash: HASH, mechanism: 'fail-closed',
-      leaseToken: 't-held-key-0000002', now: now - 120_000, leaseMs: 60_000, ttlMs: 600_000,
+    await store.claim({
+      // lease long expired; the dedup window (10 min) still open
+      scope: '',
+      key: 'held-key-0000002',
+      operation: 'POST /x',
+      argsHash: HASH,
+      mechanism: 'fail-closed',
+      leaseToken: 't-held-key-0000002',
+      now: now - 120_000,
+      leaseMs: 60_000,
+      ttlMs: 600_000,
     });
-    const taken = await other.takeOver({ scope: '', key: 'held-key-0000002', expectedToken: 't-held-key-0000002', newToken: 'new/token', now, leaseMs: 60_000 });
+    const taken = await other.takeOver({
+      scope: '',
+      key: 'held-key-0000002',
+      expectedToken: 't-held-key-0000002',
+      newToken: 'new/token',
+      now,
+      leaseMs: 60_000,
+    });
     expect(taken?.attempts).toBe(2);
-    expect(await store.complete({ scope: '', key: 'held-key-0000002', leaseToken: 't-held-key-0000002', now, result: '1' })).toBe(false);
+    expect(
+      await store.complete({ scope: '', key: 'held-key-0000002', leaseToken: 't-held-key-0000002', now, result: '1' }),
+    ).toBe(false);
     // cjson wrote the taken-over token as `new\/token`: the substring check misses, the decode confirms.
     expect(await raw.get(rowKey('held-key-0000002'))).toContain('new\\/token');
-    expect(await other.complete({ scope: '', key: 'held-key-0000002', leaseToken: 'new/token', now, result: '2' })).toBe(true);
-    expect(await store.get({ scope: '', key: 'held-key-0000002' })).toMatchObject({ status: 'completed', result: '2', attempts: 2 });
+    expect(
+      await other.complete({ scope: '', key: 'held-key-0000002', leaseToken: 'new/token', now, result: '2' }),
+    ).toBe(true);
+    expect(await store.get({ scope: '', key: 'held-key-0000002' })).toMatchObject({
+      status: 'completed',
+      result: '2',
+      attempts: 2,
+    });
   });
 
   // A claim is plain `SET NX GET` + `ZADD NX` (plain-claim.ts): the index must stay exact around it.
@@ -102,7 +160,13 @@ describe('Redis store specifics', () => {
     expect(await raw.zScore(stale, rowKey('plain-key-000001'))).toBeNull();
 
     await claim('plain-key-000002', now - 120_000);
-    await store.markUnknown({ scope: '', key: 'plain-key-000002', leaseToken: 't-plain-key-000002', now: now - 60_000, error: '{}' });
+    await store.markUnknown({
+      scope: '',
+      key: 'plain-key-000002',
+      leaseToken: 't-plain-key-000002',
+      now: now - 60_000,
+      error: '{}',
+    });
     const retried = await claim('plain-key-000002', now);
     expect(retried).toMatchObject({ claimed: false, row: { status: 'pending' } });
     expect(await raw.zScore(stale, rowKey('plain-key-000002'))).toBe(now - 60_000);

@@ -24,7 +24,13 @@ export interface TestStore {
   store: FullDedupStore;
   /** For opening a second connection (another process) on the same table. */
   location: {
-    filename?: string; connectionString?: string; schema?: string; url?: string; prefix?: string; table: string; sagaTable: string;
+    filename?: string;
+    connectionString?: string;
+    schema?: string;
+    url?: string;
+    prefix?: string;
+    table: string;
+    sagaTable: string;
     /** MySQL/MariaDB: the database the tables live in. */
     database?: string;
   };
@@ -62,7 +68,8 @@ export async function makeStore(kind: StoreKind, pgUrl: string, prefix: string):
     db.close();
     const store = createSqliteStore({ filename, table: sql.dedupTable });
     return {
-      store, location: { filename, table: sql.dedupTable, sagaTable: sql.sagaTable },
+      store,
+      location: { filename, table: sql.dedupTable, sagaTable: sql.sagaTable },
       cleanup: async () => {
         await store.close();
         rmSync(dir, { recursive: true, force: true });
@@ -75,7 +82,8 @@ export async function makeStore(kind: StoreKind, pgUrl: string, prefix: string):
   await migratePostgres(pgUrl, schema, name);
   const store = createPostgresStore({ connectionString: pgUrl, table: sql.dedupTable, schema });
   return {
-    store, location: { connectionString: pgUrl, schema, table: sql.dedupTable, sagaTable: sql.sagaTable },
+    store,
+    location: { connectionString: pgUrl, schema, table: sql.dedupTable, sagaTable: sql.sagaTable },
     cleanup: async () => {
       await store.close();
       const client = new pg.Client({ connectionString: pgUrl });
@@ -92,13 +100,15 @@ async function makeRedisStore(name: string, table: string, sagaTable: string): P
   const prefix = `t_${name}`;
   const store = createRedisStore({ url, prefix, table });
   return {
-    store, location: { url, prefix, table, sagaTable },
+    store,
+    location: { url, prefix, table, sagaTable },
     cleanup: async () => {
       await store.close();
       const { createClient } = await import('redis');
       const client = createClient({ url });
       await client.connect();
-      for await (const keys of client.scanIterator({ MATCH: `${prefix}:*`, COUNT: 1000 })) if (keys.length) await client.del(keys);
+      for await (const keys of client.scanIterator({ MATCH: `${prefix}:*`, COUNT: 1000 }))
+        if (keys.length) await client.del(keys);
       await client.close();
     },
   };
@@ -115,7 +125,8 @@ async function makeMysqlStore(name: string): Promise<TestStore> {
   const table = sqlConfigFor(name).dedupTable;
   const store = createMysqlStore({ uri: url, database, table });
   return {
-    store, location: { url, database, table, sagaTable: sqlConfigFor(name).sagaTable },
+    store,
+    location: { url, database, table, sagaTable: sqlConfigFor(name).sagaTable },
     cleanup: async () => {
       await store.close();
       const conn = await mysql.createConnection(url);

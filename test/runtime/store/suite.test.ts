@@ -4,7 +4,12 @@
  */
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import {
-  createMemoryStore, hasCapability, openStore, requireCapability, type ClaimInput, type FullDedupStore,
+  createMemoryStore,
+  hasCapability,
+  openStore,
+  requireCapability,
+  type ClaimInput,
+  type FullDedupStore,
 } from '../../../src/runtime/index.js';
 import { createSqliteStore } from '../../../src/runtime/store/sqlite.js';
 import { createPostgresStore } from '../../../src/runtime/store/postgres.js';
@@ -15,8 +20,16 @@ const HASH_B = 'b'.repeat(64);
 
 function claimInput(key: string, over: Partial<ClaimInput> = {}): ClaimInput {
   return {
-    scope: 'tenant-1', key, operation: 'POST /v1/charges', argsHash: HASH_A, mechanism: 'fail-closed',
-    leaseToken: `tok-${key}`, now: 1_000_000, leaseMs: 1_000, ttlMs: 60_000, ...over,
+    scope: 'tenant-1',
+    key,
+    operation: 'POST /v1/charges',
+    argsHash: HASH_A,
+    mechanism: 'fail-closed',
+    leaseToken: `tok-${key}`,
+    now: 1_000_000,
+    leaseMs: 1_000,
+    ttlMs: 60_000,
+    ...over,
   };
 }
 
@@ -32,7 +45,13 @@ describe.each(STORE_KINDS)('FullDedupStore on %s', (kind) => {
   it('claims once; a second claim returns the existing row untouched', async () => {
     const first = await store.claim(claimInput('k-claim-0000001'));
     expect(first.claimed).toBe(true);
-    expect(first.row).toMatchObject({ status: 'pending', attempts: 1, leaseExpiresAt: 1_001_000, expiresAt: 1_060_000, mechanism: 'fail-closed' });
+    expect(first.row).toMatchObject({
+      status: 'pending',
+      attempts: 1,
+      leaseExpiresAt: 1_001_000,
+      expiresAt: 1_060_000,
+      mechanism: 'fail-closed',
+    });
     const second = await store.claim(claimInput('k-claim-0000001', { leaseToken: 'other', argsHash: HASH_B }));
     expect(second).toMatchObject({ claimed: false, row: { leaseToken: 'tok-k-claim-0000001', argsHash: HASH_A } });
   });
@@ -57,7 +76,12 @@ describe.each(STORE_KINDS)('FullDedupStore on %s', (kind) => {
     const base = { scope: 'tenant-1', key: 'k-fence-0000001', now: 1_000_500, result: '{"id":"ch_1"}' };
     expect(await store.complete({ ...base, leaseToken: 'wrong' })).toBe(false);
     expect(await store.complete({ ...base, leaseToken: 'tok-k-fence-0000001', externalId: 'ch_1' })).toBe(true);
-    expect(await store.get(base)).toMatchObject({ status: 'completed', result: '{"id":"ch_1"}', externalId: 'ch_1', completedAt: 1_000_500 });
+    expect(await store.get(base)).toMatchObject({
+      status: 'completed',
+      result: '{"id":"ch_1"}',
+      externalId: 'ch_1',
+      completedAt: 1_000_500,
+    });
     expect(await store.complete({ ...base, leaseToken: 'tok-k-fence-0000001' })).toBe(false); // not pending any more
   });
 
@@ -73,10 +97,20 @@ describe.each(STORE_KINDS)('FullDedupStore on %s', (kind) => {
   it('markUnknown keeps the row pending and makes it stale at once; listStale finds it', async () => {
     await store.claim(claimInput('k-unknown-00001', { now: 2_000_000 }));
     const id = { scope: 'tenant-1', key: 'k-unknown-00001' };
-    expect(await store.markUnknown({ ...id, leaseToken: 'tok-k-unknown-00001', now: 2_000_010, error: '{"outcome":"unknown"}' })).toBe(true);
+    expect(
+      await store.markUnknown({
+        ...id,
+        leaseToken: 'tok-k-unknown-00001',
+        now: 2_000_010,
+        error: '{"outcome":"unknown"}',
+      }),
+    ).toBe(true);
     const stale = await store.listStale(2_000_010);
     expect(stale.map((r) => r.key)).toContain('k-unknown-00001');
-    expect(stale.find((r) => r.key === 'k-unknown-00001')).toMatchObject({ status: 'pending', error: '{"outcome":"unknown"}' });
+    expect(stale.find((r) => r.key === 'k-unknown-00001')).toMatchObject({
+      status: 'pending',
+      error: '{"outcome":"unknown"}',
+    });
     expect((await store.listStale(1_999_000)).map((r) => r.key)).not.toContain('k-unknown-00001');
   });
 
@@ -84,28 +118,50 @@ describe.each(STORE_KINDS)('FullDedupStore on %s', (kind) => {
     await store.claim(claimInput('k-take-00000001', { now: 3_000_000 }));
     const base = { scope: 'tenant-1', key: 'k-take-00000001', expectedToken: 'tok-k-take-00000001', leaseMs: 1_000 };
     expect(await store.takeOver({ ...base, newToken: 'early', now: 3_000_500 })).toBeUndefined();
-    const racers = await Promise.all(['n1', 'n2', 'n3'].map((n) => store.takeOver({ ...base, newToken: n, now: 3_002_000 })));
+    const racers = await Promise.all(
+      ['n1', 'n2', 'n3'].map((n) => store.takeOver({ ...base, newToken: n, now: 3_002_000 })),
+    );
     const won = racers.filter((r) => r !== undefined);
     expect(won).toHaveLength(1);
     expect(won[0]).toMatchObject({ attempts: 2, leaseExpiresAt: 3_003_000 });
-    const old = { scope: 'tenant-1', key: 'k-take-00000001', leaseToken: 'tok-k-take-00000001', now: 3_002_100, result: '1' };
+    const old = {
+      scope: 'tenant-1',
+      key: 'k-take-00000001',
+      leaseToken: 'tok-k-take-00000001',
+      now: 3_002_100,
+      result: '1',
+    };
     expect(await store.complete(old)).toBe(false); // the late finisher is fenced out
   });
 
   it('fail stores a definite failure', async () => {
     await store.claim(claimInput('k-fail-00000001'));
     const id = { scope: 'tenant-1', key: 'k-fail-00000001' };
-    expect(await store.fail({ ...id, leaseToken: 'tok-k-fail-00000001', now: 1_000_200, error: '{"status":402}' })).toBe(true);
+    expect(
+      await store.fail({ ...id, leaseToken: 'tok-k-fail-00000001', now: 1_000_200, error: '{"status":402}' }),
+    ).toBe(true);
     expect(await store.get(id)).toMatchObject({ status: 'failed', error: '{"status":402}' });
   });
 
   it('expired completed rows are reclaimable and pruned; unresolved pending rows are kept', async () => {
     await store.claim(claimInput('k-ttl-000000001', { now: 10_000_000, ttlMs: 1_000 }));
-    await store.complete({ scope: 'tenant-1', key: 'k-ttl-000000001', leaseToken: 'tok-k-ttl-000000001', now: 10_000_001, result: '1' });
+    await store.complete({
+      scope: 'tenant-1',
+      key: 'k-ttl-000000001',
+      leaseToken: 'tok-k-ttl-000000001',
+      now: 10_000_001,
+      result: '1',
+    });
     await store.claim(claimInput('k-ttl-pending01', { now: 10_000_000, ttlMs: 1_000 }));
     const again = await store.claim(claimInput('k-ttl-000000001', { now: 10_002_000, leaseToken: 'fresh' }));
     expect(again).toMatchObject({ claimed: true, row: { leaseToken: 'fresh', status: 'pending' } });
-    await store.complete({ scope: 'tenant-1', key: 'k-ttl-000000001', leaseToken: 'fresh', now: 10_002_001, result: '2' });
+    await store.complete({
+      scope: 'tenant-1',
+      key: 'k-ttl-000000001',
+      leaseToken: 'fresh',
+      now: 10_002_001,
+      result: '2',
+    });
     const pruned = await store.prune(10_000_000 + 60_000_000);
     // This test's completed row plus the two terminal rows earlier tests left (k-fence completed, k-fail failed).
     expect(pruned).toBe(3);
@@ -117,7 +173,10 @@ describe.each(STORE_KINDS)('FullDedupStore on %s', (kind) => {
 
   it('keeps the argument summary given at claim time', async () => {
     await store.claim(claimInput('k-summary-00001', { argsSummary: '{"to":"string(5)"}' }));
-    expect(await store.get({ scope: 'tenant-1', key: 'k-summary-00001' })).toMatchObject({ argsSummary: '{"to":"string(5)"}', resolution: null });
+    expect(await store.get({ scope: 'tenant-1', key: 'k-summary-00001' })).toMatchObject({
+      argsSummary: '{"to":"string(5)"}',
+      resolution: null,
+    });
   });
 
   it('resolve: only a pending row nobody holds; completed keeps the result, failed frees the key, the record survives the re-claim', async () => {
@@ -126,32 +185,78 @@ describe.each(STORE_KINDS)('FullDedupStore on %s', (kind) => {
     const base = { ...id, error: '{"outcome":"failed"}', resolution: '{"by":"ops"}' };
     expect(await store.resolve({ ...base, as: 'failed', now: 20_000_500 })).toBeUndefined(); // lease still live
     const failed = await store.resolve({ ...base, as: 'failed', now: 20_002_000 });
-    expect(failed).toMatchObject({ status: 'failed', leaseToken: null, resolution: '{"by":"ops"}', expiresAt: 20_002_000 });
-    expect(await store.complete({ ...id, leaseToken: 'tok-k-resolve-00001', now: 20_002_001, result: '1' })).toBe(false); // zombie fenced
+    expect(failed).toMatchObject({
+      status: 'failed',
+      leaseToken: null,
+      resolution: '{"by":"ops"}',
+      expiresAt: 20_002_000,
+    });
+    expect(await store.complete({ ...id, leaseToken: 'tok-k-resolve-00001', now: 20_002_001, result: '1' })).toBe(
+      false,
+    ); // zombie fenced
     expect((await store.listStale(20_003_000)).map((r) => r.key)).not.toContain(id.key);
     const again = await store.claim(claimInput(id.key, { now: 20_003_000, leaseToken: 'retry', argsSummary: '{}' }));
-    expect(again).toMatchObject({ claimed: true, row: { status: 'pending', leaseToken: 'retry', resolution: '{"by":"ops"}', attempts: 1 } });
+    expect(again).toMatchObject({
+      claimed: true,
+      row: { status: 'pending', leaseToken: 'retry', resolution: '{"by":"ops"}', attempts: 1 },
+    });
     expect(await store.get(id)).toMatchObject({ resolution: '{"by":"ops"}', argsSummary: '{}' });
 
     const done = { scope: 'tenant-1', key: 'k-resolve-00002' };
     await store.claim(claimInput(done.key, { now: 20_000_000 }));
-    const completed = await store.resolve({ ...done, as: 'completed', result: '{"id":"ch_7"}', error: '', resolution: '{"by":"ops"}', now: 20_002_000 });
-    expect(completed).toMatchObject({ status: 'completed', result: '{"id":"ch_7"}', error: null, completedAt: 20_002_000, expiresAt: 20_060_000 });
-    expect(await store.resolve({ ...done, as: 'failed', error: '', resolution: '{}', now: 20_003_000 })).toBeUndefined(); // not pending
+    const completed = await store.resolve({
+      ...done,
+      as: 'completed',
+      result: '{"id":"ch_7"}',
+      error: '',
+      resolution: '{"by":"ops"}',
+      now: 20_002_000,
+    });
+    expect(completed).toMatchObject({
+      status: 'completed',
+      result: '{"id":"ch_7"}',
+      error: null,
+      completedAt: 20_002_000,
+      expiresAt: 20_060_000,
+    });
+    expect(
+      await store.resolve({ ...done, as: 'failed', error: '', resolution: '{}', now: 20_003_000 }),
+    ).toBeUndefined(); // not pending
   });
 
   it('saga table: claim, fenced transitions, stale listing', async () => {
     const saga = store.saga(t.location.sagaTable);
     const input = {
-      scope: '', key: 'saga-key-000001', operation: 'POST /charges', argsHash: HASH_A, compensationOperation: 'POST /refunds',
-      leaseToken: 's1', now: 5_000_000, leaseMs: 1_000, ttlMs: 60_000,
+      scope: '',
+      key: 'saga-key-000001',
+      operation: 'POST /charges',
+      argsHash: HASH_A,
+      compensationOperation: 'POST /refunds',
+      leaseToken: 's1',
+      now: 5_000_000,
+      leaseMs: 1_000,
+      ttlMs: 60_000,
     };
     expect((await saga.claim(input)).claimed).toBe(true);
     expect((await saga.claim({ ...input, leaseToken: 's2' })).claimed).toBe(false);
     const id = { scope: '', key: 'saga-key-000001', now: 5_000_100 };
     expect(await saga.transition({ ...id, leaseToken: 's2', from: ['pending'], to: 'completed' })).toBe(false);
-    expect(await saga.transition({ ...id, leaseToken: 's1', from: ['pending'], to: 'completed', externalId: 'ch_9', result: '{"a":1}' })).toBe(true);
-    expect(await saga.get(id)).toMatchObject({ status: 'completed', externalId: 'ch_9', compensationOperation: 'POST /refunds', updatedAt: 5_000_100 });
+    expect(
+      await saga.transition({
+        ...id,
+        leaseToken: 's1',
+        from: ['pending'],
+        to: 'completed',
+        externalId: 'ch_9',
+        result: '{"a":1}',
+      }),
+    ).toBe(true);
+    expect(await saga.get(id)).toMatchObject({
+      status: 'completed',
+      externalId: 'ch_9',
+      compensationOperation: 'POST /refunds',
+      updatedAt: 5_000_100,
+    });
     await saga.claim({ ...input, key: 'saga-key-000002' });
     expect((await saga.listStale(5_002_000)).map((r) => r.key)).toEqual(['saga-key-000002']);
   });
@@ -160,7 +265,9 @@ describe.each(STORE_KINDS)('FullDedupStore on %s', (kind) => {
 describe('store construction', () => {
   it('rejects table names that are not plain identifiers', () => {
     expect(() => createSqliteStore({ filename: ':memory:', table: 'x; DROP TABLE y' })).toThrow(/invalid table/);
-    expect(() => createPostgresStore({ connectionString: 'postgres://127.0.0.1:1/x', table: 'ok', schema: 'a"b' })).toThrow(/invalid schema/);
+    expect(() =>
+      createPostgresStore({ connectionString: 'postgres://127.0.0.1:1/x', table: 'ok', schema: 'a"b' }),
+    ).toThrow(/invalid schema/);
   });
 
   it('openStore loads the driver its URL names; each store works on its own table and names the dialect of a missing one', async () => {
@@ -173,7 +280,9 @@ describe('store construction', () => {
     await p.close();
     for (const scheme of ['mysql:', 'mariadb:']) {
       const m = await openStore(`${inject('mysqlUrl').replace(/^mysql:/, scheme)}?table=t_x`);
-      await expect(m.claim(claim('k-open-my-000001'))).rejects.toThrow(/^the MySQL\/MariaDB table .*t_x.* does not exist/);
+      await expect(m.claim(claim('k-open-my-000001'))).rejects.toThrow(
+        /^the MySQL\/MariaDB table .*t_x.* does not exist/,
+      );
       await m.close();
     }
     const r = await openStore(`${inject('redisUrl')}?table=t_x&prefix=p_x_${process.pid}`);
@@ -186,8 +295,24 @@ describe('store construction', () => {
     const full = createMemoryStore();
     const { listStale: _l, resolve: _r, prune: _p, saga: _s, ...core } = full;
     expect(hasCapability(full, 'saga') && hasCapability(full, 'reconcile') && hasCapability(full, 'prune')).toBe(true);
-    expect([hasCapability(core, 'saga'), hasCapability(core, 'reconcile'), hasCapability(core, 'prune')]).toEqual([false, false, false]);
-    expect(Object.keys(core).sort()).toEqual(['claim', 'close', 'complete', 'fail', 'get', 'markUnknown', 'release', 'renewLease', 'takeOver']);
-    expect(() => requireCapability(core, 'reconcile', 'reconcileReport')).toThrow(/reconcileReport needs a store with listStale\(\) and resolve\(\)/);
+    expect([hasCapability(core, 'saga'), hasCapability(core, 'reconcile'), hasCapability(core, 'prune')]).toEqual([
+      false,
+      false,
+      false,
+    ]);
+    expect(Object.keys(core).sort()).toEqual([
+      'claim',
+      'close',
+      'complete',
+      'fail',
+      'get',
+      'markUnknown',
+      'release',
+      'renewLease',
+      'takeOver',
+    ]);
+    expect(() => requireCapability(core, 'reconcile', 'reconcileReport')).toThrow(
+      /reconcileReport needs a store with listStale\(\) and resolve\(\)/,
+    );
   });
 });

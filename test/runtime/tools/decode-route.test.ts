@@ -4,7 +4,12 @@
  * from the server's configuration.
  */
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createToolRuntime, decodeArguments, parseApiError, type ToolBinding } from '../../../src/runtime/tools/index.js';
+import {
+  createToolRuntime,
+  decodeArguments,
+  parseApiError,
+  type ToolBinding,
+} from '../../../src/runtime/tools/index.js';
 import { startFaultServer, type FaultServer } from '../../helpers/fault-server.js';
 import { KEY, shopBindings } from './helpers/shop-spec.js';
 
@@ -27,14 +32,21 @@ describe('OpenAI strict-mode decoding', () => {
 
   it('null for optional fields → absent (nested too); JSON-encoded metadata → an object; required nulls stay', () => {
     const args = {
-      body: { email: 'a@example.com', name: null, metadata: '{"order":"42","tier":"gold"}', address: { city: 'Oslo', line2: null } },
+      body: {
+        email: 'a@example.com',
+        name: null,
+        metadata: '{"order":"42","tier":"gold"}',
+        address: { city: 'Oslo', line2: null },
+      },
       idempotency_key: KEY,
     };
     expect(decodeArguments(byName('createCustomer'), args, 'openai')).toEqual({
       body: { email: 'a@example.com', metadata: { order: '42', tier: 'gold' }, address: { city: 'Oslo' } },
       idempotency_key: KEY,
     });
-    expect(decodeArguments(byName('createCustomer'), { body: { email: null } }, 'openai')).toEqual({ body: { email: null } });
+    expect(decodeArguments(byName('createCustomer'), { body: { email: null } }, 'openai')).toEqual({
+      body: { email: null },
+    });
   });
 
   it('other dialects pass through untouched', () => {
@@ -45,31 +57,60 @@ describe('OpenAI strict-mode decoding', () => {
   it('a form write with strict nulls sends no empty fields', async () => {
     const store = (await import('../../../src/runtime/index.js')).createMemoryStore();
     const withStore = createToolRuntime({ bindings, baseUrl: api.url, store });
-    const out = await withStore.call('createMessage', {
-      AccountSid: 'AC123', idempotency_key: KEY,
-      body: { To: '+15551234567', Body: 'hi', From: null, StatusCallback: null, MaxPrice: null, ValidityPeriod: null },
-    }, { format: 'openai' });
+    const out = await withStore.call(
+      'createMessage',
+      {
+        AccountSid: 'AC123',
+        idempotency_key: KEY,
+        body: {
+          To: '+15551234567',
+          Body: 'hi',
+          From: null,
+          StatusCallback: null,
+          MaxPrice: null,
+          ValidityPeriod: null,
+        },
+      },
+      { format: 'openai' },
+    );
     expect(out).toMatchObject({ ok: true });
-    expect(api.requests[0]).toMatchObject({ method: 'POST', path: '/Accounts/AC123/Messages.json', body: 'To=%2B15551234567&Body=hi' });
+    expect(api.requests[0]).toMatchObject({
+      method: 'POST',
+      path: '/Accounts/AC123/Messages.json',
+      body: 'To=%2B15551234567&Body=hi',
+    });
     expect(api.requests[0]!.headers['content-type']).toBe('application/x-www-form-urlencoded');
   });
 
   it('without a store, a store-deduped write refuses before any request', async () => {
     const rt = createToolRuntime({ bindings, baseUrl: api.url });
     const out = await rt.call('createNote', { body: { text: 'x' }, idempotency_key: KEY });
-    expect(out).toMatchObject({ ok: false, error: { code: 'tool_error', message: expect.stringContaining('needs a dedup store') } });
+    expect(out).toMatchObject({
+      ok: false,
+      error: { code: 'tool_error', message: expect.stringContaining('needs a dedup store') },
+    });
     expect(api.requests).toHaveLength(0);
   });
 });
 
 describe('routing and credentials', () => {
   it('path (encoded), query, header parameters, and every scheme of the chosen requirement', async () => {
-    const rt = createToolRuntime({ bindings, baseUrl: api.url, auth: { token: 'sk_1', account: 'acct_9' }, headers: { 'user-agent': 'agent/1' } });
+    const rt = createToolRuntime({
+      bindings,
+      baseUrl: api.url,
+      auth: { token: 'sk_1', account: 'acct_9' },
+      headers: { 'user-agent': 'agent/1' },
+    });
     const out = await rt.call('getOrder', { order_id: 'a/b c', expand: ['items', 'customer'], 'X-Trace': 't-1' });
     expect(out).toMatchObject({ ok: true, was_replay: false });
     const req = api.requests[0]!;
     expect(req.path).toBe('/orders/a%2Fb%20c');
-    expect(req.headers).toMatchObject({ authorization: 'Bearer sk_1', 'x-account': 'acct_9', 'x-trace': 't-1', 'user-agent': 'agent/1' });
+    expect(req.headers).toMatchObject({
+      authorization: 'Bearer sk_1',
+      'x-account': 'acct_9',
+      'x-trace': 't-1',
+      'user-agent': 'agent/1',
+    });
   });
 
   it('the key never travels as a body field or query parameter of a store-deduped write', async () => {
@@ -84,11 +125,23 @@ describe('routing and credentials', () => {
 
 describe('parseApiError', () => {
   it.each([
-    [{ error: { code: 'card_declined', message: 'Your card was declined.' } }, { code: 'card_declined', message: 'Your card was declined.' }],
-    [{ code: 21211, message: 'Invalid To' }, { code: '21211', message: 'Invalid To' }],
-    [{ message: 'Validation Failed', errors: [{ code: 'missing_field', field: 'title' }] }, { message: 'Validation Failed' }],
+    [
+      { error: { code: 'card_declined', message: 'Your card was declined.' } },
+      { code: 'card_declined', message: 'Your card was declined.' },
+    ],
+    [
+      { code: 21211, message: 'Invalid To' },
+      { code: '21211', message: 'Invalid To' },
+    ],
+    [
+      { message: 'Validation Failed', errors: [{ code: 'missing_field', field: 'title' }] },
+      { message: 'Validation Failed' },
+    ],
     [{ errors: [{ code: 'E1', message: 'a' }, { message: 'b' }] }, { code: 'E1', message: 'a; b' }],
-    [{ error: 'invalid_grant', error_description: 'expired' }, { code: 'invalid_grant', message: 'expired' }],
+    [
+      { error: 'invalid_grant', error_description: 'expired' },
+      { code: 'invalid_grant', message: 'expired' },
+    ],
     ['plain text', { message: 'plain text' }],
   ])('%j', (body, expected) => {
     expect(parseApiError(body)).toEqual(expected);

@@ -20,7 +20,13 @@ beforeAll(async () => {
 beforeEach(async () => {
   api = await startFaultServer({ keyCarrier: { in: 'header', name: 'Idempotency-Key' } });
   db = sqliteStore('idemgen-tools');
-  rt = createToolRuntime({ bindings, baseUrl: api.url, store: db.store, auth: { token: 'sk_test_1', account: 'acct_9' }, idempotency: { pollMs: 10 } });
+  rt = createToolRuntime({
+    bindings,
+    baseUrl: api.url,
+    store: db.store,
+    auth: { token: 'sk_test_1', account: 'acct_9' },
+    idempotency: { pollMs: 10 },
+  });
 });
 afterEach(async () => {
   await api.close();
@@ -43,11 +49,14 @@ describe('one effect per intent', () => {
   it('the same key with different arguments is a conflict, nothing sent', async () => {
     await rt.call('createNote', { body: { text: 'x' }, idempotency_key: KEY });
     const out = await rt.call('createNote', { body: { text: 'y' }, idempotency_key: KEY });
-    expect(out).toMatchObject({ ok: false, error: { code: 'idempotency_conflict', executed: 'no', retry_same_key: false } });
+    expect(out).toMatchObject({
+      ok: false,
+      error: { code: 'idempotency_conflict', executed: 'no', retry_same_key: false },
+    });
     expect(api.requests).toHaveLength(1);
   });
 
-  it('OP-1: the key rides in the API\'s header, the API dedupes and reports the replay; no store row', async () => {
+  it("OP-1: the key rides in the API's header, the API dedupes and reports the replay; no store row", async () => {
     const args = { body: { email: 'a@example.com' }, idempotency_key: KEY };
     const a = await rt.call('createCustomer', args);
     const b = await rt.call('createCustomer', args);
@@ -95,14 +104,26 @@ describe('one effect per intent', () => {
 });
 
 describe('errors the model can act on', () => {
-  it('a 4xx: no effect, the API\'s code and message, and the key works after correcting the arguments', async () => {
-    api.inject({ kind: 'reject', status: 400, body: { code: 21211, message: "The 'To' number +15550000000 is not a valid phone number.", status: 400 } });
-    const bad = await rt.call('createMessage', { AccountSid: 'AC123', body: { To: '+15550000000', Body: 'hi' }, idempotency_key: KEY });
+  it("a 4xx: no effect, the API's code and message, and the key works after correcting the arguments", async () => {
+    api.inject({
+      kind: 'reject',
+      status: 400,
+      body: { code: 21211, message: "The 'To' number +15550000000 is not a valid phone number.", status: 400 },
+    });
+    const bad = await rt.call('createMessage', {
+      AccountSid: 'AC123',
+      body: { To: '+15550000000', Body: 'hi' },
+      idempotency_key: KEY,
+    });
     expect(bad).toEqual({
       ok: false,
       error: expect.objectContaining({
-        code: 'api_error', status: 400, api_code: '21211', api_message: "The 'To' number +15550000000 is not a valid phone number.",
-        executed: 'no', retry_same_key: true,
+        code: 'api_error',
+        status: 400,
+        api_code: '21211',
+        api_message: "The 'To' number +15550000000 is not a valid phone number.",
+        executed: 'no',
+        retry_same_key: true,
       }),
     });
     expect(api.effects).toBe(0);
@@ -112,10 +133,20 @@ describe('errors the model can act on', () => {
   });
 
   it('arguments that fail the schema never reach the API, and the key stays free', async () => {
-    const bad = await rt.call('createMessage', { AccountSid: 'AC123', body: { To: 'not-a-number', Body: 'hi' }, idempotency_key: KEY });
-    expect(bad).toMatchObject({ ok: false, error: { code: 'invalid_arguments', executed: 'no', retry_same_key: true, issues: [{ pointer: '/body/To' }] } });
+    const bad = await rt.call('createMessage', {
+      AccountSid: 'AC123',
+      body: { To: 'not-a-number', Body: 'hi' },
+      idempotency_key: KEY,
+    });
+    expect(bad).toMatchObject({
+      ok: false,
+      error: { code: 'invalid_arguments', executed: 'no', retry_same_key: true, issues: [{ pointer: '/body/To' }] },
+    });
     const noKey = await rt.call('createMessage', sms);
-    expect(noKey).toMatchObject({ ok: false, error: { code: 'invalid_arguments', issues: [{ pointer: '/idempotency_key' }] } });
+    expect(noKey).toMatchObject({
+      ok: false,
+      error: { code: 'invalid_arguments', issues: [{ pointer: '/idempotency_key' }] },
+    });
     expect(api.requests).toHaveLength(0);
     expect(await rt.call('createMessage', { ...sms, idempotency_key: KEY })).toMatchObject({ ok: true });
     expect(api.effects).toBe(1);
@@ -124,7 +155,16 @@ describe('errors the model can act on', () => {
   it('a 5xx after the commit on a fail-closed write: outcome unknown, not retried, the retry does not repeat it', async () => {
     api.inject({ kind: 'status', status: 502 });
     const first = await rt.call('createNote', { body: { text: 'x' }, idempotency_key: KEY });
-    expect(first).toMatchObject({ ok: false, error: { code: 'idempotency_outcome_unknown', executed: 'unknown', retry_same_key: true, status: 502, message: expect.stringContaining('not run again') } });
+    expect(first).toMatchObject({
+      ok: false,
+      error: {
+        code: 'idempotency_outcome_unknown',
+        executed: 'unknown',
+        retry_same_key: true,
+        status: 502,
+        message: expect.stringContaining('not run again'),
+      },
+    });
     const retry = await rt.call('createNote', { body: { text: 'x' }, idempotency_key: KEY });
     expect(retry).toMatchObject({ ok: false, error: { executed: 'unknown' } });
     expect(api.effects).toBe(1);
@@ -151,7 +191,10 @@ describe('timeouts', () => {
     api.inject({ kind: 'stall', ms: 1000 });
     const args = { body: { email: 'a@example.com' }, idempotency_key: KEY2 };
     const first = await slow.call('createCustomer', args);
-    expect(first).toMatchObject({ ok: false, error: { code: 'idempotency_outcome_unknown', executed: 'unknown', retry_same_key: true } });
+    expect(first).toMatchObject({
+      ok: false,
+      error: { code: 'idempotency_outcome_unknown', executed: 'unknown', retry_same_key: true },
+    });
     const retry = await slow.call('createCustomer', args);
     expect(retry).toMatchObject({ ok: true, was_replay: true });
     expect(api.effects).toBe(1);

@@ -10,7 +10,9 @@ import { MAX_IDENTIFIER_LENGTH, quoteIdentifier, quoteLiteral, quoteTable } from
  * tables are declared inside CREATE TABLE to keep those files re-runnable.
  */
 function notes(statements: readonly Statement[]): string[] {
-  const once = statements.some((s) => s.kind === 'add_column' || s.kind === 'drop_column' || s.kind === 'create_index' || s.kind === 'drop_index');
+  const once = statements.some(
+    (s) => s.kind === 'add_column' || s.kind === 'drop_column' || s.kind === 'create_index' || s.kind === 'drop_index',
+  );
   return [
     once
       ? 'Runs once: MySQL 8 has no IF [NOT] EXISTS for ALTER TABLE columns and indexes.'

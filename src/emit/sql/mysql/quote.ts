@@ -9,7 +9,9 @@ export function quoteIdentifier(name: string): string {
 }
 
 export function quoteTable(table: TableName): string {
-  return table.schema === undefined ? quoteIdentifier(table.name) : `${quoteIdentifier(table.schema)}.${quoteIdentifier(table.name)}`;
+  return table.schema === undefined
+    ? quoteIdentifier(table.name)
+    : `${quoteIdentifier(table.schema)}.${quoteIdentifier(table.name)}`;
 }
 
 /** Quotes doubled and backslashes escaped, safe whether or not NO_BACKSLASH_ESCAPES is set. */

@@ -9,7 +9,9 @@ export function quoteIdentifier(name: string): string {
 }
 
 export function quoteTable(table: TableName): string {
-  return table.schema === undefined ? quoteIdentifier(table.name) : `${quoteIdentifier(table.schema)}.${quoteIdentifier(table.name)}`;
+  return table.schema === undefined
+    ? quoteIdentifier(table.name)
+    : `${quoteIdentifier(table.schema)}.${quoteIdentifier(table.name)}`;
 }
 
 /** A standard string literal (standard_conforming_strings is on since 9.1: backslash is literal). */

@@ -10,7 +10,9 @@ export function quoteIdentifier(name: string): string {
 
 /** SQLite schemas are attached databases, a connection concern: tables stay unqualified. */
 export function quoteTable(table: TableName): string {
-  return table.schema === undefined ? quoteIdentifier(table.name) : `${quoteIdentifier(table.schema)}.${quoteIdentifier(table.name)}`;
+  return table.schema === undefined
+    ? quoteIdentifier(table.name)
+    : `${quoteIdentifier(table.schema)}.${quoteIdentifier(table.name)}`;
 }
 
 export function quoteLiteral(value: string): string {

@@ -49,7 +49,9 @@ function createOwnedClient(url: string, onError: (err: Error) => void): OwnedCli
 
 export function connectRedis(opts: RedisConnectOptions): RedisConnection {
   if (!opts.client && !opts.url) throw new TypeError('createRedisStore: pass `url` or `client`');
-  const owned = opts.client ? undefined : createOwnedClient(opts.url as string, opts.onClientError ?? (() => undefined));
+  const owned = opts.client
+    ? undefined
+    : createOwnedClient(opts.url as string, opts.onClientError ?? (() => undefined));
   const client: RedisClientLike = opts.client ?? (owned as OwnedClient);
   // Connect lazily, once: creating the store does no I/O, like the SQL stores.
   let ready: Promise<unknown> | undefined = owned ? undefined : Promise.resolve();

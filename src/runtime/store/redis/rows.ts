@@ -16,12 +16,20 @@ export interface RedisKeys {
 }
 
 export function redisKeys(prefix: string, table: string): RedisKeys {
-  for (const [what, v] of [['prefix', prefix], ['table', table]] as const) {
-    if (!NAME.test(v)) throw new TypeError(`invalid ${what} ${JSON.stringify(v)}: use letters, digits, _ . - (≤ 63 chars)`);
+  for (const [what, v] of [
+    ['prefix', prefix],
+    ['table', table],
+  ] as const) {
+    if (!NAME.test(v))
+      throw new TypeError(`invalid ${what} ${JSON.stringify(v)}: use letters, digits, _ . - (≤ 63 chars)`);
   }
   const base = `${prefix}:{${table}}`;
   // The scope's length makes the split unambiguous whatever characters scope and key contain.
-  return { row: (scope, key) => `${base}:row:${scope.length}:${scope}:${key}`, stale: `${base}:stale`, rowPattern: `${base}:row:*` };
+  return {
+    row: (scope, key) => `${base}:row:${scope.length}:${scope}:${key}`,
+    stale: `${base}:stale`,
+    rowPattern: `${base}:row:*`,
+  };
 }
 
 type Json = Record<string, unknown>;
@@ -32,22 +40,42 @@ const int = (h: Json, k: string): number | null => (typeof h[k] === 'number' ? (
 export function toDedupRow(json: string): DedupRow {
   const h = JSON.parse(json) as Json;
   return {
-    scope: text(h, 'scope') ?? '', key: text(h, 'key') ?? '', operation: text(h, 'operation') ?? '', argsHash: text(h, 'argsHash') ?? '',
-    mechanism: h.mechanism as StoreMechanism, status: h.status as DedupStatus,
-    result: text(h, 'result'), error: text(h, 'error'), externalId: text(h, 'externalId'),
-    leaseToken: text(h, 'leaseToken'), leaseExpiresAt: int(h, 'leaseExpiresAt') ?? 0, attempts: int(h, 'attempts') ?? 0,
-    createdAt: int(h, 'createdAt') ?? 0, completedAt: int(h, 'completedAt'), expiresAt: int(h, 'expiresAt') ?? 0,
-    argsSummary: text(h, 'argsSummary'), resolution: text(h, 'resolution'),
+    scope: text(h, 'scope') ?? '',
+    key: text(h, 'key') ?? '',
+    operation: text(h, 'operation') ?? '',
+    argsHash: text(h, 'argsHash') ?? '',
+    mechanism: h.mechanism as StoreMechanism,
+    status: h.status as DedupStatus,
+    result: text(h, 'result'),
+    error: text(h, 'error'),
+    externalId: text(h, 'externalId'),
+    leaseToken: text(h, 'leaseToken'),
+    leaseExpiresAt: int(h, 'leaseExpiresAt') ?? 0,
+    attempts: int(h, 'attempts') ?? 0,
+    createdAt: int(h, 'createdAt') ?? 0,
+    completedAt: int(h, 'completedAt'),
+    expiresAt: int(h, 'expiresAt') ?? 0,
+    argsSummary: text(h, 'argsSummary'),
+    resolution: text(h, 'resolution'),
   };
 }
 
 export function toSagaRow(json: string): SagaRow {
   const h = JSON.parse(json) as Json;
   return {
-    scope: text(h, 'scope') ?? '', key: text(h, 'key') ?? '', operation: text(h, 'operation') ?? '', argsHash: text(h, 'argsHash') ?? '',
-    status: h.status as SagaStatus, externalId: text(h, 'externalId'), compensationOperation: text(h, 'compensationOperation'),
-    result: text(h, 'result'), error: text(h, 'error'), leaseToken: text(h, 'leaseToken'),
-    leaseExpiresAt: int(h, 'leaseExpiresAt') ?? 0, createdAt: int(h, 'createdAt') ?? 0, updatedAt: int(h, 'updatedAt') ?? 0,
+    scope: text(h, 'scope') ?? '',
+    key: text(h, 'key') ?? '',
+    operation: text(h, 'operation') ?? '',
+    argsHash: text(h, 'argsHash') ?? '',
+    status: h.status as SagaStatus,
+    externalId: text(h, 'externalId'),
+    compensationOperation: text(h, 'compensationOperation'),
+    result: text(h, 'result'),
+    error: text(h, 'error'),
+    leaseToken: text(h, 'leaseToken'),
+    leaseExpiresAt: int(h, 'leaseExpiresAt') ?? 0,
+    createdAt: int(h, 'createdAt') ?? 0,
+    updatedAt: int(h, 'updatedAt') ?? 0,
     expiresAt: int(h, 'expiresAt') ?? 0,
   };
 }

@@ -35,15 +35,25 @@ interface Table {
   fenced(f: FencedInput, allowed: string, fields: Fields, action?: 'set' | 'delete'): Promise<boolean>;
   get(id: RowId): Promise<string | undefined>;
   /** `written`: the row stored is exactly the one passed in (no need to parse it back). */
-  claim(id: RowId, now: number, lease: number, row: object): Promise<{ claimed: boolean; json: string; written: boolean }>;
-  takeOver(id: RowId, o: { expectedToken: string | null; newToken: string; now: number; leaseMs: number }, allowed: string,
-    extra: { attempts: boolean; updatedAt: boolean }): Promise<string | undefined>;
+  claim(
+    id: RowId,
+    now: number,
+    lease: number,
+    row: object,
+  ): Promise<{ claimed: boolean; json: string; written: boolean }>;
+  takeOver(
+    id: RowId,
+    o: { expectedToken: string | null; newToken: string; now: number; leaseMs: number },
+    allowed: string,
+    extra: { attempts: boolean; updatedAt: boolean },
+  ): Promise<string | undefined>;
   listStale(now: number, limit: number): Promise<string[]>;
 }
 
 function table(conn: RedisConnection, keys: RedisKeys, open: string): Table {
   return {
-    keys, open,
+    keys,
+    open,
     async fenced(f, allowed, fields, action = 'set') {
       const args = [f.leaseToken, allowed, String(f.now), action, open, patchOf(fields)];
       return Number(await conn.script(FENCED, [keys.row(f.scope, f.key), keys.stale], args)) === 1;
@@ -54,15 +64,30 @@ function table(conn: RedisConnection, keys: RedisKeys, open: string): Table {
     },
     async claim(id, now, lease, row) {
       const json = JSON.stringify(row);
-      const reply = await conn.script(CLAIM, [keys.row(id.scope, id.key), keys.stale], [String(now), String(lease), open, json]);
+      const reply = await conn.script(
+        CLAIM,
+        [keys.row(id.scope, id.key), keys.stale],
+        [String(now), String(lease), open, json],
+      );
       if (typeof reply === 'string') return { claimed: false, json: reply, written: false };
-      return Array.isArray(reply) ? { claimed: true, json: String(reply[1]), written: false } : { claimed: true, json, written: true };
+      return Array.isArray(reply)
+        ? { claimed: true, json: String(reply[1]), written: false }
+        : { claimed: true, json, written: true };
     },
     async takeOver(id, o, allowed, extra) {
-      const reply = await conn.script(TAKE_OVER, [keys.row(id.scope, id.key), keys.stale], [
-        o.expectedToken ?? '', o.newToken, String(o.now), String(o.now + o.leaseMs), allowed,
-        extra.attempts ? '1' : '0', extra.updatedAt ? '1' : '0',
-      ]);
+      const reply = await conn.script(
+        TAKE_OVER,
+        [keys.row(id.scope, id.key), keys.stale],
+        [
+          o.expectedToken ?? '',
+          o.newToken,
+          String(o.now),
+          String(o.now + o.leaseMs),
+          allowed,
+          extra.attempts ? '1' : '0',
+          extra.updatedAt ? '1' : '0',
+        ],
+      );
       return typeof reply === 'string' ? reply : undefined;
     },
     async listStale(now, limit) {
@@ -75,18 +100,34 @@ function sagaStore(t: Table): SagaStore {
   return {
     async claim(i): Promise<ClaimResult<SagaRow>> {
       const row: SagaRow = {
-        scope: i.scope, key: i.key, operation: i.operation, argsHash: i.argsHash, status: 'pending', externalId: null,
-        compensationOperation: i.compensationOperation, result: null, error: null, leaseToken: i.leaseToken,
-        leaseExpiresAt: i.now + i.leaseMs, createdAt: i.now, updatedAt: i.now, expiresAt: i.now + i.ttlMs,
+        scope: i.scope,
+        key: i.key,
+        operation: i.operation,
+        argsHash: i.argsHash,
+        status: 'pending',
+        externalId: null,
+        compensationOperation: i.compensationOperation,
+        result: null,
+        error: null,
+        leaseToken: i.leaseToken,
+        leaseExpiresAt: i.now + i.leaseMs,
+        createdAt: i.now,
+        updatedAt: i.now,
+        expiresAt: i.now + i.ttlMs,
       };
       const { claimed, json, written } = await t.claim(i, i.now, row.leaseExpiresAt, row);
       return { claimed, row: written ? row : toSagaRow(json) };
     },
     get: async (id) => mapped(await t.get(id), toSagaRow),
-    transition: (s) => t.fenced(s, csv(s.from), {
-      status: s.to, externalId: s.externalId, result: s.result, error: s.error, updatedAt: s.now,
-      leaseExpiresAt: s.leaseMs === undefined ? undefined : s.now + s.leaseMs,
-    }),
+    transition: (s) =>
+      t.fenced(s, csv(s.from), {
+        status: s.to,
+        externalId: s.externalId,
+        result: s.result,
+        error: s.error,
+        updatedAt: s.now,
+        leaseExpiresAt: s.leaseMs === undefined ? undefined : s.now + s.leaseMs,
+      }),
     takeOver: async (o) => mapped(await t.takeOver(o, o, csv(o.from), { attempts: false, updatedAt: true }), toSagaRow),
     release: (f) => t.fenced(f, csv(['pending']), {}, 'delete'),
     renewLease: (r) => t.fenced(r, t.open, { leaseExpiresAt: r.now + r.leaseMs, updatedAt: r.now }),
@@ -113,9 +154,23 @@ export function createRedisStore(opts: RedisStoreOptions): FullDedupStore {
     async claim(i): Promise<ClaimResult> {
       // One script decides: unlike the SQL store there is no insert-then-read window to retry.
       const row: DedupRow = {
-        scope: i.scope, key: i.key, operation: i.operation, argsHash: i.argsHash, mechanism: i.mechanism, status: 'pending',
-        result: null, error: null, externalId: null, leaseToken: i.leaseToken, leaseExpiresAt: i.now + i.leaseMs, attempts: 1,
-        createdAt: i.now, completedAt: null, expiresAt: i.now + i.ttlMs, argsSummary: i.argsSummary ?? null, resolution: null,
+        scope: i.scope,
+        key: i.key,
+        operation: i.operation,
+        argsHash: i.argsHash,
+        mechanism: i.mechanism,
+        status: 'pending',
+        result: null,
+        error: null,
+        externalId: null,
+        leaseToken: i.leaseToken,
+        leaseExpiresAt: i.now + i.leaseMs,
+        attempts: 1,
+        createdAt: i.now,
+        completedAt: null,
+        expiresAt: i.now + i.ttlMs,
+        argsSummary: i.argsSummary ?? null,
+        resolution: null,
       };
       const plain = await plainClaim(rowKey(i), row);
       if (plain !== undefined) {
@@ -130,10 +185,21 @@ export function createRedisStore(opts: RedisStoreOptions): FullDedupStore {
     get: async (id): Promise<DedupRow | undefined> => mapped(await t.get(id), toDedupRow),
     async complete(c) {
       const done = held.take(rowKey(c), c.leaseToken);
-      const patch = { status: 'completed', result: c.result, externalId: c.externalId ?? null, error: null, completedAt: c.now } as const;
+      const patch = {
+        status: 'completed',
+        result: c.result,
+        externalId: c.externalId ?? null,
+        error: null,
+        completedAt: c.now,
+      } as const;
       if (done === undefined) return t.fenced(c, DEDUP_OPEN, patch);
       Object.assign(done, patch);
-      const args = [`"leaseToken":${JSON.stringify(c.leaseToken)}`, JSON.stringify(done), String(Math.max(1, done.expiresAt - c.now)), c.leaseToken];
+      const args = [
+        `"leaseToken":${JSON.stringify(c.leaseToken)}`,
+        JSON.stringify(done),
+        String(Math.max(1, done.expiresAt - c.now)),
+        c.leaseToken,
+      ];
       return Number(await conn.script(COMPLETE_HELD, [rowKey(c), t.keys.stale], args)) === 1;
     },
     fail: (f) => settled(f, t.fenced(f, DEDUP_OPEN, { status: 'failed', error: f.error, completedAt: f.now })),
@@ -146,7 +212,11 @@ export function createRedisStore(opts: RedisStoreOptions): FullDedupStore {
     },
     async resolve(r) {
       const patch = { ...resolvedPatch(r) } as Record<string, unknown>;
-      const reply = await conn.script(RESOLVE, [t.keys.row(r.scope, r.key), t.keys.stale], [String(r.now), JSON.stringify(patch)]);
+      const reply = await conn.script(
+        RESOLVE,
+        [t.keys.row(r.scope, r.key), t.keys.stale],
+        [String(r.now), JSON.stringify(patch)],
+      );
       return typeof reply === 'string' ? toDedupRow(reply) : undefined;
     },
     async renewLease(r) {
@@ -161,7 +231,10 @@ export function createRedisStore(opts: RedisStoreOptions): FullDedupStore {
       let removed = 0;
       let cursor = '0';
       do {
-        const [next, found] = (await conn.command(['SCAN', cursor, 'MATCH', t.keys.rowPattern, 'COUNT', '500'])) as [string, string[]];
+        const [next, found] = (await conn.command(['SCAN', cursor, 'MATCH', t.keys.rowPattern, 'COUNT', '500'])) as [
+          string,
+          string[],
+        ];
         for (const row of found) removed += Number(await conn.script(PRUNE_ONE, [row], [String(now), DEDUP_OPEN]));
         cursor = String(next);
       } while (cursor !== '0');

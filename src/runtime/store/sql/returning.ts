@@ -10,20 +10,30 @@ import { hasReturning } from './statements.js';
 
 export interface RowWriter {
   /** `insertSql` conflicts do nothing (claimSql/sagaClaimSql); the row written, or undefined when the key exists. */
-  insert(insertSql: string, params: readonly unknown[], id: readonly unknown[]): Promise<Record<string, unknown> | undefined>;
+  insert(
+    insertSql: string,
+    params: readonly unknown[],
+    id: readonly unknown[],
+  ): Promise<Record<string, unknown> | undefined>;
   /** A guarded UPDATE; the updated row, or undefined when its WHERE matched nothing. */
-  update(updateSql: string, params: readonly unknown[], id: readonly unknown[]): Promise<Record<string, unknown> | undefined>;
+  update(
+    updateSql: string,
+    params: readonly unknown[],
+    id: readonly unknown[],
+  ): Promise<Record<string, unknown> | undefined>;
 }
 
 /** `select` lists the columns; `byId` is the WHERE of one row, bound by `id` (scope, key). */
 export function createRowWriter(driver: SqlDriver, table: string, select: string, byId: string): RowWriter {
   const read = `SELECT ${select} FROM ${table} WHERE ${byId}`;
   if (hasReturning(driver.dialect)) {
-    const returning = async (sql: string, params: readonly unknown[]) => (await driver.all(`${sql} RETURNING ${select}`, params))[0];
+    const returning = async (sql: string, params: readonly unknown[]) =>
+      (await driver.all(`${sql} RETURNING ${select}`, params))[0];
     return { insert: returning, update: returning };
   }
   const { transaction, isDuplicateKey } = driver;
-  if (!transaction || !isDuplicateKey) throw new TypeError(`the ${driver.dialect} driver needs transaction() and isDuplicateKey()`);
+  if (!transaction || !isDuplicateKey)
+    throw new TypeError(`the ${driver.dialect} driver needs transaction() and isDuplicateKey()`);
   const inTransaction = transaction.bind(driver) as SqlDriver['transaction'] & object;
   return {
     async insert(sql, params, id) {

@@ -44,25 +44,48 @@ export function createSqlSagaStore(driver: SqlDriver, table: string): SagaStore 
   return {
     async claim(i): Promise<ClaimResult<SagaRow>> {
       for (let turn = 0; turn < 5; turn++) {
-        const inserted = await rows.insert(claim,
-          [i.scope, i.key, i.operation, i.argsHash, i.compensationOperation, i.leaseToken, i.now + i.leaseMs, i.now, i.now, i.now + i.ttlMs],
-          [i.scope, i.key]);
+        const inserted = await rows.insert(
+          claim,
+          [
+            i.scope,
+            i.key,
+            i.operation,
+            i.argsHash,
+            i.compensationOperation,
+            i.leaseToken,
+            i.now + i.leaseMs,
+            i.now,
+            i.now,
+            i.now + i.ttlMs,
+          ],
+          [i.scope, i.key],
+        );
         if (inserted) return { claimed: true, row: toSagaRow(inserted) };
         const row = await get(i);
         if (!row) continue;
         // A compensating row is as unresolved as a pending one: an undo in progress is never forgotten.
-        if (row.status === 'pending' || row.status === 'compensating' || row.expiresAt > i.now) return { claimed: false, row };
+        if (row.status === 'pending' || row.status === 'compensating' || row.expiresAt > i.now)
+          return { claimed: false, row };
         await driver.run(
-          `DELETE FROM ${table} WHERE ${byId} AND status NOT IN ('pending', 'compensating') AND expires_at <= ?`, [i.scope, i.key, i.now]);
+          `DELETE FROM ${table} WHERE ${byId} AND status NOT IN ('pending', 'compensating') AND expires_at <= ?`,
+          [i.scope, i.key, i.now],
+        );
       }
-      throw new IdempotencyInFlightError(`saga claim for ${i.key} did not settle after 5 attempts (heavy contention)`,
-        { key: i.key, operation: i.operation, scope: i.scope });
+      throw new IdempotencyInFlightError(`saga claim for ${i.key} did not settle after 5 attempts (heavy contention)`, {
+        key: i.key,
+        operation: i.operation,
+        scope: i.scope,
+      });
     },
     get,
     async transition(s) {
       const sets = ['status = ?', 'updated_at = ?'];
       const params: unknown[] = [s.to, s.now];
-      for (const [col, v] of [['external_id', s.externalId], ['result', s.result], ['error', s.error]] as const) {
+      for (const [col, v] of [
+        ['external_id', s.externalId],
+        ['result', s.result],
+        ['error', s.error],
+      ] as const) {
         if (v !== undefined) {
           sets.push(`${col} = ?`);
           params.push(v);

@@ -9,14 +9,30 @@ export type SqlDialectName = 'sqlite' | 'postgres' | 'mysql';
 
 /** The columns a dedup claim writes, in bind order; `status` and `attempts` are literals. */
 export const CLAIM_COLUMNS = [
-  'scope', 'idempotency_key', 'operation', 'args_hash', 'mechanism', 'lease_token', 'lease_expires_at', 'created_at',
-  'expires_at', 'args_summary',
+  'scope',
+  'idempotency_key',
+  'operation',
+  'args_hash',
+  'mechanism',
+  'lease_token',
+  'lease_expires_at',
+  'created_at',
+  'expires_at',
+  'args_summary',
 ] as const;
 
 /** The columns a saga claim writes, in bind order; `status` is the literal `pending`. */
 export const SAGA_CLAIM_COLUMNS = [
-  'scope', 'idempotency_key', 'operation', 'args_hash', 'compensation_operation', 'lease_token', 'lease_expires_at',
-  'created_at', 'updated_at', 'expires_at',
+  'scope',
+  'idempotency_key',
+  'operation',
+  'args_hash',
+  'compensation_operation',
+  'lease_token',
+  'lease_expires_at',
+  'created_at',
+  'updated_at',
+  'expires_at',
 ] as const;
 
 /** What every read and RETURNING lists, in the table's own column order. */
@@ -36,7 +52,13 @@ export function hasReturning(dialect: SqlDialectName): boolean {
  * a plain INSERT whose duplicate-key error (ER_DUP_ENTRY) means the key exists. Neither `INSERT OR IGNORE`
  * nor `INSERT IGNORE`: both also swallow NOT NULL/CHECK violations, which would look like a duplicate.
  */
-function insertPending(dialect: SqlDialectName, table: string, columns: readonly string[], literals: string, literalValues: string): string {
+function insertPending(
+  dialect: SqlDialectName,
+  table: string,
+  columns: readonly string[],
+  literals: string,
+  literalValues: string,
+): string {
   const insert = `INSERT INTO ${table} (${columns.join(', ')}, ${literals}) VALUES (${marks(columns.length)}, ${literalValues})`;
   return dialect === 'mysql' ? insert : `${insert} ON CONFLICT (scope, idempotency_key) DO NOTHING`;
 }

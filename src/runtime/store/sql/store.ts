@@ -11,7 +11,16 @@ import { claimSql, DEDUP_SELECT } from './statements.js';
 import { guardMissingTable } from './missing-table.js';
 import { resolvedPatch } from '../memory.js';
 import { createSqlSagaStore } from './saga-store.js';
-import type { ClaimResult, DedupRow, DedupStatus, FencedInput, FullDedupStore, RowId, SagaStore, StoreMechanism } from '../types.js';
+import type {
+  ClaimResult,
+  DedupRow,
+  DedupStatus,
+  FencedInput,
+  FullDedupStore,
+  RowId,
+  SagaStore,
+  StoreMechanism,
+} from '../types.js';
 
 export function toDedupRow(r: Record<string, unknown>): DedupRow {
   return {
@@ -60,9 +69,22 @@ export function createSqlStore(rawDriver: SqlDriver, opts: SqlStoreOptions = {})
     async claim(i): Promise<ClaimResult> {
       // Bounded: each turn either inserts, returns the live row, or removes an expired one.
       for (let turn = 0; turn < 5; turn++) {
-        const inserted = await rows.insert(claim,
-          [i.scope, i.key, i.operation, i.argsHash, i.mechanism, i.leaseToken, i.now + i.leaseMs, i.now, i.now + i.ttlMs, i.argsSummary ?? null],
-          [i.scope, i.key]);
+        const inserted = await rows.insert(
+          claim,
+          [
+            i.scope,
+            i.key,
+            i.operation,
+            i.argsHash,
+            i.mechanism,
+            i.leaseToken,
+            i.now + i.leaseMs,
+            i.now,
+            i.now + i.ttlMs,
+            i.argsSummary ?? null,
+          ],
+          [i.scope, i.key],
+        );
         if (inserted) return { claimed: true, row: toDedupRow(inserted) };
         const row = await get(i);
         if (!row) continue; // released or pruned between the two statements
@@ -73,14 +95,27 @@ export function createSqlStore(rawDriver: SqlDriver, opts: SqlStoreOptions = {})
           `UPDATE ${t} SET operation = ?, args_hash = ?, mechanism = ?, status = 'pending', result = NULL, error = NULL, ` +
             `external_id = NULL, lease_token = ?, lease_expires_at = ?, attempts = 1, created_at = ?, completed_at = NULL, ` +
             `expires_at = ?, args_summary = ? WHERE ${byId} AND status <> 'pending' AND expires_at <= ?`,
-          [i.operation, i.argsHash, i.mechanism, i.leaseToken, i.now + i.leaseMs, i.now, i.now + i.ttlMs, i.argsSummary ?? null,
-            i.scope, i.key, i.now],
+          [
+            i.operation,
+            i.argsHash,
+            i.mechanism,
+            i.leaseToken,
+            i.now + i.leaseMs,
+            i.now,
+            i.now + i.ttlMs,
+            i.argsSummary ?? null,
+            i.scope,
+            i.key,
+            i.now,
+          ],
           [i.scope, i.key],
         );
         if (renewed) return { claimed: true, row: toDedupRow(renewed) };
       }
-      throw new IdempotencyInFlightError(`dedup claim for ${i.key} did not settle after 5 attempts (heavy contention)`,
-        { key: i.key, operation: i.operation, scope: i.scope });
+      throw new IdempotencyInFlightError(
+        `dedup claim for ${i.key} did not settle after 5 attempts (heavy contention)`,
+        { key: i.key, operation: i.operation, scope: i.scope },
+      );
     },
     get,
     async complete(c) {
@@ -104,8 +139,19 @@ export function createSqlStore(rawDriver: SqlDriver, opts: SqlStoreOptions = {})
         `UPDATE ${t} SET status = ?, result = CASE WHEN ? = 1 THEN ? ELSE result END, error = ?, lease_token = NULL, ` +
           `completed_at = ?, expires_at = CASE WHEN ? = 1 THEN ? ELSE expires_at END, resolution = ? ` +
           `WHERE ${byId} AND status = 'pending' AND lease_expires_at <= ?`,
-        [p.status, r.as === 'completed' ? 1 : 0, p.result ?? null, p.error ?? null, r.now,
-          p.expiresAt === undefined ? 0 : 1, p.expiresAt ?? 0, r.resolution, r.scope, r.key, r.now],
+        [
+          p.status,
+          r.as === 'completed' ? 1 : 0,
+          p.result ?? null,
+          p.error ?? null,
+          r.now,
+          p.expiresAt === undefined ? 0 : 1,
+          p.expiresAt ?? 0,
+          r.resolution,
+          r.scope,
+          r.key,
+          r.now,
+        ],
         [r.scope, r.key],
       );
       return row ? toDedupRow(row) : undefined;

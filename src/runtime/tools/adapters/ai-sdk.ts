@@ -19,7 +19,11 @@ export function aiSdkTools(runtime: ToolRuntime, options: AiSdkToolsOptions = {}
       description: b.description,
       inputSchema: jsonSchema<Record<string, unknown>>(schema as Parameters<typeof jsonSchema>[0] & object),
       execute: (input, { experimental_context, abortSignal }) =>
-        runtime.call(b.names.openai, argsFor(b, input, options.keySource), callContext(options, 'ai-sdk', experimental_context, abortSignal)),
+        runtime.call(
+          b.names.openai,
+          argsFor(b, input, options.keySource),
+          callContext(options, 'ai-sdk', experimental_context, abortSignal),
+        ),
     }) as Tool;
   }
   return tools;

@@ -9,7 +9,10 @@ import { argsFor, callContext, modelSchema, selected, type AdapterOptions } from
 /** `context`: the app context you passed to `run(agent, input, { context })`. */
 export type OpenAiAgentToolsOptions<C = unknown> = AdapterOptions<C | undefined>;
 
-export function openAiAgentTools<C = unknown>(runtime: ToolRuntime, options: OpenAiAgentToolsOptions<C> = {}): FunctionTool<C>[] {
+export function openAiAgentTools<C = unknown>(
+  runtime: ToolRuntime,
+  options: OpenAiAgentToolsOptions<C> = {},
+): FunctionTool<C>[] {
   return selected(runtime, options.include).map((b) => {
     const parameters = modelSchema(b, b.openAiParameters ?? b.inputSchema, options.keySource);
     return tool<never, C, string>({

@@ -34,7 +34,9 @@ export function selected(runtime: ToolRuntime, include: AdapterOptions<unknown>[
 function withoutKey(schema: Obj, keyProperty: string | undefined): Obj {
   if (keyProperty === undefined || typeof schema.properties !== 'object' || schema.properties === null) return schema;
   const { [keyProperty]: _k, ...properties } = schema.properties as Obj;
-  const required = Array.isArray(schema.required) ? (schema.required as string[]).filter((r) => r !== keyProperty) : schema.required;
+  const required = Array.isArray(schema.required)
+    ? (schema.required as string[]).filter((r) => r !== keyProperty)
+    : schema.required;
   return { ...schema, properties, ...(required !== undefined ? { required } : {}) };
 }
 
@@ -43,7 +45,12 @@ export function modelSchema(binding: ToolBinding, schema: Obj, keySource: Adapte
 }
 
 /** The call context from the adapter options and the framework's context; the intent is required for `keySource: 'intent'`. */
-export function callContext<C>(o: AdapterOptions<C>, format: ToolCallContext['format'], context: C, signal?: AbortSignal): ToolCallContext {
+export function callContext<C>(
+  o: AdapterOptions<C>,
+  format: ToolCallContext['format'],
+  context: C,
+  signal?: AbortSignal,
+): ToolCallContext {
   const ctx: ToolCallContext = { format };
   const intent = o.intent?.(context);
   if (intent !== undefined) ctx.intent = intent;
@@ -55,7 +62,8 @@ export function callContext<C>(o: AdapterOptions<C>, format: ToolCallContext['fo
 
 /** `keySource: 'intent'` drops a key the model may still send: the app's intent is the one source. */
 export function argsFor(binding: ToolBinding, args: unknown, keySource: AdapterOptions<unknown>['keySource']): unknown {
-  if (keySource !== 'intent' || binding.keyProperty === undefined || args === null || typeof args !== 'object') return args;
+  if (keySource !== 'intent' || binding.keyProperty === undefined || args === null || typeof args !== 'object')
+    return args;
   const { [binding.keyProperty]: _k, ...rest } = args as Obj;
   return rest;
 }

@@ -23,13 +23,20 @@ export function compilerOptions(): ts.CompilerOptions {
     typeRoots: [join(ROOT, 'node_modules/@types')],
     baseUrl: ROOT,
     paths: {
-      '@idemgen/runtime': ['src/runtime/index.ts'], 'idemgen/runtime': ['src/runtime/index.ts'],
-      '@idemgen/runtime/tools': ['src/runtime/tools/index.ts'], 'idemgen/runtime/tools': ['src/runtime/tools/index.ts'],
-      '@idemgen/runtime/mcp': ['src/runtime/mcp/server.ts'], 'idemgen/runtime/mcp': ['src/runtime/mcp/server.ts'],
-      '@idemgen/runtime/ai-sdk': ['src/runtime/tools/adapters/ai-sdk.ts'], 'idemgen/runtime/ai-sdk': ['src/runtime/tools/adapters/ai-sdk.ts'],
-      '@idemgen/runtime/openai': ['src/runtime/tools/adapters/openai.ts'], 'idemgen/runtime/openai': ['src/runtime/tools/adapters/openai.ts'],
-      '@idemgen/runtime/openai-agents': ['src/runtime/tools/adapters/openai-agents.ts'], 'idemgen/runtime/openai-agents': ['src/runtime/tools/adapters/openai-agents.ts'],
-      '@idemgen/runtime/langgraph': ['src/runtime/langgraph/index.ts'], 'idemgen/runtime/langgraph': ['src/runtime/langgraph/index.ts'],
+      '@idemgen/runtime': ['src/runtime/index.ts'],
+      'idemgen/runtime': ['src/runtime/index.ts'],
+      '@idemgen/runtime/tools': ['src/runtime/tools/index.ts'],
+      'idemgen/runtime/tools': ['src/runtime/tools/index.ts'],
+      '@idemgen/runtime/mcp': ['src/runtime/mcp/server.ts'],
+      'idemgen/runtime/mcp': ['src/runtime/mcp/server.ts'],
+      '@idemgen/runtime/ai-sdk': ['src/runtime/tools/adapters/ai-sdk.ts'],
+      'idemgen/runtime/ai-sdk': ['src/runtime/tools/adapters/ai-sdk.ts'],
+      '@idemgen/runtime/openai': ['src/runtime/tools/adapters/openai.ts'],
+      'idemgen/runtime/openai': ['src/runtime/tools/adapters/openai.ts'],
+      '@idemgen/runtime/openai-agents': ['src/runtime/tools/adapters/openai-agents.ts'],
+      'idemgen/runtime/openai-agents': ['src/runtime/tools/adapters/openai-agents.ts'],
+      '@idemgen/runtime/langgraph': ['src/runtime/langgraph/index.ts'],
+      'idemgen/runtime/langgraph': ['src/runtime/langgraph/index.ts'],
     },
   };
 }
@@ -54,7 +61,11 @@ export function typeCheck(paths: Map<string, string>): Map<string, string[]> {
   const program = ts.createProgram([...paths.values()], compilerOptions());
   const byFile = new Map<string, string[]>([...paths.keys()].map((k) => [k, []]));
   const nameOf = new Map([...paths].map(([k, v]) => [resolve(v), k]));
-  const all = [...program.getOptionsDiagnostics(), ...program.getSyntacticDiagnostics(), ...program.getSemanticDiagnostics()];
+  const all = [
+    ...program.getOptionsDiagnostics(),
+    ...program.getSyntacticDiagnostics(),
+    ...program.getSemanticDiagnostics(),
+  ];
   for (const d of all) {
     const name = d.file ? nameOf.get(resolve(d.file.fileName)) : undefined;
     const text = ts.flattenDiagnosticMessageText(d.messageText, '\n');

@@ -10,7 +10,12 @@ import { OUT_ROOT } from './compile.js';
 type Client = Record<string, (request: unknown, options?: unknown) => Promise<any>>;
 export type ClientFactory = (options: Record<string, unknown>) => Client;
 
-export async function importClient(dir: string, files: EmittedFile[], path: string, factory: string): Promise<ClientFactory> {
+export async function importClient(
+  dir: string,
+  files: EmittedFile[],
+  path: string,
+  factory: string,
+): Promise<ClientFactory> {
   const base = join(OUT_ROOT, dir);
   mkdirSync(base, { recursive: true });
   const runtime = relative(base, join(import.meta.dirname, '../../../../src/runtime/index.js'));

@@ -6,7 +6,12 @@ import { OUT_ROOT } from './compile.js';
 import { planFor, type EntryOverride } from '../../../helpers/plan.js';
 import { loadApis } from './spec-plan.js';
 
-export async function inlinePlan(dir: string, name: string, spec: unknown, overrides: Record<string, EntryOverride>): Promise<ApiPlan> {
+export async function inlinePlan(
+  dir: string,
+  name: string,
+  spec: unknown,
+  overrides: Record<string, EntryOverride>,
+): Promise<ApiPlan> {
   const base = join(OUT_ROOT, dir);
   mkdirSync(base, { recursive: true });
   writeFileSync(join(base, name), JSON.stringify(spec, null, 2));

@@ -17,11 +17,18 @@ async function generate(spec: string, cwd: string): Promise<{ outcome?: CorpusOu
     if (files.length === 0) return { outcome: { spec, status: 'no-client' } };
     return { files: files.map((f, i) => [`s${i}-${spec.replace(/[^A-Za-z0-9.]+/g, '_')}.gen.ts`, f.contents]) };
   } catch (err) {
-    return { outcome: { spec, status: 'crash', detail: err instanceof Error ? `${err.message}\n${err.stack}` : String(err) } };
+    return {
+      outcome: { spec, status: 'crash', detail: err instanceof Error ? `${err.message}\n${err.stack}` : String(err) },
+    };
   }
 }
 
-export async function checkSpecSample(specs: string[], cwd: string, dir: string, batchSize = 40): Promise<CorpusOutcome[]> {
+export async function checkSpecSample(
+  specs: string[],
+  cwd: string,
+  dir: string,
+  batchSize = 40,
+): Promise<CorpusOutcome[]> {
   const outcomes: CorpusOutcome[] = [];
   for (let i = 0; i < specs.length; i += batchSize) {
     const batch = new Map<string, string>();
@@ -39,7 +46,11 @@ export async function checkSpecSample(specs: string[], cwd: string, dir: string,
     const errs = new Map<string, string[]>();
     for (const [name, list] of result) errs.set(owner.get(name)!, [...(errs.get(owner.get(name)!) ?? []), ...list]);
     for (const [spec, list] of errs) {
-      outcomes.push(list.length === 0 ? { spec, status: 'compiled' } : { spec, status: 'compile-error', detail: list.slice(0, 5).join('\n') });
+      outcomes.push(
+        list.length === 0
+          ? { spec, status: 'compiled' }
+          : { spec, status: 'compile-error', detail: list.slice(0, 5).join('\n') },
+      );
     }
   }
   return outcomes;

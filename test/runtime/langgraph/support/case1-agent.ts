@@ -39,7 +39,10 @@ async function main(): Promise<void> {
   try {
     const out =
       mode === 'start'
-        ? await graph.invoke({ ticket: { from: 'alice@example.com', text: 'I was charged twice, please refund' } }, config)
+        ? await graph.invoke(
+            { ticket: { from: 'alice@example.com', text: 'I was charged twice, please refund' } },
+            config,
+          )
         : mode === 'approve'
           ? await graph.invoke(new Command({ resume: 'approve' }), config)
           : await graph.invoke(null, config);

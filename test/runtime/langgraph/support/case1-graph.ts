@@ -1,6 +1,11 @@
 import { Annotation, END, START, StateGraph, interrupt, type BaseCheckpointSaver } from '@langchain/langgraph';
 import type { DedupStore } from '../../../../src/runtime/store/types.js';
-import { idempotentInNode, keepIdempotencyKey, mintStateKey, type NodeConfig } from '../../../../src/runtime/langgraph/index.js';
+import {
+  idempotentInNode,
+  keepIdempotencyKey,
+  mintStateKey,
+  type NodeConfig,
+} from '../../../../src/runtime/langgraph/index.js';
 import { sendMessage } from './mail-provider.js';
 
 /**
@@ -52,10 +57,15 @@ export function buildCase1Graph(deps: Case1Deps) {
       // Born before the interrupt, in a node that returns it: checkpointed with the proposal.
       ...mintStateKey('tool:send_email', config as NodeConfig),
     }))
-    .addNode('review', (s) => ({ decision: interrupt<{ to: string; draft: string }, string>({ to: s.ticket.from, draft: s.draft }) }))
+    .addNode('review', (s) => ({
+      decision: interrupt<{ to: string; draft: string }, string>({ to: s.ticket.from, draft: s.draft }),
+    }))
     .addNode('send', async (s, config) => {
       await deps.hooks?.beforeSend?.();
-      const out = await sendEmail.withConfig(config as NodeConfig)(deps.providerUrl, { to: s.ticket.from, body: s.draft });
+      const out = await sendEmail.withConfig(config as NodeConfig)(deps.providerUrl, {
+        to: s.ticket.from,
+        body: s.draft,
+      });
       await deps.hooks?.afterSend?.();
       return { sent: { messageId: out.result.messageId, wasReplay: out.wasReplay } };
     })

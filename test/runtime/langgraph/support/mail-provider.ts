@@ -9,7 +9,10 @@ export function startMailProvider(): Promise<FaultServer> {
 }
 
 /** The raw side effect: POST a message to the provider; no key, no dedup (SendGrid v3 has none, SOP Case 1). */
-export async function sendMessage(baseUrl: string, message: { to: string; body: string }): Promise<{ messageId: string }> {
+export async function sendMessage(
+  baseUrl: string,
+  message: { to: string; body: string },
+): Promise<{ messageId: string }> {
   const res = await fetch(`${baseUrl}/v3/mail/send`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },

@@ -11,29 +11,40 @@ import type { ToolBinding } from '../../../../src/runtime/tools/index.js';
 import { inlinePlan } from '../../../emit/client/helpers/inline-spec.js';
 
 const message = { type: 'object', properties: { id: { type: 'string' } } };
-const ok = (schema: unknown = message) => ({ '200': { description: 'ok', content: { 'application/json': { schema } } } });
+const ok = (schema: unknown = message) => ({
+  '200': { description: 'ok', content: { 'application/json': { schema } } },
+});
 
 export const SHOP_SPEC = {
   openapi: '3.1.0',
   info: { title: 'Shop', version: '1.0.0' },
   components: {
-    securitySchemes: { token: { type: 'http', scheme: 'bearer' }, account: { type: 'apiKey', in: 'header', name: 'X-Account' } },
+    securitySchemes: {
+      token: { type: 'http', scheme: 'bearer' },
+      account: { type: 'apiKey', in: 'header', name: 'X-Account' },
+    },
   },
   security: [{ token: [] }],
   paths: {
     '/Accounts/{AccountSid}/Messages.json': {
       post: {
-        operationId: 'createMessage', summary: 'Send an SMS',
+        operationId: 'createMessage',
+        summary: 'Send an SMS',
         parameters: [{ name: 'AccountSid', in: 'path', required: true, schema: { type: 'string' } }],
         requestBody: {
           required: true,
           content: {
             'application/x-www-form-urlencoded': {
               schema: {
-                type: 'object', required: ['To', 'Body'],
+                type: 'object',
+                required: ['To', 'Body'],
                 properties: {
-                  To: { type: 'string', pattern: '^\\+[0-9]{6,15}$' }, From: { type: 'string' }, Body: { type: 'string' },
-                  StatusCallback: { type: 'string' }, MaxPrice: { type: 'number' }, ValidityPeriod: { type: 'integer' },
+                  To: { type: 'string', pattern: '^\\+[0-9]{6,15}$' },
+                  From: { type: 'string' },
+                  Body: { type: 'string' },
+                  StatusCallback: { type: 'string' },
+                  MaxPrice: { type: 'number' },
+                  ValidityPeriod: { type: 'integer' },
                 },
               },
             },
@@ -44,15 +55,18 @@ export const SHOP_SPEC = {
     },
     '/v1/customers': {
       post: {
-        operationId: 'createCustomer', summary: 'Create a customer',
+        operationId: 'createCustomer',
+        summary: 'Create a customer',
         requestBody: {
           required: true,
           content: {
             'application/json': {
               schema: {
-                type: 'object', required: ['email'],
+                type: 'object',
+                required: ['email'],
                 properties: {
-                  email: { type: 'string' }, name: { type: 'string' },
+                  email: { type: 'string' },
+                  name: { type: 'string' },
                   metadata: { type: 'object', additionalProperties: { type: 'string' } },
                   address: { type: 'object', properties: { city: { type: 'string' }, line2: { type: 'string' } } },
                 },
@@ -65,14 +79,24 @@ export const SHOP_SPEC = {
     },
     '/notes': {
       post: {
-        operationId: 'createNote', summary: 'Write a note',
-        requestBody: { required: true, content: { 'application/json': { schema: { type: 'object', required: ['text'], properties: { text: { type: 'string' } } } } } },
+        operationId: 'createNote',
+        summary: 'Write a note',
+        requestBody: {
+          required: true,
+          content: {
+            'application/json': {
+              schema: { type: 'object', required: ['text'], properties: { text: { type: 'string' } } },
+            },
+          },
+        },
         responses: ok(),
       },
     },
     '/orders/{order_id}': {
       get: {
-        operationId: 'getOrder', summary: 'Read an order', security: [{ token: [], account: [] }],
+        operationId: 'getOrder',
+        summary: 'Read an order',
+        security: [{ token: [], account: [] }],
         parameters: [
           { name: 'order_id', in: 'path', required: true, schema: { type: 'string' } },
           { name: 'expand', in: 'query', schema: { type: 'array', items: { type: 'string' } } },
@@ -83,21 +107,44 @@ export const SHOP_SPEC = {
     },
     '/webhooks': {
       post: {
-        operationId: 'createWebhook', summary: 'Subscribe',
-        requestBody: { required: true, content: { 'application/json': { schema: { type: 'object', required: ['url'], properties: { url: { type: 'string' } } } } } },
+        operationId: 'createWebhook',
+        summary: 'Subscribe',
+        requestBody: {
+          required: true,
+          content: {
+            'application/json': {
+              schema: { type: 'object', required: ['url'], properties: { url: { type: 'string' } } },
+            },
+          },
+        },
         responses: ok(),
       },
     },
     '/webhooks/{webhook_id}': {
-      delete: { operationId: 'deleteWebhook', parameters: [{ name: 'webhook_id', in: 'path', required: true, schema: { type: 'string' } }], responses: { '204': { description: 'gone' } } },
+      delete: {
+        operationId: 'deleteWebhook',
+        parameters: [{ name: 'webhook_id', in: 'path', required: true, schema: { type: 'string' } }],
+        responses: { '204': { description: 'gone' } },
+      },
     },
   },
 };
 
 export async function shopPlan(dir: string): Promise<ApiPlan> {
   return inlinePlan(dir, 'shop.json', SHOP_SPEC, {
-    'POST /v1/customers': { class: 'native-key', mechanism: 'OP-1', carrier: { in: 'header', name: 'Idempotency-Key', path: ['Idempotency-Key'], maxLength: 255 }, keyStrategy: 'caller', ttlSeconds: 86400 },
-    'POST /webhooks': { class: 'compensatable', mechanism: 'OP-5', keyStrategy: 'intent', compensation: 'DELETE /webhooks/{webhook_id}' },
+    'POST /v1/customers': {
+      class: 'native-key',
+      mechanism: 'OP-1',
+      carrier: { in: 'header', name: 'Idempotency-Key', path: ['Idempotency-Key'], maxLength: 255 },
+      keyStrategy: 'caller',
+      ttlSeconds: 86400,
+    },
+    'POST /webhooks': {
+      class: 'compensatable',
+      mechanism: 'OP-5',
+      keyStrategy: 'intent',
+      compensation: 'DELETE /webhooks/{webhook_id}',
+    },
   });
 }
 

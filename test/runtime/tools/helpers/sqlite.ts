@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { resolveConfig } from '../../../../src/config/types.js';
 import { renderStoreMigration } from '../../../../src/emit/sql/index.js';
-import { type DedupStore } from '../../../../src/runtime/index.js';
+import type { DedupStore } from '../../../../src/runtime/index.js';
 import { createSqliteStore } from '../../../../src/runtime/store/sqlite.js';
 
 export function sqliteStore(prefix: string): { store: DedupStore; cleanup: () => Promise<void> } {
