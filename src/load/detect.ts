@@ -41,7 +41,7 @@ function detectSpec(value: unknown): Detection | undefined {
 }
 
 /** The tool format of one item, or undefined when it matches none. */
-export function toolFormatOf(item: unknown): ToolFormat | undefined {
+function toolFormatOf(item: unknown): ToolFormat | undefined {
   if (!isObject(item)) return undefined;
   if (item.type === 'function' && isObject(item.function) && typeof item.function.name === 'string') {
     return 'openai-chat';
@@ -59,7 +59,7 @@ export function toolFormatOf(item: unknown): ToolFormat | undefined {
  * Anthropic `[{name,input_schema}]`, each also inside a `{tools:[...]}` wrapper.
  * The format is the one of the first recognisable item; each item keeps its own (the IR warns on a mix).
  */
-export function detectToolList(value: unknown): Detection | undefined {
+function detectToolList(value: unknown): Detection | undefined {
   let items: unknown;
   let pointer = '';
   if (Array.isArray(value)) items = value;

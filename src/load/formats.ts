@@ -6,7 +6,7 @@ export type SpecFormat = 'openapi2' | 'openapi3.0' | 'openapi3.1';
 export type ToolFormat = 'mcp' | 'openai-chat' | 'openai-responses' | 'anthropic';
 
 /** One entry of a tool list with the format it matches; `undefined` when it is no tool in any known format. */
-export interface ToolItem {
+interface ToolItem {
   value: unknown;
   format: ToolFormat | undefined;
 }

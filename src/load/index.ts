@@ -9,9 +9,8 @@ import { discoverInputs, displayPath, type Candidate } from './discover.js';
 import { isSource, sourceProblem, SourceCache, type Source } from './source.js';
 import type { LoadedDoc } from './types.js';
 
-export type { LoadedDoc, LoadedSpec, LoadedToolList, SourcePosition } from './types.js';
-export type { SpecFormat, ToolFormat, ToolItem, ToolList } from './formats.js';
-export { detectDocument, detectToolList, toolFormatOf, toolListAt } from './detect.js';
+export type { LoadedDoc } from './types.js';
+export { toolListAt } from './detect.js';
 
 export interface LoadResult {
   /** Sorted by file. */

@@ -10,7 +10,7 @@ export interface SourcePosition {
 export type LoadedDoc = LoadedSpec | LoadedToolList;
 
 /** An OpenAPI/Swagger document; `format` is decided once, here, from its `openapi`/`swagger` field. */
-export interface LoadedSpec extends LoadedBase {
+interface LoadedSpec extends LoadedBase {
   kind: 'openapi';
   format: SpecFormat;
 }

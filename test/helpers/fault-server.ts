@@ -13,7 +13,7 @@ import { type Fault, FaultPlan } from './fault-plan.js';
 
 export type { Fault } from './fault-plan.js';
 
-export interface KeyCarrierSpec {
+interface KeyCarrierSpec {
   in: 'header' | 'body' | 'form' | 'query';
   name: string;
   /** JSON body: where the key sits (`['data', 'attributes', 'idempotencyKey']`); default `[name]`. */
@@ -207,7 +207,7 @@ export async function startFaultServer(opts: FaultServerOptions = {}): Promise<F
     },
     arrived: (n) =>
       requests.length >= n ? Promise.resolve() : new Promise<void>((resolve) => waiters.push({ n, resolve })),
-    inject: (...f) => void plan.then(...f),
+    inject: (...f) => void plan.enqueue(...f),
     always: (f) => void plan.always(f),
     close: () =>
       new Promise<void>((resolve) => {

@@ -246,4 +246,4 @@ export function typeAliasStatement(
   };
 }
 
-export { docInline, docLines, writeDocLines } from './doc-lines.js';
+export { docInline, docLines } from './doc-lines.js';

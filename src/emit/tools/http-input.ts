@@ -154,6 +154,3 @@ export function finishHttpInput(started: StartedInput, carrier: Carrier | null):
   return built;
 }
 
-export function buildHttpInput(op: HttpOperation, api: ApiModel, carrier: Carrier | null): BuiltInput {
-  return finishHttpInput(startHttpInput(op, api, carrier), carrier);
-}

@@ -107,7 +107,9 @@ export class IdempotencyNotSentError extends Error {
 /**
  * @deprecated The one outcome-unknown type is {@link IdempotencyOutcomeUnknownError} (code
  * `idempotency_outcome_unknown`), thrown by every mechanism — a native-key call that used up its retries
- * included. This alias keeps `instanceof IdempotencyAmbiguousError` checks working.
+ * included. This alias keeps `instanceof IdempotencyAmbiguousError` checks working (a deliberate
+ * duplicate export: `@alias` tells knip so).
+ * @alias
  */
 export const IdempotencyAmbiguousError = IdempotencyOutcomeUnknownError;
 /** @deprecated Use {@link IdempotencyOutcomeUnknownError}. */

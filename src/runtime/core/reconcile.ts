@@ -121,7 +121,7 @@ export function pruneExpired(store: DedupStore, opts: { now?: number } = {}): Pr
   return requireCapability(store, 'prune', 'pruneExpired').prune(opts.now ?? Date.now());
 }
 
-export function parseJson(text: string | null): unknown {
+function parseJson(text: string | null): unknown {
   if (text === null) return null;
   try {
     return JSON.parse(text);

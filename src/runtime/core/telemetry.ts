@@ -95,7 +95,7 @@ function loadApi(): Api | null {
   return api;
 }
 
-export function outcomeOf(err: unknown): CallOutcome {
+function outcomeOf(err: unknown): CallOutcome {
   if (err instanceof IdempotencyConflictError) return 'conflict';
   if (err instanceof IdempotencyInFlightError) return 'in_flight';
   if (err instanceof IdempotencyOutcomeUnknownError) return 'unknown';

@@ -11,7 +11,7 @@ export type ResponseType = 'auto' | 'json' | 'text' | 'blob';
 /** Textual media types that are not `text/*`, and any type that declares a charset. */
 const TEXTUAL = /^text\/|xml|javascript|ecmascript|x-www-form-urlencoded|yaml|csv|charset=/i;
 
-export function responseKind(contentType: string | null): 'json' | 'text' | 'blob' {
+function responseKind(contentType: string | null): 'json' | 'text' | 'blob' {
   if (contentType === null || contentType.trim() === '') return 'text'; // unlabeled: text, as before (documented)
   if (/json/i.test(contentType)) return 'json';
   return TEXTUAL.test(contentType) ? 'text' : 'blob';

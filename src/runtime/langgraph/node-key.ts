@@ -38,7 +38,7 @@ interface CallCounters {
 const countersByExecution = new WeakMap<object, CallCounters>();
 
 /** Claims the next call index of `operation` in the running node body (synchronous: order = call order). */
-export function claimCallIndex(config: NodeConfig, operation: string): number {
+function claimCallIndex(config: NodeConfig, operation: string): number {
   const anchor = taskExecutionAnchor(config);
   const attempt = config.executionInfo?.nodeAttempt;
   let counters = countersByExecution.get(anchor);

@@ -27,7 +27,7 @@ const sendMessage = toolOp('send_message', {
 const listMessages = toolOp('list_messages', { type: 'object', properties: { channel: { type: 'string' } } });
 
 /** The emitted MCP tools/list of the fixture plan (the generated schema the server really serves). */
-export function fixtureTools(): { tools: Record<string, unknown>[] } {
+function fixtureTools(): { tools: Record<string, unknown>[] } {
   const plan = planOf('fixture', [
     entry(listMessages, 'none'),
     entry(sendMessage, 'fail-closed', { ttlSeconds: 86_400 }),

@@ -30,7 +30,7 @@ const IDENT = /^[A-Za-z_][A-Za-z0-9_]{0,62}$/;
  * Table and schema names come from config: validate, then quote (never interpolate raw text).
  * MySQL quotes with backticks (double quotes are strings unless ANSI_QUOTES is set).
  */
-export function quoteIdent(name: string, what = 'identifier', dialect: SqlDialectName = 'sqlite'): string {
+function quoteIdent(name: string, what = 'identifier', dialect: SqlDialectName = 'sqlite'): string {
   if (!IDENT.test(name)) {
     throw new TypeError(`invalid ${what} ${JSON.stringify(name)}: use letters, digits and _ (≤ 63 chars)`);
   }

@@ -32,7 +32,7 @@ export class IdempotencyStoreSchemaError extends Error {
 }
 
 /** The missing table's name, when `err` is the driver's "no such table" (SQLite), 42P01 (PostgreSQL) or ER_NO_SUCH_TABLE (MySQL). */
-export function missingTableOf(err: unknown): string | undefined {
+function missingTableOf(err: unknown): string | undefined {
   const e = err as { code?: unknown; message?: unknown } | null;
   const message = typeof e?.message === 'string' ? e.message : '';
   const sqlite = /^no such table: (\S+)/.exec(message);

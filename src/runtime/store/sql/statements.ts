@@ -8,7 +8,7 @@ import { DEDUP_COLUMN_NAMES, SAGA_COLUMN_NAMES } from './schema.js';
 export type SqlDialectName = 'sqlite' | 'postgres' | 'mysql';
 
 /** The columns a dedup claim writes, in bind order; `status` and `attempts` are literals. */
-export const CLAIM_COLUMNS = [
+const CLAIM_COLUMNS = [
   'scope',
   'idempotency_key',
   'operation',
@@ -22,7 +22,7 @@ export const CLAIM_COLUMNS = [
 ] as const;
 
 /** The columns a saga claim writes, in bind order; `status` is the literal `pending`. */
-export const SAGA_CLAIM_COLUMNS = [
+const SAGA_CLAIM_COLUMNS = [
   'scope',
   'idempotency_key',
   'operation',

@@ -22,7 +22,7 @@ import type {
   StoreMechanism,
 } from '../types.js';
 
-export function toDedupRow(r: Record<string, unknown>): DedupRow {
+function toDedupRow(r: Record<string, unknown>): DedupRow {
   return {
     scope: String(r.scope),
     key: String(r.idempotency_key),
@@ -182,7 +182,10 @@ export function createSqlStore(rawDriver: SqlDriver, opts: SqlStoreOptions = {})
     },
     saga(table = 'idemgen_saga') {
       let s = sagas.get(table);
-      if (!s) sagas.set(table, (s = createSqlSagaStore(driver, qualifiedTable(table, opts.schema, driver.dialect))));
+      if (!s) {
+        s = createSqlSagaStore(driver, qualifiedTable(table, opts.schema, driver.dialect));
+        sagas.set(table, s);
+      }
       return s;
     },
     close: () => driver.close(),

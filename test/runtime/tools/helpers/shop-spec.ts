@@ -15,7 +15,7 @@ const ok = (schema: unknown = message) => ({
   '200': { description: 'ok', content: { 'application/json': { schema } } },
 });
 
-export const SHOP_SPEC = {
+const SHOP_SPEC = {
   openapi: '3.1.0',
   info: { title: 'Shop', version: '1.0.0' },
   components: {
