@@ -52,7 +52,7 @@ async function startRedis() {
   };
 }
 
-export async function benchRedis({ rt, CALLS, median, benchStore, report, httpUrl }) {
+export async function benchRedis({ rt, CALLS, benchStore, report, httpUrl }) {
   const server = await startRedis();
   const client = createClient({ url: server.url });
   await client.connect();

@@ -110,10 +110,10 @@ function buildParser(
             array: true,
             describe: 'Audit a live MCP server over Streamable HTTP (repeatable)',
           })
-          // biome-ignore lint/suspicious/noTemplateCurlyInString: help text naming the literal ${ENV} placeholder
           .option('header', {
             type: 'string',
             array: true,
+            // biome-ignore lint/suspicious/noTemplateCurlyInString: help text naming the literal ${ENV} placeholder
             describe: 'HTTP header for --mcp-url, "Name: value"; ${ENV} is expanded (repeatable)',
           })
           .option('mcp-timeout', {

@@ -115,7 +115,10 @@ function visitArray(w: Walk, node: unknown[]): unknown[] {
   let copy: unknown[] | undefined;
   node.forEach((v, i) => {
     const n = visit(w, v, 'node');
-    if (n !== v) (copy ??= [...node])[i] = n;
+    if (n !== v) {
+      copy ??= [...node];
+      copy[i] = n;
+    }
   });
   return copy ?? node;
 }
@@ -134,7 +137,10 @@ function visitObject(w: Walk, node: Obj, mode: Mode): Obj {
             ? 'names'
             : 'node';
     const n = visit(w, v, childMode);
-    if (n !== v) (copy ??= { ...node })[key] = n;
+    if (n !== v) {
+      copy ??= { ...node };
+      copy[key] = n;
+    }
   }
   return mode === 'node' ? rewrite(w, copy ?? node) : (copy ?? node);
 }
@@ -142,7 +148,10 @@ function visitObject(w: Walk, node: Obj, mode: Mode): Obj {
 /** One node in the 3.1 form; `s` itself when it already is. */
 function rewrite(w: Walk, s: Obj): Obj {
   let out = s;
-  const edit = (): Obj => (out === s ? (out = { ...s }) : out);
+  const edit = (): Obj => {
+    if (out === s) out = { ...s };
+    return out;
+  };
   if (w.refSiblingsIgnored && typeof s.$ref === 'string') {
     for (const k of Object.keys(s))
       if (k !== '$ref' && k !== 'nullable' && k !== 'x-nullable' && !ANNOTATIONS.has(k) && !k.startsWith('x-'))

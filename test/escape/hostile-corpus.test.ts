@@ -168,9 +168,10 @@ describe('the hostile corpus', () => {
     expect(audit.code).toBe(0);
     expect(audit.stdout).toContain('wipe\\u001b[2J');
     const gen = await runCli(['generate', '--no-cache', '--verbose', '--out', 'out2'], dir);
-    // biome-ignore lint/suspicious/noControlCharactersInRegex: the assertion is that no raw control character reaches the output
-    for (const text of [audit.stdout, audit.stderr, gen.stdout, gen.stderr])
+    for (const text of [audit.stdout, audit.stderr, gen.stdout, gen.stderr]) {
+      // biome-ignore lint/suspicious/noControlCharactersInRegex: the assertion is that no raw control character reaches the output
       expect(text).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/);
+    }
   });
 
   it('tool files are valid JSON with names each target accepts, payload texts kept as data', () => {

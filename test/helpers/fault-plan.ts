@@ -20,7 +20,7 @@ export class FaultPlan {
   private standing: Fault | undefined;
 
   /** Queue faults; each request takes the next one. */
-  then(...faults: Fault[]): this {
+  enqueue(...faults: Fault[]): this {
     this.queue.push(...faults);
     return this;
   }

@@ -115,7 +115,7 @@ export function fitBudgetLazily(schema: Obj, builder: DefsBuilder, budget = SCHE
   let frontier = [...refsOf(schema, new Set())].filter((n) => builder.used.has(n)).sort();
   const ensure = (level: number): void => {
     while (byLevel.length <= level && frontier.length > 0) {
-      frontier.forEach((n) => seen.add(n));
+      for (const n of frontier) seen.add(n);
       byLevel.push(frontier);
       const next = new Set<string>();
       for (const name of frontier)

@@ -45,7 +45,10 @@ async function stringify(value: unknown): Promise<string> {
   const blobs: Blob[] = [];
   const collect = function (this: Record<string, unknown>, k: string, v: unknown): unknown {
     const raw = this[k];
-    if (isBlob(raw)) return (blobs.push(raw), null);
+    if (isBlob(raw)) {
+      blobs.push(raw);
+      return null;
+    }
     return isBytes(raw) ? null : v;
   };
   JSON.stringify(value, collect);

@@ -29,11 +29,22 @@ export function flattenForm(
   out: [string, string | Blob][] = [],
 ): [string, string | Blob][] {
   if (value === undefined) return out;
-  if (value === null) return prefix ? (out.push([prefix, '']), out) : out;
-  if (value instanceof Date) return (out.push([prefix, String(Math.floor(value.getTime() / 1000))]), out);
-  if (typeof Blob !== 'undefined' && value instanceof Blob) return (out.push([prefix, value]), out);
+  if (value === null) {
+    if (prefix) out.push([prefix, '']);
+    return out;
+  }
+  if (value instanceof Date) {
+    out.push([prefix, String(Math.floor(value.getTime() / 1000))]);
+    return out;
+  }
+  if (typeof Blob !== 'undefined' && value instanceof Blob) {
+    out.push([prefix, value]);
+    return out;
+  }
   if (Array.isArray(value)) {
-    value.forEach((item, i) => flattenForm(item, `${prefix}[${i}]`, out));
+    value.forEach((item, i) => {
+      flattenForm(item, `${prefix}[${i}]`, out);
+    });
     return out;
   }
   if (typeof value === 'object') {

@@ -208,7 +208,10 @@ export function createMemoryStore(): FullDedupStore {
     },
     saga(table = 'idemgen_saga') {
       let s = sagas.get(table);
-      if (!s) sagas.set(table, (s = createMemorySagaStore()));
+      if (!s) {
+        s = createMemorySagaStore();
+        sagas.set(table, s);
+      }
       return s;
     },
     async close() {

@@ -74,7 +74,10 @@ export function createPostgresDriver(opts: PostgresStoreOptions): SqlDriver {
   const texts = new Map<string, string>();
   const text = (sql: string): string => {
     let t = texts.get(sql);
-    if (t === undefined) texts.set(sql, (t = toPg(sql)));
+    if (t === undefined) {
+      t = toPg(sql);
+      texts.set(sql, t);
+    }
     return t;
   };
   const query = (sql: string, params: readonly unknown[]) =>

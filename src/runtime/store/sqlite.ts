@@ -49,7 +49,10 @@ export function createSqliteDriver(opts: SqliteStoreOptions): SqlDriver {
   const cache = new Map<string, BetterSqlite3.Statement>();
   const prepare = (sql: string): BetterSqlite3.Statement => {
     let stmt = cache.get(sql);
-    if (!stmt) cache.set(sql, (stmt = db.prepare(sql)));
+    if (!stmt) {
+      stmt = db.prepare(sql);
+      cache.set(sql, stmt);
+    }
     return stmt;
   };
   return {

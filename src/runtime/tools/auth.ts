@@ -16,7 +16,8 @@ function credentialFor(auth: ToolAuth, s: BindingSecurity): ToolCredential | und
 }
 
 function apply(req: Omit<HttpRequest, 'mechanism'>, s: BindingSecurity, cred: ToolCredential): void {
-  const headers = (req.headers = { ...req.headers });
+  const headers = { ...req.headers };
+  req.headers = headers;
   if (s.type === 'basic') {
     const pair = typeof cred === 'string' ? cred : `${cred.username}:${cred.password}`;
     headers.authorization = `Basic ${Buffer.from(pair, 'utf8').toString('base64')}`;
@@ -43,7 +44,9 @@ export async function applyAuth(
   for (const alternative of binding.security) {
     const creds = alternative.map((s) => credentialFor(auth, s));
     if (creds.every((c): c is ToolCredential => c !== undefined)) {
-      alternative.forEach((s, i) => apply(req, s, creds[i]!));
+      alternative.forEach((s, i) => {
+        apply(req, s, creds[i]!);
+      });
       return;
     }
   }

@@ -22,7 +22,12 @@ export function routeArguments(binding: ToolBinding, args: Obj): RoutedRequest {
   for (const route of binding.routes) {
     const value = args[route.property];
     if (value === undefined) continue;
-    (out[route.in] ??= {})[route.name] = value;
+    let group = out[route.in];
+    if (group === undefined || group === null) {
+      group = {};
+      out[route.in] = group;
+    }
+    group[route.name] = value;
   }
   if (binding.body !== undefined && args[binding.body.property] !== undefined) out.body = args[binding.body.property];
   return out;

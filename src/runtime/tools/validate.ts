@@ -58,7 +58,8 @@ function withoutKeyRequired(binding: ToolBinding): object {
 const cache = new WeakMap<ToolBinding, Promise<Check>>();
 
 async function compile(binding: ToolBinding): Promise<Check> {
-  const ajv = await (ajvPromise ??= loadAjv());
+  ajvPromise ??= loadAjv();
+  const ajv = await ajvPromise;
   try {
     const validate = ajv.compile(withoutKeyRequired(binding));
     return (args) => (validate(args) ? [] : issuesOf(validate.errors));
@@ -72,6 +73,9 @@ async function compile(binding: ToolBinding): Promise<Check> {
 /** Compiled once per binding object. */
 export function validateArguments(binding: ToolBinding, args: unknown): Promise<ArgumentIssue[]> {
   let check = cache.get(binding);
-  if (check === undefined) cache.set(binding, (check = compile(binding)));
+  if (check === undefined) {
+    check = compile(binding);
+    cache.set(binding, check);
+  }
   return check.then((c) => c(args));
 }

@@ -31,7 +31,9 @@ function graph(edges: number[][], width: number, extra: (i: number) => Obj = () 
     const properties: Obj = {};
     for (let p = 0; p < width; p++)
       properties[`f${p}`] = { type: 'string', description: `field ${p} of S${i}`, nullable: p % 3 === 0 };
-    targets.forEach((t, k) => (properties[`r${k}`] = { $ref: `#/components/schemas/S${t}` }));
+    targets.forEach((t, k) => {
+      properties[`r${k}`] = { $ref: `#/components/schemas/S${t}` };
+    });
     schemas[`S${i}`] = { type: 'object', description: `S${i}`, properties, ...extra(i) };
   });
   return { openapi: '3.0.3', components: { schemas } };

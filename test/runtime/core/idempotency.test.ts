@@ -88,7 +88,10 @@ describe.each(STORE_KINDS)('createIdempotency on %s', (kind) => {
     const idem = createIdempotency({ store, waitMs: 2_000, pollMs: 10 });
     const gate = defer<void>();
     const req = { operation: 'tool:book', key: KEY('inflight'), args: {}, mechanism: 'fail-closed' as const };
-    const first = idem.run(req, async () => (await gate.promise, 'booked'));
+    const first = idem.run(req, async () => {
+      await gate.promise;
+      return 'booked';
+    });
     await new Promise((r) => setTimeout(r, 30));
     const impatient = createIdempotency({ store, waitMs: 20, pollMs: 10 });
     await expect(impatient.run(req, async () => 'again')).rejects.toBeInstanceOf(IdempotencyInFlightError);
@@ -157,7 +160,10 @@ describe.each(STORE_KINDS)('createIdempotency on %s', (kind) => {
         throw new Error('timeout');
       }),
     ).rejects.toThrow('timeout');
-    const ok = await idem.run(req, async (ctx) => (keysSeen.push(ctx.key), { id: 'ch_1', attempt: ctx.attempt }));
+    const ok = await idem.run(req, async (ctx) => {
+      keysSeen.push(ctx.key);
+      return { id: 'ch_1', attempt: ctx.attempt };
+    });
     expect(ok).toMatchObject({ result: { id: 'ch_1', attempt: 2 }, wasReplay: false });
     expect(keysSeen).toEqual([KEY('native'), KEY('native')]);
   });
@@ -172,7 +178,10 @@ describe.each(STORE_KINDS)('createIdempotency on %s', (kind) => {
       args: { amount: 7 },
       mechanism: 'OP-1' as const,
     };
-    const slow = idem.run(req, async () => (await late.promise, 'late'));
+    const slow = idem.run(req, async () => {
+      await late.promise;
+      return 'late';
+    });
     await new Promise((r) => setTimeout(r, 20));
     now += 5_000; // lease expired
     const fresh = await idem.run(req, async (ctx) => `fresh-${ctx.attempt}`);

@@ -42,7 +42,10 @@ describe('callerKey', () => {
     const events: string[] = [];
     const slot = {
       get: async (n: string) => state.get(n),
-      set: async (n: string, v: string) => void (events.push(`set ${n}`), state.set(n, v)),
+      set: async (n: string, v: string) => {
+        events.push(`set ${n}`);
+        state.set(n, v);
+      },
     };
     let made = 0;
     const create = () => `key-${++made}-0000000000000000`;
@@ -62,7 +65,15 @@ describe('callerKey', () => {
 
   it('works with a synchronous slot and the default uuid', async () => {
     const state: Record<string, string> = {};
-    const key = await callerKey({ get: (n) => state[n], set: (n, v) => void (state[n] = v) }, 'tool:charge');
+    const key = await callerKey(
+      {
+        get: (n) => state[n],
+        set: (n, v) => {
+          state[n] = v;
+        },
+      },
+      'tool:charge',
+    );
     expect(key).toMatch(/^[0-9a-f-]{36}$/);
     expect(state.charge_idempotency_key).toBe(key);
   });

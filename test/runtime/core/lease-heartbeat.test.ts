@@ -67,9 +67,16 @@ describe.each(STORE_KINDS)('lease heartbeat on %s', (kind) => {
       const idem = createIdempotency({ store, leaseMs: 300, waitMs: 5_000, pollMs: 20 });
       let calls = 0;
       const req = { operation: 'POST /slow', key: KEY(`slow-${mechanism}`), args: { n: 1 }, mechanism };
-      const first = idem.run(req, async () => (calls++, await sleep(900), 'done'));
+      const first = idem.run(req, async () => {
+        calls++;
+        await sleep(900);
+        return 'done';
+      });
       await sleep(450); // the 300 ms lease would have lapsed without renewal
-      const retry = await idem.run(req, async () => (calls++, 'again'));
+      const retry = await idem.run(req, async () => {
+        calls++;
+        return 'again';
+      });
       expect(retry).toMatchObject({ result: 'done', wasReplay: true });
       expect(await first).toMatchObject({ result: 'done', wasReplay: false });
       expect(calls).toBe(1);
@@ -120,7 +127,12 @@ describe.each(STORE_KINDS)('lease heartbeat on %s', (kind) => {
     };
     let release!: () => void;
     const gate = new Promise<void>((r) => (release = r));
-    const late = runSaga(store, req, { call: async () => (await gate, { externalId: 'ch_late', result: 1 }) });
+    const late = runSaga(store, req, {
+      call: async () => {
+        await gate;
+        return { externalId: 'ch_late', result: 1 };
+      },
+    });
     await sleep(20);
     now += 5_000; // the late caller stalled (heartbeat off): its lease lapsed
     const retry = await runSaga(store, req, {
@@ -159,7 +171,12 @@ describe.each(STORE_KINDS)('lease heartbeat on %s', (kind) => {
     };
     let release!: () => void;
     const gate = new Promise<void>((r) => (release = r));
-    const late = runSaga(store, req, { call: async () => (await gate, { externalId: 'ch_same', result: 1 }) });
+    const late = runSaga(store, req, {
+      call: async () => {
+        await gate;
+        return { externalId: 'ch_same', result: 1 };
+      },
+    });
     await sleep(20);
     now += 5_000;
     await runSaga(store, req, {

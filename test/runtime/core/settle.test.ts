@@ -38,13 +38,21 @@ describe.each(STORE_KINDS)('unencodable results on %s', (kind) => {
     const req = { operation: 'tool:mint', key: KEY(name.replace(/\W/g, '')), args: {}, mechanism: 'OP-2' as const };
     let calls = 0;
     let made: unknown;
-    const live = await idem.run(req, async () => (calls++, (made = make())));
+    const live = await idem.run(req, async () => {
+      calls++;
+      const result = make();
+      made = result;
+      return result;
+    });
     expect(live.wasReplay).toBe(false);
     expect(live.result).toBe(made);
     expect(await store.get({ scope: '', key: req.key })).toMatchObject({ status: 'completed' });
-    await expect(idem.run(req, async () => (calls++, make()))).rejects.toBeInstanceOf(
-      IdempotencyResultUnencodableError,
-    );
+    await expect(
+      idem.run(req, async () => {
+        calls++;
+        return make();
+      }),
+    ).rejects.toBeInstanceOf(IdempotencyResultUnencodableError);
     expect(calls).toBe(1);
   });
 

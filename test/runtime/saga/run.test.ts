@@ -124,9 +124,10 @@ describe.each(STORE_KINDS)('runSaga on %s', (kind) => {
     const outcomes = await reconcileSagas(
       store,
       {
-        reconcile: async (row) => (
-          seen.push(row.compensationOperation), { status: 'happened', externalId: 'ch_orphan' }
-        ),
+        reconcile: async (row) => {
+          seen.push(row.compensationOperation);
+          return { status: 'happened', externalId: 'ch_orphan' };
+        },
         compensate: c.handlers.compensate,
       },
       { table, now: () => now },
