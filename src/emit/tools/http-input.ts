@@ -153,4 +153,3 @@ export function finishHttpInput(started: StartedInput, carrier: Carrier | null):
   if (started.dropsCarrier && carrier !== null) dropCarrierFields(built.schema, built.body!.property, carrier);
   return built;
 }
-

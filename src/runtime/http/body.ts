@@ -11,23 +11,9 @@ export type RawBody = Blob | ArrayBuffer | ArrayBufferView | ReadableStream<Uint
 
 export const isStream = (v: unknown): v is ReadableStream<Uint8Array> =>
   typeof ReadableStream !== 'undefined' && v instanceof ReadableStream;
-export type FormValue =
-  | string
-  | number
-  | boolean
-  | null
-  | undefined
-  | Date
-  | Blob
-  | FormValue[]
-  | { [k: string]: FormValue };
 
 /** Stripe-style nested form keys: `{ a: { b: ['c'] } }` → `a[b][0]=c`; undefined omitted, null → ''. */
-export function flattenForm(
-  value: unknown,
-  prefix = '',
-  out: [string, string | Blob][] = [],
-): [string, string | Blob][] {
+function flattenForm(value: unknown, prefix = '', out: [string, string | Blob][] = []): [string, string | Blob][] {
   if (value === undefined) return out;
   if (value === null) {
     if (prefix) out.push([prefix, '']);
