@@ -42,13 +42,13 @@ describe('idemgen audit', () => {
     expect(JSON.parse(readFileSync(join(dir, 'out/a.sarif'), 'utf8')).version).toBe('2.1.0');
     const md = readFileSync(join(dir, 'out/a.md'), 'utf8');
     expect(md).toContain('| operation | effect | class | mechanism | carrier | key strategy | TTL | reasons |');
-    const rows = md.split('\n').filter((l) => l.startsWith('| `'));
+    const rows = md.split('\n').filter((l) => l.startsWith('| `') || l.startsWith('| <a id="'));
     expect(rows).toHaveLength(22 + 3); // one row per operation, then one per diagnostic code
     expect(rows).toContain(
-      '| `POST /v2/sms` | write | irreversible | fail-closed | — | intent | 24 h | `http_unsafe_method`: POST changes server state (RFC 9110 §9.2.1)<br>`irreversible`: no native key, not our store, no inverse operation: fail closed (a pending row blocks a second call; an ambiguous outcome is never retried automatically) |',
+      '| <a id="post-v2-sms"></a>`POST /v2/sms` | write | irreversible | fail-closed | — | intent | 24 h | `http_unsafe_method`: POST changes server state (RFC 9110 §9.2.1)<br>`irreversible`: no native key, not our store, no inverse operation: fail closed (a pending row blocks a second call; an ambiguous outcome is never retried automatically) |',
     );
     expect(rows).toContain(
-      '| `POST /payouts` | write | native-key | OP-1 | body idempotency_key (≤ 64) | caller | — | `http_unsafe_method`: POST changes server state (RFC 9110 §9.2.1)<br>`native_field`: request body (application/json) has the key field idempotency_key |',
+      '| <a id="post-payouts"></a>`POST /payouts` | write | native-key | OP-1 | body idempotency_key (≤ 64) | caller | — | `http_unsafe_method`: POST changes server state (RFC 9110 §9.2.1)<br>`native_field`: request body (application/json) has the key field idempotency_key |',
     );
   });
 

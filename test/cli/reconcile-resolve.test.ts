@@ -5,8 +5,9 @@
  * that result; both decisions are recorded in the row; the default summary shows no argument values.
  */
 import { fork } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createHttpCaller, createIdempotency, type FullDedupStore } from '../../src/runtime/index.js';
@@ -34,7 +35,8 @@ describe.each(['sqlite', 'mysql', 'redis'] as const)('reconcile --resolve after 
         : kind === 'mysql'
           ? `${l.url}?table=${l.table}&database=${l.database}`
           : `${l.url}?table=${l.table}&prefix=${l.prefix}`;
-    cwd = kind === 'sqlite' ? dirname(l.filename as string) : process.cwd();
+    // The CLI runs where its files go: never the repository (a result file there would dirty the tree).
+    cwd = kind === 'sqlite' ? dirname(l.filename as string) : mkdtempSync(join(tmpdir(), 'idemgen-reconcile-'));
   });
   afterAll(async () => {
     await server.close();

@@ -99,7 +99,8 @@ describe('XErrors', () => {
 describe('errorOf', () => {
   it('hands back the status error of that operation with its parsed body, and nothing for another operation', async () => {
     const create = await importClient('error-types-run', files, 'client/errors.gen.ts', 'createErrorsClient');
-    const cls = (await import(`${process.cwd()}/test/client/__out__/error-types-run/errors.gen.ts`)).ErrorsClient as {
+    const cls = (await import(`${process.cwd()}/test/emit/client/__out__/error-types-run/errors.gen.ts`))
+      .ErrorsClient as {
       errorOf(operation: string, err: unknown): HttpStatusError | undefined;
     };
     const c = create({ baseUrl, retry: { attempts: 1 } });

@@ -20,7 +20,7 @@ let server: FaultServer | undefined;
 const DIR = resolve(import.meta.dirname, '../../fixtures/keys');
 
 // Compiles only if the key is left out of the caller's body type and each oneOf variant keeps its own fields.
-const USAGE = `import { createShapesClient } from './__snapshots__/shapes.gen.js';
+const USAGE = `import { createShapesClient } from './shapes.gen.js';
 const client = createShapesClient({ baseUrl: 'http://127.0.0.1:1', store: undefined as never });
 export const gb = () => client.jsonApiOneOf({ body: { data: { type: 'gb_bank_account', attributes: { sortCode: '12-34-56' } } } }, { key: 'k'.repeat(24) });
 export const us = () => client.jsonApiOneOf({ body: { data: { type: 'us_bank_account', attributes: { routingNumber: '021000021' } } } }, { key: 'k'.repeat(24) });

@@ -41,7 +41,7 @@ async function allPlans() {
   return [...(await fixturePlans()), await shopPlan('handlers-emit')];
 }
 
-const TYPE_PROOF = `import { createShopTools } from './__snapshots__/shop.tools.gen.js';
+const TYPE_PROOF = `import { createShopTools } from './shop.tools.gen.js';
 const tools = createShopTools({ baseUrl: 'http://127.0.0.1:1' });
 void tools.call('createMessage', {});
 // @ts-expect-error not a tool of this API

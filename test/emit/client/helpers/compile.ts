@@ -37,6 +37,14 @@ export function compilerOptions(): ts.CompilerOptions {
       'idemgen/runtime/openai-agents': ['src/runtime/tools/adapters/openai-agents.ts'],
       '@idemgen/runtime/langgraph': ['src/runtime/langgraph/index.ts'],
       'idemgen/runtime/langgraph': ['src/runtime/langgraph/index.ts'],
+      '@idemgen/runtime/sqlite': ['src/runtime/store/sqlite.ts'],
+      'idemgen/runtime/sqlite': ['src/runtime/store/sqlite.ts'],
+      '@idemgen/runtime/postgres': ['src/runtime/store/postgres.ts'],
+      'idemgen/runtime/postgres': ['src/runtime/store/postgres.ts'],
+      '@idemgen/runtime/mysql': ['src/runtime/store/mysql.ts'],
+      'idemgen/runtime/mysql': ['src/runtime/store/mysql.ts'],
+      '@idemgen/runtime/redis': ['src/runtime/store/redis/store.ts'],
+      'idemgen/runtime/redis': ['src/runtime/store/redis/store.ts'],
     },
   };
 }
