@@ -37,6 +37,8 @@ export function summarizeArgs(args: unknown, operation: string, hook: Summarize 
   } catch (err) {
     return JSON.stringify({ $idemgen: 'summary-failed', reason: err instanceof Error ? err.name : 'error' });
   }
+  // A UTF-16 unit is at most 3 UTF-8 bytes: a short text needs no byte count (the common case).
+  if (text.length * 3 <= MAX_BYTES) return text;
   const bytes = Buffer.byteLength(text, 'utf8');
   return bytes <= MAX_BYTES ? text : JSON.stringify({ $idemgen: 'summary-too-large', bytes });
 }

@@ -3,7 +3,7 @@
  * Two argument objects that mean the same JSON value hash the same, whatever their key order or
  * number spelling (1, 1.0, 1e0 are one IEEE-754 value, serialized by ECMAScript rules).
  */
-import { createHash } from 'node:crypto';
+import * as nodeCrypto from 'node:crypto';
 import { blobDigest, bytesOf, isBlob, isBytes } from '../http/binary.js';
 
 /** RFC 8785 §3.2.2.3: numbers use ECMAScript Number-to-String; NaN/Infinity are not JSON. */
@@ -91,8 +91,13 @@ export function canonicalJson(value: unknown): string {
   return out;
 }
 
+// One-shot `crypto.hash` (Node ≥ 20.12) skips the Hash object `createHash` builds: most of a small
+// digest's cost, paid on every idempotent call. Read at run time: older Node 20 lacks the export.
+const oneShot = (nodeCrypto as { hash?: (alg: string, data: string | Uint8Array, enc: 'hex') => string }).hash;
+
 export function sha256Hex(data: string | Uint8Array): string {
-  return createHash('sha256').update(data).digest('hex');
+  if (oneShot !== undefined) return oneShot('sha256', data, 'hex');
+  return nodeCrypto.createHash('sha256').update(data).digest('hex');
 }
 
 /** SHA-256 (hex) of the canonical JSON of the arguments: the `args_hash` column. */

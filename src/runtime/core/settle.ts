@@ -6,7 +6,7 @@
 import { IdempotencyFencedError, IdempotencyOutcomeUnknownError, type IdempotencyErrorContext } from './errors.js';
 import { trustedNotExecuted, type RunTag } from './run-tag.js';
 import type { DedupRow, DedupStore, StoreMechanism } from '../store/types.js';
-import { encodeError, encodeResult, unencodableMarker } from './stored-value.js';
+import { encodeError, encodeResult, encodeResultNow, unencodableMarker } from './stored-value.js';
 
 /** The downstream dedupes a repeat of the same key, so an expired lease may be retried with it. */
 export const RETRY_SAFE_MECHANISMS: ReadonlySet<StoreMechanism> = new Set<StoreMechanism>(['OP-1', 'OP-3']);
@@ -60,19 +60,26 @@ export async function onFailure(s: Settle, row: DedupRow, tag: RunTag, err: unkn
   );
 }
 
-/** The stored copy: redacted and capped, or a marker when it has no JSON text. Never throws. */
-async function storedText(s: Settle, result: unknown): Promise<string> {
+/**
+ * The stored copy: redacted and capped, or a marker when it has no JSON text. Never throws (nor
+ * rejects). A plain string unless bytes may be inside: no promise per call in the common case.
+ */
+function storedText(s: Settle, result: unknown): string | Promise<string> {
+  let stored: unknown;
   try {
-    const stored = s.redact ? s.redact(result, { operation: s.operation, key: s.id.key }) : result;
-    return (await encodeResult(stored, s.maxResultBytes)).text;
+    stored = s.redact ? s.redact(result, { operation: s.operation, key: s.id.key }) : result;
+    const now = encodeResultNow(stored, s.maxResultBytes);
+    if (now !== undefined) return now.text;
   } catch (err) {
     return unencodableMarker(err);
   }
+  return encodeResult(stored, s.maxResultBytes).then((r) => r.text, unencodableMarker);
 }
 
 /** The effect happened: record it. Returns `true` when recorded, `false` when fenced. */
 export async function complete(s: Settle, row: DedupRow, result: unknown): Promise<boolean> {
-  const text = await storedText(s, result);
+  const pending = storedText(s, result);
+  const text = typeof pending === 'string' ? pending : await pending;
   try {
     return await s.store.complete({ ...s.id, result: text, now: s.now() });
   } catch (err) {

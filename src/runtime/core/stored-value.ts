@@ -60,11 +60,25 @@ async function stringify(value: unknown): Promise<string> {
   return JSON.stringify(value, replace) ?? 'null';
 }
 
-export async function encodeResult(value: unknown, maxBytes: number): Promise<StoredResult> {
-  const text = await stringify(value);
-  const bytes = Buffer.byteLength(text, 'utf8');
+function capped(text: string, maxBytes: number): StoredResult {
+  // A UTF-16 unit is at most 3 UTF-8 bytes: a short text needs no byte count.
+  const bytes = text.length * 3 <= maxBytes ? 0 : Buffer.byteLength(text, 'utf8');
   if (bytes <= maxBytes) return { text, tooLarge: false };
   return { text: JSON.stringify({ [MARKER]: 'result-too-large', bytes, sha256: sha256Hex(text) }), tooLarge: true };
+}
+
+export async function encodeResult(value: unknown, maxBytes: number): Promise<StoredResult> {
+  return capped(await stringify(value), maxBytes);
+}
+
+/**
+ * `encodeResult` without a promise when the value holds no bytes (the common case, one plain
+ * stringify); `undefined` when it may (a Blob must be read asynchronously): use `encodeResult` then.
+ * Throws what JSON.stringify throws (a BigInt, a cycle).
+ */
+export function encodeResultNow(value: unknown, maxBytes: number): StoredResult | undefined {
+  const plain = JSON.stringify(value) ?? 'null';
+  return MAYBE_BYTES.test(plain) ? undefined : capped(plain, maxBytes);
 }
 
 /**

@@ -55,10 +55,14 @@ export function connectRedis(opts: RedisConnectOptions): RedisConnection {
   const client: RedisClientLike = opts.client ?? (owned as OwnedClient);
   // Connect lazily, once: creating the store does no I/O, like the SQL stores.
   let ready: Promise<unknown> | undefined = owned ? undefined : Promise.resolve();
-  const command = async (args: string[]): Promise<unknown> => {
-    ready ??= (owned as OwnedClient).connect();
-    await ready;
-    return client.sendCommand(args);
+  let connected = owned === undefined;
+  const command = (args: string[]): Promise<unknown> => {
+    // Connected: the client's own promise, no extra async hop per command (three per idempotent call).
+    if (connected) return client.sendCommand(args);
+    ready ??= (owned as OwnedClient).connect().then(() => {
+      connected = true;
+    });
+    return ready.then(() => client.sendCommand(args));
   };
   return {
     command,
