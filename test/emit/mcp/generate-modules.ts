@@ -19,6 +19,7 @@ export function pointAtSources(text: string, file: string): string {
   return text
     .replaceAll('"idemgen/runtime/mcp"', to('src/runtime/mcp/server.js'))
     .replaceAll('"idemgen/runtime/tools"', to('src/runtime/tools/index.js'))
+    .replaceAll('"idemgen/runtime/sqlite"', to('src/runtime/store/sqlite.js'))
     .replaceAll('"idemgen/runtime"', to('src/runtime/index.js'));
 }
 

@@ -20,7 +20,8 @@ function readmeExample(): string {
   return readme
     .slice(from, readme.indexOf('```', from))
     .replace("'./generated/mcp/", "'./mcp/")
-    .replaceAll("'idemgen/runtime'", '"idemgen/runtime"');
+    .replaceAll("'idemgen/runtime'", '"idemgen/runtime"')
+    .replaceAll("'idemgen/runtime/sqlite'", '"idemgen/runtime/sqlite"');
 }
 const GLUE = readmeExample();
 const ACCOUNT = `AC${'0123456789abcdef'.repeat(2)}`;
