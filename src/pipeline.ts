@@ -67,10 +67,18 @@ export async function analyze(
 export async function emitEach(plan: Plan, config: ResolvedConfig, sink: FileSink): Promise<Diagnostic[]> {
   const diagnostics: Diagnostic[] = [];
   const toolPlan = selectPlan(plan, config.select);
-  for (const artifact of selectedArtifacts(config.artifacts)) {
+  const selected = selectedArtifacts(config.artifacts);
+  // Riders render during the host's pass, from the specs it builds once (emit/tools/spec-rider.ts).
+  const hosted = selected.some((a) => a.hostsRiders) ? selected.filter((a) => a.loadRider !== undefined) : [];
+  for (const artifact of selected) {
+    if (hosted.includes(artifact)) continue;
     const emit = await timedAsync(`import ${artifact.name}`, () => artifact.load());
+    const riders = artifact.hostsRiders
+      ? await Promise.all(hosted.map(async (a) => (await a.loadRider!())(config, sink)))
+      : [];
+    const label = artifact.hostsRiders ? [artifact.name, ...hosted.map((a) => a.name)].join(' + ') : artifact.name;
     diagnostics.push(
-      ...timed(`emit ${artifact.name}`, () => emit(artifact.selectsTools ? toolPlan : plan, config, sink)),
+      ...timed(`emit ${label}`, () => emit(artifact.selectsTools ? toolPlan : plan, config, sink, riders)),
     );
   }
   return diagnostics;

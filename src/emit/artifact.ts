@@ -7,10 +7,19 @@ import type { Plan } from '../classify/types.js';
 import type { ResolvedConfig } from '../config/types.js';
 import type { OptionProblem } from '../config/validate.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
+import type { ToolSpecRider, ToolSpecRiderFactory } from './tools/spec-rider.js';
 import type { Emitter, FileSink } from './types.js';
 
-/** Emits an artifact into a sink. Pure: same plan + config → the same chunks. */
-export type ArtifactEmit = (plan: Plan, config: ResolvedConfig, sink: FileSink) => Diagnostic[];
+/**
+ * Emits an artifact into a sink. Pure: same plan + config → the same chunks. `riders` reach only the
+ * artifact that `hostsRiders` (tools/spec-rider.ts).
+ */
+export type ArtifactEmit = (
+  plan: Plan,
+  config: ResolvedConfig,
+  sink: FileSink,
+  riders?: readonly ToolSpecRider[],
+) => Diagnostic[];
 
 export interface Artifact<Name extends string = string> {
   /** Config `artifacts` entry, `--artifact` value and the top folder of its files. */
@@ -31,6 +40,13 @@ export interface Artifact<Name extends string = string> {
    * from the cache) never loads ts-morph or Handlebars.
    */
   load(): Promise<ArtifactEmit>;
+  /** Builds every tool spec and hands each to the riders of the run (the tools artifact). */
+  readonly hostsRiders?: boolean;
+  /**
+   * Renders from tool specs: when the host artifact runs too, this replaces `load` and the artifact's
+   * files are written during the host's pass, so no spec is built twice. Needs `selectsTools`, as the host.
+   */
+  loadRider?(): Promise<ToolSpecRiderFactory>;
 }
 
 /** Declares an artifact, keeping its name as a literal type (so `ArtifactKind` is derived from the registry). */

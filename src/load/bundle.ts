@@ -6,7 +6,7 @@
  */
 import path from 'node:path';
 import { diagnostic, type Diagnostic } from '../diagnostics/diagnostic.js';
-import { appendPointer, formatPointer, parsePointer } from '../json-pointer/pointer.js';
+import { appendPointer, escapeSegment, formatPointer, parsePointer } from '../json-pointer/pointer.js';
 import { decodeFragment, idIndex, isObject, resolveRefTarget, resolveSegments } from '../json-pointer/refs.js';
 import { findRefCycles } from './ref-cycles.js';
 import type { SourcePosition } from './types.js';
@@ -244,8 +244,10 @@ export class Bundler {
   }
 }
 
+/** Called for every node of every spec: the key is escaped once for both pointers (appendPointer's text). */
 function child(site: Site, key: string | number): Site {
-  return { at: appendPointer(site.at, key), file: site.file, local: appendPointer(site.local, key) };
+  const segment = `/${typeof key === 'number' ? key : escapeSegment(key)}`;
+  return { at: site.at + segment, file: site.file, local: site.local + segment };
 }
 
 function idIndexHas(root: unknown, base: string): boolean {

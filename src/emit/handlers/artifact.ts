@@ -6,4 +6,6 @@ export const handlersArtifact = defineArtifact({
   byDefault: true,
   selectsTools: true,
   load: async () => (await import('./index.js')).streamHandlers,
+  // With the tools artifact: its bindings are written from the tools' specs (tools/spec-rider.ts).
+  loadRider: async () => (await import('./index.js')).handlersRider,
 });

@@ -13,14 +13,14 @@ import { encodingOf } from '../client/media.js';
 import { keyLimits } from '../client/key-limits.js';
 import { DegradeLog } from '../tools/degrade.js';
 import { ANTHROPIC_NAME, MCP_NAME, OPENAI_NAME, assignNames } from '../tools/names.js';
-import { toOpenAiTool } from '../tools/to-openai.js';
+import { toOpenAiTool, type OpenAiTool } from '../tools/to-openai.js';
 import { buildToolSpec, toolName, type ToolSpec } from '../tools/tool-spec.js';
 import { bindingSecurity } from './security.js';
 
-type Names = { mcp: Map<string, string>; openai: Map<string, string>; anthropic: Map<string, string> };
+export type Names = { mcp: Map<string, string>; openai: Map<string, string>; anthropic: Map<string, string> };
 
 /** Assigned over every entry (tools included), exactly as the tools artifact does, so names match its files. */
-function assign(apiPlan: ApiPlan): Names {
+export function assign(apiPlan: ApiPlan): Names {
   const named = apiPlan.entries.map((e) => ({ key: e.operation.key, name: toolName(e.operation) }));
   return {
     mcp: assignNames(named, MCP_NAME),
@@ -86,15 +86,26 @@ function keyFields(entry: PlanEntry, op: HttpOperation, root: unknown, config: R
   return out;
 }
 
-function bindingOf(
+/** The entry's spec and strict OpenAI form, built as the tools artifact builds them (when not sharing its pass). */
+export function specOf(apiPlan: ApiPlan, entry: PlanEntry, names: Names, config: ResolvedConfig): ToolSpecPair {
+  const spec = buildToolSpec(apiPlan, entry, config, new DegradeLog(apiPlan.api.id));
+  return { spec, strict: toOpenAiTool(spec, names.openai.get(entry.operation.key)!, new Set()) };
+}
+
+export interface ToolSpecPair {
+  spec: ToolSpec;
+  strict: OpenAiTool;
+}
+
+/** The binding of one HTTP entry from its spec (built here or shared by the tools pass, tools/spec-rider.ts). */
+export function bindingOf(
   apiPlan: ApiPlan,
   entry: PlanEntry,
   op: HttpOperation,
   names: Names,
   config: ResolvedConfig,
+  { spec, strict }: ToolSpecPair,
 ): ToolBinding {
-  const spec = buildToolSpec(apiPlan, entry, config, new DegradeLog(apiPlan.api.id));
-  const strict = toOpenAiTool(spec, names.openai.get(op.key)!, new Set());
   const b: ToolBinding = {
     names: { mcp: names.mcp.get(op.key)!, openai: names.openai.get(op.key)!, anthropic: names.anthropic.get(op.key)! },
     operation: op.key,
@@ -129,7 +140,7 @@ export function* eachToolBinding(apiPlan: ApiPlan, config: ResolvedConfig): Gene
   const names = assign(apiPlan);
   for (const entry of apiPlan.entries) {
     const op = entry.operation;
-    if (op.kind === 'http') yield bindingOf(apiPlan, entry, op, names, config);
+    if (op.kind === 'http') yield bindingOf(apiPlan, entry, op, names, config, specOf(apiPlan, entry, names, config));
   }
 }
 

@@ -4,10 +4,10 @@
  * required, window-documented `idempotency_key` on every side-effecting tool (SOP OP-7, Case 4), plus
  * reverse maps from each emitted name to the operation key.
  */
-import type { ApiPlan } from '../../classify/types.js';
+import type { ApiPlan, Plan } from '../../classify/types.js';
 import type { ResolvedConfig } from '../../config/types.js';
 import { diagnostic, type Diagnostic } from '../../diagnostics/diagnostic.js';
-import type { Emitter, FileSink, StreamingEmitter } from '../types.js';
+import type { Emitter, FileSink } from '../types.js';
 import { DegradeLog } from './degrade.js';
 import { JsonArrayWriter, renderJson } from './json.js';
 import { collectFiles } from './memory-sink.js';
@@ -16,6 +16,7 @@ import { toAnthropicTool } from './to-anthropic.js';
 import { toMcpTool } from './to-mcp.js';
 import { toOpenAiTool } from './to-openai.js';
 import { OPENAI_MAX_TOOLS, OpenAiPartsWriter } from './openai-parts.js';
+import type { ToolSpecRider } from './spec-rider.js';
 import { buildToolSpec, toolName } from './tool-spec.js';
 
 export { KEY_PROPERTY, formatWindow, keyDescription } from './idempotency-key.js';
@@ -38,7 +39,13 @@ function writeWhole(sink: FileSink, path: string, contents: string): void {
  * One tool at a time: its spec is built, handed to all three files as JSON text and dropped, so a
  * Graph-sized API never holds every tool's schema objects at once — nor, with a disk sink, their text.
  */
-function emitApi(apiPlan: ApiPlan, config: ResolvedConfig, sink: FileSink, diagnostics: Diagnostic[]): void {
+function emitApi(
+  apiPlan: ApiPlan,
+  config: ResolvedConfig,
+  sink: FileSink,
+  diagnostics: Diagnostic[],
+  riders: readonly ToolSpecRider[],
+): void {
   const id = apiPlan.api.id;
   const named = apiPlan.entries.map((entry) => ({ key: entry.operation.key, name: toolName(entry.operation) }));
   const mcpNames = assignNames(named, MCP_NAME);
@@ -50,6 +57,7 @@ function emitApi(apiPlan: ApiPlan, config: ResolvedConfig, sink: FileSink, diagn
   const anthropic = new JsonArrayWriter(sink.file(`tools/anthropic/${id}.tools.json`), 1, '', '\n');
   const log = new DegradeLog(id);
   const removed = new Set<string>();
+  for (const rider of riders) rider.startApi(apiPlan);
   for (const entry of apiPlan.entries) {
     const spec = buildToolSpec(apiPlan, entry, config, log);
     mcp.push(toMcpTool(spec, mcpNames.get(spec.key) as string, config.tools.mcpHeader));
@@ -57,7 +65,9 @@ function emitApi(apiPlan: ApiPlan, config: ResolvedConfig, sink: FileSink, diagn
     const strict = toOpenAiTool(spec, openAiNames.get(spec.key) as string, removed);
     openAi.push(strict.tool);
     log.openAi(spec.key, spec.source, strict.encoded, strict.limits);
+    for (const rider of riders) rider.spec(apiPlan, entry, spec, strict);
   }
+  for (const rider of riders) rider.endApi(apiPlan);
   diagnostics.push(...log.diagnostics());
   if (removed.size > 0) {
     diagnostics.push(
@@ -87,11 +97,20 @@ function emitApi(apiPlan: ApiPlan, config: ResolvedConfig, sink: FileSink, diagn
   writeWhole(sink, `tools/anthropic/${id}.names.json`, renderJson(reverseMap(anthropicNames)));
 }
 
-/** The tools emitter writing into a sink (the CLI streams it to disk: Graph's tools are ~150 MB). */
-export const streamTools: StreamingEmitter = (plan, config, sink) => {
+/**
+ * The tools emitter writing into a sink (the CLI streams it to disk: Graph's tools are ~150 MB). `riders`
+ * get every spec as it is built (spec-rider.ts); their diagnostics follow the tools' own.
+ */
+export function streamTools(
+  plan: Plan,
+  config: ResolvedConfig,
+  sink: FileSink,
+  riders: readonly ToolSpecRider[] = [],
+): Diagnostic[] {
   const diagnostics: Diagnostic[] = [];
-  for (const apiPlan of plan.apis) emitApi(apiPlan, config, sink, diagnostics);
+  for (const apiPlan of plan.apis) emitApi(apiPlan, config, sink, diagnostics, riders);
+  for (const rider of riders) diagnostics.push(...rider.diagnostics());
   return diagnostics;
-};
+}
 
 export const emitTools: Emitter = (plan, config) => collectFiles(streamTools, plan, config);
