@@ -23,6 +23,29 @@ import type {
 } from './types.js';
 
 /** The columns a resolution sets, shared by every store (SQL spells the same thing in its UPDATE). */
+/** The row a won claim writes (every store: the same pending state, lease and TTL from the claim). */
+export function pendingRow(i: ClaimInput, resolution: string | null): DedupRow {
+  return {
+    scope: i.scope,
+    key: i.key,
+    operation: i.operation,
+    argsHash: i.argsHash,
+    mechanism: i.mechanism,
+    status: 'pending',
+    result: null,
+    error: null,
+    externalId: null,
+    leaseToken: i.leaseToken,
+    leaseExpiresAt: i.now + i.leaseMs,
+    attempts: 1,
+    createdAt: i.now,
+    completedAt: null,
+    expiresAt: i.now + i.ttlMs,
+    argsSummary: i.argsSummary ?? null,
+    resolution,
+  };
+}
+
 export function resolvedPatch(r: ResolveInput): Partial<DedupRow> {
   const common = { leaseToken: null, completedAt: r.now, resolution: r.resolution };
   if (r.as === 'completed') return { ...common, status: 'completed', result: r.result ?? null, error: null };
@@ -126,25 +149,7 @@ export function createMemoryStore(): FullDedupStore {
     async claim(i: ClaimInput): Promise<ClaimResult> {
       const existing = rows.get(idOf(i));
       if (existing && !replaceable(existing, i.now)) return { claimed: false, row: { ...existing } };
-      const row: DedupRow = {
-        scope: i.scope,
-        key: i.key,
-        operation: i.operation,
-        argsHash: i.argsHash,
-        mechanism: i.mechanism,
-        status: 'pending',
-        result: null,
-        error: null,
-        externalId: null,
-        leaseToken: i.leaseToken,
-        leaseExpiresAt: i.now + i.leaseMs,
-        attempts: 1,
-        createdAt: i.now,
-        completedAt: null,
-        expiresAt: i.now + i.ttlMs,
-        argsSummary: i.argsSummary ?? null,
-        resolution: existing?.resolution ?? null,
-      };
+      const row = pendingRow(i, existing?.resolution ?? null);
       rows.set(idOf(i), row);
       return { claimed: true, row: { ...row } };
     },

@@ -7,7 +7,7 @@
  */
 import { connectRedis, type RedisClientLike, type RedisConnection } from './client.js';
 import { csv, patchOf, redisKeys, toDedupRow, toSagaRow, type RedisKeys } from './rows.js';
-import { resolvedPatch } from '../memory.js';
+import { pendingRow, resolvedPatch } from '../memory.js';
 import { CLAIM, COMPLETE_HELD, FENCED, RESOLVE, LIST_STALE, PRUNE_ONE, TAKE_OVER } from './scripts.js';
 import { createPlainClaim } from './plain-claim.js';
 import { createHeldRows } from './held.js';
@@ -153,25 +153,7 @@ export function createRedisStore(opts: RedisStoreOptions): FullDedupStore {
   return {
     async claim(i): Promise<ClaimResult> {
       // One script decides: unlike the SQL store there is no insert-then-read window to retry.
-      const row: DedupRow = {
-        scope: i.scope,
-        key: i.key,
-        operation: i.operation,
-        argsHash: i.argsHash,
-        mechanism: i.mechanism,
-        status: 'pending',
-        result: null,
-        error: null,
-        externalId: null,
-        leaseToken: i.leaseToken,
-        leaseExpiresAt: i.now + i.leaseMs,
-        attempts: 1,
-        createdAt: i.now,
-        completedAt: null,
-        expiresAt: i.now + i.ttlMs,
-        argsSummary: i.argsSummary ?? null,
-        resolution: null,
-      };
+      const row = pendingRow(i, null);
       const plain = await plainClaim(rowKey(i), row);
       if (plain !== undefined) {
         if (plain.claimed) held.hold(rowKey(i), { ...row });
