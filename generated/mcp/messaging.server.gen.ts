@@ -2,12 +2,10 @@
 // An MCP server for the API: each tool call reaches it at most once per idempotency key (idemgen/runtime).
 // Source: specs/messaging.openapi.yaml (Example Messaging API 1.4.0)
 import { pathToFileURL } from "node:url";
-import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
-import { openStore } from "@idemgen/runtime";
+import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { createToolRuntime } from "@idemgen/runtime/tools";
 import type { ToolRuntimeOptions } from "@idemgen/runtime/tools";
-import { registerToolRuntime } from "@idemgen/runtime/mcp";
+import { registerToolRuntime, serveStdioFromEnv } from "@idemgen/runtime/mcp";
 import type { RegisterToolRuntimeOptions } from "@idemgen/runtime/mcp";
 import { messagingToolBindings } from "../handlers/messaging.tools.gen.js";
 
@@ -34,30 +32,12 @@ export function registerMessagingTools(server: McpServer, options: MessagingMcpO
 }
 
 /**
- * A stdio MCP server configured from the environment: `IDEMGEN_STORE` (a migrated store URL, default
- * `sqlite:idemgen.sqlite` — apply sql/sqlite first), `IDEMGEN_BASE_URL`, `IDEMGEN_AUTH_<SCHEME>`,
- * `IDEMGEN_ARG_<NAME>` (server-side tool arguments, e.g. an account id) and `IDEMGEN_DYNAMIC=1`.
+ * A stdio MCP server configured from the environment (`IDEMGEN_STORE`, `IDEMGEN_BASE_URL`,
+ * `IDEMGEN_AUTH_<SCHEME>`, `IDEMGEN_ARG_<NAME>`, `IDEMGEN_DYNAMIC=1`; see `serveStdioFromEnv`).
  */
 export async function main(env: Record<string, string | undefined> = process.env): Promise<McpServer> {
-  const auth: Record<string, string> = {};
-  for (const [scheme, name] of Object.entries(MESSAGING_AUTH_ENV)) {
-    const value = env[name];
-    if (value) auth[scheme] = value;
-  }
-  const serverArguments: Record<string, string> = {};
-  for (const [name, value] of Object.entries(env)) {
-    if (name.startsWith("IDEMGEN_ARG_") && value !== undefined) serverArguments[name.slice("IDEMGEN_ARG_".length)] = value;
-  }
-  const server = new McpServer({ name: "messaging", version: "1.4.0" });
-  registerMessagingTools(server, {
-    store: await openStore(env.IDEMGEN_STORE ?? "sqlite:idemgen.sqlite"),
-    auth,
-    serverArguments,
-    dynamic: env.IDEMGEN_DYNAMIC === "1",
-    ...(env.IDEMGEN_BASE_URL ? { baseUrl: env.IDEMGEN_BASE_URL } : {}),
-  });
-  await server.connect(new StdioServerTransport());
-  return server;
+  const module = { name: "messaging", version: "1.4.0", authEnv: MESSAGING_AUTH_ENV, register: registerMessagingTools };
+  return serveStdioFromEnv(module, env);
 }
 
 // Run directly (`node mcp/<api>.server.gen.js`): serve over stdio.
