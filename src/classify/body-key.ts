@@ -48,13 +48,43 @@ function carrierOf(ctx: ClassifyContext, search: KeySearch, form: boolean): Carr
   return c;
 }
 
+/**
+ * Searches of a body that is only a `$ref`, per (spec root, heuristics): everything a search returns is
+ * reached through the ref, so its pointers name the target and not the operation, and the result is the same
+ * for every operation that sends that schema (Microsoft Graph: thousands of PATCH/POST bodies share a few
+ * hundred). Results are read, never mutated, by the callers.
+ */
+const byRef = new WeakMap<object, WeakMap<object, Map<string, KeySearch | undefined>>>();
+
+function searchBody(ctx: ClassifyContext, schema: unknown, pointer: string): KeySearch | undefined {
+  const root = ctx.api.root;
+  const search = (): KeySearch | undefined =>
+    findKeyField(root, schema, pointer, (n, s, r) => isKeyProperty(n, s, ctx.h, r));
+  const ref = refOnly(schema);
+  if (ref === undefined || root === null || typeof root !== 'object') return search();
+  let perH = byRef.get(root);
+  if (!perH) byRef.set(root, (perH = new WeakMap()));
+  let cache = perH.get(ctx.h);
+  if (!cache) perH.set(ctx.h, (cache = new Map()));
+  if (!cache.has(ref)) cache.set(ref, search());
+  return cache.get(ref);
+}
+
+/** The `$ref` of a schema that is nothing but a `$ref` (siblings would make the search depend on the operation). */
+function refOnly(schema: unknown): string | undefined {
+  if (schema === null || typeof schema !== 'object') return undefined;
+  const keys = Object.keys(schema);
+  const ref = (schema as { $ref?: unknown }).$ref;
+  return keys.length === 1 && typeof ref === 'string' ? ref : undefined;
+}
+
 /** The first media type whose schema carries the key in every variant, else the first that carries it in some. */
 export function findBodyKey(op: HttpOperation, ctx: ClassifyContext): BodyKey | undefined {
   let partial: BodyKey | undefined;
   for (const m of op.requestBody?.content ?? []) {
     if (m.schema === undefined) continue;
     const pointer = `${m.pointer}/schema`;
-    const search = findKeyField(ctx.api.root, m.schema, pointer, (n, s, r) => isKeyProperty(n, s, ctx.h, r));
+    const search = searchBody(ctx, m.schema, pointer);
     if (!search) continue;
     const carrier = carrierOf(ctx, search, isFormMedia(m.mediaType));
     const where = search.hits.length > 1 ? ` in ${search.hits.length} variants` : '';
