@@ -2,7 +2,7 @@
  * Object types the emitter assembles itself (request groups, the client options, error maps) as data: a
  * list of members printed by `writeObjectType`, so no type text is pasted together from strings and `\n`.
  */
-import type { CodeBlockWriter } from 'ts-morph';
+import type { CodeWriter } from './code-writer.js';
 import { writeDocLines } from './doc-lines.js';
 
 export interface TypeMember {
@@ -12,10 +12,10 @@ export interface TypeMember {
   /** Doc lines, already escaped for a comment. */
   docs?: string[];
   /** Type text built by the emitter, or a writer for one (a schema type). */
-  type: string | ((w: CodeBlockWriter) => void);
+  type: string | ((w: CodeWriter) => void);
 }
 
-export function writeObjectType(w: CodeBlockWriter, members: readonly TypeMember[]): void {
+export function writeObjectType(w: CodeWriter, members: readonly TypeMember[]): void {
   w.write('{').newLine();
   w.indent(() => {
     for (const m of members) {

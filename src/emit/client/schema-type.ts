@@ -1,8 +1,8 @@
 /**
  * JSON Schema (the OpenAPI 3.1 form the IR gives every source, ir/schemas.ts) → TypeScript type text, written
- * straight into ts-morph's CodeBlockWriter so huge specs never build an intermediate AST per schema node.
+ * straight into the file's CodeWriter so huge specs never build an intermediate AST per schema node.
  */
-import type { CodeBlockWriter } from 'ts-morph';
+import type { CodeWriter } from './code-writer.js';
 import type { JsonSchema } from '../../ir/types.js';
 import { tsString } from '../../escape/index.js';
 import {
@@ -27,7 +27,7 @@ export interface TypeWriterContext {
 /** Deep inline nesting beyond this prints `unknown`; real specs stay far below it. */
 const MAX_DEPTH = 48;
 
-export function writeSchemaType(w: CodeBlockWriter, schema: JsonSchema | undefined, ctx: TypeWriterContext): void {
+export function writeSchemaType(w: CodeWriter, schema: JsonSchema | undefined, ctx: TypeWriterContext): void {
   if (schema === undefined || schema === true || !isObj(schema)) {
     w.write(schema === false ? 'never' : 'unknown');
     return;
@@ -44,7 +44,7 @@ export function writeSchemaType(w: CodeBlockWriter, schema: JsonSchema | undefin
   }
 }
 
-function writeNonTrivial(w: CodeBlockWriter, s: Obj, ctx: TypeWriterContext): void {
+function writeNonTrivial(w: CodeWriter, s: Obj, ctx: TypeWriterContext): void {
   const members = memberWriters(s, ctx);
   // `&` binds tighter than `|`: only a union member of an intersection needs parentheses (`A & (B | C)`),
   // and `X | null` (written from `type: [X, 'null']`) never does.
@@ -59,7 +59,7 @@ function writeNonTrivial(w: CodeBlockWriter, s: Obj, ctx: TypeWriterContext): vo
 
 interface Member {
   prec: Precedence;
-  write: (w: CodeBlockWriter) => void;
+  write: (w: CodeWriter) => void;
 }
 
 /** The parts a schema is written as, joined with ` & `: its `$ref`, or its own type and each composition. */
@@ -82,7 +82,7 @@ function memberWriters(s: Obj, ctx: TypeWriterContext): Member[] {
 }
 
 /** Members of `allOf` need parentheses when they are unions; members of a union never do. */
-function writeJoined(w: CodeBlockWriter, list: JsonSchema[], sep: string, ctx: TypeWriterContext): void {
+function writeJoined(w: CodeWriter, list: JsonSchema[], sep: string, ctx: TypeWriterContext): void {
   list.forEach((item, i) => {
     if (i > 0) w.write(sep);
     const paren = sep === ' & ' && list.length > 1 && precedenceOf(item) === 'union';
@@ -114,7 +114,7 @@ function baseWriter(s: Obj, ctx: TypeWriterContext): Member | undefined {
   };
 }
 
-function writePrimitive(w: CodeBlockWriter, type: string, s: Obj, ctx: TypeWriterContext): void {
+function writePrimitive(w: CodeWriter, type: string, s: Obj, ctx: TypeWriterContext): void {
   switch (type) {
     case 'string':
       // `format: binary` is a file part (multipart) or a raw body; `Blob` is what fetch sends and returns.
@@ -141,7 +141,7 @@ function writePrimitive(w: CodeBlockWriter, type: string, s: Obj, ctx: TypeWrite
   }
 }
 
-function writeArray(w: CodeBlockWriter, s: Obj, ctx: TypeWriterContext): void {
+function writeArray(w: CodeWriter, s: Obj, ctx: TypeWriterContext): void {
   const tuple = Array.isArray(s.prefixItems) ? s.prefixItems : Array.isArray(s.items) ? s.items : undefined;
   if (tuple !== undefined) {
     w.write('[');
@@ -161,7 +161,7 @@ function writeArray(w: CodeBlockWriter, s: Obj, ctx: TypeWriterContext): void {
   w.write('[]');
 }
 
-function writeObject(w: CodeBlockWriter, s: Obj, ctx: TypeWriterContext, without?: string): void {
+function writeObject(w: CodeWriter, s: Obj, ctx: TypeWriterContext, without?: string): void {
   const props = isObj(s.properties) ? s.properties : {};
   const keys = Object.keys(props).filter((k) => k !== without);
   const extra = s.additionalProperties;
@@ -200,7 +200,7 @@ function writeObject(w: CodeBlockWriter, s: Obj, ctx: TypeWriterContext, without
  * object is written without it; anything else (a named type, a composition) as `Omit<T, "key">`.
  */
 export function writeSchemaTypeWithout(
-  w: CodeBlockWriter,
+  w: CodeWriter,
   schema: JsonSchema | undefined,
   key: string,
   ctx: TypeWriterContext,
@@ -229,15 +229,14 @@ export function writeSchemaTypeWithout(
 }
 
 /**
- * `export type Name = …;` written into its own writer (the file joins the aliases with blank lines). ts-morph's TypeAlias structure
- * prints its type into a scratch writer and re-writes that text with hanging indentation (one level too deep
- * for object types, and a second pass over every character of Graph-sized specs), so aliases go this way.
+ * `export type Name = …;` with its JSDoc, written straight into the file's writer (the file puts a blank
+ * line before each alias): the type is written once, at the indentation its object members need.
  */
 export function typeAliasStatement(
   name: string,
   docLinesOf: string[],
-  body: (w: CodeBlockWriter) => void,
-): (w: CodeBlockWriter) => void {
+  body: (w: CodeWriter) => void,
+): (w: CodeWriter) => void {
   return (w) => {
     writeDocLines(w, docLinesOf);
     w.write(`export type ${name} = `);
