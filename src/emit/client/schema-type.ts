@@ -5,15 +5,7 @@
 import type { CodeWriter } from './code-writer.js';
 import type { JsonSchema } from '../../ir/types.js';
 import { tsString } from '../../escape/index.js';
-import {
-  declaredTypes,
-  enumLiterals,
-  isObj,
-  literal,
-  precedenceOf,
-  type Obj,
-  type Precedence,
-} from './schema-shape.js';
+import { declaredTypes, enumLiterals, isObj, literal, precedenceOf, type Obj } from './schema-shape.js';
 import { propertyKey } from './names.js';
 import { writeDoc, writeDocLines } from './doc-lines.js';
 import type { TypeRegistry } from './type-registry.js';
@@ -44,42 +36,49 @@ export function writeSchemaType(w: CodeWriter, schema: JsonSchema | undefined, c
   }
 }
 
+const COMPOSITIONS = ['allOf', 'oneOf', 'anyOf'] as const;
+
+/**
+ * The parts a schema is written as, joined with ` & `: its `$ref`, or its own type (const, enum or `type`s)
+ * and each composition. Written straight out, no list of part writers: Graph writes millions of nodes.
+ */
 function writeNonTrivial(w: CodeWriter, s: Obj, ctx: TypeWriterContext): void {
-  const members = memberWriters(s, ctx);
-  // `&` binds tighter than `|`: only a union member of an intersection needs parentheses (`A & (B | C)`),
-  // and `X | null` (written from `type: [X, 'null']`) never does.
-  const several = members.length > 1;
-  members.forEach((m, i) => {
-    if (i > 0) w.write(' & ');
-    if (several && m.prec === 'union') w.write('(');
-    m.write(w);
-    if (several && m.prec === 'union') w.write(')');
-  });
-}
-
-interface Member {
-  prec: Precedence;
-  write: (w: CodeWriter) => void;
-}
-
-/** The parts a schema is written as, joined with ` & `: its `$ref`, or its own type and each composition. */
-function memberWriters(s: Obj, ctx: TypeWriterContext): Member[] {
   if (typeof s.$ref === 'string') {
     // Only annotations stand beside a `$ref` here (ir/schemas.ts); they are read by writeDoc.
-    const name = ctx.registry.nameFor(s.$ref);
-    return [{ prec: 'atom', write: (x) => x.write(name ?? 'unknown') }];
+    w.write(ctx.registry.nameFor(s.$ref) ?? 'unknown');
+    return;
   }
-  const members: Member[] = [];
-  const base = baseWriter(s, ctx);
-  if (base !== undefined) members.push(base);
-  for (const key of ['allOf', 'oneOf', 'anyOf'] as const) {
+  const base = baseOf(s);
+  let parts = base !== undefined ? 1 : 0;
+  for (const key of COMPOSITIONS) if (nonEmpty(s[key])) parts++;
+  if (parts === 0) {
+    w.write('unknown');
+    return;
+  }
+  // `&` binds tighter than `|`: only a union member of an intersection needs parentheses (`A & (B | C)`),
+  // and `X | null` (written from `type: [X, 'null']`) never does.
+  const several = parts > 1;
+  let first = true;
+  if (base !== undefined) {
+    first = false;
+    const paren = several && isUnionBase(base);
+    if (paren) w.write('(');
+    writeBase(w, base, s, ctx);
+    if (paren) w.write(')');
+  }
+  for (const key of COMPOSITIONS) {
     const list = s[key];
-    if (!Array.isArray(list) || list.length === 0) continue;
-    const prec: Precedence = list.length === 1 ? 'atom' : key === 'allOf' ? 'intersection' : 'union';
-    members.push({ prec, write: (x) => writeJoined(x, list as JsonSchema[], key === 'allOf' ? ' & ' : ' | ', ctx) });
+    if (!nonEmpty(list)) continue;
+    if (!first) w.write(' & ');
+    first = false;
+    const paren = several && key !== 'allOf' && list.length > 1;
+    if (paren) w.write('(');
+    writeJoined(w, list as JsonSchema[], key === 'allOf' ? ' & ' : ' | ', ctx);
+    if (paren) w.write(')');
   }
-  return members.length > 0 ? members : [{ prec: 'atom', write: (x) => x.write('unknown') }];
 }
+
+const nonEmpty = (v: unknown): v is unknown[] => Array.isArray(v) && v.length > 0;
 
 /** Members of `allOf` need parentheses when they are unions; members of a union never do. */
 function writeJoined(w: CodeWriter, list: JsonSchema[], sep: string, ctx: TypeWriterContext): void {
@@ -92,26 +91,35 @@ function writeJoined(w: CodeWriter, list: JsonSchema[], sep: string, ctx: TypeWr
   });
 }
 
-/** The part of a schema that is not a composition: const, enum, or its `type`(s). */
-function baseWriter(s: Obj, ctx: TypeWriterContext): Member | undefined {
+/** The part of a schema that is not a composition: a literal (const), literals (enum), or its `type`s. */
+type Base = { literals: string } | { union: boolean; literals: string } | { types: string[] };
+
+function baseOf(s: Obj): Base | undefined {
   if ('const' in s) {
     const lit = literal(s.const);
-    if (lit !== undefined) return { prec: 'atom', write: (w) => w.write(lit) };
+    if (lit !== undefined) return { literals: lit };
   }
   if (Array.isArray(s.enum)) {
     const lits = enumLiterals(s.enum);
-    if (lits.length > 0) return { prec: lits.length > 1 ? 'union' : 'atom', write: (w) => w.write(lits.join(' | ')) };
+    if (lits.length > 0) return { union: lits.length > 1, literals: lits.join(' | ') };
   }
   const types = declaredTypes(s);
-  if (types.length === 0) return undefined;
-  return {
-    prec: types.length > 1 ? 'union' : 'atom',
-    write: (w) =>
-      types.forEach((t, i) => {
-        if (i > 0) w.write(' | ');
-        writePrimitive(w, t, s, ctx);
-      }),
-  };
+  return types.length > 0 ? { types } : undefined;
+}
+
+function isUnionBase(b: Base): boolean {
+  return 'types' in b ? b.types.length > 1 : 'union' in b && b.union;
+}
+
+function writeBase(w: CodeWriter, b: Base, s: Obj, ctx: TypeWriterContext): void {
+  if (!('types' in b)) {
+    w.write(b.literals);
+    return;
+  }
+  b.types.forEach((t, i) => {
+    if (i > 0) w.write(' | ');
+    writePrimitive(w, t, s, ctx);
+  });
 }
 
 function writePrimitive(w: CodeWriter, type: string, s: Obj, ctx: TypeWriterContext): void {
