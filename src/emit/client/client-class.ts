@@ -14,8 +14,7 @@ import type { OperationTypes } from './operation-types.js';
 import type { HelperNames } from './helpers.js';
 import { writePathExpression, writeSendArgs } from './send-args.js';
 import { propertyKey } from './names.js';
-import { writeObjectType, type TypeMember } from './object-type.js';
-import { typeAliasStatement } from './schema-type.js';
+import { typeAliasStatement, writeObjectType, type TypeMember } from './object-type.js';
 import type { KeyLimits } from './key-limits.js';
 
 export interface ClientOperation {

@@ -8,8 +8,8 @@ import type { HttpOperation, ResponseSpec } from '../../ir/types.js';
 import { tsNumber } from '../../escape/index.js';
 import { errorResponses, pickResponseContent } from './media.js';
 import { propertyKey, type NameTable } from './names.js';
-import { writeObjectType, type TypeMember } from './object-type.js';
-import { docInline, typeAliasStatement, writeSchemaType, type TypeWriterContext } from './schema-type.js';
+import { typeAliasStatement, writeObjectType, type TypeMember } from './object-type.js';
+import { docInline, writeSchemaType, type TypeWriterContext } from './schema-type.js';
 
 /** `404` as a number key (so `HttpErrorOf` gives `status: 404`); a range or `default` as a string key. */
 function statusKey(status: string): string {

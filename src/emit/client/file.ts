@@ -27,7 +27,8 @@ import {
 import { GLOBAL_NAMES, NameTable, pascalCase } from './names.js';
 import { buildOperationTypes } from './operation-types.js';
 import { lineComment } from '../../escape/index.js';
-import { docInline, docLines, typeAliasStatement, writeSchemaType, type TypeWriterContext } from './schema-type.js';
+import { docInline, docLines, writeSchemaType, type TypeWriterContext } from './schema-type.js';
+import { typeAliasStatement } from './object-type.js';
 import { TypeRegistry } from './type-registry.js';
 import { printClientFile } from './print.js';
 import { keyLimits } from './key-limits.js';

@@ -3,8 +3,7 @@
  * shares live in @idemgen/runtime's client-support, once), their re-export, the options type and the factory.
  */
 import type { FunctionDecl, ImportDecl, WriterFunction } from './structures.js';
-import { writeObjectType, type TypeMember } from './object-type.js';
-import { typeAliasStatement } from './schema-type.js';
+import { typeAliasStatement, writeObjectType, type TypeMember } from './object-type.js';
 import type { NameTable } from './names.js';
 
 /**

@@ -9,15 +9,8 @@ import type { Carrier } from '../../classify/types.js';
 import { pickRequestContent, responseShape, type BodyEncoding, type ResponseShape } from './media.js';
 import { propertyKey, type NameTable, pascalCase } from './names.js';
 import { jsonText } from '../../escape/index.js';
-import {
-  docInline,
-  docLines,
-  writeSchemaType,
-  writeSchemaTypeWithout,
-  typeAliasStatement,
-  type TypeWriterContext,
-} from './schema-type.js';
-import { writeObjectType, type TypeMember } from './object-type.js';
+import { docInline, docLines, writeSchemaType, writeSchemaTypeWithout, type TypeWriterContext } from './schema-type.js';
+import { typeAliasStatement, writeObjectType, type TypeMember } from './object-type.js';
 import { errorTypes } from './error-types.js';
 
 type ParamGroup = 'path' | 'query' | 'header' | 'cookie';

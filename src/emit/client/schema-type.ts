@@ -7,7 +7,7 @@ import type { JsonSchema } from '../../ir/types.js';
 import { tsString } from '../../escape/index.js';
 import { declaredTypes, enumLiterals, isObj, literal, precedenceOf, type Obj } from './schema-shape.js';
 import { propertyKey } from './names.js';
-import { writeDoc, writeDocLines } from './doc-lines.js';
+import { writeDoc } from './doc-lines.js';
 import type { TypeRegistry } from './type-registry.js';
 
 export interface TypeWriterContext {
@@ -234,23 +234,6 @@ export function writeSchemaTypeWithout(
   } finally {
     ctx.stack.delete(schema);
   }
-}
-
-/**
- * `export type Name = …;` with its JSDoc, written straight into the file's writer (the file puts a blank
- * line before each alias): the type is written once, at the indentation its object members need.
- */
-export function typeAliasStatement(
-  name: string,
-  docLinesOf: string[],
-  body: (w: CodeWriter) => void,
-): (w: CodeWriter) => void {
-  return (w) => {
-    writeDocLines(w, docLinesOf);
-    w.write(`export type ${name} = `);
-    body(w);
-    w.write(';').newLine();
-  };
 }
 
 export { docInline, docLines } from './doc-lines.js';
