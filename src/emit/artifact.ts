@@ -37,7 +37,7 @@ export interface Artifact<Name extends string = string> {
   checkOptions?(value: unknown, pointer: string): OptionProblem[];
   /**
    * Loads the emitter. Dynamic, so a command that only validates the config (or a `generate` answered
-   * from the cache) never loads ts-morph or Handlebars.
+   * from the cache) loads no emitter code (Handlebars among it).
    */
   load(): Promise<ArtifactEmit>;
   /** Builds every tool spec and hands each to the riders of the run (the tools artifact). */

@@ -4,15 +4,8 @@
  * carrier and keeps it on every retry (SOP Step 4); OP-5 runs as a saga with its inverse wired in; every
  * other mechanism runs through the dedup store (SOP Step 6).
  */
-import type {
-  ClassDeclarationStructure,
-  CodeBlockWriter,
-  MethodDeclarationStructure,
-  OptionalKind,
-  ParameterDeclarationStructure,
-  PropertyDeclarationStructure,
-} from 'ts-morph';
-import { StructureKind } from './ts-morph.js';
+import type { CodeWriter } from './code-writer.js';
+import type { ClassDecl, MethodDecl, ParameterDecl, PropertyDecl, WriterFunction } from './structures.js';
 import type { HttpOperation } from '../../ir/types.js';
 import type { PlanEntry } from '../../classify/types.js';
 import { isSafeIdentifier, jsonText, tsIdentifier, tsNumber, tsObjectKey, tsString } from '../../escape/index.js';
@@ -21,8 +14,7 @@ import type { OperationTypes } from './operation-types.js';
 import type { HelperNames } from './helpers.js';
 import { writePathExpression, writeSendArgs } from './send-args.js';
 import { propertyKey } from './names.js';
-import { writeObjectType, type TypeMember } from './object-type.js';
-import { typeAliasStatement } from './schema-type.js';
+import { typeAliasStatement, writeObjectType, type TypeMember } from './object-type.js';
 import type { KeyLimits } from './key-limits.js';
 
 export interface ClientOperation {
@@ -95,14 +87,14 @@ function keyOption(entry: PlanEntry, h: HelperNames): KeyOption {
  * A defaulted `request = {}` only where nothing after it is required: `(request = {}, options: CallerKey)`
  * would make `undefined` the only way to skip the request.
  */
-function requestParam(c: ClientOperation, optionsRequired = false): OptionalKind<ParameterDeclarationStructure> {
+function requestParam(c: ClientOperation, optionsRequired = false): ParameterDecl {
   const optional = !c.types.requestRequired && !optionsRequired;
   return { name: 'request', type: c.types.requestName, ...(optional ? { initializer: '{}' } : {}) };
 }
 
 /** `(await this.#http.send({...})).body as T` — the single place a response becomes a typed value. */
 function writeCall(
-  w: CodeBlockWriter,
+  w: CodeWriter,
   c: ClientOperation,
   h: HelperNames,
   mechanism: string,
@@ -123,12 +115,11 @@ function writeCall(
   w.write(native ? ')' : `).then((res) => res.body as ${c.types.responseName})`);
 }
 
-function readMethod(c: ClientOperation, h: HelperNames): MethodDeclarationStructure {
+function readMethod(c: ClientOperation, h: HelperNames): MethodDecl {
   return {
-    kind: StructureKind.Method,
     name: methodName(c.op),
-    docs: [methodDoc(c.entry, c.auditLink)],
-    parameters: [requestParam(c), { name: 'options', type: h.callOptions, hasQuestionToken: true }],
+    docs: methodDoc(c.entry, c.auditLink),
+    parameters: [requestParam(c), { name: 'options', type: h.callOptions, optional: true }],
     returnType: `Promise<${c.types.responseName}>`,
     statements: (w) => {
       w.write('return ');
@@ -138,7 +129,7 @@ function readMethod(c: ClientOperation, h: HelperNames): MethodDeclarationStruct
   };
 }
 
-function writeStoreRun(w: CodeBlockWriter, c: ClientOperation, h: HelperNames): void {
+function writeStoreRun(w: CodeWriter, c: ClientOperation, h: HelperNames): void {
   const ttl = c.entry.ttlSeconds !== undefined ? `, ttlSeconds: ${tsNumber(c.entry.ttlSeconds)}` : '';
   w.writeLine(
     `return needStore(this.#idem, operation).run({ operation, key, scope: this.#scope, args: request, mechanism: ${tsString(c.entry.mechanism)}${ttl} }, (ctx) =>`,
@@ -147,7 +138,7 @@ function writeStoreRun(w: CodeBlockWriter, c: ClientOperation, h: HelperNames): 
   w.write(');');
 }
 
-function writeSaga(w: CodeBlockWriter, c: ClientOperation, h: HelperNames, inverse: HttpOperation | undefined): void {
+function writeSaga(w: CodeWriter, c: ClientOperation, h: HelperNames, inverse: HttpOperation | undefined): void {
   const e = c.entry;
   const ttl = e.ttlSeconds !== undefined ? `, ttlSeconds: ${tsNumber(e.ttlSeconds)}` : '';
   const comp = e.compensation !== undefined ? `, compensationOperation: ${tsString(e.compensation)}` : '';
@@ -176,29 +167,24 @@ function writeSaga(w: CodeBlockWriter, c: ClientOperation, h: HelperNames, inver
   w.write('});');
 }
 
-function writeMethod(
-  c: ClientOperation,
-  h: HelperNames,
-  inverse: HttpOperation | undefined,
-): MethodDeclarationStructure {
+function writeMethod(c: ClientOperation, h: HelperNames, inverse: HttpOperation | undefined): MethodDecl {
   const { entry } = c;
   const keyOpt = keyOption(entry, h);
   const native = isNative(entry);
   const blobs = mayCarryBlobs(c.types);
-  const options: OptionalKind<ParameterDeclarationStructure> = {
+  const options: ParameterDecl = {
     name: 'options',
     type: keyOpt.type,
-    ...(keyOpt.optional ? { hasQuestionToken: true } : {}),
+    ...(keyOpt.optional ? { optional: true } : {}),
   };
   // A write that needs the store is callable only on a client created with one (the `this` type says so).
-  const self: OptionalKind<ParameterDeclarationStructure>[] =
+  const self: ParameterDecl[] =
     usesDedupStore(entry) || entry.mechanism === 'OP-5' ? [{ name: 'this', type: `${h.clientClass}<DedupStore>` }] : [];
   return {
-    kind: StructureKind.Method,
     name: methodName(c.op),
     // Async: a refused key or options object rejects the promise like every other failure, never throws synchronously.
     isAsync: true,
-    docs: [methodDoc(entry, c.auditLink)],
+    docs: methodDoc(entry, c.auditLink),
     typeParameters: keyOpt.typeParameter !== undefined ? [keyOpt.typeParameter] : [],
     parameters: [...self, requestParam(c, !keyOpt.optional), options],
     returnType: `Promise<${native ? h.nativeWriteResult : h.writeResult}<${c.types.responseName}>>`,
@@ -226,14 +212,11 @@ function writeMethod(
 }
 
 /** `Client.errorOf("POST /payouts", err)`: static, so it can never clash with an operation's method name. */
-function errorOfMethod(h: HelperNames): MethodDeclarationStructure {
+function errorOfMethod(h: HelperNames): MethodDecl {
   return {
-    kind: StructureKind.Method,
     name: 'errorOf',
     isStatic: true,
-    docs: [
-      "`err` typed by the error responses `operation` declares, when it is that call's `HttpStatusError`; else `undefined`.",
-    ],
+    docs: "`err` typed by the error responses `operation` declares, when it is that call's `HttpStatusError`; else `undefined`.",
     typeParameters: [`K extends keyof ${h.errorsMap}`],
     parameters: [
       { name: 'operation', type: 'K' },
@@ -245,14 +228,14 @@ function errorOfMethod(h: HelperNames): MethodDeclarationStructure {
 }
 
 /** `export type PaymentsErrors = { "POST /payouts": CreatePayoutErrors; … }`: what `errorOf` looks up. */
-export function errorsMapStatement(ops: ClientOperation[], h: HelperNames): (w: CodeBlockWriter) => void {
+export function errorsMapStatement(ops: ClientOperation[], h: HelperNames): WriterFunction {
   const members = ops.map((c): TypeMember => ({ key: propertyKey(c.op.key), type: c.types.errorsName }));
   return typeAliasStatement(h.errorsMap, ["Each operation's `XErrors` by operation key (for `errorOf`)."], (w) =>
     writeObjectType(w, members),
   );
 }
 
-export function buildClientClass(ops: ClientOperation[], h: HelperNames, doc: string): ClassDeclarationStructure {
+export function buildClientClass(ops: ClientOperation[], h: HelperNames, doc: string): ClassDecl {
   const byKey = new Map(ops.map((c) => [c.op.key, c.op]));
   const methods = [
     errorOfMethod(h),
@@ -265,7 +248,7 @@ export function buildClientClass(ops: ClientOperation[], h: HelperNames, doc: st
   const store = ops.some((c) => usesDedupStore(c.entry));
   const saga = ops.some((c) => isWrapped(c.entry) && c.entry.mechanism === 'OP-5');
   // Private members exist only when used: `--noUnusedLocals` flags unread private members.
-  const props: OptionalKind<PropertyDeclarationStructure>[] = [{ name: '#http', isReadonly: true, type: 'HttpCaller' }];
+  const props: PropertyDecl[] = [{ name: '#http', isReadonly: true, type: 'HttpCaller' }];
   const init = ['this.#http = createHttpCaller(options);'];
   const S = h.storeParam;
   if (store || saga) {
@@ -273,7 +256,7 @@ export function buildClientClass(ops: ClientOperation[], h: HelperNames, doc: st
       name: 'store',
       isReadonly: true,
       type: S,
-      docs: ['The dedup store this client was created with (`undefined`: only writes that need none are callable).'],
+      docs: 'The dedup store this client was created with (`undefined`: only writes that need none are callable).',
     });
     init.push(`this.store = options.store as ${S};`);
   }
@@ -286,19 +269,15 @@ export function buildClientClass(ops: ClientOperation[], h: HelperNames, doc: st
     init.push('this.#scope = options.scope;');
   }
   return {
-    kind: StructureKind.Class,
     name: h.clientClass,
-    isExported: true,
-    docs: [doc],
+    docs: doc,
     properties: props,
-    ctors: [
-      {
-        parameters: [
-          { name: 'options', type: store || saga ? `${h.clientOptions} & { store?: ${S} }` : h.clientOptions },
-        ],
-        statements: init,
-      },
-    ],
+    ctor: {
+      parameters: [
+        { name: 'options', type: store || saga ? `${h.clientOptions} & { store?: ${S} }` : h.clientOptions },
+      ],
+      statements: init,
+    },
     ...(store || saga ? { typeParameters: [`${S} extends DedupStore | undefined = DedupStore | undefined`] } : {}),
     methods,
   };

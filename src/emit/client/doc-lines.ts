@@ -1,11 +1,11 @@
 /** JSDoc blocks; spec text reaches them only through `docLines`/`docInline` (src/escape/comment.ts). */
-import type { CodeBlockWriter } from 'ts-morph';
+import type { CodeWriter } from './code-writer.js';
 import { docLines } from '../../escape/index.js';
 
 const isObj = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 /** A JSDoc block from `description`/`deprecated`; `*\/` inside text would end the comment early. */
-export function writeDoc(w: CodeBlockWriter, schema: unknown): void {
+export function writeDoc(w: CodeWriter, schema: unknown): void {
   if (!isObj(schema)) return;
   const lines: string[] = [];
   const description = schema.description;
@@ -17,7 +17,7 @@ export function writeDoc(w: CodeBlockWriter, schema: unknown): void {
 export { docInline, docLines } from '../../escape/index.js';
 
 /** Lines are already escaped; `*\/` is re-checked so a line built by mistake from raw text still cannot end the block. */
-export function writeDocLines(w: CodeBlockWriter, lines: string[]): void {
+export function writeDocLines(w: CodeWriter, lines: string[]): void {
   if (lines.length === 0) return;
   lines = lines.map((l) => l.replace(/\*\//g, '*\\/'));
   if (lines.length === 1) {

@@ -3,13 +3,13 @@
  * `"4XX": …`, `default: Error`). The runtime's `HttpErrorOf<XErrors>` turns it into an `HttpStatusError`
  * whose `status` narrows `body`; the client's static `errorOf` hands it out.
  */
-import type { CodeBlockWriter } from 'ts-morph';
+import type { CodeWriter } from './code-writer.js';
 import type { HttpOperation, ResponseSpec } from '../../ir/types.js';
 import { tsNumber } from '../../escape/index.js';
 import { errorResponses, pickResponseContent } from './media.js';
 import { propertyKey, type NameTable } from './names.js';
-import { writeObjectType, type TypeMember } from './object-type.js';
-import { docInline, typeAliasStatement, writeSchemaType, type TypeWriterContext } from './schema-type.js';
+import { typeAliasStatement, writeObjectType, type TypeMember } from './object-type.js';
+import { docInline, writeSchemaType, type TypeWriterContext } from './schema-type.js';
 
 /** `404` as a number key (so `HttpErrorOf` gives `status: 404`); a range or `default` as a string key. */
 function statusKey(status: string): string {
@@ -20,7 +20,7 @@ function statusKey(status: string): string {
  * The body as the runtime reads an error answer (by its content type): JSON parsed, text as a string,
  * bytes as a Blob. A response declared without content may still carry one: `unknown`.
  */
-function bodyType(r: ResponseSpec, ctx: TypeWriterContext): string | ((w: CodeBlockWriter) => void) {
+function bodyType(r: ResponseSpec, ctx: TypeWriterContext): string | ((w: CodeWriter) => void) {
   const picked = pickResponseContent(r.content);
   if (picked === undefined) return 'unknown';
   if (picked.parse === 'blob') return 'Blob';
@@ -37,7 +37,7 @@ export function errorTypes(
   names: NameTable,
   base: string,
   ctx: TypeWriterContext,
-): { name: string; statement?: (w: CodeBlockWriter) => void } {
+): { name: string; statement?: (w: CodeWriter) => void } {
   const seen = new Set<string>();
   const members: TypeMember[] = [];
   for (const r of errorResponses(op.responses)) {

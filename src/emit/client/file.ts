@@ -1,9 +1,9 @@
 /**
  * One `client/<api>.gen.ts`: schema types, operation types, helpers, the client class and its factory,
- * assembled as ts-morph structures in one pass and printed by `printClientFile` (no per-node manipulation,
- * no parse of the result, so Stripe- and Graph-sized specs stay fast and small).
+ * assembled as plain declarations (structures.ts) in one pass and printed by `printClientFile` into one
+ * writer (no AST, no parse of the result, so Stripe- and Graph-sized specs stay fast and small).
  */
-import type { WriterFunction } from 'ts-morph';
+import type { WriterFunction } from './structures.js';
 import type { ApiModel, HttpOperation } from '../../ir/types.js';
 import type { ApiPlan } from '../../classify/types.js';
 import {
@@ -18,7 +18,8 @@ import {
 import {
   claimHelperNames,
   factoryStatement,
-  helperStatements,
+  keyTypeExports,
+  optionsTypeStatement,
   runtimeImports,
   RUNTIME_IMPORTS,
   type HelperUse,
@@ -26,7 +27,8 @@ import {
 import { GLOBAL_NAMES, NameTable, pascalCase } from './names.js';
 import { buildOperationTypes } from './operation-types.js';
 import { lineComment } from '../../escape/index.js';
-import { docInline, docLines, typeAliasStatement, writeSchemaType, type TypeWriterContext } from './schema-type.js';
+import { docInline, docLines, writeSchemaType, type TypeWriterContext } from './schema-type.js';
+import { typeAliasStatement } from './object-type.js';
 import { TypeRegistry } from './type-registry.js';
 import { printClientFile } from './print.js';
 import { keyLimits } from './key-limits.js';
@@ -118,9 +120,13 @@ export function renderClientFile(apiPlan: ApiPlan, anchors?: ReadonlyMap<string,
     helpers.clientClass,
   );
   return printClientFile({
-    head: [headerText(api), ...runtimeImports(use), ...helperStatements(helpers, use)],
+    header: headerText(api),
+    imports: runtimeImports(use),
+    typeExports: keyTypeExports(use),
+    optionsType: optionsTypeStatement(helpers, use),
     cls: buildClientClass(ops, helpers, doc),
-    tail: [factoryStatement(helpers, use), errorsMapStatement(ops, helpers)],
+    factory: factoryStatement(helpers, use),
+    errorsMap: errorsMapStatement(ops, helpers),
     types: [...ops.flatMap((c) => c.types.statements), ...namedTypeStatements(registry, ctx)],
   });
 }

@@ -2,15 +2,8 @@
  * The per-file declarations of a client: the runtime imports (the key-option types and helpers every client
  * shares live in @idemgen/runtime's client-support, once), their re-export, the options type and the factory.
  */
-import type {
-  FunctionDeclarationStructure,
-  ImportDeclarationStructure,
-  StatementStructures,
-  WriterFunction,
-} from 'ts-morph';
-import { StructureKind } from './ts-morph.js';
-import { writeObjectType, type TypeMember } from './object-type.js';
-import { typeAliasStatement } from './schema-type.js';
+import type { FunctionDecl, ImportDecl, WriterFunction } from './structures.js';
+import { typeAliasStatement, writeObjectType, type TypeMember } from './object-type.js';
 import type { NameTable } from './names.js';
 
 /**
@@ -115,7 +108,7 @@ export interface HelperUse {
   callOptions: boolean;
 }
 
-export function runtimeImports(use: HelperUse): ImportDeclarationStructure[] {
+export function runtimeImports(use: HelperUse): ImportDecl[] {
   const values = ['createHttpCaller', 'httpErrorOf'];
   if (use.store) values.push('createIdempotency');
   if (use.saga) values.push('runSaga');
@@ -135,19 +128,14 @@ export function runtimeImports(use: HelperUse): ImportDeclarationStructure[] {
   if (use.omitKeyPath) types.push('OmitKeyPath');
   if (use.callOptions) types.push('CallOptions');
   return [
-    { kind: StructureKind.ImportDeclaration, moduleSpecifier: RUNTIME_MODULE, namedImports: values },
-    {
-      kind: StructureKind.ImportDeclaration,
-      moduleSpecifier: RUNTIME_MODULE,
-      namedImports: types.sort(),
-      isTypeOnly: true,
-    },
+    { moduleSpecifier: RUNTIME_MODULE, namedImports: values },
+    { moduleSpecifier: RUNTIME_MODULE, namedImports: types.sort(), isTypeOnly: true },
   ];
 }
 
 /** `export type { CallerKey, … }`: the key-option types stay importable from the client module. */
-function keyTypeExports(use: HelperUse): StatementStructures[] {
-  return use.writes ? [{ kind: StructureKind.ExportDeclaration, namedExports: KEY_TYPES, isTypeOnly: true }] : [];
+export function keyTypeExports(use: HelperUse): string[] {
+  return use.writes ? KEY_TYPES : [];
 }
 
 function fn(
@@ -157,11 +145,10 @@ function fn(
   returnType: string,
   statements: string[],
   typeParameters: string[] = [],
-): FunctionDeclarationStructure {
+): FunctionDecl {
   return {
-    kind: StructureKind.Function,
     name,
-    docs: [doc],
+    docs: doc,
     typeParameters,
     parameters: params.map(([n, type]) => ({ name: n, type })),
     returnType,
@@ -183,42 +170,33 @@ const STORE_OPTIONS: TypeMember[] = [
   { key: 'scope', optional: true, type: 'string', docs: ['Tenant/principal namespace of the stored keys.'] },
 ];
 
-export function helperStatements(h: HelperNames, use: HelperUse): (StatementStructures | WriterFunction)[] {
-  const out: (StatementStructures | WriterFunction)[] = keyTypeExports(use);
+/** `export type XClientOptions = HttpCallerOptions & { store?; scope? }`. */
+export function optionsTypeStatement(h: HelperNames, use: HelperUse): WriterFunction {
   const members = use.store || use.saga ? STORE_OPTIONS : [];
-  out.push(
-    typeAliasStatement(
-      h.clientOptions,
-      ['`baseUrl`, `headers`, `fetch`, `timeoutMs`, `retry` go to the runtime HTTP layer.'],
-      (w) => {
-        w.write('HttpCallerOptions');
-        if (members.length > 0) w.write(' & ');
-        if (members.length > 0) writeObjectType(w, members);
-      },
-    ),
+  return typeAliasStatement(
+    h.clientOptions,
+    ['`baseUrl`, `headers`, `fetch`, `timeoutMs`, `retry` go to the runtime HTTP layer.'],
+    (w) => {
+      w.write('HttpCallerOptions');
+      if (members.length > 0) w.write(' & ');
+      if (members.length > 0) writeObjectType(w, members);
+    },
   );
-  return out;
 }
 
-export function factoryStatement(h: HelperNames, use: HelperUse): StatementStructures {
+export function factoryStatement(h: HelperNames, use: HelperUse): FunctionDecl {
   if (!(use.store || use.saga)) {
-    return {
-      ...fn(h.factory, `Create a {@link ${h.clientClass}}.`, [['options', h.clientOptions]], h.clientClass, [
-        `return new ${h.clientClass}(options);`,
-      ]),
-      isExported: true,
-    };
+    return fn(h.factory, `Create a {@link ${h.clientClass}}.`, [['options', h.clientOptions]], h.clientClass, [
+      `return new ${h.clientClass}(options);`,
+    ]);
   }
   const S = h.storeParam;
-  return {
-    ...fn(
-      h.factory,
-      `Create a {@link ${h.clientClass}}; pass \`store\` to enable the writes that need one.`,
-      [['options', `${h.clientOptions} & { store?: ${S} }`]],
-      `${h.clientClass}<${S}>`,
-      [`return new ${h.clientClass}(options);`],
-      [`${S} extends DedupStore | undefined = undefined`],
-    ),
-    isExported: true,
-  };
+  return fn(
+    h.factory,
+    `Create a {@link ${h.clientClass}}; pass \`store\` to enable the writes that need one.`,
+    [['options', `${h.clientOptions} & { store?: ${S} }`]],
+    `${h.clientClass}<${S}>`,
+    [`return new ${h.clientClass}(options);`],
+    [`${S} extends DedupStore | undefined = undefined`],
+  );
 }

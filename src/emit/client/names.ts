@@ -49,16 +49,27 @@ export function typeIdentifier(raw: string): string {
 /** Hands out unique identifiers in call order (deterministic as long as the callers are). */
 export class NameTable {
   private readonly used = new Set<string>();
+  /**
+   * Per wanted name, the suffix to try next: names are never released, so every suffix below it is still
+   * taken, and a name wanted by hundreds of operations (Graph) is not probed from `2` each time.
+   */
+  private readonly nextSuffix = new Map<string, number>();
 
   constructor(reserved: readonly string[] = []) {
     for (const r of reserved) this.used.add(r);
   }
 
-  /** `wanted` if free, else `wanted2`, `wanted3`, … */
+  /** `wanted` if free, else `wanted2`, `wanted3`, … (the first one free) */
   claim(wanted: string): string {
-    let name = wanted;
-    for (let i = 2; this.used.has(name); i++) name = `${wanted}${i}`;
+    if (!this.used.has(wanted)) {
+      this.used.add(wanted);
+      return wanted;
+    }
+    let i = this.nextSuffix.get(wanted) ?? 2;
+    while (this.used.has(`${wanted}${i}`)) i++;
+    const name = `${wanted}${i}`;
     this.used.add(name);
+    this.nextSuffix.set(wanted, i + 1);
     return name;
   }
 }

@@ -1,8 +1,9 @@
 /**
  * Object types the emitter assembles itself (request groups, the client options, error maps) as data: a
- * list of members printed by `writeObjectType`, so no type text is pasted together from strings and `\n`.
+ * list of members printed by `writeObjectType`, so no type text is pasted together from strings and `\n`;
+ * and `typeAliasStatement`, the `export type X = …;` every alias of the client file is written as.
  */
-import type { CodeBlockWriter } from 'ts-morph';
+import type { CodeWriter } from './code-writer.js';
 import { writeDocLines } from './doc-lines.js';
 
 export interface TypeMember {
@@ -12,10 +13,10 @@ export interface TypeMember {
   /** Doc lines, already escaped for a comment. */
   docs?: string[];
   /** Type text built by the emitter, or a writer for one (a schema type). */
-  type: string | ((w: CodeBlockWriter) => void);
+  type: string | ((w: CodeWriter) => void);
 }
 
-export function writeObjectType(w: CodeBlockWriter, members: readonly TypeMember[]): void {
+export function writeObjectType(w: CodeWriter, members: readonly TypeMember[]): void {
   w.write('{').newLine();
   w.indent(() => {
     for (const m of members) {
@@ -27,4 +28,21 @@ export function writeObjectType(w: CodeBlockWriter, members: readonly TypeMember
     }
   });
   w.write('}');
+}
+
+/**
+ * `export type Name = …;` with its JSDoc, written straight into the file's writer (the file puts a blank
+ * line before each alias): the type is written once, at the indentation its object members need.
+ */
+export function typeAliasStatement(
+  name: string,
+  docLinesOf: string[],
+  body: (w: CodeWriter) => void,
+): (w: CodeWriter) => void {
+  return (w) => {
+    writeDocLines(w, docLinesOf);
+    w.write(`export type ${name} = `);
+    body(w);
+    w.write(';').newLine();
+  };
 }

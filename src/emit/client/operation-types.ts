@@ -3,21 +3,14 @@
  * (`path`, `query`, `header`, `cookie`, `body`) so equal names in different locations never clash;
  * `XResponse` is the union of the success bodies; `XErrors` maps each declared error status to its body.
  */
-import type { CodeBlockWriter } from 'ts-morph';
+import type { CodeWriter } from './code-writer.js';
 import type { HttpOperation, JsonSchema, Parameter } from '../../ir/types.js';
 import type { Carrier } from '../../classify/types.js';
 import { pickRequestContent, responseShape, type BodyEncoding, type ResponseShape } from './media.js';
 import { propertyKey, type NameTable, pascalCase } from './names.js';
 import { jsonText } from '../../escape/index.js';
-import {
-  docInline,
-  docLines,
-  writeSchemaType,
-  writeSchemaTypeWithout,
-  typeAliasStatement,
-  type TypeWriterContext,
-} from './schema-type.js';
-import { writeObjectType, type TypeMember } from './object-type.js';
+import { docInline, docLines, writeSchemaType, writeSchemaTypeWithout, type TypeWriterContext } from './schema-type.js';
+import { typeAliasStatement, writeObjectType, type TypeMember } from './object-type.js';
 import { errorTypes } from './error-types.js';
 
 type ParamGroup = 'path' | 'query' | 'header' | 'cookie';
@@ -33,7 +26,7 @@ export interface OperationTypes {
   body?: { encoding: BodyEncoding; required: boolean; mediaType?: string };
   requestRequired: boolean;
   response: ResponseShape;
-  statements: ((w: CodeBlockWriter) => void)[];
+  statements: ((w: CodeWriter) => void)[];
   /** The body type drops a nested key path with the runtime's `OmitKeyPath`. */
   omitsKeyPath: boolean;
 }
@@ -121,7 +114,7 @@ export function buildOperationTypes(
   };
 }
 
-function paramsType(params: Parameter[], ctx: TypeWriterContext): (w: CodeBlockWriter) => void {
+function paramsType(params: Parameter[], ctx: TypeWriterContext): (w: CodeWriter) => void {
   const members = params.map(
     (p): TypeMember => ({
       key: propertyKey(p.name),
@@ -147,12 +140,7 @@ const isTopLevelOnly = (paths: string[][]): boolean => paths.length === 1 && pat
  * A single top-level field is left out of the body type (`writeSchemaTypeWithout`); a nested or per-variant path with the
  * runtime's `OmitKeyPath`, which distributes over a `oneOf` union (plain `Omit` would collapse it).
  */
-function writeBody(
-  w: CodeBlockWriter,
-  body: BodySource,
-  omitted: string[][] | undefined,
-  ctx: TypeWriterContext,
-): void {
+function writeBody(w: CodeWriter, body: BodySource, omitted: string[][] | undefined, ctx: TypeWriterContext): void {
   if (body.encoding === 'binary') {
     w.write('Blob | ArrayBuffer | Uint8Array'); // sent as raw bytes by the runtime (Buffer is a Uint8Array)
   } else if (body.encoding === 'text') {
@@ -167,7 +155,7 @@ function writeBody(
   }
 }
 
-function writeResponse(w: CodeBlockWriter, shape: ResponseShape, ctx: TypeWriterContext): void {
+function writeResponse(w: CodeWriter, shape: ResponseShape, ctx: TypeWriterContext): void {
   if (shape.bodies.length === 0) {
     w.write('void');
     return;

@@ -1,58 +1,136 @@
 /**
- * Printing a client file from its structures with ts-morph's `printStructure`, in pieces. A CodeBlockWriter
- * keeps every write as its own string until `toString()`, so one writer for a whole Graph client (26 MB of
- * text) held millions of small strings at once: the run's peak memory. The file is printed as its frame
- * (header, imports, helpers, the class without its methods, the factory), the methods in batches, and one
- * writer per type alias; the pieces are joined once. The text is the same as printing it in one writer
- * (`Project.createSourceFile` would print that text too, then parse it into an AST we never read).
+ * Prints a client file from its declarations (structures.ts) into one CodeWriter, in the layout ts-morph's
+ * structure printer gave it before (the goldens did not change when we dropped it, docs/decisions.md):
+ * statements one per line, a blank line around the class and the factory and between class members and
+ * type aliases, JSDoc as `/** x *\/` or one ` * ` line per line.
  */
+import { tsString } from '../../escape/index.js';
+import { CodeWriter } from './code-writer.js';
 import type {
-  ClassDeclarationStructure,
-  MethodDeclarationStructure,
-  OptionalKind,
-  StatementStructures,
+  ClassDecl,
+  FunctionDecl,
+  ImportDecl,
+  MethodDecl,
+  ParameterDecl,
+  PropertyDecl,
+  SignatureDecl,
   WriterFunction,
-} from 'ts-morph';
-import { CodeBlockWriter, printStructure, StructureKind } from './ts-morph.js';
-
-const PRINT_OPTIONS = { indentNumberOfSpaces: 2, newLine: '\n', useSingleQuote: false } as const;
-/** Methods per scratch class: large enough to amortize the printer set-up, small enough to stay cheap. */
-const METHOD_BATCH = 200;
+} from './structures.js';
 
 export interface ClientFileParts {
-  /** Header comment, imports, helper declarations. */
-  head: (string | StatementStructures | WriterFunction)[];
-  cls: ClassDeclarationStructure;
-  tail: (StatementStructures | WriterFunction)[];
+  /** Header comment lines (`// …`), already escaped for a line comment. */
+  header: string;
+  imports: ImportDecl[];
+  /** Names re-exported with `export type { … }`; none: no statement. */
+  typeExports: string[];
+  /** `export type XClientOptions = …;` */
+  optionsType: WriterFunction;
+  cls: ClassDecl;
+  factory: FunctionDecl;
+  /** `export type XErrors = …;` */
+  errorsMap: WriterFunction;
   /** `export type …` writers; each is preceded by a blank line. */
   types: WriterFunction[];
 }
 
-/** Members of a scratch class printed at class-member indentation, without the `class X {` / `}` lines. */
-function printMembers(methods: OptionalKind<MethodDeclarationStructure>[]): string {
-  const text = printStructure({ kind: StructureKind.Class, name: 'Batch', methods }, PRINT_OPTIONS);
-  return text.slice(text.indexOf('\n') + 1, text.lastIndexOf('}'));
+/** A JSDoc block from text whose lines are already escaped for a comment, then a newline. */
+function printDocs(w: CodeWriter, text: string): void {
+  const lines = text.split(/\r?\n/);
+  w.write('/**');
+  if (lines.length <= 1) w.write(' ').write(lines[0]!);
+  else {
+    w.newLine();
+    for (let i = lines[0]!.length === 0 ? 1 : 0; i < lines.length; i++) {
+      w.write(lines[i]!.length > 0 ? ` * ${lines[i]}` : ' *');
+      w.newLine();
+    }
+  }
+  w.spaceIfLastNot().write('*/').newLine();
 }
 
-function printTypeAlias(statement: WriterFunction): string {
-  const w = new CodeBlockWriter(PRINT_OPTIONS);
-  statement(w);
-  return `\n${w.toString()}`;
+function parameterText(p: ParameterDecl): string {
+  const init = p.initializer !== undefined ? ` = ${p.initializer}` : '';
+  return `${p.name}${p.optional === true ? '?' : ''}: ${p.type}${init}`;
+}
+
+/** `name<T, U>(a: A, b?: B): R` */
+function signatureText(s: SignatureDecl): string {
+  const tps = s.typeParameters !== undefined && s.typeParameters.length > 0 ? `<${s.typeParameters.join(', ')}>` : '';
+  return `${s.name}${tps}(${s.parameters.map(parameterText).join(', ')}): ${s.returnType}`;
+}
+
+/** `{`, the statements (one per line) or what `body` writes, one level deeper, `}`. */
+function printBlock(w: CodeWriter, body: string[] | WriterFunction): void {
+  w.write('{');
+  w.indent(() => {
+    if (typeof body === 'function') body(w);
+    else
+      body.forEach((s, i) => {
+        if (i > 0) w.newLineIfLastNot();
+        w.write(s);
+      });
+  });
+  w.newLineIfLastNot().write('}');
+}
+
+function printProperty(w: CodeWriter, p: PropertyDecl): void {
+  if (p.docs !== undefined) printDocs(w, p.docs);
+  w.write(`${p.isReadonly === true ? 'readonly ' : ''}${p.name}: ${p.type};`);
+}
+
+function printMethod(w: CodeWriter, m: MethodDecl): void {
+  printDocs(w, m.docs);
+  const modifiers = `${m.isStatic === true ? 'static ' : ''}${m.isAsync === true ? 'async ' : ''}`;
+  w.write(`${modifiers}${signatureText(m)} `);
+  printBlock(w, m.statements);
+}
+
+function printClass(w: CodeWriter, c: ClassDecl): void {
+  printDocs(w, c.docs);
+  const tps = c.typeParameters !== undefined && c.typeParameters.length > 0 ? `<${c.typeParameters.join(', ')}>` : '';
+  w.write(`export class ${c.name}${tps} {`);
+  w.indent(() => {
+    c.properties.forEach((p, i) => {
+      if (i > 0) w.newLine();
+      printProperty(w, p);
+    });
+    w.blankLine();
+    w.write(`constructor(${c.ctor.parameters.map(parameterText).join(', ')}) `);
+    printBlock(w, c.ctor.statements);
+    for (const m of c.methods) {
+      w.blankLine();
+      printMethod(w, m);
+    }
+  });
+  w.newLineIfLastNot().write('}');
+}
+
+function printImport(w: CodeWriter, i: ImportDecl): void {
+  const type = i.isTypeOnly === true ? ' type' : '';
+  w.write(`import${type} { ${i.namedImports.join(', ')} } from ${tsString(i.moduleSpecifier)};`);
 }
 
 export function printClientFile(parts: ClientFileParts): string {
-  const methods = parts.cls.methods ?? [];
-  const frame = printStructure(
-    { kind: StructureKind.SourceFile, statements: [...parts.head, { ...parts.cls, methods: [] }, ...parts.tail] },
-    PRINT_OPTIONS,
-  );
-  // The class body ends at the first line that is a lone `}` after `class Name`; members are blank-line separated.
-  const classAt = frame.indexOf(`class ${parts.cls.name} `);
-  const end = frame.indexOf('\n}\n', classAt) + 1;
-  const out: string[] = [frame.slice(0, end)];
-  for (let i = 0; i < methods.length; i += METHOD_BATCH)
-    out.push('\n', printMembers(methods.slice(i, i + METHOD_BATCH)));
-  out.push(frame.slice(end));
-  for (const t of parts.types) out.push(printTypeAlias(t));
-  return out.join('');
+  const w = new CodeWriter();
+  w.write(parts.header);
+  for (const i of parts.imports) {
+    w.newLineIfLastNot();
+    printImport(w, i);
+  }
+  if (parts.typeExports.length > 0) w.newLineIfLastNot().write(`export type { ${parts.typeExports.join(', ')} };`);
+  w.newLineIfLastNot();
+  parts.optionsType(w);
+  w.blankLine();
+  printClass(w, parts.cls);
+  w.blankLine();
+  printDocs(w, parts.factory.docs);
+  w.write(`export function ${signatureText(parts.factory)} `);
+  printBlock(w, parts.factory.statements);
+  w.blankLine();
+  parts.errorsMap(w);
+  for (const t of parts.types) {
+    w.newLine();
+    t(w);
+  }
+  return w.toString();
 }

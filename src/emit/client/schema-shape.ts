@@ -18,9 +18,9 @@ export function precedenceOf(schema: JsonSchema | undefined): Precedence {
   if (!isObj(schema)) return 'atom';
   if (typeof schema.$ref === 'string') return 'atom';
   const precs: Precedence[] = [];
-  const lits = Array.isArray(schema.enum) ? enumLiterals(schema.enum) : [];
+  const lits = Array.isArray(schema.enum) ? enumArity(schema.enum) : 0;
   if ('const' in schema && literal(schema.const) !== undefined) precs.push('atom');
-  else if (lits.length > 0) precs.push(lits.length > 1 ? 'union' : 'atom');
+  else if (lits > 0) precs.push(lits > 1 ? 'union' : 'atom');
   else {
     const n = declaredTypes(schema).length;
     if (n > 0) precs.push(n > 1 ? 'union' : 'atom');
@@ -45,6 +45,26 @@ export function literal(value: unknown): string | undefined {
 export const enumLiterals = (values: unknown[]): string[] => [
   ...new Set(values.map(literal).filter((l): l is string => l !== undefined)),
 ];
+
+/**
+ * How many distinct literals `enumLiterals` would give, capped at 2, without writing them: two values give
+ * the same literal exactly when they are `===` (0 and -0 both print `0`).
+ */
+function enumArity(values: unknown[]): 0 | 1 | 2 {
+  let first: unknown;
+  let found = false;
+  for (const v of values) {
+    if (
+      !(v === null || typeof v === 'string' || typeof v === 'boolean' || (typeof v === 'number' && Number.isFinite(v)))
+    )
+      continue;
+    if (!found) {
+      first = v;
+      found = true;
+    } else if (v !== first) return 2;
+  }
+  return found ? 1 : 0;
+}
 
 export function declaredTypes(s: Obj): string[] {
   const t = s.type;

@@ -1,21 +1,13 @@
 /**
  * JSON Schema (the OpenAPI 3.1 form the IR gives every source, ir/schemas.ts) → TypeScript type text, written
- * straight into ts-morph's CodeBlockWriter so huge specs never build an intermediate AST per schema node.
+ * straight into the file's CodeWriter so huge specs never build an intermediate AST per schema node.
  */
-import type { CodeBlockWriter } from 'ts-morph';
+import type { CodeWriter } from './code-writer.js';
 import type { JsonSchema } from '../../ir/types.js';
 import { tsString } from '../../escape/index.js';
-import {
-  declaredTypes,
-  enumLiterals,
-  isObj,
-  literal,
-  precedenceOf,
-  type Obj,
-  type Precedence,
-} from './schema-shape.js';
+import { declaredTypes, enumLiterals, isObj, literal, precedenceOf, type Obj } from './schema-shape.js';
 import { propertyKey } from './names.js';
-import { writeDoc, writeDocLines } from './doc-lines.js';
+import { writeDoc } from './doc-lines.js';
 import type { TypeRegistry } from './type-registry.js';
 
 export interface TypeWriterContext {
@@ -27,7 +19,7 @@ export interface TypeWriterContext {
 /** Deep inline nesting beyond this prints `unknown`; real specs stay far below it. */
 const MAX_DEPTH = 48;
 
-export function writeSchemaType(w: CodeBlockWriter, schema: JsonSchema | undefined, ctx: TypeWriterContext): void {
+export function writeSchemaType(w: CodeWriter, schema: JsonSchema | undefined, ctx: TypeWriterContext): void {
   if (schema === undefined || schema === true || !isObj(schema)) {
     w.write(schema === false ? 'never' : 'unknown');
     return;
@@ -44,45 +36,52 @@ export function writeSchemaType(w: CodeBlockWriter, schema: JsonSchema | undefin
   }
 }
 
-function writeNonTrivial(w: CodeBlockWriter, s: Obj, ctx: TypeWriterContext): void {
-  const members = memberWriters(s, ctx);
-  // `&` binds tighter than `|`: only a union member of an intersection needs parentheses (`A & (B | C)`),
-  // and `X | null` (written from `type: [X, 'null']`) never does.
-  const several = members.length > 1;
-  members.forEach((m, i) => {
-    if (i > 0) w.write(' & ');
-    if (several && m.prec === 'union') w.write('(');
-    m.write(w);
-    if (several && m.prec === 'union') w.write(')');
-  });
-}
+const COMPOSITIONS = ['allOf', 'oneOf', 'anyOf'] as const;
 
-interface Member {
-  prec: Precedence;
-  write: (w: CodeBlockWriter) => void;
-}
-
-/** The parts a schema is written as, joined with ` & `: its `$ref`, or its own type and each composition. */
-function memberWriters(s: Obj, ctx: TypeWriterContext): Member[] {
+/**
+ * The parts a schema is written as, joined with ` & `: its `$ref`, or its own type (const, enum or `type`s)
+ * and each composition. Written straight out, no list of part writers: Graph writes millions of nodes.
+ */
+function writeNonTrivial(w: CodeWriter, s: Obj, ctx: TypeWriterContext): void {
   if (typeof s.$ref === 'string') {
     // Only annotations stand beside a `$ref` here (ir/schemas.ts); they are read by writeDoc.
-    const name = ctx.registry.nameFor(s.$ref);
-    return [{ prec: 'atom', write: (x) => x.write(name ?? 'unknown') }];
+    w.write(ctx.registry.nameFor(s.$ref) ?? 'unknown');
+    return;
   }
-  const members: Member[] = [];
-  const base = baseWriter(s, ctx);
-  if (base !== undefined) members.push(base);
-  for (const key of ['allOf', 'oneOf', 'anyOf'] as const) {
+  const base = baseOf(s);
+  let parts = base !== undefined ? 1 : 0;
+  for (const key of COMPOSITIONS) if (nonEmpty(s[key])) parts++;
+  if (parts === 0) {
+    w.write('unknown');
+    return;
+  }
+  // `&` binds tighter than `|`: only a union member of an intersection needs parentheses (`A & (B | C)`),
+  // and `X | null` (written from `type: [X, 'null']`) never does.
+  const several = parts > 1;
+  let first = true;
+  if (base !== undefined) {
+    first = false;
+    const paren = several && isUnionBase(base);
+    if (paren) w.write('(');
+    writeBase(w, base, s, ctx);
+    if (paren) w.write(')');
+  }
+  for (const key of COMPOSITIONS) {
     const list = s[key];
-    if (!Array.isArray(list) || list.length === 0) continue;
-    const prec: Precedence = list.length === 1 ? 'atom' : key === 'allOf' ? 'intersection' : 'union';
-    members.push({ prec, write: (x) => writeJoined(x, list as JsonSchema[], key === 'allOf' ? ' & ' : ' | ', ctx) });
+    if (!nonEmpty(list)) continue;
+    if (!first) w.write(' & ');
+    first = false;
+    const paren = several && key !== 'allOf' && list.length > 1;
+    if (paren) w.write('(');
+    writeJoined(w, list as JsonSchema[], key === 'allOf' ? ' & ' : ' | ', ctx);
+    if (paren) w.write(')');
   }
-  return members.length > 0 ? members : [{ prec: 'atom', write: (x) => x.write('unknown') }];
 }
 
+const nonEmpty = (v: unknown): v is unknown[] => Array.isArray(v) && v.length > 0;
+
 /** Members of `allOf` need parentheses when they are unions; members of a union never do. */
-function writeJoined(w: CodeBlockWriter, list: JsonSchema[], sep: string, ctx: TypeWriterContext): void {
+function writeJoined(w: CodeWriter, list: JsonSchema[], sep: string, ctx: TypeWriterContext): void {
   list.forEach((item, i) => {
     if (i > 0) w.write(sep);
     const paren = sep === ' & ' && list.length > 1 && precedenceOf(item) === 'union';
@@ -92,29 +91,38 @@ function writeJoined(w: CodeBlockWriter, list: JsonSchema[], sep: string, ctx: T
   });
 }
 
-/** The part of a schema that is not a composition: const, enum, or its `type`(s). */
-function baseWriter(s: Obj, ctx: TypeWriterContext): Member | undefined {
+/** The part of a schema that is not a composition: a literal (const), literals (enum), or its `type`s. */
+type Base = { literals: string } | { union: boolean; literals: string } | { types: string[] };
+
+function baseOf(s: Obj): Base | undefined {
   if ('const' in s) {
     const lit = literal(s.const);
-    if (lit !== undefined) return { prec: 'atom', write: (w) => w.write(lit) };
+    if (lit !== undefined) return { literals: lit };
   }
   if (Array.isArray(s.enum)) {
     const lits = enumLiterals(s.enum);
-    if (lits.length > 0) return { prec: lits.length > 1 ? 'union' : 'atom', write: (w) => w.write(lits.join(' | ')) };
+    if (lits.length > 0) return { union: lits.length > 1, literals: lits.join(' | ') };
   }
   const types = declaredTypes(s);
-  if (types.length === 0) return undefined;
-  return {
-    prec: types.length > 1 ? 'union' : 'atom',
-    write: (w) =>
-      types.forEach((t, i) => {
-        if (i > 0) w.write(' | ');
-        writePrimitive(w, t, s, ctx);
-      }),
-  };
+  return types.length > 0 ? { types } : undefined;
 }
 
-function writePrimitive(w: CodeBlockWriter, type: string, s: Obj, ctx: TypeWriterContext): void {
+function isUnionBase(b: Base): boolean {
+  return 'types' in b ? b.types.length > 1 : 'union' in b && b.union;
+}
+
+function writeBase(w: CodeWriter, b: Base, s: Obj, ctx: TypeWriterContext): void {
+  if (!('types' in b)) {
+    w.write(b.literals);
+    return;
+  }
+  b.types.forEach((t, i) => {
+    if (i > 0) w.write(' | ');
+    writePrimitive(w, t, s, ctx);
+  });
+}
+
+function writePrimitive(w: CodeWriter, type: string, s: Obj, ctx: TypeWriterContext): void {
   switch (type) {
     case 'string':
       // `format: binary` is a file part (multipart) or a raw body; `Blob` is what fetch sends and returns.
@@ -141,7 +149,7 @@ function writePrimitive(w: CodeBlockWriter, type: string, s: Obj, ctx: TypeWrite
   }
 }
 
-function writeArray(w: CodeBlockWriter, s: Obj, ctx: TypeWriterContext): void {
+function writeArray(w: CodeWriter, s: Obj, ctx: TypeWriterContext): void {
   const tuple = Array.isArray(s.prefixItems) ? s.prefixItems : Array.isArray(s.items) ? s.items : undefined;
   if (tuple !== undefined) {
     w.write('[');
@@ -161,7 +169,7 @@ function writeArray(w: CodeBlockWriter, s: Obj, ctx: TypeWriterContext): void {
   w.write('[]');
 }
 
-function writeObject(w: CodeBlockWriter, s: Obj, ctx: TypeWriterContext, without?: string): void {
+function writeObject(w: CodeWriter, s: Obj, ctx: TypeWriterContext, without?: string): void {
   const props = isObj(s.properties) ? s.properties : {};
   const keys = Object.keys(props).filter((k) => k !== without);
   const extra = s.additionalProperties;
@@ -200,7 +208,7 @@ function writeObject(w: CodeBlockWriter, s: Obj, ctx: TypeWriterContext, without
  * object is written without it; anything else (a named type, a composition) as `Omit<T, "key">`.
  */
 export function writeSchemaTypeWithout(
-  w: CodeBlockWriter,
+  w: CodeWriter,
   schema: JsonSchema | undefined,
   key: string,
   ctx: TypeWriterContext,
@@ -226,24 +234,6 @@ export function writeSchemaTypeWithout(
   } finally {
     ctx.stack.delete(schema);
   }
-}
-
-/**
- * `export type Name = …;` written into its own writer (the file joins the aliases with blank lines). ts-morph's TypeAlias structure
- * prints its type into a scratch writer and re-writes that text with hanging indentation (one level too deep
- * for object types, and a second pass over every character of Graph-sized specs), so aliases go this way.
- */
-export function typeAliasStatement(
-  name: string,
-  docLinesOf: string[],
-  body: (w: CodeBlockWriter) => void,
-): (w: CodeBlockWriter) => void {
-  return (w) => {
-    writeDocLines(w, docLinesOf);
-    w.write(`export type ${name} = `);
-    body(w);
-    w.write(';').newLine();
-  };
 }
 
 export { docInline, docLines } from './doc-lines.js';

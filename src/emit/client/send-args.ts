@@ -3,14 +3,14 @@
  * path parameters are substituted here (RFC 6570 simple expansion, percent-encoded), everything else —
  * query flattening, Stripe-style nested form bodies, multipart, the key carrier, retries — is the runtime's.
  */
-import type { CodeBlockWriter } from 'ts-morph';
+import type { CodeWriter } from './code-writer.js';
 import type { HttpOperation } from '../../ir/types.js';
 import type { Carrier } from '../../classify/types.js';
 import { jsonText, tsMember, tsString, tsTemplateText } from '../../escape/index.js';
 import type { OperationTypes } from './operation-types.js';
 import { pinnedResponseType } from './media.js';
 
-export function writePathExpression(w: CodeBlockWriter, op: HttpOperation): void {
+export function writePathExpression(w: CodeWriter, op: HttpOperation): void {
   const declared = new Set(op.parameters.filter((p) => p.in === 'path').map((p) => p.name));
   const parts = op.path.split(/(\{[^}]+\})/);
   if (!parts.some((p) => p.startsWith('{') && declared.has(p.slice(1, -1)))) {
@@ -55,7 +55,7 @@ export interface SendOptions {
 }
 
 export function writeSendArgs(
-  w: CodeBlockWriter,
+  w: CodeWriter,
   op: HttpOperation,
   types: OperationTypes,
   o: SendOptions,

@@ -108,9 +108,11 @@ export class TypeRegistry {
       if (typeof ref === 'string' && !this.byRef.has(ref)) {
         if (this.nameFor(ref) !== undefined) stack.push(this.named[this.named.length - 1]!.schema);
       }
-      for (const [k, v] of Object.entries(node)) {
+      // Keys, not entries: no [key, value] array per member of every schema node (Graph has millions).
+      for (const k of Object.keys(node)) {
         // `example(s)`/`default` hold instance data, where a `$ref` key is just data (GitHub's SCIM examples).
-        if (k !== 'example' && k !== 'examples' && k !== 'default' && k !== 'enum' && k !== 'const') stack.push(v);
+        if (k !== 'example' && k !== 'examples' && k !== 'default' && k !== 'enum' && k !== 'const')
+          stack.push((node as Record<string, unknown>)[k]);
       }
     }
   }

@@ -1,7 +1,7 @@
-import { CodeBlockWriter } from 'ts-morph';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { HttpOperation, Parameter } from '../../../src/ir/types.js';
 import { writePathExpression } from '../../../src/emit/client/send-args.js';
+import { CodeWriter } from '../../../src/emit/client/code-writer.js';
 
 const g = globalThis as { __pwned?: unknown };
 
@@ -26,7 +26,7 @@ function op(path: string, params: string[]): HttpOperation {
 
 /** The emitted expression, evaluated the way the generated method evaluates it. */
 function evaluate(path: string, params: string[], values: Record<string, string>): string {
-  const w = new CodeBlockWriter();
+  const w = new CodeWriter();
   writePathExpression(w, op(path, params));
   // eslint-disable-next-line @typescript-eslint/no-implied-eval -- the point: run exactly what was emitted
   return new Function('request', `return ${w.toString()};`)({ path: values }) as string;
