@@ -55,10 +55,52 @@ describe('Redis store specifics', () => {
     expect(ttl).toBeLessThanOrEqual(5_000);
   });
 
-  it('keeps working after SCRIPT FLUSH (EVALSHA falls back to EVAL once)', async () => {
+  // Scripts run as a Redis Functions library (functions.ts), loaded on the first miss.
+  const settle = async (s: FullDedupStore, key: string) => {
+    const now = Date.now();
+    expect((await s.claim({ ...input(key), leaseToken: `t-${key}`, now })).claimed).toBe(true);
+    expect(await s.complete({ scope: '', key, leaseToken: `t-${key}`, now, result: '1' })).toBe(true);
+    expect(await s.get({ scope: '', key })).toMatchObject({ status: 'completed', result: '1' });
+  };
+  const input = (key: string) => ({
+    scope: '',
+    key,
+    operation: 'POST /x',
+    argsHash: HASH,
+    mechanism: 'fail-closed' as const,
+    leaseMs: 60_000,
+    ttlMs: 5_000,
+  });
+
+  it('loads its function library on first use and again after FUNCTION FLUSH', async () => {
+    await raw.sendCommand(['FUNCTION', 'FLUSH']);
+    await settle(store, 'fn-key-000000001');
+    const libs = (await raw.sendCommand(['FUNCTION', 'LIST', 'LIBRARYNAME', 'idemgen_*'])) as unknown[];
+    expect(libs).toHaveLength(1);
+    await raw.sendCommand(['FUNCTION', 'FLUSH']);
     await raw.sendCommand(['SCRIPT', 'FLUSH']);
-    expect((await claim('flush-key-000001')).claimed).toBe(true);
-    expect((await claim('flush-key-000001')).claimed).toBe(false);
+    await settle(store, 'fn-key-000000002');
+    expect(await raw.sendCommand(['FUNCTION', 'LIST', 'LIBRARYNAME', 'idemgen_*'])).toHaveLength(1);
+  });
+
+  it('a user without functions (ACL) runs the same scripts by EVALSHA, and by EVAL after SCRIPT FLUSH', async () => {
+    const user = `nofn_${process.pid}`;
+    await raw.sendCommand(['ACL', 'SETUSER', user, 'on', '>pw', '~*', '&*', '+@all', '-fcall', '-function']);
+    const url = new URL(inject('redisUrl'));
+    url.username = user;
+    url.password = 'pw';
+    const limited = createRedisStore({ url: url.toString(), prefix });
+    try {
+      await raw.sendCommand(['FUNCTION', 'FLUSH']);
+      await raw.sendCommand(['SCRIPT', 'FLUSH']);
+      await settle(limited, 'nofn-key-0000001');
+      await raw.sendCommand(['SCRIPT', 'FLUSH']);
+      await settle(limited, 'nofn-key-0000002');
+      expect(await raw.sendCommand(['FUNCTION', 'LIST', 'LIBRARYNAME', 'idemgen_*'])).toHaveLength(0);
+    } finally {
+      await limited.close();
+      await raw.sendCommand(['ACL', 'DELUSER', user]);
+    }
   });
 
   it('an operator deleting a row leaves no ghost in listStale', async () => {

@@ -19,19 +19,19 @@ export type PlainClaim = (rowKey: string, row: DedupRow, text: string) => Promis
 
 export function createPlainClaim(conn: RedisConnection): PlainClaim {
   let supported = true;
-  return async (rowKey, row, text) => {
-    if (!supported) return undefined;
-    let found: unknown;
-    try {
-      found = await conn.command(['SET', rowKey, text, 'NX', 'GET']);
-    } catch (err) {
-      if (!/syntax error/i.test(String((err as Error)?.message))) throw err;
-      supported = false;
-      return undefined;
-    }
+  const settle = (row: DedupRow, found: unknown): ClaimResult | undefined => {
     if (found === null || found === undefined) return { claimed: true, row };
     const current = toDedupRow(String(found));
     if (current.status !== 'pending' && current.expiresAt <= row.createdAt) return undefined;
     return { claimed: false, row: current };
+  };
+  const unsupported = (err: unknown): undefined => {
+    if (!/syntax error/i.test(String((err as Error)?.message))) throw err;
+    supported = false;
+    return undefined;
+  };
+  return (rowKey, row, text) => {
+    if (!supported) return Promise.resolve(undefined);
+    return conn.command(['SET', rowKey, text, 'NX', 'GET']).then((found) => settle(row, found), unsupported);
   };
 }

@@ -151,10 +151,11 @@ function sagaStore(t: Table): SagaStore {
   };
 }
 
+const isOne = (reply: unknown): boolean => Number(reply) === 1;
 const mapped = <R>(json: string | undefined, to: (json: string) => R): R | undefined => (json ? to(json) : undefined);
 
 export function createRedisStore(opts: RedisStoreOptions): FullDedupStore {
-  const conn = connectRedis(opts);
+  const conn = connectRedis(opts, [CLAIM, RESOLVE, FENCED, COMPLETE_HELD, TAKE_OVER, LIST_STALE, PRUNE]);
   const prefix = opts.prefix ?? 'idemgen';
   const t = table(conn, redisKeys(prefix, opts.table ?? 'idemgen_dedup'), DEDUP_OPEN);
   const sagas = new Map<string, SagaStore>();
@@ -184,7 +185,7 @@ export function createRedisStore(opts: RedisStoreOptions): FullDedupStore {
       return { claimed, row: out } as ClaimResult;
     },
     get: async (id): Promise<DedupRow | undefined> => mapped(await t.get(id), toDedupRow),
-    async complete(c) {
+    complete(c) {
       const key = rowKey(c);
       const h = held.take(key, c.leaseToken);
       if (h === undefined) {
@@ -198,7 +199,7 @@ export function createRedisStore(opts: RedisStoreOptions): FullDedupStore {
         String(Math.max(1, h.row.expiresAt - c.now)),
         c.leaseToken,
       ];
-      return Number(await conn.script(COMPLETE_HELD, [key], args)) === 1;
+      return conn.script(COMPLETE_HELD, [key], args).then(isOne);
     },
     fail: (f) => settled(f, t.fenced(f, DEDUP_OPEN, { status: 'failed', error: f.error, completedAt: f.now })),
     markUnknown: (f) => settled(f, t.fenced(f, DEDUP_OPEN, { error: f.error, leaseExpiresAt: f.now })),
