@@ -39,7 +39,9 @@ const rt = fromSrc
       ...(await import('@idemgen/runtime/postgres')),
       ...(await import('@idemgen/runtime/redis')),
     };
-console.log(`runtime under test: ${fromSrc ? 'src/runtime via tsx (--src)' : '@idemgen/runtime (packages/runtime, the build)'}`);
+console.log(
+  `runtime under test: ${fromSrc ? 'src/runtime via tsx (--src)' : '@idemgen/runtime (packages/runtime, the build)'}`,
+);
 const { renderStoreMigration } = await import('../src/emit/sql/index.ts');
 const { resolveConfig } = await import('../src/config/types.ts');
 const { default: Database } = await import('better-sqlite3');

@@ -23,7 +23,7 @@ const UNSUPPORTED = /unknown command|NOPERM/i;
 const NOT_LOADED = /function not found/i;
 
 /** The library text and each script's function name. */
-export function functionLibrary(scripts: readonly string[]): { text: string; names: Map<string, string> } {
+function functionLibrary(scripts: readonly string[]): { text: string; names: Map<string, string> } {
   const lib = `idemgen_${sha1(scripts.join('\u0000')).slice(0, 16)}`;
   const names = new Map(scripts.map((lua, i) => [lua, `${lib}_${i}`] as const));
   const bodies = scripts.map((lua, i) => `redis.register_function('${lib}_${i}', function(KEYS, ARGV)\n${lua}\nend)`);
