@@ -18,7 +18,7 @@ import {
 import type { IdempotencyErrorContext } from './errors.js';
 import { complete, onFailure, onFenced, RETRY_SAFE_MECHANISMS, type Settle } from './settle.js';
 import { scopeString, validateKey, type KeyScope } from './keys.js';
-import { withHeartbeat } from './lease-heartbeat.js';
+import { startHeartbeat, stopHeartbeat } from './lease-heartbeat.js';
 import { createRunTag, type RunTag } from './run-tag.js';
 import { createSimilarGuard, type RecentSimilar, type RecentSimilarOptions } from './recent-similar.js';
 import { createTelemetry, type AnsweredFrom, type ObservedCall, type Probe } from './telemetry.js';
@@ -156,16 +156,21 @@ async function execute<T>(
     ctx: call.ctx,
   };
   const tag = createRunTag();
-  const renew = () => m.store.renewLease({ ...s.id, now: m.now(), leaseMs: m.leaseMs });
+  const ctx: RunContext = { key: call.req.key, leaseToken: token, attempt: row.attempts, tag };
+  const renew = () =>
+    m.store.renewLease({ scope: call.scope, key: call.req.key, leaseToken: token, now: m.now(), leaseMs: m.leaseMs });
+  const beat = startHeartbeat(renew, m.heartbeatMs ?? m.leaseMs / 3);
   let result: T;
   try {
-    result = await withHeartbeat(renew, m.heartbeatMs ?? m.leaseMs / 3, () => {
-      const ctx: RunContext = { key: call.req.key, leaseToken: token, attempt: row.attempts, tag };
-      return insideRun({ key: call.req.key, ctx, createdAt: row.createdAt }, () => fn(ctx));
-    });
+    result = await insideRun({ key: call.req.key, ctx, createdAt: row.createdAt }, () => fn(ctx));
   } catch (err) {
+    // A renewal in flight lands before the row is settled (lease-heartbeat.ts), on either path.
+    const landing = stopHeartbeat(beat);
+    if (landing !== undefined) await landing;
     return onFailure(s, row, tag, err);
   }
+  const landing = stopHeartbeat(beat);
+  if (landing !== undefined) await landing;
   if (!(await complete(s, row, result))) result = await onFenced(s, result);
   return { result, wasReplay: false, originalCalledAt: new Date(row.createdAt) };
 }

@@ -84,8 +84,21 @@ function whose(limits: KeyLimits, which: 'maxLength' | 'minLength'): string {
  * VARCHAR with a binary collation; ≥ 16 chars so it carries enough entropy to be unique;
  * ≤ 255 is Stripe's limit and the width of the `idempotency_key` column.
  */
+const PRINTABLE = /^[\x20-\x7e]+$/;
+
 export function validateKey(key: unknown, limits: KeyLimits = {}): string {
   const { maxLength = 255, minLength = 16, operation = '' } = limits;
+  // The common valid key allocates nothing: the checks come first, the error context only on failure.
+  if (
+    typeof key === 'string' &&
+    key.length >= minLength &&
+    key.length <= maxLength &&
+    PRINTABLE.test(key) &&
+    key.charCodeAt(0) !== 32 &&
+    key.charCodeAt(key.length - 1) !== 32
+  ) {
+    return key;
+  }
   const ctx = { key: typeof key === 'string' ? key : String(key), operation, scope: '' };
   const at = operation === '' ? '' : `${operation}: `;
   if (typeof key !== 'string') throw new IdempotencyKeyInvalidError(`${at}idempotency key must be a string`, ctx);
@@ -101,7 +114,7 @@ export function validateKey(key: unknown, limits: KeyLimits = {}): string {
       ctx,
     );
   }
-  if (!/^[\x20-\x7e]+$/.test(key)) {
+  if (!PRINTABLE.test(key)) {
     throw new IdempotencyKeyInvalidError(
       `${at}idempotency key must be printable ASCII without control characters (it travels in an HTTP header)`,
       ctx,

@@ -12,11 +12,13 @@
  */
 export type Renew = () => Promise<boolean>;
 
-interface Beat {
+export interface Beat {
   renew: Renew;
   /** The tick at which this call's lease is renewed next. */
   due: number;
   inFlight: Promise<unknown> | undefined;
+  /** The ticker that runs it (only its set is needed to stop the beat). */
+  ticker: { beats: Set<Beat> };
 }
 
 interface Ticker {
@@ -62,18 +64,36 @@ function tickerFor(intervalMs: number): Ticker {
   return t;
 }
 
+/**
+ * Starts renewing the lease every `intervalMs` (≤ 0 or not finite: no beat, `undefined`). Split from
+ * `withHeartbeat` so the idempotent call's hot path pays no async wrapper of its own.
+ */
+export function startHeartbeat(renew: Renew, intervalMs: number): Beat | undefined {
+  if (!(intervalMs > 0) || !Number.isFinite(intervalMs)) return undefined;
+  const t = tickerFor(intervalMs);
+  const b: Beat = { renew, due: t.ticks + 2, inFlight: undefined, ticker: t };
+  t.beats.add(b);
+  return b;
+}
+
+/**
+ * Stops the beat. A renewal still in flight must land before the caller settles the row (markUnknown
+ * expires the lease on purpose; a late renewal would extend it again): await what this returns, if anything.
+ */
+export function stopHeartbeat(b: Beat | undefined): Promise<unknown> | undefined {
+  if (b === undefined) return undefined;
+  b.ticker.beats.delete(b);
+  return b.inFlight;
+}
+
 /** Runs `work` while renewing the lease every `intervalMs`; `intervalMs` ≤ 0 disables the beat. */
 export async function withHeartbeat<T>(renew: Renew, intervalMs: number, work: () => Promise<T>): Promise<T> {
-  if (!(intervalMs > 0) || !Number.isFinite(intervalMs)) return work();
-  const t = tickerFor(intervalMs);
-  const b: Beat = { renew, due: t.ticks + 2, inFlight: undefined };
-  t.beats.add(b);
+  const b = startHeartbeat(renew, intervalMs);
+  if (b === undefined) return work();
   try {
     return await work();
   } finally {
-    t.beats.delete(b);
-    // A renewal still in flight must land before the caller settles the row (markUnknown expires the
-    // lease on purpose; a late renewal would extend it again).
-    if (b.inFlight !== undefined) await b.inFlight;
+    const landing = stopHeartbeat(b);
+    if (landing !== undefined) await landing;
   }
 }

@@ -1,6 +1,6 @@
 /**
  * What only the Redis store has to prove on top of the shared suite: native TTL on resolved rows
- * and none on unresolved ones, scripts surviving a SCRIPT FLUSH (a restarted or failed-over server),
+ * and none on unresolved ones, one key per row and no index (listStale scans the rows), scripts surviving a SCRIPT FLUSH (a restarted or failed-over server),
  * a caller-supplied client, and the OP-7 in-process window in front of it across a "restart".
  */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -53,13 +53,54 @@ describe('Redis store specifics', () => {
     const ttl = await raw.pTTL(rowKey('ttl-key-00000001'));
     expect(ttl).toBeGreaterThan(4_000);
     expect(ttl).toBeLessThanOrEqual(5_000);
-    expect(await raw.zScore(`${prefix}:{idemgen_dedup}:stale`, rowKey('ttl-key-00000001'))).toBeNull();
   });
 
-  it('keeps working after SCRIPT FLUSH (EVALSHA falls back to EVAL once)', async () => {
+  // Scripts run as a Redis Functions library (functions.ts), loaded on the first miss.
+  const settle = async (s: FullDedupStore, key: string) => {
+    const now = Date.now();
+    expect((await s.claim({ ...input(key), leaseToken: `t-${key}`, now })).claimed).toBe(true);
+    expect(await s.complete({ scope: '', key, leaseToken: `t-${key}`, now, result: '1' })).toBe(true);
+    expect(await s.get({ scope: '', key })).toMatchObject({ status: 'completed', result: '1' });
+  };
+  const input = (key: string) => ({
+    scope: '',
+    key,
+    operation: 'POST /x',
+    argsHash: HASH,
+    mechanism: 'fail-closed' as const,
+    leaseMs: 60_000,
+    ttlMs: 5_000,
+  });
+
+  it('loads its function library on first use and again after FUNCTION FLUSH', async () => {
+    await raw.sendCommand(['FUNCTION', 'FLUSH']);
+    await settle(store, 'fn-key-000000001');
+    const libs = (await raw.sendCommand(['FUNCTION', 'LIST', 'LIBRARYNAME', 'idemgen_*'])) as unknown[];
+    expect(libs).toHaveLength(1);
+    await raw.sendCommand(['FUNCTION', 'FLUSH']);
     await raw.sendCommand(['SCRIPT', 'FLUSH']);
-    expect((await claim('flush-key-000001')).claimed).toBe(true);
-    expect((await claim('flush-key-000001')).claimed).toBe(false);
+    await settle(store, 'fn-key-000000002');
+    expect(await raw.sendCommand(['FUNCTION', 'LIST', 'LIBRARYNAME', 'idemgen_*'])).toHaveLength(1);
+  });
+
+  it('a user without functions (ACL) runs the same scripts by EVALSHA, and by EVAL after SCRIPT FLUSH', async () => {
+    const user = `nofn_${process.pid}`;
+    await raw.sendCommand(['ACL', 'SETUSER', user, 'on', '>pw', '~*', '&*', '+@all', '-fcall', '-function']);
+    const url = new URL(inject('redisUrl'));
+    url.username = user;
+    url.password = 'pw';
+    const limited = createRedisStore({ url: url.toString(), prefix });
+    try {
+      await raw.sendCommand(['FUNCTION', 'FLUSH']);
+      await raw.sendCommand(['SCRIPT', 'FLUSH']);
+      await settle(limited, 'nofn-key-0000001');
+      await raw.sendCommand(['SCRIPT', 'FLUSH']);
+      await settle(limited, 'nofn-key-0000002');
+      expect(await raw.sendCommand(['FUNCTION', 'LIST', 'LIBRARYNAME', 'idemgen_*'])).toHaveLength(0);
+    } finally {
+      await limited.close();
+      await raw.sendCommand(['ACL', 'DELUSER', user]);
+    }
   });
 
   it('an operator deleting a row leaves no ghost in listStale', async () => {
@@ -72,7 +113,7 @@ describe('Redis store specifics', () => {
 
   // The completion of a row this store object claimed sends the finished row (COMPLETE_HELD); these pin
   // that it stores the same row as the general fenced script and is fenced in the same cases.
-  it('a held completion stores the full row, heartbeats included, and drops the stale entry', async () => {
+  it('a held completion stores the full row, heartbeats included', async () => {
     const now = Date.now();
     await claim('held-key-0000001', now);
     expect(
@@ -106,7 +147,6 @@ describe('Redis store specifics', () => {
       expiresAt: now + 5_000,
       leaseToken: 't-held-key-0000001',
     });
-    expect(await raw.zScore(`${prefix}:{idemgen_dedup}:stale`, rowKey('held-key-0000001'))).toBeNull();
   });
 
   it('a held completion is fenced after another store object took the row over', async () => {
@@ -148,29 +188,67 @@ describe('Redis store specifics', () => {
     });
   });
 
-  // A claim is plain `SET NX GET` + `ZADD NX` (plain-claim.ts): the index must stay exact around it.
-  it('a replay leaves no index entry for a completed row; a retried unknown outcome keeps its listing', async () => {
-    const stale = `${prefix}:{idemgen_dedup}:stale`;
+  // A claim is one plain `SET NX GET` (plain-claim.ts) and nothing else is written: listStale reads the rows.
+  it('a fresh-key call writes one key, the row; a replay writes none', async () => {
+    const own = `one_${process.pid}`;
+    const solo = createRedisStore({ client: raw, prefix: own });
     const now = Date.now();
-    await claim('plain-key-000001', now);
-    await store.complete({ scope: '', key: 'plain-key-000001', leaseToken: 't-plain-key-000001', now, result: '1' });
-    const again = await claim('plain-key-000001', now + 1);
-    expect(again).toMatchObject({ claimed: false, row: { status: 'completed', result: '1' } });
-    await raw.ping(); // the unindexing script was sent before this, on the same connection
-    expect(await raw.zScore(stale, rowKey('plain-key-000001'))).toBeNull();
+    const id = { scope: '', key: 'solo-key-0000001' };
+    const input = { ...id, operation: 'POST /x', argsHash: HASH, mechanism: 'fail-closed' as const };
+    await solo.claim({ ...input, leaseToken: 't1', now, leaseMs: 60_000, ttlMs: 60_000 });
+    await solo.complete({ ...id, leaseToken: 't1', now, result: '1' });
+    const again = await solo.claim({ ...input, leaseToken: 't2', now: now + 1, leaseMs: 60_000, ttlMs: 60_000 });
+    expect(again).toMatchObject({ claimed: false, row: { status: 'completed', result: '1', leaseToken: 't1' } });
+    const keys: string[] = [];
+    for await (const page of raw.scanIterator({ MATCH: `${own}:*`, COUNT: 1000 })) keys.push(...page);
+    expect(keys).toEqual([`${own}:{idemgen_dedup}:row:0::solo-key-0000001`]);
+    await raw.del(keys);
+  });
 
-    await claim('plain-key-000002', now - 120_000);
-    await store.markUnknown({
-      scope: '',
-      key: 'plain-key-000002',
-      leaseToken: 't-plain-key-000002',
-      now: now - 60_000,
+  it('listStale scans every page: stuck rows only, oldest lease first, cut at the limit', async () => {
+    const own = `scan_${process.pid}`;
+    const big = createRedisStore({ client: raw, prefix: own });
+    const now = Date.now();
+    const claimAt = (key: string, at: number, leaseMs = 60_000) =>
+      big.claim({
+        scope: 's',
+        key,
+        operation: 'POST /x',
+        argsHash: HASH,
+        mechanism: 'fail-closed',
+        leaseToken: `t-${key}`,
+        now: at,
+        leaseMs,
+        ttlMs: 600_000,
+      });
+    // 1,500 rows (three SCAN pages at least): live leases, completed rows, and five stuck ones among them.
+    for (let i = 0; i < 1_500; i++) {
+      const key = `fill-${String(i).padStart(10, '0')}`;
+      await claimAt(key, now);
+      if (i % 2) await big.complete({ scope: 's', key, leaseToken: `t-${key}`, now, result: '1' });
+    }
+    for (const [n, lease] of [3, 1, 4, 0, 2].entries())
+      await claimAt(`stuck-${n}-000000000`, now - 100_000, lease * 1000);
+    await big.markUnknown({
+      scope: 's',
+      key: 'stuck-4-000000000',
+      leaseToken: 't-stuck-4-000000000',
+      now: now - 99_500,
       error: '{}',
     });
-    const retried = await claim('plain-key-000002', now);
-    expect(retried).toMatchObject({ claimed: false, row: { status: 'pending' } });
-    expect(await raw.zScore(stale, rowKey('plain-key-000002'))).toBe(now - 60_000);
-    expect((await store.listStale(now)).map((r) => r.key)).toContain('plain-key-000002');
+    await claimAt('stuck-4-000000000', now); // a retry of the unknown outcome: still listed, not re-leased
+    expect((await big.listStale(now)).map((r) => r.key)).toEqual([
+      'stuck-3-000000000',
+      'stuck-4-000000000',
+      'stuck-1-000000000',
+      'stuck-0-000000000',
+      'stuck-2-000000000',
+    ]);
+    expect((await big.listStale(now, 2)).map((r) => r.key)).toEqual(['stuck-3-000000000', 'stuck-4-000000000']);
+    expect(await big.listStale(now - 200_000)).toEqual([]);
+    expect(await big.prune(now + 600_001)).toBe(750);
+    expect((await big.listStale(now)).map((r) => r.key)).toHaveLength(5);
+    for await (const page of raw.scanIterator({ MATCH: `${own}:*`, COUNT: 1000 })) if (page.length) await raw.del(page);
   });
 });
 

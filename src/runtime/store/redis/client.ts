@@ -1,11 +1,11 @@
 /**
  * The seam between the Redis store and a client. Only raw commands are used (`sendCommand`), so any
  * client with that method works — node-redis (`redis` ≥ 4, `@redis/client`) directly, others through a
- * two-line adapter — and the published types stay free of `redis`. Scripts run by EVALSHA with one
- * fallback to EVAL when the server has not cached them yet (a restart, SCRIPT FLUSH, a failover).
+ * two-line adapter — and the published types stay free of `redis`. Scripts run as Redis Functions or
+ * by EVALSHA (functions.ts).
  */
-import { createHash } from 'node:crypto';
 import { createClient } from 'redis';
+import { scriptRunner } from './functions.js';
 
 export interface RedisClientLike {
   sendCommand(args: string[]): Promise<unknown>;
@@ -31,15 +31,6 @@ export interface RedisConnectOptions {
   onClientError?: (err: Error) => void;
 }
 
-const shas = new Map<string, string>();
-const sha1 = (lua: string): string => {
-  const known = shas.get(lua);
-  if (known) return known;
-  const sha = createHash('sha1').update(lua).digest('hex');
-  shas.set(lua, sha);
-  return sha;
-};
-
 function createOwnedClient(url: string, onError: (err: Error) => void): OwnedClient {
   const client = createClient({ url }) as unknown as OwnedClient;
   // An EventEmitter 'error' with no listener throws: one dropped socket would crash the process.
@@ -47,7 +38,8 @@ function createOwnedClient(url: string, onError: (err: Error) => void): OwnedCli
   return client;
 }
 
-export function connectRedis(opts: RedisConnectOptions): RedisConnection {
+/** `scripts`: every Lua text this connection may run (one function library on the server). */
+export function connectRedis(opts: RedisConnectOptions, scripts: readonly string[]): RedisConnection {
   if (!opts.client && !opts.url) throw new TypeError('createRedisStore: pass `url` or `client`');
   const owned = opts.client
     ? undefined
@@ -66,15 +58,7 @@ export function connectRedis(opts: RedisConnectOptions): RedisConnection {
   };
   return {
     command,
-    async script(lua, keys, args) {
-      const tail = [String(keys.length), ...keys, ...args];
-      try {
-        return await command(['EVALSHA', sha1(lua), ...tail]);
-      } catch (err) {
-        if (!String((err as Error)?.message).startsWith('NOSCRIPT')) throw err;
-        return command(['EVAL', lua, ...tail]);
-      }
-    },
+    script: scriptRunner(command, scripts),
     async close() {
       if (!owned || ready === undefined) return;
       await ready.catch(() => undefined);

@@ -1,40 +1,66 @@
 /**
- * The dedup rows this store object claimed and still holds, by (row key, lease token). `complete` then
- * sends the finished row and the script needs no decode/encode of the stored one (COMPLETE_HELD), which
- * is most of a completion's server time. Only a cache: a miss (a row another process claimed, an entry
- * evicted past the bound) takes the general fenced script, with the same answer. An entry leaves on
- * complete, fail, markUnknown or release; a heartbeat updates its lease expiry.
+ * The dedup rows this store object claimed and still holds, by lease token (a fresh UUID per claim).
+ * `complete` then sends the finished row and the script needs no decode/encode of the stored one
+ * (COMPLETE_HELD), which is most of a completion's server time; and the finished row's text is joined
+ * from the spans the claim wrote (rows.ts), not a second JSON.stringify of the whole row. Only a cache:
+ * a miss (a row another process claimed, an entry evicted past the bound) takes the general fenced
+ * script, with the same answer. An entry leaves on complete, fail, markUnknown or release; a heartbeat
+ * updates its lease expiry.
  */
-import type { DedupRow } from '../types.js';
+import { completedText, renewedSpans, type RowSpans } from './rows.js';
+import type { CompleteInput, DedupRow } from '../types.js';
 
 /** In-flight calls per store object; beyond this the oldest entries fall back to the general path. */
 const MAX_HELD = 10_000;
 
+interface Held {
+  rowKey: string;
+  row: DedupRow;
+  /** The spans of the text the claim stored; none for a row that came back from a script (cjson's text). */
+  spans: RowSpans | undefined;
+}
+
 export interface HeldRows {
-  hold(rowKey: string, row: DedupRow): void;
+  /** `row` is kept, not copied: the store never changes a held row (a renewal replaces it). */
+  hold(rowKey: string, row: DedupRow, spans?: RowSpans): void;
   /** Removes and returns the held row, if this token holds it. */
-  take(rowKey: string, token: string): DedupRow | undefined;
+  take(rowKey: string, token: string): Held | undefined;
   renewed(rowKey: string, token: string, leaseExpiresAt: number): void;
 }
 
 export function createHeldRows(): HeldRows {
-  const rows = new Map<string, DedupRow>();
-  const id = (rowKey: string, token: string): string => `${token}\u0000${rowKey}`;
+  const rows = new Map<string, Held>();
   return {
-    hold(rowKey, row) {
+    hold(rowKey, row, spans) {
       if (row.leaseToken === null) return;
-      rows.set(id(rowKey, row.leaseToken), row);
+      rows.set(row.leaseToken, { rowKey, row, spans });
       if (rows.size > MAX_HELD) rows.delete(rows.keys().next().value as string);
     },
     take(rowKey, token) {
-      const k = id(rowKey, token);
-      const row = rows.get(k);
-      if (row !== undefined) rows.delete(k);
-      return row;
+      const h = rows.get(token);
+      if (h === undefined || h.rowKey !== rowKey) return undefined;
+      rows.delete(token);
+      return h;
     },
     renewed(rowKey, token, leaseExpiresAt) {
-      const row = rows.get(id(rowKey, token));
-      if (row !== undefined) row.leaseExpiresAt = leaseExpiresAt;
+      const h = rows.get(token);
+      if (h === undefined || h.rowKey !== rowKey) return;
+      h.row = { ...h.row, leaseExpiresAt };
+      if (h.spans !== undefined) h.spans = renewedSpans(h.spans, h.row);
     },
   };
+}
+
+/** The held row completed: JSON.stringify's text of the row with the completion's fields set. */
+export function finishedText(h: Held, c: CompleteInput): string {
+  const externalId = c.externalId ?? null;
+  if (h.spans !== undefined) return completedText(h.spans, c.result, externalId, c.now);
+  return JSON.stringify({
+    ...h.row,
+    status: 'completed',
+    result: c.result,
+    error: null,
+    externalId,
+    completedAt: c.now,
+  });
 }

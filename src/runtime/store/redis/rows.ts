@@ -1,8 +1,9 @@
 /**
  * Rows as Redis values: one JSON object per row with the row's own property names (so `GET` shows an
- * operator exactly what `store.get` returns). Key layout per table: `<prefix>:{<table>}:row:<scope length>:<scope>:<key>` and
- * `<prefix>:{<table>}:stale`. The `{table}` hash tag keeps a table's keys in one cluster slot, so
- * the scripts that touch a row and the stale index stay legal on Redis Cluster too.
+ * operator exactly what `store.get` returns). Key layout per table: `<prefix>:{<table>}:row:<scope length>:<scope>:<key>`,
+ * and nothing else: unresolved rows are found by scanning the rows (`listStale`), not through an index.
+ * The `{table}` hash tag keeps a table's keys in one cluster slot, so a script over a batch of rows
+ * stays legal on Redis Cluster too.
  */
 import type { DedupRow, DedupStatus, SagaRow, SagaStatus, StoreMechanism } from '../types.js';
 
@@ -10,8 +11,7 @@ const NAME = /^[A-Za-z_][A-Za-z0-9_.-]{0,62}$/;
 
 export interface RedisKeys {
   row(scope: string, key: string): string;
-  stale: string;
-  /** SCAN pattern over every row of the table (prune). */
+  /** SCAN pattern over every row of the table (listStale, prune). */
   rowPattern: string;
 }
 
@@ -27,7 +27,6 @@ export function redisKeys(prefix: string, table: string): RedisKeys {
   // The scope's length makes the split unambiguous whatever characters scope and key contain.
   return {
     row: (scope, key) => `${base}:row:${scope.length}:${scope}:${key}`,
-    stale: `${base}:stale`,
     rowPattern: `${base}:row:*`,
   };
 }
@@ -79,6 +78,42 @@ export function toSagaRow(json: string): SagaRow {
     expiresAt: int(h, 'expiresAt') ?? 0,
   };
 }
+
+const q = JSON.stringify;
+/** A number as JSON.stringify writes it (not finite → null). */
+const num = (n: number | null): string => (n !== null && Number.isFinite(n) ? String(n) : 'null');
+
+/**
+ * A claimed row's JSON in the spans that stay fixed until it completes, so the completion's text is
+ * three joins and two string escapes instead of a second JSON.stringify of the whole row (held.ts). The
+ * joins give exactly JSON.stringify's text of the row (memory.ts pendingRow's field order; a test pins it).
+ */
+export interface RowSpans {
+  head: string;
+  lease: string;
+  tail: string;
+}
+
+const leaseSpan = (r: DedupRow): string =>
+  `"leaseToken":${q(r.leaseToken)},"leaseExpiresAt":${num(r.leaseExpiresAt)},"attempts":${num(r.attempts)},"createdAt":${num(r.createdAt)},`;
+
+export function rowSpans(r: DedupRow): RowSpans {
+  return {
+    head: `{"scope":${q(r.scope)},"key":${q(r.key)},"operation":${q(r.operation)},"argsHash":${q(r.argsHash)},"mechanism":${q(r.mechanism)},`,
+    lease: leaseSpan(r),
+    tail: `"expiresAt":${num(r.expiresAt)},"argsSummary":${q(r.argsSummary)},"resolution":${q(r.resolution)}}`,
+  };
+}
+
+/** The spans after a heartbeat moved the lease. */
+export const renewedSpans = (s: RowSpans, r: DedupRow): RowSpans => ({ ...s, lease: leaseSpan(r) });
+
+/** A fresh pending row (no result, error, external id or completion yet). */
+export const pendingText = (s: RowSpans): string =>
+  `${s.head}"status":"pending","result":null,"error":null,"externalId":null,${s.lease}"completedAt":null,${s.tail}`;
+
+export const completedText = (s: RowSpans, result: string | null, externalId: string | null, now: number): string =>
+  `${s.head}"status":"completed","result":${q(result)},"error":null,"externalId":${q(externalId)},${s.lease}"completedAt":${num(now)},${s.tail}`;
 
 /** A patch for the fenced script: `undefined` leaves a field alone, `null` clears it. */
 export function patchOf(fields: Record<string, string | number | null | undefined>): string {

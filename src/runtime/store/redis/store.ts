@@ -1,16 +1,17 @@
 /**
- * Redis / Valkey dedup store: the state machine of the SQL stores, each transition one Lua script
- * (redis-scripts.ts), resolved rows expiring by native TTL. Durability is the server's: run it with
+ * Redis / Valkey dedup store: the state machine of the SQL stores, the claim one plain `SET NX GET`
+ * (plain-claim.ts) and every later transition one Lua script (scripts.ts), resolved rows expiring by
+ * native TTL, stuck rows found by scanning the rows (no index written per call). Durability is the server's: run it with
  * AOF (`appendonly yes`, `appendfsync everysec` or `always`) — a cache that may drop keys on restart
  * or eviction is exactly the "dedup key only in memory" SOP §6 forbids, so use `maxmemory-policy
  * noeviction` (or `volatile-*`: pending rows carry no TTL and are never chosen).
  */
 import { connectRedis, type RedisClientLike, type RedisConnection } from './client.js';
-import { csv, patchOf, redisKeys, toDedupRow, toSagaRow, type RedisKeys } from './rows.js';
+import { csv, patchOf, pendingText, redisKeys, rowSpans, toDedupRow, toSagaRow, type RedisKeys } from './rows.js';
 import { pendingRow, resolvedPatch } from '../memory.js';
-import { CLAIM, COMPLETE_HELD, FENCED, RESOLVE, LIST_STALE, PRUNE_ONE, TAKE_OVER } from './scripts.js';
+import { CLAIM, COMPLETE_HELD, FENCED, RESOLVE, LIST_STALE, PRUNE, TAKE_OVER } from './scripts.js';
 import { createPlainClaim } from './plain-claim.js';
-import { createHeldRows } from './held.js';
+import { createHeldRows, finishedText } from './held.js';
 import type { ClaimResult, DedupRow, FencedInput, FullDedupStore, RowId, SagaRow, SagaStore } from '../types.js';
 
 export interface RedisStoreOptions {
@@ -29,26 +30,36 @@ const SAGA_OPEN = csv(['pending', 'compensating']);
 
 type Fields = Record<string, string | number | null | undefined>;
 
+/** Keys per SCAN page (a hint to the server), and so per LIST_STALE / PRUNE script call. */
+const PAGE = '500';
+
+/** Runs `page` on every page of row keys matching `pattern` (a key may come twice: SCAN's guarantee). */
+async function scanRows(conn: RedisConnection, pattern: string, page: (keys: string[]) => Promise<void>) {
+  let cursor = '0';
+  do {
+    const [next, keys] = (await conn.command(['SCAN', cursor, 'MATCH', pattern, 'COUNT', PAGE])) as [string, string[]];
+    if (keys.length > 0) await page(keys);
+    cursor = String(next);
+  } while (cursor !== '0');
+}
+
 interface Table {
   keys: RedisKeys;
   open: string;
   fenced(f: FencedInput, allowed: string, fields: Fields, action?: 'set' | 'delete'): Promise<boolean>;
   get(id: RowId): Promise<string | undefined>;
   /** `written`: the row stored is exactly the one passed in (no need to parse it back). */
-  claim(
-    id: RowId,
-    now: number,
-    lease: number,
-    row: object,
-  ): Promise<{ claimed: boolean; json: string; written: boolean }>;
+  claim(id: RowId, now: number, row: object): Promise<{ claimed: boolean; json: string; written: boolean }>;
   takeOver(
     id: RowId,
     o: { expectedToken: string | null; newToken: string; now: number; leaseMs: number },
     allowed: string,
     extra: { attempts: boolean; updatedAt: boolean },
   ): Promise<string | undefined>;
-  listStale(now: number, limit: number): Promise<string[]>;
+  listStale<R extends StaleRow>(now: number, limit: number, parse: (json: string) => R): Promise<R[]>;
 }
+
+type StaleRow = RowId & { leaseExpiresAt: number };
 
 function table(conn: RedisConnection, keys: RedisKeys, open: string): Table {
   return {
@@ -56,19 +67,15 @@ function table(conn: RedisConnection, keys: RedisKeys, open: string): Table {
     open,
     async fenced(f, allowed, fields, action = 'set') {
       const args = [f.leaseToken, allowed, String(f.now), action, open, patchOf(fields)];
-      return Number(await conn.script(FENCED, [keys.row(f.scope, f.key), keys.stale], args)) === 1;
+      return Number(await conn.script(FENCED, [keys.row(f.scope, f.key)], args)) === 1;
     },
     async get(id) {
       const v = await conn.command(['GET', keys.row(id.scope, id.key)]);
       return typeof v === 'string' ? v : undefined;
     },
-    async claim(id, now, lease, row) {
+    async claim(id, now, row) {
       const json = JSON.stringify(row);
-      const reply = await conn.script(
-        CLAIM,
-        [keys.row(id.scope, id.key), keys.stale],
-        [String(now), String(lease), open, json],
-      );
+      const reply = await conn.script(CLAIM, [keys.row(id.scope, id.key)], [String(now), open, json]);
       if (typeof reply === 'string') return { claimed: false, json: reply, written: false };
       return Array.isArray(reply)
         ? { claimed: true, json: String(reply[1]), written: false }
@@ -77,7 +84,7 @@ function table(conn: RedisConnection, keys: RedisKeys, open: string): Table {
     async takeOver(id, o, allowed, extra) {
       const reply = await conn.script(
         TAKE_OVER,
-        [keys.row(id.scope, id.key), keys.stale],
+        [keys.row(id.scope, id.key)],
         [
           o.expectedToken ?? '',
           o.newToken,
@@ -90,8 +97,17 @@ function table(conn: RedisConnection, keys: RedisKeys, open: string): Table {
       );
       return typeof reply === 'string' ? reply : undefined;
     },
-    async listStale(now, limit) {
-      return (await conn.script(LIST_STALE, [keys.stale], [String(now), String(limit), open])) as string[];
+    async listStale(now, limit, parse) {
+      // Oldest lease first, like the SQL stores' ORDER BY, so every page is read before the cut; only
+      // stuck rows are kept meanwhile. By row key: SCAN may return a key twice.
+      const stale = new Map<string, ReturnType<typeof parse>>();
+      await scanRows(conn, keys.rowPattern, async (page) => {
+        for (const json of (await conn.script(LIST_STALE, page, [String(now), open])) as string[]) {
+          const row = parse(json);
+          stale.set(keys.row(row.scope, row.key), row);
+        }
+      });
+      return [...stale.values()].sort((a, b) => a.leaseExpiresAt - b.leaseExpiresAt).slice(0, limit);
     },
   };
 }
@@ -115,7 +131,7 @@ function sagaStore(t: Table): SagaStore {
         updatedAt: i.now,
         expiresAt: i.now + i.ttlMs,
       };
-      const { claimed, json, written } = await t.claim(i, i.now, row.leaseExpiresAt, row);
+      const { claimed, json, written } = await t.claim(i, i.now, row);
       return { claimed, row: written ? row : toSagaRow(json) };
     },
     get: async (id) => mapped(await t.get(id), toSagaRow),
@@ -131,19 +147,20 @@ function sagaStore(t: Table): SagaStore {
     takeOver: async (o) => mapped(await t.takeOver(o, o, csv(o.from), { attempts: false, updatedAt: true }), toSagaRow),
     release: (f) => t.fenced(f, csv(['pending']), {}, 'delete'),
     renewLease: (r) => t.fenced(r, t.open, { leaseExpiresAt: r.now + r.leaseMs, updatedAt: r.now }),
-    listStale: async (now, limit = 1000) => (await t.listStale(now, limit)).map(toSagaRow),
+    listStale: (now, limit = 1000) => t.listStale(now, limit, toSagaRow),
   };
 }
 
+const isOne = (reply: unknown): boolean => Number(reply) === 1;
 const mapped = <R>(json: string | undefined, to: (json: string) => R): R | undefined => (json ? to(json) : undefined);
 
 export function createRedisStore(opts: RedisStoreOptions): FullDedupStore {
-  const conn = connectRedis(opts);
+  const conn = connectRedis(opts, [CLAIM, RESOLVE, FENCED, COMPLETE_HELD, TAKE_OVER, LIST_STALE, PRUNE]);
   const prefix = opts.prefix ?? 'idemgen';
   const t = table(conn, redisKeys(prefix, opts.table ?? 'idemgen_dedup'), DEDUP_OPEN);
   const sagas = new Map<string, SagaStore>();
   const held = createHeldRows();
-  const plainClaim = createPlainClaim(conn, t.keys.stale);
+  const plainClaim = createPlainClaim(conn);
   const rowKey = (id: RowId): string => t.keys.row(id.scope, id.key);
   /** Settles a held row's entry (whatever the script answers, this token no longer needs it). */
   const settled = <R>(f: FencedInput, p: Promise<R>): Promise<R> => {
@@ -152,53 +169,49 @@ export function createRedisStore(opts: RedisStoreOptions): FullDedupStore {
   };
   return {
     async claim(i): Promise<ClaimResult> {
-      // One script decides: unlike the SQL store there is no insert-then-read window to retry.
+      // One command (or one script) decides: unlike the SQL store there is no insert-then-read window to retry.
       const row = pendingRow(i, null);
-      const plain = await plainClaim(rowKey(i), row);
+      const key = rowKey(i);
+      const spans = rowSpans(row);
+      const text = pendingText(spans);
+      const plain = await plainClaim(key, row, text);
       if (plain !== undefined) {
-        if (plain.claimed) held.hold(rowKey(i), { ...row });
+        if (plain.claimed) held.hold(key, row, spans);
         return plain;
       }
-      const { claimed, json, written } = await t.claim(i, i.now, row.leaseExpiresAt, row);
+      const { claimed, json, written } = await t.claim(i, i.now, row);
       const out = written ? row : toDedupRow(json);
-      if (claimed) held.hold(rowKey(i), { ...out });
+      if (claimed) held.hold(key, out, written ? spans : undefined);
       return { claimed, row: out } as ClaimResult;
     },
     get: async (id): Promise<DedupRow | undefined> => mapped(await t.get(id), toDedupRow),
-    async complete(c) {
-      const done = held.take(rowKey(c), c.leaseToken);
-      const patch = {
-        status: 'completed',
-        result: c.result,
-        externalId: c.externalId ?? null,
-        error: null,
-        completedAt: c.now,
-      } as const;
-      if (done === undefined) return t.fenced(c, DEDUP_OPEN, patch);
-      Object.assign(done, patch);
+    complete(c) {
+      const key = rowKey(c);
+      const h = held.take(key, c.leaseToken);
+      if (h === undefined) {
+        const externalId = c.externalId ?? null;
+        const patch = { status: 'completed', result: c.result, externalId, error: null, completedAt: c.now };
+        return t.fenced(c, DEDUP_OPEN, patch);
+      }
       const args = [
         `"leaseToken":${JSON.stringify(c.leaseToken)}`,
-        JSON.stringify(done),
-        String(Math.max(1, done.expiresAt - c.now)),
+        finishedText(h, c),
+        String(Math.max(1, h.row.expiresAt - c.now)),
         c.leaseToken,
       ];
-      return Number(await conn.script(COMPLETE_HELD, [rowKey(c), t.keys.stale], args)) === 1;
+      return conn.script(COMPLETE_HELD, [key], args).then(isOne);
     },
     fail: (f) => settled(f, t.fenced(f, DEDUP_OPEN, { status: 'failed', error: f.error, completedAt: f.now })),
     markUnknown: (f) => settled(f, t.fenced(f, DEDUP_OPEN, { error: f.error, leaseExpiresAt: f.now })),
     release: (f) => settled(f, t.fenced(f, DEDUP_OPEN, {}, 'delete')),
     async takeOver(o) {
       const row = mapped(await t.takeOver(o, o, DEDUP_OPEN, { attempts: true, updatedAt: false }), toDedupRow);
-      if (row) held.hold(rowKey(o), { ...row });
+      if (row) held.hold(rowKey(o), row);
       return row;
     },
     async resolve(r) {
       const patch = { ...resolvedPatch(r) } as Record<string, unknown>;
-      const reply = await conn.script(
-        RESOLVE,
-        [t.keys.row(r.scope, r.key), t.keys.stale],
-        [String(r.now), JSON.stringify(patch)],
-      );
+      const reply = await conn.script(RESOLVE, [rowKey(r)], [String(r.now), JSON.stringify(patch)]);
       return typeof reply === 'string' ? toDedupRow(reply) : undefined;
     },
     async renewLease(r) {
@@ -207,19 +220,13 @@ export function createRedisStore(opts: RedisStoreOptions): FullDedupStore {
       else held.take(rowKey(r), r.leaseToken);
       return ok;
     },
-    listStale: async (now, limit = 1000) => (await t.listStale(now, limit)).map(toDedupRow),
+    listStale: (now, limit = 1000) => t.listStale(now, limit, toDedupRow),
     async prune(now) {
       // Native TTL already drops resolved rows; this sweeps those whose logical `expiresAt` passed first.
       let removed = 0;
-      let cursor = '0';
-      do {
-        const [next, found] = (await conn.command(['SCAN', cursor, 'MATCH', t.keys.rowPattern, 'COUNT', '500'])) as [
-          string,
-          string[],
-        ];
-        for (const row of found) removed += Number(await conn.script(PRUNE_ONE, [row], [String(now), DEDUP_OPEN]));
-        cursor = String(next);
-      } while (cursor !== '0');
+      await scanRows(conn, t.keys.rowPattern, async (page) => {
+        removed += Number(await conn.script(PRUNE, page, [String(now), DEDUP_OPEN]));
+      });
       return removed;
     },
     saga(name = 'idemgen_saga') {
