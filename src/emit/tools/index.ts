@@ -9,7 +9,7 @@ import type { ResolvedConfig } from '../../config/types.js';
 import { diagnostic, type Diagnostic } from '../../diagnostics/diagnostic.js';
 import type { Emitter, FileSink } from '../types.js';
 import { DegradeLog } from './degrade.js';
-import { JsonArrayWriter, renderJson } from './json.js';
+import { JsonArrayWriter, deepen, jsonAt, objectAt, renderJson } from './json.js';
 import { collectFiles } from './memory-sink.js';
 import { ANTHROPIC_NAME, MCP_NAME, OPENAI_NAME, assignNames } from './names.js';
 import { toAnthropicTool } from './to-anthropic.js';
@@ -60,8 +60,14 @@ function emitApi(
   for (const rider of riders) rider.startApi(apiPlan);
   for (const entry of apiPlan.entries) {
     const spec = buildToolSpec(apiPlan, entry, config, log);
-    mcp.push(toMcpTool(spec, mcpNames.get(spec.key) as string, config.tools.mcpHeader));
-    anthropic.push(toAnthropicTool(spec, anthropicNames.get(spec.key) as string));
+    // The input schema is most of every tool's text: stringified once for Anthropic (tools at level 1, so
+    // the schema at 2) and moved one level deeper for MCP (tools at 2) unless MCP's copy differs.
+    const schemaText = jsonAt(spec.inputSchema, 2);
+    const mcpTool = toMcpTool(spec, mcpNames.get(spec.key) as string, config.tools.mcpHeader);
+    const mcpSchema = mcpTool.inputSchema === spec.inputSchema ? deepen(schemaText, 1) : jsonAt(mcpTool.inputSchema, 3);
+    mcp.pushText(objectAt(mcpTool, 2, { inputSchema: mcpSchema }));
+    const anthropicTool = toAnthropicTool(spec, anthropicNames.get(spec.key) as string);
+    anthropic.pushText(objectAt(anthropicTool, 1, { input_schema: schemaText }));
     const strict = toOpenAiTool(spec, openAiNames.get(spec.key) as string, removed);
     openAi.push(strict.tool);
     log.openAi(spec.key, spec.source, strict.encoded, strict.limits);

@@ -1,9 +1,47 @@
-import { jsonText } from '../../escape/index.js';
+import { escapeJsonText, jsonText } from '../../escape/json.js';
 import type { FileWriter } from '../types.js';
 
 /** Deterministic JSON for emitted files: 2-space indent, LF, trailing newline (STYLE habit 7). */
 export function renderJson(value: unknown): string {
   return `${jsonText(value, 2)}\n`;
+}
+
+/** Characters `JSON.stringify(…, null, 2)` puts before and after a value nested `level` arrays deep. */
+const wrapLength = (level: number): number => level * (level + 1);
+
+/**
+ * `JSON.stringify(value, null, 2)` as it reads at nesting `level` (2 spaces each) of a larger document: the
+ * first line unpadded, every later line shifted by the level's indent. Not escaped (escapeJsonText). The value
+ * is stringified inside `level` one-item arrays and the wrapping cut off, so the engine indents it (re-indenting
+ * the text with a regex cost as much as the stringify).
+ */
+export function jsonAt(value: unknown, level: number): string {
+  let wrapped: unknown = value;
+  for (let i = 0; i < level; i += 1) wrapped = [wrapped];
+  const text = JSON.stringify(wrapped, null, 2);
+  if (text === undefined) throw new TypeError('jsonAt: value has no JSON form');
+  return text.slice(wrapLength(level) + 2 * level, text.length - wrapLength(level));
+}
+
+/** JSON text at `level` moved `by` levels deeper: JSON text has no raw newlines inside strings, so this is exact. */
+export function deepen(text: string, by: number): string {
+  return text.replaceAll('\n', `\n${'  '.repeat(by)}`);
+}
+
+/**
+ * A non-empty object's `jsonAt` text with some member values given as text already (`jsonAt(value, level + 1)`),
+ * so a large value shared by several files is stringified once. Members whose value is undefined are left out,
+ * as `JSON.stringify` leaves them out.
+ */
+export function objectAt(obj: Record<string, unknown>, level: number, texts: Record<string, string>): string {
+  const inner = '  '.repeat(level + 1);
+  const members: string[] = [];
+  for (const [key, value] of Object.entries(obj)) {
+    if (value === undefined) continue;
+    const text = Object.hasOwn(texts, key) ? texts[key] : jsonAt(value, level + 1);
+    members.push(`${inner}${JSON.stringify(key)}: ${text}`);
+  }
+  return `{\n${members.join(',\n')}\n${'  '.repeat(level)}}`;
 }
 
 /**
@@ -17,7 +55,7 @@ export class JsonArrayWriter {
 
   constructor(
     private readonly out: FileWriter,
-    level: number,
+    private readonly level: number,
     private readonly before: string,
     private readonly after: string,
   ) {
@@ -25,9 +63,13 @@ export class JsonArrayWriter {
   }
 
   push(item: unknown): void {
-    // JSON text has no raw newlines inside strings, so re-indenting line starts is exact.
-    const text = this.pad + jsonText(item, 2).replace(/\n/g, `\n${this.pad}`);
-    this.out.write(this.count === 0 ? `${this.before}[\n${text}` : `,\n${text}`);
+    this.pushText(jsonAt(item, this.level));
+  }
+
+  /** An item given as its unescaped `jsonAt(item, level)` text. */
+  pushText(text: string): void {
+    const escaped = escapeJsonText(text);
+    this.out.write(this.count === 0 ? `${this.before}[\n${this.pad}${escaped}` : `,\n${this.pad}${escaped}`);
     this.count += 1;
   }
 
