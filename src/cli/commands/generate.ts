@@ -26,7 +26,10 @@ function summarize(files: { path: string }[]): string {
 
 /**
  * Streams every file into the staging folder and records its sha256 for the cache as it goes (the
- * same digest as hashing the whole text: sha256 over the UTF-8 bytes, fed chunk by chunk).
+ * same digest as hashing the whole text: sha256 over the UTF-8 bytes, fed chunk by chunk). Each chunk
+ * is encoded to UTF-8 once, for both the file and the hash (Graph streams ~300 MB). Measured on Graph:
+ * batching chunks into larger writes saved no time and raised peak RSS by up to 200 MiB (the buffers'
+ * external memory is what prompts V8 to collect the emitters' garbage early).
  */
 function hashingSink(staging: Staging, written: Record<string, string>): FileSink {
   return {
@@ -35,8 +38,9 @@ function hashingSink(staging: Staging, written: Record<string, string>): FileSin
       const hash = createHash('sha256');
       return {
         write(chunk) {
-          out.write(chunk);
-          hash.update(chunk);
+          const bytes = Buffer.from(chunk);
+          out.writeBytes(bytes);
+          hash.update(bytes);
         },
         end() {
           out.end();
