@@ -6,7 +6,9 @@
  */
 import type { ApiModel } from '../../ir/types.js';
 import type { ToolBinding } from '../../runtime/tools/types.js';
-import { jsonText, lineComment, tsString } from '../../escape/index.js';
+import { escapeJsonText, lineComment, tsString } from '../../escape/index.js';
+import { compactObjectText } from '../tools/json.js';
+import { COMPACT, schemaText } from '../tools/schema-text.js';
 import { pascalCase } from '../client/names.js';
 import type { FileWriter } from '../types.js';
 
@@ -52,8 +54,12 @@ export function writeHead(out: FileWriter, api: ApiModel, names: HandlerNames, t
   out.write(`export const ${names.bindings}: readonly ToolBinding[] = [\n`);
 }
 
+/** The binding's two schemas are most of its text: their definitions are stringified once per run (tools/schema-text.ts). */
 export function writeBinding(out: FileWriter, binding: ToolBinding): void {
-  out.write(`  JSON.parse(${tsString(jsonText(binding))}),\n`);
+  const texts: Record<string, string> = { inputSchema: schemaText(binding.inputSchema, COMPACT) };
+  if (binding.openAiParameters !== undefined) texts.openAiParameters = schemaText(binding.openAiParameters, COMPACT);
+  const json = escapeJsonText(compactObjectText(binding as unknown as Record<string, unknown>, texts));
+  out.write(`  JSON.parse(${tsString(json)}),\n`);
 }
 
 export function writeTail(out: FileWriter, names: HandlerNames): void {

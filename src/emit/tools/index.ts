@@ -9,7 +9,8 @@ import type { ResolvedConfig } from '../../config/types.js';
 import { diagnostic, type Diagnostic } from '../../diagnostics/diagnostic.js';
 import type { Emitter, FileSink } from '../types.js';
 import { DegradeLog } from './degrade.js';
-import { JsonArrayWriter, deepen, jsonAt, objectAt, renderJson } from './json.js';
+import { JsonArrayWriter, objectAt, renderJson } from './json.js';
+import { schemaText } from './schema-text.js';
 import { collectFiles } from './memory-sink.js';
 import { ANTHROPIC_NAME, MCP_NAME, OPENAI_NAME, assignNames } from './names.js';
 import { toAnthropicTool } from './to-anthropic.js';
@@ -21,6 +22,15 @@ import { buildToolSpec, toolName } from './tool-spec.js';
 
 export { KEY_PROPERTY, formatWindow, keyDescription } from './idempotency-key.js';
 export type { ToolSpec } from './tool-spec.js';
+
+type Obj = Record<string, unknown>;
+
+/** An OpenAI tool as an item of its file (level 1): `{ type, function: { name, description, parameters, strict } }`. */
+function openAiToolText(tool: Obj): string {
+  const fn = tool.function as Obj;
+  const parameters = schemaText(fn.parameters as Obj, 3);
+  return objectAt(tool, 1, { function: objectAt(fn, 2, { parameters }) });
+}
 
 function reverseMap(names: Map<string, string>): Record<string, string> {
   const out: Record<string, string> = {};
@@ -60,16 +70,13 @@ function emitApi(
   for (const rider of riders) rider.startApi(apiPlan);
   for (const entry of apiPlan.entries) {
     const spec = buildToolSpec(apiPlan, entry, config, log);
-    // The input schema is most of every tool's text: stringified once for Anthropic (tools at level 1, so
-    // the schema at 2) and moved one level deeper for MCP (tools at 2) unless MCP's copy differs.
-    const schemaText = jsonAt(spec.inputSchema, 2);
+    // Whole items are stringified here, their schemas' definitions once per run (schema-text.ts).
     const mcpTool = toMcpTool(spec, mcpNames.get(spec.key) as string, config.tools.mcpHeader);
-    const mcpSchema = mcpTool.inputSchema === spec.inputSchema ? deepen(schemaText, 1) : jsonAt(mcpTool.inputSchema, 3);
-    mcp.pushText(objectAt(mcpTool, 2, { inputSchema: mcpSchema }));
+    mcp.pushText(objectAt(mcpTool, 2, { inputSchema: schemaText(mcpTool.inputSchema as Obj, 3) }));
     const anthropicTool = toAnthropicTool(spec, anthropicNames.get(spec.key) as string);
-    anthropic.pushText(objectAt(anthropicTool, 1, { input_schema: schemaText }));
+    anthropic.pushText(objectAt(anthropicTool, 1, { input_schema: schemaText(spec.inputSchema, 2) }));
     const strict = toOpenAiTool(spec, openAiNames.get(spec.key) as string, removed);
-    openAi.push(strict.tool);
+    openAi.pushText(openAiToolText(strict.tool));
     log.openAi(spec.key, spec.source, strict.encoded, strict.limits);
     for (const rider of riders) rider.spec(apiPlan, entry, spec, strict);
   }

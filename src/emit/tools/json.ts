@@ -1,4 +1,4 @@
-import { escapeJsonText, jsonText } from '../../escape/json.js';
+import { escapeJsonText, jsonText } from '../../escape/index.js';
 import type { FileWriter } from '../types.js';
 
 /** Deterministic JSON for emitted files: 2-space indent, LF, trailing newline (STYLE habit 7). */
@@ -23,11 +23,6 @@ export function jsonAt(value: unknown, level: number): string {
   return text.slice(wrapLength(level) + 2 * level, text.length - wrapLength(level));
 }
 
-/** JSON text at `level` moved `by` levels deeper: JSON text has no raw newlines inside strings, so this is exact. */
-export function deepen(text: string, by: number): string {
-  return text.replaceAll('\n', `\n${'  '.repeat(by)}`);
-}
-
 /**
  * A non-empty object's `jsonAt` text with some member values given as text already (`jsonAt(value, level + 1)`),
  * so a large value shared by several files is stringified once. Members whose value is undefined are left out,
@@ -44,6 +39,16 @@ export function objectAt(obj: Record<string, unknown>, level: number, texts: Rec
   return `{\n${members.join(',\n')}\n${'  '.repeat(level)}}`;
 }
 
+/** `objectAt`'s compact form: `JSON.stringify(obj)` with some member values given as compact text already. */
+export function compactObjectText(obj: Record<string, unknown>, texts: Record<string, string>): string {
+  const members: string[] = [];
+  for (const [key, value] of Object.entries(obj)) {
+    if (value === undefined) continue;
+    members.push(`${JSON.stringify(key)}:${Object.hasOwn(texts, key) ? texts[key] : JSON.stringify(value)}`);
+  }
+  return `{${members.join(',')}}`;
+}
+
 /**
  * A JSON array written item by item into `out`, byte-identical to `before + renderJson(array) + after`
  * with the array placed at nesting `level` (2 spaces each): each item is serialized and handed over at
@@ -55,15 +60,11 @@ export class JsonArrayWriter {
 
   constructor(
     private readonly out: FileWriter,
-    private readonly level: number,
+    level: number,
     private readonly before: string,
     private readonly after: string,
   ) {
     this.pad = '  '.repeat(level);
-  }
-
-  push(item: unknown): void {
-    this.pushText(jsonAt(item, this.level));
   }
 
   /** An item given as its unescaped `jsonAt(item, level)` text. */
