@@ -22,9 +22,11 @@ export function escapeSegment(segment: string | number): string {
 }
 
 export function formatPointer(segments: readonly (string | number)[]): string {
-  return segments.map((s) => `/${escapeSegment(s)}`).join('');
+  return appendPointer('', ...segments);
 }
 
 export function appendPointer(pointer: string, ...segments: (string | number)[]): string {
-  return pointer + formatPointer(segments);
+  let out = pointer;
+  for (const segment of segments) out += `/${escapeSegment(segment)}`;
+  return out;
 }

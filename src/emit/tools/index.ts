@@ -12,13 +12,13 @@ import { DegradeLog } from './degrade.js';
 import { JsonArrayWriter, objectAt, renderJson } from './json.js';
 import { schemaText } from './schema-text.js';
 import { collectFiles } from './memory-sink.js';
-import { ANTHROPIC_NAME, MCP_NAME, OPENAI_NAME, assignNames } from './names.js';
+import { targetNames } from './names.js';
 import { toAnthropicTool } from './to-anthropic.js';
 import { toMcpTool } from './to-mcp.js';
 import { toOpenAiTool } from './to-openai.js';
 import { OPENAI_MAX_TOOLS, OpenAiPartsWriter } from './openai-parts.js';
 import type { ToolSpecRider } from './spec-rider.js';
-import { buildToolSpec, toolName } from './tool-spec.js';
+import { buildToolSpec } from './tool-spec.js';
 
 export { KEY_PROPERTY, formatWindow, keyDescription } from './idempotency-key.js';
 export type { ToolSpec } from './tool-spec.js';
@@ -57,10 +57,7 @@ function emitApi(
   riders: readonly ToolSpecRider[],
 ): void {
   const id = apiPlan.api.id;
-  const named = apiPlan.entries.map((entry) => ({ key: entry.operation.key, name: toolName(entry.operation) }));
-  const mcpNames = assignNames(named, MCP_NAME);
-  const openAiNames = assignNames(named, OPENAI_NAME);
-  const anthropicNames = assignNames(named, ANTHROPIC_NAME);
+  const { mcp: mcpNames, openai: openAiNames, anthropic: anthropicNames } = targetNames(apiPlan);
   // MCP nests the list under `tools` (items at indent 4); OpenAI and Anthropic files are bare arrays.
   const mcp = new JsonArrayWriter(sink.file(`tools/mcp/${id}.tools.json`), 2, '{\n  "tools": ', '\n}\n');
   const openAi = new OpenAiPartsWriter(sink, id, apiPlan.entries.length);
