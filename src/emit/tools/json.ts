@@ -39,12 +39,21 @@ export function objectAt(obj: Record<string, unknown>, level: number, texts: Rec
   return `{\n${members.join(',\n')}\n${'  '.repeat(level)}}`;
 }
 
-/** `objectAt`'s compact form: `JSON.stringify(obj)` with some member values given as compact text already. */
-export function compactObjectText(obj: Record<string, unknown>, texts: Record<string, string>): string {
+/**
+ * `objectAt`'s compact form: `JSON.stringify(obj)` with some member values given as compact text already.
+ * `encode` maps each key's and each other value's JSON text (the given texts are encoded already); it must work
+ * character by character, so the pieces encoded apart join to the whole text encoded (schema-text.ts `IN_STRING`).
+ */
+export function compactObjectText(
+  obj: Record<string, unknown>,
+  texts: Record<string, string>,
+  encode: (json: string) => string = (json) => json,
+): string {
   const members: string[] = [];
   for (const [key, value] of Object.entries(obj)) {
     if (value === undefined) continue;
-    members.push(`${JSON.stringify(key)}:${Object.hasOwn(texts, key) ? texts[key] : JSON.stringify(value)}`);
+    const text = Object.hasOwn(texts, key) ? texts[key] : encode(JSON.stringify(value));
+    members.push(`${encode(JSON.stringify(key))}:${text}`);
   }
   return `{${members.join(',')}}`;
 }
