@@ -3,7 +3,7 @@
  * circular — Stripe), so every walk follows refs through `followRef` and guards cycles with the set of
  * schemas on the current walk (not a global `seen`: `oneOf` variants legitimately share a `$ref`).
  */
-import { followRef, isObject } from '../json-pointer/refs.js';
+import { followRef, isObject, isRef } from '../json-pointer/refs.js';
 import { appendPointer } from '../json-pointer/pointer.js';
 
 interface FoundField {
@@ -39,13 +39,30 @@ const BUDGET = 20_000;
 
 type Ptr = { schema: unknown; pointer: string };
 
-function resolve(
-  root: unknown,
-  schema: unknown,
-  pointer: string,
-): { value: Record<string, unknown>; pointer: string } | undefined {
+type Resolved = { value: Record<string, unknown>; pointer: string } | undefined;
+
+/**
+ * Per document: `$ref` → its resolved target. A ref's target and pointer depend only on the ref (the pointer
+ * of the referring schema is not used once it resolves), and the IR's documents are not edited after they are
+ * built, so each of the searches over ~11,000 Graph bodies follows a ref once instead of parsing it again.
+ */
+const refTargets = new WeakMap<object, Map<string, Resolved>>();
+
+function resolve(root: unknown, schema: unknown, pointer: string): Resolved {
+  if (!isRef(schema) || !isObject(root)) {
+    const r = followRef(root, schema, pointer);
+    return isObject(r.value) ? { value: r.value, pointer: r.pointer } : undefined;
+  }
+  let targets = refTargets.get(root);
+  if (targets === undefined) {
+    targets = new Map();
+    refTargets.set(root, targets);
+  }
+  if (targets.has(schema.$ref)) return targets.get(schema.$ref);
   const r = followRef(root, schema, pointer);
-  return isObject(r.value) ? { value: r.value, pointer: r.pointer } : undefined;
+  const resolved = isObject(r.value) ? { value: r.value, pointer: r.pointer } : undefined;
+  targets.set(schema.$ref, resolved);
+  return resolved;
 }
 
 interface Shape {
@@ -56,6 +73,33 @@ interface Shape {
 }
 
 /** Properties of a schema object merged over `allOf` (and its refs), plus its variant lists. */
+/** Document → schema object → pointer → its shape. */
+const shapes = new WeakMap<object, WeakMap<object, Map<string, Shape>>>();
+
+/**
+ * `shapeOf`, once per document, schema object and pointer: a shape depends on nothing else (documents are not
+ * edited), and Graph's ~11,000 bodies reach the same entity schemas again and again. Callers only read shapes.
+ */
+function shapeAt(root: unknown, start: { value: Record<string, unknown>; pointer: string }): Shape {
+  if (!isObject(root)) return shapeOf(root, start);
+  let inRoot = shapes.get(root);
+  if (inRoot === undefined) {
+    inRoot = new WeakMap();
+    shapes.set(root, inRoot);
+  }
+  let byPointer = inRoot.get(start.value);
+  if (byPointer === undefined) {
+    byPointer = new Map();
+    inRoot.set(start.value, byPointer);
+  }
+  let shape = byPointer.get(start.pointer);
+  if (shape === undefined) {
+    shape = shapeOf(root, start);
+    byPointer.set(start.pointer, shape);
+  }
+  return shape;
+}
+
 function shapeOf(root: unknown, start: { value: Record<string, unknown>; pointer: string }): Shape {
   const shape: Shape = { props: new Map(), required: new Set(), branches: [] };
   const seen = new Set<unknown>();
@@ -133,7 +177,7 @@ function probe(w: Walk, node: Ptr, prefix: string[], required: boolean, depth: n
   if (!r || w.onPath.has(r.value) || --w.budget < 0) return undefined;
   w.onPath.add(r.value);
   try {
-    const shape = shapeOf(w.root, r);
+    const shape = shapeAt(w.root, r);
     // An unresolved `$ref` is no property to search (its loader diagnostic says why); a readOnly one is response-only.
     const props = sorted(shape.props).filter(([, p]) => {
       const t = resolve(w.root, p.schema, p.pointer);
