@@ -65,7 +65,7 @@ export interface WriteHooks {
  * released as it is written), then swapped in by `commit` or removed by `abort`.
  */
 /** A staged file that also takes bytes already encoded (the CLI encodes each batch once, for the file and its hash). */
-export interface StagedFile extends FileWriter {
+interface StagedFile extends FileWriter {
   writeBytes(bytes: Uint8Array): void;
 }
 

@@ -15,7 +15,7 @@ export interface NameRule {
 
 export const OPENAI_NAME: NameRule = { invalid: /[^A-Za-z0-9_-]+/g, max: 64 };
 export const ANTHROPIC_NAME: NameRule = { invalid: /[^A-Za-z0-9_-]+/g, max: 64 };
-export const MCP_NAME: NameRule = { invalid: /[^A-Za-z0-9_.-]+/g, max: 128 };
+const MCP_NAME: NameRule = { invalid: /[^A-Za-z0-9_.-]+/g, max: 128 };
 
 function shortHash(text: string): string {
   return createHash('sha256').update(text).digest('hex').slice(0, 8);

@@ -14,7 +14,7 @@ type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 /** The level for compact text (no indent). */
-export const COMPACT = -1;
+const COMPACT = -1;
 /**
  * The level for compact text escaped (escapeJsonText) and then written inside a double-quoted TypeScript string
  * literal (tsString without its quotes): the handlers' `JSON.parse("…")`. Both escapes work character by
@@ -28,7 +28,7 @@ export const inString = (json: string): string => tsString(escapeJsonText(json))
 function stringify(value: unknown, level: number): string {
   if (level >= 0) return jsonAt(value, level);
   const json = JSON.stringify(value) as string;
-  return level === IN_STRING ? inString(json) : json;
+  return level === COMPACT ? json : inString(json);
 }
 
 /** Level → definition object → its text at that level. Definitions are never edited once emitted. */
