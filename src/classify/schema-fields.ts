@@ -46,7 +46,7 @@ type Resolved = { value: Record<string, unknown>; pointer: string } | undefined;
  * of the referring schema is not used once it resolves), and the IR's documents are not edited after they are
  * built, so each of the searches over ~11,000 Graph bodies follows a ref once instead of parsing it again.
  */
-const refTargets = new WeakMap<object, Map<string, Resolved>>();
+let refTargets = new WeakMap<object, Map<string, Resolved>>();
 
 function resolve(root: unknown, schema: unknown, pointer: string): Resolved {
   if (!isRef(schema) || !isObject(root)) {
@@ -74,7 +74,16 @@ interface Shape {
 
 /** Properties of a schema object merged over `allOf` (and its refs), plus its variant lists. */
 /** Document → schema object → pointer → its shape. */
-const shapes = new WeakMap<object, WeakMap<object, Map<string, Shape>>>();
+let shapes = new WeakMap<object, WeakMap<object, Map<string, Shape>>>();
+
+/**
+ * Drops the remembered refs and shapes: they serve one classification, while the documents they are keyed
+ * by live on through every emitter (on Graph ~7 MiB the emit phases would otherwise carry).
+ */
+export function forgetSchemaShapes(): void {
+  refTargets = new WeakMap();
+  shapes = new WeakMap();
+}
 
 /**
  * `shapeOf`, once per document, schema object and pointer: a shape depends on nothing else (documents are not
