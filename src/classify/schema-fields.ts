@@ -3,7 +3,8 @@
  * circular — Stripe), so every walk follows refs through `followRef` and guards cycles with the set of
  * schemas on the current walk (not a global `seen`: `oneOf` variants legitimately share a `$ref`).
  */
-import { followRef, isObject, isRef } from '../json-pointer/refs.js';
+import { isObject } from '../json-pointer/refs.js';
+import { forgetRefTargets, resolve } from './ref-targets.js';
 import { appendPointer } from '../json-pointer/pointer.js';
 
 interface FoundField {
@@ -39,32 +40,6 @@ const BUDGET = 20_000;
 
 type Ptr = { schema: unknown; pointer: string };
 
-type Resolved = { value: Record<string, unknown>; pointer: string } | undefined;
-
-/**
- * Per document: `$ref` → its resolved target. A ref's target and pointer depend only on the ref (the pointer
- * of the referring schema is not used once it resolves), and the IR's documents are not edited after they are
- * built, so each of the searches over ~11,000 Graph bodies follows a ref once instead of parsing it again.
- */
-let refTargets = new WeakMap<object, Map<string, Resolved>>();
-
-function resolve(root: unknown, schema: unknown, pointer: string): Resolved {
-  if (!isRef(schema) || !isObject(root)) {
-    const r = followRef(root, schema, pointer);
-    return isObject(r.value) ? { value: r.value, pointer: r.pointer } : undefined;
-  }
-  let targets = refTargets.get(root);
-  if (targets === undefined) {
-    targets = new Map();
-    refTargets.set(root, targets);
-  }
-  if (targets.has(schema.$ref)) return targets.get(schema.$ref);
-  const r = followRef(root, schema, pointer);
-  const resolved = isObject(r.value) ? { value: r.value, pointer: r.pointer } : undefined;
-  targets.set(schema.$ref, resolved);
-  return resolved;
-}
-
 interface Shape {
   props: Map<string, Ptr>;
   required: Set<string>;
@@ -81,7 +56,7 @@ let shapes = new WeakMap<object, WeakMap<object, Map<string, Shape>>>();
  * by live on through every emitter (on Graph ~7 MiB the emit phases would otherwise carry).
  */
 export function forgetSchemaShapes(): void {
-  refTargets = new WeakMap();
+  forgetRefTargets();
   shapes = new WeakMap();
 }
 
