@@ -349,12 +349,24 @@ function refOf(schema: unknown): string | undefined {
 
 /** A string field whose description promises that the server dedupes on it (KEY_DESCRIPTION_PATTERNS). */
 export function isKeyByDescription(description: unknown, schema: unknown): boolean {
-  if (typeof description !== 'string' || NOT_KEY_DESCRIPTION.test(description)) return false;
+  if (typeof description !== 'string') return false;
   const type = schema !== null && typeof schema === 'object' ? (schema as Record<string, unknown>).type : undefined;
   // A string, or a string or null (`type: [string, 'null']`, the IR's form of a nullable string).
   const types = Array.isArray(type) ? type.filter((t) => t !== 'null') : type === undefined ? [] : [type];
   if (types.some((t) => t !== 'string')) return false;
-  return KEY_DESCRIPTION_PATTERNS.some((re) => re.test(description));
+  return describesKey(description);
+}
+
+/** Description → whether it promises a key: the same text recurs across thousands of Graph bodies. */
+const describedKeys = new Map<string, boolean>();
+
+function describesKey(description: string): boolean {
+  let known = describedKeys.get(description);
+  if (known === undefined) {
+    known = !NOT_KEY_DESCRIPTION.test(description) && KEY_DESCRIPTION_PATTERNS.some((re) => re.test(description));
+    describedKeys.set(description, known);
+  }
+  return known;
 }
 
 /**

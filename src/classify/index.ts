@@ -10,6 +10,7 @@ import { classifyOperation } from './entry.js';
 import { resolveHeuristics } from './heuristics.js';
 import type { ApiPlan, Plan } from './types.js';
 import { checkResumeSafety } from './resume-safety.js';
+import { forgetSchemaShapes } from './schema-fields.js';
 
 export { CLASS_OF } from './entry.js';
 
@@ -43,6 +44,7 @@ function classifyApi(api: ApiModel, config: ResolvedConfig, findings: Diagnostic
 export function classify(apis: ApiModel[], config: ResolvedConfig): Plan {
   const diagnostics: Diagnostic[] = [];
   const planned = apis.map((api) => classifyApi(api, config, diagnostics));
+  forgetSchemaShapes();
   // SOP OP-6: keys that cannot survive a framework resume (LangGraph node re-runs) are findings too.
   for (const p of planned) diagnostics.push(...checkResumeSafety(p.entries, { severities: config.severities }));
   return { apis: planned, diagnostics: sortDiagnostics(diagnostics) };

@@ -3,7 +3,8 @@
  * circular — Stripe), so every walk follows refs through `followRef` and guards cycles with the set of
  * schemas on the current walk (not a global `seen`: `oneOf` variants legitimately share a `$ref`).
  */
-import { followRef, isObject } from '../json-pointer/refs.js';
+import { isObject } from '../json-pointer/refs.js';
+import { forgetRefTargets, resolve } from './ref-targets.js';
 import { appendPointer } from '../json-pointer/pointer.js';
 
 interface FoundField {
@@ -39,15 +40,6 @@ const BUDGET = 20_000;
 
 type Ptr = { schema: unknown; pointer: string };
 
-function resolve(
-  root: unknown,
-  schema: unknown,
-  pointer: string,
-): { value: Record<string, unknown>; pointer: string } | undefined {
-  const r = followRef(root, schema, pointer);
-  return isObject(r.value) ? { value: r.value, pointer: r.pointer } : undefined;
-}
-
 interface Shape {
   props: Map<string, Ptr>;
   required: Set<string>;
@@ -56,6 +48,42 @@ interface Shape {
 }
 
 /** Properties of a schema object merged over `allOf` (and its refs), plus its variant lists. */
+/** Document → schema object → pointer → its shape. */
+let shapes = new WeakMap<object, WeakMap<object, Map<string, Shape>>>();
+
+/**
+ * Drops the remembered refs and shapes: they serve one classification, while the documents they are keyed
+ * by live on through every emitter (on Graph ~7 MiB the emit phases would otherwise carry).
+ */
+export function forgetSchemaShapes(): void {
+  forgetRefTargets();
+  shapes = new WeakMap();
+}
+
+/**
+ * `shapeOf`, once per document, schema object and pointer: a shape depends on nothing else (documents are not
+ * edited), and Graph's ~11,000 bodies reach the same entity schemas again and again. Callers only read shapes.
+ */
+function shapeAt(root: unknown, start: { value: Record<string, unknown>; pointer: string }): Shape {
+  if (!isObject(root)) return shapeOf(root, start);
+  let inRoot = shapes.get(root);
+  if (inRoot === undefined) {
+    inRoot = new WeakMap();
+    shapes.set(root, inRoot);
+  }
+  let byPointer = inRoot.get(start.value);
+  if (byPointer === undefined) {
+    byPointer = new Map();
+    inRoot.set(start.value, byPointer);
+  }
+  let shape = byPointer.get(start.pointer);
+  if (shape === undefined) {
+    shape = shapeOf(root, start);
+    byPointer.set(start.pointer, shape);
+  }
+  return shape;
+}
+
 function shapeOf(root: unknown, start: { value: Record<string, unknown>; pointer: string }): Shape {
   const shape: Shape = { props: new Map(), required: new Set(), branches: [] };
   const seen = new Set<unknown>();
@@ -133,7 +161,7 @@ function probe(w: Walk, node: Ptr, prefix: string[], required: boolean, depth: n
   if (!r || w.onPath.has(r.value) || --w.budget < 0) return undefined;
   w.onPath.add(r.value);
   try {
-    const shape = shapeOf(w.root, r);
+    const shape = shapeAt(w.root, r);
     // An unresolved `$ref` is no property to search (its loader diagnostic says why); a readOnly one is response-only.
     const props = sorted(shape.props).filter(([, p]) => {
       const t = resolve(w.root, p.schema, p.pointer);

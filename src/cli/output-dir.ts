@@ -64,7 +64,13 @@ export interface WriteHooks {
  * A sibling temporary folder that files are written into one by one (so emitters' output can be
  * released as it is written), then swapped in by `commit` or removed by `abort`.
  */
+/** A staged file that also takes bytes already encoded (the CLI encodes each batch once, for the file and its hash). */
+interface StagedFile extends FileWriter {
+  writeBytes(bytes: Uint8Array): void;
+}
+
 export interface Staging extends FileSink {
+  file(path: string): StagedFile;
   write(file: EmittedFile): void;
   commit(): void;
   abort(): void;
@@ -104,12 +110,13 @@ export function stageOutput(outDir: string, hooks: WriteHooks = {}): Staging {
       writeFileSync(target(file.path), file.contents);
       hooks.afterFile?.(file.path);
     },
-    file(path): FileWriter {
+    file(path): StagedFile {
       // Chunks go straight to the file, so a streamed file is never held whole (tools/ on Graph: 150 MB).
       const fd = openSync(target(path), 'w');
       open.add(fd);
       return {
         write: (chunk) => void writeSync(fd, chunk),
+        writeBytes: (bytes) => void writeSync(fd, bytes),
         end() {
           open.delete(fd);
           closeSync(fd);

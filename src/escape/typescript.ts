@@ -14,7 +14,10 @@ const hex4 = (c: string): string => `\\u${c.charCodeAt(0).toString(16).padStart(
 
 /** A double-quoted string literal. JSON already escapes quotes, backslashes, C0 controls and lone surrogates. */
 export function tsString(text: string): string {
-  return JSON.stringify(String(text)).replace(INVISIBLE, hex4);
+  const literal = JSON.stringify(String(text));
+  // ASCII-only (one UTF-8 byte per character): DEL is the only invisible code point it can hold.
+  if (Buffer.byteLength(literal) === literal.length && !literal.includes('\u007f')) return literal;
+  return literal.replace(INVISIBLE, hex4);
 }
 
 /**

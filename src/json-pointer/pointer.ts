@@ -12,17 +12,21 @@ export function parsePointer(pointer: string): string[] | undefined {
 
 /** One pointer token decoded (RFC 6901 §4: `~1` before `~0`, so `~01` becomes `~1`, not `/`). */
 export function unescapeSegment(token: string): string {
-  return token.replace(/~1/g, '/').replace(/~0/g, '~');
+  // Most tokens hold no `~` (a hot path: every `$ref` of every tool is parsed).
+  return token.includes('~') ? token.replace(/~1/g, '/').replace(/~0/g, '~') : token;
 }
 
 export function escapeSegment(segment: string | number): string {
-  return String(segment).replace(/~/g, '~0').replace(/\//g, '~1');
+  const text = String(segment);
+  return text.includes('~') || text.includes('/') ? text.replace(/~/g, '~0').replace(/\//g, '~1') : text;
 }
 
 export function formatPointer(segments: readonly (string | number)[]): string {
-  return segments.map((s) => `/${escapeSegment(s)}`).join('');
+  return appendPointer('', ...segments);
 }
 
 export function appendPointer(pointer: string, ...segments: (string | number)[]): string {
-  return pointer + formatPointer(segments);
+  let out = pointer;
+  for (const segment of segments) out += `/${escapeSegment(segment)}`;
+  return out;
 }

@@ -39,6 +39,8 @@ export function resolveSegments(root: unknown, segments: readonly string[]): unk
 
 /** Percent-decoding of a URI fragment (RFC 6901 §6); the raw text when it is not valid escaping (`#/a%zz`). */
 export function decodeFragment(fragment: string): string {
+  // Without a `%` there is nothing to decode (and nothing malformed): the text is returned as is.
+  if (!fragment.includes('%')) return fragment;
   try {
     return decodeURIComponent(fragment);
   } catch {

@@ -24,21 +24,48 @@ function summarize(files: { path: string }[]): string {
     .join(', ');
 }
 
+/** Bytes gathered before one write: fewer, larger writes took half the time of one write per chunk on Graph. */
+const BATCH_BYTES = 1 << 20;
+
 /**
  * Streams every file into the staging folder and records its sha256 for the cache as it goes (the
- * same digest as hashing the whole text: sha256 over the UTF-8 bytes, fed chunk by chunk).
+ * same digest as hashing the whole text: sha256 over the UTF-8 bytes, fed chunk by chunk). Chunks are
+ * encoded straight into one reused buffer per file and written when it is full, so Graph's ~300 MB in
+ * tens of thousands of chunks take a few hundred writes and no per-chunk allocation.
  */
 function hashingSink(staging: Staging, written: Record<string, string>): FileSink {
+  // Buffers of ended files are reused: Graph writes ~110 files, and a fresh 1 MiB each would sit in RSS until a GC.
+  const spare: Buffer[] = [];
   return {
     file(path) {
       const out = staging.file(path);
       const hash = createHash('sha256');
+      let batch: Buffer | undefined;
+      let used = 0;
+      const flush = (): void => {
+        if (batch !== undefined && used > 0) out.writeBytes(batch.subarray(0, used));
+        used = 0;
+      };
       return {
         write(chunk) {
-          out.write(chunk);
-          hash.update(chunk);
+          const length = Buffer.byteLength(chunk);
+          if (used + length > BATCH_BYTES) flush();
+          if (length > BATCH_BYTES) {
+            // Large chunks (a whole client file) as strings: Node encodes them into memory it frees at once,
+            // where a Buffer would sit in RSS until the next GC.
+            out.write(chunk);
+            hash.update(chunk);
+            return;
+          }
+          batch ??= spare.pop() ?? Buffer.allocUnsafe(BATCH_BYTES);
+          batch.write(chunk, used);
+          hash.update(batch.subarray(used, used + length));
+          used += length;
         },
         end() {
+          flush();
+          if (batch !== undefined) spare.push(batch);
+          batch = undefined;
           out.end();
           written[path] = hash.digest('hex');
         },

@@ -12,22 +12,15 @@ import type { ToolBinding } from '../../runtime/tools/types.js';
 import { encodingOf } from '../client/media.js';
 import { keyLimits } from '../client/key-limits.js';
 import { DegradeLog } from '../tools/degrade.js';
-import { ANTHROPIC_NAME, MCP_NAME, OPENAI_NAME, assignNames } from '../tools/names.js';
+import { targetNames, type TargetNames } from '../tools/names.js';
 import { toOpenAiTool, type OpenAiTool } from '../tools/to-openai.js';
-import { buildToolSpec, toolName, type ToolSpec } from '../tools/tool-spec.js';
+import { buildToolSpec, type ToolSpec } from '../tools/tool-spec.js';
 import { bindingSecurity } from './security.js';
 
-export type Names = { mcp: Map<string, string>; openai: Map<string, string>; anthropic: Map<string, string> };
+export type Names = TargetNames;
 
-/** Assigned over every entry (tools included), exactly as the tools artifact does, so names match its files. */
-export function assign(apiPlan: ApiPlan): Names {
-  const named = apiPlan.entries.map((e) => ({ key: e.operation.key, name: toolName(e.operation) }));
-  return {
-    mcp: assignNames(named, MCP_NAME),
-    openai: assignNames(named, OPENAI_NAME),
-    anthropic: assignNames(named, ANTHROPIC_NAME),
-  };
-}
+/** The tools artifact's own names (tools/names.ts), so a binding answers to the names in its files. */
+export const assign = targetNames;
 
 function bodyOf(spec: ToolSpec, op: HttpOperation): ToolBinding['body'] {
   const body = spec.http?.body;

@@ -6,7 +6,9 @@
  */
 import type { ApiModel } from '../../ir/types.js';
 import type { ToolBinding } from '../../runtime/tools/types.js';
-import { jsonText, lineComment, tsString } from '../../escape/index.js';
+import { lineComment, tsString } from '../../escape/index.js';
+import { compactObjectText } from '../tools/json.js';
+import { IN_STRING, inString, schemaText } from '../tools/schema-text.js';
 import { pascalCase } from '../client/names.js';
 import type { FileWriter } from '../types.js';
 
@@ -52,8 +54,15 @@ export function writeHead(out: FileWriter, api: ApiModel, names: HandlerNames, t
   out.write(`export const ${names.bindings}: readonly ToolBinding[] = [\n`);
 }
 
+/**
+ * `JSON.parse(tsString(jsonText(binding)))`, assembled from pieces: the two schemas are most of a binding's text,
+ * and their definitions' escaped texts are made once per run (tools/schema-text.ts).
+ */
 export function writeBinding(out: FileWriter, binding: ToolBinding): void {
-  out.write(`  JSON.parse(${tsString(jsonText(binding))}),\n`);
+  const texts: Record<string, string> = { inputSchema: schemaText(binding.inputSchema, IN_STRING) };
+  if (binding.openAiParameters !== undefined) texts.openAiParameters = schemaText(binding.openAiParameters, IN_STRING);
+  const body = compactObjectText(binding as unknown as Record<string, unknown>, texts, inString);
+  out.write(`  JSON.parse("${body}"),\n`);
 }
 
 export function writeTail(out: FileWriter, names: HandlerNames): void {

@@ -10,7 +10,7 @@
  */
 import type { JsonSchema } from '../../ir/types.js';
 import { followRef, isObject } from '../../json-pointer/refs.js';
-import { SCHEMA_BUDGET_CHARS, defName, fitBudget, placeholder, refsOf } from './budget.js';
+import { SCHEMA_BUDGET_CHARS, compactLength, defName, fitBudget, placeholder, refsOf } from './budget.js';
 import { finishDefs, finishNext, liftsRef, sortedDefs, type DefsBuilder } from './defs.js';
 import { normalizeSchema } from './normalize.js';
 import { pruneDefs } from './strict-limits.js';
@@ -37,7 +37,7 @@ class PendingDefs {
   size(name: string): number {
     let n = this.sizes.get(name);
     if (n === undefined) {
-      n = name.length + 4 + JSON.stringify(this.get(name)).length;
+      n = name.length + 4 + compactLength(this.get(name));
       this.sizes.set(name, n);
     }
     return n;

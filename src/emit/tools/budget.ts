@@ -17,6 +17,19 @@ export const SCHEMA_BUDGET_CHARS = 32_768;
 const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
 export const defName = (ref: string): string => defsRefName(ref) ?? '';
 
+const lengths = new WeakMap<object, number>();
+
+/** Characters of a schema's compact JSON text; remembered per object, as definitions are shared by many tools (defs.ts). */
+export function compactLength(schema: unknown): number {
+  if (typeof schema !== 'object' || schema === null) return JSON.stringify(schema).length;
+  let n = lengths.get(schema);
+  if (n === undefined) {
+    n = JSON.stringify(schema).length;
+    lengths.set(schema, n);
+  }
+  return n;
+}
+
 /** Names of the `$defs` a node refers to directly (not through other definitions). */
 export function refsOf(node: unknown, out: Set<string>): Set<string> {
   if (Array.isArray(node)) for (const n of node) refsOf(n, out);
@@ -66,7 +79,7 @@ export function fitBudget(schema: Obj, budget = SCHEMA_BUDGET_CHARS): number {
   const { $defs, ...rest } = schema;
   const defs = $defs as Obj;
   const byLevel = levels(rest, defs);
-  const sizeOf = (name: string): number => name.length + 4 + JSON.stringify(defs[name]).length;
+  const sizeOf = (name: string): number => name.length + 4 + compactLength(defs[name]);
   const stubSize = (name: string): number => name.length + 4 + JSON.stringify(placeholder(name, defs[name])).length;
   let used = JSON.stringify(rest).length + 12;
   let keep = 0;

@@ -18,6 +18,10 @@ export interface DefsBuilder {
   queue: string[];
   /** `$ref`s that could not be resolved (external or dangling), in encounter order. */
   unresolved: string[];
+  /** While one definition is normalized: the refs `liftRef` was asked for and its answers, in order (`normalizeDef`). */
+  trace?: { refs: string[]; answers: (string | undefined)[] };
+  /** While one definition is normalized again: what `liftRef` answers, in order, without registering anything. */
+  replay?: { answers: (string | undefined)[]; at: number };
 }
 
 export function createDefs(root: unknown): DefsBuilder {
@@ -41,6 +45,16 @@ function baseName(pointer: string): string {
  * target is external or does not exist (the caller substitutes an unconstrained schema and reports it).
  */
 export function liftRef(builder: DefsBuilder, ref: string): string | undefined {
+  if (builder.replay !== undefined) return builder.replay.answers[builder.replay.at++];
+  const answer = register(builder, ref);
+  if (builder.trace !== undefined) {
+    builder.trace.refs.push(ref);
+    builder.trace.answers.push(answer);
+  }
+  return answer;
+}
+
+function register(builder: DefsBuilder, ref: string): string | undefined {
   if (!ref.startsWith('#')) {
     builder.unresolved.push(ref);
     return undefined;
@@ -100,8 +114,55 @@ export function finishNext(
   const pointer = builder.queue.shift();
   if (pointer === undefined) return undefined;
   const name = builder.names.get(pointer) as string;
-  builder.defs.set(name, normalize(resolvePointer(builder.root, pointer), builder));
+  builder.defs.set(name, normalizeDef(resolvePointer(builder.root, pointer), builder, normalize));
   return name;
+}
+
+interface Normalized {
+  root: unknown;
+  /** The refs normalizing the source asked `liftRef` for, in order, and what it answered. */
+  refs: string[];
+  answers: (string | undefined)[];
+  schema: JsonSchema;
+}
+
+/** Source definition → its normalized form, shared by every tool that reaches it (Graph: 2,378 tools, one entity graph). */
+const normalizedDefs = new WeakMap<object, Normalized>();
+
+/**
+ * `normalize(source, builder)`, once per source definition. Normalizing touches the builder only through
+ * `liftRef`, and asks it for the same refs in the same order every time, so asking those refs again (with
+ * the same effects: names, queue, unresolved) and getting the same answers means the same result, which is
+ * reused as is: emitted definitions are never edited (drop-key-path.ts copies). Different answers (a name
+ * taken by another definition in this tool) normalize again with those answers.
+ */
+function normalizeDef(
+  source: unknown,
+  builder: DefsBuilder,
+  normalize: (schema: unknown, builder: DefsBuilder) => JsonSchema,
+): JsonSchema {
+  if (typeof source !== 'object' || source === null) return normalize(source, builder);
+  const known = normalizedDefs.get(source);
+  if (known !== undefined && known.root === builder.root) {
+    const answers = known.refs.map((ref) => liftRef(builder, ref));
+    if (answers.every((a, i) => a === known.answers[i])) return known.schema;
+    builder.replay = { answers, at: 0 };
+    try {
+      return normalize(source, builder);
+    } finally {
+      builder.replay = undefined;
+    }
+  }
+  const trace: NonNullable<DefsBuilder['trace']> = { refs: [], answers: [] };
+  builder.trace = trace;
+  let schema: JsonSchema;
+  try {
+    schema = normalize(source, builder);
+  } finally {
+    builder.trace = undefined;
+  }
+  normalizedDefs.set(source, { root: builder.root, ...trace, schema });
+  return schema;
 }
 
 /** The definitions normalized so far, sorted by name. */

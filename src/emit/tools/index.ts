@@ -9,18 +9,28 @@ import type { ResolvedConfig } from '../../config/types.js';
 import { diagnostic, type Diagnostic } from '../../diagnostics/diagnostic.js';
 import type { Emitter, FileSink } from '../types.js';
 import { DegradeLog } from './degrade.js';
-import { JsonArrayWriter, renderJson } from './json.js';
+import { JsonArrayWriter, objectAt, renderJson } from './json.js';
+import { schemaText } from './schema-text.js';
 import { collectFiles } from './memory-sink.js';
-import { ANTHROPIC_NAME, MCP_NAME, OPENAI_NAME, assignNames } from './names.js';
+import { targetNames } from './names.js';
 import { toAnthropicTool } from './to-anthropic.js';
 import { toMcpTool } from './to-mcp.js';
 import { toOpenAiTool } from './to-openai.js';
 import { OPENAI_MAX_TOOLS, OpenAiPartsWriter } from './openai-parts.js';
 import type { ToolSpecRider } from './spec-rider.js';
-import { buildToolSpec, toolName } from './tool-spec.js';
+import { buildToolSpec } from './tool-spec.js';
 
 export { KEY_PROPERTY, formatWindow, keyDescription } from './idempotency-key.js';
 export type { ToolSpec } from './tool-spec.js';
+
+type Obj = Record<string, unknown>;
+
+/** An OpenAI tool as an item of its file (level 1): `{ type, function: { name, description, parameters, strict } }`. */
+function openAiToolText(tool: Obj): string {
+  const fn = tool.function as Obj;
+  const parameters = schemaText(fn.parameters as Obj, 3);
+  return objectAt(tool, 1, { function: objectAt(fn, 2, { parameters }) });
+}
 
 function reverseMap(names: Map<string, string>): Record<string, string> {
   const out: Record<string, string> = {};
@@ -47,10 +57,7 @@ function emitApi(
   riders: readonly ToolSpecRider[],
 ): void {
   const id = apiPlan.api.id;
-  const named = apiPlan.entries.map((entry) => ({ key: entry.operation.key, name: toolName(entry.operation) }));
-  const mcpNames = assignNames(named, MCP_NAME);
-  const openAiNames = assignNames(named, OPENAI_NAME);
-  const anthropicNames = assignNames(named, ANTHROPIC_NAME);
+  const { mcp: mcpNames, openai: openAiNames, anthropic: anthropicNames } = targetNames(apiPlan);
   // MCP nests the list under `tools` (items at indent 4); OpenAI and Anthropic files are bare arrays.
   const mcp = new JsonArrayWriter(sink.file(`tools/mcp/${id}.tools.json`), 2, '{\n  "tools": ', '\n}\n');
   const openAi = new OpenAiPartsWriter(sink, id, apiPlan.entries.length);
@@ -60,10 +67,13 @@ function emitApi(
   for (const rider of riders) rider.startApi(apiPlan);
   for (const entry of apiPlan.entries) {
     const spec = buildToolSpec(apiPlan, entry, config, log);
-    mcp.push(toMcpTool(spec, mcpNames.get(spec.key) as string, config.tools.mcpHeader));
-    anthropic.push(toAnthropicTool(spec, anthropicNames.get(spec.key) as string));
+    // Whole items are stringified here, their schemas' definitions once per run (schema-text.ts).
+    const mcpTool = toMcpTool(spec, mcpNames.get(spec.key) as string, config.tools.mcpHeader);
+    mcp.pushText(objectAt(mcpTool, 2, { inputSchema: schemaText(mcpTool.inputSchema as Obj, 3) }));
+    const anthropicTool = toAnthropicTool(spec, anthropicNames.get(spec.key) as string);
+    anthropic.pushText(objectAt(anthropicTool, 1, { input_schema: schemaText(spec.inputSchema, 2) }));
     const strict = toOpenAiTool(spec, openAiNames.get(spec.key) as string, removed);
-    openAi.push(strict.tool);
+    openAi.pushText(openAiToolText(strict.tool));
     log.openAi(spec.key, spec.source, strict.encoded, strict.limits);
     for (const rider of riders) rider.spec(apiPlan, entry, spec, strict);
   }

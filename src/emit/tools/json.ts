@@ -1,9 +1,61 @@
-import { jsonText } from '../../escape/index.js';
+import { escapeJsonText, jsonText } from '../../escape/index.js';
 import type { FileWriter } from '../types.js';
 
 /** Deterministic JSON for emitted files: 2-space indent, LF, trailing newline (STYLE habit 7). */
 export function renderJson(value: unknown): string {
   return `${jsonText(value, 2)}\n`;
+}
+
+/** Characters `JSON.stringify(…, null, 2)` puts before and after a value nested `level` arrays deep. */
+const wrapLength = (level: number): number => level * (level + 1);
+
+/**
+ * `JSON.stringify(value, null, 2)` as it reads at nesting `level` (2 spaces each) of a larger document: the
+ * first line unpadded, every later line shifted by the level's indent. Not escaped (escapeJsonText). The value
+ * is stringified inside `level` one-item arrays and the wrapping cut off, so the engine indents it (re-indenting
+ * the text with a regex cost as much as the stringify).
+ */
+export function jsonAt(value: unknown, level: number): string {
+  let wrapped: unknown = value;
+  for (let i = 0; i < level; i += 1) wrapped = [wrapped];
+  const text = JSON.stringify(wrapped, null, 2);
+  if (text === undefined) throw new TypeError('jsonAt: value has no JSON form');
+  return text.slice(wrapLength(level) + 2 * level, text.length - wrapLength(level));
+}
+
+/**
+ * A non-empty object's `jsonAt` text with some member values given as text already (`jsonAt(value, level + 1)`),
+ * so a large value shared by several files is stringified once. Members whose value is undefined are left out,
+ * as `JSON.stringify` leaves them out.
+ */
+export function objectAt(obj: Record<string, unknown>, level: number, texts: Record<string, string>): string {
+  const inner = '  '.repeat(level + 1);
+  const members: string[] = [];
+  for (const [key, value] of Object.entries(obj)) {
+    if (value === undefined) continue;
+    const text = Object.hasOwn(texts, key) ? texts[key] : jsonAt(value, level + 1);
+    members.push(`${inner}${JSON.stringify(key)}: ${text}`);
+  }
+  return `{\n${members.join(',\n')}\n${'  '.repeat(level)}}`;
+}
+
+/**
+ * `objectAt`'s compact form: `JSON.stringify(obj)` with some member values given as compact text already.
+ * `encode` maps each key's and each other value's JSON text (the given texts are encoded already); it must work
+ * character by character, so the pieces encoded apart join to the whole text encoded (schema-text.ts `IN_STRING`).
+ */
+export function compactObjectText(
+  obj: Record<string, unknown>,
+  texts: Record<string, string>,
+  encode: (json: string) => string = (json) => json,
+): string {
+  const members: string[] = [];
+  for (const [key, value] of Object.entries(obj)) {
+    if (value === undefined) continue;
+    const text = Object.hasOwn(texts, key) ? texts[key] : encode(JSON.stringify(value));
+    members.push(`${encode(JSON.stringify(key))}:${text}`);
+  }
+  return `{${members.join(',')}}`;
 }
 
 /**
@@ -24,10 +76,10 @@ export class JsonArrayWriter {
     this.pad = '  '.repeat(level);
   }
 
-  push(item: unknown): void {
-    // JSON text has no raw newlines inside strings, so re-indenting line starts is exact.
-    const text = this.pad + jsonText(item, 2).replace(/\n/g, `\n${this.pad}`);
-    this.out.write(this.count === 0 ? `${this.before}[\n${text}` : `,\n${text}`);
+  /** An item given as its unescaped `jsonAt(item, level)` text. */
+  pushText(text: string): void {
+    const escaped = escapeJsonText(text);
+    this.out.write(this.count === 0 ? `${this.before}[\n${this.pad}${escaped}` : `,\n${this.pad}${escaped}`);
     this.count += 1;
   }
 

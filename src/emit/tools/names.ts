@@ -5,6 +5,8 @@
  * from the operation key, so adding an operation never renames the others.
  */
 import { createHash } from 'node:crypto';
+import type { ApiPlan } from '../../classify/types.js';
+import type { Operation } from '../../ir/types.js';
 
 export interface NameRule {
   invalid: RegExp;
@@ -13,7 +15,7 @@ export interface NameRule {
 
 export const OPENAI_NAME: NameRule = { invalid: /[^A-Za-z0-9_-]+/g, max: 64 };
 export const ANTHROPIC_NAME: NameRule = { invalid: /[^A-Za-z0-9_-]+/g, max: 64 };
-export const MCP_NAME: NameRule = { invalid: /[^A-Za-z0-9_.-]+/g, max: 128 };
+const MCP_NAME: NameRule = { invalid: /[^A-Za-z0-9_.-]+/g, max: 128 };
 
 function shortHash(text: string): string {
   return createHash('sha256').update(text).digest('hex').slice(0, 8);
@@ -41,4 +43,32 @@ export function assignNames(tools: { key: string; name: string }[], rule: NameRu
     byKey.set(tool.key, name);
   });
   return byKey;
+}
+
+/** An API's tool names per target (operation key → name). */
+export type TargetNames = { mcp: Map<string, string>; openai: Map<string, string>; anthropic: Map<string, string> };
+
+const namesByPlan = new WeakMap<ApiPlan, TargetNames>();
+
+/** HTTP tools carry the client's method name (ir/names.ts), so both artifacts name a call alike. */
+export function toolName(op: Operation): string {
+  return op.kind === 'tool' ? op.toolName : op.name;
+}
+
+/**
+ * Assigned over every entry (tools included), once per API plan: the tools files, the handlers' bindings
+ * and their name union all read the same maps (read-only).
+ */
+export function targetNames(apiPlan: ApiPlan): TargetNames {
+  let names = namesByPlan.get(apiPlan);
+  if (names === undefined) {
+    const named = apiPlan.entries.map((e) => ({ key: e.operation.key, name: toolName(e.operation) }));
+    names = {
+      mcp: assignNames(named, MCP_NAME),
+      openai: assignNames(named, OPENAI_NAME),
+      anthropic: assignNames(named, ANTHROPIC_NAME),
+    };
+    namesByPlan.set(apiPlan, names);
+  }
+  return names;
 }

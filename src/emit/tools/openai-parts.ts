@@ -31,9 +31,10 @@ export class OpenAiPartsWriter {
     this.parts = openAiPartCount(total);
   }
 
-  push(item: unknown): void {
+  /** An item given as its unescaped `jsonAt(item, 1)` text. */
+  pushText(text: string): void {
     if (this.current === undefined || this.inPart === OPENAI_MAX_TOOLS) this.next();
-    (this.current as JsonArrayWriter).push(item);
+    (this.current as JsonArrayWriter).pushText(text);
     this.inPart += 1;
   }
 

@@ -19,6 +19,8 @@ export interface StrictContext {
   encoded: string[];
   /** Keywords removed because strict mode does not support them. */
   removed: Set<string>;
+  /** When set, every `defs` entry read (name and value), in order (strict-defs.ts). */
+  reads?: [string, unknown][];
 }
 
 const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
@@ -55,7 +57,10 @@ function typesOf(node: Obj): string[] {
 
 function deref(node: unknown, ctx: StrictContext): unknown {
   if (isObj(node) && typeof node.$ref === 'string' && node.$ref.startsWith('#/$defs/')) {
-    return ctx.defs[defsRefName(node.$ref)!];
+    const name = defsRefName(node.$ref)!;
+    const value = ctx.defs[name];
+    ctx.reads?.push([name, value]);
+    return value;
   }
   return node;
 }

@@ -3,6 +3,7 @@
  * `[{ type: 'function', function: { name, description, parameters, strict: true } }]`.
  */
 import { KEY_CHARS, KEY_MIN_LENGTH } from './idempotency-key.js';
+import { strictDef } from './strict-defs.js';
 import { fitLimits } from './strict-limits.js';
 import { strictNode, type StrictContext } from './strict.js';
 import type { ToolSpec } from './tool-spec.js';
@@ -57,7 +58,7 @@ function toStrictParameters(spec: ToolSpec, ctx: StrictContext): Obj {
     (root.required as string[]).push(spec.keyProperty);
   }
   const strictDefs: Obj = {};
-  for (const name of Object.keys(defs).sort()) strictDefs[name] = strictNode(defs[name], `/$defs/${name}`, ctx);
+  for (const name of Object.keys(defs).sort()) strictDefs[name] = strictDef(defs[name], name, ctx);
   if (Object.keys(strictDefs).length > 0) root.$defs = strictDefs;
   return root;
 }

@@ -4,7 +4,7 @@
  */
 import type { ApiPlan, PlanEntry } from '../../classify/types.js';
 import type { ResolvedConfig } from '../../config/types.js';
-import type { Operation, SourceRef, ToolAnnotations, ToolOperation } from '../../ir/types.js';
+import type { SourceRef, ToolAnnotations, ToolOperation } from '../../ir/types.js';
 import { followRef } from '../../json-pointer/refs.js';
 import { buildAnnotations } from './annotations.js';
 import { fitBudget } from './budget.js';
@@ -13,6 +13,7 @@ import { finishHttpInput, startHttpInput, type BuiltInput } from './http-input.j
 import type { DegradeLog } from './degrade.js';
 import { describeOperation } from './description.js';
 import { addIdempotencyKey } from './idempotency-key.js';
+import { toolName } from './names.js';
 import { buildToolInput, normalizeToolSchema } from './tool-input.js';
 
 type Obj = Record<string, unknown>;
@@ -37,11 +38,6 @@ export interface ToolSpec {
 /** A ref that does not resolve, or only leads through other refs back to itself. */
 function loaderReported(root: unknown, ref: string): boolean {
   return followRef(root, { $ref: ref }, '').value === undefined;
-}
-
-/** HTTP tools carry the client's method name (ir/names.ts), so both artifacts name a call alike. */
-export function toolName(op: Operation): string {
-  return op.kind === 'tool' ? op.toolName : op.name;
 }
 
 export function buildToolSpec(apiPlan: ApiPlan, entry: PlanEntry, config: ResolvedConfig, log: DegradeLog): ToolSpec {

@@ -1,0 +1,33 @@
+/** Schema `$ref`s resolved for classification's body-key search (schema-fields.ts), once per document and ref. */
+import { followRef, isObject, isRef } from '../json-pointer/refs.js';
+
+export type Resolved = { value: Record<string, unknown>; pointer: string } | undefined;
+
+/**
+ * Per document: `$ref` → its resolved target. A ref's target and pointer depend only on the ref (the pointer
+ * of the referring schema is not used once it resolves), and the IR's documents are not edited after they are
+ * built, so each of the searches over ~11,000 Graph bodies follows a ref once instead of parsing it again.
+ */
+let refTargets = new WeakMap<object, Map<string, Resolved>>();
+
+export function resolve(root: unknown, schema: unknown, pointer: string): Resolved {
+  if (!isRef(schema) || !isObject(root)) {
+    const r = followRef(root, schema, pointer);
+    return isObject(r.value) ? { value: r.value, pointer: r.pointer } : undefined;
+  }
+  let targets = refTargets.get(root);
+  if (targets === undefined) {
+    targets = new Map();
+    refTargets.set(root, targets);
+  }
+  if (targets.has(schema.$ref)) return targets.get(schema.$ref);
+  const r = followRef(root, schema, pointer);
+  const resolved = isObject(r.value) ? { value: r.value, pointer: r.pointer } : undefined;
+  targets.set(schema.$ref, resolved);
+  return resolved;
+}
+
+/** Called when classification ends (schema-fields.ts `forgetSchemaShapes`). */
+export function forgetRefTargets(): void {
+  refTargets = new WeakMap();
+}
