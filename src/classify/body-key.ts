@@ -63,9 +63,15 @@ function searchBody(ctx: ClassifyContext, schema: unknown, pointer: string): Key
   const ref = refOnly(schema);
   if (ref === undefined || root === null || typeof root !== 'object') return search();
   let perH = byRef.get(root);
-  if (!perH) byRef.set(root, (perH = new WeakMap()));
+  if (!perH) {
+    perH = new WeakMap();
+    byRef.set(root, perH);
+  }
   let cache = perH.get(ctx.h);
-  if (!cache) perH.set(ctx.h, (cache = new Map()));
+  if (!cache) {
+    cache = new Map();
+    perH.set(ctx.h, cache);
+  }
   if (!cache.has(ref)) cache.set(ref, search());
   return cache.get(ref);
 }
