@@ -54,7 +54,12 @@ function carrierOf(ctx: ClassifyContext, search: KeySearch, form: boolean): Carr
  * for every operation that sends that schema (Microsoft Graph: thousands of PATCH/POST bodies share a few
  * hundred). Results are read, never mutated, by the callers.
  */
-const byRef = new WeakMap<object, WeakMap<object, Map<string, KeySearch | undefined>>>();
+let byRef = new WeakMap<object, WeakMap<object, Map<string, KeySearch | undefined>>>();
+
+/** Called when classification ends: the documents live on through every emitter, the searches need not. */
+export function forgetBodySearches(): void {
+  byRef = new WeakMap();
+}
 
 function searchBody(ctx: ClassifyContext, schema: unknown, pointer: string): KeySearch | undefined {
   const root = ctx.api.root;

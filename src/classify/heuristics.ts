@@ -357,8 +357,16 @@ export function isKeyByDescription(description: unknown, schema: unknown): boole
   return describesKey(description);
 }
 
-/** Description → whether it promises a key: the same text recurs across thousands of Graph bodies. */
+/**
+ * Description → whether it promises a key: the same text recurs across thousands of Graph bodies. Cleared
+ * when a classification ends (`forgetKeyDescriptions`), so a long-lived process (`--watch`, `serve`, the
+ * library) does not keep every description it ever read.
+ */
 const describedKeys = new Map<string, boolean>();
+
+export function forgetKeyDescriptions(): void {
+  describedKeys.clear();
+}
 
 function describesKey(description: string): boolean {
   let known = describedKeys.get(description);

@@ -11,6 +11,8 @@ import { resolveHeuristics } from './heuristics.js';
 import type { ApiPlan, Plan } from './types.js';
 import { checkResumeSafety } from './resume-safety.js';
 import { forgetSchemaShapes } from './schema-fields.js';
+import { forgetBodySearches } from './body-key.js';
+import { forgetKeyDescriptions } from './heuristics.js';
 
 export { CLASS_OF } from './entry.js';
 
@@ -45,6 +47,8 @@ export function classify(apis: ApiModel[], config: ResolvedConfig): Plan {
   const diagnostics: Diagnostic[] = [];
   const planned = apis.map((api) => classifyApi(api, config, diagnostics));
   forgetSchemaShapes();
+  forgetBodySearches();
+  forgetKeyDescriptions();
   // SOP OP-6: keys that cannot survive a framework resume (LangGraph node re-runs) are findings too.
   for (const p of planned) diagnostics.push(...checkResumeSafety(p.entries, { severities: config.severities }));
   return { apis: planned, diagnostics: sortDiagnostics(diagnostics) };
