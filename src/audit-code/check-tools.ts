@@ -1,7 +1,7 @@
 /**
  * write_tool_without_key: a tool named with a write verb whose input schema has no key field, or
  * whose handler never reads the one it declares. Only verbs that name a state change on their own
- * count (effect-verbs.ts): `trigger_*`/`start_*` tools in the reference servers ask the client for
+ * count (`EFFECT_VERBS` in classify/heuristics.ts): `trigger_*`/`start_*` tools in the reference servers ask the client for
  * sampling or stream notifications and change nothing durable. Tools annotated readOnlyHint or idempotentHint are
  * left alone (the first is the MCP annotation rules' business, the second declares a natural
  * idempotence such as overwriting a file); a schema that cannot be read statically is not guessed.
@@ -9,7 +9,7 @@
 import { Node, SyntaxKind, type ObjectLiteralExpression } from 'ts-morph';
 import { nameWords } from '../classify/effect.js';
 import type { Heuristics } from '../classify/heuristics.js';
-import { EFFECT_VERBS } from './effect-verbs.js';
+import { EFFECT_VERBS } from '../classify/heuristics.js';
 import { isKeyName } from './sinks.js';
 import { deref, type ToolSite } from './sites.js';
 import type { Emit } from './emit.js';

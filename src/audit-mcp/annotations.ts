@@ -8,7 +8,7 @@ import { makeFinding } from '../classify/rules.js';
 import type { ResolvedConfig } from '../config/types.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import type { LoadedDoc } from '../load/types.js';
-import { EFFECT_VERBS } from '../audit-code/effect-verbs.js';
+import { EFFECT_VERBS } from '../classify/heuristics.js';
 import { MCP_RULES } from './rules.js';
 
 function isObject(v: unknown): v is Record<string, unknown> {

@@ -5,8 +5,13 @@
 import type { ResolvedConfig } from '../config/types.js';
 import { BUILTIN_PROVIDERS, type Provider } from './providers.js';
 
-/** Side-effect verbs from SOP §1 (activation rules) and their obvious kin. */
-const WRITE_VERBS: readonly string[] = [
+/**
+ * Write verbs that name a durable state change on their own: SOP §1's side-effect verbs and their strong
+ * kin. The code and annotation audits (audit-code, audit-mcp), which cannot see the effect, only judge
+ * names built on these; the classifier counts the softer ones below as well. `toggle` is here: repeating
+ * it undoes it.
+ */
+export const EFFECT_VERBS: ReadonlySet<string> = new Set([
   // SOP §1, verbatim
   'send',
   'create',
@@ -19,17 +24,12 @@ const WRITE_VERBS: readonly string[] = [
   'update',
   'notify',
   // kin
-  'add',
   'remove',
-  'push',
-  'merge',
-  'move',
   'upload',
   'cancel',
   'refund',
   'pay',
   'book',
-  'set',
   'insert',
   'edit',
   'put',
@@ -37,19 +37,61 @@ const WRITE_VERBS: readonly string[] = [
   'modify',
   'replace',
   'rename',
-  'copy',
+  'move',
   'submit',
   'approve',
   'reject',
-  'assign',
-  'unassign',
   'invite',
   'archive',
-  'unarchive',
-  'restore',
-  'reset',
   'revoke',
   'grant',
+  'deploy',
+  'commit',
+  'purchase',
+  'order',
+  'buy',
+  'sell',
+  'subscribe',
+  'unsubscribe',
+  'reply',
+  'comment',
+  'register',
+  'drop',
+  'truncate',
+  'destroy',
+  'kill',
+  'terminate',
+  'upsert',
+  'append',
+  'email',
+  'sms',
+  'capture',
+  'void',
+  'withdraw',
+  'deposit',
+  'merge',
+  'restore',
+  'reset',
+  'toggle',
+  'add',
+  'assign',
+  'schedule',
+  'reserve',
+  'enqueue',
+  'dispatch',
+]);
+
+/**
+ * Softer write verbs: they also name demos and local actions (the reference MCP servers'
+ * `trigger-sampling-request`, `start-notification-stream`), so only the classifier, which sees the HTTP
+ * method and the schema too, takes them as write evidence.
+ */
+const SOFT_WRITE_VERBS: readonly string[] = [
+  'push',
+  'set',
+  'copy',
+  'unassign',
+  'unarchive',
   'enable',
   'disable',
   'start',
@@ -59,38 +101,19 @@ const WRITE_VERBS: readonly string[] = [
   'execute',
   'run',
   'invoke',
-  'deploy',
-  'commit',
   'checkout',
   'fork',
   'close',
   'reopen',
   'lock',
   'unlock',
-  'purchase',
-  'order',
-  'buy',
-  'sell',
-  'subscribe',
-  'unsubscribe',
-  'reply',
-  'comment',
   'react',
   'star',
   'unstar',
   'follow',
   'unfollow',
-  'register',
   'save',
   'store',
-  'drop',
-  'truncate',
-  'destroy',
-  'kill',
-  'terminate',
-  'schedule',
-  'reserve',
-  'toggle',
   'apply',
   'import',
   'sync',
@@ -102,19 +125,12 @@ const WRITE_VERBS: readonly string[] = [
   'attach',
   'detach',
   'mutate',
-  'upsert',
-  'append',
   'emit',
-  'email',
-  'sms',
   'message',
-  'dispatch',
-  'enqueue',
-  'capture',
-  'void',
-  'withdraw',
-  'deposit',
 ];
+
+/** Side-effect verbs for the classifier (SOP §1 and kin). */
+const WRITE_VERBS: readonly string[] = [...EFFECT_VERBS, ...SOFT_WRITE_VERBS];
 
 /** Read verbs: a name starting with one of these and no write evidence reads (DESIGN §4 step 0). */
 const READ_VERBS: readonly string[] = [
