@@ -46,6 +46,26 @@ export function pendingRow(i: ClaimInput, resolution: string | null): DedupRow {
   };
 }
 
+/** The saga row a fresh claim writes (the memory and Redis saga stores). */
+export function pendingSagaRow(i: SagaClaimInput): SagaRow {
+  return {
+    scope: i.scope,
+    key: i.key,
+    operation: i.operation,
+    argsHash: i.argsHash,
+    status: 'pending',
+    externalId: null,
+    compensationOperation: i.compensationOperation,
+    result: null,
+    error: null,
+    leaseToken: i.leaseToken,
+    leaseExpiresAt: i.now + i.leaseMs,
+    createdAt: i.now,
+    updatedAt: i.now,
+    expiresAt: i.now + i.ttlMs,
+  };
+}
+
 export function resolvedPatch(r: ResolveInput): Partial<DedupRow> {
   const common = { leaseToken: null, completedAt: r.now, resolution: r.resolution };
   if (r.as === 'completed') return { ...common, status: 'completed', result: r.result ?? null, error: null };
@@ -75,22 +95,7 @@ function createMemorySagaStore(): SagaStore {
     async claim(i: SagaClaimInput): Promise<ClaimResult<SagaRow>> {
       const existing = rows.get(idOf(i));
       if (existing && !replaceable(existing, i.now)) return { claimed: false, row: { ...existing } };
-      const row: SagaRow = {
-        scope: i.scope,
-        key: i.key,
-        operation: i.operation,
-        argsHash: i.argsHash,
-        status: 'pending',
-        externalId: null,
-        compensationOperation: i.compensationOperation,
-        result: null,
-        error: null,
-        leaseToken: i.leaseToken,
-        leaseExpiresAt: i.now + i.leaseMs,
-        createdAt: i.now,
-        updatedAt: i.now,
-        expiresAt: i.now + i.ttlMs,
-      };
+      const row = pendingSagaRow(i);
       rows.set(idOf(i), row);
       return { claimed: true, row: { ...row } };
     },

@@ -8,7 +8,7 @@
  */
 import { connectRedis, type RedisClientLike, type RedisConnection } from './client.js';
 import { csv, patchOf, pendingText, redisKeys, rowSpans, toDedupRow, toSagaRow, type RedisKeys } from './rows.js';
-import { pendingRow, resolvedPatch } from '../memory.js';
+import { pendingRow, pendingSagaRow, resolvedPatch } from '../memory.js';
 import { CLAIM, COMPLETE_HELD, FENCED, RESOLVE, LIST_STALE, PRUNE, TAKE_OVER } from './scripts.js';
 import { createPlainClaim } from './plain-claim.js';
 import { createHeldRows, finishedText } from './held.js';
@@ -115,22 +115,7 @@ function table(conn: RedisConnection, keys: RedisKeys, open: string): Table {
 function sagaStore(t: Table): SagaStore {
   return {
     async claim(i): Promise<ClaimResult<SagaRow>> {
-      const row: SagaRow = {
-        scope: i.scope,
-        key: i.key,
-        operation: i.operation,
-        argsHash: i.argsHash,
-        status: 'pending',
-        externalId: null,
-        compensationOperation: i.compensationOperation,
-        result: null,
-        error: null,
-        leaseToken: i.leaseToken,
-        leaseExpiresAt: i.now + i.leaseMs,
-        createdAt: i.now,
-        updatedAt: i.now,
-        expiresAt: i.now + i.ttlMs,
-      };
+      const row = pendingSagaRow(i);
       const { claimed, json, written } = await t.claim(i, i.now, row);
       return { claimed, row: written ? row : toSagaRow(json) };
     },
