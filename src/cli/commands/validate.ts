@@ -4,6 +4,7 @@
  */
 import { InputError, diagnostic, type Diagnostic } from '../../diagnostics/diagnostic.js';
 import { loadInputs } from '../../load/index.js';
+import { toDiagnostic } from '../../emit/report/index.js';
 import { validateDocument } from '../../validate/index.js';
 import { resolveRun, type CliContext, type CommonArgs } from '../context.js';
 import { renderDiagnostics } from '../diagnostics.js';
@@ -71,16 +72,7 @@ function byPlace(a: Diagnostic, b: Diagnostic): number {
 
 /** The same diagnostic fields as `idemgen audit --format json`. */
 function toJson(r: FileResult) {
-  const diagnostics = r.diagnostics.map((d) => ({
-    code: d.code,
-    severity: d.severity,
-    file: d.file ?? null,
-    pointer: d.pointer ?? null,
-    line: d.line ?? null,
-    col: d.col ?? null,
-    message: d.message,
-    ...(d.hint === undefined ? {} : { hint: d.hint }),
-  }));
+  const diagnostics = r.diagnostics.map(toDiagnostic);
   return { file: r.file, format: r.format, valid: r.valid, diagnostics };
 }
 

@@ -17,7 +17,7 @@ export type AuditFormat = 'text' | 'markdown' | 'json' | 'sarif';
  */
 export type RenderOptions = TextOptions & SarifOptions & { sources?: ReadonlyMap<string, SourceKind> };
 
-export { buildAuditModel } from './model.js';
+export { buildAuditModel, toDiagnostic } from './model.js';
 export type { AuditModel, AuditOperation, AuditDiagnostic, AuditTotals, SourceKind, SourceTotal } from './model.js';
 
 export function renderJson(model: AuditModel): string {

@@ -99,7 +99,8 @@ function toOperation(e: PlanEntry): AuditOperation {
   return out;
 }
 
-function toDiagnostic(d: Diagnostic): AuditDiagnostic {
+/** A diagnostic as the JSON audit (and `idemgen validate --format json`) writes it. */
+export function toDiagnostic(d: Diagnostic): AuditDiagnostic {
   const out: AuditDiagnostic = {
     code: d.code,
     severity: d.severity,

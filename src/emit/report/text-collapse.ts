@@ -13,7 +13,8 @@ interface OperationGroup {
   cells: string[];
 }
 
-function rowCells(o: AuditOperation): string[] {
+/** An operation's table cells after its key (the text audit's row, the collapsed rows' shared part). */
+export function rowCells(o: AuditOperation): string[] {
   return [
     o.class,
     mechanismText(o),

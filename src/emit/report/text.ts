@@ -5,17 +5,14 @@
 import type { Severity } from '../../diagnostics/diagnostic.js';
 import { terminalText } from '../../escape/index.js';
 import {
-  carrierText,
   locationText,
-  mechanismText,
   SOURCE_KINDS,
-  ttlText,
   type AuditDiagnostic,
   type AuditModel,
   type AuditOperation,
   type SourceKind,
 } from './model.js';
-import { collapsedRows, collapseNotes, shorten } from './text-collapse.js';
+import { collapsedRows, collapseNotes, rowCells, shorten } from './text-collapse.js';
 
 export interface TextOptions {
   color?: boolean;
@@ -42,15 +39,7 @@ function table(rows: string[][], indent: string): string[] {
 }
 
 function operationRows(ops: AuditOperation[]): string[][] {
-  const row = (o: AuditOperation): string[] => [
-    o.key,
-    o.class,
-    mechanismText(o),
-    carrierText(o.carrier),
-    o.keyStrategy ?? '—',
-    ttlText(o.ttlSeconds),
-    o.compensation !== undefined ? `undo: ${o.compensation}` : '',
-  ];
+  const row = (o: AuditOperation): string[] => [o.key, ...rowCells(o)];
   return ops.map((o) => row(o).map(terminalText));
 }
 
