@@ -7,6 +7,6 @@ export { tsMember, tsNumber, tsObjectKey, tsPropertyKey, tsString, tsTemplateTex
 export { docInline, docLines, lineComment } from './comment.js';
 export { mdCode, mdText } from './markdown.js';
 export { sqlComment } from './sql.js';
-export { escapeJsonText, jsonText } from './json.js';
+export { escapeStringifiedJson, jsonText } from './json.js';
 export { terminalText } from './terminal.js';
 export { fileNameSegment, outputPathProblem } from './file-name.js';

@@ -2,22 +2,15 @@
  * Spec text → TypeScript source text. Each function is the only way text from an input reaches one
  * syntactic context of a generated module (docs/decisions.md "Spec text in generated output").
  */
+import { escapeStringifiedJson, hex4, INVISIBLE } from './json.js';
 
 /**
- * Code points that change how source reads without changing what it does: bidi embeddings, overrides and
- * isolates (CVE-2021-42574, "Trojan Source"), DEL and C1 controls, plus the line separators that some tools
- * treat as newlines.
+ * A double-quoted string literal: JSON already escapes quotes, backslashes, C0 controls and lone surrogates;
+ * the invisible code points (bidi controls — "Trojan Source", CVE-2021-42574 — DEL, C1, LS/PS) are escaped
+ * as in JSON output (json.ts `INVISIBLE`).
  */
-const INVISIBLE = /[\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c\ufeff]/g;
-
-const hex4 = (c: string): string => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`;
-
-/** A double-quoted string literal. JSON already escapes quotes, backslashes, C0 controls and lone surrogates. */
 export function tsString(text: string): string {
-  const literal = JSON.stringify(String(text));
-  // ASCII-only (one UTF-8 byte per character): DEL is the only invisible code point it can hold.
-  if (Buffer.byteLength(literal) === literal.length && !literal.includes('\u007f')) return literal;
-  return literal.replace(INVISIBLE, hex4);
+  return escapeStringifiedJson(JSON.stringify(String(text)));
 }
 
 /**

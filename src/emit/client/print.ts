@@ -33,9 +33,12 @@ export interface ClientFileParts {
   types: WriterFunction[];
 }
 
-/** A JSDoc block from text whose lines are already escaped for a comment, then a newline. */
+/**
+ * A JSDoc block from text whose lines are already escaped for a comment, then a newline. `*\/` is re-checked,
+ * as in doc-lines.ts `writeDocLines`: a line built by mistake from raw text still cannot end the block.
+ */
 function printDocs(w: CodeWriter, text: string): void {
-  const lines = text.split(/\r?\n/);
+  const lines = text.split(/\r?\n/).map((l) => l.replace(/\*\//g, '*\\/'));
   w.write('/**');
   if (lines.length <= 1) w.write(' ').write(lines[0]!);
   else {

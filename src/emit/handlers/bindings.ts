@@ -17,11 +17,6 @@ import { toOpenAiTool, type OpenAiTool } from '../tools/to-openai.js';
 import { buildToolSpec, type ToolSpec } from '../tools/tool-spec.js';
 import { bindingSecurity } from './security.js';
 
-export type Names = TargetNames;
-
-/** The tools artifact's own names (tools/names.ts), so a binding answers to the names in its files. */
-export const assign = targetNames;
-
 function bodyOf(spec: ToolSpec, op: HttpOperation): ToolBinding['body'] {
   const body = spec.http?.body;
   if (body === undefined) return undefined;
@@ -80,7 +75,7 @@ function keyFields(entry: PlanEntry, op: HttpOperation, root: unknown, config: R
 }
 
 /** The entry's spec and strict OpenAI form, built as the tools artifact builds them (when not sharing its pass). */
-export function specOf(apiPlan: ApiPlan, entry: PlanEntry, names: Names, config: ResolvedConfig): ToolSpecPair {
+export function specOf(apiPlan: ApiPlan, entry: PlanEntry, names: TargetNames, config: ResolvedConfig): ToolSpecPair {
   const spec = buildToolSpec(apiPlan, entry, config, new DegradeLog(apiPlan.api.id));
   return { spec, strict: toOpenAiTool(spec, names.openai.get(entry.operation.key)!, new Set()) };
 }
@@ -95,7 +90,7 @@ export function bindingOf(
   apiPlan: ApiPlan,
   entry: PlanEntry,
   op: HttpOperation,
-  names: Names,
+  names: TargetNames,
   config: ResolvedConfig,
   { spec, strict }: ToolSpecPair,
 ): ToolBinding {
@@ -130,7 +125,7 @@ export function bindingOf(
 
 /** One binding at a time (a streaming emitter never holds them all), in plan order. */
 export function* eachToolBinding(apiPlan: ApiPlan, config: ResolvedConfig): Generator<ToolBinding> {
-  const names = assign(apiPlan);
+  const names = targetNames(apiPlan);
   for (const entry of apiPlan.entries) {
     const op = entry.operation;
     if (op.kind === 'http') yield bindingOf(apiPlan, entry, op, names, config, specOf(apiPlan, entry, names, config));
@@ -139,7 +134,7 @@ export function* eachToolBinding(apiPlan: ApiPlan, config: ResolvedConfig): Gene
 
 /** Every name (all formats) of the API's HTTP tools, without building the bindings. */
 export function toolBindingNames(apiPlan: ApiPlan): string[] {
-  const names = assign(apiPlan);
+  const names = targetNames(apiPlan);
   const set = new Set<string>();
   for (const e of apiPlan.entries) {
     if (e.operation.kind !== 'http') continue;

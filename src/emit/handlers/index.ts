@@ -9,7 +9,9 @@ import type { Diagnostic } from '../../diagnostics/diagnostic.js';
 import type { Emitter, FileWriter, StreamingEmitter } from '../types.js';
 import { collectFiles } from '../tools/memory-sink.js';
 import type { ToolSpecRider, ToolSpecRiderFactory } from '../tools/spec-rider.js';
-import { assign, bindingOf, specOf, toolBindingNames, type Names } from './bindings.js';
+import { bindingOf, specOf, toolBindingNames } from './bindings.js';
+// The tools artifact's own names, so a binding answers to the names in its files.
+import { targetNames, type TargetNames } from '../tools/names.js';
 import { handlerNames, writeBinding, writeHead, writeTail, type HandlerNames } from './render.js';
 
 export { buildToolBindings, eachToolBinding } from './bindings.js';
@@ -18,14 +20,14 @@ export { buildToolBindings, eachToolBinding } from './bindings.js';
 const hasHttp = (apiPlan: ApiPlan): boolean => apiPlan.entries.some((e) => e.operation.kind === 'http');
 
 export const handlersRider: ToolSpecRiderFactory = (config, sink) => {
-  let open: { out: FileWriter; names: HandlerNames; tools: Names } | undefined;
+  let open: { out: FileWriter; names: HandlerNames; tools: TargetNames } | undefined;
   return {
     startApi(apiPlan) {
       if (!hasHttp(apiPlan)) return;
       const names = handlerNames(apiPlan.api);
       const out = sink.file(`handlers/${apiPlan.api.id}.tools.gen.ts`);
       writeHead(out, apiPlan.api, names, toolBindingNames(apiPlan));
-      open = { out, names, tools: assign(apiPlan) };
+      open = { out, names, tools: targetNames(apiPlan) };
     },
     spec(apiPlan, entry, spec, strict) {
       const op = entry.operation;
@@ -47,7 +49,7 @@ export const streamHandlers: StreamingEmitter = (plan, config, sink) => {
   const rider: ToolSpecRider = handlersRider(config, sink);
   for (const apiPlan of plan.apis) {
     if (!hasHttp(apiPlan)) continue;
-    const names = assign(apiPlan);
+    const names = targetNames(apiPlan);
     rider.startApi(apiPlan);
     for (const entry of apiPlan.entries) {
       if (entry.operation.kind !== 'http') continue;

@@ -1,4 +1,4 @@
-import { escapeJsonText, jsonText } from '../../escape/index.js';
+import { escapeStringifiedJson, jsonText } from '../../escape/index.js';
 import type { FileWriter } from '../types.js';
 
 /** Deterministic JSON for emitted files: 2-space indent, LF, trailing newline (STYLE habit 7). */
@@ -11,7 +11,7 @@ const wrapLength = (level: number): number => level * (level + 1);
 
 /**
  * `JSON.stringify(value, null, 2)` as it reads at nesting `level` (2 spaces each) of a larger document: the
- * first line unpadded, every later line shifted by the level's indent. Not escaped (escapeJsonText). The value
+ * first line unpadded, every later line shifted by the level's indent. Not escaped (escapeStringifiedJson). The value
  * is stringified inside `level` one-item arrays and the wrapping cut off, so the engine indents it (re-indenting
  * the text with a regex cost as much as the stringify).
  */
@@ -78,7 +78,7 @@ export class JsonArrayWriter {
 
   /** An item given as its unescaped `jsonAt(item, level)` text. */
   pushText(text: string): void {
-    const escaped = escapeJsonText(text);
+    const escaped = escapeStringifiedJson(text);
     this.out.write(this.count === 0 ? `${this.before}[\n${this.pad}${escaped}` : `,\n${this.pad}${escaped}`);
     this.count += 1;
   }

@@ -5,7 +5,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { escapeJsonText, jsonText, tsString } from '../../../src/escape/index.js';
+import { escapeStringifiedJson, jsonText, tsString } from '../../../src/escape/index.js';
 import { createDefs, finishDefs, liftRef } from '../../../src/emit/tools/defs.js';
 import { compactObjectText, jsonAt, objectAt } from '../../../src/emit/tools/json.js';
 import { normalizeSchema } from '../../../src/emit/tools/normalize.js';
@@ -75,17 +75,17 @@ describe('schema texts', () => {
     );
   });
 
-  it('escapeJsonText takes the ASCII shortcut only when nothing needs escaping', () => {
+  it('escapeStringifiedJson takes the ASCII shortcut only when nothing needs escaping', () => {
     fc.assert(
       fc.property(text, (t) => {
         const whole = JSON.stringify(t);
-        expect(escapeJsonText(whole)).toBe(
+        expect(escapeStringifiedJson(whole)).toBe(
           whole.replace(
             /[\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c\ufeff]/g,
             (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
           ),
         );
-        expect(`"${inString(whole)}"`).toBe(tsString(escapeJsonText(whole)));
+        expect(`"${inString(whole)}"`).toBe(tsString(escapeStringifiedJson(whole)));
       }),
       { seed: 13, numRuns: 300 },
     );
