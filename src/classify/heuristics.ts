@@ -354,12 +354,19 @@ export function isKeyField(name: string, h: Heuristics): boolean {
   return KEY_FIELD_PATTERN.test(name.replace(/[-_]/g, '').toLowerCase());
 }
 
-/** `$ref` of a property schema, directly or as the single `allOf` member (AWS wraps refs that way). */
+/**
+ * `$ref` of a property schema, directly, as the single `allOf` member (AWS wraps refs that way), or as the
+ * non-null side of `anyOf: [X, { type: 'null' }]` — the IR's form of a 3.0 `nullable` ref (ir/schemas.ts).
+ */
 function refOf(schema: unknown): string | undefined {
   if (schema === null || typeof schema !== 'object') return undefined;
   const s = schema as Record<string, unknown>;
   if (typeof s.$ref === 'string') return s.$ref;
   if (Array.isArray(s.allOf) && s.allOf.length === 1) return refOf(s.allOf[0]);
+  if (Array.isArray(s.anyOf) && s.anyOf.length === 2) {
+    const other = s.anyOf.filter((x) => (x as Record<string, unknown> | null)?.type !== 'null');
+    if (other.length === 1) return refOf(other[0]);
+  }
   return undefined;
 }
 
