@@ -16,7 +16,8 @@ import {
 } from '../core/errors.js';
 import { HttpStatusError } from '../http/caller.js';
 import { parseApiError } from './api-error.js';
-import type { ToolCallError } from './types.js';
+import type { ToolCallError, ToolOutcome } from './types.js';
+import type { ArgumentIssue } from './validate.js';
 
 function httpCause(err: unknown): HttpStatusError | undefined {
   for (let e = err, i = 0; e !== undefined && e !== null && i < 5; e = (e as { cause?: unknown }).cause, i++) {
@@ -149,5 +150,19 @@ export function toToolError(err: unknown, effect: 'read' | 'write', retrySafe: b
     executed: 'unknown',
     retry_same_key: false,
     message: `The tool failed: ${describe(err)}`,
+  };
+}
+
+/** Arguments refused before anything ran (unparseable JSON, schema issues): the same key may be reused. */
+export function invalidArguments(message: string, issues?: ArgumentIssue[]): ToolOutcome {
+  return {
+    ok: false,
+    error: {
+      code: 'invalid_arguments',
+      executed: 'no',
+      retry_same_key: true,
+      ...(issues !== undefined ? { issues } : {}),
+      message,
+    },
   };
 }

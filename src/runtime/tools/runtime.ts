@@ -11,7 +11,7 @@ import type { DedupStore } from '../store/types.js';
 import { applyAuth, type ToolAuthOption } from './auth.js';
 import { decodeArguments } from './decode.js';
 import { execute, isNative, type ExecuteDeps } from './execute.js';
-import { toToolError } from './outcome.js';
+import { invalidArguments, toToolError } from './outcome.js';
 import { routeArguments, toHttpRequest } from './route.js';
 import type { ToolBinding, ToolCallContext, ToolCallError, ToolOutcome } from './types.js';
 import { validateArguments, type ArgumentIssue } from './validate.js';
@@ -54,16 +54,10 @@ const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !
 
 function invalid(issues: ArgumentIssue[]): ToolOutcome {
   const list = issues.map((i) => `${i.pointer || '/'}: ${i.message}`).join('; ');
-  return {
-    ok: false,
-    error: {
-      code: 'invalid_arguments',
-      executed: 'no',
-      retry_same_key: true,
-      issues,
-      message: `Invalid arguments, nothing was executed: ${list}. Correct them and call again (the same key may be reused).`,
-    },
-  };
+  return invalidArguments(
+    `Invalid arguments, nothing was executed: ${list}. Correct them and call again (the same key may be reused).`,
+    issues,
+  );
 }
 
 function failed(error: ToolCallError): ToolOutcome {

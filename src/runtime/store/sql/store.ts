@@ -12,6 +12,7 @@ import { guardMissingTable } from './missing-table.js';
 import { resolvedPatch } from '../memory.js';
 import { createSqlSagaStore } from './saga-store.js';
 import type {
+  ClaimInput,
   ClaimResult,
   DedupRow,
   DedupStatus,
@@ -51,6 +52,20 @@ export interface SqlStoreOptions {
   schema?: string;
 }
 
+/** What a claim writes besides the row id, in the column order of the claim INSERT and the renewing UPDATE. */
+function claimValues(i: ClaimInput): unknown[] {
+  return [
+    i.operation,
+    i.argsHash,
+    i.mechanism,
+    i.leaseToken,
+    i.now + i.leaseMs,
+    i.now,
+    i.now + i.ttlMs,
+    i.argsSummary ?? null,
+  ];
+}
+
 export function createSqlStore(rawDriver: SqlDriver, opts: SqlStoreOptions = {}): FullDedupStore {
   const driver = guardMissingTable(rawDriver);
   const t = qualifiedTable(opts.table ?? 'idemgen_dedup', opts.schema, driver.dialect);
@@ -69,22 +84,7 @@ export function createSqlStore(rawDriver: SqlDriver, opts: SqlStoreOptions = {})
     async claim(i): Promise<ClaimResult> {
       // Bounded: each turn either inserts, returns the live row, or removes an expired one.
       for (let turn = 0; turn < 5; turn++) {
-        const inserted = await rows.insert(
-          claim,
-          [
-            i.scope,
-            i.key,
-            i.operation,
-            i.argsHash,
-            i.mechanism,
-            i.leaseToken,
-            i.now + i.leaseMs,
-            i.now,
-            i.now + i.ttlMs,
-            i.argsSummary ?? null,
-          ],
-          [i.scope, i.key],
-        );
+        const inserted = await rows.insert(claim, [i.scope, i.key, ...claimValues(i)], [i.scope, i.key]);
         if (inserted) return { claimed: true, row: toDedupRow(inserted) };
         const row = await get(i);
         if (!row) continue; // released or pruned between the two statements
@@ -95,19 +95,7 @@ export function createSqlStore(rawDriver: SqlDriver, opts: SqlStoreOptions = {})
           `UPDATE ${t} SET operation = ?, args_hash = ?, mechanism = ?, status = 'pending', result = NULL, error = NULL, ` +
             `external_id = NULL, lease_token = ?, lease_expires_at = ?, attempts = 1, created_at = ?, completed_at = NULL, ` +
             `expires_at = ?, args_summary = ? WHERE ${byId} AND status <> 'pending' AND expires_at <= ?`,
-          [
-            i.operation,
-            i.argsHash,
-            i.mechanism,
-            i.leaseToken,
-            i.now + i.leaseMs,
-            i.now,
-            i.now + i.ttlMs,
-            i.argsSummary ?? null,
-            i.scope,
-            i.key,
-            i.now,
-          ],
+          [...claimValues(i), i.scope, i.key, i.now],
           [i.scope, i.key],
         );
         if (renewed) return { claimed: true, row: toDedupRow(renewed) };

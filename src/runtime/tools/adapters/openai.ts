@@ -3,6 +3,7 @@
  * strict parameters), and the loop step that executes a response's tool calls through the runtime. No
  * import of `openai`: the shapes are the API's JSON, so any client version (or none) works.
  */
+import { invalidArguments } from '../outcome.js';
 import type { ToolRuntime } from '../runtime.js';
 import type { ToolBinding, ToolOutcome } from '../types.js';
 import { argsFor, callContext, modelSchema, selected, type AdapterOptions } from './shared.js';
@@ -49,15 +50,7 @@ async function runOne<C>(
   try {
     args = JSON.parse(text === '' ? '{}' : text);
   } catch {
-    return {
-      ok: false,
-      error: {
-        code: 'invalid_arguments',
-        executed: 'no',
-        retry_same_key: true,
-        message: 'The arguments are not valid JSON; nothing was executed.',
-      },
-    };
+    return invalidArguments('The arguments are not valid JSON; nothing was executed.');
   }
   const b = runtime.find(name, 'openai');
   return runtime.call(name, b === undefined ? args : argsFor(b, args, o.keySource), callContext(o, 'openai', context));
