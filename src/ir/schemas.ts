@@ -13,36 +13,11 @@
  * `$ref`s stay references — nothing is inlined, so Stripe- or GitHub-sized specs cost one walk, not a copy.
  */
 import type { SpecFormat } from './types.js';
+import { LITERAL_KEYS, OPENAPI_NAME_MAPS, SCHEMA_NAME_MAPS } from '../load/keywords.js';
 
 type Obj = Record<string, unknown>;
 type Mode = 'node' | 'names' | 'schema-names';
 
-/** Maps whose keys are names of schemas: a property may be called `default`, `enum` or `x-id`. */
-const SCHEMA_NAME_MAPS = new Set([
-  'properties',
-  'patternProperties',
-  'definitions',
-  '$defs',
-  'schemas',
-  'dependentSchemas',
-]);
-/** OpenAPI maps whose keys are names (a response is called `default`); their `x-*` keys are extensions. */
-const NAME_MAPS = new Set([
-  'paths',
-  'webhooks',
-  'callbacks',
-  'responses',
-  'parameters',
-  'headers',
-  'content',
-  'encoding',
-  'requestBodies',
-  'securitySchemes',
-  'links',
-  'pathItems',
-]);
-/** Data, not schemas or OpenAPI objects: never rewritten. */
-const VALUES = new Set(['example', 'examples', 'default', 'enum', 'const']);
 /** What stays beside a `$ref` in 2.0/3.0, and outside the `anyOf` a nullable shape is wrapped in. */
 const ANNOTATIONS = new Set([
   'title',
@@ -126,14 +101,15 @@ function visitArray(w: Walk, node: unknown[]): unknown[] {
 function visitObject(w: Walk, node: Obj, mode: Mode): Obj {
   let copy: Obj | undefined;
   for (const key of Object.keys(node)) {
-    if (mode === 'node' ? VALUES.has(key) || key.startsWith('x-') : mode === 'names' && key.startsWith('x-')) continue;
+    if (mode === 'node' ? LITERAL_KEYS.has(key) || key.startsWith('x-') : mode === 'names' && key.startsWith('x-'))
+      continue;
     const v = node[key];
     const childMode: Mode =
       mode !== 'node' || !isObj(v)
         ? 'node'
         : SCHEMA_NAME_MAPS.has(key)
           ? 'schema-names'
-          : NAME_MAPS.has(key)
+          : OPENAPI_NAME_MAPS.has(key)
             ? 'names'
             : 'node';
     const n = visit(w, v, childMode);

@@ -10,6 +10,7 @@ import { appendPointer, escapeSegment, formatPointer, parsePointer } from '../js
 import { decodeFragment, idIndex, isObject, resolveRefTarget, resolveSegments } from '../json-pointer/refs.js';
 import { findRefCycles } from './ref-cycles.js';
 import type { SourcePosition } from './types.js';
+import { LITERAL_KEYS, OPENAPI_NAME_MAPS, SCHEMA_NAME_MAPS } from './keywords.js';
 
 export interface PartFile {
   value: unknown;
@@ -28,30 +29,10 @@ interface Site {
   local: string;
 }
 
-// Keys whose values are data, not OpenAPI/JSON Schema structure: a `$ref` key inside them is
-// literal (GitHub's SCIM examples carry `"$ref": "https://…"`). `x-*` extensions have
-// vendor-defined meaning (train-travel's x-topics refs a Markdown file), so they are not bundled.
-const LITERAL_KEYS = new Set(['example', 'examples', 'default', 'enum', 'const']);
-// Maps whose keys are user-chosen names, where `default` or `x-foo` are ordinary names.
-const NAME_MAPS = new Set([
-  'properties',
-  'patternProperties',
-  'definitions',
-  '$defs',
-  'schemas',
-  'paths',
-  'webhooks',
-  'pathItems',
-  'responses',
-  'parameters',
-  'requestBodies',
-  'headers',
-  'links',
-  'callbacks',
-  'securitySchemes',
-  'content',
-  'encoding',
-]);
+// A `$ref` inside LITERAL_KEYS is literal (GitHub's SCIM examples carry `"$ref": "https://…"`). `x-*`
+// extensions have vendor-defined meaning (train-travel's x-topics refs a Markdown file), so they are not
+// bundled. Maps whose keys are user-chosen names, where `default` or `x-foo` are ordinary names:
+const NAME_MAPS: ReadonlySet<string> = new Set([...SCHEMA_NAME_MAPS, ...OPENAPI_NAME_MAPS]);
 
 export class Bundler {
   readonly diagnostics: Diagnostic[] = [];

@@ -1,4 +1,6 @@
 import path from 'node:path';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { describe, expect, it } from 'vitest';
 import { buildApiModel } from '../../src/ir/index.js';
 import { resolveRef } from '../../src/json-pointer/refs.js';
@@ -66,5 +68,27 @@ describe('bundling a multi-file OpenAPI 3 spec with cross-file cycles', () => {
       ['GET /pets/{id}', 'getPetsById'],
       ['POST /pets', 'createPet'],
     ]);
+  });
+});
+
+describe('bundling refs under user-chosen schema names', () => {
+  it('bundles an external ref under a dependentSchemas entry named `default` (a name, not literal data)', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'idemgen-depschemas-'));
+    writeFileSync(path.join(dir, 'shipping.json'), JSON.stringify({ type: 'object', required: ['address'] }));
+    writeFileSync(
+      path.join(dir, 'openapi.json'),
+      JSON.stringify({
+        openapi: '3.1.0',
+        info: { title: 't', version: '1' },
+        paths: {},
+        components: {
+          schemas: { Order: { type: 'object', dependentSchemas: { default: { $ref: './shipping.json' } } } },
+        },
+      }),
+    );
+    const { docs, diagnostics } = await loadInputs(['openapi.json'], { cwd: dir });
+    expect(diagnostics).toEqual([]);
+    expect(refsOf(docs[0].root).filter((r) => !r.startsWith('#'))).toEqual([]);
+    expect(docs[0].parts).toEqual(['shipping.json']);
   });
 });
