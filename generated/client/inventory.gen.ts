@@ -47,7 +47,7 @@ export class InventoryClient<StoreType extends DedupStore | undefined = DedupSto
   getArtifact(request: GetArtifactRequest, options?: CallOptions): Promise<GetArtifactResponse> {
     return this.#http.send({
       method: "GET",
-      path: `/artifacts/${encodeURIComponent(String(request.path.sha256))}`,
+      path: "/artifacts/{sha256}", pathParams: request.path,
       headers: options?.headers,
       bodyType: "none",
       responseType: "blob",
@@ -61,7 +61,7 @@ export class InventoryClient<StoreType extends DedupStore | undefined = DedupSto
   getOrder(request: GetOrderRequest, options?: CallOptions): Promise<GetOrderResponse> {
     return this.#http.send({
       method: "GET",
-      path: `/orders/${encodeURIComponent(String(request.path.order_id))}`,
+      path: "/orders/{order_id}", pathParams: request.path,
       headers: options?.headers,
       bodyType: "none",
       mechanism: "none",
@@ -104,7 +104,7 @@ export class InventoryClient<StoreType extends DedupStore | undefined = DedupSto
     return needStore(this.#idem, operation).run({ operation, key, scope: this.#scope, args: request, mechanism: "OP-2", ttlSeconds: 86400 }, (ctx) =>
       this.#http.send({
         method: "POST",
-        path: `/orders/${encodeURIComponent(String(request.path.order_id))}/fulfil`,
+        path: "/orders/{order_id}/fulfil", pathParams: request.path,
         headers: options?.headers,
         body: request.body,
         bodyType: "json",
@@ -128,7 +128,7 @@ export class InventoryClient<StoreType extends DedupStore | undefined = DedupSto
     return needStore(this.#idem, operation).run({ operation, key, scope: this.#scope, args: request, mechanism: "OP-3", ttlSeconds: 86400 }, (ctx) =>
       this.#http.send({
         method: "PUT",
-        path: `/artifacts/${encodeURIComponent(String(request.path.sha256))}`,
+        path: "/artifacts/{sha256}", pathParams: request.path,
         headers: options?.headers,
         body: request.body,
         bodyType: "binary",

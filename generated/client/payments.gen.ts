@@ -51,7 +51,7 @@ export class PaymentsClient {
   getCharge(request: GetChargeRequest, options?: CallOptions): Promise<GetChargeResponse> {
     return this.#http.send({
       method: "GET",
-      path: `/charges/${encodeURIComponent(String(request.path.charge_id))}`,
+      path: "/charges/{charge_id}", pathParams: request.path,
       headers: options?.headers,
       bodyType: "none",
       mechanism: "none",

@@ -70,6 +70,11 @@ export const IR_CODES = {
     summary: 'two tools share a name; the later one gets the key `tool:<name>#<n>`',
   },
   mixed_tool_formats: { severity: 'warning', summary: 'a tool list mixes formats (e.g. MCP and Anthropic items)' },
+  body_to_query: {
+    severity: 'info',
+    summary:
+      'a GET or HEAD operation declares a request body; its fields are sent in the query string (bracket style, `expand[0]=a`), since these methods carry no body',
+  },
 } as const satisfies Record<string, CodeInfo>;
 
 /** `idemgen validate` (besides the load codes of its inputs). */

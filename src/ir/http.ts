@@ -91,6 +91,14 @@ function buildOperation(
   const description = stringOrUndefined(op.description) ?? stringOrUndefined(pathItem.item.description);
   if (description !== undefined) operation.description = description;
   if (requestBody) operation.requestBody = requestBody;
+  if (requestBody && (method === 'get' || method === 'head')) {
+    ctx.report(
+      'body_to_query',
+      'info',
+      `${operation.key} declares a request body; a ${method.toUpperCase()} carries none, so its fields are sent in the query string`,
+      ctx.format === 'openapi2' ? pointer : appendPointer(pointer, 'requestBody'),
+    );
+  }
   if (security) operation.security = security as Record<string, string[]>[];
   return operation;
 }

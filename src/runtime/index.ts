@@ -17,6 +17,7 @@ export {
   IdempotencyOutcomeUnknownError,
   IdempotencyResultTooLargeError,
   IdempotencyResultUnencodableError,
+  InvalidArgumentsError,
   isDefiniteFailure,
 } from './core/errors.js';
 export { notExecuted } from './core/run-tag.js';

@@ -25,6 +25,7 @@ describe('diagnostic code catalogue', () => {
     const codes = emittedCodes('src/ir');
     // `unrecognized_input` is load's alone: the loader hands the IR a document it already recognized.
     expect([...codes].sort()).toEqual([
+      'body_to_query',
       'duplicate_operation_id',
       'duplicate_tool_name',
       'invalid_document',

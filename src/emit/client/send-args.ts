@@ -1,31 +1,29 @@
 /**
  * The `HttpRequest` literal each method hands to the runtime's HTTP layer (`createHttpCaller().send`):
- * path parameters are substituted here (RFC 6570 simple expansion, percent-encoded), everything else —
+ * the path template and its parameters (the runtime substitutes them: RFC 6570 simple expansion), everything else —
  * query flattening, Stripe-style nested form bodies, multipart, the key carrier, retries — is the runtime's.
  */
 import type { CodeWriter } from './code-writer.js';
 import type { HttpOperation } from '../../ir/types.js';
 import type { Carrier } from '../../classify/types.js';
-import { jsonText, tsMember, tsString, tsTemplateText } from '../../escape/index.js';
+import { jsonText, tsString } from '../../escape/index.js';
 import type { OperationTypes } from './operation-types.js';
 import { pinnedResponseType } from './media.js';
 
-export function writePathExpression(w: CodeWriter, op: HttpOperation): void {
+/** The path template has a declared parameter for the runtime to substitute (`pathParams`). */
+export function substitutesPath(op: HttpOperation): boolean {
   const declared = new Set(op.parameters.filter((p) => p.in === 'path').map((p) => p.name));
-  const parts = op.path.split(/(\{[^}]+\})/);
-  if (!parts.some((p) => p.startsWith('{') && declared.has(p.slice(1, -1)))) {
-    w.write(tsString(op.path));
-    return;
-  }
-  // Every literal piece is escaped on its own and escapes every `$`, so no `${` can form across pieces.
-  w.write('`');
-  for (const part of parts) {
-    const name = part.startsWith('{') ? part.slice(1, -1) : undefined;
-    if (name !== undefined && declared.has(name))
-      w.write(`\${encodeURIComponent(String(${tsMember('request.path', name)}))}`);
-    else w.write(tsTemplateText(part));
-  }
-  w.write('`');
+  return [...op.path.matchAll(/\{([^}]+)\}/g)].some((m) => declared.has(m[1]!));
+}
+
+/**
+ * `path: "/orders/{order_id}", pathParams: request.path`: the runtime substitutes each value as one
+ * percent-encoded segment inside `send`, and refuses an empty or dot-segment value (`..` would move the call to
+ * another resource) as "not sent", so a dedup row claimed for the call is released.
+ */
+export function writePathExpression(w: CodeWriter, op: HttpOperation, params = 'request.path'): void {
+  w.write(tsString(op.path));
+  if (substitutesPath(op)) w.write(`, pathParams: ${params}`);
 }
 
 /**

@@ -100,7 +100,24 @@ export class IdempotencyNotSentError extends Error {
 
   constructor(message: string, options?: { cause?: unknown }) {
     super(message, options);
-    this.name = 'IdempotencyNotSentError';
+    this.name = new.target.name;
+  }
+}
+
+/**
+ * A call refused before any request because an argument cannot be sent as given: a path value that is
+ * empty or a dot segment (`.`, `..`, `%2e%2e`: URL parsing would move the request to another resource), a
+ * header value a request cannot carry intact (CR/LF, control characters, edge whitespace), a body that
+ * cannot be encoded. Nothing was sent, so a dedup row is released and a corrected call may reuse the key.
+ */
+export class InvalidArgumentsError extends IdempotencyNotSentError {
+  readonly code = 'invalid_arguments';
+  /** Where in the request: `path.customer`, `header.X-Trace`, `body`, `url`. */
+  readonly where: string;
+
+  constructor(message: string, where: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.where = where;
   }
 }
 

@@ -112,12 +112,39 @@ export function pickKeyPath(body: unknown, paths: readonly (readonly string[])[]
   return best;
 }
 
-export function buildUrl(baseUrl: string, path: string, query: Record<string, unknown> | undefined): string {
+/** `bodyFields`: a GET/HEAD body's fields (`bodyAsQuery`), appended after the query parameters. */
+export function buildUrl(
+  baseUrl: string,
+  path: string,
+  query: Record<string, unknown> | undefined,
+  bodyFields?: Record<string, unknown>,
+): string {
   const url = new URL(path.replace(/^\//, ''), baseUrl.endsWith('/') ? baseUrl : `${baseUrl}/`);
-  for (const [k, v] of flattenForm(query ?? {})) {
+  for (const [k, v] of [...flattenForm(query ?? {}), ...flattenForm(bodyFields ?? {})]) {
     if (typeof v === 'string') url.searchParams.append(k, v);
   }
   return url.toString();
+}
+
+const isPlainObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v) && !isBlob(v) && !isBytes(v) && !isStream(v);
+
+/**
+ * A GET or HEAD request cannot carry a body (fetch refuses one; RFC 9110 §9.3.1 gives it no meaning), yet
+ * specs declare them (Stripe: a form body on every GET). Its fields go to the query string instead, in the
+ * bracket style of the form encoder whatever the declared encoding (`expand[0]=a`, `card[number]=4242`),
+ * as Stripe's own SDKs send them. Only an object body has fields: an array, a scalar or a raw payload on a
+ * GET is refused; an empty one is dropped.
+ */
+export function bodyAsQuery(bodyType: BodyType, body: unknown): Record<string, unknown> | undefined {
+  if (body === undefined || body === null || bodyType === 'none') return undefined;
+  if (isPlainObject(body)) {
+    const blob = flattenForm(body).find(([, v]) => typeof v !== 'string');
+    if (blob !== undefined) throw new TypeError(`body field ${blob[0]} is a file, which a GET/HEAD query cannot carry`);
+    return body;
+  }
+  if (body === '' || (isBytes(body) && bytesOf(body).byteLength === 0)) return undefined;
+  throw new TypeError('a GET/HEAD request has no body, and this body has no fields to send in the query');
 }
 
 export interface EncodedBody {

@@ -4,8 +4,14 @@
  * server dedupes the repeat; every other mechanism gets exactly one attempt and goes through the
  * dedup store, which decides what an ambiguous outcome means.
  */
-import { IdempotencyConflictError, IdempotencyInFlightError, IdempotencyNotSentError } from '../core/errors.js';
-import { buildUrl, encodeBody, isStream, pickKeyPath, withBodyField, type BodyType } from './body.js';
+import {
+  IdempotencyConflictError,
+  IdempotencyInFlightError,
+  IdempotencyNotSentError,
+  InvalidArgumentsError,
+} from '../core/errors.js';
+import { bodyAsQuery, buildUrl, encodeBody, isStream, pickKeyPath, withBodyField, type BodyType } from './body.js';
+import { assertNoDotSegments, checkHeaders, expandPath } from './request-check.js';
 import { readResponseBody, type ResponseType } from './response.js';
 import {
   backoffDelay,
@@ -45,7 +51,13 @@ export interface HttpCallerOptions {
 
 export interface HttpRequest {
   method: string;
+  /** The path, or with `pathParams` the spec's template (`/orders/{order_id}`). */
   path: string;
+  /**
+   * Values for the template's `{name}`s, each sent as one percent-encoded segment. An empty value or a dot
+   * segment (`.`, `..`, `%2e%2e`) would move the request to another resource: refused, not sent.
+   */
+  pathParams?: Record<string, unknown>;
   query?: Record<string, unknown>;
   headers?: Record<string, string>;
   /** JSON value, form object, or for `text`/`binary` a `RawBody` (Blob, ArrayBuffer, typed array, stream, string). */
@@ -130,6 +142,29 @@ function carrierPath(c: KeyCarrier, body: unknown): readonly string[] {
 
 /** Built once per `send`, so every retry carries byte-identical key and payload. */
 async function prepare(opts: HttpCallerOptions, req: HttpRequest, retried: boolean): Promise<Prepared> {
+  const method = req.method.toUpperCase();
+  const what = `${method} ${req.path}`;
+  try {
+    return await prepareChecked(opts, req, method, what, retried);
+  } catch (err) {
+    // Nothing left the process: an argument the request cannot carry, a body that cannot be encoded, a bad URL.
+    if (err instanceof IdempotencyNotSentError) throw err;
+    throw new InvalidArgumentsError(`${what}: not sent (${(err as Error)?.message ?? String(err)})`, 'request', {
+      cause: err,
+    });
+  }
+}
+
+async function prepareChecked(
+  opts: HttpCallerOptions,
+  req: HttpRequest,
+  method: string,
+  what: string,
+  retried: boolean,
+): Promise<Prepared> {
+  if (!TOKEN_METHOD.test(method)) throw new TypeError(`${JSON.stringify(method)} is not an HTTP method`);
+  const path = req.pathParams === undefined ? req.path : expandPath(req.path, req.pathParams);
+  assertNoDotSegments(path, what);
   const headers: Record<string, string> = { ...opts.headers, ...req.headers };
   let body = req.body;
   let query = req.query;
@@ -142,24 +177,27 @@ async function prepare(opts: HttpCallerOptions, req: HttpRequest, retried: boole
     } else if (req.carrier.in === 'query') query = { ...query, [name]: req.key };
     else body = withBodyField(body, carrierPath(req.carrier, body), req.key);
   }
-  const encoded = encodeBody(req.bodyType, body, req.contentType);
+  checkHeaders(headers);
+  // GET/HEAD: the declared body's fields ride in the query (fetch refuses a body on them).
+  const noBody = method === 'GET' || method === 'HEAD';
+  const bodyFields = noBody ? bodyAsQuery(req.bodyType, body) : undefined;
+  const encoded = noBody ? {} : encodeBody(req.bodyType, body, req.contentType);
   if (encoded.contentType && !Object.keys(headers).some((h) => h.toLowerCase() === 'content-type')) {
     headers['content-type'] = encoded.contentType;
   }
+  const url = buildUrl(opts.baseUrl, path, query, bodyFields);
   const settled = await settleStream(encoded.body, retried);
   const init = {
-    method: req.method.toUpperCase(),
+    method,
     headers,
     body: settled.body as BodyInit | undefined,
     ...(settled.duplex ? { duplex: settled.duplex } : {}),
   };
-  return {
-    url: buildUrl(opts.baseUrl, req.path, query),
-    init,
-    what: `${req.method.toUpperCase()} ${req.path}`,
-    responseType: req.responseType ?? 'auto',
-  };
+  return { url, init, what, responseType: req.responseType ?? 'auto' };
 }
+
+/** RFC 9110 §9.1: a method is a token. */
+const TOKEN_METHOD = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 
 async function attemptOnce(
   doFetch: typeof fetch,
@@ -181,21 +219,27 @@ async function attemptOnce(
   }
 }
 
+/** The request put a key on the wire (a native-key carrier), so the API can answer about that key. */
+const sentKey = (req: HttpRequest): boolean => req.key !== undefined && req.carrier !== undefined;
+
 /** The error a final, unretried response becomes. */
 function finalError(req: HttpRequest, p: Prepared, res: HttpResponse): Error {
   const ctx = { key: req.key ?? '', operation: p.what, scope: '' };
-  const conflict = classifyConflict(res.status, res.body, res.headers);
+  const conflict = classifyConflict(res.status, res.body, res.headers, sentKey(req));
+  // 429 and 4xx were refused before execution; 5xx/408 may have executed.
+  const definite = res.status === 429 || (res.status >= 400 && res.status < 500 && res.status !== 408);
+  const http = new HttpStatusError(`${p.what} failed with HTTP ${res.status}`, res, definite, req.operation);
+  // The API's own answer stays the cause, so a tool result can quote its status and message.
   if (conflict === 'mismatch') {
     return new IdempotencyConflictError(
       `${p.what}: the server saw this key with a different payload (${res.status})`,
       ctx,
+      { cause: http },
     );
   }
   if (conflict === 'in-progress')
-    return new IdempotencyInFlightError(`${p.what}: still in progress on the server`, ctx);
-  // 429 and 4xx were refused before execution; 5xx/408 may have executed.
-  const definite = res.status === 429 || (res.status >= 400 && res.status < 500 && res.status !== 408);
-  return new HttpStatusError(`${p.what} failed with HTTP ${res.status}`, res, definite, req.operation);
+    return new IdempotencyInFlightError(`${p.what}: still in progress on the server`, ctx, { cause: http });
+  return http;
 }
 
 /**
@@ -250,7 +294,7 @@ export function createHttpCaller(opts: HttpCallerOptions): HttpCaller {
       if (res.status < 400) return res;
       if (storedByEarlierAttempt(req, res))
         return { status: res.status, headers: res.headers, body: null, alreadyStored: true };
-      const conflict = classifyConflict(res.status, res.body, res.headers);
+      const conflict = classifyConflict(res.status, res.body, res.headers, sentKey(req));
       if (!isRetryableStatus(res.status, conflict) || attempt >= retries) throw finalError(req, p, res);
       const retryAfter = parseRetryAfter(res.headers['retry-after']);
       if (retryAfter !== undefined && retryAfter > (policy.maxRetryAfterMs ?? Infinity)) throw finalError(req, p, res);

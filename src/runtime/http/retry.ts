@@ -59,16 +59,23 @@ const MISMATCH = /same parameters|different (payload|parameters|request)|mismatc
  * outstanding, 422 = the key was reused with a different payload. Stripe answers a payload mismatch
  * with 400 `idempotency_error` and in-flight with 409 `idempotency_key_in_use`. A 409 or 422 is also an
  * ordinary business answer ("already exists", "invalid field"), so each counts as a key signal only
- * when the body names idempotency (or, for 409, the server asks to come back with Retry-After);
+ * when the body names idempotency (or, for 409, the server asks to come back with Retry-After, or the
+ * request carried a key (`sentKey`) and the body says the request is in progress);
  * otherwise it is a plain definite `HttpStatusError`.
  */
-export function classifyConflict(status: number, body: unknown, headers: Record<string, string> = {}): ConflictKind {
+export function classifyConflict(
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+  sentKey = false,
+): ConflictKind {
   const text = errorText(body);
   const keyed = IDEMPOTENCY_SIGNAL.test(text);
   if (status === 422) return keyed ? 'mismatch' : null;
   if (status === 409) {
     if (keyed && MISMATCH.test(text) && !IN_PROGRESS.test(text)) return 'mismatch';
-    if ((keyed && IN_PROGRESS.test(text)) || headers['retry-after'] !== undefined) return 'in-progress';
+    // A request that carried a key and hears "in progress" is told its earlier twin is still running.
+    if (((keyed || sentKey) && IN_PROGRESS.test(text)) || headers['retry-after'] !== undefined) return 'in-progress';
     return null;
   }
   if (status === 400 && /idempotency_error/.test(text)) return 'mismatch';
@@ -86,14 +93,40 @@ export function isRetryableStatus(status: number, conflict: ConflictKind): boole
   );
 }
 
+/**
+ * Failures that happen before the first byte of the request is written (checked against real ones in
+ * test/runtime/http/network-failures.test.ts): no connection (refused, no route, DNS), undici's connect
+ * timeout, a request undici refuses to write (a header value with a control character), and a TLS
+ * handshake that failed — the certificate was not trusted or the server does not speak TLS — since the
+ * HTTP request is sent only after the handshake.
+ */
 const NOT_SENT_CODES = new Set([
   'ECONNREFUSED',
   'ENOTFOUND',
   'EAI_AGAIN',
+  'EAI_NONAME',
   'ENETUNREACH',
   'EHOSTUNREACH',
   'EADDRNOTAVAIL',
   'UND_ERR_CONNECT_TIMEOUT',
+  'UND_ERR_INVALID_ARG',
+  'ERR_INVALID_CHAR',
+  'ERR_INVALID_HTTP_TOKEN',
+  'ERR_TLS_CERT_ALTNAME_INVALID',
+  'ERR_SSL_WRONG_VERSION_NUMBER',
+  // OpenSSL certificate verification results, as node reports them.
+  'DEPTH_ZERO_SELF_SIGNED_CERT',
+  'SELF_SIGNED_CERT_IN_CHAIN',
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+  'UNABLE_TO_GET_ISSUER_CERT',
+  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+  'CERT_HAS_EXPIRED',
+  'CERT_NOT_YET_VALID',
+  'CERT_REVOKED',
+  'CERT_UNTRUSTED',
+  'CERT_REJECTED',
+  'CERT_SIGNATURE_FAILURE',
+  'HOSTNAME_MISMATCH',
 ]);
 
 function errorCodes(err: unknown, depth = 0): string[] {
@@ -105,8 +138,9 @@ function errorCodes(err: unknown, depth = 0): string[] {
 }
 
 /**
- * Connection refused / DNS failure: the request never left, so nothing executed. Everything
- * else — timeout, reset, "other side closed" — may have reached the server after it committed.
+ * No connection, DNS failure, a refused header, a failed TLS handshake: the request never left, so nothing
+ * executed. Everything else — a timeout, a reset, "other side closed" — may have reached the server after it
+ * committed, so it is unknown.
  */
 export function classifyTransportError(
   err: unknown,

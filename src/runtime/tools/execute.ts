@@ -105,12 +105,14 @@ async function saga(d: ExecuteDeps, x: Execution): Promise<Executed> {
           .then((res) => ({ externalId: externalIdOf(b.operation, res.body), result: res.body })),
       ...(comp !== undefined
         ? {
-            // The inverse (`DELETE /things/{id}`) is addressed by the id the first call returned (SOP OP-5).
+            // The inverse (`DELETE /things/{id}`) is addressed by the id the first call returned (SOP OP-5); an id
+            // that is empty or a dot segment would address another resource, so `send` refuses it.
             compensate: (externalId: string) =>
               d.http
                 .send({
                   method: comp.method,
-                  path: comp.path.replace(`{${comp.idParameter}}`, encodeURIComponent(externalId)),
+                  path: comp.path,
+                  pathParams: { [comp.idParameter]: externalId },
                   bodyType: 'none',
                   mechanism: 'OP-5',
                   ...(x.authHeaders ? { headers: x.authHeaders } : {}),

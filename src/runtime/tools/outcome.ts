@@ -13,6 +13,7 @@ import {
   IdempotencyOutcomeUnknownError,
   IdempotencyResultTooLargeError,
   IdempotencyResultUnencodableError,
+  InvalidArgumentsError,
 } from '../core/errors.js';
 import { HttpStatusError } from '../http/caller.js';
 import { parseApiError } from './api-error.js';
@@ -37,12 +38,60 @@ function withApi(error: ToolCallError, http: HttpStatusError | undefined): ToolC
 
 const describe = (err: unknown): string => (err instanceof Error ? err.message : String(err));
 
+/** A read has no key and no effect: its messages say whether to call again, never which key to use. */
+function readError(err: unknown, http: HttpStatusError | undefined): ToolCallError {
+  if (err instanceof InvalidArgumentsError) {
+    return {
+      code: 'invalid_arguments',
+      executed: 'no',
+      retry_same_key: true,
+      message: `Invalid arguments, nothing was sent: ${err.message}. Correct them and call again.`,
+    };
+  }
+  if (err instanceof IdempotencyNotSentError) {
+    return {
+      code: 'not_sent',
+      executed: 'no',
+      retry_same_key: true,
+      message: `The request never reached the API (${err.message}). It may be called again.`,
+    };
+  }
+  if (http?.definiteFailure === true) {
+    return withApi(
+      {
+        code: 'api_error',
+        executed: 'no',
+        retry_same_key: true,
+        message: `The API refused the read (HTTP ${http.status}). Check the arguments (for example the id) before calling again.`,
+      },
+      http,
+    );
+  }
+  if (
+    http !== undefined ||
+    err instanceof IdempotencyOutcomeUnknownError ||
+    (err as { definiteFailure?: unknown })?.definiteFailure === false
+  ) {
+    return withApi(
+      {
+        code: 'api_error',
+        executed: 'no',
+        retry_same_key: true,
+        message: `The read failed: ${describe(err)}. It may be called again.`,
+      },
+      http,
+    );
+  }
+  return { code: 'tool_error', executed: 'no', retry_same_key: true, message: `The read failed: ${describe(err)}` };
+}
+
 /**
  * `retrySafe`: the downstream dedupes a repeat of this key (OP-1 native key, OP-3 content address), so a
  * same-key retry after an unknown outcome resolves it; otherwise the retry answers the same until reconciled.
  */
 export function toToolError(err: unknown, effect: 'read' | 'write', retrySafe: boolean): ToolCallError {
   const http = httpCause(err);
+  if (effect === 'read') return readError(err, http);
   if (err instanceof HttpStatusError && err.definiteFailure) {
     return withApi(
       {
@@ -54,19 +103,13 @@ export function toToolError(err: unknown, effect: 'read' | 'write', retrySafe: b
       err,
     );
   }
-  if (
-    effect === 'read' &&
-    (err instanceof HttpStatusError || (err as { definiteFailure?: unknown })?.definiteFailure === false)
-  ) {
-    return withApi(
-      {
-        code: 'api_error',
-        executed: 'no',
-        retry_same_key: true,
-        message: `The read failed: ${describe(err)}. It may be retried.`,
-      },
-      http,
-    );
+  if (err instanceof InvalidArgumentsError) {
+    return {
+      code: 'invalid_arguments',
+      executed: 'no',
+      retry_same_key: true,
+      message: `Invalid arguments, nothing was sent: ${err.message}. Correct them and call again (the same key may be reused).`,
+    };
   }
   if (err instanceof IdempotencyNotSentError) {
     return {
@@ -75,6 +118,18 @@ export function toToolError(err: unknown, effect: 'read' | 'write', retrySafe: b
       retry_same_key: true,
       message: `The request never reached the API (${err.message}); nothing was executed. Retry with the same key.`,
     };
+  }
+  if (err instanceof IdempotencyInFlightError && http !== undefined) {
+    // The API's own answer (Stripe's 409 idempotency_key_in_use): the first request with this key is running there.
+    return withApi(
+      {
+        code: 'idempotency_in_flight',
+        executed: 'unknown',
+        retry_same_key: true,
+        message: `An earlier request with this key is still running at the API (HTTP ${http.status}): retry with the same key later to get its result; never switch to a new key.`,
+      },
+      http,
+    );
   }
   if (err instanceof IdempotencyKeyInvalidError) {
     return {

@@ -1,10 +1,11 @@
 /**
- * Flat tool arguments → the request the generated client would build: path parameters substituted
- * (percent-encoded), query/header/cookie grouped by their spec names, the body under its own property.
- * The grouped form is also what the dedup row hashes, as the client's `request` argument.
+ * Flat tool arguments → the request the generated client would build: the path template and its parameters
+ * (an empty or dot-segment value throws `InvalidArgumentsError` here, before the key is claimed),
+ * query/header/cookie grouped by their spec names, the body under its own property. The grouped form is also what the dedup row hashes, as the client's `request` argument.
  */
 import { headersOf } from '../client/support.js';
 import type { HttpRequest } from '../http/caller.js';
+import { expandPath } from '../http/request-check.js';
 import type { ToolBinding } from './types.js';
 
 type Obj = Record<string, unknown>;
@@ -33,20 +34,17 @@ export function routeArguments(binding: ToolBinding, args: Obj): RoutedRequest {
   return out;
 }
 
-function expandPath(template: string, path: Obj | undefined): string {
-  return template.replace(/\{([^}]+)\}/g, (whole, name: string) => {
-    const v = path?.[name];
-    return v === undefined ? whole : encodeURIComponent(String(v));
-  });
-}
-
 /** Everything `HttpCaller.send` needs except the key, its carrier, the mechanism and the run. */
 export function toHttpRequest(binding: ToolBinding, routed: RoutedRequest): Omit<HttpRequest, 'mechanism'> {
   const req: Omit<HttpRequest, 'mechanism'> = {
     method: binding.http.method,
-    path: expandPath(binding.http.path, routed.path),
+    path: binding.http.path,
     bodyType: binding.body?.encoding ?? 'none',
   };
+  if (routed.path !== undefined) {
+    expandPath(binding.http.path, routed.path); // refused here, before any key is claimed; `send` substitutes
+    req.pathParams = routed.path;
+  }
   if (routed.query !== undefined) req.query = routed.query;
   if (routed.header !== undefined || routed.cookie !== undefined) req.headers = headersOf(routed.header, routed.cookie);
   if (binding.body !== undefined) {

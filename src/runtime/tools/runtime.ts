@@ -5,6 +5,8 @@
  * (SOP Case 2), route flat arguments into the request, and run it through one dedup layer (execute.ts).
  */
 import { createHttpCaller, type HttpRequest, type RetryPolicy } from '../http/caller.js';
+import { checkHeaders } from '../http/request-check.js';
+import { InvalidArgumentsError } from '../core/errors.js';
 import { createIdempotency, type IdempotencyOptions } from '../core/idempotency.js';
 import { intentKey, type KeyScope } from '../core/keys.js';
 import type { DedupStore } from '../store/types.js';
@@ -52,12 +54,19 @@ export interface ToolRuntime<Name extends string = string> {
 
 const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
 
-function invalid(issues: ArgumentIssue[]): ToolOutcome {
+function invalid(issues: ArgumentIssue[], effect: ToolBinding['effect']): ToolOutcome {
   const list = issues.map((i) => `${i.pointer || '/'}: ${i.message}`).join('; ');
-  return invalidArguments(
-    `Invalid arguments, nothing was executed: ${list}. Correct them and call again (the same key may be reused).`,
-    issues,
-  );
+  // A read has no key: its message never mentions one.
+  const again = effect === 'write' ? 'call again (the same key may be reused)' : 'call again';
+  return invalidArguments(`Invalid arguments, nothing was executed: ${list}. Correct them and ${again}.`, issues);
+}
+
+/** The argument an `InvalidArgumentsError` from routing names (`path.customer` → `/customer`), else the root. */
+function pointerOf(b: ToolBinding, err: InvalidArgumentsError): string {
+  const [group, ...rest] = err.where.split('.');
+  const name = rest.join('.');
+  const route = b.routes.find((r) => r.in === group && r.name === name);
+  return route === undefined ? '' : `/${route.property.replaceAll('~', '~0').replaceAll('/', '~1')}`;
 }
 
 function failed(error: ToolCallError): ToolOutcome {
@@ -131,15 +140,24 @@ export function createToolRuntime<Name extends string = string>(options: ToolRun
       });
     }
     const decoded = decodeArguments(b, args ?? {}, ctx.format);
-    if (!isObj(decoded)) return invalid([{ pointer: '', message: 'arguments must be a JSON object' }]);
+    if (!isObj(decoded)) return invalid([{ pointer: '', message: 'arguments must be a JSON object' }], b.effect);
     const issues = await validateArguments(b, decoded);
     const { [b.keyProperty ?? '']: _key, ...rest } = decoded;
     const key = keyOf(b, decoded, b.keyProperty === undefined ? decoded : rest, ctx, issues);
-    if (issues.length > 0) return invalid(issues);
+    if (issues.length > 0) return invalid(issues, b.effect);
     const routed = routeArguments(b, rest);
-    const request = toHttpRequest(b, routed);
     // The downstream dedupes a repeat of this key, so after an unknown outcome the same key resolves it.
     const retrySafe = isNative(b) || b.mechanism === 'OP-3';
+    let request: Omit<HttpRequest, 'mechanism'>;
+    try {
+      // Before the key is claimed: a path value that would move the request, a header it cannot carry intact.
+      request = toHttpRequest(b, routed);
+      checkHeaders(request.headers);
+    } catch (err) {
+      if (err instanceof InvalidArgumentsError)
+        return invalid([{ pointer: pointerOf(b, err), message: err.message }], b.effect);
+      throw err;
+    }
     try {
       await applyAuth(request, b, options.auth);
       const authOnly: Omit<HttpRequest, 'mechanism'> = { method: 'GET', path: '', bodyType: 'none' };

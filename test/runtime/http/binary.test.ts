@@ -12,6 +12,7 @@ import {
   digestBlobs,
   hashArgs,
   IdempotencyResultTooLargeError,
+  InvalidArgumentsError,
   type HttpRequest,
 } from '../../../src/runtime/index.js';
 import { ALL_BYTES, bytesRoutes } from '../../emit/client/helpers/bytes-routes.js';
@@ -107,7 +108,12 @@ describe('raw request bodies', () => {
       carrier: { in: 'body', name: 'idempotency_key' },
     });
     await expect(caller().send(keyed)).rejects.toThrow(/cannot ride in field idempotency_key of a raw body/);
-    await expect(caller().send(put({ not: 'bytes' }))).rejects.toThrow(TypeError);
+    // Refused before sending: "not sent" (the dedup row is released), with the encoder's TypeError as the cause.
+    const err = await caller()
+      .send(put({ not: 'bytes' }))
+      .catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(InvalidArgumentsError);
+    expect((err as Error).cause).toBeInstanceOf(TypeError);
   });
 });
 
