@@ -5,7 +5,7 @@
  */
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createToolRuntime, type ToolBinding, type ToolRuntime } from '../../../src/runtime/tools/index.js';
-import { startFaultServer, type FaultServer } from '../../helpers/fault-server.js';
+import { refusedUrl, startFaultServer, type FaultServer } from '../../helpers/fault-server.js';
 import { KEY, KEY2, shopBindings } from './helpers/shop-spec.js';
 import { sqliteStore } from './helpers/sqlite.js';
 
@@ -172,6 +172,46 @@ describe('errors the model can act on', () => {
 
   it('an unknown tool name', async () => {
     expect(await rt.call('nope', {})).toMatchObject({ ok: false, error: { code: 'unknown_tool', executed: 'no' } });
+  });
+});
+
+describe('messages that say what happened', () => {
+  it("OP-1: the API's own 409 'in progress' on a keyed call is 'still running at the API', not 'correct the arguments'", async () => {
+    const once = createToolRuntime({ bindings, baseUrl: api.url, retry: { attempts: 1 } });
+    // No idempotency wording and no Retry-After: only the key on the request ties the answer to it.
+    api.inject({ kind: 'reject', status: 409, body: { error: { message: 'This request is still in progress.' } } });
+    const args = { body: { email: 'a@example.com' }, idempotency_key: KEY };
+    const busy = await once.call('createCustomer', args);
+    expect(busy).toMatchObject({
+      ok: false,
+      error: { code: 'idempotency_in_flight', executed: 'unknown', retry_same_key: true, status: 409 },
+    });
+    expect(busy.ok === false && busy.error.message).toMatch(/still running at the API.*retry with the same key later/);
+    expect(busy.ok === false && busy.error.message).not.toMatch(/correct the arguments/i);
+    expect(await once.call('createCustomer', args)).toMatchObject({ ok: true });
+  });
+
+  it('a 404 on a read names no key; nor does a read that never left', async () => {
+    api.inject({ kind: 'reject', status: 404, body: { error: { message: 'No such order' } } });
+    const missing = await rt.call('getOrder', { order_id: 'ord_missing' });
+    expect(missing).toMatchObject({
+      ok: false,
+      error: { code: 'api_error', executed: 'no', status: 404, api_message: 'No such order' },
+    });
+    expect(missing.ok === false && missing.error.message).not.toMatch(/key/i);
+    const down = createToolRuntime({ bindings, baseUrl: await refusedUrl(), auth: { token: 't', account: 'a' } });
+    const unsent = await down.call('getOrder', { order_id: 'ord_1' });
+    expect(unsent).toMatchObject({ ok: false, error: { code: 'not_sent', executed: 'no' } });
+    expect(unsent.ok === false && unsent.error.message).not.toMatch(/key/i);
+  });
+
+  it('a write whose connection is refused: not sent, executed no; the same key runs once when the API is back', async () => {
+    const down = createToolRuntime({ bindings, baseUrl: await refusedUrl(), store: db.store });
+    const args = { body: { text: 'x' }, idempotency_key: KEY };
+    const first = await down.call('createNote', args);
+    expect(first).toMatchObject({ ok: false, error: { code: 'not_sent', executed: 'no', retry_same_key: true } });
+    expect(await rt.call('createNote', args)).toMatchObject({ ok: true, was_replay: false });
+    expect(api.effects).toBe(1);
   });
 });
 
