@@ -5,7 +5,8 @@
  */
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createToolRuntime, type ToolBinding, type ToolRuntime } from '../../../src/runtime/tools/index.js';
-import { refusedUrl, startFaultServer, type FaultServer } from '../../helpers/fault-server.js';
+import { jsonAnswer, refusedUrl, startFaultServer, type FaultServer } from '../../helpers/fault-server.js';
+import { compensateSaga, createHttpCaller } from '../../../src/runtime/index.js';
 import { KEY, KEY2, shopBindings } from './helpers/shop-spec.js';
 import { sqliteStore } from './helpers/sqlite.js';
 
@@ -212,6 +213,35 @@ describe('messages that say what happened', () => {
     expect(first).toMatchObject({ ok: false, error: { code: 'not_sent', executed: 'no', retry_same_key: true } });
     expect(await rt.call('createNote', args)).toMatchObject({ ok: true, was_replay: false });
     expect(api.effects).toBe(1);
+  });
+});
+
+describe('an id the API returned, used in a later path', () => {
+  it("OP-5: an external id '..' is recorded, but its compensation is refused before any request", async () => {
+    const odd = await startFaultServer({ respond: () => jsonAnswer(200, { id: '..' }) });
+    try {
+      const sagaRt = createToolRuntime({ bindings, baseUrl: odd.url, store: db.store });
+      const made = await sagaRt.call('createWebhook', { body: { url: 'https://h.example/y' }, idempotency_key: KEY2 });
+      expect(made).toMatchObject({ ok: true, result: { id: '..' } });
+      // The inverse as the tool runtime sends it (execute.ts): the template and the id as a path parameter.
+      const caller = createHttpCaller({ baseUrl: odd.url });
+      const row = await compensateSaga(db.store, { key: KEY2 }, (id) =>
+        caller
+          .send({
+            method: 'DELETE',
+            path: '/webhooks/{webhook_id}',
+            pathParams: { webhook_id: id },
+            bodyType: 'none',
+            mechanism: 'OP-5',
+          })
+          .then(() => undefined),
+      );
+      expect(odd.requests.map((r) => r.method)).toEqual(['POST']); // no DELETE /webhooks/.. (nor DELETE /)
+      expect(row?.status).toBe('compensating'); // left for an operator: reconcile retries, never a wrong target
+      expect(row?.error).toMatch(/dot segment/);
+    } finally {
+      await odd.close();
+    }
   });
 });
 
