@@ -11,7 +11,7 @@ import type { OperationTypes } from './operation-types.js';
 import { pinnedResponseType } from './media.js';
 
 /** The path template has a declared parameter for the runtime to substitute (`pathParams`). */
-export function substitutesPath(op: HttpOperation): boolean {
+function substitutesPath(op: HttpOperation): boolean {
   const declared = new Set(op.parameters.filter((p) => p.in === 'path').map((p) => p.name));
   return [...op.path.matchAll(/\{([^}]+)\}/g)].some((m) => declared.has(m[1]!));
 }

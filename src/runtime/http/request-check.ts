@@ -17,7 +17,7 @@ function undoDotEncoding(segment: string): string {
 }
 
 /** `.` or `..` once percent-encoded dots are read as dots: WHATWG URL parsing resolves `%2e%2e` like `..`. */
-export function isDotSegment(segment: string): boolean {
+function isDotSegment(segment: string): boolean {
   const s = undoDotEncoding(segment);
   return s === '.' || s === '..';
 }
@@ -32,7 +32,7 @@ const show = (v: string): string => JSON.stringify(v.length > 40 ? `${v.slice(0,
  * dot segment would address another resource (`/customers/` + `..` is `/`; `''` is the collection), so
  * it is refused before any request.
  */
-export function pathParam(value: unknown, name: string): string {
+function pathParam(value: unknown, name: string): string {
   const text = String(value);
   if (text === '') throw new InvalidArgumentsError(`path parameter ${name} is empty`, `path.${name}`);
   if (isDotSegment(text)) {
