@@ -214,6 +214,16 @@ describe('messages that say what happened', () => {
     expect(await rt.call('createNote', args)).toMatchObject({ ok: true, was_replay: false });
     expect(api.effects).toBe(1);
   });
+
+  it('OP-5 whose connection is refused: not sent, the saga row released; the same key runs once later', async () => {
+    const down = createToolRuntime({ bindings, baseUrl: await refusedUrl(), store: db.store });
+    const args = { body: { url: 'https://h.example/z' }, idempotency_key: KEY };
+    const first = await down.call('createWebhook', args);
+    expect(first).toMatchObject({ ok: false, error: { code: 'not_sent', executed: 'no', retry_same_key: true } });
+    expect(await rt.call('createWebhook', args)).toMatchObject({ ok: true, was_replay: false });
+    expect(await rt.call('createWebhook', args)).toMatchObject({ ok: true, was_replay: true });
+    expect(api.effects).toBe(1);
+  });
 });
 
 describe('an id the API returned, used in a later path', () => {
