@@ -38,6 +38,16 @@ const WIRE_SPEC = {
         responses: ok,
       },
     },
+    '/accounts/{account_id}/notes/{note_id}': {
+      get: {
+        operationId: 'getNote',
+        parameters: [
+          { name: 'account_id', in: 'path', required: true, schema: str },
+          { name: 'note_id', in: 'path', required: true, schema: str },
+        ],
+        responses: ok,
+      },
+    },
     '/accounts/{account_id}/notes': {
       post: {
         operationId: 'createNote',
@@ -156,55 +166,56 @@ const headerValue = fc.oneof(
   fc.constantFrom('ok\r\nX-Injected: 1', ' lead', 'trail\t', 'é', ''),
 );
 
-/** One segment after `/orders/` that decodes to `value`: the request went where the template says. */
-function expectOneSegment(url: string, value: string): void {
-  const m = /^\/orders\/([^/?#]+)$/.exec(url);
+/** One segment per parameter, each decoding to its value: the request went where the template says. */
+function expectSegments(url: string, account: string, note: string): void {
+  const m = /^\/accounts\/([^/?#]+)\/notes\/([^/?#]+)$/.exec(url);
   expect(m, url).not.toBeNull();
-  expect(decodeURIComponent(m![1]!)).toBe(value);
+  expect([decodeURIComponent(m![1]!), decodeURIComponent(m![2]!)]).toEqual([account, note]);
 }
 
 const mustRefuse = ['', '.', '..', '%2e', '%2E%2e'];
 
 describe('fast-check: a path value moves no request', () => {
-  it('generated client: one segment that decodes to the value, or InvalidArgumentsError with nothing sent', async () => {
+  it('generated client: one segment per parameter decoding to its value, or InvalidArgumentsError with nothing sent', async () => {
     const c = client();
     await fc.assert(
-      fc.asyncProperty(pathValue, async (v) => {
+      fc.asyncProperty(pathValue, pathValue, async (a, n) => {
         seen.length = 0;
-        const out = await c.getOrder!({ path: { order_id: v } }).then(
+        const out = await c.getNote!({ path: { account_id: a, note_id: n } }).then(
           () => undefined,
           (e: unknown) => e,
         );
         if (out === undefined) {
           expect(seen).toHaveLength(1);
-          expectOneSegment(seen[0]!.url, v);
+          expectSegments(seen[0]!.url, a, n);
         } else {
           expect(out).toBeInstanceOf(InvalidArgumentsError);
           expect(seen).toHaveLength(0);
         }
-        if (mustRefuse.includes(v)) expect(out).toBeInstanceOf(InvalidArgumentsError);
+        if (mustRefuse.includes(a) || mustRefuse.includes(n)) expect(out).toBeInstanceOf(InvalidArgumentsError);
       }),
-      { numRuns: 200 },
+      { numRuns: 250 },
     );
   });
 
-  it('tool runtime: one segment that decodes to the value, or invalid_arguments with nothing sent', async () => {
-    const id = prop('getOrder', 'path', 'order_id');
+  it('tool runtime: one segment per parameter decoding to its value, or invalid_arguments with nothing sent', async () => {
+    const account = prop('getNote', 'path', 'account_id');
+    const note = prop('getNote', 'path', 'note_id');
     await fc.assert(
-      fc.asyncProperty(pathValue, async (v) => {
+      fc.asyncProperty(pathValue, pathValue, async (a, n) => {
         seen.length = 0;
-        const out = await rt.call('getOrder', { [id]: v });
+        const out = await rt.call('getNote', { [account]: a, [note]: n });
         if (out.ok) {
           expect(seen).toHaveLength(1);
-          expectOneSegment(seen[0]!.url, v);
+          expectSegments(seen[0]!.url, a, n);
         } else {
           expect(out.error).toMatchObject({ code: 'invalid_arguments', executed: 'no' });
           expect(out.error.message).not.toMatch(/key/i); // a read has no key
           expect(seen).toHaveLength(0);
         }
-        if (mustRefuse.includes(v)) expect(out.ok).toBe(false);
+        if (mustRefuse.includes(a) || mustRefuse.includes(n)) expect(out.ok).toBe(false);
       }),
-      { numRuns: 200 },
+      { numRuns: 250 },
     );
   });
 });
