@@ -276,17 +276,22 @@ export function createHttpCaller(opts: HttpCallerOptions): HttpCaller {
     const retries = req.mechanism === 'OP-1' && req.key !== undefined && req.carrier ? Math.max(1, policy.attempts) : 1;
     const p = await prepare(opts, req, retries > 1);
     let last: unknown;
+    /** An earlier attempt that may have reached the server: a later "not sent" does not undo it. */
+    let reached: unknown;
+    const final = (err: unknown): unknown =>
+      err instanceof IdempotencyNotSentError && reached !== undefined ? reached : err;
     for (let attempt = 1; ; attempt++) {
       // Aborted before this attempt left: the first attempt sent nothing; after one, the last failure stands.
       if (req.signal?.aborted)
         throw attempt === 1
           ? new IdempotencyNotSentError(`${p.what}: aborted before sending`, { cause: req.signal.reason })
-          : last;
+          : final(last);
       let res: HttpResponse;
       try {
         res = await attemptOnce(doFetch, p, timeoutMs, req);
       } catch (err) {
-        if (attempt >= retries || req.signal?.aborted) throw err;
+        if (!(err instanceof IdempotencyNotSentError)) reached = err;
+        if (attempt >= retries || req.signal?.aborted) throw final(err);
         last = err;
         await sleep(backoffDelay(attempt, policy, random));
         continue;
@@ -299,6 +304,7 @@ export function createHttpCaller(opts: HttpCallerOptions): HttpCaller {
       const retryAfter = parseRetryAfter(res.headers['retry-after']);
       if (retryAfter !== undefined && retryAfter > (policy.maxRetryAfterMs ?? Infinity)) throw finalError(req, p, res);
       last = finalError(req, p, res);
+      reached = last;
       await sleep(Math.max(backoffDelay(attempt, policy, random), retryAfter ?? 0));
     }
   }

@@ -256,3 +256,29 @@ describe('unknown: the request may have reached the server', () => {
     expect(['ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET']).toContain(codeIn(err));
   });
 });
+
+describe('native-key retries', () => {
+  it('a reset, then a refused connection on the retry: unknown, since the first attempt may have run', async () => {
+    // Reads the first request, resets, and stops listening: the same-key retry finds the port closed.
+    const once = createNetServer((s) => {
+      s.once('data', () => {
+        s.resetAndDestroy();
+        once.close();
+      });
+    });
+    const port = await listen(once);
+    const err = await createHttpCaller({
+      baseUrl: `http://127.0.0.1:${port}`,
+      retry: { attempts: 3, baseDelayMs: 5, maxDelayMs: 10 },
+    })
+      .send({
+        ...post,
+        key: KEY('native'),
+        carrier: { in: 'header', name: 'Idempotency-Key' },
+        mechanism: 'OP-1',
+      })
+      .catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(IdempotencyOutcomeUnknownError);
+    expect(codeIn(err)).toBe('ECONNRESET');
+  });
+});
