@@ -10,7 +10,7 @@
  * says so); a schema that cannot be read statically is not guessed.
  */
 import { Node, SyntaxKind, type ObjectLiteralExpression } from 'ts-morph';
-import { nameWords } from '../classify/effect.js';
+import { descriptionEffectVerb, nameWords } from '../classify/effect.js';
 import type { Heuristics } from '../classify/heuristics.js';
 import { EFFECT_VERBS } from '../classify/heuristics.js';
 import { isKeyName } from './sinks.js';
@@ -72,19 +72,11 @@ function handlerReads(handler: Node, field: string): boolean {
     );
 }
 
-/** `creates` / `pushes` → `create` / `push`: a description opens with a verb in the third person. */
-function leadingVerb(text: string): string | undefined {
-  const first = nameWords(text.trim().split(/[.:;\n]/)[0] ?? '')[0];
-  if (!first) return undefined;
-  for (const w of [first, first.replace(/es$/, ''), first.replace(/s$/, '')]) if (EFFECT_VERBS.has(w)) return w;
-  return undefined;
-}
-
 /** Why the tool counts as a write, or undefined. */
 function writeEvidence(site: ToolSite, h: Heuristics): string | undefined {
   const verb = nameWords(site.name ?? '').find((w) => h.writeVerbs.has(w) || h.readVerbs.has(w));
   if (verb && EFFECT_VERBS.has(verb)) return `verb ${verb}`;
-  const described = site.description !== undefined ? leadingVerb(site.description) : undefined;
+  const described = descriptionEffectVerb(site.description);
   if (described) {
     const text = site.description!.trim().replace(/\s+/g, ' ');
     return `its description says "${text.length > 40 ? `${text.slice(0, 39)}…` : text}"`;

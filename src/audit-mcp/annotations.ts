@@ -1,8 +1,10 @@
 /**
- * Annotation contradictions of MCP tool lists (live or from a file): readOnlyHint on a write-verb
- * name, and a destructive, non-idempotent tool whose input schema has no key field.
+ * Annotation contradictions of MCP tool lists (live or from a file): readOnlyHint on a tool whose
+ * name or description opens with a side-effect verb (classify/effect.ts then classifies it as a write:
+ * a hint never makes a write look safe), and a destructive, non-idempotent tool whose input schema
+ * has no key field.
  */
-import { nameWords } from '../classify/effect.js';
+import { descriptionEffectVerb, nameWords } from '../classify/effect.js';
 import { isKeyField, isKeyHeader, resolveHeuristics } from '../classify/heuristics.js';
 import { makeFinding } from '../classify/rules.js';
 import type { ResolvedConfig } from '../config/types.js';
@@ -38,10 +40,12 @@ export function annotationFindings(doc: LoadedDoc, config: ResolvedConfig): Diag
     const a = item.annotations;
     const at = `${base}/${i}/annotations`;
     const verb = nameWords(item.name).find((w) => h.writeVerbs.has(w) || h.readVerbs.has(w));
-    if (a.readOnlyHint === true && verb !== undefined && EFFECT_VERBS.has(verb)) {
+    const named = verb !== undefined && EFFECT_VERBS.has(verb);
+    const described = typeof item.description === 'string' ? descriptionEffectVerb(item.description) : undefined;
+    if (a.readOnlyHint === true && (named || described)) {
       add(
         'read_only_hint_contradicts_name',
-        `tool ${item.name} is annotated readOnlyHint: true but its name says it writes (${verb})`,
+        `tool ${item.name} is annotated readOnlyHint: true but its ${named ? `name says it writes (${verb})` : `description opens with "${described}"`}; it is classified as a write`,
         `${at}/readOnlyHint`,
         'set readOnlyHint: false (and destructiveHint as appropriate), or rename the tool if it only reads',
       );
