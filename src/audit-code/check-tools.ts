@@ -15,7 +15,7 @@ import type { Heuristics } from '../classify/heuristics.js';
 import { EFFECT_VERBS } from '../classify/heuristics.js';
 import { isKeyName } from './sinks.js';
 import { deref, type ToolSite } from './sites.js';
-import { writeCall } from './writes.js';
+import { helperWrite, writeCall } from './writes.js';
 import type { Emit } from './emit.js';
 
 function keysOf(obj: ObjectLiteralExpression): string[] {
@@ -86,7 +86,7 @@ function writeEvidence(site: ToolSite, h: Heuristics): string | undefined {
     ...site.handler.getDescendantsOfKind(SyntaxKind.CallExpression),
     ...site.handler.getDescendantsOfKind(SyntaxKind.NewExpression),
   ]) {
-    const w = writeCall(call, h, true);
+    const w = writeCall(call, h, true) ?? helperWrite(call, h);
     if (w) return `its handler calls ${w.label} at line ${call.getStartLineNumber()}`;
   }
   return undefined;

@@ -187,7 +187,7 @@ function identifierOrigins(id: Identifier, next: (e: Node | undefined) => Origin
 }
 
 /** The function a called name refers to, when it is declared in the audited files (locally or imported from one). */
-function projectFunction(callee: Identifier): Node | undefined {
+export function projectFunction(callee: Identifier): Node | undefined {
   const local = findLocal(callee);
   const fromLocal = local && Node.isVariableDeclaration(local) ? local.getInitializer() : undefined;
   if (fromLocal) return isFunctionNode(fromLocal) ? fromLocal : undefined;

@@ -9,10 +9,10 @@
  * only names the SDK and its key option in the message; it is not the gate.
  */
 import { isBuiltin } from 'node:module';
-import { Node, type CallExpression, type NewExpression } from 'ts-morph';
+import { Node, SyntaxKind, type CallExpression, type NewExpression } from 'ts-morph';
 import { nameWords } from '../classify/effect.js';
 import { EFFECT_VERBS, type Heuristics } from '../classify/heuristics.js';
-import { findLocal } from './origins.js';
+import { findLocal, projectFunction } from './origins.js';
 import { refOf, type Ref } from './resolve.js';
 import { AWS_TOKEN_COMMANDS, SDK_REGISTRY, type SdkEntry } from './sdk-registry.js';
 import { deref, staticString } from './sites.js';
@@ -273,5 +273,32 @@ export function writeCall(
   // Behaviour, not a list: an effect verb on anything a third-party package built or exported.
   if (isLibraryEffect(names, verb, module))
     return { call, label: `${names.join('.').replace(/\s+/g, ' ')} (${module})` };
+  return undefined;
+}
+
+/**
+ * A write made inside a helper of the project that the call runs (`await sendReply(state)` whose body
+ * calls `sgMail.send`), up to `depth` helpers deep; the label names the path. Only direct calls of a
+ * function declared in the audited files are followed, never methods or other packages.
+ */
+export function helperWrite(
+  call: CallExpression | NewExpression,
+  h: Heuristics,
+  depth = 2,
+  seen = new Set<Node>(),
+): WriteCall | undefined {
+  if (!Node.isCallExpression(call)) return undefined;
+  const callee = call.getExpression();
+  if (!Node.isIdentifier(callee)) return undefined;
+  const fn = projectFunction(callee);
+  if (!fn || seen.has(fn)) return undefined;
+  seen.add(fn);
+  for (const inner of [
+    ...fn.getDescendantsOfKind(SyntaxKind.CallExpression),
+    ...fn.getDescendantsOfKind(SyntaxKind.NewExpression),
+  ]) {
+    const w = writeCall(inner, h, true) ?? (depth > 1 ? helperWrite(inner, h, depth - 1, seen) : undefined);
+    if (w) return { call, label: `${callee.getText()}() → ${w.label}` };
+  }
   return undefined;
 }
