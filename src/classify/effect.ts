@@ -4,7 +4,7 @@
  */
 import type { HttpOperation, Operation, ToolOperation } from '../ir/types.js';
 import { addFinding, extension, findOverride, reason, type ClassifyContext } from './context.js';
-import { EFFECT_VERBS } from './heuristics.js';
+import { EFFECT_VERBS, isKeyField } from './heuristics.js';
 import type { Effect, Reason } from './types.js';
 
 export interface EffectResult {
@@ -113,8 +113,12 @@ function toolEffect(op: ToolOperation, ctx: ClassifyContext): EffectResult {
   }
   if (a?.readOnlyHint === true) {
     // A hint never makes a write look safe: a side-effect verb in the name or leading the
-    // description outweighs readOnlyHint (the audit reports read_only_hint_contradicts_name).
+    // description, or an idempotency key in the input schema, outweighs readOnlyHint (the audit
+    // reports read_only_hint_contradicts_name).
     const described = descriptionEffectVerb(op.description);
+    const props = typeof op.inputSchema === 'object' ? op.inputSchema.properties : undefined;
+    const keyField =
+      props && typeof props === 'object' ? Object.keys(props).find((p) => isKeyField(p, ctx.h)) : undefined;
     const says =
       verb?.kind === 'write' && EFFECT_VERBS.has(verb.verb)
         ? reason('tool_write_verb', `name verb "${verb.verb}" is a side-effect verb (SOP §1)`, op.source.pointer)
@@ -124,7 +128,13 @@ function toolEffect(op: ToolOperation, ctx: ClassifyContext): EffectResult {
               `the description opens with "${described}", a side-effect verb`,
               op.source.pointer,
             )
-          : undefined;
+          : keyField
+            ? reason(
+                'tool_schema_key',
+                `the input schema takes ${keyField}, an idempotency key: only a write needs one`,
+                op.source.pointer,
+              )
+            : undefined;
     if (says)
       return {
         effect: 'write',

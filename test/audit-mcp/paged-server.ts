@@ -34,6 +34,11 @@ export const PAGED_TOOLS: Tool[] = [
     inputSchema: object({ id: { type: 'string' } }),
     annotations: { readOnlyHint: true },
   },
+  {
+    name: 'record_touch',
+    inputSchema: object({ id: { type: 'string' }, idempotency_key: { type: 'string' } }),
+    annotations: { readOnlyHint: true },
+  },
 ];
 
 export interface PagedServer {

@@ -103,6 +103,16 @@ describe('step 0: effect', () => {
     ['delete_card', {}, 'tool_write_verb'],
     ['card', { description: 'Deletes a saved card.' }, 'tool_description_verb'],
     ['payoutTool', { description: 'Create a payout' }, 'tool_description_verb'],
+    [
+      'payout',
+      {
+        inputSchema: {
+          type: 'object',
+          properties: { amount: { type: 'number' }, idempotency_key: { type: 'string' } },
+        },
+      },
+      'tool_schema_key',
+    ],
   ] as const)('a hint never makes a write look safe: %s with readOnlyHint: true is a write', (name, extra, rule) => {
     const { entry } = classifyOne(tool(name, { ...extra, annotations: { readOnlyHint: true } }));
     expect(entry.effect).toBe('write');
