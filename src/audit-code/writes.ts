@@ -144,7 +144,7 @@ const FILE_WRITES =
  * route), the MCP SDK's protocol messages.
  */
 const IN_PROCESS =
-  /^(zod|yup|joi|ajv|lodash(-es)?(\/.*)?|underscore|ramda|immer|immutable|rxjs|react|vue|redux|@reduxjs\/.*|@langchain\/langgraph.*|@langchain\/core.*|@modelcontextprotocol\/sdk.*|express|fastify|koa|@koa\/.*|koa-router|hono|@hono\/.*|restify|h3|elysia)$/;
+  /^(zod|yup|joi|ajv|lodash(-es)?(\/.*)?|underscore|ramda|immer|immutable|rxjs|react|react-dom(\/.*)?|vue|redux|lru-cache|quick-lru|node-cache|@reduxjs\/.*|@langchain\/langgraph.*|@langchain\/core.*|@modelcontextprotocol\/sdk.*|express|fastify|koa|@koa\/.*|koa-router|hono|@hono\/.*|restify|h3|elysia)$/;
 /** Model inference, not an effect on the world: `openai.chat.completions.create`, Anthropic `messages.create`. */
 const LLM_MODULES =
   /^(openai|@anthropic-ai\/sdk|@google\/genai|@google\/generative-ai|@mistralai\/mistralai|groq-sdk|cohere-ai)$/;
@@ -164,6 +164,8 @@ const LIBRARY_SKIP_VERBS = new Set([
   'dispatch',
   'toggle',
   'reset',
+  // String.prototype.replace on a value a library returned (`randomUUID().replace(/-/g, '')`).
+  'replace',
 ]);
 /** `axios.create()`, `nodemailer.createTransport()`, `redis.createClient()`: factories, not effects. */
 const FACTORY =
