@@ -1,7 +1,8 @@
 /**
  * side_effect_before_interrupt: in a function that calls LangGraph's `interrupt()`, a write placed
- * before the first interrupt re-runs on every resume; a write after it must take its key from the
- * node's state (a parameter), or it repeats when the node is resumed again after a crash.
+ * before the first interrupt re-runs on every resume (also when a helper of the project makes it);
+ * a write after it must take its key from the node's state (a parameter), or it repeats when the
+ * node is resumed again after a crash.
  */
 import { Node, SyntaxKind, type CallExpression, type NewExpression } from 'ts-morph';
 import type { Heuristics } from '../classify/heuristics.js';
@@ -9,7 +10,7 @@ import { isFunctionNode, originsOf } from './origins.js';
 import { refOf } from './resolve.js';
 import { keySinks } from './sinks.js';
 import { deref } from './sites.js';
-import { writeCall } from './writes.js';
+import { helperWrite, writeCall } from './writes.js';
 import type { Emit } from './emit.js';
 
 function isInterrupt(call: CallExpression): boolean {
@@ -63,9 +64,12 @@ export function checkInterrupt(candidates: readonly Node[], h: Heuristics, emit:
     ];
     for (const call of calls) {
       if (bodyOwner(call) !== fn) continue;
-      const w = writeCall(call, h, true);
+      const before = call.getStart() < first.getStart();
+      // A project helper that writes counts before the interrupt; after it, the helper may well take
+      // its key from the state it is handed, which is not followed (no finding rather than a guess).
+      const w = writeCall(call, h, true) ?? (before ? helperWrite(call, h) : undefined);
       if (!w) continue;
-      if (call.getStart() < first.getStart()) {
+      if (before) {
         emit(
           'side_effect_before_interrupt',
           call,

@@ -10,8 +10,9 @@ import { enclosingSite, type ToolSite } from './sites.js';
 import type { Emit } from './emit.js';
 
 function short(o: Origin): string {
-  const text = o.node.getText().replace(/\s+/g, ' ');
-  return text.length > 40 ? `${text.slice(0, 37)}…` : text;
+  const raw = o.node.getText().replace(/\s+/g, ' ');
+  const text = raw.length > 40 ? `${raw.slice(0, 37)}…` : raw;
+  return o.via ? `${text} in helper ${o.via}()` : text;
 }
 
 export function checkKeys(candidates: readonly Node[], sites: readonly ToolSite[], h: Heuristics, emit: Emit): void {

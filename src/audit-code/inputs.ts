@@ -1,7 +1,9 @@
 /**
  * Routes `idemgen audit` inputs: code files (.ts/.tsx/.js/.mjs …) and tsconfig files go to the code
- * audit, everything else (spec files, tool lists, folders) to the spec loader as before. Globs are
- * expanded here for both kinds; a tsconfig is recognised by its name or by its content.
+ * audit, spec files and tool lists to the spec loader. A folder goes to both: its code files
+ * (node_modules and dot-folders skipped) to the code audit, the folder itself to the loader when it
+ * holds JSON or YAML; a folder with neither is an input error. Globs are expanded here for both
+ * kinds; a tsconfig is recognised by its name or by its content.
  */
 import { type Dirent, existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
@@ -89,12 +91,18 @@ function tsconfigFiles(abs: string, cwd: string, diagnostics: Diagnostic[]): str
   );
 }
 
+const SPEC_LIKE = /\.(json|ya?ml)$/i;
+
+function isCode(file: string): boolean {
+  return CODE_EXTENSIONS.test(file) && !/\.d\.[cm]?ts$/i.test(file);
+}
+
 export function routeInputs(inputs: readonly string[], cwd: string): RoutedInputs {
   const specs: string[] = [];
   const code = new Set<string>();
   const diagnostics: Diagnostic[] = [];
   const place = (abs: string): void => {
-    if (CODE_EXTENSIONS.test(abs) && !/\.d\.[cm]?ts$/i.test(abs)) code.add(abs);
+    if (isCode(abs)) code.add(abs);
     else if (isTsconfig(abs)) for (const f of tsconfigFiles(abs, cwd, diagnostics)) code.add(path.resolve(f));
     else specs.push(abs);
   };
@@ -108,7 +116,25 @@ export function routeInputs(inputs: readonly string[], cwd: string): RoutedInput
         );
       for (const f of matched) place(f);
     } else if (existsSync(abs) && statSync(abs).isFile()) place(abs);
-    else specs.push(abs);
+    else if (existsSync(abs) && statSync(abs).isDirectory()) {
+      // A folder: its code goes to the code audit, its JSON/YAML to the spec loader (which scans it
+      // again and skips what is neither spec nor tool list); with neither, nothing would be audited.
+      const files: string[] = [];
+      walk(abs, files, false);
+      const found = files.filter(isCode);
+      for (const f of found) code.add(f);
+      const specLike = files.some((f) => SPEC_LIKE.test(f));
+      if (specLike) specs.push(abs);
+      if (found.length === 0 && !specLike)
+        diagnostics.push(
+          diagnostic(
+            'unrecognized_input',
+            'error',
+            `${input} holds nothing to audit: expected agent code (.ts, .tsx, .mts, .cts, .js, .jsx, .mjs, .cjs) or specs and tool lists (.json, .yaml, .yml)`,
+            { file: displayPath(abs, cwd) },
+          ),
+        );
+    } else specs.push(abs);
   }
   return { specs, code: [...code].sort(), diagnostics };
 }

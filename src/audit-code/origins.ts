@@ -15,6 +15,8 @@ export interface Origin {
   node: Node;
   /** For `param`: the function whose parameter it is. */
   fn?: Node;
+  /** The project helper the origin was found in (`makeKey` for `Math.random()` inside it). */
+  via?: string;
 }
 
 const MAX_DEPTH = 12;
@@ -116,6 +118,16 @@ function callOrigins(
   if (refIs(ref, TIME_SOURCES)) return [{ kind: 'time', node: call }];
   // A wrapper (String(x), x.toString(), hash(x), createHash().update(x).digest()) carries its inputs.
   const parts = call.getArguments().flatMap((a) => next(a));
+  // A helper of the project (`makeKey()`, `import { mintKey } from './keys.js'`): what it returns,
+  // apart from its own parameters (those are the arguments, already traced above).
+  const helper = Node.isIdentifier(callee) ? projectFunction(callee) : undefined;
+  if (helper) {
+    const minted = returnedExpressions(helper)
+      .flatMap((r) => next(r))
+      .filter((o) => !(o.kind === 'param' && o.fn === helper))
+      .map((o) => (o.via ? o : { ...o, via: callee.getText() }));
+    parts.push(...minted);
+  }
   if (Node.isPropertyAccessExpression(callee)) parts.push(...next(callee.getExpression()));
   return parts.length > 0 ? parts : [{ kind: 'unknown', node: call }];
 }
@@ -172,4 +184,45 @@ function identifierOrigins(id: Identifier, next: (e: Node | undefined) => Origin
     }
   }
   return [{ kind: 'unknown', node: id }];
+}
+
+/** The function a called name refers to, when it is declared in the audited files (locally or imported from one). */
+export function projectFunction(callee: Identifier): Node | undefined {
+  const local = findLocal(callee);
+  const fromLocal = local && Node.isVariableDeclaration(local) ? local.getInitializer() : undefined;
+  if (fromLocal) return isFunctionNode(fromLocal) ? fromLocal : undefined;
+  if (local) return undefined;
+  const own = callee.getSourceFile().getFunction(callee.getText());
+  if (own) return own;
+  const ref = refOf(callee);
+  if (!ref?.module.startsWith('.')) return undefined;
+  try {
+    let symbol = callee.getSymbol();
+    for (let hop = 0; symbol?.isAlias() && hop < 8; hop++) symbol = symbol.getImmediatelyAliasedSymbol();
+    for (const decl of symbol?.getDeclarations() ?? []) {
+      if (isFunctionNode(decl)) return decl;
+      if (Node.isVariableDeclaration(decl)) {
+        const init = decl.getInitializer();
+        if (init && isFunctionNode(init)) return init;
+      }
+    }
+  } catch {
+    // The checker asserts on some malformed inputs; an unresolved helper is just not followed.
+  }
+  return undefined;
+}
+
+/** The expressions a function returns (an arrow's expression body, or its own return statements). */
+function returnedExpressions(fn: Node): Node[] {
+  if (Node.isArrowFunction(fn)) {
+    const body = fn.getBody();
+    if (!Node.isBlock(body)) return [body];
+  }
+  return fn
+    .getDescendantsOfKind(SyntaxKind.ReturnStatement)
+    .filter((r) => r.getFirstAncestor((a) => isFunctionNode(a)) === fn)
+    .flatMap((r) => {
+      const e = r.getExpression();
+      return e ? [e] : [];
+    });
 }

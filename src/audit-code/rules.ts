@@ -51,7 +51,7 @@ export const CODE_RULES: readonly RuleMeta[] = [
     severity: 'warning',
     title: 'Write tool registered without an idempotency key',
     description:
-      'A tool named with a write verb (SOP §1) has no idempotency_key field in its input schema, or declares one that its handler never reads, so transport retries of the tool call repeat the effect. Add a required idempotency_key and pass it to the downstream call (OP-7).',
+      'A tool that writes — named or described with a write verb (SOP §1), or whose handler calls something that leaves the process (an HTTP call that is not a GET, a send/create/post on a third-party SDK, a child process, a file write) — has no idempotency_key field in its input schema, or declares one that its handler never reads, so transport retries of the tool call repeat the effect. readOnlyHint: true does not excuse it. Add a required idempotency_key and pass it to the downstream call (OP-7).',
     source: 'SOP §1, OP-7, Case 4',
   },
 ];

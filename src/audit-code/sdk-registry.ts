@@ -1,6 +1,7 @@
 /**
- * SDKs whose write calls take a native idempotency key, as data. `client` says how an instance is
- * recognised: constructed with `new` from one of `modules`, or (Stripe, where a `stripe` instance is
+ * SDKs whose write calls take a native idempotency key, as data: the source of `sdk_write_without_key`
+ * and of better labels, not the gate for what counts as a write (writes.ts finds those by behaviour).
+ * `client` says how an instance is recognised: constructed with `new` from one of `modules`, or (Stripe, where a `stripe` instance is
  * usually passed around) a receiver named like `namePattern`. `keyNames` are the option / body fields
  * that carry the key; `methods` the calls that need one.
  */
@@ -53,6 +54,14 @@ export const SDK_REGISTRY: readonly SdkEntry[] = [
       /^(createOrder|captureOrder|authorizeOrder|refundCapturedPayment|captureAuthorizedPayment|reauthorizeAuthorizedPayment|createSubscription|createPlan)$/,
     keyNames: ['paypalRequestId', 'PayPal-Request-Id'],
     hint: 'set paypalRequestId from a key persisted per intent',
+  },
+  {
+    // POST /emails and /emails/batch honour an Idempotency-Key for 24 hours; the SDK takes it as an option.
+    sdk: 'Resend',
+    modules: ['resend'],
+    methods: /^send$/,
+    keyNames: ['idempotencyKey'],
+    hint: 'pass { idempotencyKey } as the second argument of send, from a key persisted per intent',
   },
 ];
 

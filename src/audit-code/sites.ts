@@ -12,6 +12,8 @@ import { refOf } from './resolve.js';
 export interface ToolSite {
   framework: 'mcp' | 'ai-sdk' | 'openai-agents' | 'langchain' | 'mastra';
   name?: string;
+  /** The tool's description (or MCP title), when static: read for verbs like the name. */
+  description?: string;
   /** Where findings about the registration point. */
   node: Node;
   handler?: Node;
@@ -88,6 +90,9 @@ function mcpSite(call: CallExpression, method: string): ToolSite | undefined {
     return {
       framework: 'mcp',
       name,
+      description: config
+        ? (staticString(prop(config, 'description')) ?? staticString(prop(config, 'title')))
+        : undefined,
       node: args[0],
       handler,
       annotations,
@@ -108,7 +113,17 @@ function mcpSite(call: CallExpression, method: string): ToolSite | undefined {
   );
   const schemaNode = objects.find((o) => o !== annotations);
   const opaque = args.slice(1, -1).some((a) => !Node.isStringLiteral(a) && !asObject(a));
-  return { framework: 'mcp', name, node: args[0], handler, annotations, schema: schemaNode, schemaOpaque: opaque };
+  const description = args.length > 2 ? staticString(args[1]) : undefined;
+  return {
+    framework: 'mcp',
+    name,
+    description,
+    node: args[0],
+    handler,
+    annotations,
+    schema: schemaNode,
+    schemaOpaque: opaque,
+  };
 }
 
 function configSite(call: CallExpression | NewExpression, calleeName: string): ToolSite | undefined {
@@ -121,6 +136,7 @@ function configSite(call: CallExpression | NewExpression, calleeName: string): T
     return {
       framework: 'langchain',
       name: staticString(prop(cfg, 'name')) ?? holderName(call),
+      description: staticString(prop(cfg, 'description')),
       node: call,
       handler: first,
       ...schemaOf(prop(cfg, 'schema')),
@@ -143,6 +159,7 @@ function configSite(call: CallExpression | NewExpression, calleeName: string): T
   return {
     framework,
     name,
+    description: staticString(prop(cfg, 'description')),
     node: call,
     handler,
     annotations: asObject(prop(cfg, 'annotations')),

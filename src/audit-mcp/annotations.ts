@@ -1,8 +1,10 @@
 /**
- * Annotation contradictions of MCP tool lists (live or from a file): readOnlyHint on a write-verb
- * name, and a destructive, non-idempotent tool whose input schema has no key field.
+ * Annotation contradictions of MCP tool lists (live or from a file): readOnlyHint on a tool whose
+ * name or description opens with a side-effect verb (classify/effect.ts then classifies it as a write:
+ * a hint never makes a write look safe), and a destructive, non-idempotent tool whose input schema
+ * has no key field.
  */
-import { nameWords } from '../classify/effect.js';
+import { descriptionEffectVerb, nameWords } from '../classify/effect.js';
 import { isKeyField, isKeyHeader, resolveHeuristics } from '../classify/heuristics.js';
 import { makeFinding } from '../classify/rules.js';
 import type { ResolvedConfig } from '../config/types.js';
@@ -37,20 +39,30 @@ export function annotationFindings(doc: LoadedDoc, config: ResolvedConfig): Diag
     if (!isObject(item) || typeof item.name !== 'string' || !isObject(item.annotations)) return;
     const a = item.annotations;
     const at = `${base}/${i}/annotations`;
-    const verb = nameWords(item.name).find((w) => h.writeVerbs.has(w) || h.readVerbs.has(w));
-    if (a.readOnlyHint === true && verb !== undefined && EFFECT_VERBS.has(verb)) {
-      add(
-        'read_only_hint_contradicts_name',
-        `tool ${item.name} is annotated readOnlyHint: true but its name says it writes (${verb})`,
-        `${at}/readOnlyHint`,
-        'set readOnlyHint: false (and destructiveHint as appropriate), or rename the tool if it only reads',
-      );
-    }
     const props =
       isObject(item.inputSchema) && isObject(item.inputSchema.properties)
         ? Object.keys(item.inputSchema.properties)
         : [];
     const hasKey = props.some((p) => isKeyField(p, h) || isKeyHeader(p, h));
+    const verb = nameWords(item.name).find((w) => h.writeVerbs.has(w) || h.readVerbs.has(w));
+    const named = verb !== undefined && EFFECT_VERBS.has(verb);
+    const described = typeof item.description === 'string' ? descriptionEffectVerb(item.description) : undefined;
+    const keyField = props.find((p) => isKeyField(p, h));
+    const why = named
+      ? `its name says it writes (${verb})`
+      : described
+        ? `its description opens with "${described}"`
+        : keyField
+          ? `its input schema takes ${keyField}, an idempotency key`
+          : undefined;
+    if (a.readOnlyHint === true && why) {
+      add(
+        'read_only_hint_contradicts_name',
+        `tool ${item.name} is annotated readOnlyHint: true but ${why}; it is classified as a write`,
+        `${at}/readOnlyHint`,
+        'set readOnlyHint: false (and destructiveHint as appropriate), or rename the tool if it only reads',
+      );
+    }
     if (a.destructiveHint === true && a.readOnlyHint !== true && a.idempotentHint !== true && !hasKey) {
       add(
         'destructive_tool_without_key',

@@ -7,7 +7,7 @@ export const MCP_RULES: readonly RuleMeta[] = [
     severity: 'error',
     title: 'readOnlyHint: true on a tool named like a write',
     description:
-      'The tool is annotated readOnlyHint: true but its name starts with a write verb (delete_*, create_*, send_* …). Clients skip confirmation and retry read-only tools freely, and idemgen would classify it as a read; fix the annotation or the name.',
+      'The tool is annotated readOnlyHint: true but its name has a side-effect verb (delete_*, create_*, send_* …) or its description opens with one ("Deletes a card"), or its input schema takes an idempotency key. Clients skip confirmation and retry read-only tools freely; idemgen does not trust the hint and classifies the tool as a write. Fix the annotation, or the name and description if it only reads.',
     source: 'MCP ToolAnnotations; SOP §1',
   },
   {

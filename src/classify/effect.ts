@@ -4,6 +4,7 @@
  */
 import type { HttpOperation, Operation, ToolOperation } from '../ir/types.js';
 import { addFinding, extension, findOverride, reason, type ClassifyContext } from './context.js';
+import { EFFECT_VERBS, isKeyField } from './heuristics.js';
 import type { Effect, Reason } from './types.js';
 
 export interface EffectResult {
@@ -22,6 +23,16 @@ export function nameWords(name: string): string[] {
     .split(/[^A-Za-z0-9]+/)
     .filter((w) => w !== '')
     .map((w) => w.toLowerCase());
+}
+
+/**
+ * The side-effect verb a tool description opens with ("Create a payout", "Deletes a card"), from
+ * EFFECT_VERBS only; the first sentence's first word, third person folded (`creates` → `create`).
+ */
+export function descriptionEffectVerb(description: string | undefined): string | undefined {
+  const first = nameWords((description ?? '').trim().split(/[.:;\n]/)[0] ?? '')[0];
+  if (!first) return undefined;
+  return [first, first.replace(/es$/, ''), first.replace(/s$/, '')].find((w) => EFFECT_VERBS.has(w));
 }
 
 /** The first word of the name that is a known verb, and which list it is on. */
@@ -101,6 +112,41 @@ function toolEffect(op: ToolOperation, ctx: ClassifyContext): EffectResult {
     };
   }
   if (a?.readOnlyHint === true) {
+    // A hint never makes a write look safe: a side-effect verb in the name or leading the
+    // description, or an idempotency key in the input schema, outweighs readOnlyHint (the audit
+    // reports read_only_hint_contradicts_name).
+    const described = descriptionEffectVerb(op.description);
+    const props = typeof op.inputSchema === 'object' ? op.inputSchema.properties : undefined;
+    const keyField =
+      props && typeof props === 'object' ? Object.keys(props).find((p) => isKeyField(p, ctx.h)) : undefined;
+    const says =
+      verb?.kind === 'write' && EFFECT_VERBS.has(verb.verb)
+        ? reason('tool_write_verb', `name verb "${verb.verb}" is a side-effect verb (SOP §1)`, op.source.pointer)
+        : described
+          ? reason(
+              'tool_description_verb',
+              `the description opens with "${described}", a side-effect verb`,
+              op.source.pointer,
+            )
+          : keyField
+            ? reason(
+                'tool_schema_key',
+                `the input schema takes ${keyField}, an idempotency key: only a write needs one`,
+                op.source.pointer,
+              )
+            : undefined;
+    if (says)
+      return {
+        effect: 'write',
+        reasons: [
+          says,
+          reason(
+            'tool_read_only_hint_contradicted',
+            'annotations.readOnlyHint: true is contradicted and not trusted (a hint never makes a write look safe)',
+            `${at}/readOnlyHint`,
+          ),
+        ],
+      };
     return {
       effect: 'read',
       reasons: [reason('tool_read_only_hint', 'annotations.readOnlyHint: true', `${at}/readOnlyHint`)],

@@ -1,4 +1,4 @@
-import { cpSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
@@ -94,6 +94,37 @@ describe('idemgen audit on agent code', () => {
     const bad = await runCli(['audit', 'tsconfig.bad.json'], dir);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/invalid_tsconfig/);
+  });
+
+  test('a folder is audited for code (and its specs); a folder with nothing to audit is an input error (exit 2)', async () => {
+    const dir = project();
+    cpSync(join(ROOT, 'test', 'fixtures', 'code-audit-cases'), join(dir, 'src'), { recursive: true });
+    writeFileSync(join(dir, 'src', 'package.json'), '{ "name": "agent", "type": "module" }\n');
+    const run = await runCli(['audit', 'src', '--format', 'json', '--fail-on', 'error'], dir);
+    expect(run.code).toBe(1);
+    const report = JSON.parse(run.stdout) as Report;
+    expect(report.totals.sources.code.sources).toBe(21);
+    expect(
+      report.diagnostics.some(
+        (d) => d.code === 'side_effect_before_interrupt' && d.file === 'src/sendgrid/positive.ts',
+      ),
+    ).toBe(true);
+    expect(report.diagnostics.filter((d) => d.file.endsWith('near-miss.ts'))).toEqual([]);
+    // specs/ still goes to the loader alone; a folder of specs and code gives both.
+    const both = await runCli(['audit', '.', '--format', 'json', '--fail-on', 'none'], dir);
+    expect(both.code).toBe(0);
+    const totals = (JSON.parse(both.stdout) as Report).totals.sources;
+    expect(totals.spec.sources).toBe(3);
+    // agent/ adds its 13 .ts files and the .cjs/.mjs positives a tsconfig's include left out.
+    expect(totals.code.sources).toBe(21 + 15);
+    mkdirSync(join(dir, 'notes', 'deeper'), { recursive: true });
+    writeFileSync(join(dir, 'notes', 'deeper', 'todo.txt'), 'nothing here\n');
+    const empty = await runCli(['audit', 'notes'], dir);
+    expect(empty.code).toBe(2);
+    expect(empty.stderr).toMatch(
+      /notes holds nothing to audit: expected agent code \(\.ts, .*\) or specs and tool lists/,
+    );
+    expect(empty.stderr).not.toMatch(/\n\s+at /);
   });
 
   test('config severities apply to code rules ("off" silences one)', async () => {

@@ -28,12 +28,22 @@ describe('idemgen audit --mcp-url (Streamable HTTP)', () => {
     expect(run.code).toBe(0);
     const report = JSON.parse(run.stdout) as Report;
     expect(report.operations.map((o) => o.key).sort()).toEqual(PAGED_TOOLS.map((t) => `tool:${t.name}`).sort());
-    // 7 tools, 3 per page: the first request has no cursor, then one per further page.
+    // 9 tools, 3 per page: the first request has no cursor, then one per further page.
     expect(server.cursors.length).toBe(Math.ceil(PAGED_TOOLS.length / PAGE_SIZE));
     expect(server.cursors[0]).toBeUndefined();
     expect(report.totals.sources.mcp).toMatchObject({ sources: 1, operations: PAGED_TOOLS.length });
     const codes = report.diagnostics.map((d) => `${d.code} ${d.pointer}`);
     expect(codes).toContain('read_only_hint_contradicts_name /tools/1/annotations/readOnlyHint');
+    expect(codes).toContain('read_only_hint_contradicts_name /tools/7/annotations/readOnlyHint');
+    expect(codes).toContain('read_only_hint_contradicts_name /tools/8/annotations/readOnlyHint');
+    // A hint never makes a write look safe: the contradicted tools are classified as writes.
+    const effect = (name: string) => report.operations.find((o) => o.key === `tool:${name}`)?.effect;
+    expect([effect('delete_record'), effect('record_archive'), effect('record_touch')]).toEqual([
+      'write',
+      'write',
+      'write',
+    ]);
+    expect([effect('get_record'), effect('list_records')]).toEqual(['read', 'read']);
     expect(codes).toContain('destructive_tool_without_key /tools/3/annotations/destructiveHint');
     // Idempotent by annotation, or keyed: not destructive_tool_without_key.
     expect(codes.filter((c) => c.startsWith('destructive_tool_without_key'))).toHaveLength(1);

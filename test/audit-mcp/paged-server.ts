@@ -28,6 +28,17 @@ export const PAGED_TOOLS: Tool[] = [
     annotations: { destructiveHint: true, idempotentHint: true },
   },
   { name: 'send_report', inputSchema: object({ to: { type: 'string' } }) },
+  {
+    name: 'record_archive',
+    description: 'Archives a record so it no longer shows up in lists.',
+    inputSchema: object({ id: { type: 'string' } }),
+    annotations: { readOnlyHint: true },
+  },
+  {
+    name: 'record_touch',
+    inputSchema: object({ id: { type: 'string' }, idempotency_key: { type: 'string' } }),
+    annotations: { readOnlyHint: true },
+  },
 ];
 
 export interface PagedServer {

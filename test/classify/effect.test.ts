@@ -94,9 +94,41 @@ describe('step 0: effect', () => {
     expect(codes(plan)).toContain('ambiguous_tool_effect');
   });
 
-  it('write verbs beat read verbs found later in the name, annotations beat both', () => {
+  it('write verbs beat read verbs found later in the name; readOnlyHint settles only what no verb contradicts', () => {
     expect(classifyOne(tool('update_search_index')).entry.effect).toBe('write');
-    expect(classifyOne(tool('delete_cache', { annotations: { readOnlyHint: true } })).entry.effect).toBe('read');
+    expect(classifyOne(tool('cache_stats', { annotations: { readOnlyHint: true } })).entry.effect).toBe('read');
+  });
+
+  it.each([
+    ['delete_card', {}, 'tool_write_verb'],
+    ['card', { description: 'Deletes a saved card.' }, 'tool_description_verb'],
+    ['payoutTool', { description: 'Create a payout' }, 'tool_description_verb'],
+    [
+      'payout',
+      {
+        inputSchema: {
+          type: 'object',
+          properties: { amount: { type: 'number' }, idempotency_key: { type: 'string' } },
+        },
+      },
+      'tool_schema_key',
+    ],
+  ] as const)('a hint never makes a write look safe: %s with readOnlyHint: true is a write', (name, extra, rule) => {
+    const { entry } = classifyOne(tool(name, { ...extra, annotations: { readOnlyHint: true } }));
+    expect(entry.effect).toBe('write');
+    expect(entry.effectReasons.map((r) => r.rule)).toEqual([rule, 'tool_read_only_hint_contradicted']);
+    expect(entry.effectReasons[1].pointer).toBe('/tools/0/annotations/readOnlyHint');
+  });
+
+  it('readOnlyHint stands against a soft verb or a description that only mentions a write', () => {
+    for (const op of [
+      tool('trigger-long-running-operation', { annotations: { readOnlyHint: true } }),
+      tool('payout_status', {
+        description: 'Get the status of a payout created earlier',
+        annotations: { readOnlyHint: true },
+      }),
+    ])
+      expect(classifyOne(op).entry.effect).toBe('read');
   });
 
   it('config.heuristics extends the verb lists', () => {
