@@ -171,8 +171,6 @@ export interface StoreExpect {
   /** listStale: these key labels are listed / not listed. */
   listed?: string[];
   notListed?: string[];
-  /** prune: at least this many rows deleted. */
-  prunedAtLeast?: number;
 }
 
 export interface CreateRuntimeStep {
