@@ -59,8 +59,9 @@ afterAll(() => {
     if (!s) return '–';
     return s.total === 0 ? 'n/a' : `${s.passed}/${s.total}${s.notApplicable ? ` +${s.notApplicable} n/a` : ''}`;
   };
-  const header = ['store', 'passed/total', ...groups];
-  const rows = reports.map((r) => [r.store, `${r.passed}/${r.total}`, ...groups.map((g) => cell(r, g))]);
+  const header = ['store', 'passed/total', 'seconds', ...groups];
+  const seconds = (r: ConformanceReport) => (r.results.reduce((ms, x) => ms + x.ms, 0) / 1000).toFixed(1);
+  const rows = reports.map((r) => [r.store, `${r.passed}/${r.total}`, seconds(r), ...groups.map((g) => cell(r, g))]);
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i].length)));
   const line = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i])).join(' | ');
   console.log(['conformance vectors', line(header), ...rows.map(line)].join('\n'));
@@ -118,6 +119,89 @@ describe('a store written from the contract', () => {
     await expect(
       runStoreConformance(() => createMapStore({ fencing: false }), { groups: ['lease'], throwOnFailure: true }),
     ).rejects.toThrow(/store: 4\/6 scenarios passed[\s\S]*✗ lease\/stale owner's writes[\s\S]*complete is fenced/);
+  });
+});
+
+/** Every field the runner reads, per object kind: a misspelt field in a vector would otherwise be ignored. */
+const FIELDS = {
+  file: ['group', 'description', 'scenarios'],
+  scenario: ['name', 'description', 'requires', 'runtime', 'runtimes', 'steps', 'executions'],
+  runtime: ['leaseMs', 'heartbeatMs', 'waitMs', 'pollMs', 'defaultTtlSeconds', 'maxResultBytes', 'clockSkewMs'],
+  call: [
+    'id',
+    'background',
+    'runtime',
+    'key',
+    'rawKey',
+    'keyLength',
+    'scope',
+    'operation',
+    'args',
+    'mechanism',
+    'ttlSeconds',
+    'parallel',
+    'staggerMs',
+    'keyPerCall',
+    'handler',
+    'expect',
+  ],
+  handler: ['outcome', 'result', 'resultChars', 'resultItems', 'delayMs'],
+  callExpect: ['executed', 'replays', 'error', 'errors', 'result', 'sameResultAsHandler', 'errorHas', 'replayable'],
+  store: ['op', 'key', 'scope', 'tokenOf', 'resultText', 'operation', 'args', 'as', 'expect'],
+  storeExpect: ['returns', 'absent', 'row', 'windowFromCompletionMs', 'listed', 'notListed'],
+  createRuntime: ['options', 'throws'],
+} as const;
+
+function unknownFields(where: string, value: object | undefined, kind: keyof typeof FIELDS): string[] {
+  const allowed: readonly string[] = FIELDS[kind];
+  return Object.keys(value ?? {})
+    .filter((k) => !allowed.includes(k))
+    .map((k) => `${where}: unknown ${kind} field "${k}"`);
+}
+
+describe('the vector files', () => {
+  it('are well formed: known fields only, unique names, awaited ids that exist, a description each', () => {
+    const problems: string[] = [];
+    const files = conformanceVectors();
+    expect(new Set(files.map((f) => f.group)).size).toBe(files.length);
+    for (const file of files) {
+      problems.push(...unknownFields(file.group, file, 'file'));
+      const names = file.scenarios.map((s) => s.name);
+      if (new Set(names).size !== names.length) problems.push(`${file.group}: duplicate scenario names`);
+      for (const s of file.scenarios) {
+        const at = `${file.group}/${s.name}`;
+        problems.push(...unknownFields(at, s, 'scenario'), ...unknownFields(at, s.runtime, 'runtime'));
+        for (const r of Object.values(s.runtimes ?? {})) problems.push(...unknownFields(at, r, 'runtime'));
+        if (!s.description) problems.push(`${at}: no description`);
+        const background = new Set<string>();
+        for (const step of s.steps) {
+          const kinds = Object.keys(step);
+          if (kinds.length !== 1) problems.push(`${at}: a step must have one kind, got ${kinds.join(', ')}`);
+          if ('call' in step) {
+            const c = step.call;
+            problems.push(...unknownFields(at, c, 'call'), ...unknownFields(at, c.handler, 'handler'));
+            problems.push(...unknownFields(at, c.expect, 'callExpect'));
+            if (c.runtime !== undefined && !s.runtimes?.[c.runtime]) problems.push(`${at}: no runtime "${c.runtime}"`);
+            if (c.background && c.id !== undefined) background.add(c.id);
+          } else if ('store' in step) {
+            problems.push(
+              ...unknownFields(at, step.store, 'store'),
+              ...unknownFields(at, step.store.expect, 'storeExpect'),
+            );
+          } else if ('createRuntime' in step) {
+            problems.push(...unknownFields(at, step.createRuntime, 'createRuntime'));
+            problems.push(...unknownFields(at, step.createRuntime.options, 'runtime'));
+          } else if ('await' in step) {
+            for (const id of [step.await].flat())
+              if (!background.has(id)) problems.push(`${at}: awaits unknown "${id}"`);
+          } else if (!('sleep' in step)) {
+            problems.push(`${at}: unknown step ${JSON.stringify(step)}`);
+          }
+        }
+      }
+    }
+    expect(problems).toEqual([]);
+    expect(files.reduce((n, f) => n + f.scenarios.length, 0)).toBe(81);
   });
 });
 
