@@ -104,6 +104,8 @@ interface Pending {
   label: string;
   expect: CallExpect | undefined;
   outcomes: Promise<Outcome[]>;
+  /** Resolves when one of the step's handlers has started. */
+  started: Promise<void>;
 }
 
 class ScenarioRun {
@@ -200,7 +202,13 @@ function generated(handler: HandlerSpec): unknown {
   return 'result' in handler ? handler.result : { ok: true };
 }
 
-async function invoke(run: ScenarioRun, step: CallStep, index: number, label: string): Promise<Outcome> {
+async function invoke(
+  run: ScenarioRun,
+  step: CallStep,
+  index: number,
+  label: string,
+  onStart: () => void,
+): Promise<Outcome> {
   const handler: HandlerSpec = step.handler ?? {};
   const key = run.key(step.keyPerCall ? `${step.key}-${index}` : step.key, step.keyLength, step.rawKey);
   const scope = step.scope;
@@ -219,6 +227,7 @@ async function invoke(run: ScenarioRun, step: CallStep, index: number, label: st
       },
       async (ctx) => {
         executed = true;
+        onStart();
         run.count(step.keyPerCall ? `${step.key}-${index}` : step.key);
         if (step.id !== undefined && index === 0) run.tokens.set(step.id, ctx.leaseToken);
         if (handler.delayMs) await sleep(handler.delayMs);
@@ -253,8 +262,12 @@ async function invoke(run: ScenarioRun, step: CallStep, index: number, label: st
 function startCall(run: ScenarioRun, step: CallStep, where: string): Pending {
   const n = step.parallel ?? 1;
   const label = `${where} (call${step.id ? ` "${step.id}"` : ''} key "${step.key}"${n > 1 ? ` ×${n}` : ''})`;
-  const outcomes = Promise.all(Array.from({ length: n }, (_, i) => invoke(run, step, i, label)));
-  return { label, expect: step.expect, outcomes };
+  let onStart = (): void => undefined;
+  const started = new Promise<void>((resolve) => {
+    onStart = resolve;
+  });
+  const outcomes = Promise.all(Array.from({ length: n }, (_, i) => invoke(run, step, i, label, onStart)));
+  return { label, expect: step.expect, outcomes, started };
 }
 
 function checkCall(run: ScenarioRun, pending: Pending, outcomes: Outcome[]): void {
@@ -365,6 +378,10 @@ async function storeStep(run: ScenarioRun, step: StoreStep, where: string): Prom
       return returns(await s.release(fenced), 'release is fenced');
     case 'renewLease':
       return returns(await s.renewLease({ ...fenced, leaseMs: 60_000 }), 'renewLease is fenced');
+    case 'takeOver': {
+      const taken = await s.takeOver({ ...id, expectedToken: token, newToken: randomUUID(), now, leaseMs: 60_000 });
+      return returns(taken !== undefined, 'takeOver needs an expired lease and the expected token');
+    }
     case 'writeCompleted': {
       const claimed = await s.claim({
         ...id,
@@ -468,6 +485,9 @@ async function runStep(run: ScenarioRun, step: Step, where: string): Promise<voi
   const pending = startCall(run, step.call, where);
   if (step.call.background) {
     run.background.set(step.call.id ?? `#${run.background.size}`, pending);
+    // Go on once the call is under way (its handler runs, so it holds the claim) or over: a loaded
+    // database may take longer to claim than the vector's next sleep.
+    await Promise.race([pending.started, pending.outcomes]);
     return;
   }
   checkCall(run, pending, await pending.outcomes);

@@ -83,7 +83,7 @@ export interface HandlerSpec {
 export interface CallStep {
   /** Names the call for `await`, `tokenOf` and messages. */
   id?: string;
-  /** Start and go on; `await` (or the scenario's end) checks `expect`. */
+  /** Start, and go on once a handler of the step runs (or every call is over); `await` (or the scenario's end) checks `expect`. */
   background?: boolean;
   /** A runtime of `scenario.runtimes`. */
   runtime?: string;
@@ -132,7 +132,8 @@ export interface CallExpect {
 
 /**
  * A direct store call. `key`/`scope` name the row; `tokenOf` uses the fencing token the named call's
- * handler got (a stale owner's token, for fencing). `now` is the real clock.
+ * handler got (a stale owner's token, for fencing; `takeOver` expects it as the row's current token).
+ * `now` is the real clock.
  */
 export interface StoreStep {
   op:
@@ -142,6 +143,7 @@ export interface StoreStep {
     | 'markUnknown'
     | 'release'
     | 'renewLease'
+    | 'takeOver'
     | 'listStale'
     | 'prune'
     | 'resolve'
@@ -160,7 +162,7 @@ export interface StoreStep {
 }
 
 export interface StoreExpect {
-  /** complete/fail/markUnknown/release/renewLease: the boolean; resolve: whether a row came back. */
+  /** complete/fail/markUnknown/release/renewLease: the boolean; resolve/takeOver: whether a row came back. */
   returns?: boolean;
   /** get: no row. */
   absent?: boolean;
