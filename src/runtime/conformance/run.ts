@@ -172,8 +172,14 @@ function build(store: DedupStore, spec: RuntimeSpec): Idempotency {
   });
 }
 
+/** JSON text, and bytes as their kind plus base64 (JSON would show a Uint8Array as an object of indexes). */
 function text(value: unknown): string {
   if (value === undefined) return 'undefined';
+  if (value instanceof ArrayBuffer || ArrayBuffer.isView(value)) {
+    const view = value instanceof ArrayBuffer ? new Uint8Array(value) : value;
+    const bytes = Buffer.from(view.buffer, view.byteOffset, view.byteLength);
+    return `${value.constructor.name}(${bytes.toString('base64')})`;
+  }
   try {
     return JSON.stringify(value) ?? 'undefined';
   } catch {
@@ -196,6 +202,10 @@ function describeError(err: unknown): string {
 /** What an `ok` handler returns. */
 function generated(handler: HandlerSpec): unknown {
   if (handler.resultChars !== undefined) return 'r'.repeat(handler.resultChars);
+  if (handler.resultBytes !== undefined) {
+    const bytes = Uint8Array.from({ length: handler.resultBytes }, (_, i) => (i * 7) % 256);
+    return handler.resultBytesAs === 'arraybuffer' ? bytes.buffer : bytes;
+  }
   if (handler.resultItems !== undefined) {
     return Array.from({ length: handler.resultItems }, (_, i) => ({ i, v: 'x'.repeat(i % 7) }));
   }

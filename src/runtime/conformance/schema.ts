@@ -74,6 +74,9 @@ export interface HandlerSpec {
   result?: unknown;
   /** `ok`: a string result of this many characters instead of `result`. */
   resultChars?: number;
+  /** `ok`: this many bytes (a `Uint8Array`, or an `ArrayBuffer` with `resultBytesAs`) instead of `result`. */
+  resultBytes?: number;
+  resultBytesAs?: 'uint8array' | 'arraybuffer';
   /** `ok`: an array of this many small objects (`{ "i": 0, "v": "" }`, …) instead of `result`. */
   resultItems?: number;
   /** Runs this long before its outcome. */

@@ -146,7 +146,7 @@ const FIELDS = {
     'handler',
     'expect',
   ],
-  handler: ['outcome', 'result', 'resultChars', 'resultItems', 'delayMs'],
+  handler: ['outcome', 'result', 'resultChars', 'resultItems', 'resultBytes', 'resultBytesAs', 'delayMs'],
   callExpect: ['executed', 'replays', 'error', 'errors', 'result', 'sameResultAsHandler', 'errorHas', 'replayable'],
   store: ['op', 'key', 'scope', 'tokenOf', 'resultText', 'operation', 'args', 'as', 'expect'],
   storeExpect: ['returns', 'absent', 'row', 'windowFromCompletionMs', 'listed', 'notListed'],
@@ -202,7 +202,7 @@ describe('the vector files', () => {
       }
     }
     expect(problems).toEqual([]);
-    expect(files.reduce((n, f) => n + f.scenarios.length, 0)).toBe(83);
+    expect(files.reduce((n, f) => n + f.scenarios.length, 0)).toBe(84);
   });
 });
 
