@@ -54,6 +54,13 @@ for (const file of walk(join(here, 'dist/esm')).filter((f) => f.endsWith('.d.ts'
   cpSync(join(here, 'dist/esm', file), join(cjs, file));
 }
 writeFileSync(join(cjs, 'package.json'), '{ "type": "commonjs" }\n');
+// Data files the runtime reads at run time (the conformance vectors) are not compiled: both builds get a copy.
+for (const file of walk(src).filter((f) => f.endsWith('.json'))) {
+  for (const out of [join(here, 'dist/esm', file), join(cjs, file)]) {
+    mkdirSync(dirname(out), { recursive: true });
+    cpSync(join(src, file), out);
+  }
+}
 
 cpSync(join(src, 'README.md'), join(here, 'README.md'));
 mkdirSync(join(here, 'langgraph'), { recursive: true });

@@ -1,0 +1,3 @@
+'use strict';
+// `require('idemgen/runtime/conformance')` is @idemgen/runtime/conformance's CommonJS build.
+module.exports = require('@idemgen/runtime/conformance');

@@ -1,0 +1,2 @@
+// `idemgen/runtime/conformance` is @idemgen/runtime/conformance (one copy, so instanceof checks hold across both names).
+export * from '@idemgen/runtime/conformance';
