@@ -27,6 +27,7 @@ export interface ServeArgs extends CommonArgs {
   dynamic?: boolean;
   baseUrl?: string;
   arg?: string[];
+  migrate?: boolean;
 }
 
 function selection(base: ToolSelection, args: ServeArgs): ToolSelection {
@@ -94,7 +95,10 @@ async function serve(ctx: CliContext, args: ServeArgs): Promise<number> {
   if (args.http === undefined && tokens.length > 0)
     ctx.logger.info('idemgen serve: tokens apply to --http only; over stdio the client process is the one principal.');
   // A store that cannot be opened (unsupported URL, refused connection) is the user's to fix, not a crash.
-  const { store, label } = await openServeStore(args.store, ctx.cwd, config.sql).catch((err: unknown) => {
+  // Both store tables exist before the first call (or, with --no-migrate, the start stops naming the missing one).
+  const { store, label } = await openServeStore(args.store, ctx.cwd, config.sql, {
+    migrate: args.migrate,
+  }).catch((err: unknown) => {
     throw new ServeSetupError(
       `cannot open the dedup store ${args.store ?? '(default)'}: ${err instanceof Error ? err.message : String(err)}`,
     );
