@@ -9,6 +9,8 @@ import { registerToolRuntime } from '../../runtime/mcp/register.js';
 import type { ToolSelection } from '../../config/types.js';
 import { parseTokens, isLoopbackHost, type TokenEntry } from '../../serve/http-guard.js';
 import { listenHttp } from '../../serve/http.js';
+import { explainEmptySelection } from '../../emit/select.js';
+import { terminalText } from '../../escape/index.js';
 import { buildServeRuntime, ServeSetupError } from '../../serve/runtime.js';
 import { openServeStore } from '../../serve/store.js';
 import { resolveRun, reportInputDiagnostics, type CliContext, type CommonArgs } from '../context.js';
@@ -114,9 +116,7 @@ async function serve(ctx: CliContext, args: ServeArgs): Promise<number> {
     });
     const total = apis.reduce((n, a) => n + a.tools, 0);
     if (total === 0)
-      throw new ServeSetupError(
-        'no tools to serve: the specs have no HTTP operations, or the selection removed them all',
-      );
+      throw new ServeSetupError(`no tools to serve: ${terminalText(explainEmptySelection(analysis.plan, select))}`);
     for (const a of apis) {
       const missing =
         a.auth.missing.length > 0
