@@ -21,7 +21,7 @@ export interface ServeStore {
 }
 
 /** The dedup and saga tables' DDL in every dialect, with the config's names (`?table=` etc. override them). */
-export function storeTablesDdl(sql: ResolvedConfig['sql']): StoreTablesDdl {
+function storeTablesDdl(sql: ResolvedConfig['sql']): StoreTablesDdl {
   return {
     sqlite: renderStoreMigration('sqlite', { ...sql, schema: undefined }, { saga: true }).up,
     postgres: renderStoreMigration('postgres', sql, { saga: true }).up,
