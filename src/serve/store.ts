@@ -29,6 +29,23 @@ function storeTablesDdl(sql: ResolvedConfig['sql']): StoreTablesDdl {
   };
 }
 
+/**
+ * The URL with the config's table names (and PostgreSQL schema / MySQL database) where it names none, so
+ * the store opens the tables the migration made; defaults are left out of the URL (it is the start-up line).
+ */
+function withConfigNames(url: string, sql: ResolvedConfig['sql']): string {
+  const q = url.indexOf('?');
+  const params = new URLSearchParams(q < 0 ? '' : url.slice(q + 1));
+  const before = params.toString();
+  if (!params.has('table') && sql.dedupTable !== 'idemgen_dedup') params.set('table', sql.dedupTable);
+  if (sql.schema !== undefined && /^postgres(ql)?:/.test(url) && !params.has('schema'))
+    params.set('schema', sql.schema);
+  if (sql.schema !== undefined && /^(mysql|mariadb):/.test(url) && !params.has('database'))
+    params.set('database', sql.schema);
+  const after = params.toString();
+  return after === before ? url : `${q < 0 ? url : url.slice(0, q)}?${after}`;
+}
+
 function tablesOf(url: string, sql: ResolvedConfig['sql']): ResolvedConfig['sql'] {
   const q = url.indexOf('?');
   const params = new URLSearchParams(q < 0 ? '' : url.slice(q + 1));
@@ -58,11 +75,11 @@ export async function openServeStore(
   sql: ResolvedConfig['sql'],
   opts: { migrate?: boolean } = {},
 ): Promise<ServeStore> {
-  const spec = absolute(url ?? `sqlite:${DEFAULT_SERVE_STORE}`, cwd);
+  const spec = withConfigNames(absolute(url ?? `sqlite:${DEFAULT_SERVE_STORE}`, cwd), sql);
   if (opts.migrate !== false) await migrateStore(spec, storeTablesDdl(tablesOf(spec, sql)), cwd);
   const store = await openStore(spec);
   try {
-    await checkStoreTables(store);
+    await checkStoreTables(store, sql.sagaTable);
   } catch (err) {
     await store.close();
     throw err;

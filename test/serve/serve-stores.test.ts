@@ -29,9 +29,9 @@ afterEach(async () => {
   api = undefined;
 });
 
-async function firstCall(store: string): Promise<Record<string, unknown> | undefined> {
+async function firstCall(store: string, extra: string[] = []): Promise<Record<string, unknown> | undefined> {
   api = await startFaultServer({ respond: (_req, n) => jsonAnswer(201, { id: `wid_${n}` }) });
-  served = await spawnServe([spec, '--http', '0', '--base-url', api.url, '--store', store]);
+  served = await spawnServe([spec, '--http', '0', '--base-url', api.url, '--store', store, ...extra]);
   const client = await httpClient(served.url);
   try {
     const tools = (await client.listTools()).tools.map((t) => t.name);
@@ -53,6 +53,22 @@ it('a fresh SQLite store: the first OP-5 tool call succeeds and its saga row is 
   try {
     const rows = db.prepare('SELECT status, external_id FROM idemgen_saga').all();
     expect(rows).toEqual([{ status: 'completed', external_id: 'wid_1' }]);
+  } finally {
+    db.close();
+  }
+});
+
+it('the config names the tables: serve creates, checks and uses my_dedup and my_saga', async () => {
+  const config = join(dir, 'names.config.json');
+  writeFileSync(config, JSON.stringify({ sql: { dedupTable: 'my_dedup', sagaTable: 'my_saga' } }));
+  const file = join(dir, 'names.sqlite');
+  const result = await firstCall(`sqlite:${file}`, ['--config', config]);
+  expect(result).toMatchObject({ was_replay: false, result: { id: 'wid_1' } });
+  const db = new Database(file, { readonly: true });
+  try {
+    expect(db.prepare('SELECT status FROM my_saga').all()).toEqual([{ status: 'completed' }]);
+    const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").all();
+    expect(tables).toEqual([{ name: 'my_dedup' }, { name: 'my_saga' }]);
   } finally {
     db.close();
   }

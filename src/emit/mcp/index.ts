@@ -107,6 +107,8 @@ export function renderStoreTablesFile(sql: ResolvedConfig['sql']): string {
     `  sqlite: ${ddl('sqlite')},`,
     `  postgres: ${ddl('postgres')},`,
     `  mysql: ${ddl('mysql')},`,
+    ...(sql.dedupTable !== 'idemgen_dedup' ? [`  dedupTable: ${lit(sql.dedupTable)},`] : []),
+    ...(sql.sagaTable !== 'idemgen_saga' ? [`  sagaTable: ${lit(sql.sagaTable)},`] : []),
     '};',
     '',
   ].join('\n');

@@ -19,6 +19,8 @@ export interface EnvServerOptions {
   serverArguments: Record<string, string>;
   dynamic: boolean;
   baseUrl?: string;
+  /** The saga table the DDL made, when not `idemgen_saga`. */
+  sagaTable?: string;
 }
 
 export interface StdioServerModule {
@@ -35,11 +37,15 @@ const ARG_PREFIX = 'IDEMGEN_ARG_';
 
 /** Opens the configured store with both tables in place, or rejects naming the table that is missing. */
 async function readyStore(module: StdioServerModule, env: Record<string, string | undefined>): Promise<DedupStore> {
-  const url = env.IDEMGEN_STORE ?? 'sqlite:idemgen.sqlite';
-  if (module.storeTables !== undefined && env.IDEMGEN_MIGRATE !== '0') await migrateStore(url, module.storeTables);
+  const tables = module.storeTables;
+  let url = env.IDEMGEN_STORE ?? 'sqlite:idemgen.sqlite';
+  // The dedup table the DDL made, unless the URL names one (`?table=`).
+  if (tables?.dedupTable !== undefined && !/[?&]table=/.test(url))
+    url = `${url}${url.includes('?') ? '&' : '?'}table=${encodeURIComponent(tables.dedupTable)}`;
+  if (tables !== undefined && env.IDEMGEN_MIGRATE !== '0') await migrateStore(url, tables);
   const store = await openStore(url);
   try {
-    await checkStoreTables(store);
+    await checkStoreTables(store, tables?.sagaTable);
   } catch (err) {
     await store.close();
     throw err;
@@ -68,6 +74,7 @@ export async function serveStdioFromEnv(
     auth,
     serverArguments,
     dynamic: env.IDEMGEN_DYNAMIC === '1',
+    ...(module.storeTables?.sagaTable !== undefined ? { sagaTable: module.storeTables.sagaTable } : {}),
     ...(env.IDEMGEN_BASE_URL ? { baseUrl: env.IDEMGEN_BASE_URL } : {}),
   });
   await server.connect(new StdioServerTransport());

@@ -17,6 +17,9 @@ export interface StoreTablesDdl {
   sqlite: string;
   postgres: string;
   mysql: string;
+  /** The tables' names when not the defaults (`idemgen_dedup`, `idemgen_saga`): config `sql`. */
+  dedupTable?: string;
+  sagaTable?: string;
 }
 
 function sqliteFile(url: string, cwd: string): string {

@@ -71,3 +71,30 @@ it('IDEMGEN_MIGRATE=0 on a bare store: exit 1 with one line naming the missing t
   expect(stderr.trim().split('\n')).toHaveLength(1);
   expect(stderr).toMatch(/^MCP server did not start: the SQLite table idemgen_dedup does not exist/);
 });
+
+it("main() with the config's table names (sql.dedupTable, sql.sagaTable) creates and uses those tables", async () => {
+  const named = await generateModules('widgets-named', 'widgets.json', WIDGETS_SPEC, {
+    sql: { dedupTable: 'app_dedup', sagaTable: 'app_saga' },
+  });
+  expect(named.texts.get('mcp/store-tables.gen.ts')).toContain('sagaTable: "app_saga"');
+  api = await startFaultServer({ respond: (_req, n) => jsonAnswer(201, { id: `wid_${n}` }) });
+  const file = join(dir, 'named', 'idemgen.sqlite');
+  const client = await stdioClient([named.paths.get('mcp/widgets.server.gen.ts') as string], {
+    IDEMGEN_STORE: `sqlite:${file}`,
+    IDEMGEN_BASE_URL: api.url,
+  });
+  try {
+    const r = await call(client, 'createWidget', { body: { name: 'named' }, idempotency_key: 'named-tables-key-0001' });
+    expect(r.isError).toBeFalsy();
+  } finally {
+    await client.close();
+  }
+  const db = new Database(file, { readonly: true });
+  try {
+    const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").all();
+    expect(tables).toEqual([{ name: 'app_dedup' }, { name: 'app_saga' }]);
+    expect(db.prepare('SELECT status FROM app_saga').all()).toEqual([{ status: 'completed' }]);
+  } finally {
+    db.close();
+  }
+});
