@@ -5,9 +5,10 @@ import { pathToFileURL } from "node:url";
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { createToolRuntime } from "@idemgen/runtime/tools";
 import type { ToolRuntimeOptions } from "@idemgen/runtime/tools";
-import { registerToolRuntime, serveStdioFromEnv } from "@idemgen/runtime/mcp";
+import { registerToolRuntime, reportStartFailure, serveStdioFromEnv } from "@idemgen/runtime/mcp";
 import type { RegisterToolRuntimeOptions } from "@idemgen/runtime/mcp";
 import { messagingToolBindings } from "../handlers/messaging.tools.gen.js";
+import { storeTables } from "./store-tables.gen.js";
 
 /** The spec's first absolute server URL; `baseUrl` overrides it (a test double, a region). */
 export const MESSAGING_BASE_URL: string | undefined = "https://api.messaging.example.net";
@@ -32,13 +33,14 @@ export function registerMessagingTools(server: McpServer, options: MessagingMcpO
 }
 
 /**
- * A stdio MCP server configured from the environment (`IDEMGEN_STORE`, `IDEMGEN_BASE_URL`,
- * `IDEMGEN_AUTH_<SCHEME>`, `IDEMGEN_ARG_<NAME>`, `IDEMGEN_DYNAMIC=1`; see `serveStdioFromEnv`).
+ * A stdio MCP server configured from the environment (`IDEMGEN_STORE`, `IDEMGEN_MIGRATE=0`, `IDEMGEN_BASE_URL`,
+ * `IDEMGEN_AUTH_<SCHEME>`, `IDEMGEN_ARG_<NAME>`, `IDEMGEN_DYNAMIC=1`; see `serveStdioFromEnv`). The store's
+ * dedup and saga tables are created before the first call (`IDEMGEN_MIGRATE=0`: only checked).
  */
 export async function main(env: Record<string, string | undefined> = process.env): Promise<McpServer> {
-  const module = { name: "messaging", version: "1.4.0", authEnv: MESSAGING_AUTH_ENV, register: registerMessagingTools };
+  const module = { name: "messaging", version: "1.4.0", authEnv: MESSAGING_AUTH_ENV, register: registerMessagingTools, storeTables };
   return serveStdioFromEnv(module, env);
 }
 
-// Run directly (`node mcp/<api>.server.gen.js`): serve over stdio.
-if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) void main();
+// Run directly (`node mcp/<api>.server.gen.js`): serve over stdio; a failed start is one line on stderr.
+if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) main().catch(reportStartFailure);

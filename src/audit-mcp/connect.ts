@@ -7,6 +7,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { collectStderr } from './stderr-digest.js';
 
 export type LiveTarget =
   | { kind: 'stdio'; label: string; command: string; args: string[]; cwd: string }
@@ -36,11 +37,9 @@ function transportFor(target: LiveTarget): { transport: Transport; stderr: () =>
     stderr: 'pipe',
     cwd: target.cwd,
   });
-  let tail = '';
-  t.stderr?.on('data', (chunk: Buffer) => {
-    tail = (tail + chunk.toString()).slice(-2000);
-  });
-  return { transport: t, stderr: () => tail.trim().split('\n').slice(-3).join(' | ') };
+  const collected = collectStderr();
+  t.stderr?.on('data', (chunk: Buffer) => collected.add(chunk.toString()));
+  return { transport: t, stderr: () => collected.digest() };
 }
 
 class Deadline extends Error {}

@@ -206,7 +206,12 @@ function buildParser(
           .option('store', {
             type: 'string',
             describe:
-              'Dedup store: sqlite:PATH or postgres://… (default: sqlite:.idemgen/serve.sqlite, created and migrated)',
+              'Dedup store: sqlite:PATH, postgres://…, mysql://… or redis://… (default: sqlite:.idemgen/serve.sqlite); its dedup and saga tables are created at start',
+          })
+          .option('migrate', {
+            type: 'boolean',
+            default: true,
+            describe: 'Create the store tables at start; --no-migrate only checks that they exist',
           })
           .option('http', {
             type: 'number',

@@ -8,7 +8,6 @@ import {
   existsSync,
   fstatSync,
   mkdirSync,
-  mkdtempSync,
   openSync,
   readSync,
   readdirSync,
@@ -17,6 +16,7 @@ import {
   writeFileSync,
   writeSync,
 } from 'node:fs';
+import { randomBytes } from 'node:crypto';
 import { basename, dirname, join, sep } from 'node:path';
 import type { EmittedFile, FileSink, FileWriter } from '../emit/types.js';
 import { InputError, diagnostic } from '../diagnostics/diagnostic.js';
@@ -91,7 +91,11 @@ export function stageOutput(outDir: string, hooks: WriteHooks = {}): Staging {
       }),
     ]);
   }
-  const tmp = mkdtempSync(join(parent, `.${basename(outDir)}.tmp-`));
+  // Not mkdtemp: its folder is 0700, and the rename would hand the user a generated/ nobody else can read.
+  // A plain mkdir gets the umask's mode (0755 under the usual 022), like the files (0644); the random name
+  // is the uniqueness, and mkdir without `recursive` fails rather than reuse an existing folder.
+  const tmp = join(parent, `.${basename(outDir)}.tmp-${randomBytes(6).toString('hex')}`);
+  mkdirSync(tmp);
   const open = new Set<number>();
   const claimed = new Map<string, string>();
   const abort = (): void => {

@@ -60,3 +60,35 @@ export function selectPlan(plan: Plan, select: ToolSelection | undefined): Plan 
   if (isEmptySelection(select)) return plan;
   return { ...plan, apis: plan.apis.map((a) => selectApi(a, select)) };
 }
+
+/** Terminal-safe text for a usage line (tags and names are spec data). */
+const shown = (s: string): string => JSON.stringify(s);
+
+/**
+ * Why a selection left no tools, for the one line `serve` prints: the tags the specs have (or that they have
+ * none) when a tag pattern matched nothing, and an operation-key or name glob that would match.
+ */
+export function explainEmptySelection(plan: Plan, select: ToolSelection): string {
+  const entries = plan.apis.flatMap((a) => a.entries).filter((e) => e.operation.kind === 'http');
+  if (entries.length === 0) return 'the specs have no HTTP operations';
+  const parts = [`the selection removed all ${entries.length} operations`];
+  const tags = [...new Set(entries.flatMap((e) => (e.operation.kind === 'http' ? e.operation.tags : [])))].sort();
+  const tagPatterns = (select.include ?? []).filter((p) => p.toLowerCase().startsWith(TAG_PREFIX));
+  if (tagPatterns.length > 0 || (select.include ?? []).length > 0) {
+    const MAX = 20;
+    const list = tags.slice(0, MAX).map(shown).join(', ');
+    parts.push(
+      tags.length === 0
+        ? 'the specs have no tags'
+        : `the tags are ${list}${tags.length > MAX ? ` and ${tags.length - MAX} more` : ''}`,
+    );
+  }
+  const sample = entries[0];
+  if (sample !== undefined && sample.operation.kind === 'http') {
+    const path = sample.operation.key.replace(/\{[^}]*\}.*$/, '');
+    parts.push(
+      `select by operation key or name instead, e.g. --include ${shown(`${path}*`)} or --include ${shown(nameOf(sample))}`,
+    );
+  }
+  return parts.join('; ');
+}

@@ -52,6 +52,8 @@ export { createMemoryStore } from './store/memory.js';
 // The driver stores are entry points of their own (`@idemgen/runtime/sqlite`, `/postgres`, `/mysql`,
 // `/redis`) that import their driver statically; this entry imports none of them.
 export { openStore } from './store/open.js';
+export { checkStoreTables, migrateStore } from './store/migrate.js';
+export type { StoreTablesDdl } from './store/migrate.js';
 export { IdempotencyStoreSchemaError } from './store/sql/missing-table.js';
 export { createIdempotency, RETRY_SAFE_MECHANISMS } from './core/idempotency.js';
 export type { Idempotency, IdempotencyOptions, RunContext, RunRequest, RunResult } from './core/idempotency.js';

@@ -17,8 +17,8 @@ export interface HttpServeOptions extends GuardOptions {
   makeServer: () => McpServer;
 }
 
-function refuse(res: ServerResponse, status: number, message: string): void {
-  const headers: Record<string, string> = { 'content-type': 'application/json' };
+function refuse(res: ServerResponse, status: number, message: string, extra: Record<string, string> = {}): void {
+  const headers: Record<string, string> = { 'content-type': 'application/json', ...extra };
   if (status === 401) headers['www-authenticate'] = 'Bearer realm="idemgen"';
   res.writeHead(status, headers);
   res.end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32001, message }, id: null }));
@@ -33,6 +33,16 @@ async function handle(
   if (path !== '/mcp') return refuse(res, 404, 'Not found: the MCP endpoint is /mcp');
   const verdict = checkRequest(req, opts);
   if (!verdict.ok) return refuse(res, verdict.status, verdict.message);
+  // Stateless: no session to resume or delete, and no server-initiated messages. The Streamable HTTP spec
+  // lets a server without a standalone SSE stream answer GET with 405 (the SDK's transport would instead
+  // hold the GET open forever); DELETE ends a session, and there is none.
+  if (req.method !== 'POST')
+    return refuse(
+      res,
+      405,
+      `Method not allowed: ${req.method === 'GET' ? 'this server offers no SSE stream; ' : ''}send JSON-RPC with POST`,
+      { allow: 'POST' },
+    );
   if (verdict.subject !== undefined) {
     // The subject is the dedup scope (register.ts defaultScope reads authInfo.extra.sub).
     req.auth = { token: verdict.token ?? '', clientId: verdict.subject, scopes: [], extra: { sub: verdict.subject } };

@@ -54,6 +54,7 @@ export function buildServeRuntime(opts: ServeRuntimeOptions): { runtime: McpTool
       bindings,
       baseUrl,
       store: opts.store,
+      sagaTable: opts.config.sql.sagaTable,
       auth: creds.auth,
       ...(opts.fetch ? { fetch: opts.fetch } : {}),
     });

@@ -1,13 +1,14 @@
 /**
- * The dedup store of `idemgen serve`: an embedded SQLite file by default (created and migrated here, so
- * `serve` needs no setup), or any `openStore` URL — PostgreSQL or MySQL/MariaDB let several instances behind a load
- * balancer share one dedup table. The table is created with the generated migration (the schema's one
- * source, docs/contracts.md); its DDL is `IF NOT EXISTS`, so starting against a migrated store is a no-op.
+ * The dedup store of `idemgen serve`: an embedded SQLite file by default, or any `openStore` URL —
+ * PostgreSQL or MySQL/MariaDB let several instances behind a load balancer share one dedup table. Before the
+ * first tool call both store tables exist: the dedup table and the OP-5 saga table are created with the
+ * generated migration (the schema's one source, docs/contracts.md; `IF NOT EXISTS`, so starting against a
+ * migrated store is a no-op), then probed. With `--no-migrate` only the probe runs, and a missing table stops
+ * the start with one line that names it.
  */
-import { mkdirSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
 import type { ResolvedConfig } from '../config/types.js';
 import { renderStoreMigration } from '../emit/sql/index.js';
+import { checkStoreTables, migrateStore, type StoreTablesDdl } from '../runtime/store/migrate.js';
 import { openStore } from '../runtime/store/open.js';
 import type { DedupStore } from '../runtime/store/types.js';
 
@@ -19,92 +20,69 @@ export interface ServeStore {
   label: string;
 }
 
-function tableOf(params: URLSearchParams, sql: ResolvedConfig['sql']): ResolvedConfig['sql'] {
-  const table = params.get('table');
-  const schema = params.get('schema');
-  return { ...sql, ...(table ? { dedupTable: table } : {}), ...(schema ? { schema } : {}) };
-}
-
-async function migrateSqlite(file: string, sql: ResolvedConfig['sql']): Promise<void> {
-  mkdirSync(dirname(file), { recursive: true });
-  const { default: Database } = await import('better-sqlite3');
-  const db = new Database(file);
-  try {
-    db.exec(renderStoreMigration('sqlite', { ...sql, schema: undefined }, { saga: false }).up);
-  } finally {
-    db.close();
-  }
+/** The dedup and saga tables' DDL in every dialect, with the config's names (`?table=` etc. override them). */
+function storeTablesDdl(sql: ResolvedConfig['sql']): StoreTablesDdl {
+  return {
+    sqlite: renderStoreMigration('sqlite', { ...sql, schema: undefined }, { saga: true }).up,
+    postgres: renderStoreMigration('postgres', sql, { saga: true }).up,
+    mysql: renderStoreMigration('mysql', sql, { saga: true }).up,
+  };
 }
 
 /**
- * MySQL/MariaDB: the DDL is CREATE TABLE IF NOT EXISTS (indexes inline), so concurrent starts are
- * harmless; `?table=` / `?database=` pick the table as for the store.
+ * The URL with the config's table names (and PostgreSQL schema / MySQL database) where it names none, so
+ * the store opens the tables the migration made; defaults are left out of the URL (it is the start-up line).
  */
-async function migrateMysql(url: URL, sql: ResolvedConfig['sql']): Promise<void> {
-  const { default: mysql } = await import('mysql2/promise');
-  const plain = new URL(url.toString().replace(/^mariadb:/, 'mysql:'));
-  const database = plain.searchParams.get('database') ?? undefined;
-  plain.searchParams.delete('table');
-  plain.searchParams.delete('database');
-  const conn = await mysql.createConnection({ uri: plain.toString(), multipleStatements: true });
-  try {
-    await conn.query(renderStoreMigration('mysql', { ...sql, schema: database }, { saga: false }).up);
-  } finally {
-    await conn.end();
-  }
+function withConfigNames(url: string, sql: ResolvedConfig['sql']): string {
+  const q = url.indexOf('?');
+  const params = new URLSearchParams(q < 0 ? '' : url.slice(q + 1));
+  const before = params.toString();
+  if (!params.has('table') && sql.dedupTable !== 'idemgen_dedup') params.set('table', sql.dedupTable);
+  if (sql.schema !== undefined && /^postgres(ql)?:/.test(url) && !params.has('schema'))
+    params.set('schema', sql.schema);
+  if (sql.schema !== undefined && /^(mysql|mariadb):/.test(url) && !params.has('database'))
+    params.set('database', sql.schema);
+  const after = params.toString();
+  return after === before ? url : `${q < 0 ? url : url.slice(0, q)}?${after}`;
 }
 
-/** Concurrent starts (two instances at once) take a transaction-scoped advisory lock around the DDL. */
-async function migratePostgres(url: URL, sql: ResolvedConfig['sql']): Promise<void> {
-  const { default: pg } = await import('pg');
-  const plain = new URL(url);
-  plain.searchParams.delete('table');
-  plain.searchParams.delete('schema');
-  const client = new pg.Client({ connectionString: plain.toString() });
-  await client.connect();
-  try {
-    await client.query('BEGIN');
-    await client.query("SELECT pg_advisory_xact_lock(hashtext('idemgen serve migration'))");
-    await client.query(renderStoreMigration('postgres', sql, { saga: false }).up);
-    await client.query('COMMIT');
-  } catch (err) {
-    await client.query('ROLLBACK').catch(() => undefined);
-    throw err;
-  } finally {
-    await client.end();
-  }
+function tablesOf(url: string, sql: ResolvedConfig['sql']): ResolvedConfig['sql'] {
+  const q = url.indexOf('?');
+  const params = new URLSearchParams(q < 0 ? '' : url.slice(q + 1));
+  const table = params.get('table');
+  const schema = params.get('schema') ?? params.get('database');
+  return { ...sql, ...(table ? { dedupTable: table } : {}), ...(schema ? { schema } : {}) };
+}
+
+/** A relative `sqlite:` path is the working directory's (the process may run elsewhere than `cwd`). */
+function absolute(url: string, cwd: string): string {
+  if (!url.startsWith('sqlite:')) return url;
+  const rest = url.slice('sqlite:'.length);
+  if (rest.startsWith('//') || rest.startsWith('/')) return url;
+  return `sqlite:${cwd.replace(/\/$/, '')}/${rest}`;
+}
+
+function label(url: string): string {
+  if (!/^(postgres(ql)?|mysql|mariadb):\/\//.test(url)) return url;
+  const shown = new URL(url);
+  if (shown.password) shown.password = '***';
+  return shown.toString();
 }
 
 export async function openServeStore(
   url: string | undefined,
   cwd: string,
   sql: ResolvedConfig['sql'],
+  opts: { migrate?: boolean } = {},
 ): Promise<ServeStore> {
-  const spec = url ?? `sqlite:${DEFAULT_SERVE_STORE}`;
-  if (spec.startsWith('sqlite:')) {
-    const rest = spec.slice('sqlite:'.length);
-    const q = rest.indexOf('?');
-    const params = new URLSearchParams(q < 0 ? '' : rest.slice(q + 1));
-    const raw = decodeURIComponent(q < 0 ? rest : rest.slice(0, q));
-    const file = resolve(cwd, raw.startsWith('//') ? raw.slice(2) : raw);
-    await migrateSqlite(file, tableOf(params, sql));
-    const table = params.get('table');
-    const { createSqliteStore } = await import('../runtime/store/sqlite.js');
-    return { store: createSqliteStore({ filename: file, table: table ?? sql.dedupTable }), label: `sqlite:${file}` };
+  const spec = withConfigNames(absolute(url ?? `sqlite:${DEFAULT_SERVE_STORE}`, cwd), sql);
+  if (opts.migrate !== false) await migrateStore(spec, storeTablesDdl(tablesOf(spec, sql)), cwd);
+  const store = await openStore(spec);
+  try {
+    await checkStoreTables(store, sql.sagaTable);
+  } catch (err) {
+    await store.close();
+    throw err;
   }
-  if (/^postgres(ql)?:\/\//.test(spec)) {
-    const parsed = new URL(spec);
-    await migratePostgres(parsed, tableOf(parsed.searchParams, sql));
-    const shown = new URL(spec);
-    if (shown.password) shown.password = '***';
-    return { store: await openStore(spec), label: shown.toString() };
-  }
-  if (/^(mysql|mariadb):\/\//.test(spec)) {
-    const parsed = new URL(spec);
-    await migrateMysql(parsed, tableOf(parsed.searchParams, sql));
-    const shown = new URL(spec);
-    if (shown.password) shown.password = '***';
-    return { store: await openStore(spec), label: shown.toString() };
-  }
-  return { store: await openStore(spec), label: spec };
+  return { store, label: label(spec) };
 }

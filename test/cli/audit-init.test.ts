@@ -1,4 +1,4 @@
-import { readFileSync, writeFileSync, existsSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { runCli, scratchProject } from '../helpers/cli.js';
@@ -82,6 +82,8 @@ describe('idemgen init', () => {
     expect((await runCli(['init'], dir)).code).toBe(2);
     expect((await runCli(['generate'], dir)).code).toBe(0);
     expect(existsSync(join(dir, 'generated', 'report', 'audit.json'))).toBe(true);
+    // Every default artifact, the agent ones included (the config once listed four and dropped handlers and mcp).
+    expect(readdirSync(join(dir, 'generated')).sort()).toEqual(['client', 'handlers', 'mcp', 'report', 'sql', 'tools']);
   });
 
   test('without a build script no prebuild is added (it would never run): a generate script and how to hook it', async () => {

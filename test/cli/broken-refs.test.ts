@@ -111,6 +111,7 @@ describe('broken references degrade instead of aborting', () => {
       'client/broken-refs.gen.ts',
       'handlers/broken-refs.tools.gen.ts',
       'mcp/broken-refs.server.gen.ts',
+      'mcp/store-tables.gen.ts',
       'report/audit.json',
       'report/audit.md',
       ...['mysql', 'postgres', 'sqlite'].flatMap((d) => [

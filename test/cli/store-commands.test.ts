@@ -74,3 +74,38 @@ test('a mistyped store is a diagnostic with exit 2, not a new empty database or 
   expect(noTable.code).toBe(2);
   expect(noTable.stderr).toMatch(/store_unavailable/);
 });
+
+test('reconcile prints a stored error as one safe line: no quoted values, no CR/LF, no escape sequences', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'idemgen-store-cli-'));
+  const file = join(dir, 'idem.db');
+  const db = new Database(file);
+  db.exec(renderStoreMigration('sqlite', resolveConfig().sql, { saga: false }).up);
+  db.close();
+  const store = createSqliteStore({ filename: file });
+  const idem = createIdempotency({ store, leaseMs: 1 });
+  const secret = '+15550100\r\nX-Injected: 1\u001b[2J';
+  await expect(
+    idem.run(
+      { operation: 'POST /v2/sms', key: 'key-sms-with-bad-error', args: { To: secret }, mechanism: 'fail-closed' },
+      async () => {
+        throw Object.assign(
+          new TypeError(`Invalid header value "${secret}" for 'x-note'\nafter the request was written`),
+          {
+            code: 'ERR_X',
+          },
+        );
+      },
+    ),
+  ).rejects.toThrow();
+  await store.close();
+  await new Promise((r) => setTimeout(r, 20));
+  const rec = await runCli(['reconcile', '--store', `sqlite:${file}`], dir);
+  expect(rec.code).toBe(1);
+  const line = rec.stdout.split('\n').find((l) => l.includes('last error:')) ?? '';
+  expect(line).toContain(
+    `last error: TypeError ERR_X: Invalid header value <${secret.length} chars> for <6 chars> after the request was written`,
+  );
+  expect(rec.stdout).not.toContain('+15550100');
+  expect([rec.stdout.includes('\r'), rec.stdout.includes('\u001b')]).toEqual([false, false]);
+  expect(rec.stdout).not.toContain('X-Injected');
+});

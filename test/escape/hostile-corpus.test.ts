@@ -48,7 +48,7 @@ afterEach(() => {
 describe('the hostile corpus', () => {
   it('writes only inside --out, with safe, distinct file names', () => {
     const added = listFiles(dir).filter((f) => !before.includes(f));
-    expect(added).toHaveLength(35);
+    expect(added).toHaveLength(36); // with mcp/store-tables.gen.ts
     expect(added.filter((f) => !f.startsWith('out/'))).toEqual([]);
     for (const f of outFiles)
       expect(f).toMatch(/^(client|handlers|mcp|report|sql|tools)\/([a-z]+\/)?[a-z0-9][a-z0-9._-]*$/);
@@ -70,7 +70,7 @@ describe('the hostile corpus', () => {
 
   it('generated tool handlers and MCP server modules compile under --strict --noUnusedLocals', () => {
     const modules = outFiles.filter((f) => f.startsWith('handlers/') || f.startsWith('mcp/'));
-    expect(modules).toEqual(['handlers/hostile.tools.gen.ts', 'mcp/hostile.server.gen.ts']);
+    expect(modules).toEqual(['handlers/hostile.tools.gen.ts', 'mcp/hostile.server.gen.ts', 'mcp/store-tables.gen.ts']);
     // Inside the repository (test/emit/client/__out__), so the MCP SDK and the runtime resolve as in a user's project.
     const base = join(OUT_ROOT, 'hostile-modules');
     rmSync(base, { recursive: true, force: true });

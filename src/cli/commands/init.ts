@@ -18,8 +18,9 @@ inputs:
 #  - { path: vendor/stripe.yaml, apiName: stripe }  # apiName: the client is createStripeClient, files stripe.*
 # Where generated code goes. idemgen owns this folder: it is replaced as a whole on each run.
 out: generated
-# Which artifacts to emit: client, sql, tools, report.
-artifacts: [client, sql, tools, report]
+# Which artifacts to emit. Without this key, all of them (new ones included when idemgen adds them):
+# client, handlers, mcp, report, sql, tools. Name a subset to emit only those (mcp needs handlers).
+# artifacts: [client, handlers, mcp, report, sql, tools]
 # SQL dialects for the dedup migrations.
 dialects: [postgres, sqlite, mysql]
 

@@ -9,6 +9,8 @@ import { registerToolRuntime } from '../../runtime/mcp/register.js';
 import type { ToolSelection } from '../../config/types.js';
 import { parseTokens, isLoopbackHost, type TokenEntry } from '../../serve/http-guard.js';
 import { listenHttp } from '../../serve/http.js';
+import { explainEmptySelection } from '../../emit/select.js';
+import { terminalText } from '../../escape/index.js';
 import { buildServeRuntime, ServeSetupError } from '../../serve/runtime.js';
 import { openServeStore } from '../../serve/store.js';
 import { resolveRun, reportInputDiagnostics, type CliContext, type CommonArgs } from '../context.js';
@@ -27,6 +29,7 @@ export interface ServeArgs extends CommonArgs {
   dynamic?: boolean;
   baseUrl?: string;
   arg?: string[];
+  migrate?: boolean;
 }
 
 function selection(base: ToolSelection, args: ServeArgs): ToolSelection {
@@ -94,7 +97,10 @@ async function serve(ctx: CliContext, args: ServeArgs): Promise<number> {
   if (args.http === undefined && tokens.length > 0)
     ctx.logger.info('idemgen serve: tokens apply to --http only; over stdio the client process is the one principal.');
   // A store that cannot be opened (unsupported URL, refused connection) is the user's to fix, not a crash.
-  const { store, label } = await openServeStore(args.store, ctx.cwd, config.sql).catch((err: unknown) => {
+  // Both store tables exist before the first call (or, with --no-migrate, the start stops naming the missing one).
+  const { store, label } = await openServeStore(args.store, ctx.cwd, config.sql, {
+    migrate: args.migrate,
+  }).catch((err: unknown) => {
     throw new ServeSetupError(
       `cannot open the dedup store ${args.store ?? '(default)'}: ${err instanceof Error ? err.message : String(err)}`,
     );
@@ -110,9 +116,7 @@ async function serve(ctx: CliContext, args: ServeArgs): Promise<number> {
     });
     const total = apis.reduce((n, a) => n + a.tools, 0);
     if (total === 0)
-      throw new ServeSetupError(
-        'no tools to serve: the specs have no HTTP operations, or the selection removed them all',
-      );
+      throw new ServeSetupError(`no tools to serve: ${terminalText(explainEmptySelection(analysis.plan, select))}`);
     for (const a of apis) {
       const missing =
         a.auth.missing.length > 0

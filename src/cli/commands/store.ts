@@ -11,6 +11,7 @@ import {
   type StaleSaga,
 } from '../../runtime/index.js';
 import { ConfigError, diagnostic } from '../../diagnostics/diagnostic.js';
+import { terminalText } from '../../escape/index.js';
 import type { CliContext } from '../context.js';
 
 export interface StoreArgs {
@@ -91,21 +92,33 @@ const secs = (ms: number): string =>
     : ms < 7_200_000
       ? `${Math.round(ms / 60_000)} min`
       : `${Math.round(ms / 3_600_000)} h`;
-const errorText = (e: unknown): string =>
-  e && typeof e === 'object' && 'message' in e
-    ? String((e as { message: unknown }).message)
-    : e === null
-      ? '—'
-      : String(e);
+/** Quoted text in an error message is usually a value (a header value, an argument): shown by its size only. */
+const QUOTED = /"[^"]*"|'[^']*'|`[^`]*`|\u201c[^\u201d]*\u201d/g;
+const MAX_ERROR_TEXT = 300;
+
+/**
+ * A stored error as one safe line, like the argument summary (shape and sizes, never values): its name,
+ * code and status, and its message with every quoted part replaced by its length, terminal controls
+ * escaped and line breaks flattened (terminalText), cut at 300 characters. `--json` keeps the stored error.
+ */
+function errorText(e: unknown): string {
+  if (e === null || e === undefined) return '—';
+  const o = (typeof e === 'object' ? e : { message: String(e) }) as Record<string, unknown>;
+  const head = [o.name, o.code, o.status].filter((v) => typeof v === 'string' || typeof v === 'number').join(' ');
+  const message = typeof o.message === 'string' ? o.message.replace(QUOTED, (q) => `<${q.length - 2} chars>`) : '';
+  const text = terminalText(head && message ? `${head}: ${message}` : head || message || '(no message)');
+  return text.length > MAX_ERROR_TEXT ? `${text.slice(0, MAX_ERROR_TEXT)}…` : text;
+}
 
 function printRows(ctx: CliContext, rows: StaleRow[]): void {
   ctx.logger.out(`${rows.length} row(s) need reconciliation (pending past lease, outcome unknown):`);
   for (const r of rows) {
+    const t = terminalText;
     ctx.logger.out(
-      `  ${r.operation}  key=${r.key}${r.scope ? ` scope=${r.scope}` : ''}  ${r.mechanism}  stale for ${secs(r.staleForMs)}  attempts=${r.attempts}`,
+      `  ${t(r.operation)}  key=${t(r.key)}${r.scope ? ` scope=${t(r.scope)}` : ''}  ${t(r.mechanism)}  stale for ${secs(r.staleForMs)}  attempts=${r.attempts}`,
     );
     ctx.logger.out(`      age ${secs(r.ageMs)}  last error: ${errorText(r.lastError)}`);
-    ctx.logger.out(`      arguments: ${r.summary === null ? '(no summary stored)' : JSON.stringify(r.summary)}`);
+    ctx.logger.out(`      arguments: ${r.summary === null ? '(no summary stored)' : t(JSON.stringify(r.summary))}`);
   }
   ctx.logger.out(
     'Resolve one: idemgen reconcile --store URL --resolve KEY --as failed|completed|not-executed --reason "…" [--result JSON|@file]',
@@ -119,8 +132,9 @@ function printSagas(ctx: CliContext, sagas: StaleSaga[]): void {
       s.compensationState === 'owed'
         ? `compensation owed (${s.compensationOperation ?? 'none configured'})`
         : 'outcome unknown, not compensated';
+    const t = terminalText;
     ctx.logger.out(
-      `  ${s.operation}  key=${s.key}${s.scope ? ` scope=${s.scope}` : ''}  status=${s.status}  external id=${s.externalId ?? '—'}  ${compensation}`,
+      `  ${t(s.operation)}  key=${t(s.key)}${s.scope ? ` scope=${t(s.scope)}` : ''}  status=${s.status}  external id=${t(s.externalId ?? '—')}  ${t(compensation)}`,
     );
   }
 }

@@ -1,6 +1,8 @@
 /**
  * Tool names per target. OpenAI function names and Anthropic tool names must match
- * `^[A-Za-z0-9_-]{1,64}$`; MCP 2025-11-25 (SEP-986) allows `[A-Za-z0-9_.-]`, 1–128 characters.
+ * `^[A-Za-z0-9_-]{1,64}$`; MCP 2025-11-25 (SEP-986) allows `[A-Za-z0-9_.-]`, 1–128 characters, but MCP
+ * clients cap a name at 64 (they hand MCP tools on to a model API with the 64 limit), so MCP names (the
+ * files, the handlers' bindings and `idemgen serve`) are held to 64 as well.
  * Sanitizing is deterministic; a name that had to be shortened or that collides gets a suffix derived
  * from the operation key, so adding an operation never renames the others.
  */
@@ -15,7 +17,7 @@ export interface NameRule {
 
 export const OPENAI_NAME: NameRule = { invalid: /[^A-Za-z0-9_-]+/g, max: 64 };
 export const ANTHROPIC_NAME: NameRule = { invalid: /[^A-Za-z0-9_-]+/g, max: 64 };
-const MCP_NAME: NameRule = { invalid: /[^A-Za-z0-9_.-]+/g, max: 128 };
+export const MCP_NAME: NameRule = { invalid: /[^A-Za-z0-9_.-]+/g, max: 64 };
 
 function shortHash(text: string): string {
   return createHash('sha256').update(text).digest('hex').slice(0, 8);

@@ -1,6 +1,6 @@
 /** `idemgen/runtime/mcp`: tool runtimes on an MCP SDK server (imports the SDK, unlike `idemgen/runtime`). */
 export { registerToolRuntime } from './register.js';
-export { serveStdioFromEnv } from './stdio-main.js';
+export { reportStartFailure, serveStdioFromEnv } from './stdio-main.js';
 export type { EnvServerOptions, StdioServerModule } from './stdio-main.js';
 export type { McpToolRuntime, RegisterToolRuntimeOptions } from './register.js';
 export { outcomeToResult } from './outcome.js';

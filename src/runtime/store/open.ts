@@ -29,7 +29,7 @@ function strip(url: URL, names: string[]): Record<string, string | undefined> {
 }
 
 /** The driver entry, or an error that says which package to install (a missing optional peer). */
-async function load<T>(entry: () => Promise<T>, driver: string, scheme: string): Promise<T> {
+export async function loadDriver<T>(entry: () => Promise<T>, driver: string, scheme: string): Promise<T> {
   try {
     return await entry();
   } catch (err) {
@@ -51,26 +51,26 @@ export async function openStore(url: string): Promise<FullDedupStore> {
     const { path, params } = splitQuery(url.slice('sqlite:'.length));
     const filename = path.startsWith('//') ? path.slice(2) : path;
     if (!filename) throw new TypeError(`openStore: ${url} names no database file`);
-    const { createSqliteStore } = await load(() => import('./sqlite.js'), 'better-sqlite3', 'sqlite:');
+    const { createSqliteStore } = await loadDriver(() => import('./sqlite.js'), 'better-sqlite3', 'sqlite:');
     return createSqliteStore({ filename: decodeURIComponent(filename), table: params.get('table') ?? undefined });
   }
   if (/^postgres(ql)?:\/\//.test(url)) {
     const parsed = new URL(url);
     const { table, schema } = strip(parsed, ['table', 'schema']);
-    const { createPostgresStore } = await load(() => import('./postgres.js'), 'pg', 'postgres://');
+    const { createPostgresStore } = await loadDriver(() => import('./postgres.js'), 'pg', 'postgres://');
     return createPostgresStore({ connectionString: parsed.toString(), table, schema });
   }
   if (/^(mysql|mariadb):\/\//.test(url)) {
     const parsed = new URL(url.replace(/^mariadb:/, 'mysql:'));
     const { table, database } = strip(parsed, ['table', 'database']);
-    const { createMysqlStore } = await load(() => import('./mysql.js'), 'mysql2', 'mysql://');
+    const { createMysqlStore } = await loadDriver(() => import('./mysql.js'), 'mysql2', 'mysql://');
     return createMysqlStore({ uri: parsed.toString(), table, database });
   }
   if (/^rediss?:\/\//.test(url) || /^valkeys?:\/\//.test(url)) {
     // valkey:// is an alias: node-redis only speaks redis:// / rediss://.
     const parsed = new URL(url.replace(/^valkey/, 'redis'));
     const { table, prefix } = strip(parsed, ['table', 'prefix']);
-    const { createRedisStore } = await load(() => import('./redis/store.js'), 'redis', 'redis://');
+    const { createRedisStore } = await loadDriver(() => import('./redis/store.js'), 'redis', 'redis://');
     return createRedisStore({ url: parsed.toString(), table, prefix });
   }
   throw new TypeError(

@@ -28,7 +28,7 @@ export interface ExecuteDeps {
   http: HttpCaller;
   idem: Idempotency | undefined;
   store: DedupStore | undefined;
-  saga: { leaseMs?: number; waitMs?: number; pollMs?: number; now?: () => number };
+  saga: { leaseMs?: number; waitMs?: number; pollMs?: number; now?: () => number; table?: string };
 }
 
 export interface Executed {

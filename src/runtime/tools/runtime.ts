@@ -32,6 +32,8 @@ export interface ToolRuntimeOptions {
   auth?: ToolAuthOption;
   /** Dedup store: required when a tool writes through idemgen's dedup (everything but OP-1 and reads). */
   store?: DedupStore;
+  /** The store's OP-5 saga table (default `idemgen_saga`; config `sql.sagaTable`). */
+  sagaTable?: string;
   /** The principal's namespace for stored keys when the call context names none. */
   scope?: string | KeyScope;
   /** Per HTTP attempt. */
@@ -118,7 +120,13 @@ export function createToolRuntime<Name extends string = string>(options: ToolRun
     http,
     store: options.store,
     idem: options.store ? createIdempotency({ ...timing, store: options.store }) : undefined,
-    saga: { leaseMs: timing.leaseMs, waitMs: timing.waitMs, pollMs: timing.pollMs, now: timing.now },
+    saga: {
+      leaseMs: timing.leaseMs,
+      waitMs: timing.waitMs,
+      pollMs: timing.pollMs,
+      now: timing.now,
+      ...(options.sagaTable !== undefined ? { table: options.sagaTable } : {}),
+    },
   };
 
   function find(name: string, format?: Format): ToolBinding | undefined {

@@ -5,7 +5,7 @@
  */
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
-import { resolveConfig } from '../../../src/config/types.js';
+import { resolveConfig, type UserConfig } from '../../../src/config/types.js';
 import { runPipeline } from '../../../src/pipeline.js';
 import { ROOT } from '../../helpers/cli.js';
 
@@ -28,6 +28,7 @@ export async function generateModules(
   dir: string,
   specName: string,
   spec: unknown,
+  user: Omit<UserConfig, 'artifacts'> = {},
 ): Promise<{ base: string; paths: Map<string, string>; texts: Map<string, string> }> {
   const base = join(MCP_OUT, dir);
   rmSync(base, { recursive: true, force: true });
@@ -35,7 +36,7 @@ export async function generateModules(
   writeFileSync(join(base, 'package.json'), '{ "type": "module" }\n');
   const specFile = join(base, 'specs', specName);
   writeFileSync(specFile, JSON.stringify(spec, null, 2));
-  const config = { ...resolveConfig({ artifacts: ['handlers', 'mcp'] }), artifacts: ['handlers', 'mcp'] };
+  const config = { ...resolveConfig({ ...user, artifacts: ['handlers', 'mcp'] }), artifacts: ['handlers', 'mcp'] };
   const result = await runPipeline([specFile], config, base);
   const paths = new Map<string, string>();
   const texts = new Map<string, string>();
