@@ -116,7 +116,7 @@ const DECISIVE: readonly [RegExp, string][] = [
   ],
   [/\bsame\b[^.]{0,60}\b(?:more than once|multiple times|twice)\b/i, 'the same request more than once'],
   [
-    /\b(?:processed|executed|performed|applied|created|charged) (?:at most |only )once\b|\bonly the first (?:one |request )?(?:will be|is|gets) (?:processed|executed|accepted)\b/i,
+    /\b(?:processed|executed|performed|applied|created|charged) (?:at most |only )once\b|\bonly the first\b[^.]{0,60}\b(?:will be|is|gets|are) (?:processed|executed|accepted)\b/i,
     'processed at most once',
   ],
   [
@@ -154,7 +154,7 @@ const NEGATIONS: readonly [RegExp, string][] = [
   [/\b(?:that|which) (?:was|were) used\b|\bpresent if\b/i, 'reports a key after the fact'],
   [/\breturned (?:by|from|in)\b/i, 'response data'],
   [/^\s*(?:\[output only\]|output only|read-?only)\b|\bread-?only\.?\s*$/i, 'read-only'],
-  [/^\s*(?:filters?|filtered|filtering) (?:by|on|results)\b|\bto filter (?:by|on)\b/i, 'a filter'],
+  [/^\s*(?:filters?|filtered|filtering)\b(?:\s+\w+){0,3}\s+(?:by|on)\b|\bto filter (?:by|on)\b/i, 'a filter'],
 ];
 
 /**
