@@ -7,6 +7,7 @@
 import type { HttpOperation } from '../ir/types.js';
 import { addFinding, reason, type ClassifyContext } from './context.js';
 import { descriptionOf, weighCandidate, type Evidence } from './key-evidence.js';
+import { resolve } from './ref-targets.js';
 import { findKeyField, maxLengthOf, type KeySearch } from './schema-fields.js';
 import type { Carrier, CarrierVariant, Reason } from './types.js';
 
@@ -74,9 +75,22 @@ export function forgetBodySearches(): void {
   byRef = new WeakMap();
 }
 
+/** The schema that says what type a property is: itself, or the `$ref` member of an AWS `allOf` wrapper. */
+function typedSchema(ctx: ClassifyContext, resolved: unknown): unknown {
+  if (resolved === null || typeof resolved !== 'object') return resolved;
+  const s = resolved as Record<string, unknown>;
+  if (s.type !== undefined || !Array.isArray(s.allOf)) return resolved;
+  for (const m of s.allOf) {
+    const t = resolve(ctx.api.root, m, '')?.value;
+    if (t?.type !== undefined) return { ...t, ...s, type: t.type };
+  }
+  return resolved;
+}
+
 function evidenceOf(ctx: ClassifyContext, form: boolean, name: string, declared: unknown, resolved: unknown): Evidence {
+  const schema = typedSchema(ctx, resolved);
   return weighCandidate(
-    { in: form ? 'form' : 'body', name, description: descriptionOf(declared, resolved), schema: resolved, declared },
+    { in: form ? 'form' : 'body', name, description: descriptionOf(declared, resolved), schema, declared },
     ctx.h,
   );
 }

@@ -114,9 +114,12 @@ const DECISIVE: readonly [RegExp, string][] = [
     /\bnot (?:be )?(?:processed|executed|performed|applied|created|charged|sent|submitted)\b[^.]{0,20}\b(?:more than once|multiple times|twice)\b/i,
     'not processed more than once',
   ],
-  [/\bsame\b[^.]{0,60}\b(?:more than once|multiple times|twice)\b/i, 'the same request more than once'],
   [
-    /\b(?:processed|executed|performed|applied|created|charged) (?:at most |only )once\b|\bonly the first\b[^.]{0,60}\b(?:will be|is|gets|are) (?:processed|executed|accepted)\b/i,
+    /\b(?:prevent\w*|avoid\w*|safeguard\w*|protect\w* against|ensur\w*|guarantee\w*)\b[^.]{0,80}\bsame\b[^.]{0,60}\b(?:more than once|multiple times|twice)\b/i,
+    'the same request more than once',
+  ],
+  [
+    /\b(?:processed|executed|performed|applied|created|charged) (?:at most |only )once (?:per|for each|for every|for a given)\b|\bonly the first\b[^.]{0,60}\b(?:will be|is|gets|are) (?:processed|executed|accepted)\b/i,
     'processed at most once',
   ],
   [
@@ -144,17 +147,34 @@ const SUGGESTIVE: readonly [RegExp, string, number][] = [
   [/\bunique (?:per|for (?:each|every)) (?:request|call|submission|attempt)\b/i, 'unique per request', 1],
 ];
 
-/** Statements that the field is something else: another resource's id, response data, a filter, read-only. */
+/**
+ * Statements that the field is something else: another resource's id, a key reported after the fact, a
+ * filter, read-only. They veto every other signal, the name too (Square's `idempotency_key` "identifying the
+ * payment to be canceled" names an earlier request).
+ */
 const NEGATIONS: readonly [RegExp, string][] = [
   [
-    /\b(?:id|identifier|key|token|reference)\b[^.]{0,30}\b(?:of|for) the \w+(?: \w+)? (?:to|being|you want to) (?:retrieve|fetch|get|cancel|delete|update|approve|reject|return|look up|modify|remove|refund|capture|void)\b/i,
+    /\bidentif(?:y|ies|ying) the (?!(?:unique )?(?:request|call|submission|attempt|operation|retry|command)\b)\w+(?: \w+)? to be\b/i,
     'names the resource acted on',
   ],
-  [/\bidentif(?:y|ies|ying) the \w+(?: \w+)? to (?:be )?\w+/i, 'names the resource acted on'],
   [/\b(?:that|which) (?:was|were) used\b|\bpresent if\b/i, 'reports a key after the fact'],
-  [/\breturned (?:by|from|in)\b/i, 'response data'],
   [/^\s*(?:\[output only\]|output only|read-?only)\b|\bread-?only\.?\s*$/i, 'read-only'],
   [/^\s*(?:filters?|filtered|filtering)\b(?:\s+\w+){0,3}\s+(?:by|on)\b|\bto filter (?:by|on)\b/i, 'a filter'],
+];
+
+/**
+ * Statements that weigh against what the description says, but not against a key's name: the field names
+ * the resource acted on ("The id of the request to approve"; not AWS "The client token of the application to
+ * update"), or is response data ("returned by"; AWS copies "if NextToken was returned" onto DynamoDB's
+ * ClientRequestToken).
+ */
+const WEAK_NEGATIONS: readonly [RegExp, string][] = [
+  [
+    /^(?![\s\S]*\b(?:idempoten|client token))[\s\S]*\b(?:id|identifier|key|token|reference)\b[^.]{0,30}\b(?:of|for) the \w+(?: \w+)? (?:to|being|you want to) (?:retrieve|fetch|get|cancel|delete|update|approve|reject|return|look up|modify|remove|refund|capture|void)\b/i,
+    'names the resource acted on',
+  ],
+  [/\breturned (?:by|from|in)\b/i, 'response data'],
+  [/^\s*(?:whether|if true|when true|set (?:this )?to true)\b/i, 'a flag'],
 ];
 
 /**
@@ -188,6 +208,8 @@ interface DescriptionReading {
   score: number;
   signals: string[];
   veto?: string;
+  /** WEAK_NEGATIONS: vetoes what the description says, not a key's name. */
+  against?: string;
   tracing: boolean;
   /** IDENTIFIES_RESOURCE: a decisive statement only counts as suggestive. */
   resource?: string;
@@ -216,6 +238,13 @@ function readDescription(text: string): DescriptionReading {
     const m = re.exec(text);
     if (m) {
       out.veto = `${why}: "${quote(sentenceOf(text, m.index))}"`;
+      break;
+    }
+  }
+  for (const [re, why] of WEAK_NEGATIONS) {
+    const m = re.exec(text);
+    if (m) {
+      out.against = `${why}: "${quote(sentenceOf(text, m.index))}"`;
       break;
     }
   }
@@ -318,6 +347,10 @@ export function weighCandidate(c: Candidate, h: Heuristics): Evidence {
   const signals: string[] = [];
   if (name.signal) signals.push(name.signal);
   if (name.score >= KEY) return withStandard({ verdict: 'key', signals, decidedBy: 'name' });
+  if (reading?.against) return { verdict: 'no', signals: [...signals, `veto (${reading.against})`] };
+  // A value picked from a list, or a date, is not unique per request whatever the prose around it says.
+  if (isObject(c.schema) && (Array.isArray(c.schema.enum) || /^date/.test(String(c.schema.format ?? ''))))
+    return { verdict: 'no', signals: [...signals, 'veto: an enum or a date'] };
   if (!isStringLike(c.schema)) return { verdict: 'no', signals };
   // A tracing header is never a key unless its own description says the server dedupes on it.
   const tracing = isTracingName(c) || reading?.tracing === true;
