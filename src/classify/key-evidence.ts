@@ -135,6 +135,13 @@ const DECISIVE: readonly [RegExp, string][] = [
   ],
 ];
 
+/**
+ * Statements about duplicates that do not say *requests* are deduplicated: decisive with a name that suggests a
+ * request id (Telnyx `command_id`, Google `requestId`), else only `possible` (Zuora's `GatewayOrderId`: the
+ * gateway declines a second order, it does not replay; YNAB's `import_id`).
+ */
+const NEEDS_NAME: ReadonlySet<string> = new Set(['prevents duplicates', 'the same request more than once']);
+
 /** Suggestive statements: a duplicate is rejected (not replayed), or deduplication is mentioned in passing. */
 const SUGGESTIVE: readonly [RegExp, string, number][] = [
   [
@@ -212,6 +219,8 @@ interface DescriptionReading {
   tracing: boolean;
   /** IDENTIFIES_RESOURCE: a decisive statement only counts as suggestive. */
   resource?: string;
+  /** The statement is about duplicates of a thing, not of a request: decisive only with a suggestive name. */
+  needsName?: boolean;
 }
 
 /** Description → its reading: the same text recurs across thousands of Graph bodies (cleared per classification). */
@@ -257,6 +266,7 @@ function readDescription(text: string): DescriptionReading {
       if (!m) continue;
       out.score = KEY;
       out.signals.push(`description (${why}): "${quote(sentenceOf(text, m.index))}"`);
+      out.needsName = NEEDS_NAME.has(why);
       break;
     }
   }
@@ -354,9 +364,10 @@ export function weighCandidate(c: Candidate, h: Heuristics): Evidence {
   // A tracing header is never a key unless its own description says the server dedupes on it.
   const tracing = isTracingName(c) || reading?.tracing === true;
   if (reading && reading.score > 0) signals.push(...reading.signals);
-  if (reading && reading.score >= KEY) return withStandard({ verdict: 'key', signals, decidedBy: 'description' });
+  if (reading && reading.score >= KEY && !(reading.needsName && name.score === 0))
+    return withStandard({ verdict: 'key', signals, decidedBy: 'description' });
   if (tracing) return { verdict: 'no', signals: [...signals, 'veto: a tracing or correlation id'] };
-  const said = name.score + (reading?.score ?? 0);
+  const said = name.score + Math.min(reading?.score ?? 0, reading?.needsName && name.score === 0 ? POSSIBLE : KEY);
   if (said >= KEY && name.score > 0) return withStandard({ verdict: 'key', signals, decidedBy: 'description' });
   if (said === 0) return { verdict: 'no', signals };
   const schema = schemaSignals(c);

@@ -173,6 +173,12 @@ const possible: [string, string, string, string][] = [
     'body',
     'transactionId',
   ],
+  [
+    'duplicates of a thing (not of requests) on a name that suggests no request id',
+    'POST /possible-thing-duplicates',
+    'body',
+    'gatewayOrderRef',
+  ],
 ];
 
 describe('borderline evidence: possible_key_carrier with a paste-ready override', () => {
