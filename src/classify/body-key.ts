@@ -87,10 +87,18 @@ function typedSchema(ctx: ClassifyContext, resolved: unknown): unknown {
   return resolved;
 }
 
-function evidenceOf(ctx: ClassifyContext, form: boolean, name: string, declared: unknown, resolved: unknown): Evidence {
+function evidenceOf(
+  ctx: ClassifyContext,
+  form: boolean,
+  path: string[],
+  declared: unknown,
+  resolved: unknown,
+): Evidence {
   const schema = typedSchema(ctx, resolved);
+  const description = descriptionOf(declared, resolved);
+  const name = path[path.length - 1];
   return weighCandidate(
-    { in: form ? 'form' : 'body', name, description: descriptionOf(declared, resolved), schema, declared },
+    { in: form ? 'form' : 'body', name, description, schema, declared, depth: path.length - 1 },
     ctx.h,
   );
 }
@@ -99,8 +107,8 @@ function searchBody(ctx: ClassifyContext, schema: unknown, pointer: string, form
   const root = ctx.api.root;
   const search = (): BodySearch => {
     const possible: PossibleField[] = [];
-    const found = findKeyField(root, schema, pointer, (n, s, r, at) => {
-      const e = evidenceOf(ctx, form, n, s, r);
+    const found = findKeyField(root, schema, pointer, (_name, s, r, at) => {
+      const e = evidenceOf(ctx, form, at.path, s, r);
       if (e.verdict === 'possible' && !possible.some((p) => p.pointer === at.pointer))
         possible.push({ in: form ? 'form' : 'body', path: at.path, pointer: at.pointer, signals: e.signals });
       return e.verdict === 'key';
@@ -156,7 +164,7 @@ export function findBodyKey(
     // A field declared on its own (a Swagger 2.0 formData parameter) is pointed at where it is declared.
     const at = (hit.path.length === 1 ? m.fieldPointers?.[hit.path[0]] : undefined) ?? hit.pointer;
     const r = reason('native_field', `request body (${m.mediaType}) has the key field ${carrier.name}${where}`, at);
-    const signals = evidenceOf(ctx, form, hit.path[hit.path.length - 1], hit.declared, hit.schema).signals;
+    const signals = evidenceOf(ctx, form, hit.path, hit.declared, hit.schema).signals;
     if (signals.length > 0) r.signals = signals;
     const found: BodyKey = { carrier, reasons: [r], search, pointer };
     if (search.missing.length === 0) return found;

@@ -32,6 +32,8 @@ export interface Candidate {
   schema?: unknown;
   /** The schema as written (for the name of a referenced schema). */
   declared?: unknown;
+  /** Body/form: objects above the field (0 at the body root). */
+  depth?: number;
 }
 
 const KEY = 3;
@@ -372,7 +374,12 @@ export function weighCandidate(c: Candidate, h: Heuristics): Evidence {
   if (said === 0) return { verdict: 'no', signals };
   const schema = schemaSignals(c);
   signals.push(...schema.signals);
-  return said + schema.score >= POSSIBLE ? withStandard({ verdict: 'possible', signals }) : { verdict: 'no', signals };
+  // Position: two objects down a field belongs to a sub-resource more often than to the request.
+  const deep = (c.depth ?? 0) >= 2 ? 0.5 : 0;
+  if (deep > 0) signals.push(`position: ${c.depth} objects below the body root`);
+  return said + schema.score - deep >= POSSIBLE
+    ? withStandard({ verdict: 'possible', signals })
+    : { verdict: 'no', signals };
 }
 
 /** The description a property carries: its own, an `allOf` member's (AWS), or its target's. */

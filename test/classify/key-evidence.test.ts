@@ -148,6 +148,7 @@ const misses: [string, string][] = [
   ['a filter parameter named idempotency_key', 'POST /filter'],
   ['a readOnly field described as de-duping', 'POST /read-only'],
   ['a boolean that "prevents duplicate requests"', 'POST /not-string'],
+  ['a request-id-like name two objects down (a sub-resource), no description', 'POST /deep-suggestive'],
 ];
 
 describe('near misses are not carriers and raise no finding', () => {
