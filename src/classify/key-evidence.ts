@@ -63,11 +63,36 @@ function standardOf(c: Candidate): Standard | undefined {
 }
 
 /**
- * Names that suggest a per-request key without saying so: `command_id`, `client_order_id`,
- * `X-Bunq-Client-Request-Id`, `submission_uuid`, `dedupe_token`. Not `client_id` (OAuth) nor a bare `id`.
+ * Names that suggest a per-request key without saying so (squashed: no separators, lower case): Telnyx
+ * `command_id`, `client_order_id`, Google `requestId`, AWS `CreatorRequestId`. Exact names only: a name that
+ * merely ends like one usually names another resource (`pullRequestId`, `SpotFleetRequestId`,
+ * `consentRequestId`, Google's long-running `operationId`). Headers may carry a vendor prefix
+ * (`X-Bunq-Client-Request-Id`).
  */
-const SUGGESTIVE_NAME =
-  /(?:request|command|operation|submission|dedup\w*|retry|replay|clientorder|clientreference|clienttransaction|clientoperation)(?:id|uuid|guid|token|key|ref)$/;
+const SUGGESTIVE_NAMES: ReadonlySet<string> = new Set([
+  'requestid',
+  'requestuuid',
+  'requesttoken',
+  'requestkey',
+  'commandid',
+  'clientcommandid',
+  'clientoperationid',
+  'submissionid',
+  'clientsubmissionid',
+  'clientorderid',
+  'clientreferenceid',
+  'clienttransactionid',
+  'creatorrequestid',
+  'uniquerequesttoken',
+  'retrytoken',
+]);
+const SUGGESTIVE_PATTERN = /^(?:dedup\w*|deduplication)(?:id|key|token|uuid)$/;
+const SUGGESTIVE_HEADER = /^x[a-z0-9]*?(?:client)?requestid$/;
+
+function isSuggestiveName(c: Candidate): boolean {
+  const s = squash(c.name);
+  return SUGGESTIVE_NAMES.has(s) || SUGGESTIVE_PATTERN.test(s) || (c.in === 'header' && SUGGESTIVE_HEADER.test(s));
+}
 
 /** Tracing and correlation ids (squashed names): the server logs them, it does not dedupe on them. */
 const TRACING_HEADERS: ReadonlySet<string> = new Set([
@@ -322,7 +347,7 @@ function nameSignal(c: Candidate, h: Heuristics): { score: number; signal?: stri
     };
   const ref = refOf(c.declared);
   if (ref !== undefined && KEY_SCHEMA_REF.test(ref)) return { score: KEY, signal: `schema ${ref}` };
-  if (SUGGESTIVE_NAME.test(squash(c.name)))
+  if (isSuggestiveName(c))
     return {
       score: POSSIBLE,
       signal: `name ${c.name}${standard === 'google-request-id' ? ' (Google requestId)' : ' (names a client-chosen request id)'}`,

@@ -149,6 +149,10 @@ const misses: [string, string][] = [
   ['a readOnly field described as de-duping', 'POST /read-only'],
   ['a boolean that "prevents duplicate requests"', 'POST /not-string'],
   ['a request-id-like name two objects down (a sub-resource), no description', 'POST /deep-suggestive'],
+  [
+    'ids of other resources that end like a request id (pullRequestId, SpotFleetRequestId, operationId)',
+    'POST /other-request',
+  ],
 ];
 
 describe('near misses are not carriers and raise no finding', () => {
