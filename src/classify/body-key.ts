@@ -6,7 +6,8 @@
  */
 import type { HttpOperation } from '../ir/types.js';
 import { addFinding, reason, type ClassifyContext } from './context.js';
-import { isKeyProperty } from './heuristics.js';
+import { descriptionOf, weighCandidate, type Evidence } from './key-evidence.js';
+import { resolve } from './ref-targets.js';
 import { findKeyField, maxLengthOf, type KeySearch } from './schema-fields.js';
 import type { Carrier, CarrierVariant, Reason } from './types.js';
 
@@ -16,6 +17,19 @@ export interface BodyKey {
   search: KeySearch;
   /** Pointer of the media type's schema the key was found in. */
   pointer: string;
+}
+
+/** A candidate whose evidence is borderline (`possible_key_carrier`): where it is and what was said. */
+export interface PossibleField {
+  in: 'header' | 'query' | 'body' | 'form';
+  path: string[];
+  pointer: string;
+  signals: string[];
+}
+
+interface BodySearch {
+  search: KeySearch | undefined;
+  possible: PossibleField[];
 }
 
 function isFormMedia(mediaType: string): boolean {
@@ -54,17 +68,53 @@ function carrierOf(ctx: ClassifyContext, search: KeySearch, form: boolean): Carr
  * for every operation that sends that schema (Microsoft Graph: thousands of PATCH/POST bodies share a few
  * hundred). Results are read, never mutated, by the callers.
  */
-let byRef = new WeakMap<object, WeakMap<object, Map<string, KeySearch | undefined>>>();
+let byRef = new WeakMap<object, WeakMap<object, Map<string, BodySearch>>>();
 
 /** Called when classification ends: the documents live on through every emitter, the searches need not. */
 export function forgetBodySearches(): void {
   byRef = new WeakMap();
 }
 
-function searchBody(ctx: ClassifyContext, schema: unknown, pointer: string): KeySearch | undefined {
+/** The schema that says what type a property is: itself, or the `$ref` member of an AWS `allOf` wrapper. */
+function typedSchema(ctx: ClassifyContext, resolved: unknown): unknown {
+  if (resolved === null || typeof resolved !== 'object') return resolved;
+  const s = resolved as Record<string, unknown>;
+  if (s.type !== undefined || !Array.isArray(s.allOf)) return resolved;
+  for (const m of s.allOf) {
+    const t = resolve(ctx.api.root, m, '')?.value;
+    if (t?.type !== undefined) return { ...t, ...s, type: t.type };
+  }
+  return resolved;
+}
+
+function evidenceOf(
+  ctx: ClassifyContext,
+  form: boolean,
+  path: string[],
+  declared: unknown,
+  resolved: unknown,
+): Evidence {
+  const schema = typedSchema(ctx, resolved);
+  const description = descriptionOf(declared, resolved);
+  const name = path[path.length - 1];
+  return weighCandidate(
+    { in: form ? 'form' : 'body', name, description, schema, declared, depth: path.length - 1 },
+    ctx.h,
+  );
+}
+
+function searchBody(ctx: ClassifyContext, schema: unknown, pointer: string, form: boolean): BodySearch {
   const root = ctx.api.root;
-  const search = (): KeySearch | undefined =>
-    findKeyField(root, schema, pointer, (n, s, r) => isKeyProperty(n, s, ctx.h, r));
+  const search = (): BodySearch => {
+    const possible: PossibleField[] = [];
+    const found = findKeyField(root, schema, pointer, (_name, s, r, at) => {
+      const e = evidenceOf(ctx, form, at.path, s, r);
+      if (e.verdict === 'possible' && !possible.some((p) => p.pointer === at.pointer))
+        possible.push({ in: form ? 'form' : 'body', path: at.path, pointer: at.pointer, signals: e.signals });
+      return e.verdict === 'key';
+    });
+    return { search: found, possible };
+  };
   const ref = refOnly(schema);
   if (ref === undefined || root === null || typeof root !== 'object') return search();
   let perH = byRef.get(root);
@@ -77,8 +127,13 @@ function searchBody(ctx: ClassifyContext, schema: unknown, pointer: string): Key
     cache = new Map();
     perH.set(ctx.h, cache);
   }
-  if (!cache.has(ref)) cache.set(ref, search());
-  return cache.get(ref);
+  const id = `${form ? 'f' : 'b'}${ref}`;
+  let hit = cache.get(id);
+  if (!hit) {
+    hit = search();
+    cache.set(id, hit);
+  }
+  return hit;
 }
 
 /** The `$ref` of a schema that is nothing but a `$ref` (siblings would make the search depend on the operation). */
@@ -90,19 +145,27 @@ function refOnly(schema: unknown): string | undefined {
 }
 
 /** The first media type whose schema carries the key in every variant, else the first that carries it in some. */
-export function findBodyKey(op: HttpOperation, ctx: ClassifyContext): BodyKey | undefined {
+export function findBodyKey(
+  op: HttpOperation,
+  ctx: ClassifyContext,
+  possible: PossibleField[] = [],
+): BodyKey | undefined {
   let partial: BodyKey | undefined;
   for (const m of op.requestBody?.content ?? []) {
     if (m.schema === undefined) continue;
     const pointer = `${m.pointer}/schema`;
-    const search = searchBody(ctx, m.schema, pointer);
+    const form = isFormMedia(m.mediaType);
+    const { search, possible: maybe } = searchBody(ctx, m.schema, pointer, form);
+    for (const p of maybe) if (!possible.some((q) => q.pointer === p.pointer)) possible.push(p);
     if (!search) continue;
-    const carrier = carrierOf(ctx, search, isFormMedia(m.mediaType));
+    const carrier = carrierOf(ctx, search, form);
     const where = search.hits.length > 1 ? ` in ${search.hits.length} variants` : '';
     const [hit] = search.hits;
     // A field declared on its own (a Swagger 2.0 formData parameter) is pointed at where it is declared.
     const at = (hit.path.length === 1 ? m.fieldPointers?.[hit.path[0]] : undefined) ?? hit.pointer;
     const r = reason('native_field', `request body (${m.mediaType}) has the key field ${carrier.name}${where}`, at);
+    const signals = evidenceOf(ctx, form, hit.path, hit.declared, hit.schema).signals;
+    if (signals.length > 0) r.signals = signals;
     const found: BodyKey = { carrier, reasons: [r], search, pointer };
     if (search.missing.length === 0) return found;
     partial ??= found;

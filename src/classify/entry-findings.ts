@@ -1,5 +1,6 @@
 /** Audit findings about one classified write (rule ids in rules.ts). */
 import { addFinding, findOverride, toolSchemaPointer, type ClassifyContext } from './context.js';
+import { reportPossibleKeyCarriers } from './native-key.js';
 import { reportProseOnlyKey } from './prose-key.js';
 import { queryOverrideHint, queryPostEvidence, type QueryEvidence } from './query-post.js';
 import type { PlanEntry } from './types.js';
@@ -78,6 +79,7 @@ export function addEntryFindings(entry: PlanEntry, ctx: ClassifyContext): void {
     }
   }
   reportProseOnlyKey(entry, ctx);
+  reportPossibleKeyCarriers(entry, ctx);
   const max = entry.carrier?.maxLength;
   if (max !== undefined && max < MIN_KEY_LENGTH) {
     addFinding(

@@ -371,33 +371,26 @@ function refOf(schema: unknown): string | undefined {
 }
 
 /** A string field whose description promises that the server dedupes on it (KEY_DESCRIPTION_PATTERNS). */
-export function isKeyByDescription(description: unknown, schema: unknown): boolean {
+function isKeyByDescription(description: unknown, schema: unknown): boolean {
   if (typeof description !== 'string') return false;
   const type = schema !== null && typeof schema === 'object' ? (schema as Record<string, unknown>).type : undefined;
   // A string, or a string or null (`type: [string, 'null']`, the IR's form of a nullable string).
   const types = Array.isArray(type) ? type.filter((t) => t !== 'null') : type === undefined ? [] : [type];
   if (types.some((t) => t !== 'string')) return false;
-  return describesKey(description);
+  return keyDescriptionPromise(description) !== undefined;
 }
 
 /**
- * Description → whether it promises a key: the same text recurs across thousands of Graph bodies. Cleared
- * when a classification ends (`forgetKeyDescriptions`), so a long-lived process (`--watch`, `serve`, the
- * library) does not keep every description it ever read.
+ * The words of a description that promise a key (KEY_DESCRIPTION_PATTERNS), unless it reports a key after the
+ * fact. The evidence model (key-evidence.ts) reads this as one decisive statement among its own.
  */
-const describedKeys = new Map<string, boolean>();
-
-export function forgetKeyDescriptions(): void {
-  describedKeys.clear();
-}
-
-function describesKey(description: string): boolean {
-  let known = describedKeys.get(description);
-  if (known === undefined) {
-    known = !NOT_KEY_DESCRIPTION.test(description) && KEY_DESCRIPTION_PATTERNS.some((re) => re.test(description));
-    describedKeys.set(description, known);
+export function keyDescriptionPromise(description: string): string | undefined {
+  if (NOT_KEY_DESCRIPTION.test(description)) return undefined;
+  for (const re of KEY_DESCRIPTION_PATTERNS) {
+    const m = re.exec(description);
+    if (m) return m[0].replace(/^[.!?:]\s+|^<p>/, '');
   }
-  return known;
+  return undefined;
 }
 
 /**

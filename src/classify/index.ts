@@ -12,7 +12,7 @@ import type { ApiPlan, Plan } from './types.js';
 import { checkResumeSafety } from './resume-safety.js';
 import { forgetSchemaShapes } from './schema-fields.js';
 import { forgetBodySearches } from './body-key.js';
-import { forgetKeyDescriptions } from './heuristics.js';
+import { forgetKeyEvidence } from './key-evidence.js';
 
 export { CLASS_OF } from './entry.js';
 
@@ -48,7 +48,7 @@ export function classify(apis: ApiModel[], config: ResolvedConfig): Plan {
   const planned = apis.map((api) => classifyApi(api, config, diagnostics));
   forgetSchemaShapes();
   forgetBodySearches();
-  forgetKeyDescriptions();
+  forgetKeyEvidence();
   // SOP OP-6: keys that cannot survive a framework resume (LangGraph node re-runs) are findings too.
   for (const p of planned) diagnostics.push(...checkResumeSafety(p.entries, { severities: config.severities }));
   return { apis: planned, diagnostics: sortDiagnostics(diagnostics) };

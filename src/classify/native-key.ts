@@ -5,12 +5,13 @@
  */
 import { isObject } from '../json-pointer/refs.js';
 import type { HttpOperation, Parameter, ToolOperation } from '../ir/types.js';
-import { addFinding, extension, reason, toolSchemaPointer, type ClassifyContext } from './context.js';
-import { findBodyKey, reportPartialBodyKey } from './body-key.js';
-import { isKeyByDescription, isKeyField, isKeyHeader, isKeyProperty } from './heuristics.js';
+import { addFinding, extension, findOverride, reason, toolSchemaPointer, type ClassifyContext } from './context.js';
+import { findBodyKey, reportPartialBodyKey, type PossibleField } from './body-key.js';
+import { isKeyProperty } from './heuristics.js';
+import { OASIS_FIRST_SENT, weighCandidate, type Evidence } from './key-evidence.js';
 import { findProvider } from './providers.js';
 import { findKeyField, maxLengthOf } from './schema-fields.js';
-import { completeCarrier, type Carrier, type Reason } from './types.js';
+import { completeCarrier, type Carrier, type PlanEntry, type Reason } from './types.js';
 
 export interface NativeKey {
   carrier: Carrier;
@@ -41,11 +42,17 @@ function ttlFrom(value: unknown): number | undefined {
   return isObject(value) && typeof value.ttlSeconds === 'number' ? value.ttlSeconds : undefined;
 }
 
-/** A parameter that carries a key: by name (headers case-insensitively), or by its own description. */
+/** The evidence model's reading of a header or query parameter (key-evidence.ts). */
+function paramEvidence(p: Parameter, ctx: ClassifyContext): Evidence | undefined {
+  if (p.in !== 'header' && p.in !== 'query') return undefined;
+  const schema = p.schema as Record<string, unknown> | undefined;
+  const description = p.description ?? (typeof schema?.description === 'string' ? schema.description : undefined);
+  return weighCandidate({ in: p.in, name: p.name, description, schema, declared: schema }, ctx.h);
+}
+
+/** A parameter that carries a key: the evidence model says `key`. */
 function isKeyParam(p: Parameter, ctx: ClassifyContext): boolean {
-  if (p.in === 'header') return isKeyHeader(p.name, ctx.h) || isKeyByDescription(p.description, p.schema);
-  if (p.in === 'query') return isKeyField(p.name, ctx.h) || isKeyByDescription(p.description, p.schema);
-  return false;
+  return paramEvidence(p, ctx)?.verdict === 'key';
 }
 
 /** The first declared header parameter that carries a key. */
@@ -53,10 +60,17 @@ function declaredKeyHeader(op: HttpOperation, ctx: ClassifyContext): Parameter |
   return op.parameters.find((p) => p.in === 'header' && isKeyParam(p, ctx));
 }
 
-function headerCarrier(p: Parameter, ctx: ClassifyContext): Carrier {
+function headerCarrier(p: Parameter, ctx: ClassifyContext, op?: HttpOperation): Carrier {
   const c: Carrier = { in: 'header', name: p.name, path: [p.name], required: p.required };
   const max = maxLengthOf(ctx.api.root, p.schema);
   if (max !== undefined) c.maxLength = max;
+  // OASIS Repeatable Requests: the client sends the first attempt's time with the id, under the declared name if any.
+  if (op && paramEvidence(p, ctx)?.standard === 'oasis-repeatable-requests') {
+    const declared = op.parameters.find(
+      (q) => q.in === 'header' && q.name.toLowerCase() === OASIS_FIRST_SENT.toLowerCase(),
+    );
+    c.firstSent = declared?.name ?? OASIS_FIRST_SENT;
+  }
   return c;
 }
 
@@ -121,19 +135,30 @@ function fromExtensions(op: HttpOperation, ctx: ClassifyContext): NativeKey | 'd
   return undefined;
 }
 
+function withSignals(r: Reason, e: Evidence | undefined): Reason {
+  if (e && e.signals.length > 0) r.signals = e.signals;
+  return r;
+}
+
 function fromParameters(op: HttpOperation, ctx: ClassifyContext): NativeKey | undefined {
   const header = declaredKeyHeader(op, ctx);
   if (header) {
+    const e = paramEvidence(header, ctx);
+    const byName = e?.decidedBy === 'name';
     const how =
-      (header.ref ? ` (via ${header.ref})` : '') +
-      (isKeyHeader(header.name, ctx.h) ? '' : ' (its description says the server dedupes on it)');
+      (header.ref ? ` (via ${header.ref})` : '') + (byName ? '' : ' (its description says the server dedupes on it)');
+    const carrier = headerCarrier(header, ctx, op);
+    const pair = carrier.firstSent !== undefined ? ` with ${carrier.firstSent}` : '';
     return {
-      carrier: headerCarrier(header, ctx),
+      carrier,
       reasons: [
-        reason(
-          'native_header',
-          `declares the key header ${header.name}${how}${header.required ? '' : ', optional'}`,
-          header.pointer,
+        withSignals(
+          reason(
+            'native_header',
+            `declares the key header ${header.name}${pair}${how}${header.required ? '' : ', optional'}`,
+            header.pointer,
+          ),
+          e,
         ),
       ],
     };
@@ -143,10 +168,13 @@ function fromParameters(op: HttpOperation, ctx: ClassifyContext): NativeKey | un
     const c: Carrier = { in: 'query', name: field.name, path: [field.name], required: field.required };
     const max = maxLengthOf(ctx.api.root, field.schema);
     if (max !== undefined) c.maxLength = max;
-    const by = isKeyField(field.name, ctx.h) ? '' : ' (its description says the server dedupes on it)';
+    const e = paramEvidence(field, ctx);
+    const by = e?.decidedBy === 'name' ? '' : ' (its description says the server dedupes on it)';
     return {
       carrier: c,
-      reasons: [reason('native_field', `declares the key ${c.in} parameter ${field.name}${by}`, field.pointer)],
+      reasons: [
+        withSignals(reason('native_field', `declares the key ${c.in} parameter ${field.name}${by}`, field.pointer), e),
+      ],
     };
   }
   return undefined;
@@ -174,7 +202,14 @@ function fromProvider(op: HttpOperation, ctx: ClassifyContext): NativeKey | unde
  */
 function fromDeclared(op: HttpOperation, ctx: ClassifyContext): NativeKey | undefined {
   const params = fromParameters(op, ctx);
-  const body = findBodyKey(op, ctx);
+  const possible: PossibleField[] = [];
+  for (const p of op.parameters) {
+    const e = paramEvidence(p, ctx);
+    if (e?.verdict === 'possible')
+      possible.push({ in: p.in as 'header' | 'query', path: [p.name], pointer: p.pointer, signals: e.signals });
+  }
+  const body = findBodyKey(op, ctx, possible);
+  possibleCarriers.set(op, possible);
   const all = [...(params ? [params] : []), ...(body ? [body] : [])];
   const extraHeaders = op.parameters.filter((p) => p.in === 'header' && isKeyParam(p, ctx)).slice(1);
   const extraFields = op.parameters.filter((p) => p.in === 'query' && isKeyParam(p, ctx));
@@ -197,6 +232,41 @@ function fromDeclared(op: HttpOperation, ctx: ClassifyContext): NativeKey | unde
   }
   if (chosen === body) reportPartialBodyKey(op, ctx, body);
   return { carrier: chosen.carrier, reasons: chosen.reasons };
+}
+
+/** Per operation, the borderline candidates its last key search met (read by `reportPossibleKeyCarriers`). */
+const possibleCarriers = new WeakMap<HttpOperation, PossibleField[]>();
+
+/**
+ * Borderline evidence is never a silent guess: a write that ends without a native key but met a candidate
+ * the evidence model could not decide gets an info finding with the signals and the override to paste.
+ */
+export function reportPossibleKeyCarriers(entry: PlanEntry, ctx: ClassifyContext): void {
+  const op = entry.operation;
+  if (op.kind !== 'http' || entry.effect !== 'write' || entry.mechanism === 'OP-1') return;
+  if (findOverride(ctx.config, op) !== undefined) return;
+  const found: PossibleField[] = [];
+  for (const p of possibleCarriers.get(op) ?? [])
+    if (!found.some((q) => q.in === p.in && q.path.join('.') === p.path.join('.'))) found.push(p);
+  const [first] = found;
+  if (!first) return;
+  const name = first.path.join('.');
+  const carrier = first.path.length > 1 ? { in: first.in, name, path: first.path } : { in: first.in, name };
+  const override = { overrides: { [op.key]: { mechanism: 'OP-1', carrier } } };
+  const others =
+    found.length > 1
+      ? `; also ${found
+          .slice(1)
+          .map((p) => `${p.in} ${p.path.join('.')}`)
+          .join(', ')}`
+      : '';
+  addFinding(
+    ctx,
+    'possible_key_carrier',
+    `${op.key}: ${first.in} ${name} may carry an idempotency key (${first.signals.join('; ')})${others}; classified ${entry.mechanism} until confirmed`,
+    first.pointer,
+    { hint: `if the API dedupes on ${first.in} ${name}, add to idemgen.config.json: ${JSON.stringify(override)}` },
+  );
 }
 
 export function findNativeKey(op: HttpOperation, ctx: ClassifyContext): NativeKey | undefined {

@@ -111,6 +111,14 @@ export const RULES: readonly RuleMeta[] = [
       'The operation description says the API deduplicates by an idempotency key, but no header, parameter or body field declares it. Confirm with the vendor and paste the suggested override to use the native key (OP-1).',
     source: 'SOP §3 Step 1',
   },
+  {
+    id: 'possible_key_carrier',
+    severity: 'info',
+    title: 'A field may carry an idempotency key',
+    description:
+      'A header, query parameter or body field has some evidence of being an idempotency key (a name like command_id or a request id, a description that mentions rejected repeats or deduplication in passing) but not enough to decide. The operation keeps its class; if the API dedupes on that field, paste the suggested override to use it as the native key (OP-1).',
+    source: 'SOP §3 Step 1',
+  },
 ];
 
 const RULE_BY_ID: ReadonlyMap<string, RuleMeta> = new Map(RULES.map((r) => [r.id, r]));

@@ -11,6 +11,8 @@ interface FoundField {
   /** Property names from the body root (`['idempotency_key']`, `['data', 'attributes', 'idempotencyKey']`). */
   path: string[];
   schema: Record<string, unknown>;
+  /** The property schema as written (a `$ref`, an `allOf` wrapper): where a sibling description lives. */
+  declared: unknown;
   required: boolean;
   /** Pointer of the property schema (after refs). */
   pointer: string;
@@ -114,9 +116,12 @@ function shapeOf(root: unknown, start: { value: Record<string, unknown>; pointer
   return shape;
 }
 
+/** Whether a property is the key: its name, its schema as written and after refs, and where it is. */
+type KeyTest = (name: string, schema: unknown, resolved: unknown, at: { path: string[]; pointer: string }) => boolean;
+
 interface Walk {
   root: unknown;
-  isKey: (name: string, schema: unknown, resolved: unknown) => boolean;
+  isKey: KeyTest;
   onPath: Set<unknown>;
   budget: number;
 }
@@ -169,12 +174,13 @@ function probe(w: Walk, node: Ptr, prefix: string[], required: boolean, depth: n
     });
     for (const [name, p] of props) {
       const target = resolve(w.root, p.schema, p.pointer)!;
-      if (!w.isKey(name, p.schema, target.value)) continue;
+      if (!w.isKey(name, p.schema, target.value, { path: [...prefix, name], pointer: target.pointer })) continue;
       return {
         hits: [
           {
             path: [...prefix, name],
             schema: target.value,
+            declared: p.schema,
             required: required && shape.required.has(name),
             pointer: target.pointer,
           },
@@ -205,12 +211,7 @@ function probe(w: Walk, node: Ptr, prefix: string[], required: boolean, depth: n
  * properties skipped (a response-only field is not something the caller sends). A key present in every
  * `oneOf`/`anyOf` variant comes back with `missing` empty; in only some, with the others listed.
  */
-export function findKeyField(
-  root: unknown,
-  schema: unknown,
-  pointer: string,
-  isKey: (name: string, schema: unknown, resolved: unknown) => boolean,
-): KeySearch | undefined {
+export function findKeyField(root: unknown, schema: unknown, pointer: string, isKey: KeyTest): KeySearch | undefined {
   const w: Walk = { root, isKey, onPath: new Set(), budget: BUDGET };
   let best: KeySearch | undefined;
   for (let depth = 0; depth <= MAX_DEPTH && w.budget > 0; depth++) {

@@ -19,6 +19,8 @@ export interface Reason {
   rule: string;
   detail: string;
   pointer?: string;
+  /** A key carrier found by the evidence model (key-evidence.ts): every signal that carried the decision. */
+  signals?: string[];
 }
 
 export interface PlanEntry {

@@ -34,6 +34,11 @@ export interface Carrier {
   variants?: CarrierVariant[];
   maxLength?: number;
   required?: boolean;
+  /**
+   * Header: the OASIS Repeatable Requests pair. The client also sends this header (`Repeatability-First-Sent`)
+   * with the first attempt's time in IMF-fixdate, the same on every retry.
+   */
+  firstSent?: string;
 }
 
 export interface CarrierVariant {

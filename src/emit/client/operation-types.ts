@@ -51,10 +51,12 @@ function bodySource(op: HttpOperation): BodySource | undefined {
   };
 }
 
-/** The key travels in the carrier the wrapper fills in (SOP Step 4), so the caller does not pass it. */
+/** The key travels in the carrier the wrapper fills in (SOP Step 4), so the caller does not pass it (nor its First-Sent). */
 function isCarrierParam(p: Parameter, group: ParamGroup, carrier: Carrier | null): boolean {
   if (carrier === null || carrier.in !== group) return false;
-  return group === 'header' ? p.name.toLowerCase() === carrier.name.toLowerCase() : p.name === carrier.name;
+  if (group !== 'header') return p.name === carrier.name;
+  // The OASIS pair: the runtime sends Repeatability-First-Sent with the key (KeyCarrier.firstSent).
+  return [carrier.name, carrier.firstSent].some((n) => n !== undefined && p.name.toLowerCase() === n.toLowerCase());
 }
 
 export function buildOperationTypes(

@@ -33,6 +33,7 @@ export function writePathExpression(w: CodeWriter, op: HttpOperation, params = '
  */
 function carrierLiteral(c: Carrier): string {
   const head = `in: ${tsString(c.in)}, name: ${tsString(c.name)}`;
+  if (c.in === 'header' && c.firstSent !== undefined) return `{ ${head}, firstSent: ${tsString(c.firstSent)} }`;
   if (c.in !== 'body' && c.in !== 'form') return `{ ${head} }`;
   const paths = c.variants?.map((v) => v.path) ?? [];
   const distinct = paths.filter((p, i) => paths.findIndex((q) => JSON.stringify(q) === JSON.stringify(p)) === i);

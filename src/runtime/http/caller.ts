@@ -36,6 +36,11 @@ export interface KeyCarrier {
   path?: readonly string[];
   /** A `oneOf` body with the key at a different path per variant: one path each (see `pickKeyPath`). */
   paths?: readonly (readonly string[])[];
+  /**
+   * Header carriers of the OASIS Repeatable Requests pair: this header (`Repeatability-First-Sent`) gets the
+   * first attempt's time in IMF-fixdate, the same on every retry; a value the caller passes is kept.
+   */
+  firstSent?: string;
 }
 
 export interface HttpCallerOptions {
@@ -47,6 +52,8 @@ export interface HttpCallerOptions {
   retry?: Partial<RetryPolicy>;
   /** Injected for deterministic tests of the jitter. */
   random?: () => number;
+  /** Clock for `KeyCarrier.firstSent` (ms since the epoch); injected by tests. */
+  now?: () => number;
 }
 
 export interface HttpRequest {
@@ -174,6 +181,9 @@ async function prepareChecked(
       // Per-call or client headers never replace the key, whatever their case.
       for (const h of Object.keys(headers)) if (h.toLowerCase() === name.toLowerCase()) delete headers[h];
       headers[name] = req.key;
+      const first = req.carrier.firstSent;
+      if (first !== undefined && !Object.keys(headers).some((h) => h.toLowerCase() === first.toLowerCase()))
+        headers[first] = new Date((opts.now ?? Date.now)()).toUTCString(); // IMF-fixdate (RFC 9110 §5.6.7)
     } else if (req.carrier.in === 'query') query = { ...query, [name]: req.key };
     else body = withBodyField(body, carrierPath(req.carrier, body), req.key);
   }
