@@ -146,7 +146,8 @@ export function encodeBody(bodyType: BodyType, body: unknown, mediaType?: string
     case 'none':
       return {};
     case 'json':
-      return { body: JSON.stringify(body ?? null), contentType: 'application/json' };
+      // an optional body left out is no body, not the JSON text `null` (the spec's schema rarely allows null)
+      return body === undefined ? {} : { body: JSON.stringify(body), contentType: 'application/json' };
     case 'form':
       return { body: encodeForm(body ?? {}), contentType: 'application/x-www-form-urlencoded' };
     case 'multipart':
