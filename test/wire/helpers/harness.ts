@@ -6,9 +6,11 @@
  * and the validator found nothing, and the call finished; otherwise it is a failure with a category and
  * what the validator (or the runtime) said.
  */
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import SwaggerParser from '@apidevtools/swagger-parser';
+import { parse as parseYaml } from 'yaml';
 import type { ApiPlan } from '../../../src/classify/types.js';
 import { resolveConfig } from '../../../src/config/types.js';
 import { emitClient } from '../../../src/emit/client/index.js';
@@ -19,14 +21,15 @@ import { routeArguments } from '../../../src/runtime/tools/route.js';
 import { importClient } from '../../emit/client/helpers/import-client.js';
 import { loadApis, planApis } from '../../emit/client/helpers/spec-plan.js';
 import { sampleArguments } from './sample.js';
+import { everyNth, type WireTarget } from './targets.js';
 import { startValidatingServer, type ValidatingServer } from './validating-server.js';
 
 type Obj = Record<string, unknown>;
 type Client = Record<string, (request: unknown, options?: unknown) => Promise<unknown>>;
 
-export type WirePath = 'client' | 'tool';
+type WirePath = 'client' | 'tool';
 
-export interface WireFailure {
+interface WireFailure {
   operation: string;
   path: WirePath;
   /** `not-sent`, `route`, `path`, `query`, `header`, `body`, `content-type`, `call-failed`, `no-sample`. */
@@ -43,10 +46,10 @@ export interface WireSpecResult {
   failures: WireFailure[];
 }
 
-export interface WireOptions {
+interface WireOptions {
   /** Which bindings to call (all when absent): a deterministic sample for the quick suite. */
-  pick?: (bindings: ToolBinding[]) => ToolBinding[];
-  seed?: number;
+  pick?: (bindings: ToolBinding[]) => ToolBinding[] | undefined;
+  seed: number;
   /** Folder under test/emit/client/__out__ for the generated client. */
   outDir: string;
 }
@@ -56,9 +59,25 @@ const swagger2openapi = require('swagger2openapi') as {
   convertObj(doc: Obj, options: Obj): Promise<{ openapi: Obj }>;
 };
 
-/** The spec as one document the validator can read: bundled (external refs inlined), 2.0 converted to 3.0. */
+/** Whether a document refers to another file (a `$ref` that is neither local nor a URL). */
+function hasFileRefs(node: unknown): boolean {
+  if (Array.isArray(node)) return node.some(hasFileRefs);
+  if (node === null || typeof node !== 'object') return false;
+  for (const [k, v] of Object.entries(node)) {
+    if (k === '$ref' && typeof v === 'string' && !v.startsWith('#') && !/^https?:/.test(v)) return true;
+    if (hasFileRefs(v)) return true;
+  }
+  return false;
+}
+
+/**
+ * The spec as one document the validator can read: bundled when it refers to other files (a one-file
+ * spec is read as it is: bundling GitHub's takes 8 s), 2.0 converted to 3.0.
+ */
 async function validatorDocument(file: string): Promise<Obj> {
-  const bundled = (await SwaggerParser.bundle(file)) as unknown as Obj;
+  const text = readFileSync(file, 'utf8');
+  const parsed = (/\.json$/i.test(file) ? JSON.parse(text) : parseYaml(text, { maxAliasCount: -1 })) as Obj;
+  const bundled = hasFileRefs(parsed) ? ((await SwaggerParser.bundle(file)) as unknown as Obj) : parsed;
   if (typeof bundled.swagger !== 'string') return bundled;
   const { openapi } = await swagger2openapi.convertObj(bundled, { patch: true, warnOnly: true, resolve: false });
   return openapi;
@@ -69,6 +88,9 @@ function factoryOf(contents: string): string {
   if (m === null) throw new Error('the generated client exports no create…Client factory');
   return m[1]!;
 }
+
+/** Long sampled values make long URLs: the head (what was sent) and the tail (what was said) are kept. */
+const clip = (text: string) => (text.length <= 480 ? text : `${text.slice(0, 240)} … ${text.slice(-200)}`);
 
 const message = (err: unknown) => (err instanceof Error ? err.message : String(err));
 
@@ -91,7 +113,7 @@ function judge(
     operation: binding.operation,
     path,
     category,
-    detail,
+    detail: clip(detail),
   });
   const requests = server.received.slice(from);
   if (requests.length === 0) return fail('not-sent', `no request reached the server: ${error ?? 'the call returned'}`);
@@ -121,35 +143,25 @@ function toolError(out: ToolOutcome): string | undefined {
   return `${out.error.code}: ${out.error.message}${issues ? ` [${issues}]` : ''}`;
 }
 
-async function runApi(
-  label: string,
-  plan: ApiPlan,
-  document: Obj,
-  options: WireOptions,
-  index: number,
-): Promise<WireSpecResult> {
+async function runApi(label: string, plan: ApiPlan, document: Obj, options: WireOptions): Promise<WireSpecResult> {
   const config = resolveConfig();
   const all = buildToolBindings(plan, config);
-  const bindings = options.pick ? options.pick(all) : all;
+  const bindings = options.pick?.(all) ?? all;
+  const result: WireSpecResult = { spec: label, operations: bindings.length, client: 0, tool: 0, failures: [] };
+  if (bindings.length === 0) return result;
   const { files } = emitClient({ apis: [plan], diagnostics: [] }, config);
   const clientFile = files.find((f) => f.path.startsWith('client/') && f.path.endsWith('.gen.ts'));
   if (clientFile === undefined) throw new Error(`${label}: no client was generated`);
-  const factory = await importClient(
-    `${options.outDir}/${index}`,
-    files,
-    clientFile.path,
-    factoryOf(clientFile.contents),
-  );
+  const factory = await importClient(options.outDir, files, clientFile.path, factoryOf(clientFile.contents));
   const server = await startValidatingServer(document);
   const fast = { timeoutMs: 10_000, retry: { attempts: 1 } };
   try {
     const client = factory({ baseUrl: server.url, store: createMemoryStore(), ...fast }) as unknown as Client;
     const tools = createToolRuntime({ bindings: all, baseUrl: server.url, store: createMemoryStore(), ...fast });
-    const result: WireSpecResult = { spec: label, operations: bindings.length, client: 0, tool: 0, failures: [] };
     let i = 0;
     for (const binding of bindings) {
       i += 1;
-      const sampled = await sampleArguments(binding, (options.seed ?? 1) * 100_003 + i);
+      const sampled = await sampleArguments(binding, options.seed * 100_003 + i);
       if (typeof sampled === 'string') {
         for (const path of ['client', 'tool'] as const)
           result.failures.push({ operation: binding.operation, path, category: 'no-sample', detail: sampled });
@@ -193,22 +205,23 @@ async function runApi(
   }
 }
 
-/** Every API of one spec file (relative to `cwd`), each operation called on both paths. */
-export async function wireSpec(file: string, cwd: string, options: WireOptions): Promise<WireSpecResult[]> {
-  const { apis, errors } = await loadApis([file], cwd);
-  if (apis.length === 0) throw new Error(`${file}: ${errors.join('; ')}`);
-  const document = await validatorDocument(resolve(cwd, file));
+/** Every API of one target's spec, each (sampled) operation called on both paths. */
+export async function wireTarget(target: WireTarget, outDir: string, seed = 1): Promise<WireSpecResult[]> {
+  const { apis, errors } = await loadApis([target.file], target.cwd);
+  if (apis.length === 0) throw new Error(`${target.file}: ${errors.join('; ')}`);
+  const document = await validatorDocument(resolve(target.cwd, target.file));
   const plans = planApis(apis);
   const out: WireSpecResult[] = [];
+  const options = { pick: everyNth(target.every), seed };
   for (const [i, plan] of plans.entries()) {
-    const label = plans.length === 1 ? file : `${file}#${i}`;
-    out.push(await runApi(label, plan, document, { ...options, outDir: join(options.outDir, `s${i}`) }, i));
+    const label = plans.length === 1 ? target.name : `${target.name}#${i}`;
+    out.push(await runApi(label, plan, document, { ...options, outDir: `${outDir}/${i}` }));
   }
   return out;
 }
 
 /** Failures counted by category (each failed operation-path once). */
-export function categories(result: WireSpecResult): Record<string, number> {
+function categories(result: WireSpecResult): Record<string, number> {
   const counts: Record<string, number> = {};
   for (const f of result.failures) counts[f.category] = (counts[f.category] ?? 0) + 1;
   return counts;

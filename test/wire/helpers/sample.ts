@@ -11,16 +11,34 @@ type Obj = Record<string, unknown>;
 
 const TRIES = 8;
 
+/**
+ * The input schema the sampler reads: a path parameter's string is at least one character. An empty
+ * value leaves an empty segment (`/orgs//teams`) that no route matches and that can move the call to
+ * another operation (`/secrets/` → the list); the runtime refuses it before sending (issue 23 item 3),
+ * so it is no sample of a call that should reach the API.
+ */
+function samplingSchema(binding: ToolBinding): Obj {
+  const schema = binding.inputSchema as Obj;
+  const props = { ...((schema.properties as Record<string, Obj> | undefined) ?? {}) };
+  for (const r of binding.routes) {
+    const p = props[r.property];
+    if (r.in === 'path' && p !== undefined && p.minLength === undefined) props[r.property] = { ...p, minLength: 1 };
+  }
+  return { ...schema, properties: props };
+}
+
 /** Valid arguments, or a line saying why none were found within the tries. */
 export async function sampleArguments(binding: ToolBinding, seed: number): Promise<Obj | string> {
+  const schema = samplingSchema(binding);
   let last = '';
   for (let t = 0; t < TRIES; t++) {
     let value: unknown;
     try {
-      value = generateSync(binding.inputSchema as never, {
+      value = generateSync(schema as never, {
         seed: seed * 31 + t,
         // arrays of one or two items: a form body has no way to say "empty array" (issue 23 report)
         minItems: 1,
+        refDepthMax: 12,
         maxItems: 2,
         optionalsProbability: t < TRIES / 2 ? 0.5 : 0,
         failOnInvalidTypes: false,

@@ -8,12 +8,12 @@
  */
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import Ajv from 'ajv';
-import addFormats from 'ajv-formats';
+import AjvModule from 'ajv';
+import addFormatsModule from 'ajv-formats';
 import { OpenAPIBackend, type Document, type Operation } from 'openapi-backend';
 import { parse as parseQs } from 'qs';
 
-export interface ReceivedRequest {
+interface ReceivedRequest {
   method: string;
   url: string;
   headers: IncomingMessage['headers'];
@@ -103,7 +103,7 @@ function categoryOf(instancePath: string, keyword: string): string {
 async function decodeBody(contentType: string, header: string, bytes: Buffer): Promise<unknown> {
   const text = bytes.toString('utf8');
   if (contentType === 'multipart/form-data') {
-    const form = await new Response(bytes, { headers: { 'content-type': header } }).formData();
+    const form = await new Response(new Uint8Array(bytes), { headers: { 'content-type': header } }).formData();
     const flat = new URLSearchParams();
     for (const [name, part] of form) flat.append(name, typeof part === 'string' ? part : await part.text());
     return parseQs(flat.toString(), { depth: 32, arrayLimit: 1000 });
@@ -136,8 +136,9 @@ function backend(definition: Document, coerceBody: boolean): OpenAPIBackend {
     ajvOpts: { strict: false, validateSchema: false, logger: false },
     customizeAjv: (ajv, options, context) => {
       if (!coerceBody || context !== 'requestBodyValidator') return ajv;
-      const coercing = new Ajv({ ...options, coerceTypes: 'array' });
-      addFormats(coercing);
+      // CommonJS packages seen from NodeNext ESM: the class and the function sit on `.default`
+      const coercing = new AjvModule.default({ ...options, coerceTypes: 'array' });
+      addFormatsModule.default(coercing);
       return coercing;
     },
   } as ConstructorParameters<typeof OpenAPIBackend>[0]);
