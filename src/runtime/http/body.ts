@@ -112,9 +112,15 @@ export function pickKeyPath(body: unknown, paths: readonly (readonly string[])[]
   return best;
 }
 
+/**
+ * A query parameter given as null is left out, like one not given: form-style expansion (RFC 6570 §3.2.8)
+ * has no null, and `state=` would be a value (an empty one, which an enum refuses). Nested nulls keep the
+ * form encoder's `''`.
+ */
 export function buildUrl(baseUrl: string, path: string, query: Record<string, unknown> | undefined): string {
   const url = new URL(path.replace(/^\//, ''), baseUrl.endsWith('/') ? baseUrl : `${baseUrl}/`);
-  for (const [k, v] of flattenForm(query ?? {})) {
+  const given = Object.fromEntries(Object.entries(query ?? {}).filter(([, v]) => v !== null));
+  for (const [k, v] of flattenForm(given)) {
     if (typeof v === 'string') url.searchParams.append(k, v);
   }
   return url.toString();

@@ -39,7 +39,8 @@ type Obj = Record<string, unknown>;
  * A deep copy of the spec, adjusted where openapi-backend's Ajv cannot take a valid spec as it is:
  * - every operation's id becomes its operation key (`GET /v1/customers`), the name idemgen's bindings use
  *   (operations without an id cannot be validated at all);
- * - OpenAPI 3.0 `nullable: true` without a `type` (Ajv refuses to compile it) becomes `anyOf [schema, null]`;
+ * - OpenAPI 3.0 `nullable: true` without a `type` (Ajv refuses to compile it) becomes `anyOf [schema, null]`,
+ *   and a nullable `enum` lists null;
  * - a parameter schema's `oneOf` becomes `anyOf`: parameters arrive as text, so `"438"` for `oneOf
  *   [integer, string]` matches both and no request could ever pass.
  */
@@ -71,6 +72,9 @@ function rebuild(node: unknown): unknown {
   if (node === null || typeof node !== 'object') return node;
   const out: Obj = {};
   for (const [k, v] of Object.entries(node)) out[k] = rebuild(v);
+  // OpenAPI 3.0 `nullable: true` admits null; an `enum` beside it that does not list null would refuse it
+  // again under Ajv (GitHub: `"resolution": null` to clear an alert's resolution). Read as the IR reads it.
+  if (out.nullable === true && Array.isArray(out.enum) && !out.enum.includes(null)) out.enum = [...out.enum, null];
   if (out.nullable === true && out.type === undefined && out.$ref === undefined) {
     delete out.nullable;
     return { anyOf: [out, { type: 'null' }] };
