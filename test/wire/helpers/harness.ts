@@ -77,7 +77,10 @@ function hasFileRefs(node: unknown): boolean {
 async function validatorDocument(file: string): Promise<Obj> {
   const text = readFileSync(file, 'utf8');
   const parsed = (/\.json$/i.test(file) ? JSON.parse(text) : parseYaml(text, { maxAliasCount: -1 })) as Obj;
-  const bundled = hasFileRefs(parsed) ? ((await SwaggerParser.bundle(file)) as unknown as Obj) : parsed;
+  // a ref the bundler cannot follow (an `$id`-relative one in 3.1) leaves the spec as it is
+  const bundled = hasFileRefs(parsed)
+    ? ((await SwaggerParser.bundle(file).catch(() => parsed)) as unknown as Obj)
+    : parsed;
   if (typeof bundled.swagger !== 'string') return bundled;
   const { openapi } = await swagger2openapi.convertObj(bundled, { patch: true, warnOnly: true, resolve: false });
   return openapi;
@@ -94,11 +97,11 @@ const clip = (text: string) => (text.length <= 480 ? text : `${text.slice(0, 240
 
 const message = (err: unknown) => (err instanceof Error ? err.message : String(err));
 
-/** A key that fits the binding's limits (at least 16 characters), distinct per operation and path. */
+/** A key within the binding's length limits (16 characters at least), distinct per operation and path. */
 function keyFor(binding: ToolBinding, index: number, path: WirePath): string {
   const base = `wire-${path}-${String(index).padStart(5, '0')}-0123456789abcdef`;
-  const max = binding.keyLimits?.maxLength ?? base.length;
-  return base.slice(0, Math.max(max, 16));
+  const min = Math.max(binding.keyLimits?.minLength ?? 16, 16);
+  return base.padEnd(min, 'k').slice(0, Math.max(binding.keyLimits?.maxLength ?? Infinity, min));
 }
 
 function judge(

@@ -37,6 +37,7 @@ type Obj = Record<string, unknown>;
 
 /**
  * A deep copy of the spec, adjusted where openapi-backend's Ajv cannot take a valid spec as it is:
+ * - examples are left out (GitHub's contain literal `$ref` keys that break dereferencing);
  * - every operation's id becomes its operation key (`GET /v1/customers`), the name idemgen's bindings use
  *   (operations without an id cannot be validated at all);
  * - OpenAPI 3.0 `nullable: true` without a `type` (Ajv refuses to compile it) becomes `anyOf [schema, null]`,
@@ -67,11 +68,16 @@ function prepareDocument(doc: Obj): Document {
   return copy as unknown as Document;
 }
 
-function rebuild(node: unknown): unknown {
-  if (Array.isArray(node)) return node.map(rebuild);
+/** `parent`: the key this node sits under (`properties` holds names, where `example` is a property). */
+function rebuild(node: unknown, parent = ''): unknown {
+  if (Array.isArray(node)) return node.map((v) => rebuild(v));
   if (node === null || typeof node !== 'object') return node;
   const out: Obj = {};
-  for (const [k, v] of Object.entries(node)) out[k] = rebuild(v);
+  for (const [k, v] of Object.entries(node)) {
+    // examples play no part in validation, and GitHub's hold literal "$ref" keys the dereferencer follows
+    if ((k === 'example' || k === 'examples') && parent !== 'properties') continue;
+    out[k] = rebuild(v, k);
+  }
   // OpenAPI 3.0 `nullable: true` admits null; an `enum` beside it that does not list null would refuse it
   // again under Ajv (GitHub: `"resolution": null` to clear an alert's resolution). Read as the IR reads it.
   if (out.nullable === true && Array.isArray(out.enum) && !out.enum.includes(null)) out.enum = [...out.enum, null];
@@ -236,6 +242,8 @@ export async function startValidatingServer(document: Obj): Promise<ValidatingSe
       res.end(JSON.stringify({ id: `wire_${received.length}`, object: 'wire' }));
     });
   });
+  // idle pooled connections outlive a slow operation (the default 5 s would reset the next request)
+  server.keepAliveTimeout = 120_000;
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {
