@@ -28,6 +28,7 @@ const spec = {
             style: 'deepObject',
             schema: { type: 'object', properties: { kind: { type: 'string' } } },
           },
+          { name: 'ids', in: 'query', schema: { type: 'array', items: { type: 'integer' } } },
           { name: 'X-Trace', in: 'header', required: true, schema: { type: 'string', pattern: '^t-[0-9]+$' } },
         ],
         responses: { '200': { description: 'ok' } },
@@ -90,7 +91,7 @@ const trace = { 'x-trace': 't-1' };
 
 describe('validating server (openapi-backend)', () => {
   it('a conformant GET with form, non-exploded and deepObject query parameters passes, routed to its operation', async () => {
-    const r = await send('/items/a%20b?limit=5&tags=x,y&filter[kind]=big', { headers: trace });
+    const r = await send('/items/a%20b?limit=5&tags=x,y&ids=1&ids=2&filter[kind]=big', { headers: trace });
     expect(r).toMatchObject({ matched: 'GET /items/{item_id}', errors: [] });
   });
 
@@ -98,6 +99,13 @@ describe('validating server (openapi-backend)', () => {
     ['a query value of the wrong type', '/items/a?limit=lots', trace, 'query', 'query/limit: must be integer'],
     ['a query value out of range', '/items/a?limit=500', trace, 'query', 'query/limit: must be <= 100'],
     ['an undeclared query parameter', '/items/a?limitt=5', trace, 'query', 'must NOT have additional properties'],
+    [
+      'a form-style array sent with bracket indexes',
+      '/items/a?ids[0]=1&ids[1]=2',
+      trace,
+      'query',
+      'must NOT have additional properties',
+    ],
     ['a missing required header', '/items/a', {}, 'header', "must have required property 'x-trace'"],
     ['a header against its pattern', '/items/a', { 'x-trace': 'nope' }, 'header', 'must match pattern'],
     ['a path no template matches', '/items/a/b', trace, 'route', 'no operation of the spec matches GET /items/a/b'],

@@ -88,6 +88,42 @@ function rebuild(node: unknown, parent = ''): unknown {
   return out;
 }
 
+interface QueryParam {
+  name: string;
+  in: string;
+  style?: string;
+}
+
+/**
+ * The query as the operation declares it, not as qs would read any string: a deepObject parameter
+ * from its bracketed keys (`filter[kind]=big`), every other one from its exact name (repeated for an
+ * exploded array: `tag=a&tag=b`; a non-exploded one stays text for openapi-backend to split). A key no
+ * parameter declares (`tag[0]=a` for a form-style `tag`) is kept under its own name, so the validator's
+ * "must NOT have additional properties" reports it.
+ */
+function queryOf(operation: Operation, raw: string): Obj {
+  const pairs = [...new URLSearchParams(raw)];
+  const used = new Set<number>();
+  const out: Obj = {};
+  const declared = ((operation.parameters ?? []) as QueryParam[]).filter((p) => p.in === 'query');
+  for (const p of declared) {
+    const mine = pairs
+      .map((pair, i) => [pair, i] as const)
+      .filter(([[k]]) => k === p.name || (p.style === 'deepObject' && k.startsWith(`${p.name}[`)));
+    if (mine.length === 0) continue;
+    for (const [, i] of mine) used.add(i);
+    if (p.style === 'deepObject') {
+      const parsed = parseQs(new URLSearchParams(mine.map(([pair]) => pair)).toString(), {
+        depth: 32,
+        arrayLimit: 1000,
+      });
+      out[p.name] = parsed[p.name];
+    } else out[p.name] = mine.length === 1 ? mine[0]![0][1] : mine.map(([[, v]]) => v);
+  }
+  for (const [i, [k, v]] of pairs.entries()) if (!used.has(i)) out[k] = v;
+  return out;
+}
+
 function mediaTypeOf(header: string | undefined): string {
   return (header ?? '').split(';')[0]!.trim().toLowerCase();
 }
@@ -176,7 +212,6 @@ export async function startValidatingServer(document: Obj): Promise<ValidatingSe
       const url = req.url ?? '/';
       const q = url.indexOf('?');
       const path = q < 0 ? url : url.slice(0, q);
-      const query = q < 0 ? {} : (parseQs(url.slice(q + 1), { depth: 32, arrayLimit: 1000 }) as Obj);
       const method = (req.method ?? 'GET').toLowerCase();
       const record: ReceivedRequest = {
         method: req.method ?? 'GET',
@@ -218,7 +253,7 @@ export async function startValidatingServer(document: Obj): Promise<ValidatingSe
             {
               method,
               path,
-              query: query as Record<string, string | string[]>,
+              query: queryOf(operation, q < 0 ? '' : url.slice(q + 1)) as Record<string, string | string[]>,
               // without a body, a content-type header would make openapi-backend validate `undefined` as the body
               headers: (hasBody ? req.headers : { ...req.headers, 'content-type': undefined }) as Record<
                 string,
