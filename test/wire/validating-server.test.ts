@@ -98,13 +98,19 @@ describe('validating server (openapi-backend)', () => {
   it.each([
     ['a query value of the wrong type', '/items/a?limit=lots', trace, 'query', 'query/limit: must be integer'],
     ['a query value out of range', '/items/a?limit=500', trace, 'query', 'query/limit: must be <= 100'],
-    ['an undeclared query parameter', '/items/a?limitt=5', trace, 'query', 'must NOT have additional properties'],
+    [
+      'an undeclared query parameter',
+      '/items/a?limitt=5',
+      trace,
+      'query',
+      'query: must NOT have additional properties (limitt)',
+    ],
     [
       'a form-style array sent with bracket indexes',
       '/items/a?ids[0]=1&ids[1]=2',
       trace,
       'query',
-      'must NOT have additional properties',
+      'must NOT have additional properties (ids[0])',
     ],
     ['a missing required header', '/items/a', {}, 'header', "must have required property 'x-trace'"],
     ['a header against its pattern', '/items/a', { 'x-trace': 'nope' }, 'header', 'must match pattern'],

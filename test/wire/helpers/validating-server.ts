@@ -269,7 +269,9 @@ export async function startValidatingServer(document: Obj): Promise<ValidatingSe
         }
         for (const e of result.errors ?? []) {
           const where = e.instancePath === '' ? '' : `${e.instancePath.slice(1)}: `;
-          fail(categoryOf(e.instancePath, e.keyword), `${where}${e.message ?? e.keyword}`);
+          const extra = (e.params as { additionalProperty?: string } | undefined)?.additionalProperty;
+          const named = extra === undefined ? '' : ` (${extra})`;
+          fail(categoryOf(e.instancePath, e.keyword), `${where}${e.message ?? e.keyword}${named}`);
         }
       }
       received.push(record);
