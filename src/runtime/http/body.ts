@@ -112,7 +112,12 @@ export function pickKeyPath(body: unknown, paths: readonly (readonly string[])[]
   return best;
 }
 
-/** `bodyFields`: a GET/HEAD body's fields (`bodyAsQuery`), appended after the query parameters. */
+/**
+ * `bodyFields`: a GET/HEAD body's fields (`bodyAsQuery`), appended after the query parameters. A query
+ * parameter given as null is left out, like one not given: form-style expansion (RFC 6570 §3.2.8) has no
+ * null, and `state=` would be a value (an empty one, which an enum refuses). Nested nulls keep the form
+ * encoder's `''`.
+ */
 export function buildUrl(
   baseUrl: string,
   path: string,
@@ -120,7 +125,8 @@ export function buildUrl(
   bodyFields?: Record<string, unknown>,
 ): string {
   const url = new URL(path.replace(/^\//, ''), baseUrl.endsWith('/') ? baseUrl : `${baseUrl}/`);
-  for (const [k, v] of [...flattenForm(query ?? {}), ...flattenForm(bodyFields ?? {})]) {
+  const given = Object.fromEntries(Object.entries(query ?? {}).filter(([, v]) => v !== null));
+  for (const [k, v] of [...flattenForm(given), ...flattenForm(bodyFields ?? {})]) {
     if (typeof v === 'string') url.searchParams.append(k, v);
   }
   return url.toString();
@@ -173,7 +179,8 @@ export function encodeBody(bodyType: BodyType, body: unknown, mediaType?: string
     case 'none':
       return {};
     case 'json':
-      return { body: JSON.stringify(body ?? null), contentType: 'application/json' };
+      // an optional body left out is no body, not the JSON text `null` (the spec's schema rarely allows null)
+      return body === undefined ? {} : { body: JSON.stringify(body), contentType: 'application/json' };
     case 'form':
       return { body: encodeForm(body ?? {}), contentType: 'application/x-www-form-urlencoded' };
     case 'multipart':

@@ -1,6 +1,6 @@
 /** Body key carriers: the key at an exact path, envelopes created, the caller's body untouched, per-variant paths. */
 import { describe, expect, it } from 'vitest';
-import { pickKeyPath, withBodyField } from '../../../src/runtime/http/body.js';
+import { buildUrl, encodeBody, pickKeyPath, withBodyField } from '../../../src/runtime/http/body.js';
 
 describe('withBodyField', () => {
   it('writes at a nested path, creating the envelope objects, without mutating the caller', () => {
@@ -30,5 +30,22 @@ describe('pickKeyPath', () => {
     expect(pickKeyPath({ data: { attributes: {} } }, paths)).toEqual(['data', 'attributes', 'idempotencyKey']);
     expect(pickKeyPath({ data: {} }, paths)).toEqual(['data', 'attributes', 'idempotencyKey']);
     expect(pickKeyPath({ amount: 1 }, paths)).toEqual(['idempotency_key']);
+  });
+});
+
+describe('encodeBody (JSON)', () => {
+  it('an optional body left out sends no body and no content type; an explicit null is the JSON text null', () => {
+    expect(encodeBody('json', undefined)).toEqual({});
+    expect(encodeBody('json', null)).toEqual({ body: 'null', contentType: 'application/json' });
+    expect(encodeBody('json', { a: 1 })).toEqual({ body: '{"a":1}', contentType: 'application/json' });
+  });
+});
+
+describe('buildUrl', () => {
+  it('a query parameter given as null is left out like an absent one; nested nulls stay empty form values', () => {
+    expect(buildUrl('http://h/api', '/alerts', { state: null, page: 2, filter: { kind: null } })).toBe(
+      'http://h/api/alerts?page=2&filter%5Bkind%5D=',
+    );
+    expect(buildUrl('http://h', '/alerts', { state: '' })).toBe('http://h/alerts?state=');
   });
 });
