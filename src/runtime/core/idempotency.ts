@@ -37,8 +37,15 @@ export interface IdempotencyOptions {
   maxResultBytes?: number;
   /** Applied to the stored copy only; the live caller gets the unredacted result. */
   redact?: (result: unknown, info: { operation: string; key: string }) => unknown;
+  /**
+   * The application's clock (default `Date.now`). Memory and SQLite judge leases and expiry by it;
+   * PostgreSQL, MySQL/MariaDB and Redis by their own server's clock (unless created with `clock: 'caller'`).
+   */
   now?: () => number;
-  /** Dedup window when a call gives no `ttlSeconds` (SOP Step 4: ≥ 1 h; default 24 h like Stripe). */
+  /**
+   * Dedup window when a call gives no `ttlSeconds` (SOP Step 4: ≥ 1 h; default 24 h like Stripe). It
+   * counts from the call's completion and must be longer than `leaseMs`.
+   */
   defaultTtlSeconds?: number;
   /**
    * Spans and metrics through `@opentelemetry/api` when it is installed (telemetry.ts); they go nowhere
@@ -61,6 +68,7 @@ export interface RunRequest {
   scope?: string | KeyScope;
   args: unknown;
   mechanism: StoreMechanism;
+  /** This call's dedup window, from its completion; longer than `leaseMs`, else `run` rejects with a TypeError. */
   ttlSeconds?: number;
   /** For the span (`gen_ai.tool.name`); default: the operation without its `tool:` prefix, if it has one. */
   toolName?: string;
