@@ -28,7 +28,7 @@ import type {
  * `now + ttlMs` only to keep the window's length (`expiresAt − createdAt`): the lease governs a pending
  * row, and `complete`/`fail` restart the window from the completion (`windowEnd`).
  */
-export function pendingRow(i: ClaimInput, resolution: string | null): DedupRow {
+export function pendingRow(i: ClaimInput, resolution: string | null, now = i.now): DedupRow {
   return {
     scope: i.scope,
     key: i.key,
@@ -40,11 +40,11 @@ export function pendingRow(i: ClaimInput, resolution: string | null): DedupRow {
     error: null,
     externalId: null,
     leaseToken: i.leaseToken,
-    leaseExpiresAt: i.now + i.leaseMs,
+    leaseExpiresAt: now + i.leaseMs,
     attempts: 1,
-    createdAt: i.now,
+    createdAt: now,
     completedAt: null,
-    expiresAt: i.now + i.ttlMs,
+    expiresAt: now + i.ttlMs,
     argsSummary: i.argsSummary ?? null,
     resolution,
   };

@@ -87,6 +87,46 @@ describe.each(STORE_KINDS)('the window from completion on %s', (kind) => {
     expect(calls).toBe(2);
   });
 
+  it("an operator's resolution as completed restarts the window; direct store calls use the store's times", async () => {
+    const full = t.store;
+    const id = { scope: 'ops', key: KEY('resolved') };
+    const claimed = await full.claim({
+      ...id,
+      operation: 'POST /x',
+      argsHash: 'e'.repeat(64),
+      mechanism: 'fail-closed',
+      leaseToken: 'tok-resolved',
+      now: Date.now(),
+      leaseMs: 100,
+      ttlMs: 700,
+    });
+    expect(claimed.claimed).toBe(true);
+    expect(claimed.row.expiresAt - claimed.row.createdAt).toBe(700);
+    expect(await full.markUnknown({ ...id, leaseToken: 'tok-resolved', now: Date.now(), error: '{}' })).toBe(true);
+    await sleep(800); // past claim + 700 ms
+    const resolved = await full.resolve({
+      ...id,
+      as: 'completed',
+      result: '"ok"',
+      error: '',
+      resolution: '{"by":"ops"}',
+      now: Date.now(),
+    });
+    expect(resolved).toMatchObject({ status: 'completed', result: '"ok"' });
+    expect(resolved!.expiresAt - resolved!.completedAt!).toBe(700);
+    const retry = await full.claim({
+      ...id,
+      operation: 'POST /x',
+      argsHash: 'e'.repeat(64),
+      mechanism: 'fail-closed',
+      leaseToken: 'tok-retry',
+      now: Date.now(),
+      leaseMs: 100,
+      ttlMs: 700,
+    });
+    expect(retry).toMatchObject({ claimed: false, row: { status: 'completed', result: '"ok"' } });
+  });
+
   it('a TTL at or below the lease is refused when the runtime is created, and per call', async () => {
     expect(() => createIdempotency({ store, leaseMs: 30_000, defaultTtlSeconds: 30 })).toThrow(
       'createIdempotency: defaultTtlSeconds (30 s = 30000 ms) must be longer than leaseMs (30000 ms)',

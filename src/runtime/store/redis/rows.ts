@@ -85,9 +85,9 @@ const num = (n: number | null): string => (n !== null && Number.isFinite(n) ? St
 
 /**
  * A dedup row's JSON in the spans that stay fixed from claim to completion. The times are the server's
- * (Redis `TIME`, read inside the script), so the client never writes a whole row: the claim sends
- * `claimPrefix` and `tail`, the completion `completedPrefix` and `tail`, and the script joins them around
- * the times (scripts.ts CLAIM_ROW, COMPLETE_HELD) into exactly JSON.stringify's text of the row
+ * (Redis `TIME`): the CLAIM_ROW script joins `claimPrefix` and `tail` around the times it reads, the plain
+ * claim joins them around the extrapolated server clock (`pendingText`), and COMPLETE_HELD joins
+ * `completedPrefix` and `tail` around the completion's times — each exactly JSON.stringify's text of the row
  * (memory.ts pendingRow's field order; test/runtime/store/redis/rows.test.ts pins it on a live server).
  */
 export interface RowSpans {
@@ -109,6 +109,11 @@ export function rowSpans(r: DedupRow): RowSpans {
 /** A fresh pending row up to its lease expiry; CLAIM_ROW appends the times, then `tail`. */
 export const claimPrefix = (s: RowSpans): string =>
   `${s.head}"status":"pending","result":null,"error":null,"externalId":null,${s.token},"leaseExpiresAt":`;
+
+/** A fresh pending row's whole text: the join CLAIM_ROW does, for the plain claim (plain-claim.ts). */
+export const pendingText = (s: RowSpans, r: DedupRow): string =>
+  `${claimPrefix(s)}${num(r.leaseExpiresAt)},"attempts":${num(r.attempts)},"createdAt":${num(r.createdAt)},` +
+  `"completedAt":null,"expiresAt":${num(r.expiresAt)}${s.tail}`;
 
 /** The completed row up to `completedAt`; COMPLETE_HELD appends the completion time, the window's end, then `tail`. */
 export const completedPrefix = (s: RowSpans, r: DedupRow, result: string | null, externalId: string | null): string =>

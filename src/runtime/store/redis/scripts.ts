@@ -140,7 +140,7 @@ return {1, now}
  * text as JSON.stringify writes it, the finished row up to `completedAt`, its tail after `expiresAt`, the
  * window (ms, restarted now: `expiresAt = now + window`, also the native TTL), the token, now.
  * A token that cjson spelled differently (it escapes `/`) is checked by decoding.
- * Returns 1 when applied, 0 when fenced — the same answer as FENCED.
+ * Returns {1, now} when applied, 0 when fenced — the same answer as FENCED.
  */
 export const COMPLETE_HELD = `${HELPERS}
 local cur = redis.call('GET', KEYS[1])
@@ -152,7 +152,7 @@ end
 local now = clock(ARGV[6])
 local w = tonumber(ARGV[4])
 redis.call('SET', KEYS[1], ARGV[2] .. ms(now) .. ',"expiresAt":' .. ms(now + w) .. ARGV[3], 'PX', w < 1 and 1 or w)
-return 1
+return {1, now}
 `;
 
 /**

@@ -1,6 +1,7 @@
 /**
- * Redis / Valkey dedup store: the state machine of the SQL stores, the claim and every later transition
- * one Lua script (scripts.ts) on the server's clock (`TIME` inside the script; `clock: 'caller'` takes
+ * Redis / Valkey dedup store: the state machine of the SQL stores, the claim one plain `SET NX GET`
+ * (plain-claim.ts) and every later transition one Lua script (scripts.ts), all on the server's clock
+ * (`TIME` inside the scripts, extrapolated for the plain claim: server-clock.ts; `clock: 'caller'` takes
  * the caller's `now`), resolved rows expiring by native TTL, stuck rows found by scanning the rows (no
  * index written per call). Durability is the server's: run it with
  * AOF (`appendonly yes`, `appendfsync everysec` or `always`) — a cache that may drop keys on restart
@@ -8,7 +9,20 @@
  * noeviction` (or `volatile-*`: pending rows carry no TTL and are never chosen).
  */
 import { connectRedis, type RedisClientLike, type RedisConnection } from './client.js';
-import { claimPrefix, csv, patchOf, redisKeys, rowSpans, toDedupRow, toSagaRow, type RedisKeys } from './rows.js';
+import {
+  claimPrefix,
+  csv,
+  patchOf,
+  pendingText,
+  redisKeys,
+  rowSpans,
+  toDedupRow,
+  toSagaRow,
+  type RedisKeys,
+  type RowSpans,
+} from './rows.js';
+import { createPlainClaim } from './plain-claim.js';
+import { createServerClock } from './server-clock.js';
 import { pendingRow, pendingSagaRow } from '../memory.js';
 import { CLAIM, CLAIM_ROW, COMPLETE_HELD, FENCED, RESOLVE, LIST_STALE, PRUNE, TAKE_OVER } from './scripts.js';
 import { createHeldRows, finishedParts } from './held.js';
@@ -88,8 +102,9 @@ interface Table {
 
 type StaleRow = RowId & { leaseExpiresAt: number };
 
-function table(conn: RedisConnection, keys: RedisKeys, open: string, serverClock: boolean): Table {
-  const clock = serverClock ? () => '' : (now: number) => String(now);
+/** `seen`: told every `TIME` reading a script returns (server-clock.ts); given only on the server's clock. */
+function table(conn: RedisConnection, keys: RedisKeys, open: string, seen?: (serverMs: number) => void): Table {
+  const clock = seen ? () => '' : (now: number) => String(now);
   return {
     keys,
     open,
@@ -106,8 +121,10 @@ function table(conn: RedisConnection, keys: RedisKeys, open: string, serverClock
         how.restartWindow ? '1' : '0',
       ];
       const reply = await conn.script(FENCED, [keys.row(f.scope, f.key)], args);
-      if (Array.isArray(reply)) return Number(reply[1]);
-      return Number(reply) === 1 ? f.now : undefined;
+      if (!Array.isArray(reply)) return Number(reply) === 1 ? f.now : undefined;
+      const now = Number(reply[1]);
+      seen?.(now);
+      return now;
     },
     async get(id) {
       const v = await conn.command(['GET', keys.row(id.scope, id.key)]);
@@ -177,45 +194,64 @@ function sagaStore(t: Table): SagaStore {
   };
 }
 
-const isOne = (reply: unknown): boolean => Number(reply) === 1;
 const applied = (now: number | undefined): boolean => now !== undefined;
 const mapped = <R>(json: string | undefined, to: (json: string) => R): R | undefined => (json ? to(json) : undefined);
 
 export function createRedisStore(opts: RedisStoreOptions): FullDedupStore {
   const conn = connectRedis(opts, [CLAIM, CLAIM_ROW, RESOLVE, FENCED, COMPLETE_HELD, TAKE_OVER, LIST_STALE, PRUNE]);
   const prefix = opts.prefix ?? 'idemgen';
-  const t = table(conn, redisKeys(prefix, opts.table ?? 'idemgen_dedup'), DEDUP_OPEN, opts.clock !== 'caller');
+  const server = opts.clock === 'caller' ? undefined : createServerClock();
+  const seen = server?.saw;
+  const t = table(conn, redisKeys(prefix, opts.table ?? 'idemgen_dedup'), DEDUP_OPEN, seen);
   const sagas = new Map<string, SagaStore>();
   const held = createHeldRows();
+  const plainClaim = createPlainClaim(conn);
   const rowKey = (id: RowId): string => t.keys.row(id.scope, id.key);
   /** Settles a held row's entry (whatever the script answers, this token no longer needs it). */
   const settled = async (f: FencedInput, p: Promise<number | undefined>): Promise<boolean> => {
     held.take(rowKey(f), f.leaseToken);
     return applied(await p);
   };
-  const claimRow = (key: string, i: ClaimInput, prefixText: string, tail: string, replace: boolean) =>
-    conn.script(
-      CLAIM_ROW,
-      [key],
-      [t.clock(i.now), replace ? '1' : '0', prefixText, tail, String(i.leaseMs), String(i.ttlMs)],
-    ) as Promise<[number, number, string?]>;
+  const claimRow = async (key: string, i: ClaimInput, spans: RowSpans, replace: boolean) => {
+    const args = [t.clock(i.now), replace ? '1' : '0', claimPrefix(spans), spans.tail, String(i.leaseMs)];
+    args.push(String(i.ttlMs));
+    const reply = (await conn.script(CLAIM_ROW, [key], args)) as [number, number, string?];
+    seen?.(Number(reply[1]));
+    return reply;
+  };
+  /** COMPLETE_HELD's answer: {1, now} applied (a clock reading), 0 fenced. */
+  const completedAt = (reply: unknown): boolean => {
+    if (!Array.isArray(reply)) return false;
+    seen?.(Number(reply[1]));
+    return true;
+  };
+  /** The script claim: the server's `TIME` decides, and comes back as `now`. */
+  const scriptClaim = async (key: string, i: ClaimInput, spans: RowSpans): Promise<ClaimResult> => {
+    let [won, now, text] = await claimRow(key, i, spans, false);
+    if (!won) {
+      const current = toDedupRow(String(text));
+      if (current.status === 'pending' || current.expiresAt > now) return { claimed: false, row: current, now };
+      // A resolved row whose window ended (its native TTL may not have fired yet): replace it, atomically.
+      [won, now, text] = await claimRow(key, i, spans, true);
+      if (!won) return { claimed: false, row: toDedupRow(String(text)), now };
+    }
+    const row = text === undefined ? pendingRow(i, null, now) : toDedupRow(text);
+    held.hold(key, row, text === undefined ? spans : undefined);
+    return { claimed: true, row, now };
+  };
   return {
     async claim(i): Promise<ClaimResult> {
-      // One script decides, on the server's clock: the times of the row come back as the script's `now`.
       const key = rowKey(i);
-      const spans = rowSpans(pendingRow(i, null));
-      const prefixText = claimPrefix(spans);
-      let [won, now, text] = await claimRow(key, i, prefixText, spans.tail, false);
-      if (!won) {
-        const current = toDedupRow(String(text));
-        if (current.status === 'pending' || current.expiresAt > now) return { claimed: false, row: current, now };
-        // A resolved row whose window ended (its native TTL may not have fired yet): replace it, atomically.
-        [won, now, text] = await claimRow(key, i, prefixText, spans.tail, true);
-        if (!won) return { claimed: false, row: toDedupRow(String(text)), now };
-      }
-      const row = text === undefined ? pendingRow({ ...i, now }, null) : toDedupRow(text);
-      held.hold(key, row, text === undefined ? spans : undefined);
-      return { claimed: true, row, now };
+      // The common case is one plain `SET NX GET` on the server's clock as last seen (server-clock.ts);
+      // with no recent reading, or a row to replace, the CLAIM_ROW script reads `TIME` itself.
+      const now = server ? server.now() : i.now;
+      if (now === undefined) return scriptClaim(key, i, rowSpans(pendingRow(i, null)));
+      const row = pendingRow(i, null, now);
+      const spans = rowSpans(row);
+      const plain = await plainClaim(key, row, pendingText(spans, row));
+      if (plain === undefined) return scriptClaim(key, i, spans);
+      if (plain.claimed) held.hold(key, row, spans);
+      return plain;
     },
     get: async (id): Promise<DedupRow | undefined> => mapped(await t.get(id), toDedupRow),
     complete(c) {
@@ -228,7 +264,7 @@ export function createRedisStore(opts: RedisStoreOptions): FullDedupStore {
       const { prefix: finished, tail, windowMs } = finishedParts(h, c);
       const args = [h.spans?.token ?? `"leaseToken":${JSON.stringify(c.leaseToken)}`, finished, tail];
       args.push(String(windowMs), c.leaseToken, t.clock(c.now));
-      return conn.script(COMPLETE_HELD, [key], args).then(isOne);
+      return conn.script(COMPLETE_HELD, [key], args).then(completedAt);
     },
     fail: (f) =>
       settled(
@@ -277,7 +313,7 @@ export function createRedisStore(opts: RedisStoreOptions): FullDedupStore {
     saga(name = 'idemgen_saga') {
       const known = sagas.get(name);
       if (known) return known;
-      const s = sagaStore(table(conn, redisKeys(prefix, name), SAGA_OPEN, false));
+      const s = sagaStore(table(conn, redisKeys(prefix, name), SAGA_OPEN));
       sagas.set(name, s);
       return s;
     },

@@ -74,4 +74,23 @@ describe('Redis row text from spans', () => {
       expect(await raw.get(rowKey(i))).toBe(JSON.stringify(done));
     },
   );
+
+  it('on the server clock: the CLAIM_ROW script, then the plain claim on the extrapolated clock, write the same text', async () => {
+    const own = createRedisStore({ client: raw, prefix }); // fresh: no clock reading yet, so the script claims
+    for (const [n, i] of inputs.entries()) {
+      const input = { ...i, key: `${i.key}-server`, now: 0 }; // the caller's now is ignored
+      const before = Date.now();
+      const claimed = await own.claim(input);
+      expect(claimed.claimed).toBe(true);
+      expect(claimed.row.createdAt).toBeGreaterThanOrEqual(before - 1_000); // the server's clock, not 0
+      expect(await raw.get(rowKey(input))).toBe(JSON.stringify(claimed.row));
+      expect(await own.get(input)).toEqual(claimed.row);
+      if (n === 0) continue;
+      expect(await own.complete({ ...input, result: '1' })).toBe(true);
+      const done = await own.get(input);
+      expect(done).toMatchObject({ status: 'completed', result: '1' });
+      expect(await raw.get(rowKey(input))).toBe(JSON.stringify(done));
+      expect(done!.expiresAt - done!.completedAt!).toBe(i.ttlMs);
+    }
+  });
 });
