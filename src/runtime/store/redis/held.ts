@@ -52,14 +52,19 @@ export function createHeldRows(): HeldRows {
 }
 
 /**
- * The held row completed, as COMPLETE_HELD's pieces: the text up to `completedAt` and the tail after
- * `expiresAt`; `windowMs` is the dedup window, which restarts at the completion.
+ * The held row completed, as COMPLETE_HELD's arguments: with `now` (the caller's, or the server's as
+ * server-clock.ts knows it) the whole row and an empty tail; without, the text up to `completedAt` and
+ * the tail after `expiresAt`, for the script to join around `TIME`. `windowMs`: the dedup window, which
+ * restarts at the completion.
  */
-export function finishedParts(h: Held, c: CompleteInput): { prefix: string; tail: string; windowMs: number } {
+export function finishedParts(
+  h: Held,
+  c: CompleteInput,
+  now: number | undefined,
+): { text: string; tail: string; windowMs: number } {
   const spans = h.spans ?? rowSpans(h.row);
-  return {
-    prefix: completedPrefix(spans, h.row, c.result, c.externalId ?? null),
-    tail: spans.tail,
-    windowMs: h.row.expiresAt - h.row.createdAt,
-  };
+  const windowMs = h.row.expiresAt - h.row.createdAt;
+  const text = completedPrefix(spans, h.row, c.result, c.externalId ?? null);
+  if (now === undefined) return { text, tail: spans.tail, windowMs };
+  return { text: `${text}${now},"expiresAt":${now + windowMs}${spans.tail}`, tail: '', windowMs };
 }

@@ -135,23 +135,31 @@ return {1, now}
 
 /**
  * Completion of a row this store object claimed and still holds (store.ts remembers the row it wrote),
- * so the client sends the finished row but for its two times and nothing is decoded or re-encoded here:
- * the fast path is one GET, two plain `string.find`s and a SET. KEYS: row. ARGV: the `"leaseToken":"…"`
- * text as JSON.stringify writes it, the finished row up to `completedAt`, its tail after `expiresAt`, the
- * window (ms, restarted now: `expiresAt = now + window`, also the native TTL), the token, now.
+ * so the client sends the finished row and nothing is decoded or re-encoded here: the fast path is one
+ * GET, two plain `string.find`s and a SET. KEYS: row. ARGV: the `"leaseToken":"…"` text as
+ * JSON.stringify writes it, the finished row, '' or its tail, the window (ms; also the native TTL), the
+ * token. With the server's clock known to the client (server-clock.ts) the row is whole, its times
+ * `completedAt` = that now and `expiresAt` = now + window, and the tail is ''. Otherwise the row stops
+ * after `"completedAt":` and the script adds `TIME`, the window's end and the tail.
  * A token that cjson spelled differently (it escapes `/`) is checked by decoding.
- * Returns {1, now} when applied, 0 when fenced — the same answer as FENCED.
+ * Returns 1 (whole row) or {1, now} (`TIME` read) when applied, 0 when fenced — the same answer as FENCED.
  */
-export const COMPLETE_HELD = `${HELPERS}
+export const COMPLETE_HELD = `
 local cur = redis.call('GET', KEYS[1])
 if not cur then return 0 end
 if not (string.find(cur, ARGV[1], 1, true) and string.find(cur, '"status":"pending"', 1, true)) then
   local r = cjson.decode(cur)
   if r.leaseToken ~= ARGV[5] or r.status ~= 'pending' then return 0 end
 end
-local now = clock(ARGV[6])
 local w = tonumber(ARGV[4])
-redis.call('SET', KEYS[1], ARGV[2] .. ms(now) .. ',"expiresAt":' .. ms(now + w) .. ARGV[3], 'PX', w < 1 and 1 or w)
+if ARGV[3] == '' then
+  redis.call('SET', KEYS[1], ARGV[2], 'PX', w < 1 and 1 or w)
+  return 1
+end
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local ms = string.format
+redis.call('SET', KEYS[1], ARGV[2] .. ms('%d', now) .. ',"expiresAt":' .. ms('%d', now + w) .. ARGV[3], 'PX', w < 1 and 1 or w)
 return {1, now}
 `;
 

@@ -219,9 +219,9 @@ export function createRedisStore(opts: RedisStoreOptions): FullDedupStore {
     seen?.(Number(reply[1]));
     return reply;
   };
-  /** COMPLETE_HELD's answer: {1, now} applied (a clock reading), 0 fenced. */
+  /** COMPLETE_HELD's answer: 1 or {1, now} (a clock reading) applied, 0 fenced. */
   const completedAt = (reply: unknown): boolean => {
-    if (!Array.isArray(reply)) return false;
+    if (!Array.isArray(reply)) return Number(reply) === 1;
     seen?.(Number(reply[1]));
     return true;
   };
@@ -261,9 +261,9 @@ export function createRedisStore(opts: RedisStoreOptions): FullDedupStore {
         const patch = { status: 'completed', result: c.result, externalId: c.externalId ?? null, error: null };
         return t.fenced(c, DEDUP_OPEN, patch, { timed: { completedAt: 0 }, restartWindow: true }).then(applied);
       }
-      const { prefix: finished, tail, windowMs } = finishedParts(h, c);
-      const args = [h.spans?.token ?? `"leaseToken":${JSON.stringify(c.leaseToken)}`, finished, tail];
-      args.push(String(windowMs), c.leaseToken, t.clock(c.now));
+      // The completion's times: the server's clock as last seen (or the caller's); none known, the script reads TIME.
+      const { text, tail, windowMs } = finishedParts(h, c, server ? server.now() : c.now);
+      const args = [`"leaseToken":${JSON.stringify(c.leaseToken)}`, text, tail, String(windowMs), c.leaseToken];
       return conn.script(COMPLETE_HELD, [key], args).then(completedAt);
     },
     fail: (f) =>
