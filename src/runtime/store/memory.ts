@@ -71,11 +71,11 @@ export function pendingSagaRow(i: SagaClaimInput): SagaRow {
 }
 
 /** A row resolving at `now` keeps its full window from then: `now + (expiresAt − createdAt)`. */
-export const windowEnd = (row: Pick<DedupRow, 'createdAt' | 'expiresAt'>, now: number): number =>
+const windowEnd = (row: Pick<DedupRow, 'createdAt' | 'expiresAt'>, now: number): number =>
   now + (row.expiresAt - row.createdAt);
 
 /** The columns a resolution sets, shared by every store (SQL spells the same thing in its UPDATE). */
-export function resolvedPatch(r: ResolveInput, row: Pick<DedupRow, 'createdAt' | 'expiresAt'>): Partial<DedupRow> {
+function resolvedPatch(r: ResolveInput, row: Pick<DedupRow, 'createdAt' | 'expiresAt'>): Partial<DedupRow> {
   const common = { leaseToken: null, completedAt: r.now, resolution: r.resolution };
   if (r.as === 'completed') {
     return { ...common, status: 'completed', result: r.result ?? null, error: null, expiresAt: windowEnd(row, r.now) };

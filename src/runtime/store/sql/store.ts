@@ -119,12 +119,8 @@ export function createSqlStore(rawDriver: SqlDriver, opts: SqlStoreOptions = {})
     const rows = await driver.all(`SELECT ${COLUMNS} FROM ${t} WHERE ${byId}`, [id.scope, id.key]);
     return rows[0] ? toDedupRow(rows[0]) : undefined;
   };
-  /** The row and the clock that judges it, read in one statement. */
+  /** On the server's clock: the row and the clock that judges it, read in one statement. */
   const readAt = async (i: ClaimInput): Promise<{ row: DedupRow; now: number } | undefined> => {
-    if (!server) {
-      const row = await get(i);
-      return row && { row, now: i.now };
-    }
     const found = await driver.all(`SELECT ${COLUMNS}, ${N} AS store_now FROM ${t} WHERE ${byId}`, [i.scope, i.key]);
     return found[0] && { row: toDedupRow(found[0]), now: num(found[0].store_now) };
   };
@@ -135,9 +131,13 @@ export function createSqlStore(rawDriver: SqlDriver, opts: SqlStoreOptions = {})
       for (let turn = 0; turn < 5; turn++) {
         const inserted = await rows.insert(claim, [i.scope, i.key, ...claimValues(i, server)], [i.scope, i.key]);
         if (inserted) return { claimed: true, row: toDedupRow(inserted) };
-        const read = await readAt(i);
-        if (!read) continue; // released or pruned between the two statements
-        const { row, now } = read;
+        let row: DedupRow | undefined;
+        let now = i.now;
+        if (server) {
+          const read = await readAt(i);
+          if (read) ({ row, now } = read);
+        } else row = await get(i);
+        if (!row) continue; // released or pruned between the two statements
         if (row.status === 'pending' || row.expiresAt > now) return { claimed: false, row, now };
         // Re-initialise the expired row in place (one compare-and-set, like the insert) so an operator's
         // `resolution` on it survives the retry it allowed.
