@@ -137,8 +137,8 @@ return {1, now}
  * Completion of a row this store object claimed and still holds (store.ts remembers the row it wrote),
  * so the client sends the finished row and nothing is decoded or re-encoded here: the fast path is one
  * GET, two plain `string.find`s and a SET. KEYS: row. ARGV: the `"leaseToken":"…"` text as
- * JSON.stringify writes it, the finished row, '' or its tail, the window (ms; also the native TTL), the
- * token. With the server's clock known to the client (server-clock.ts) the row is whole, its times
+ * JSON.stringify writes it, the finished row, '' or its tail, the window (ms, ≥ 1; also the native TTL,
+ * passed to SET as the text it came in: a Lua number would be formatted again), the token. With the server's clock known to the client (server-clock.ts) the row is whole, its times
  * `completedAt` = that now and `expiresAt` = now + window, and the tail is ''. Otherwise the row stops
  * after `"completedAt":` and the script adds `TIME`, the window's end and the tail.
  * A token that cjson spelled differently (it escapes `/`) is checked by decoding.
@@ -151,11 +151,11 @@ if not (string.find(cur, ARGV[1], 1, true) and string.find(cur, '"status":"pendi
   local r = cjson.decode(cur)
   if r.leaseToken ~= ARGV[5] or r.status ~= 'pending' then return 0 end
 end
-local w = tonumber(ARGV[4])
 if ARGV[3] == '' then
-  redis.call('SET', KEYS[1], ARGV[2], 'PX', w < 1 and 1 or w)
+  redis.call('SET', KEYS[1], ARGV[2], 'PX', ARGV[4])
   return 1
 end
+local w = tonumber(ARGV[4])
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 local ms = string.format

@@ -263,7 +263,13 @@ export function createRedisStore(opts: RedisStoreOptions): FullDedupStore {
       }
       // The completion's times: the server's clock as last seen (or the caller's); none known, the script reads TIME.
       const { text, tail, windowMs } = finishedParts(h, c, server ? server.now() : c.now);
-      const args = [`"leaseToken":${JSON.stringify(c.leaseToken)}`, text, tail, String(windowMs), c.leaseToken];
+      const args = [
+        `"leaseToken":${JSON.stringify(c.leaseToken)}`,
+        text,
+        tail,
+        String(Math.max(1, windowMs)),
+        c.leaseToken,
+      ];
       return conn.script(COMPLETE_HELD, [key], args).then(completedAt);
     },
     fail: (f) =>
