@@ -11,7 +11,7 @@
  * and AWS Powertools' `makeIdempotent` + `CachePersistenceLayer`, side by side in one run.
  * First: the OpenTelemetry hooks' cost with no SDK registered (ratio against `telemetry: false`).
  * Run `npm run build` first: the runtime measured is the built package (`--src`: the sources via tsx).
- * Usage: node scripts/bench-runtime.mjs [--calls 2000] [--only otel|redis] [--src]
+ * Usage: node scripts/bench-runtime.mjs [--calls 2000] [--only otel|sqlite|redis] [--src]
  */
 import { execFileSync } from 'node:child_process';
 import { chmodSync, chownSync, mkdtempSync, rmSync } from 'node:fs';
@@ -194,6 +194,10 @@ const sqlite = rt.createSqliteStore({ filename, table: sql.dedupTable });
 report('SQLite (WAL file)', await benchStore('sqlite', sqlite, httpUrl));
 await sqlite.close();
 rmSync(dir, { recursive: true, force: true });
+if (only === 'sqlite') {
+  http.close();
+  process.exit(0);
+}
 
 const cluster = await startPostgres();
 try {

@@ -37,8 +37,15 @@ export interface IdempotencyOptions {
   maxResultBytes?: number;
   /** Applied to the stored copy only; the live caller gets the unredacted result. */
   redact?: (result: unknown, info: { operation: string; key: string }) => unknown;
+  /**
+   * The application's clock (default `Date.now`). Memory and SQLite judge leases and expiry by it;
+   * PostgreSQL, MySQL/MariaDB and Redis by their own server's clock (unless created with `clock: 'caller'`).
+   */
   now?: () => number;
-  /** Dedup window when a call gives no `ttlSeconds` (SOP Step 4: ≥ 1 h; default 24 h like Stripe). */
+  /**
+   * Dedup window when a call gives no `ttlSeconds` (SOP Step 4: ≥ 1 h; default 24 h like Stripe). It
+   * counts from the call's completion and must be longer than `leaseMs`.
+   */
   defaultTtlSeconds?: number;
   /**
    * Spans and metrics through `@opentelemetry/api` when it is installed (telemetry.ts); they go nowhere
@@ -61,6 +68,7 @@ export interface RunRequest {
   scope?: string | KeyScope;
   args: unknown;
   mechanism: StoreMechanism;
+  /** This call's dedup window, from its completion; longer than `leaseMs`, else `run` rejects with a TypeError. */
   ttlSeconds?: number;
   /** For the span (`gen_ai.tool.name`); default: the operation without its `tool:` prefix, if it has one. */
   toolName?: string;
@@ -184,6 +192,7 @@ async function onExisting<T>(
   fn: (ctx: RunContext) => Promise<T>,
   mayWait: boolean,
   probe: Probe,
+  now: number,
 ): Promise<RunResult<T> | undefined> {
   if (row.argsHash !== call.argsHash || row.operation !== call.req.operation) {
     throw new IdempotencyConflictError(
@@ -192,7 +201,8 @@ async function onExisting<T>(
     );
   }
   if (row.status !== 'pending') return replay<T>(call, row);
-  if (row.leaseExpiresAt > m.now()) {
+  // `now` is the store's clock when it keeps one (PostgreSQL, MySQL, Redis): the lease is judged where it was set.
+  if (row.leaseExpiresAt > now) {
     if (mayWait) return undefined;
     throw new IdempotencyInFlightError(`${call.req.operation} is still in flight under this key`, call.ctx(row));
   }
@@ -247,6 +257,7 @@ async function run<T>(
   }
   const argsSummary = summarizeArgs(req.args, req.operation, m.summarize);
   const ttlMs = (req.ttlSeconds ?? m.defaultTtlSeconds) * 1000;
+  if (req.ttlSeconds !== undefined) checkWindow(`ttlSeconds of ${req.operation}`, req.ttlSeconds, m.leaseMs);
   const polls = Math.max(0, Math.ceil(m.waitMs / Math.max(1, m.pollMs)));
   for (let poll = 0; ; poll++) {
     const token = randomUUID(); // a fencing token, never the idempotency key
@@ -264,10 +275,23 @@ async function run<T>(
     });
     probe.attempts = claim.row.attempts;
     if (claim.claimed) return execute(m, call, claim.row, token, fn);
-    const outcome = await onExisting(m, call, claim.row, token, fn, poll < polls, probe);
+    const outcome = await onExisting(m, call, claim.row, token, fn, poll < polls, probe, claim.now ?? m.now());
     if (outcome) return outcome;
     await sleep(m.pollMs);
   }
+}
+
+/**
+ * The dedup window must outlast the lease: a window no longer than the lease would let a key be claimed
+ * afresh while its first attempt may still be running (the window counts from the completion, the lease
+ * from the last heartbeat).
+ */
+function checkWindow(what: string, ttlSeconds: number, leaseMs: number): void {
+  if (Number.isFinite(ttlSeconds) && ttlSeconds * 1000 > leaseMs) return;
+  throw new TypeError(
+    `${what} (${ttlSeconds} s = ${ttlSeconds * 1000} ms) must be longer than leaseMs (${leaseMs} ms): ` +
+      'raise the TTL or shorten the lease',
+  );
 }
 
 export function createIdempotency(options: IdempotencyOptions): Idempotency {
@@ -282,6 +306,7 @@ export function createIdempotency(options: IdempotencyOptions): Idempotency {
     // An option passed as `undefined` keeps its default (a spread alone would erase it).
     ...(Object.fromEntries(Object.entries(options).filter(([, v]) => v !== undefined)) as IdempotencyOptions),
   };
+  checkWindow('createIdempotency: defaultTtlSeconds', m.defaultTtlSeconds, m.leaseMs);
   const observed = (req: Pick<RunRequest, 'operation' | 'mechanism' | 'toolName' | 'toolCallId'>): ObservedCall => ({
     operation: req.operation,
     mechanism: req.mechanism,

@@ -1,7 +1,8 @@
 /**
  * In-memory dedup store for unit tests only: a process restart forgets every key, which is
  * exactly what SOP §6 forbids in production ("don't store the dedup key only in memory").
- * Each method runs synchronously, so claim is atomic within the event loop.
+ * Each method runs synchronously, so claim is atomic within the event loop. Single-host by nature:
+ * leases and expiry are judged by the caller's `now` (one process, one clock).
  */
 import type {
   ClaimInput,
@@ -22,9 +23,12 @@ import type {
   SagaStatus,
 } from './types.js';
 
-/** The columns a resolution sets, shared by every store (SQL spells the same thing in its UPDATE). */
-/** The row a won claim writes (every store: the same pending state, lease and TTL from the claim). */
-export function pendingRow(i: ClaimInput, resolution: string | null): DedupRow {
+/**
+ * The row a won claim writes (every store: the same pending state and lease). Its `expiresAt` is
+ * `now + ttlMs` only to keep the window's length (`expiresAt − createdAt`): the lease governs a pending
+ * row, and `complete`/`fail` restart the window from the completion (`windowEnd`).
+ */
+export function pendingRow(i: ClaimInput, resolution: string | null, now = i.now): DedupRow {
   return {
     scope: i.scope,
     key: i.key,
@@ -36,11 +40,11 @@ export function pendingRow(i: ClaimInput, resolution: string | null): DedupRow {
     error: null,
     externalId: null,
     leaseToken: i.leaseToken,
-    leaseExpiresAt: i.now + i.leaseMs,
+    leaseExpiresAt: now + i.leaseMs,
     attempts: 1,
-    createdAt: i.now,
+    createdAt: now,
     completedAt: null,
-    expiresAt: i.now + i.ttlMs,
+    expiresAt: now + i.ttlMs,
     argsSummary: i.argsSummary ?? null,
     resolution,
   };
@@ -66,9 +70,16 @@ export function pendingSagaRow(i: SagaClaimInput): SagaRow {
   };
 }
 
-export function resolvedPatch(r: ResolveInput): Partial<DedupRow> {
+/** A row resolving at `now` keeps its full window from then: `now + (expiresAt − createdAt)`. */
+const windowEnd = (row: Pick<DedupRow, 'createdAt' | 'expiresAt'>, now: number): number =>
+  now + (row.expiresAt - row.createdAt);
+
+/** The columns a resolution sets, shared by every store (SQL spells the same thing in its UPDATE). */
+function resolvedPatch(r: ResolveInput, row: Pick<DedupRow, 'createdAt' | 'expiresAt'>): Partial<DedupRow> {
   const common = { leaseToken: null, completedAt: r.now, resolution: r.resolution };
-  if (r.as === 'completed') return { ...common, status: 'completed', result: r.result ?? null, error: null };
+  if (r.as === 'completed') {
+    return { ...common, status: 'completed', result: r.result ?? null, error: null, expiresAt: windowEnd(row, r.now) };
+  }
   // Expired at once: the next claim replaces the row and the retry runs.
   return { ...common, status: 'failed', error: r.error, expiresAt: r.now };
 }
@@ -144,9 +155,10 @@ function createMemorySagaStore(): SagaStore {
 export function createMemoryStore(): FullDedupStore {
   const rows = new Map<string, DedupRow>();
   const sagas = new Map<string, SagaStore>();
-  const update = (f: FencedInput, patch: Partial<DedupRow>): boolean => {
+  const update = (f: FencedInput, patch: Partial<DedupRow>, resolves = false): boolean => {
     const row = rows.get(idOf(f));
     if (!fencedPending(row, f.leaseToken)) return false;
+    if (resolves) patch.expiresAt = windowEnd(row, f.now); // the window counts from the completion
     Object.assign(row, patch);
     return true;
   };
@@ -163,16 +175,14 @@ export function createMemoryStore(): FullDedupStore {
       return row ? { ...row } : undefined;
     },
     async complete(c: CompleteInput) {
-      return update(c, {
-        status: 'completed',
-        result: c.result,
-        externalId: c.externalId ?? null,
-        error: null,
-        completedAt: c.now,
-      });
+      return update(
+        c,
+        { status: 'completed', result: c.result, externalId: c.externalId ?? null, error: null, completedAt: c.now },
+        true,
+      );
     },
     async fail(f: FailInput) {
-      return update(f, { status: 'failed', error: f.error, completedAt: f.now });
+      return update(f, { status: 'failed', error: f.error, completedAt: f.now }, true);
     },
     async markUnknown(f: FailInput) {
       return update(f, { error: f.error, leaseExpiresAt: f.now });
@@ -183,7 +193,7 @@ export function createMemoryStore(): FullDedupStore {
     async resolve(r: ResolveInput) {
       const row = rows.get(idOf(r));
       if (row?.status !== 'pending' || row.leaseExpiresAt > r.now) return undefined;
-      Object.assign(row, resolvedPatch(r));
+      Object.assign(row, resolvedPatch(r, row));
       return { ...row };
     },
     async takeOver(t: TakeOverInput) {

@@ -8,7 +8,7 @@
  */
 import mysql from 'mysql2/promise';
 import type { SqlDriver, SqlQueries } from './sql/driver.js';
-import { createSqlStore } from './sql/store.js';
+import { createSqlStore, type StoreClock } from './sql/store.js';
 import type { FullDedupStore } from './types.js';
 
 /** The slice of a mysql2/promise connection the store uses. */
@@ -38,6 +38,11 @@ export interface MysqlStoreOptions {
   /** An existing pool; the store then does not end it. */
   pool?: MysqlPoolLike;
   table?: string;
+  /**
+   * Whose clock decides leases and expiry: `store` (default) the database server's, read inside each
+   * statement, so application servers with skewed clocks still agree; `caller` the `now` each call passes.
+   */
+  clock?: StoreClock;
   /** A database other than the connection's (MySQL's schemas are databases). */
   database?: string;
   /** Extra pool settings (mysql2 PoolOptions) when the store creates the pool. */
@@ -110,5 +115,5 @@ export function createMysqlDriver(opts: MysqlStoreOptions): SqlDriver {
 }
 
 export function createMysqlStore(opts: MysqlStoreOptions): FullDedupStore {
-  return createSqlStore(createMysqlDriver(opts), { table: opts.table, schema: opts.database });
+  return createSqlStore(createMysqlDriver(opts), { table: opts.table, schema: opts.database, clock: opts.clock });
 }

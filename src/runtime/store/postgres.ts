@@ -7,7 +7,7 @@
 import pg from 'pg';
 import type { Pool, PoolConfig, QueryResultRow } from 'pg';
 import type { SqlDriver } from './sql/driver.js';
-import { createSqlStore } from './sql/store.js';
+import { createSqlStore, type StoreClock } from './sql/store.js';
 import type { FullDedupStore } from './types.js';
 
 /**
@@ -28,6 +28,11 @@ export interface PostgresStoreOptions {
   /** An existing pool; the store then does not end it. */
   pool?: PgPoolLike;
   table?: string;
+  /**
+   * Whose clock decides leases and expiry: `store` (default) the database server's, read inside each
+   * statement, so application servers with skewed clocks still agree; `caller` the `now` each call passes.
+   */
+  clock?: StoreClock;
   schema?: string;
   /** Extra pool settings (`pg` PoolConfig) when the store creates the pool. */
   poolConfig?: Record<string, unknown>;
@@ -97,5 +102,5 @@ export function createPostgresDriver(opts: PostgresStoreOptions): SqlDriver {
 }
 
 export function createPostgresStore(opts: PostgresStoreOptions): FullDedupStore {
-  return createSqlStore(createPostgresDriver(opts), { table: opts.table, schema: opts.schema });
+  return createSqlStore(createPostgresDriver(opts), { table: opts.table, schema: opts.schema, clock: opts.clock });
 }

@@ -25,6 +25,11 @@ export interface DedupRow {
   attempts: number;
   createdAt: number;
   completedAt: number | null;
+  /**
+   * When a resolved row stops counting: `completedAt` + the dedup window, set by `complete`/`fail`. A
+   * pending row is governed by its lease, never by this (it is neither replaced nor pruned); until it
+   * resolves `expiresAt − createdAt` holds the window's length, so completion can restart it.
+   */
   expiresAt: number;
   /** JSON text: what the `summarize` hook kept of the arguments at claim time (reconcile shows it). */
   argsSummary: string | null;
@@ -37,6 +42,12 @@ export interface RowId {
   key: string;
 }
 
+/**
+ * Times. Every input's `now` is the caller's clock (epoch ms). A store with a clock of its own — PostgreSQL,
+ * MySQL/MariaDB and Redis, unless created with `clock: 'caller'` — ignores it and reads its server's clock
+ * inside the statement or script, so two application servers whose clocks disagree still agree on every
+ * lease and expiry. Memory and SQLite are single-host stores and use the caller's `now`.
+ */
 export interface ClaimInput extends RowId {
   operation: string;
   argsHash: string;
@@ -48,14 +59,20 @@ export interface ClaimInput extends RowId {
   argsSummary?: string | null;
 }
 
-/** `claimed: false` carries the row that won; the caller decides replay / wait / conflict. */
-export type ClaimResult<R = DedupRow> = { claimed: true; row: R } | { claimed: false; row: R };
+/**
+ * `claimed: false` carries the row that won; the caller decides replay / wait / conflict. `now`: the
+ * store's clock at the claim, when the store keeps its own; the caller judges the row's lease by it.
+ */
+export type ClaimResult<R = DedupRow> =
+  | { claimed: true; row: R; now?: number }
+  | { claimed: false; row: R; now?: number };
 
 export interface FencedInput extends RowId {
   leaseToken: string;
   now: number;
 }
 
+/** Completion restarts the window: `completedAt = now`, `expiresAt = now + (expiresAt − createdAt)`. So does `fail`. */
 export interface CompleteInput extends FencedInput {
   result: string | null;
   externalId?: string | null;

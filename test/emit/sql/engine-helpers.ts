@@ -60,19 +60,18 @@ export function emittedMigrations(dialect: Dialect, config: ResolvedConfig): Map
 }
 
 /** Bind values for the claim statement, in CLAIM_COLUMNS order. */
-export function claimParams(key: string, leaseToken: string, now = 1_700_000_000_000): (string | number)[] {
-  return [
-    'tenant-a',
-    key,
-    'POST /charges',
-    'a'.repeat(64),
-    'OP-5',
-    leaseToken,
-    now + 30_000,
-    now,
-    now + 86_400_000,
-    '{"amount":"number"}',
-  ];
+/**
+ * The claim's binds. SQLite takes the caller's times (lease expiry, now, now + TTL); PostgreSQL and
+ * MySQL/MariaDB read their own clock in the statement and bind the lease and TTL lengths instead.
+ */
+export function claimParams(
+  key: string,
+  leaseToken: string,
+  clock: 'caller' | 'server' = 'caller',
+  now = 1_700_000_000_000,
+): (string | number)[] {
+  const times = clock === 'server' ? [30_000, 86_400_000] : [now + 30_000, now, now + 86_400_000];
+  return ['tenant-a', key, 'POST /charges', 'a'.repeat(64), 'OP-5', leaseToken, ...times, '{"amount":"number"}'];
 }
 
 /** A 63-character table name: the longest the policy accepts, so derived index names must be shortened. */

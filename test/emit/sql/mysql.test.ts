@@ -105,7 +105,7 @@ describe('MariaDB: the claim under concurrency', () => {
     const conns = await Promise.all(Array.from({ length: 50 }, () => mysql.createConnection(url)));
     try {
       const results = await Promise.allSettled(
-        conns.map((c, i) => c.query(claim, claimParams('race-key', `lease-${i}`))),
+        conns.map((c, i) => c.query(claim, claimParams('race-key', `lease-${i}`, 'server'))),
       );
       const winners = results.flatMap((r, i) => (r.status === 'fulfilled' ? [i] : []));
       expect(winners).toHaveLength(1);

@@ -97,7 +97,9 @@ describe('PostgreSQL: the claim under concurrency', () => {
     const clients = Array.from({ length: 50 }, () => new pg.Client({ connectionString: url }));
     await Promise.all(clients.map((c) => c.connect()));
     try {
-      const results = await Promise.all(clients.map((c, i) => c.query(claim, claimParams('race-key', `lease-${i}`))));
+      const results = await Promise.all(
+        clients.map((c, i) => c.query(claim, claimParams('race-key', `lease-${i}`, 'server'))),
+      );
       const winners = results.flatMap((r, i) => (r.rows.length === 1 ? [i] : []));
       expect(winners).toHaveLength(1);
       const { rows } = await db.query(

@@ -21,7 +21,7 @@ describe.each(STORE_KINDS)('lease heartbeat on %s', (kind) => {
   let store: FullDedupStore;
   let table: string;
   beforeAll(async () => {
-    t = await makeStore(kind, inject('pgUrl'), 'beat');
+    t = await makeStore(kind, inject('pgUrl'), 'beat', { clock: 'caller' }); // some tests drive time through `now`
     store = t.store;
     table = t.location.sagaTable;
   });

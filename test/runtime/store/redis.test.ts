@@ -22,7 +22,7 @@ describe('Redis store specifics', () => {
   beforeAll(async () => {
     raw = createClient({ url: inject('redisUrl') });
     await raw.connect();
-    store = createRedisStore({ client: raw, prefix });
+    store = createRedisStore({ client: raw, prefix, clock: 'caller' }); // the tests drive time through `now`
   });
   afterAll(async () => {
     await store.close(); // a caller's client is not closed by the store
@@ -144,13 +144,13 @@ describe('Redis store specifics', () => {
       leaseExpiresAt: now + 90_010,
       attempts: 1,
       createdAt: now,
-      expiresAt: now + 5_000,
+      expiresAt: now + 20 + 5_000, // the window restarts at the completion
       leaseToken: 't-held-key-0000001',
     });
   });
 
   it('a held completion is fenced after another store object took the row over', async () => {
-    const other = createRedisStore({ client: raw, prefix });
+    const other = createRedisStore({ client: raw, prefix, clock: 'caller' });
     const now = Date.now();
     await store.claim({
       // lease long expired; the dedup window (10 min) still open
@@ -188,10 +188,10 @@ describe('Redis store specifics', () => {
     });
   });
 
-  // A claim is one plain `SET NX GET` (plain-claim.ts) and nothing else is written: listStale reads the rows.
+  // A claim is one script (CLAIM_ROW) that writes the row and nothing else: listStale reads the rows.
   it('a fresh-key call writes one key, the row; a replay writes none', async () => {
     const own = `one_${process.pid}`;
-    const solo = createRedisStore({ client: raw, prefix: own });
+    const solo = createRedisStore({ client: raw, prefix: own, clock: 'caller' });
     const now = Date.now();
     const id = { scope: '', key: 'solo-key-0000001' };
     const input = { ...id, operation: 'POST /x', argsHash: HASH, mechanism: 'fail-closed' as const };
@@ -207,7 +207,7 @@ describe('Redis store specifics', () => {
 
   it('listStale scans every page: stuck rows only, oldest lease first, cut at the limit', async () => {
     const own = `scan_${process.pid}`;
-    const big = createRedisStore({ client: raw, prefix: own });
+    const big = createRedisStore({ client: raw, prefix: own, clock: 'caller' });
     const now = Date.now();
     const claimAt = (key: string, at: number, leaseMs = 60_000) =>
       big.claim({

@@ -53,7 +53,20 @@ export async function migratePostgres(url: string, schema: string, name: string)
   }
 }
 
-export async function makeStore(kind: StoreKind, pgUrl: string, prefix: string): Promise<TestStore> {
+/**
+ * `clock: 'caller'` for tests that drive time through the `now` they pass (a simulated clock); by
+ * default PostgreSQL, MySQL/MariaDB and Redis judge leases and expiry by their own clock.
+ */
+export interface StoreOptions {
+  clock?: 'store' | 'caller';
+}
+
+export async function makeStore(
+  kind: StoreKind,
+  pgUrl: string,
+  prefix: string,
+  opts: StoreOptions = {},
+): Promise<TestStore> {
   const name = `${prefix}_${process.pid}_${++counter}`;
   const sql = sqlConfigFor(name);
   if (kind === 'memory') {
@@ -76,11 +89,11 @@ export async function makeStore(kind: StoreKind, pgUrl: string, prefix: string):
       },
     };
   }
-  if (kind === 'redis') return makeRedisStore(name, sql.dedupTable, sql.sagaTable);
-  if (kind === 'mysql') return makeMysqlStore(name);
+  if (kind === 'redis') return makeRedisStore(name, sql.dedupTable, sql.sagaTable, opts);
+  if (kind === 'mysql') return makeMysqlStore(name, opts);
   const schema = `rt_${name}`;
   await migratePostgres(pgUrl, schema, name);
-  const store = createPostgresStore({ connectionString: pgUrl, table: sql.dedupTable, schema });
+  const store = createPostgresStore({ connectionString: pgUrl, table: sql.dedupTable, schema, clock: opts.clock });
   return {
     store,
     location: { connectionString: pgUrl, schema, table: sql.dedupTable, sagaTable: sql.sagaTable },
@@ -95,10 +108,10 @@ export async function makeStore(kind: StoreKind, pgUrl: string, prefix: string):
 }
 
 /** Redis has no migration: a fresh key prefix per store isolates it; cleanup deletes its keys. */
-async function makeRedisStore(name: string, table: string, sagaTable: string): Promise<TestStore> {
+async function makeRedisStore(name: string, table: string, sagaTable: string, opts: StoreOptions): Promise<TestStore> {
   const url = inject('redisUrl');
   const prefix = `t_${name}`;
-  const store = createRedisStore({ url, prefix, table });
+  const store = createRedisStore({ url, prefix, table, clock: opts.clock });
   return {
     store,
     location: { url, prefix, table, sagaTable },
@@ -115,7 +128,7 @@ async function makeRedisStore(name: string, table: string, sagaTable: string): P
 }
 
 /** MySQL/MariaDB: a fresh database per store (MySQL's schemas are databases), tables from the generated migration. */
-async function makeMysqlStore(name: string): Promise<TestStore> {
+async function makeMysqlStore(name: string, opts: StoreOptions): Promise<TestStore> {
   const url = inject('mysqlUrl');
   const database = `rt_${name}`;
   const admin = await mysql.createConnection({ uri: url, multipleStatements: true });
@@ -123,7 +136,7 @@ async function makeMysqlStore(name: string): Promise<TestStore> {
   await admin.query(renderStoreMigration('mysql', sqlConfigFor(name, database), { saga: true }).up);
   await admin.end();
   const table = sqlConfigFor(name).dedupTable;
-  const store = createMysqlStore({ uri: url, database, table });
+  const store = createMysqlStore({ uri: url, database, table, clock: opts.clock });
   return {
     store,
     location: { url, database, table, sagaTable: sqlConfigFor(name).sagaTable },

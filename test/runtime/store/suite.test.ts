@@ -37,7 +37,7 @@ describe.each(STORE_KINDS)('FullDedupStore on %s', (kind) => {
   let t: TestStore;
   let store: FullDedupStore;
   beforeAll(async () => {
-    t = await makeStore(kind, inject('pgUrl'), 'suite');
+    t = await makeStore(kind, inject('pgUrl'), 'suite', { clock: 'caller' }); // the tests drive time through `now`
     store = t.store;
   });
   afterAll(() => t.cleanup());
@@ -217,7 +217,7 @@ describe.each(STORE_KINDS)('FullDedupStore on %s', (kind) => {
       result: '{"id":"ch_7"}',
       error: null,
       completedAt: 20_002_000,
-      expiresAt: 20_060_000,
+      expiresAt: 20_062_000, // the full 60 s window from the resolution
     });
     expect(
       await store.resolve({ ...done, as: 'failed', error: '', resolution: '{}', now: 20_003_000 }),

@@ -6,7 +6,10 @@
  * `listStale` finds unresolved rows by scanning the rows themselves, so a claimer SIGKILLed right after
  * this SET leaves a row reconcile still lists.
  *
- * `undefined` hands the claim to the CLAIM script: a resolved row past `expiresAt` (replaced there,
+ * The row's times are the server's clock as server-clock.ts extrapolates it (or the caller's `now` with
+ * `clock: 'caller'`): `row.createdAt` is that now, returned with a row that won (`ClaimResult.now`).
+ *
+ * `undefined` hands the claim to the CLAIM_ROW script: a resolved row past `expiresAt` (replaced there,
  * carrying an operator's resolution over), or a server older than 7.0 (`NX` with `GET` is a syntax
  * error there; this store object then stops trying).
  */
@@ -23,7 +26,7 @@ export function createPlainClaim(conn: RedisConnection): PlainClaim {
     if (found === null || found === undefined) return { claimed: true, row };
     const current = toDedupRow(String(found));
     if (current.status !== 'pending' && current.expiresAt <= row.createdAt) return undefined;
-    return { claimed: false, row: current };
+    return { claimed: false, row: current, now: row.createdAt };
   };
   const unsupported = (err: unknown): undefined => {
     if (!/syntax error/i.test(String((err as Error)?.message))) throw err;

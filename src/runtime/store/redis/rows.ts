@@ -84,36 +84,41 @@ const q = JSON.stringify;
 const num = (n: number | null): string => (n !== null && Number.isFinite(n) ? String(n) : 'null');
 
 /**
- * A claimed row's JSON in the spans that stay fixed until it completes, so the completion's text is
- * three joins and two string escapes instead of a second JSON.stringify of the whole row (held.ts). The
- * joins give exactly JSON.stringify's text of the row (memory.ts pendingRow's field order; a test pins it).
+ * A dedup row's JSON in the spans that stay fixed from claim to completion. The times are the server's
+ * (Redis `TIME`): the CLAIM_ROW script joins `claimPrefix` and `tail` around the times it reads, the plain
+ * claim joins them around the extrapolated server clock (`pendingText`), and COMPLETE_HELD joins
+ * `completedPrefix` and `tail` around the completion's times — each exactly JSON.stringify's text of the row
+ * (memory.ts pendingRow's field order; test/runtime/store/redis/rows.test.ts pins it on a live server).
  */
 export interface RowSpans {
   head: string;
-  lease: string;
+  /** `"leaseToken":"…"` as JSON.stringify writes it (COMPLETE_HELD finds it in the stored text). */
+  token: string;
+  /** From `,"argsSummary":` to the closing brace; ends `"resolution":null}` on a fresh claim. */
   tail: string;
 }
-
-const leaseSpan = (r: DedupRow): string =>
-  `"leaseToken":${q(r.leaseToken)},"leaseExpiresAt":${num(r.leaseExpiresAt)},"attempts":${num(r.attempts)},"createdAt":${num(r.createdAt)},`;
 
 export function rowSpans(r: DedupRow): RowSpans {
   return {
     head: `{"scope":${q(r.scope)},"key":${q(r.key)},"operation":${q(r.operation)},"argsHash":${q(r.argsHash)},"mechanism":${q(r.mechanism)},`,
-    lease: leaseSpan(r),
-    tail: `"expiresAt":${num(r.expiresAt)},"argsSummary":${q(r.argsSummary)},"resolution":${q(r.resolution)}}`,
+    token: `"leaseToken":${q(r.leaseToken)}`,
+    tail: `,"argsSummary":${q(r.argsSummary)},"resolution":${q(r.resolution)}}`,
   };
 }
 
-/** The spans after a heartbeat moved the lease. */
-export const renewedSpans = (s: RowSpans, r: DedupRow): RowSpans => ({ ...s, lease: leaseSpan(r) });
+/** A fresh pending row up to its lease expiry; CLAIM_ROW appends the times, then `tail`. */
+export const claimPrefix = (s: RowSpans): string =>
+  `${s.head}"status":"pending","result":null,"error":null,"externalId":null,${s.token},"leaseExpiresAt":`;
 
-/** A fresh pending row (no result, error, external id or completion yet). */
-export const pendingText = (s: RowSpans): string =>
-  `${s.head}"status":"pending","result":null,"error":null,"externalId":null,${s.lease}"completedAt":null,${s.tail}`;
+/** A fresh pending row's whole text: the join CLAIM_ROW does, for the plain claim (plain-claim.ts). */
+export const pendingText = (s: RowSpans, r: DedupRow): string =>
+  `${claimPrefix(s)}${num(r.leaseExpiresAt)},"attempts":${num(r.attempts)},"createdAt":${num(r.createdAt)},` +
+  `"completedAt":null,"expiresAt":${num(r.expiresAt)}${s.tail}`;
 
-export const completedText = (s: RowSpans, result: string | null, externalId: string | null, now: number): string =>
-  `${s.head}"status":"completed","result":${q(result)},"error":null,"externalId":${q(externalId)},${s.lease}"completedAt":${num(now)},${s.tail}`;
+/** The completed row up to `completedAt`; COMPLETE_HELD appends the completion time, the window's end, then `tail`. */
+export const completedPrefix = (s: RowSpans, r: DedupRow, result: string | null, externalId: string | null): string =>
+  `${s.head}"status":"completed","result":${q(result)},"error":null,"externalId":${q(externalId)},${s.token},` +
+  `"leaseExpiresAt":${num(r.leaseExpiresAt)},"attempts":${num(r.attempts)},"createdAt":${num(r.createdAt)},"completedAt":`;
 
 /** A patch for the fenced script: `undefined` leaves a field alone, `null` clears it. */
 export function patchOf(fields: Record<string, string | number | null | undefined>): string {

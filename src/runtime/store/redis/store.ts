@@ -1,18 +1,41 @@
 /**
  * Redis / Valkey dedup store: the state machine of the SQL stores, the claim one plain `SET NX GET`
- * (plain-claim.ts) and every later transition one Lua script (scripts.ts), resolved rows expiring by
- * native TTL, stuck rows found by scanning the rows (no index written per call). Durability is the server's: run it with
+ * (plain-claim.ts) and every later transition one Lua script (scripts.ts), all on the server's clock
+ * (`TIME` inside the scripts, extrapolated for the plain claim: server-clock.ts; `clock: 'caller'` takes
+ * the caller's `now`), resolved rows expiring by native TTL, stuck rows found by scanning the rows (no
+ * index written per call). Durability is the server's: run it with
  * AOF (`appendonly yes`, `appendfsync everysec` or `always`) — a cache that may drop keys on restart
  * or eviction is exactly the "dedup key only in memory" SOP §6 forbids, so use `maxmemory-policy
  * noeviction` (or `volatile-*`: pending rows carry no TTL and are never chosen).
  */
 import { connectRedis, type RedisClientLike, type RedisConnection } from './client.js';
-import { csv, patchOf, pendingText, redisKeys, rowSpans, toDedupRow, toSagaRow, type RedisKeys } from './rows.js';
-import { pendingRow, pendingSagaRow, resolvedPatch } from '../memory.js';
-import { CLAIM, COMPLETE_HELD, FENCED, RESOLVE, LIST_STALE, PRUNE, TAKE_OVER } from './scripts.js';
+import {
+  claimPrefix,
+  csv,
+  patchOf,
+  pendingText,
+  redisKeys,
+  rowSpans,
+  toDedupRow,
+  toSagaRow,
+  type RedisKeys,
+  type RowSpans,
+} from './rows.js';
 import { createPlainClaim } from './plain-claim.js';
-import { createHeldRows, finishedText } from './held.js';
-import type { ClaimResult, DedupRow, FencedInput, FullDedupStore, RowId, SagaRow, SagaStore } from '../types.js';
+import { createServerClock } from './server-clock.js';
+import { pendingRow, pendingSagaRow } from '../memory.js';
+import { CLAIM, CLAIM_ROW, COMPLETE_HELD, FENCED, RESOLVE, LIST_STALE, PRUNE, TAKE_OVER } from './scripts.js';
+import { createHeldRows, finishedParts } from './held.js';
+import type {
+  ClaimInput,
+  ClaimResult,
+  DedupRow,
+  FencedInput,
+  FullDedupStore,
+  RowId,
+  SagaRow,
+  SagaStore,
+} from '../types.js';
 
 export interface RedisStoreOptions {
   /** `redis://…` / `rediss://…` (Valkey speaks the same protocol); the store then owns the client. */
@@ -23,6 +46,12 @@ export interface RedisStoreOptions {
   prefix?: string;
   table?: string;
   onClientError?: (err: Error) => void;
+  /**
+   * Whose clock decides the dedup table's leases and expiry: `store` (default) the server's, `TIME` read
+   * inside each script, so application servers with skewed clocks still agree; `caller` the `now` each
+   * call passes. The saga table keeps the caller's.
+   */
+  clock?: 'store' | 'caller';
 }
 
 const DEDUP_OPEN = csv(['pending']);
@@ -43,10 +72,22 @@ async function scanRows(conn: RedisConnection, pattern: string, page: (keys: str
   } while (cursor !== '0');
 }
 
+/** How a fenced update changes the row besides its plain fields. */
+interface Fenced {
+  action?: 'set' | 'delete';
+  /** Fields set to the clock's now plus so many milliseconds. */
+  timed?: Record<string, number>;
+  /** The row resolves here and its window restarts (dedup complete and fail). */
+  restartWindow?: boolean;
+}
+
 interface Table {
   keys: RedisKeys;
   open: string;
-  fenced(f: FencedInput, allowed: string, fields: Fields, action?: 'set' | 'delete'): Promise<boolean>;
+  /** The `now` argument of a script: '' for the server's clock, else the caller's. */
+  clock(now: number): string;
+  /** The clock's now when applied (with `action: 'delete'`, the caller's), else undefined (fenced). */
+  fenced(f: FencedInput, allowed: string, fields: Fields, how?: Fenced): Promise<number | undefined>;
   get(id: RowId): Promise<string | undefined>;
   /** `written`: the row stored is exactly the one passed in (no need to parse it back). */
   claim(id: RowId, now: number, row: object): Promise<{ claimed: boolean; json: string; written: boolean }>;
@@ -61,13 +102,29 @@ interface Table {
 
 type StaleRow = RowId & { leaseExpiresAt: number };
 
-function table(conn: RedisConnection, keys: RedisKeys, open: string): Table {
+/** `seen`: told every `TIME` reading a script returns (server-clock.ts); given only on the server's clock. */
+function table(conn: RedisConnection, keys: RedisKeys, open: string, seen?: (serverMs: number) => void): Table {
+  const clock = seen ? () => '' : (now: number) => String(now);
   return {
     keys,
     open,
-    async fenced(f, allowed, fields, action = 'set') {
-      const args = [f.leaseToken, allowed, String(f.now), action, open, patchOf(fields)];
-      return Number(await conn.script(FENCED, [keys.row(f.scope, f.key)], args)) === 1;
+    clock,
+    async fenced(f, allowed, fields, how = {}) {
+      const args = [
+        f.leaseToken,
+        allowed,
+        clock(f.now),
+        how.action ?? 'set',
+        open,
+        patchOf(fields),
+        how.timed ? JSON.stringify(how.timed) : '',
+        how.restartWindow ? '1' : '0',
+      ];
+      const reply = await conn.script(FENCED, [keys.row(f.scope, f.key)], args);
+      if (!Array.isArray(reply)) return Number(reply) === 1 ? f.now : undefined;
+      const now = Number(reply[1]);
+      seen?.(now);
+      return now;
     },
     async get(id) {
       const v = await conn.command(['GET', keys.row(id.scope, id.key)]);
@@ -77,9 +134,7 @@ function table(conn: RedisConnection, keys: RedisKeys, open: string): Table {
       const json = JSON.stringify(row);
       const reply = await conn.script(CLAIM, [keys.row(id.scope, id.key)], [String(now), open, json]);
       if (typeof reply === 'string') return { claimed: false, json: reply, written: false };
-      return Array.isArray(reply)
-        ? { claimed: true, json: String(reply[1]), written: false }
-        : { claimed: true, json, written: true };
+      return { claimed: true, json, written: true };
     },
     async takeOver(id, o, allowed, extra) {
       const reply = await conn.script(
@@ -88,8 +143,8 @@ function table(conn: RedisConnection, keys: RedisKeys, open: string): Table {
         [
           o.expectedToken ?? '',
           o.newToken,
-          String(o.now),
-          String(o.now + o.leaseMs),
+          clock(o.now),
+          String(o.leaseMs),
           allowed,
           extra.attempts ? '1' : '0',
           extra.updatedAt ? '1' : '0',
@@ -102,7 +157,7 @@ function table(conn: RedisConnection, keys: RedisKeys, open: string): Table {
       // stuck rows are kept meanwhile. By row key: SCAN may return a key twice.
       const stale = new Map<string, ReturnType<typeof parse>>();
       await scanRows(conn, keys.rowPattern, async (page) => {
-        for (const json of (await conn.script(LIST_STALE, page, [String(now), open])) as string[]) {
+        for (const json of (await conn.script(LIST_STALE, page, [clock(now), open])) as string[]) {
           const row = parse(json);
           stale.set(keys.row(row.scope, row.key), row);
         }
@@ -120,97 +175,144 @@ function sagaStore(t: Table): SagaStore {
       return { claimed, row: written ? row : toSagaRow(json) };
     },
     get: async (id) => mapped(await t.get(id), toSagaRow),
-    transition: (s) =>
-      t.fenced(s, csv(s.from), {
-        status: s.to,
-        externalId: s.externalId,
-        result: s.result,
-        error: s.error,
-        updatedAt: s.now,
-        leaseExpiresAt: s.leaseMs === undefined ? undefined : s.now + s.leaseMs,
-      }),
+    transition: async (s) =>
+      applied(
+        await t.fenced(s, csv(s.from), {
+          status: s.to,
+          externalId: s.externalId,
+          result: s.result,
+          error: s.error,
+          updatedAt: s.now,
+          leaseExpiresAt: s.leaseMs === undefined ? undefined : s.now + s.leaseMs,
+        }),
+      ),
     takeOver: async (o) => mapped(await t.takeOver(o, o, csv(o.from), { attempts: false, updatedAt: true }), toSagaRow),
-    release: (f) => t.fenced(f, csv(['pending']), {}, 'delete'),
-    renewLease: (r) => t.fenced(r, t.open, { leaseExpiresAt: r.now + r.leaseMs, updatedAt: r.now }),
+    release: async (f) => applied(await t.fenced(f, csv(['pending']), {}, { action: 'delete' })),
+    renewLease: async (r) =>
+      applied(await t.fenced(r, t.open, { leaseExpiresAt: r.now + r.leaseMs, updatedAt: r.now })),
     listStale: (now, limit = 1000) => t.listStale(now, limit, toSagaRow),
   };
 }
 
-const isOne = (reply: unknown): boolean => Number(reply) === 1;
+const applied = (now: number | undefined): boolean => now !== undefined;
 const mapped = <R>(json: string | undefined, to: (json: string) => R): R | undefined => (json ? to(json) : undefined);
 
 export function createRedisStore(opts: RedisStoreOptions): FullDedupStore {
-  const conn = connectRedis(opts, [CLAIM, RESOLVE, FENCED, COMPLETE_HELD, TAKE_OVER, LIST_STALE, PRUNE]);
+  const conn = connectRedis(opts, [CLAIM, CLAIM_ROW, RESOLVE, FENCED, COMPLETE_HELD, TAKE_OVER, LIST_STALE, PRUNE]);
   const prefix = opts.prefix ?? 'idemgen';
-  const t = table(conn, redisKeys(prefix, opts.table ?? 'idemgen_dedup'), DEDUP_OPEN);
+  const server = opts.clock === 'caller' ? undefined : createServerClock();
+  const seen = server?.saw;
+  const t = table(conn, redisKeys(prefix, opts.table ?? 'idemgen_dedup'), DEDUP_OPEN, seen);
   const sagas = new Map<string, SagaStore>();
   const held = createHeldRows();
   const plainClaim = createPlainClaim(conn);
   const rowKey = (id: RowId): string => t.keys.row(id.scope, id.key);
   /** Settles a held row's entry (whatever the script answers, this token no longer needs it). */
-  const settled = <R>(f: FencedInput, p: Promise<R>): Promise<R> => {
+  const settled = async (f: FencedInput, p: Promise<number | undefined>): Promise<boolean> => {
     held.take(rowKey(f), f.leaseToken);
-    return p;
+    return applied(await p);
+  };
+  const claimRow = async (key: string, i: ClaimInput, spans: RowSpans, replace: boolean) => {
+    const args = [t.clock(i.now), replace ? '1' : '0', claimPrefix(spans), spans.tail, String(i.leaseMs)];
+    args.push(String(i.ttlMs));
+    const reply = (await conn.script(CLAIM_ROW, [key], args)) as [number, number, string?];
+    seen?.(Number(reply[1]));
+    return reply;
+  };
+  /** COMPLETE_HELD's answer: 1 or {1, now} (a clock reading) applied, 0 fenced. */
+  const completedAt = (reply: unknown): boolean => {
+    if (!Array.isArray(reply)) return Number(reply) === 1;
+    seen?.(Number(reply[1]));
+    return true;
+  };
+  /** The script claim: the server's `TIME` decides, and comes back as `now`. */
+  const scriptClaim = async (key: string, i: ClaimInput, spans: RowSpans): Promise<ClaimResult> => {
+    let [won, now, text] = await claimRow(key, i, spans, false);
+    if (!won) {
+      const current = toDedupRow(String(text));
+      if (current.status === 'pending' || current.expiresAt > now) return { claimed: false, row: current, now };
+      // A resolved row whose window ended (its native TTL may not have fired yet): replace it, atomically.
+      [won, now, text] = await claimRow(key, i, spans, true);
+      if (!won) return { claimed: false, row: toDedupRow(String(text)), now };
+    }
+    const row = text === undefined ? pendingRow(i, null, now) : toDedupRow(text);
+    held.hold(key, row, text === undefined ? spans : undefined);
+    return { claimed: true, row, now };
   };
   return {
     async claim(i): Promise<ClaimResult> {
-      // One command (or one script) decides: unlike the SQL store there is no insert-then-read window to retry.
-      const row = pendingRow(i, null);
       const key = rowKey(i);
+      // The common case is one plain `SET NX GET` on the server's clock as last seen (server-clock.ts);
+      // with no recent reading, or a row to replace, the CLAIM_ROW script reads `TIME` itself.
+      const now = server ? server.now() : i.now;
+      if (now === undefined) return scriptClaim(key, i, rowSpans(pendingRow(i, null)));
+      const row = pendingRow(i, null, now);
       const spans = rowSpans(row);
-      const text = pendingText(spans);
-      const plain = await plainClaim(key, row, text);
-      if (plain !== undefined) {
-        if (plain.claimed) held.hold(key, row, spans);
-        return plain;
-      }
-      const { claimed, json, written } = await t.claim(i, i.now, row);
-      const out = written ? row : toDedupRow(json);
-      if (claimed) held.hold(key, out, written ? spans : undefined);
-      return { claimed, row: out } as ClaimResult;
+      const plain = await plainClaim(key, row, pendingText(spans, row));
+      if (plain === undefined) return scriptClaim(key, i, spans);
+      if (plain.claimed) held.hold(key, row, spans);
+      return plain;
     },
     get: async (id): Promise<DedupRow | undefined> => mapped(await t.get(id), toDedupRow),
     complete(c) {
       const key = rowKey(c);
       const h = held.take(key, c.leaseToken);
       if (h === undefined) {
-        const externalId = c.externalId ?? null;
-        const patch = { status: 'completed', result: c.result, externalId, error: null, completedAt: c.now };
-        return t.fenced(c, DEDUP_OPEN, patch);
+        const patch = { status: 'completed', result: c.result, externalId: c.externalId ?? null, error: null };
+        return t.fenced(c, DEDUP_OPEN, patch, { timed: { completedAt: 0 }, restartWindow: true }).then(applied);
       }
+      // The completion's times: the server's clock as last seen (or the caller's); none known, the script reads TIME.
+      const { text, tail, windowMs } = finishedParts(h, c, server ? server.now() : c.now);
       const args = [
         `"leaseToken":${JSON.stringify(c.leaseToken)}`,
-        finishedText(h, c),
-        String(Math.max(1, h.row.expiresAt - c.now)),
+        text,
+        tail,
+        String(Math.max(1, windowMs)),
         c.leaseToken,
       ];
-      return conn.script(COMPLETE_HELD, [key], args).then(isOne);
+      return conn.script(COMPLETE_HELD, [key], args).then(completedAt);
     },
-    fail: (f) => settled(f, t.fenced(f, DEDUP_OPEN, { status: 'failed', error: f.error, completedAt: f.now })),
-    markUnknown: (f) => settled(f, t.fenced(f, DEDUP_OPEN, { error: f.error, leaseExpiresAt: f.now })),
-    release: (f) => settled(f, t.fenced(f, DEDUP_OPEN, {}, 'delete')),
+    fail: (f) =>
+      settled(
+        f,
+        t.fenced(
+          f,
+          DEDUP_OPEN,
+          { status: 'failed', error: f.error },
+          { timed: { completedAt: 0 }, restartWindow: true },
+        ),
+      ),
+    markUnknown: (f) => settled(f, t.fenced(f, DEDUP_OPEN, { error: f.error }, { timed: { leaseExpiresAt: 0 } })),
+    release: (f) => settled(f, t.fenced(f, DEDUP_OPEN, {}, { action: 'delete' })),
     async takeOver(o) {
       const row = mapped(await t.takeOver(o, o, DEDUP_OPEN, { attempts: true, updatedAt: false }), toDedupRow);
       if (row) held.hold(rowKey(o), row);
       return row;
     },
     async resolve(r) {
-      const patch = { ...resolvedPatch(r) } as Record<string, unknown>;
-      const reply = await conn.script(RESOLVE, [rowKey(r)], [String(r.now), JSON.stringify(patch)]);
+      const completed = r.as === 'completed';
+      const patch = completed
+        ? { status: 'completed', result: r.result ?? null, error: null, leaseToken: null, resolution: r.resolution }
+        : { status: 'failed', error: r.error, leaseToken: null, resolution: r.resolution };
+      const reply = await conn.script(
+        RESOLVE,
+        [rowKey(r)],
+        [t.clock(r.now), JSON.stringify(patch), completed ? '1' : '0'],
+      );
       return typeof reply === 'string' ? toDedupRow(reply) : undefined;
     },
     async renewLease(r) {
-      const ok = await t.fenced(r, DEDUP_OPEN, { leaseExpiresAt: r.now + r.leaseMs });
-      if (ok) held.renewed(rowKey(r), r.leaseToken, r.now + r.leaseMs);
+      const now = await t.fenced(r, DEDUP_OPEN, {}, { timed: { leaseExpiresAt: r.leaseMs } });
+      if (now !== undefined) held.renewed(rowKey(r), r.leaseToken, now + r.leaseMs);
       else held.take(rowKey(r), r.leaseToken);
-      return ok;
+      return now !== undefined;
     },
     listStale: (now, limit = 1000) => t.listStale(now, limit, toDedupRow),
     async prune(now) {
       // Native TTL already drops resolved rows; this sweeps those whose logical `expiresAt` passed first.
       let removed = 0;
       await scanRows(conn, t.keys.rowPattern, async (page) => {
-        removed += Number(await conn.script(PRUNE, page, [String(now), DEDUP_OPEN]));
+        removed += Number(await conn.script(PRUNE, page, [t.clock(now), DEDUP_OPEN]));
       });
       return removed;
     },

@@ -21,6 +21,18 @@ const CLAIM_COLUMNS = [
   'args_summary',
 ] as const;
 
+/**
+ * The server's clock as epoch milliseconds, read inside the statement (constant within one statement):
+ * PostgreSQL `statement_timestamp()`, MySQL/MariaDB `UTC_TIMESTAMP(6)` counted from the epoch in UTC (no
+ * session time zone, so no DST hour is ever read twice). SQLite has none worth the name: it is an embedded,
+ * single-host store and takes the caller's `now` (`undefined` here).
+ */
+export function serverClockSql(dialect: SqlDialectName): string | undefined {
+  if (dialect === 'postgres') return 'FLOOR(EXTRACT(EPOCH FROM statement_timestamp()) * 1000)::bigint';
+  if (dialect === 'mysql') return "(TIMESTAMPDIFF(MICROSECOND, '1970-01-01 00:00:00', UTC_TIMESTAMP(6)) DIV 1000)";
+  return undefined;
+}
+
 /** The columns a saga claim writes, in bind order; `status` is the literal `pending`. */
 const SAGA_CLAIM_COLUMNS = [
   'scope',
@@ -58,14 +70,21 @@ function insertPending(
   columns: readonly string[],
   literals: string,
   literalValues: string,
+  values = marks(columns.length),
 ): string {
-  const insert = `INSERT INTO ${table} (${columns.join(', ')}, ${literals}) VALUES (${marks(columns.length)}, ${literalValues})`;
+  const insert = `INSERT INTO ${table} (${columns.join(', ')}, ${literals}) VALUES (${values}, ${literalValues})`;
   return dialect === 'mysql' ? insert : `${insert} ON CONFLICT (scope, idempotency_key) DO NOTHING`;
 }
 
-/** The dedup claim (binds CLAIM_COLUMNS), without RETURNING: the store adds it where the dialect has it. */
-export function claimSql(dialect: SqlDialectName, table: string): string {
-  return insertPending(dialect, table, CLAIM_COLUMNS, 'status, attempts', "'pending', 1");
+/**
+ * The dedup claim, without RETURNING (the store adds it where the dialect has it). With `clock` (the
+ * server's clock, `serverClockSql`) the times are the server's: it binds CLAIM_COLUMNS with the lease
+ * and the TTL in milliseconds in place of the three times (lease ms, TTL ms); without, the caller's
+ * epoch times (lease expiry, now, now + TTL).
+ */
+export function claimSql(dialect: SqlDialectName, table: string, clock?: string): string {
+  const values = clock === undefined ? undefined : `?, ?, ?, ?, ?, ?, ${clock} + ?, ${clock}, ${clock} + ?, ?`;
+  return insertPending(dialect, table, CLAIM_COLUMNS, 'status, attempts', "'pending', 1", values);
 }
 
 /** The saga intent claim (binds SAGA_CLAIM_COLUMNS). */
@@ -73,7 +92,11 @@ export function sagaClaimSql(dialect: SqlDialectName, table: string): string {
   return insertPending(dialect, table, SAGA_CLAIM_COLUMNS, 'status', "'pending'");
 }
 
-/** `claimSql` as a dialect runs it: with `RETURNING` (all columns) where the dialect has it. */
+/**
+ * `claimSql` as a dialect's store runs it by default: on the server's clock where it has one, with
+ * `RETURNING` (all columns) where the dialect has it.
+ */
 export function claimStatement(dialect: SqlDialectName, table: string): string {
-  return hasReturning(dialect) ? `${claimSql(dialect, table)} RETURNING ${DEDUP_SELECT}` : claimSql(dialect, table);
+  const sql = claimSql(dialect, table, serverClockSql(dialect));
+  return hasReturning(dialect) ? `${sql} RETURNING ${DEDUP_SELECT}` : sql;
 }

@@ -1,12 +1,14 @@
 /**
- * The Redis store writes a claimed row, and later its completion, from fixed spans (rows.ts) instead of
- * JSON.stringify: the text must be exactly what JSON.stringify writes for the same row, whatever the
- * strings hold (quotes, backslashes, `/`, control characters, non-ASCII, lone surrogates).
+ * The Redis store never sends a whole row: the claim and the completion send spans (rows.ts) and the
+ * script joins them around the server's times. The stored text must be exactly what JSON.stringify
+ * writes for the same row, whatever the strings hold (quotes, backslashes, `/`, control characters,
+ * non-ASCII, lone surrogates) — checked on a live server, on the caller's clock so the times are known.
  */
-import { describe, expect, it } from 'vitest';
+import { createClient } from 'redis';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { pendingRow } from '../../../../src/runtime/store/memory.js';
-import { completedText, pendingText, renewedSpans, rowSpans } from '../../../../src/runtime/store/redis/rows.js';
-import type { ClaimInput } from '../../../../src/runtime/store/types.js';
+import { createRedisStore } from '../../../../src/runtime/store/redis/store.js';
+import type { ClaimInput, FullDedupStore } from '../../../../src/runtime/store/types.js';
 
 const odd = 'a"b\\c/d\u0001e\u2028é😀\ud800';
 const inputs: ClaimInput[] = [
@@ -30,25 +32,65 @@ const inputs: ClaimInput[] = [
     leaseToken: `tok/${odd}`,
     now: 1,
     leaseMs: 0,
-    ttlMs: 1,
+    ttlMs: 600_000,
     argsSummary: JSON.stringify({ to: `string(${odd.length})`, note: odd }),
   },
 ];
 
 describe('Redis row text from spans', () => {
-  it.each(inputs.map((i) => [i.key, i] as const))('pending and completed text of %s equal JSON.stringify', (_k, i) => {
-    const row = pendingRow(i, null);
-    const spans = rowSpans(row);
-    expect(pendingText(spans)).toBe(JSON.stringify(row));
-    for (const [result, externalId] of [
-      ['{"id":"obj_1"}', null],
-      [null, `ext_${odd}`],
-      [odd, ''],
-    ] as const) {
-      const done = { ...row, status: 'completed', result, error: null, externalId, completedAt: i.now + 7 };
-      expect(completedText(spans, result, externalId, i.now + 7)).toBe(JSON.stringify(done));
+  let raw: ReturnType<typeof createClient>;
+  let store: FullDedupStore;
+  const prefix = `rows_${process.pid}`;
+  const rowKey = (i: ClaimInput) => `${prefix}:{idemgen_dedup}:row:${i.scope.length}:${i.scope}:${i.key}`;
+  beforeAll(async () => {
+    raw = createClient({ url: inject('redisUrl') });
+    await raw.connect();
+    store = createRedisStore({ client: raw, prefix, clock: 'caller' });
+  });
+  afterAll(async () => {
+    for await (const keys of raw.scanIterator({ MATCH: `${prefix}:*`, COUNT: 1000 }))
+      if (keys.length) await raw.del(keys);
+    await raw.close();
+  });
+
+  it.each(inputs.map((i) => [i.key, i] as const))(
+    'pending and completed text of %s equal JSON.stringify',
+    async (_k, i) => {
+      const row = pendingRow(i, null);
+      expect(await store.claim(i)).toMatchObject({ claimed: true, row });
+      expect(await raw.get(rowKey(i))).toBe(JSON.stringify(row));
+      const result = `{"note":${JSON.stringify(odd)}}`;
+      const externalId = `ext_${odd}`;
+      expect(await store.complete({ ...i, now: i.now + 7, result, externalId })).toBe(true);
+      // The window restarts at the completion: expiresAt = completedAt + (expiresAt − createdAt).
+      const done = {
+        ...row,
+        status: 'completed',
+        result,
+        externalId,
+        completedAt: i.now + 7,
+        expiresAt: i.now + 7 + i.ttlMs,
+      };
+      expect(await raw.get(rowKey(i))).toBe(JSON.stringify(done));
+    },
+  );
+
+  it('on the server clock: the CLAIM_ROW script, then the plain claim on the extrapolated clock, write the same text', async () => {
+    const own = createRedisStore({ client: raw, prefix }); // fresh: no clock reading yet, so the script claims
+    for (const [n, i] of inputs.entries()) {
+      const input = { ...i, key: `${i.key}-server`, now: 0 }; // the caller's now is ignored
+      const before = Date.now();
+      const claimed = await own.claim(input);
+      expect(claimed.claimed).toBe(true);
+      expect(claimed.row.createdAt).toBeGreaterThanOrEqual(before - 1_000); // the server's clock, not 0
+      expect(await raw.get(rowKey(input))).toBe(JSON.stringify(claimed.row));
+      expect(await own.get(input)).toEqual(claimed.row);
+      if (n === 0) continue;
+      expect(await own.complete({ ...input, result: '1' })).toBe(true);
+      const done = await own.get(input);
+      expect(done).toMatchObject({ status: 'completed', result: '1' });
+      expect(await raw.get(rowKey(input))).toBe(JSON.stringify(done));
+      expect(done!.expiresAt - done!.completedAt!).toBe(i.ttlMs);
     }
-    const renewed = { ...row, leaseExpiresAt: i.now + 90_000 };
-    expect(pendingText(renewedSpans(spans, renewed))).toBe(JSON.stringify(renewed));
   });
 });
