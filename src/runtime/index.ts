@@ -15,8 +15,10 @@ export {
   IdempotencyKeyInvalidError,
   IdempotencyNotSentError,
   IdempotencyOutcomeUnknownError,
+  IdempotencyRecordCorruptError,
   IdempotencyResultTooLargeError,
   IdempotencyResultUnencodableError,
+  IdempotencyStoreUnavailableError,
   isDefiniteFailure,
 } from './core/errors.js';
 export { notExecuted } from './core/run-tag.js';
@@ -26,6 +28,7 @@ export type {
   ClaimInput,
   ClaimResult,
   CompleteInput,
+  CorruptRow,
   DedupRow,
   DedupStatus,
   DedupStore,
@@ -35,6 +38,8 @@ export type {
   PruneCapable,
   ReconcileCapable,
   RenewInput,
+  RepairCapable,
+  RepairInput,
   ResolveInput,
   RowId,
   SagaCapable,
@@ -54,7 +59,14 @@ export { openStore } from './store/open.js';
 export { IdempotencyStoreSchemaError } from './store/sql/missing-table.js';
 export { createIdempotency, RETRY_SAFE_MECHANISMS } from './core/idempotency.js';
 export type { Idempotency, IdempotencyOptions, RunContext, RunRequest, RunResult } from './core/idempotency.js';
-export { pruneExpired, reconcileReport, reconcileSagaReport, resolveUnknown } from './core/reconcile.js';
+export {
+  corruptReport,
+  pruneExpired,
+  reconcileReport,
+  reconcileSagaReport,
+  resolveUnknown,
+} from './core/reconcile.js';
+export type { StoreTimeouts } from './store/unavailable.js';
 export type {
   ResolutionRecord,
   ResolveAs,

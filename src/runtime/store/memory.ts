@@ -13,6 +13,7 @@ import type {
   FencedInput,
   RowId,
   RenewInput,
+  RepairInput,
   ResolveInput,
   SagaClaimInput,
   SagaRow,
@@ -21,6 +22,7 @@ import type {
   TakeOverInput,
   SagaStatus,
 } from './types.js';
+import { corruptionOf } from './corrupt.js';
 
 /** The columns a resolution sets, shared by every store (SQL spells the same thing in its UPDATE). */
 /** The row a won claim writes (every store: the same pending state, lease and TTL from the claim). */
@@ -208,6 +210,21 @@ export function createMemoryStore(): FullDedupStore {
         .sort((a, b) => a.leaseExpiresAt - b.leaseExpiresAt)
         .slice(0, limit)
         .map((r) => ({ ...r }));
+    },
+    async listCorrupt(limit = 1000) {
+      const out = [];
+      for (const r of rows.values()) {
+        const bad = corruptionOf({ ...r });
+        if (bad) out.push(bad);
+        if (out.length >= limit) break;
+      }
+      return out;
+    },
+    async repairCorrupt(r: RepairInput) {
+      const row = rows.get(idOf(r));
+      if (!row || row.status === 'pending' || row.result !== r.seen) return false;
+      Object.assign(row, { result: null }, resolvedPatch(r));
+      return true;
     },
     async prune(now) {
       let n = 0;

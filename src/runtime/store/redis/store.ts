@@ -9,12 +9,24 @@
 import { connectRedis, type RedisClientLike, type RedisConnection } from './client.js';
 import { csv, patchOf, pendingText, redisKeys, rowSpans, toDedupRow, toSagaRow, type RedisKeys } from './rows.js';
 import { pendingRow, pendingSagaRow, resolvedPatch } from '../memory.js';
-import { CLAIM, COMPLETE_HELD, FENCED, RESOLVE, LIST_STALE, PRUNE, TAKE_OVER } from './scripts.js';
+import { CLAIM, COMPLETE_HELD, FENCED, RESOLVE, LIST_STALE, PRUNE, REPAIR, TAKE_OVER } from './scripts.js';
 import { createPlainClaim } from './plain-claim.js';
 import { createHeldRows, finishedText } from './held.js';
-import type { ClaimResult, DedupRow, FencedInput, FullDedupStore, RowId, SagaRow, SagaStore } from '../types.js';
+import type { StoreTimeouts } from '../unavailable.js';
+import { corruptionOf, unreadableRow } from '../corrupt.js';
+import type {
+  ClaimResult,
+  CorruptRow,
+  DedupRow,
+  FencedInput,
+  FullDedupStore,
+  RowId,
+  SagaRow,
+  SagaStore,
+} from '../types.js';
 
-export interface RedisStoreOptions {
+/** Timeouts and reconnects of a client the store creates: see `RedisConnectOptions` (client.ts). */
+export interface RedisStoreOptions extends StoreTimeouts {
   /** `redis://…` / `rediss://…` (Valkey speaks the same protocol); the store then owns the client. */
   url?: string;
   /** Or a connected client with `sendCommand` (node-redis); the store then does not close it. */
@@ -23,6 +35,8 @@ export interface RedisStoreOptions {
   prefix?: string;
   table?: string;
   onClientError?: (err: Error) => void;
+  /** Reconnect attempts after a drop before the client stops (default 3; the next command connects anew). */
+  reconnectAttempts?: number;
 }
 
 const DEDUP_OPEN = csv(['pending']);
@@ -140,7 +154,7 @@ const isOne = (reply: unknown): boolean => Number(reply) === 1;
 const mapped = <R>(json: string | undefined, to: (json: string) => R): R | undefined => (json ? to(json) : undefined);
 
 export function createRedisStore(opts: RedisStoreOptions): FullDedupStore {
-  const conn = connectRedis(opts, [CLAIM, RESOLVE, FENCED, COMPLETE_HELD, TAKE_OVER, LIST_STALE, PRUNE]);
+  const conn = connectRedis(opts, [CLAIM, RESOLVE, FENCED, COMPLETE_HELD, TAKE_OVER, LIST_STALE, PRUNE, REPAIR]);
   const prefix = opts.prefix ?? 'idemgen';
   const t = table(conn, redisKeys(prefix, opts.table ?? 'idemgen_dedup'), DEDUP_OPEN);
   const sagas = new Map<string, SagaStore>();
@@ -169,7 +183,10 @@ export function createRedisStore(opts: RedisStoreOptions): FullDedupStore {
       if (claimed) held.hold(key, out, written ? spans : undefined);
       return { claimed, row: out } as ClaimResult;
     },
-    get: async (id): Promise<DedupRow | undefined> => mapped(await t.get(id), toDedupRow),
+    async get(id): Promise<DedupRow | undefined> {
+      const json = await t.get(id);
+      return json === undefined ? undefined : toDedupRow(json, id);
+    },
     complete(c) {
       const key = rowKey(c);
       const h = held.take(key, c.leaseToken);
@@ -206,6 +223,39 @@ export function createRedisStore(opts: RedisStoreOptions): FullDedupStore {
       return ok;
     },
     listStale: (now, limit = 1000) => t.listStale(now, limit, toDedupRow),
+    async listCorrupt(limit = 1000) {
+      const out: CorruptRow[] = [];
+      await scanRows(conn, t.keys.rowPattern, async (page) => {
+        const values = (await conn.command(['MGET', ...page])) as (string | null)[];
+        page.forEach((rowKey, i) => {
+          const json = values[i];
+          const id = t.keys.idOf(rowKey);
+          if (typeof json !== 'string' || id === undefined || out.some((c) => c.key === id.key && c.scope === id.scope))
+            return;
+          let bad: CorruptRow | undefined;
+          try {
+            bad = corruptionOf(toDedupRow(json, id), json);
+          } catch (err) {
+            bad = unreadableRow(id, json, err);
+          }
+          if (bad) out.push(bad);
+        });
+      });
+      return out.slice(0, limit);
+    },
+    async repairCorrupt(r) {
+      let row: DedupRow;
+      try {
+        row = toDedupRow(r.seen, r);
+      } catch {
+        // Nothing of the row reads (operation, arguments hash): no result can be stored for replay.
+        if (r.as === 'completed') return false;
+        return isOne(await conn.script(REPAIR, [rowKey(r)], [r.seen, '']));
+      }
+      if (row.status === 'pending') return false;
+      const repaired = { ...row, result: null, ...resolvedPatch(r) };
+      return isOne(await conn.script(REPAIR, [rowKey(r)], [r.seen, JSON.stringify(repaired)]));
+    },
     async prune(now) {
       // Native TTL already drops resolved rows; this sweeps those whose logical `expiresAt` passed first.
       let removed = 0;

@@ -11,12 +11,14 @@ import { claimSql, DEDUP_SELECT } from './statements.js';
 import { guardMissingTable } from './missing-table.js';
 import { resolvedPatch } from '../memory.js';
 import { createSqlSagaStore } from './saga-store.js';
+import { corruptionOf } from '../corrupt.js';
 import type {
   ClaimInput,
   ClaimResult,
   DedupRow,
   DedupStatus,
   FencedInput,
+  CorruptRow,
   FullDedupStore,
   RowId,
   SagaStore,
@@ -164,6 +166,38 @@ export function createSqlStore(rawDriver: SqlDriver, opts: SqlStoreOptions = {})
         [now, limit],
       );
       return stale.map(toDedupRow);
+    },
+    async listCorrupt(limit = 1000) {
+      // Every resolved row with a result is decoded here, page by page in key order (an operator's scan).
+      const out: CorruptRow[] = [];
+      let after: [string, string] | undefined;
+      for (;;) {
+        const page = await driver.all(
+          `SELECT ${COLUMNS} FROM ${t} WHERE status <> 'pending' AND result IS NOT NULL` +
+            (after ? ' AND (scope > ? OR (scope = ? AND idempotency_key > ?))' : '') +
+            ' ORDER BY scope, idempotency_key LIMIT ?',
+          after ? [after[0], after[0], after[1], 500] : [500],
+        );
+        for (const raw of page) {
+          const bad = corruptionOf(toDedupRow(raw));
+          if (bad) out.push(bad);
+          if (out.length >= limit) return out;
+        }
+        if (page.length < 500) return out;
+        const last = toDedupRow(page[page.length - 1] as Record<string, unknown>);
+        after = [last.scope, last.key];
+      }
+    },
+    async repairCorrupt(r) {
+      // Compare-and-set on the damaged text: a row rewritten since it was listed is left alone.
+      const p = resolvedPatch(r);
+      const sql =
+        `UPDATE ${t} SET status = ?, result = ?, error = ?, lease_token = NULL, ` +
+        `expires_at = CASE WHEN ? = 1 THEN ? ELSE expires_at END, resolution = ? ` +
+        `WHERE ${byId} AND status <> 'pending' AND result = ?`;
+      const expires = p.expiresAt === undefined ? [0, 0] : [1, p.expiresAt];
+      const params = [p.status, p.result ?? null, p.error ?? null, ...expires, r.resolution, r.scope, r.key, r.seen];
+      return (await driver.run(sql, params)) === 1;
     },
     async prune(now) {
       return driver.run(`DELETE FROM ${t} WHERE expires_at <= ? AND status <> 'pending'`, [now]);
