@@ -41,7 +41,7 @@ const CODES = new Set([
   '57P03',
 ]);
 
-/** node-redis error classes (by name: the published types stay free of `redis`). */
+/** node-redis error classes, by class name (they keep `name` 'Error'; the published types stay free of `redis`). */
 const NAMES = new Set([
   'ConnectionTimeoutError',
   'SocketTimeoutError',
@@ -52,6 +52,15 @@ const NAMES = new Set([
   'TimeoutError',
 ]);
 
+/** `name` when set, else the class name (node-redis errors keep the default `name`). */
+function className(e: object): string {
+  const name = (e as { name?: unknown }).name;
+  if (typeof name === 'string' && name !== 'Error') return name;
+  return (e as { constructor?: { name?: unknown } }).constructor?.name === undefined
+    ? 'Error'
+    : String((e as { constructor: { name: unknown } }).constructor.name);
+}
+
 /** pg words its connection failures in messages only. */
 const PG_MESSAGES = /^(Connection terminated|timeout exceeded when trying to connect|Query read timeout)/;
 
@@ -61,7 +70,7 @@ export function isStoreUnavailable(err: unknown): boolean {
     const x = e as { code?: unknown; name?: unknown; message?: unknown; errors?: unknown; cause?: unknown };
     if ((x as { storeUnavailable?: unknown }).storeUnavailable === true) return true;
     if (typeof x.code === 'string' && (CODES.has(x.code) || x.code.startsWith('08'))) return true;
-    if (typeof x.name === 'string' && NAMES.has(x.name)) return true;
+    if (NAMES.has(className(x))) return true;
     if (typeof x.message === 'string' && PG_MESSAGES.test(x.message)) return true;
     if (Array.isArray(x.errors) && x.errors.some(isStoreUnavailable)) return true;
     e = x.cause;
@@ -76,7 +85,7 @@ export function unavailableReason(err: unknown): string {
   if (Array.isArray(e.errors) && e.errors.length > 0) return unavailableReason(e.errors[0]);
   const message = typeof e.message === 'string' && e.message !== '' ? e.message : 'no message';
   const code = typeof e.code === 'string' ? ` ${e.code}` : '';
-  return `${String(e.name ?? 'Error')}${code}: ${message}`;
+  return `${className(e)}${code}: ${message}`;
 }
 
 /** A positive integer option from a URL query (`?commandTimeoutMs=2000`), or a TypeError naming it. */

@@ -52,13 +52,15 @@ async function damageResult(kind: StoreKind, t: TestStore, key: string, text: st
   } else if (kind === 'redis') {
     await withRedis(l.url as string, async (c) => {
       const rowKey = `${l.prefix}:{${l.table}}:row:${SCOPE.length}:${SCOPE}:${key}`;
-      const row = JSON.parse((await c.get(rowKey)) as string) as Record<string, unknown>;
-      await c.set(rowKey, JSON.stringify({ ...row, result: text }), { KEEPTTL: true } as never);
+      const row = JSON.parse((await c.sendCommand(['GET', rowKey])) as string) as Record<string, unknown>;
+      await c.sendCommand(['SET', rowKey, JSON.stringify({ ...row, result: text }), 'KEEPTTL']);
     });
   } else throw new Error(`no driver to damage a ${kind} row`);
 }
 
-async function withRedis<T>(url: string, fn: (c: ReturnType<typeof createClient>) => Promise<T>): Promise<T> {
+type RawRedis = { sendCommand(args: string[]): Promise<unknown> };
+
+async function withRedis<T>(url: string, fn: (c: RawRedis) => Promise<T>): Promise<T> {
   const c = createClient({ url });
   await c.connect();
   try {
@@ -176,8 +178,8 @@ describe('a Redis row that is not JSON at all', () => {
     const l = t.location;
     const rowKey = `${l.prefix}:{${l.table}}:row:${SCOPE.length}:${SCOPE}:${key}`;
     await withRedis(l.url as string, async (c) => {
-      const text = (await c.get(rowKey)) as string;
-      await c.set(rowKey, text.slice(0, 40));
+      const text = (await c.sendCommand(['GET', rowKey])) as string;
+      await c.sendCommand(['SET', rowKey, text.slice(0, 40)]);
     });
     const err = await run().catch((e: unknown) => e);
     expect(err).toBeInstanceOf(IdempotencyRecordCorruptError);

@@ -25,6 +25,7 @@ export interface RedisConnection {
 
 interface OwnedClient extends RedisClientLike {
   connect(): Promise<unknown>;
+  destroy(): void;
   readonly isOpen: boolean;
   close?(): Promise<unknown>;
   quit?(): Promise<unknown>;
@@ -62,6 +63,32 @@ function createOwnedClient(url: string, opts: RedisConnectOptions): OwnedClient 
   return client;
 }
 
+/**
+ * node-redis bounds the TCP connect, but not the handshake after it (HELLO, CLIENT SETINFO): a server that
+ * accepts and never answers would hold `connect()` forever. Past `ms` the client is destroyed (the next
+ * command connects anew) and the connect fails with a ConnectionTimeoutError.
+ */
+function boundedConnect(client: OwnedClient, ms: number): Promise<unknown> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      const err = new Error(`no answer from the Redis server within ${ms} ms of connecting`);
+      err.name = 'ConnectionTimeoutError';
+      reject(err);
+      if (client.isOpen) client.destroy();
+    }, ms);
+    client.connect().then(
+      (v) => {
+        clearTimeout(timer);
+        resolve(v);
+      },
+      (err: unknown) => {
+        clearTimeout(timer);
+        reject(err);
+      },
+    );
+  });
+}
+
 /** `scripts`: every Lua text this connection may run (one function library on the server). */
 export function connectRedis(opts: RedisConnectOptions, scripts: readonly string[]): RedisConnection {
   if (!opts.client && !opts.url) throw new TypeError('createRedisStore: pass `url` or `client`');
@@ -78,7 +105,9 @@ export function connectRedis(opts: RedisConnectOptions, scripts: readonly string
     if (connected || ready === undefined) {
       connected = false;
       // A failed connect is forgotten, so a later command tries again once the server is back.
-      const attempt: Promise<unknown> = o.connect().then(
+      const limit =
+        (opts.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS) + (opts.commandTimeoutMs ?? DEFAULT_COMMAND_TIMEOUT_MS);
+      const attempt: Promise<unknown> = boundedConnect(o, limit).then(
         () => {
           connected = true;
         },
