@@ -19,6 +19,7 @@ import {
   resolveUnknown,
   type Idempotency,
 } from '../../../src/runtime/index.js';
+import { runCli } from '../../helpers/cli.js';
 import { makeStore, STORE_KINDS, type StoreKind, type TestStore } from './stores.js';
 
 const SCOPE = 'tenant-1';
@@ -71,6 +72,15 @@ async function withRedis<T>(url: string, fn: (c: RawRedis) => Promise<T>): Promi
 }
 
 const DAMAGEABLE: StoreKind[] = ['sqlite', 'postgres', 'mysql', 'redis'];
+
+/** The store URL `idemgen reconcile --store` takes for a test store. */
+function storeUrl(kind: StoreKind, t: TestStore): string {
+  const l = t.location;
+  if (kind === 'sqlite') return `sqlite:${l.filename}?table=${l.table}`;
+  if (kind === 'postgres') return `${l.connectionString}?table=${l.table}&schema=${l.schema}`;
+  if (kind === 'mysql') return `${l.url}?table=${l.table}&database=${l.database}`;
+  return `${l.url}?table=${l.table}&prefix=${l.prefix}`;
+}
 
 describe.each(DAMAGEABLE)('a damaged stored result on %s', (kind) => {
   let t: TestStore;
@@ -135,6 +145,26 @@ describe.each(DAMAGEABLE)('a damaged stored result on %s', (kind) => {
     expect((await corruptReport(t.store)).filter((c) => c.key === key)).toEqual([]);
     const again = await charge(key);
     expect(again).toMatchObject({ wasReplay: true, result: { id: 'ch_1', amount: 12 } });
+    expect(effects).toBe(1);
+  });
+
+  it('idemgen reconcile lists the unreadable row and --resolve --as completed repairs it', async () => {
+    effects = 0;
+    const key = `dmg-cli-${kind}-00000001`;
+    await charge(key);
+    await damageResult(kind, t, key, TRUNCATED);
+    const listed = await runCli(['reconcile', '--store', storeUrl(kind, t)], process.cwd());
+    expect(listed.code).toBe(1);
+    expect(listed.stdout).toMatch(/row\(s\) are unreadable/);
+    expect(listed.stdout).toContain(`${OP}  status=completed  key=${key} scope=${SCOPE}`);
+    const resolve = ['--resolve', key, '--scope', SCOPE, '--as', 'completed', '--reason', 'checked the API'];
+    const fixed = await runCli(
+      ['reconcile', '--store', storeUrl(kind, t), ...resolve, '--result', '{"id":"ch_1"}', '--by', 'ops'],
+      process.cwd(),
+    );
+    expect(fixed.stderr).toBe('');
+    expect(fixed.stdout).toMatch(new RegExp(`Repaired the unreadable row ${key} as completed by ops`));
+    expect(await charge(key)).toMatchObject({ wasReplay: true, result: { id: 'ch_1' } });
     expect(effects).toBe(1);
   });
 
