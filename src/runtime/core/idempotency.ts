@@ -24,7 +24,7 @@ import { startHeartbeat, stopHeartbeat } from './lease-heartbeat.js';
 import { createRunTag, type RunTag } from './run-tag.js';
 import { createSimilarGuard, type RecentSimilar, type RecentSimilarOptions } from './recent-similar.js';
 import { createTelemetry, type AnsweredFrom, type ObservedCall, type Probe } from './telemetry.js';
-import type { ClaimInput, ClaimResult, DedupRow, DedupStore, StoreMechanism } from '../store/types.js';
+import type { ClaimResult, DedupRow, DedupStore, StoreMechanism } from '../store/types.js';
 import { isStoreUnavailable, unavailableReason } from '../store/unavailable.js';
 import { decodeResult, type DecodedResult } from './stored-value.js';
 
@@ -218,14 +218,6 @@ function beforeRun(call: Call, err: unknown): unknown {
   );
 }
 
-async function guardedClaim(m: Machine, call: Call, input: ClaimInput): Promise<ClaimResult> {
-  try {
-    return await m.store.claim(input);
-  } catch (err) {
-    throw beforeRun(call, err);
-  }
-}
-
 /** A row already exists: replay, conflict, take over, fail closed, or (undefined) keep waiting. */
 async function onExisting<T>(
   m: Machine,
@@ -306,18 +298,24 @@ async function run<T>(
   const polls = Math.max(0, Math.ceil(m.waitMs / Math.max(1, m.pollMs)));
   for (let poll = 0; ; poll++) {
     const token = randomUUID(); // a fencing token, never the idempotency key
-    const claim = await guardedClaim(m, call, {
-      scope: call.scope,
-      key: req.key,
-      operation: req.operation,
-      argsHash: call.argsHash,
-      mechanism: req.mechanism,
-      leaseToken: token,
-      now: m.now(),
-      leaseMs: m.leaseMs,
-      ttlMs,
-      argsSummary,
-    });
+    let claim: ClaimResult;
+    try {
+      // Inline, not a wrapper: no extra promise on the hot path.
+      claim = await m.store.claim({
+        scope: call.scope,
+        key: req.key,
+        operation: req.operation,
+        argsHash: call.argsHash,
+        mechanism: req.mechanism,
+        leaseToken: token,
+        now: m.now(),
+        leaseMs: m.leaseMs,
+        ttlMs,
+        argsSummary,
+      });
+    } catch (err) {
+      throw beforeRun(call, err);
+    }
     probe.attempts = claim.row.attempts;
     if (claim.claimed) return execute(m, call, claim.row, token, fn);
     const outcome = await onExisting(m, call, claim.row, token, fn, poll < polls, probe);
