@@ -14,6 +14,7 @@ import {
   IdempotencyStoreUnavailableError,
   openStore,
   reconcileReport,
+  runSaga,
   type FullDedupStore,
   type Idempotency,
 } from '../../../src/runtime/index.js';
@@ -167,6 +168,27 @@ describe.each(KINDS)('%s that cannot be reached', (kind) => {
     expect(out.error).toBeInstanceOf(IdempotencyStoreUnavailableError);
     expect(out.ran).toBe(false);
     expect(out.elapsed).toBeLessThan(WITHIN_MS);
+  });
+
+  it('an OP-5 saga gets the same typed error and calls nothing', async () => {
+    const store = await openStore(`${scheme}://root@127.0.0.1:${await freePort()}${path}`);
+    let called = false;
+    const out = await settled(
+      runSaga(
+        store,
+        { operation: 'POST /orders', key: 'unreachable-saga-01', args: {} },
+        {
+          call: async () => {
+            called = true;
+            return { externalId: 'o1', result: 1 };
+          },
+        },
+      ),
+    );
+    await store.close().catch(() => undefined);
+    expect(out.error).toBeInstanceOf(IdempotencyStoreUnavailableError);
+    expect(out.error).toMatchObject({ key: 'unreachable-saga-01', operation: 'POST /orders' });
+    expect(called).toBe(false);
   });
 
   it('a server that never answers: the URL connect timeout bounds it (no hang)', async () => {
