@@ -65,7 +65,8 @@ function createOwnedClient(url: string, opts: RedisConnectOptions): OwnedClient 
 
 /**
  * node-redis bounds the TCP connect, but not the handshake after it (HELLO, CLIENT SETINFO): a server that
- * accepts and never answers would hold `connect()` forever. Past `ms` the client is destroyed (the next
+ * accepts and never answers would hold `connect()` forever. The connect timeout covers the whole connect,
+ * handshake and reconnects included: past `ms` the client is destroyed (the next
  * command connects anew) and the connect fails with a ConnectionTimeoutError.
  */
 function boundedConnect(client: OwnedClient, ms: number): Promise<unknown> {
@@ -105,8 +106,7 @@ export function connectRedis(opts: RedisConnectOptions, scripts: readonly string
     if (connected || ready === undefined) {
       connected = false;
       // A failed connect is forgotten, so a later command tries again once the server is back.
-      const limit =
-        (opts.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS) + (opts.commandTimeoutMs ?? DEFAULT_COMMAND_TIMEOUT_MS);
+      const limit = opts.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS;
       const attempt: Promise<unknown> = boundedConnect(o, limit).then(
         () => {
           connected = true;
