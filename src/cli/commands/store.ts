@@ -13,6 +13,7 @@ import {
   type StaleSaga,
 } from '../../runtime/index.js';
 import { ConfigError, diagnostic } from '../../diagnostics/diagnostic.js';
+import { isStoreUnavailable, unavailableReason } from '../../runtime/store/unavailable.js';
 import type { CliContext } from '../context.js';
 
 export interface StoreArgs {
@@ -69,8 +70,9 @@ export async function withStore<T>(
   try {
     return await fn(store);
   } catch (err) {
-    const message = (err as Error).message ?? String(err);
+    const message = isStoreUnavailable(err) ? unavailableReason(err) : ((err as Error).message ?? String(err));
     if (
+      isStoreUnavailable(err) ||
       /no such table|does not exist|doesn't exist|Access denied|Unknown database|ECONNREFUSED|ENOTFOUND|password authentication|database .* does not exist/i.test(
         message,
       )

@@ -22,6 +22,7 @@ import { createMysqlStore } from '../../../src/runtime/store/mysql.js';
 import { createPostgresStore } from '../../../src/runtime/store/postgres.js';
 import { createRedisStore } from '../../../src/runtime/store/redis/store.js';
 import { toToolError } from '../../../src/runtime/tools/outcome.js';
+import { runCli } from '../../helpers/cli.js';
 import {
   freePort,
   killableMariadb,
@@ -198,6 +199,24 @@ describe.each(KINDS)('%s that cannot be reached', (kind) => {
       const out = await runOnce(url);
       expect(out.error).toBeInstanceOf(IdempotencyStoreUnavailableError);
       expect(out.ran).toBe(false);
+      expect(out.elapsed).toBeLessThan(WITHIN_MS);
+    } finally {
+      await silent.close();
+    }
+  });
+});
+
+describe('idemgen reconcile against a store that never answers', () => {
+  it.each(KINDS)('%s: a store_unavailable diagnostic within the URL timeout, no stack trace', async (kind) => {
+    const silent = await silentServer();
+    try {
+      const path = kind === 'redis' ? '' : '/idemgen';
+      const url = `${kind}://root@127.0.0.1:${silent.port}${path}?connectTimeoutMs=300`;
+      const out = await settled(runCli(['reconcile', '--store', url], process.cwd()));
+      const run = out.value as { code: number; stderr: string };
+      expect(run.code).not.toBe(0);
+      expect(run.stderr).toMatch(/store_unavailable|Cannot read the dedup store/);
+      expect(run.stderr).not.toMatch(/\n\s+at /);
       expect(out.elapsed).toBeLessThan(WITHIN_MS);
     } finally {
       await silent.close();
