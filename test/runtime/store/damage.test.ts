@@ -12,6 +12,8 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import {
   corruptReport,
   createIdempotency,
+  createMemoryStore,
+  hashArgs,
   IdempotencyInFlightError,
   IdempotencyRecordCorruptError,
   IdempotencyResultTooLargeError,
@@ -275,5 +277,26 @@ describe.each(STORE_KINDS)('what callers are told on %s', (kind) => {
     await expect(run(`odd-${kind}-00000001`, () => 0)).rejects.toBeInstanceOf(IdempotencyResultUnencodableError);
     await expect(run(`loop-${kind}-0000001`, () => 0)).rejects.toBeInstanceOf(IdempotencyResultUnencodableError);
     expect(effects).toBe(4);
+  });
+});
+
+describe('the memory store (no driver to damage a row: a damaged text written through the store API)', () => {
+  it('is typed on replay, listed and repaired like the others', async () => {
+    const store = createMemoryStore();
+    const idem = createIdempotency({ store, telemetry: false });
+    const key = 'dmg-memory-00000001';
+    const now = Date.now();
+    const claim = { scope: SCOPE, key, operation: OP, argsHash: hashArgs({}), mechanism: 'fail-closed' as const };
+    await store.claim({ ...claim, leaseToken: 't1', now, leaseMs: 1_000, ttlMs: 60_000 });
+    await store.complete({ scope: SCOPE, key, leaseToken: 't1', result: TRUNCATED, now });
+    let effects = 0;
+    const run = () =>
+      idem.run({ operation: OP, key, scope: SCOPE, args: {}, mechanism: 'fail-closed' }, async () => ++effects);
+    await expect(run()).rejects.toBeInstanceOf(IdempotencyRecordCorruptError);
+    expect((await corruptReport(store)).map((c) => [c.key, c.text])).toEqual([[key, TRUNCATED]]);
+    const out = await resolveUnknown(store, { key, scope: SCOPE, as: 'completed', result: 7, by: 'ops', reason: 'x' });
+    expect(out).toMatchObject({ resolved: true, repaired: true });
+    expect(await run()).toMatchObject({ wasReplay: true, result: 7 });
+    expect(effects).toBe(0);
   });
 });
