@@ -15,9 +15,11 @@ export {
   IdempotencyKeyInvalidError,
   IdempotencyNotSentError,
   IdempotencyOutcomeUnknownError,
+  IdempotencyRecordCorruptError,
   IdempotencyResultTooLargeError,
   IdempotencyResultUnencodableError,
   InvalidArgumentsError,
+  IdempotencyStoreUnavailableError,
   isDefiniteFailure,
 } from './core/errors.js';
 export { notExecuted } from './core/run-tag.js';
@@ -27,6 +29,7 @@ export type {
   ClaimInput,
   ClaimResult,
   CompleteInput,
+  CorruptRow,
   DedupRow,
   DedupStatus,
   DedupStore,
@@ -36,6 +39,8 @@ export type {
   PruneCapable,
   ReconcileCapable,
   RenewInput,
+  RepairCapable,
+  RepairInput,
   ResolveInput,
   RowId,
   SagaCapable,
@@ -57,7 +62,14 @@ export type { StoreTablesDdl } from './store/migrate.js';
 export { IdempotencyStoreSchemaError } from './store/sql/missing-table.js';
 export { createIdempotency, RETRY_SAFE_MECHANISMS } from './core/idempotency.js';
 export type { Idempotency, IdempotencyOptions, RunContext, RunRequest, RunResult } from './core/idempotency.js';
-export { pruneExpired, reconcileReport, reconcileSagaReport, resolveUnknown } from './core/reconcile.js';
+export {
+  corruptReport,
+  pruneExpired,
+  reconcileReport,
+  reconcileSagaReport,
+  resolveUnknown,
+} from './core/reconcile.js';
+export type { StoreTimeouts } from './store/unavailable.js';
 export type {
   ResolutionRecord,
   ResolveAs,

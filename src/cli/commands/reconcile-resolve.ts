@@ -45,6 +45,8 @@ const WHY: Record<string, string> = {
   'not-found': 'no row has this key (check --scope)',
   'not-pending': 'the row is not pending any more (already completed, failed or resolved)',
   'lease-live': 'an attempt still holds the row (its lease has not expired); wait or stop that process first',
+  unreadable:
+    'nothing of the row reads (no operation or arguments to replay against); use --as failed or --as not-executed to free the key',
 };
 
 export async function resolveCommand(ctx: CliContext, args: ReconcileArgs): Promise<number> {
@@ -73,7 +75,8 @@ export async function resolveCommand(ctx: CliContext, args: ReconcileArgs): Prom
       as === 'completed'
         ? 'retries with this key replay the given result'
         : 'the key is free: the next retry runs the call';
-    ctx.logger.out(`Resolved ${key} as ${as} by ${outcome.record.by} at ${outcome.record.at}: ${next}.`);
+    const verb = outcome.repaired ? 'Repaired the unreadable row' : 'Resolved';
+    ctx.logger.out(`${verb} ${key} as ${as} by ${outcome.record.by} at ${outcome.record.at}: ${next}.`);
   }
   return 0;
 }

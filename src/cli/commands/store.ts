@@ -2,16 +2,19 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import {
+  corruptReport,
   openStore,
   pruneExpired,
   reconcileReport,
   reconcileSagaReport,
+  type CorruptRow,
   type FullDedupStore,
   type StaleRow,
   type StaleSaga,
 } from '../../runtime/index.js';
 import { ConfigError, diagnostic } from '../../diagnostics/diagnostic.js';
 import { terminalText } from '../../escape/index.js';
+import { isStoreUnavailable, unavailableReason } from '../../runtime/store/unavailable.js';
 import type { CliContext } from '../context.js';
 
 export interface StoreArgs {
@@ -68,8 +71,9 @@ export async function withStore<T>(
   try {
     return await fn(store);
   } catch (err) {
-    const message = (err as Error).message ?? String(err);
+    const message = isStoreUnavailable(err) ? unavailableReason(err) : ((err as Error).message ?? String(err));
     if (
+      isStoreUnavailable(err) ||
       /no such table|does not exist|doesn't exist|Access denied|Unknown database|ECONNREFUSED|ENOTFOUND|password authentication|database .* does not exist/i.test(
         message,
       )
@@ -139,22 +143,40 @@ function printSagas(ctx: CliContext, sagas: StaleSaga[]): void {
   }
 }
 
+function printCorrupt(ctx: CliContext, corrupt: CorruptRow[]): void {
+  ctx.logger.out(`${corrupt.length} row(s) are unreadable (a stored result that no longer parses):`);
+  for (const c of corrupt) {
+    const what = c.row ? `${c.row.operation}  status=${c.row.status}` : '(the whole row is unreadable)';
+    ctx.logger.out(`  ${what}  key=${c.key}${c.scope ? ` scope=${c.scope}` : ''}`);
+    ctx.logger.out(`      ${c.reason}  stored: ${JSON.stringify(c.text)}`);
+  }
+  ctx.logger.out(
+    'Repair one: --resolve KEY --as completed --result JSON (retries replay it) or --as failed|not-executed (the key is freed)',
+  );
+}
+
 export async function reconcileCommand(ctx: CliContext, args: ReconcileArgs): Promise<number> {
   if (args.resolve !== undefined) return (await import('./reconcile-resolve.js')).resolveCommand(ctx, args);
-  const { rows, sagas } = await withStore(ctx, args.store, async (store) => ({
+  const { rows, sagas, corrupt } = await withStore(ctx, args.store, async (store) => ({
     rows: await reconcileReport(store),
     sagas: args['saga-table'] ? await reconcileSagaReport(store, args['saga-table']) : [],
+    corrupt: await corruptReport(store),
   }));
   if (args.json) {
-    // Without --saga-table the JSON stays the plain array of rows it always was.
-    ctx.logger.out(JSON.stringify(args['saga-table'] ? { rows, sagas } : rows, null, 2));
-  } else if (rows.length === 0 && sagas.length === 0) {
+    // Without --saga-table and corrupt rows the JSON stays the plain array of rows it always was.
+    const body =
+      args['saga-table'] || corrupt.length > 0
+        ? { rows, ...(args['saga-table'] ? { sagas } : {}), ...(corrupt.length > 0 ? { corrupt } : {}) }
+        : rows;
+    ctx.logger.out(JSON.stringify(body, null, 2));
+  } else if (rows.length === 0 && sagas.length === 0 && corrupt.length === 0) {
     ctx.logger.out('No pending rows past their lease: nothing to reconcile.');
   } else {
     if (rows.length > 0) printRows(ctx, rows);
     if (sagas.length > 0) printSagas(ctx, sagas);
+    if (corrupt.length > 0) printCorrupt(ctx, corrupt);
   }
-  return rows.length === 0 && sagas.length === 0 ? 0 : 1;
+  return rows.length === 0 && sagas.length === 0 && corrupt.length === 0 ? 0 : 1;
 }
 
 export async function pruneCommand(ctx: CliContext, args: StoreArgs): Promise<number> {

@@ -34,9 +34,50 @@ export class IdempotencyConflictError extends IdempotencyError {
   readonly code = 'idempotency_conflict';
 }
 
-/** Another attempt holds a live lease on the key (409 / 425 analog); back off and retry later. */
+/**
+ * Another attempt holds a live lease on the key (409 / 425 analog); back off and retry later.
+ * `retryAfterMs` / `retryAt`: when that lease runs out as the row says (a heartbeat may extend it, so
+ * it is the earliest useful retry, not a promise); absent when the error has no row to read it from.
+ */
 export class IdempotencyInFlightError extends IdempotencyError {
   readonly code = 'idempotency_in_flight';
+  retryAfterMs?: number;
+  retryAt?: Date;
+}
+
+/** The in-flight error with its retry hint: the lease's end as `row` states it, seen at `now`. */
+export function inFlight(message: string, ctx: IdempotencyErrorContext, now: number): IdempotencyInFlightError {
+  const err = new IdempotencyInFlightError(message, ctx);
+  if (ctx.state !== undefined) {
+    err.retryAfterMs = Math.max(0, ctx.state.leaseExpiresAt - now);
+    err.retryAt = new Date(now + err.retryAfterMs);
+  }
+  return err;
+}
+
+/**
+ * The dedup store could not be reached (refused, reset, a connect or command timeout) BEFORE the call
+ * ran: no claim was made, nothing was executed; retry later with the same key. When the store fails
+ * after the call ran (the completion could not be written) the error is `IdempotencyOutcomeUnknownError`
+ * instead: the row stays pending for reconcile.
+ */
+export class IdempotencyStoreUnavailableError extends IdempotencyError {
+  readonly code = 'idempotency_store_unavailable';
+}
+
+/**
+ * A stored row or result that no longer parses (a truncated write, a hand edit, schema drift). The
+ * call is not run and nothing is replayed; `idemgen reconcile` lists such rows and `--resolve` repairs
+ * them. `text` is the unreadable value as stored (cut to 200 characters).
+ */
+export class IdempotencyRecordCorruptError extends IdempotencyError {
+  readonly code = 'idempotency_record_corrupt';
+  readonly text: string;
+
+  constructor(message: string, ctx: IdempotencyErrorContext, text: string, options?: { cause?: unknown }) {
+    super(message, ctx, options);
+    this.text = text.length > 200 ? `${text.slice(0, 200)}…` : text;
+  }
 }
 
 /**

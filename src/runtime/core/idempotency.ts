@@ -10,10 +10,12 @@ import { hashArgs } from './canonical-json.js';
 import {
   IdempotencyConflictError,
   IdempotencyFailedError,
-  IdempotencyInFlightError,
   IdempotencyOutcomeUnknownError,
+  IdempotencyRecordCorruptError,
   IdempotencyResultTooLargeError,
   IdempotencyResultUnencodableError,
+  IdempotencyStoreUnavailableError,
+  inFlight,
 } from './errors.js';
 import type { IdempotencyErrorContext } from './errors.js';
 import { complete, onFailure, onFenced, RETRY_SAFE_MECHANISMS, type Settle } from './settle.js';
@@ -22,8 +24,9 @@ import { startHeartbeat, stopHeartbeat } from './lease-heartbeat.js';
 import { createRunTag, type RunTag } from './run-tag.js';
 import { createSimilarGuard, type RecentSimilar, type RecentSimilarOptions } from './recent-similar.js';
 import { createTelemetry, type AnsweredFrom, type ObservedCall, type Probe } from './telemetry.js';
-import type { DedupRow, DedupStore, StoreMechanism } from '../store/types.js';
-import { decodeResult } from './stored-value.js';
+import type { ClaimResult, DedupRow, DedupStore, StoreMechanism } from '../store/types.js';
+import { isStoreUnavailable, unavailableReason } from '../store/unavailable.js';
+import { decodeResult, type DecodedResult } from './stored-value.js';
 
 export interface IdempotencyOptions {
   store: DedupStore;
@@ -95,6 +98,13 @@ export interface RunResult<T> {
   originalCalledAt: Date;
   /** With `recentSimilar` on: this new intent repeats one completed `calledAt` under `key`, within the window. */
   recentSimilar?: RecentSimilar;
+  /**
+   * Present (and `false`) only on the first caller's result when the store could not keep it — over
+   * `maxResultBytes`, or no JSON text (a BigInt, a cycle, a throwing `redact`). The effect is recorded
+   * and the key stays burned; a retry gets `IdempotencyResultTooLargeError` /
+   * `IdempotencyResultUnencodableError` instead of this result, so hand it on now.
+   */
+  replayable?: false;
 }
 
 export interface Idempotency {
@@ -130,7 +140,18 @@ function replay<T>(call: Call, row: DedupRow): RunResult<T> {
       call.ctx(row),
     );
   }
-  const decoded = decodeResult(row.result);
+  let decoded: DecodedResult;
+  try {
+    decoded = decodeResult(row.result);
+  } catch (err) {
+    throw new IdempotencyRecordCorruptError(
+      `${call.req.operation}: the stored result under this key does not parse (${unavailableReason(err)}); ` +
+        'not calling again and nothing to replay: list and repair it with `idemgen reconcile`',
+      call.ctx(row),
+      row.result ?? '',
+      { cause: err },
+    );
+  }
   if (decoded.kind === 'too-large') {
     throw new IdempotencyResultTooLargeError(
       `${call.req.operation} completed, but its ${decoded.bytes}-byte result exceeded the stored cap`,
@@ -179,8 +200,30 @@ async function execute<T>(
   }
   const landing = stopHeartbeat(beat);
   if (landing !== undefined) await landing;
-  if (!(await complete(s, row, result))) result = await onFenced(s, result);
-  return { result, wasReplay: false, originalCalledAt: new Date(row.createdAt) };
+  const recorded = await complete(s, row, result);
+  if (recorded === 'fenced') result = await onFenced(s, result);
+  const out: RunResult<T> = { result, wasReplay: false, originalCalledAt: new Date(row.createdAt) };
+  if (recorded === 'marker') out.replayable = false;
+  return out;
+}
+
+/**
+ * A store error before the call ran, typed with the call's context: an unreachable store (nothing was
+ * executed, retry later) or a row that does not parse. Anything else is the store's own error, as thrown.
+ */
+function beforeRun(call: Call, err: unknown): unknown {
+  if (err instanceof IdempotencyRecordCorruptError) {
+    return new IdempotencyRecordCorruptError(err.message, { ...call.ctx(), state: err.state }, err.text, {
+      cause: err.cause,
+    });
+  }
+  if (!isStoreUnavailable(err)) return err;
+  return new IdempotencyStoreUnavailableError(
+    `${call.req.operation}: the idempotency store is unreachable (${unavailableReason(err)}); ` +
+      'nothing was executed, retry later with the same key',
+    call.ctx(),
+    { cause: err },
+  );
 }
 
 /** A row already exists: replay, conflict, take over, fail closed, or (undefined) keep waiting. */
@@ -204,7 +247,7 @@ async function onExisting<T>(
   // `now` is the store's clock when it keeps one (PostgreSQL, MySQL, Redis): the lease is judged where it was set.
   if (row.leaseExpiresAt > now) {
     if (mayWait) return undefined;
-    throw new IdempotencyInFlightError(`${call.req.operation} is still in flight under this key`, call.ctx(row));
+    throw inFlight(`${call.req.operation} is still in flight under this key`, call.ctx(row), now);
   }
   if (!RETRY_SAFE_MECHANISMS.has(call.req.mechanism)) {
     throw new IdempotencyOutcomeUnknownError(
@@ -212,14 +255,18 @@ async function onExisting<T>(
       call.ctx(row),
     );
   }
-  const taken = await m.store.takeOver({
-    scope: call.scope,
-    key: call.req.key,
-    expectedToken: row.leaseToken,
-    newToken: token,
-    now: m.now(),
-    leaseMs: m.leaseMs,
-  });
+  const taken = await m.store
+    .takeOver({
+      scope: call.scope,
+      key: call.req.key,
+      expectedToken: row.leaseToken,
+      newToken: token,
+      now: m.now(),
+      leaseMs: m.leaseMs,
+    })
+    .catch((err: unknown) => {
+      throw beforeRun(call, err);
+    });
   if (taken) probe.attempts = taken.attempts;
   // Lost the takeover race: someone else re-leased it; loop and look again.
   return taken ? execute(m, call, taken, token, fn) : undefined;
@@ -261,18 +308,24 @@ async function run<T>(
   const polls = Math.max(0, Math.ceil(m.waitMs / Math.max(1, m.pollMs)));
   for (let poll = 0; ; poll++) {
     const token = randomUUID(); // a fencing token, never the idempotency key
-    const claim = await m.store.claim({
-      scope: call.scope,
-      key: req.key,
-      operation: req.operation,
-      argsHash: call.argsHash,
-      mechanism: req.mechanism,
-      leaseToken: token,
-      now: m.now(),
-      leaseMs: m.leaseMs,
-      ttlMs,
-      argsSummary,
-    });
+    let claim: ClaimResult;
+    try {
+      // Inline, not a wrapper: no extra promise on the hot path.
+      claim = await m.store.claim({
+        scope: call.scope,
+        key: req.key,
+        operation: req.operation,
+        argsHash: call.argsHash,
+        mechanism: req.mechanism,
+        leaseToken: token,
+        now: m.now(),
+        leaseMs: m.leaseMs,
+        ttlMs,
+        argsSummary,
+      });
+    } catch (err) {
+      throw beforeRun(call, err);
+    }
     probe.attempts = claim.row.attempts;
     if (claim.claimed) return execute(m, call, claim.row, token, fn);
     const outcome = await onExisting(m, call, claim.row, token, fn, poll < polls, probe, claim.now ?? m.now());

@@ -6,7 +6,16 @@
  * is freed and the next retry runs). Every decision is stored in the row: who, when, how and why.
  */
 import { encodeResult } from './stored-value.js';
-import { requireCapability, type DedupRow, type DedupStore, type SagaRow } from '../store/types.js';
+import { IdempotencyRecordCorruptError } from './errors.js';
+import { corruptionOf } from '../store/corrupt.js';
+import {
+  hasCapability,
+  requireCapability,
+  type CorruptRow,
+  type DedupRow,
+  type DedupStore,
+  type SagaRow,
+} from '../store/types.js';
 
 export interface StaleRow extends DedupRow {
   /** How long past its lease the row has been pending, in ms. */
@@ -79,9 +88,54 @@ export interface ResolveRequest {
   now?: number;
 }
 
+/**
+ * `repaired`: the row was corrupt (corruptReport) and the decision repaired it; `row` is then what is
+ * stored now, absent when the repair deleted an unreadable row. `unreadable`: `--as completed` on a
+ * row of which nothing reads (no operation or arguments hash to replay against): free the key instead.
+ */
 export type ResolveOutcome =
-  | { resolved: true; row: DedupRow; record: ResolutionRecord }
-  | { resolved: false; why: 'not-found' | 'not-pending' | 'lease-live'; row?: DedupRow };
+  | { resolved: true; row: DedupRow; record: ResolutionRecord; repaired?: false }
+  | { resolved: true; row: DedupRow | undefined; record: ResolutionRecord; repaired: true }
+  | { resolved: false; why: 'not-found' | 'not-pending' | 'lease-live' | 'unreadable'; row?: DedupRow };
+
+/** Rows whose stored result (or, on Redis, whole value) no longer parses; `[]` for a store without the capability. */
+export async function corruptReport(store: DedupStore, opts: { limit?: number } = {}): Promise<CorruptRow[]> {
+  if (!hasCapability(store, 'repair')) return [];
+  return store.listCorrupt(opts.limit);
+}
+
+/** A corrupt row's repair, by the same decision words as `resolveUnknown` (which calls it for such a row). */
+async function repair(store: DedupStore, req: ResolveRequest, bad: CorruptRow, now: number): Promise<ResolveOutcome> {
+  const record: ResolutionRecord = {
+    as: req.as,
+    by: req.by,
+    at: new Date(now).toISOString(),
+    reason: req.reason,
+    previousError: { name: 'IdempotencyRecordCorruptError', message: bad.reason, stored: bad.text },
+    previousAttempts: bad.row?.attempts ?? 0,
+  };
+  if (bad.row === undefined && req.as === 'completed') return { resolved: false, why: 'unreadable' };
+  const result = req.as === 'completed' ? (await encodeResult(req.result ?? null, Number.MAX_SAFE_INTEGER)).text : null;
+  const error = JSON.stringify({ outcome: req.as, name: 'ResolvedByOperator', message: req.reason });
+  const id = { scope: bad.scope, key: bad.key };
+  const done = await requireCapability(store, 'repair', 'resolveUnknown').repairCorrupt({
+    ...id,
+    as: req.as,
+    result,
+    error,
+    resolution: JSON.stringify(record),
+    now,
+    seen: bad.seen,
+  });
+  if (!done) return { resolved: false, why: 'not-pending', row: await store.get(id).catch(() => undefined) };
+  return { resolved: true, repaired: true, row: await store.get(id), record };
+}
+
+/** The corrupt-row entry for `id`, when the store can list such rows and this one is among them. */
+async function findCorrupt(store: DedupStore, id: { scope: string; key: string }): Promise<CorruptRow | undefined> {
+  if (!hasCapability(store, 'repair')) return undefined;
+  return (await store.listCorrupt(Number.MAX_SAFE_INTEGER)).find((c) => c.key === id.key && c.scope === id.scope);
+}
 
 /**
  * Decide an unknown outcome. Only a pending row whose lease has expired (nobody holds it) is touched;
@@ -90,9 +144,22 @@ export type ResolveOutcome =
 export async function resolveUnknown(store: DedupStore, req: ResolveRequest): Promise<ResolveOutcome> {
   const now = req.now ?? Date.now();
   const id = { scope: req.scope ?? '', key: req.key };
-  const current = await store.get(id);
+  let current: DedupRow | undefined;
+  try {
+    current = await store.get(id);
+  } catch (err) {
+    if (!(err instanceof IdempotencyRecordCorruptError)) throw err;
+    const bad = await findCorrupt(store, id); // the row itself does not parse (Redis)
+    if (bad) return repair(store, req, bad, now);
+    throw err;
+  }
   if (!current) return { resolved: false, why: 'not-found' };
-  if (current.status !== 'pending') return { resolved: false, why: 'not-pending', row: current };
+  if (current.status !== 'pending') {
+    const bad = corruptionOf(current);
+    if (bad === undefined) return { resolved: false, why: 'not-pending', row: current };
+    // Redis compares the whole stored value; the SQL stores the result column (corruptionOf's default).
+    return repair(store, req, (await findCorrupt(store, id)) ?? bad, now);
+  }
   if (current.leaseExpiresAt > now) return { resolved: false, why: 'lease-live', row: current };
   const record: ResolutionRecord = {
     as: req.as,

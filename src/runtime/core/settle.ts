@@ -77,16 +77,27 @@ function storedText(s: Settle, result: unknown): string | Promise<string> {
 }
 
 /**
- * The effect happened: record it. Resolves `true` when recorded, `false` when fenced. Not async: with the
- * stored text at hand (the common case) the caller gets the store's promise plus one rejection handler.
+ * How a completion ended: recorded (`stored`), recorded as a marker a replay cannot return (`marker`: over
+ * `maxResultBytes`, or no JSON text), or rejected because another attempt owns the row (`fenced`).
  */
-export function complete(s: Settle, row: DedupRow, result: unknown): Promise<boolean> {
+export type Recorded = 'stored' | 'marker' | 'fenced';
+
+/** The markers stored-value.ts writes in place of a result start so (JSON.stringify of its object). */
+const MARKER_TEXT = /^\{"\$idemgen":"(result-too-large|unencodable)"/;
+
+/**
+ * The effect happened: record it. Not async: with the stored text at hand (the common case) the caller
+ * gets the store's promise plus one handler per outcome.
+ */
+export function complete(s: Settle, row: DedupRow, result: unknown): Promise<Recorded> {
   const pending = storedText(s, result);
   if (typeof pending !== 'string') return pending.then((text) => recordResult(s, row, result, text));
   return recordResult(s, row, result, pending);
 }
 
-function recordResult(s: Settle, row: DedupRow, result: unknown, text: string): Promise<boolean> {
+function recordResult(s: Settle, row: DedupRow, result: unknown, text: string): Promise<Recorded> {
+  const recorded: Recorded = MARKER_TEXT.test(text) ? 'marker' : 'stored';
+  const ok = (done: boolean): Recorded => (done ? recorded : 'fenced');
   const unknown = (err: unknown): never => {
     const e = new IdempotencyOutcomeUnknownError(
       `${s.operation} happened, but its result could not be recorded (${describe(err)}); the row stays pending`,
@@ -100,7 +111,7 @@ function recordResult(s: Settle, row: DedupRow, result: unknown, text: string): 
   // about a third of the call's JS time (a slow clone, and an object shape the store then reads slowly).
   const { scope, key, leaseToken } = s.id;
   try {
-    return s.store.complete({ scope, key, leaseToken, result: text, now: s.now() }).then(undefined, unknown);
+    return s.store.complete({ scope, key, leaseToken, result: text, now: s.now() }).then(ok, unknown);
   } catch (err) {
     return Promise.reject(err).then(undefined, unknown); // a store that throws instead of rejecting
   }

@@ -4,6 +4,7 @@ export type { WithIdempotencyOptions, WithMeta } from './with-idempotency.js';
 export {
   ERROR_META,
   RECENT_SIMILAR_META,
+  REPLAYABLE_META,
   REPLAY_META,
   errorResult,
   recentSimilarResult,

@@ -19,6 +19,7 @@ export function outcomeToResult(outcome: ToolOutcome): ToolResultLike {
   }
   const body: Record<string, unknown> = { result: outcome.result, was_replay: outcome.was_replay };
   if (outcome.original_called_at !== undefined) body.original_called_at = outcome.original_called_at;
+  if (outcome.replayable === false) body.replayable = false;
   const result: ToolResultLike = { content: [{ type: 'text', text: JSON.stringify(body) }], structuredContent: body };
   if (outcome.was_replay) {
     result._meta = { [REPLAY_META]: { wasReplay: true, originalCalledAt: outcome.original_called_at ?? '' } };

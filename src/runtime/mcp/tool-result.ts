@@ -36,11 +36,26 @@ export type MiddlewareErrorCode =
   | 'idempotency_result_unavailable'
   | 'idempotency_fenced'
   | 'idempotency_scope_unknown'
+  | 'idempotency_record_corrupt'
+  | 'store_unavailable'
   | 'api_error'
   | 'idempotency_error';
 
-export function errorResult(code: MiddlewareErrorCode, message: string): ToolResultLike {
-  return { content: [{ type: 'text', text: message }], isError: true, _meta: { [ERROR_META]: { code } } };
+/** `_meta` key set (to `false`) on a first result the store could not keep: a retry cannot replay it. */
+export const REPLAYABLE_META = 'idemgen/replayable';
+
+/** `extra`: more machine-readable fields next to the code (`retry_after_ms` of an in-flight call). */
+export function errorResult(
+  code: MiddlewareErrorCode,
+  message: string,
+  extra?: Record<string, unknown>,
+): ToolResultLike {
+  return { content: [{ type: 'text', text: message }], isError: true, _meta: { [ERROR_META]: { code, ...extra } } };
+}
+
+/** A first result the store could not keep, marked so in `_meta` (a retry gets an error, not this result). */
+export function unreplayable<R extends ToolResultLike>(result: R): R {
+  return { ...result, _meta: { ...(result._meta ?? {}), [REPLAYABLE_META]: false } };
 }
 
 /** The stored result, unchanged but for the replay marker in `_meta`. */

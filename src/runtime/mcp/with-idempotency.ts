@@ -12,8 +12,10 @@ import {
   IdempotencyInFlightError,
   IdempotencyKeyInvalidError,
   IdempotencyOutcomeUnknownError,
+  IdempotencyRecordCorruptError,
   IdempotencyResultTooLargeError,
   IdempotencyResultUnencodableError,
+  IdempotencyStoreUnavailableError,
 } from '../core/errors.js';
 import { HttpStatusError } from '../http/caller.js';
 import { createIdempotency, type Idempotency } from '../core/idempotency.js';
@@ -21,7 +23,7 @@ import { parseApiError } from '../tools/api-error.js';
 import { scopeString, validateKey, type KeyScope } from '../core/keys.js';
 import type { DedupStore, StoreMechanism } from '../store/types.js';
 import type { RecentSimilarOptions } from '../core/recent-similar.js';
-import { errorResult, recentSimilarResult, replayResult, type ToolResultLike } from './tool-result.js';
+import { errorResult, recentSimilarResult, replayResult, unreplayable, type ToolResultLike } from './tool-result.js';
 import { createDedupWindow } from './window.js';
 
 export interface WithIdempotencyOptions<E> {
@@ -109,9 +111,23 @@ function toToolError(err: unknown, keyArgument: string): ToolResultLike {
     );
   }
   if (err instanceof IdempotencyInFlightError) {
+    const ms = err.retryAfterMs;
     return errorResult(
       'idempotency_in_flight',
-      `A call with this ${keyArgument} is still in progress; nothing new was executed. Retry later with the same key to get its result.`,
+      `A call with this ${keyArgument} is still in progress; nothing new was executed.${ms === undefined ? '' : ` Retry in about ${Math.ceil(ms / 1000)} s`} Retry later with the same key to get its result.`,
+      ms === undefined ? undefined : { retry_after_ms: ms },
+    );
+  }
+  if (err instanceof IdempotencyStoreUnavailableError) {
+    return errorResult(
+      'store_unavailable',
+      `The idempotency store is unreachable, so the call was not made; nothing was executed. Retry later with the same ${keyArgument}.`,
+    );
+  }
+  if (err instanceof IdempotencyRecordCorruptError) {
+    return errorResult(
+      'idempotency_record_corrupt',
+      `The record of an earlier call with this ${keyArgument} is damaged, so it is neither replayed nor run again. An operator must repair it (idemgen reconcile); never retry with a new key.`,
     );
   }
   if (err instanceof IdempotencyOutcomeUnknownError) {
@@ -210,6 +226,7 @@ export function withIdempotency<A extends Record<string, unknown>, E, R extends 
       );
       window.set(id, { argsHash, result: run.result, calledAt: run.originalCalledAt.getTime(), storedAt: now() });
       if (run.wasReplay) return replayResult(run.result, run.originalCalledAt);
+      if (run.replayable === false) run.result = unreplayable(run.result);
       return run.recentSimilar ? recentSimilarResult(run.result, run.recentSimilar, now(), keyArgument) : run.result;
     } catch (err) {
       return toToolError(err, keyArgument) as WithMeta<R>;

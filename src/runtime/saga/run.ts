@@ -12,6 +12,7 @@ import {
   IdempotencyFencedError,
   IdempotencyInFlightError,
   IdempotencyOutcomeUnknownError,
+  IdempotencyStoreUnavailableError,
 } from '../core/errors.js';
 import {
   createIdempotency,
@@ -24,8 +25,10 @@ import { scopeString, validateKey, type KeyScope } from '../core/keys.js';
 import { withHeartbeat } from '../core/lease-heartbeat.js';
 import { createRunTag, trustedNotExecuted } from '../core/run-tag.js';
 import { recordOrphan } from './orphan.js';
+import { isStoreUnavailable, unavailableReason } from '../store/unavailable.js';
 import {
   requireCapability,
+  type ClaimResult,
   type DedupRow,
   type DedupStore,
   type SagaRow,
@@ -255,17 +258,28 @@ export async function runSaga<T>(
   const polls = Math.ceil((req.waitMs ?? 10_000) / Math.max(1, pollMs));
   for (let poll = 0; ; poll++) {
     const token = randomUUID();
-    const claim = await c.saga.claim({
-      scope: c.scope,
-      key: req.key,
-      operation: req.operation,
-      argsHash,
-      compensationOperation: req.compensationOperation ?? null,
-      leaseToken: token,
-      now: c.now(),
-      leaseMs: c.leaseMs,
-      ttlMs: (req.ttlSeconds ?? 86_400) * 1000,
-    });
+    let claim: ClaimResult<SagaRow>;
+    try {
+      claim = await c.saga.claim({
+        scope: c.scope,
+        key: req.key,
+        operation: req.operation,
+        argsHash,
+        compensationOperation: req.compensationOperation ?? null,
+        leaseToken: token,
+        now: c.now(),
+        leaseMs: c.leaseMs,
+        ttlMs: (req.ttlSeconds ?? 86_400) * 1000,
+      });
+    } catch (err) {
+      // No intent row, so nothing was called: the same typed answer as a dedup claim (core/idempotency.ts).
+      if (!isStoreUnavailable(err)) throw err;
+      throw new IdempotencyStoreUnavailableError(
+        `${req.operation}: the idempotency store is unreachable (${unavailableReason(err)}); nothing was executed, retry later with the same key`,
+        ctxOf(c),
+        { cause: err },
+      );
+    }
     if (claim.claimed) return callAndComplete(c, claim.row, token, handlers);
     const row = claim.row;
     if (row.argsHash !== argsHash || row.operation !== req.operation) {
@@ -277,7 +291,12 @@ export async function runSaga<T>(
       const out = await onStale(c, row, handlers);
       if (out) return out;
     } else if (!live || poll >= polls) {
-      throw new IdempotencyInFlightError(`${req.operation}: saga ${row.status} under this key`, ctxOf(c, row));
+      const busy = new IdempotencyInFlightError(`${req.operation}: saga ${row.status} under this key`, ctxOf(c, row));
+      if (live) {
+        busy.retryAfterMs = row.leaseExpiresAt - c.now();
+        busy.retryAt = new Date(row.leaseExpiresAt);
+      }
+      throw busy;
     }
     await new Promise((r) => setTimeout(r, pollMs));
   }

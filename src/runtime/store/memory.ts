@@ -14,6 +14,7 @@ import type {
   FencedInput,
   RowId,
   RenewInput,
+  RepairInput,
   ResolveInput,
   SagaClaimInput,
   SagaRow,
@@ -22,6 +23,7 @@ import type {
   TakeOverInput,
   SagaStatus,
 } from './types.js';
+import { corruptionOf } from './corrupt.js';
 
 /**
  * The row a won claim writes (every store: the same pending state and lease). Its `expiresAt` is
@@ -82,6 +84,17 @@ function resolvedPatch(r: ResolveInput, row: Pick<DedupRow, 'createdAt' | 'expir
   }
   // Expired at once: the next claim replaces the row and the retry runs.
   return { ...common, status: 'failed', error: r.error, expiresAt: r.now };
+}
+
+/**
+ * A damaged row settled by an operator (`repairCorrupt`): `completed` stores the given result and keeps the row's
+ * window (it completed before; the repair mends the stored text, it does not restart the window); `failed` /
+ * `not-executed` expire it at once (`expiresAt = createdAt`), so the next claim replaces it.
+ */
+export function repairPatch(r: ResolveInput, row: Pick<DedupRow, 'createdAt' | 'expiresAt'>): Partial<DedupRow> {
+  // Failed: a window of length 0 from the claim, already past on any clock the next claim reads (Redis's
+  // extrapolated server clock may trail the application's `now`).
+  return { ...resolvedPatch(r, row), expiresAt: r.as === 'completed' ? row.expiresAt : row.createdAt };
 }
 
 const idOf = (id: RowId): string => `${id.scope}\u0000${id.key}`;
@@ -218,6 +231,21 @@ export function createMemoryStore(): FullDedupStore {
         .sort((a, b) => a.leaseExpiresAt - b.leaseExpiresAt)
         .slice(0, limit)
         .map((r) => ({ ...r }));
+    },
+    async listCorrupt(limit = 1000) {
+      const out = [];
+      for (const r of rows.values()) {
+        const bad = corruptionOf({ ...r });
+        if (bad) out.push(bad);
+        if (out.length >= limit) break;
+      }
+      return out;
+    },
+    async repairCorrupt(r: RepairInput) {
+      const row = rows.get(idOf(r));
+      if (!row || row.status === 'pending' || row.result !== r.seen) return false;
+      Object.assign(row, { result: null }, repairPatch(r, row));
+      return true;
     },
     async prune(now) {
       let n = 0;

@@ -10,10 +10,11 @@ import mysql from 'mysql2/promise';
 import type { SqlDriver, SqlQueries } from './sql/driver.js';
 import { createSqlStore, type StoreClock } from './sql/store.js';
 import type { FullDedupStore } from './types.js';
+import { DEFAULT_COMMAND_TIMEOUT_MS, DEFAULT_CONNECT_TIMEOUT_MS, type StoreTimeouts } from './unavailable.js';
 
 /** The slice of a mysql2/promise connection the store uses. */
 interface MysqlQueryable {
-  query(sql: string, values: unknown[]): Promise<[unknown, unknown]>;
+  query(sql: string | { sql: string; timeout?: number }, values: unknown[]): Promise<[unknown, unknown]>;
 }
 
 interface MysqlConnectionLike extends MysqlQueryable {
@@ -32,7 +33,11 @@ export interface MysqlPoolLike extends MysqlQueryable {
   end(): Promise<void>;
 }
 
-export interface MysqlStoreOptions {
+/**
+ * `connectTimeoutMs` (a pool the store creates; default 5 s) and `commandTimeoutMs` (every statement,
+ * mysql2's per-query `timeout`; default 5 s on a pool the store creates, unset on yours unless given).
+ */
+export interface MysqlStoreOptions extends StoreTimeouts {
   /** `mysql://user:pass@host:3306/database` (`mariadb://` is accepted too). */
   uri?: string;
   /** An existing pool; the store then does not end it. */
@@ -63,14 +68,15 @@ async function retryDeadlock<T>(fn: () => Promise<T>): Promise<T> {
   }
 }
 
-function queries(q: MysqlQueryable): SqlQueries {
+function queries(q: MysqlQueryable, timeout: number | undefined): SqlQueries {
+  const statement = (sql: string) => (timeout === undefined ? sql : { sql, timeout });
   return {
     async all(sql, params) {
-      const [rows] = await q.query(sql, [...params]);
+      const [rows] = await q.query(statement(sql), [...params]);
       return Array.isArray(rows) ? (rows as Record<string, unknown>[]) : [];
     },
     async run(sql, params) {
-      const [result] = await q.query(sql, [...params]);
+      const [result] = await q.query(statement(sql), [...params]);
       return (result as { affectedRows?: number }).affectedRows ?? 0;
     },
   };
@@ -81,13 +87,20 @@ function openPool(opts: MysqlStoreOptions): { pool: MysqlPoolLike; owned: boolea
   if (!opts.uri) throw new TypeError('createMysqlStore: pass `uri` or `pool`');
   const uri = opts.uri.replace(/^mariadb:/, 'mysql:');
   // Epoch milliseconds fit a double; decimal/bigint columns would otherwise come back as strings.
-  const pool = mysql.createPool({ uri, connectionLimit: 10, supportBigNumbers: true, ...opts.poolConfig });
+  const pool = mysql.createPool({
+    uri,
+    connectionLimit: 10,
+    supportBigNumbers: true,
+    connectTimeout: opts.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
+    ...opts.poolConfig,
+  });
   return { pool: pool as unknown as MysqlPoolLike, owned: true };
 }
 
 export function createMysqlDriver(opts: MysqlStoreOptions): SqlDriver {
   const { pool, owned } = openPool(opts);
-  const direct = queries(pool);
+  const timeout = opts.commandTimeoutMs ?? (owned ? DEFAULT_COMMAND_TIMEOUT_MS : undefined);
+  const direct = queries(pool, timeout);
   return {
     dialect: 'mysql',
     all: (sql, params) => retryDeadlock(() => direct.all(sql, params)),
@@ -97,7 +110,7 @@ export function createMysqlDriver(opts: MysqlStoreOptions): SqlDriver {
         const conn = await pool.getConnection();
         try {
           await conn.beginTransaction();
-          const out = await fn(queries(conn));
+          const out = await fn(queries(conn, timeout));
           await conn.commit();
           return out;
         } catch (err) {

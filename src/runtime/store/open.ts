@@ -3,13 +3,15 @@
  * `sqlite:path/to.db`, `sqlite:///abs/path.db`, `postgres://…` / `postgresql://…`, `mysql://…` / `mariadb://…`,
  * `redis://…` / `rediss://…` (`valkey://` is an alias; `?prefix=` picks the key namespace), `memory:`.
  * `?table=` (and `?schema=` for PostgreSQL, `?database=` for MySQL) pick a non-default table; they are
- * removed before the URL reaches the driver.
+ * removed before the URL reaches the driver. `?connectTimeoutMs=` and `?commandTimeoutMs=` bound the network
+ * stores' connects and statements/commands (default 5000 each; unavailable.ts).
  *
  * Async: each driver's store is its own entry point (`@idemgen/runtime/sqlite`, …) that imports the driver
  * statically, and this module loads only the one the URL names, so the main entry needs none installed.
  */
 import { createMemoryStore } from './memory.js';
 import type { FullDedupStore } from './types.js';
+import { timeoutParam, type StoreTimeouts } from './unavailable.js';
 
 function splitQuery(rest: string): { path: string; params: URLSearchParams } {
   const q = rest.indexOf('?');
@@ -25,6 +27,17 @@ function strip(url: URL, names: string[]): Record<string, string | undefined> {
     out[n] = url.searchParams.get(n) ?? undefined;
     url.searchParams.delete(n);
   }
+  return out;
+}
+
+/** The timeout parameters of a network store URL, taken out of it. */
+function timeouts(url: URL): StoreTimeouts {
+  const t = strip(url, ['connectTimeoutMs', 'commandTimeoutMs']);
+  const out: StoreTimeouts = {};
+  const connect = timeoutParam('connectTimeoutMs', t.connectTimeoutMs);
+  const command = timeoutParam('commandTimeoutMs', t.commandTimeoutMs);
+  if (connect !== undefined) out.connectTimeoutMs = connect;
+  if (command !== undefined) out.commandTimeoutMs = command;
   return out;
 }
 
@@ -57,21 +70,24 @@ export async function openStore(url: string): Promise<FullDedupStore> {
   if (/^postgres(ql)?:\/\//.test(url)) {
     const parsed = new URL(url);
     const { table, schema } = strip(parsed, ['table', 'schema']);
+    const limits = timeouts(parsed);
     const { createPostgresStore } = await loadDriver(() => import('./postgres.js'), 'pg', 'postgres://');
-    return createPostgresStore({ connectionString: parsed.toString(), table, schema });
+    return createPostgresStore({ connectionString: parsed.toString(), table, schema, ...limits });
   }
   if (/^(mysql|mariadb):\/\//.test(url)) {
     const parsed = new URL(url.replace(/^mariadb:/, 'mysql:'));
     const { table, database } = strip(parsed, ['table', 'database']);
+    const limits = timeouts(parsed);
     const { createMysqlStore } = await loadDriver(() => import('./mysql.js'), 'mysql2', 'mysql://');
-    return createMysqlStore({ uri: parsed.toString(), table, database });
+    return createMysqlStore({ uri: parsed.toString(), table, database, ...limits });
   }
   if (/^rediss?:\/\//.test(url) || /^valkeys?:\/\//.test(url)) {
     // valkey:// is an alias: node-redis only speaks redis:// / rediss://.
     const parsed = new URL(url.replace(/^valkey/, 'redis'));
     const { table, prefix } = strip(parsed, ['table', 'prefix']);
+    const limits = timeouts(parsed);
     const { createRedisStore } = await loadDriver(() => import('./redis/store.js'), 'redis', 'redis://');
-    return createRedisStore({ url: parsed.toString(), table, prefix });
+    return createRedisStore({ url: parsed.toString(), table, prefix, ...limits });
   }
   throw new TypeError(
     `openStore: unsupported store URL ${JSON.stringify(url)} (use sqlite:PATH, postgres://…, mysql://… or redis://…)`,

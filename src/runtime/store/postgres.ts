@@ -5,10 +5,11 @@
  * statically (bundlers see it); the main entry does not import this file.
  */
 import pg from 'pg';
-import type { Pool, PoolConfig, QueryResultRow } from 'pg';
+import type { Pool, PoolConfig, QueryConfig, QueryResultRow } from 'pg';
 import type { SqlDriver } from './sql/driver.js';
 import { createSqlStore, type StoreClock } from './sql/store.js';
 import type { FullDedupStore } from './types.js';
+import { DEFAULT_COMMAND_TIMEOUT_MS, DEFAULT_CONNECT_TIMEOUT_MS, type StoreTimeouts } from './unavailable.js';
 
 /**
  * The slice of a `pg` Pool the store uses. A `pg.Pool` satisfies it; spelling it out keeps the
@@ -19,11 +20,16 @@ export interface PgPoolLike {
     text: string;
     values: unknown[];
     types: unknown;
+    query_timeout?: number;
   }): Promise<{ rows: unknown[]; rowCount: number | null }>;
   end(): Promise<void>;
 }
 
-export interface PostgresStoreOptions {
+/**
+ * `connectTimeoutMs` (a pool the store creates; default 5 s) and `commandTimeoutMs` (every statement,
+ * as pg's client-side `query_timeout`; default 5 s on a pool the store creates, unset on yours unless given).
+ */
+export interface PostgresStoreOptions extends StoreTimeouts {
   connectionString?: string;
   /** An existing pool; the store then does not end it. */
   pool?: PgPoolLike;
@@ -66,6 +72,7 @@ function openPool(opts: PostgresStoreOptions): { pool: Pool; owned: boolean } {
   if (!opts.connectionString) throw new TypeError('createPostgresStore: pass `connectionString` or `pool`');
   const pool = new pg.Pool({
     max: 10,
+    connectionTimeoutMillis: opts.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
     ...(opts.poolConfig as PoolConfig | undefined),
     connectionString: opts.connectionString,
   });
@@ -85,8 +92,19 @@ export function createPostgresDriver(opts: PostgresStoreOptions): SqlDriver {
     }
     return t;
   };
-  const query = (sql: string, params: readonly unknown[]) =>
-    pool.query<QueryResultRow>({ text: text(sql), values: [...params], types: rawTypes });
+  // Client-side: a server that stops answering (killed, a dropped link) fails the statement, not the call forever.
+  const timeout = opts.commandTimeoutMs ?? (owned ? DEFAULT_COMMAND_TIMEOUT_MS : undefined);
+  const query =
+    timeout === undefined
+      ? (sql: string, params: readonly unknown[]) =>
+          pool.query<QueryResultRow>({ text: text(sql), values: [...params], types: rawTypes })
+      : (sql: string, params: readonly unknown[]) =>
+          pool.query<QueryResultRow>({
+            text: text(sql),
+            values: [...params],
+            types: rawTypes,
+            query_timeout: timeout, // read by pg's Client.query per statement; missing from @types/pg's QueryConfig
+          } as QueryConfig);
   return {
     dialect: 'postgres',
     async all(sql, params) {

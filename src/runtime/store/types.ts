@@ -147,6 +147,37 @@ export interface ReconcileCapable {
   resolve(input: ResolveInput): Promise<DedupRow | undefined>;
 }
 
+/**
+ * A row whose stored text no longer parses (a truncated write, a hand edit): the result column on SQL,
+ * the result or the whole value on Redis. Listed by `listCorrupt`, settled by `repairCorrupt`.
+ */
+export interface CorruptRow extends RowId {
+  /** The row as far as it reads; absent when the row itself is unreadable (a Redis value). */
+  row?: DedupRow;
+  /** The unreadable text (cut to 200 characters) and why it does not parse. */
+  text: string;
+  reason: string;
+  /** Opaque: what `repairCorrupt` compares before it writes (the damaged value as it was listed). */
+  seen: string;
+}
+
+/**
+ * An operator's repair of a corrupt row, compare-and-set on `seen`: `completed` overwrites the result with
+ * `result` (retries replay it); `failed` / `not-executed` free the key like `resolve` does (an expired
+ * `failed` row, or the row deleted when nothing of it reads).
+ */
+export interface RepairInput extends ResolveInput {
+  seen: string;
+}
+
+/** Capability: find and repair unreadable rows (`corruptReport`, `repairCorrupt`, `idemgen reconcile`). */
+export interface RepairCapable {
+  /** Completed/failed rows whose stored result does not parse, at most `limit` (default 1000). */
+  listCorrupt(limit?: number): Promise<CorruptRow[]>;
+  /** `false` when the row is gone or no longer holds `seen`; Redis refuses `completed` for an unreadable row. */
+  repairCorrupt(input: RepairInput): Promise<boolean>;
+}
+
 /** Capability: TTL expiry (`pruneExpired`, `idemgen prune`). */
 export interface PruneCapable {
   /** Delete completed/failed rows past `expires_at`; unresolved pending rows are kept. */
@@ -159,13 +190,14 @@ export interface SagaCapable {
 }
 
 /** Every built-in store (memory, SQLite, PostgreSQL, MySQL/MariaDB, Redis) has every capability. */
-export type FullDedupStore = DedupStore & ReconcileCapable & PruneCapable & SagaCapable;
+export type FullDedupStore = DedupStore & ReconcileCapable & PruneCapable & SagaCapable & RepairCapable;
 
-type Capability = { saga: SagaCapable; reconcile: ReconcileCapable; prune: PruneCapable };
+type Capability = { saga: SagaCapable; reconcile: ReconcileCapable; prune: PruneCapable; repair: RepairCapable };
 const METHODS: { [K in keyof Capability]: readonly string[] } = {
   saga: ['saga'],
   reconcile: ['listStale', 'resolve'],
   prune: ['prune'],
+  repair: ['listCorrupt', 'repairCorrupt'],
 };
 
 /** Whether `store` has a capability (checked by method presence: stores are plain objects). */

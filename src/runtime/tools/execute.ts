@@ -35,6 +35,8 @@ export interface Executed {
   result: unknown;
   wasReplay: boolean;
   originalCalledAt?: Date;
+  /** The store could not keep the result (too large, no JSON): a retry will not get it back. */
+  replayable?: false;
 }
 
 /** OP-1 with an HTTP carrier: the API dedupes (SOP Step 6, second pattern); the runtime keeps no row. */
@@ -146,5 +148,7 @@ export async function execute(d: ExecuteDeps, x: Execution): Promise<Executed> {
     },
     (ctx) => d.http.send({ ...x.request, mechanism, run: ctx }).then((res) => res.body),
   );
-  return { result: r.result, wasReplay: r.wasReplay, originalCalledAt: r.originalCalledAt };
+  const out: Executed = { result: r.result, wasReplay: r.wasReplay, originalCalledAt: r.originalCalledAt };
+  if (r.replayable === false) out.replayable = false;
+  return out;
 }

@@ -11,9 +11,11 @@ import {
   IdempotencyKeyInvalidError,
   IdempotencyNotSentError,
   IdempotencyOutcomeUnknownError,
+  IdempotencyRecordCorruptError,
   IdempotencyResultTooLargeError,
   IdempotencyResultUnencodableError,
   InvalidArgumentsError,
+  IdempotencyStoreUnavailableError,
 } from '../core/errors.js';
 import { HttpStatusError } from '../http/caller.js';
 import { parseApiError } from './api-error.js';
@@ -152,12 +154,31 @@ export function toToolError(err: unknown, effect: 'read' | 'write', retrySafe: b
     );
   }
   if (err instanceof IdempotencyInFlightError) {
+    const after = err.retryAfterMs === undefined ? '' : ` Retry in about ${Math.ceil(err.retryAfterMs / 1000)} s.`;
     return {
       code: 'idempotency_in_flight',
       executed: 'unknown',
       retry_same_key: true,
+      ...(err.retryAfterMs === undefined ? {} : { retry_after_ms: err.retryAfterMs }),
+      message: `A call with this key is still in progress.${after} Retry later with the same key to get its result; never switch to a new key.`,
+    };
+  }
+  if (err instanceof IdempotencyStoreUnavailableError) {
+    return {
+      code: 'store_unavailable',
+      executed: 'no',
+      retry_same_key: true,
       message:
-        'A call with this key is still in progress. Retry later with the same key to get its result; never switch to a new key.',
+        'The idempotency store is unreachable, so the call was not made; nothing was executed. Retry later with the same key.',
+    };
+  }
+  if (err instanceof IdempotencyRecordCorruptError) {
+    return {
+      code: 'idempotency_record_corrupt',
+      executed: 'unknown',
+      retry_same_key: true,
+      message:
+        'The record of an earlier call with this key is damaged, so it is neither replayed nor run again. An operator must repair it; never retry with a new key.',
     };
   }
   if (err instanceof IdempotencyFencedError) {

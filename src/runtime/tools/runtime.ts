@@ -182,6 +182,7 @@ export function createToolRuntime<Name extends string = string>(options: ToolRun
       if (done === ABORTED) return failed(cancelled(b));
       const out: ToolOutcome = { ok: true, result: done.result, was_replay: done.wasReplay };
       if (done.originalCalledAt !== undefined) out.original_called_at = done.originalCalledAt.toISOString();
+      if (done.replayable === false) out.replayable = false;
       return out;
     } catch (err) {
       return failed(toToolError(err, b.effect, retrySafe));

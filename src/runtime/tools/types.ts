@@ -104,7 +104,14 @@ export interface ToolCallContext {
 
 /** What the model gets back (snake_case: it is read by models and serialized as JSON). */
 export type ToolOutcome =
-  | { ok: true; result: unknown; was_replay: boolean; original_called_at?: string }
+  | {
+      ok: true;
+      result: unknown;
+      was_replay: boolean;
+      original_called_at?: string;
+      /** `false`: the call ran but its result was not stored (too large, no JSON); a retry cannot return it. */
+      replayable?: false;
+    }
   | { ok: false; error: ToolCallError };
 
 export interface ToolCallError {
@@ -121,4 +128,6 @@ export interface ToolCallError {
   api_message?: string;
   /** JSON pointers and messages of argument errors. */
   issues?: { pointer: string; message: string }[];
+  /** `idempotency_in_flight`: when the running call's lease ends, ms from now (the earliest useful retry). */
+  retry_after_ms?: number;
 }

@@ -18,6 +18,9 @@ import type {
   TakeOverInput,
 } from '../../../src/runtime/index.js';
 
+/** The dedup window counts from completion: the claim set `expiresAt = createdAt + ttl`, so the window is their difference. */
+const windowFrom = (row: DedupRow, now: number): number => now + (row.expiresAt - row.createdAt);
+
 export function createMapStore(opts: { fencing?: boolean } = {}): DedupStore & ReconcileCapable & PruneCapable {
   const fencing = opts.fencing ?? true;
   const rows = new Map<string, DedupRow>();
@@ -65,13 +68,14 @@ export function createMapStore(opts: { fencing?: boolean } = {}): DedupStore & R
         result: c.result,
         externalId: c.externalId ?? null,
         completedAt: c.now,
+        expiresAt: windowFrom(row, c.now),
       });
       return true;
     },
     async fail(f: FailInput) {
       const row = owned(f);
       if (!row) return false;
-      Object.assign(row, { status: 'failed', error: f.error, completedAt: f.now });
+      Object.assign(row, { status: 'failed', error: f.error, completedAt: f.now, expiresAt: windowFrom(row, f.now) });
       return true;
     },
     async markUnknown(f: FailInput) {
@@ -106,8 +110,14 @@ export function createMapStore(opts: { fencing?: boolean } = {}): DedupStore & R
       row.leaseToken = null;
       row.completedAt = r.now;
       row.resolution = r.resolution;
-      if (r.as === 'completed') Object.assign(row, { status: 'completed', result: r.result ?? null, error: null });
-      else Object.assign(row, { status: 'failed', error: r.error, expiresAt: r.now });
+      if (r.as === 'completed') {
+        Object.assign(row, {
+          status: 'completed',
+          result: r.result ?? null,
+          error: null,
+          expiresAt: windowFrom(row, r.now),
+        });
+      } else Object.assign(row, { status: 'failed', error: r.error, expiresAt: r.now });
       return { ...row };
     },
     async prune(now: number) {

@@ -293,13 +293,10 @@ describe('store construction', () => {
 
   it('hasCapability / requireCapability: a custom store with only the nine core methods is enough for a run, not for reconcile', async () => {
     const full = createMemoryStore();
-    const { listStale: _l, resolve: _r, prune: _p, saga: _s, ...core } = full;
-    expect(hasCapability(full, 'saga') && hasCapability(full, 'reconcile') && hasCapability(full, 'prune')).toBe(true);
-    expect([hasCapability(core, 'saga'), hasCapability(core, 'reconcile'), hasCapability(core, 'prune')]).toEqual([
-      false,
-      false,
-      false,
-    ]);
+    const { listStale: _l, resolve: _r, prune: _p, saga: _s, listCorrupt: _c, repairCorrupt: _rc, ...core } = full;
+    const kinds = ['saga', 'reconcile', 'prune', 'repair'] as const;
+    expect(kinds.map((k) => hasCapability(full, k))).toEqual([true, true, true, true]);
+    expect(kinds.map((k) => hasCapability(core, k))).toEqual([false, false, false, false]);
     expect(Object.keys(core).sort()).toEqual([
       'claim',
       'close',

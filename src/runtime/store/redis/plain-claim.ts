@@ -24,7 +24,7 @@ export function createPlainClaim(conn: RedisConnection): PlainClaim {
   let supported = true;
   const settle = (row: DedupRow, found: unknown): ClaimResult | undefined => {
     if (found === null || found === undefined) return { claimed: true, row };
-    const current = toDedupRow(String(found));
+    const current = toDedupRow(String(found), row);
     if (current.status !== 'pending' && current.expiresAt <= row.createdAt) return undefined;
     return { claimed: false, row: current, now: row.createdAt };
   };

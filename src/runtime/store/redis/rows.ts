@@ -5,7 +5,9 @@
  * The `{table}` hash tag keeps a table's keys in one cluster slot, so a script over a batch of rows
  * stays legal on Redis Cluster too.
  */
-import type { DedupRow, DedupStatus, SagaRow, SagaStatus, StoreMechanism } from '../types.js';
+import { IdempotencyRecordCorruptError } from '../../core/errors.js';
+import { describeError } from '../corrupt.js';
+import type { DedupRow, DedupStatus, RowId, SagaRow, SagaStatus, StoreMechanism } from '../types.js';
 
 const NAME = /^[A-Za-z_][A-Za-z0-9_.-]{0,62}$/;
 
@@ -13,6 +15,8 @@ export interface RedisKeys {
   row(scope: string, key: string): string;
   /** SCAN pattern over every row of the table (listStale, prune). */
   rowPattern: string;
+  /** The scope and key a row key names (undefined for a key of another layout). */
+  idOf(rowKey: string): RowId | undefined;
 }
 
 export function redisKeys(prefix: string, table: string): RedisKeys {
@@ -25,9 +29,17 @@ export function redisKeys(prefix: string, table: string): RedisKeys {
   }
   const base = `${prefix}:{${table}}`;
   // The scope's length makes the split unambiguous whatever characters scope and key contain.
+  const head = `${base}:row:`;
   return {
-    row: (scope, key) => `${base}:row:${scope.length}:${scope}:${key}`,
-    rowPattern: `${base}:row:*`,
+    row: (scope, key) => `${head}${scope.length}:${scope}:${key}`,
+    rowPattern: `${head}*`,
+    idOf(rowKey) {
+      const m = rowKey.startsWith(head) ? /^(\d+):/.exec(rowKey.slice(head.length)) : null;
+      if (!m) return undefined;
+      const start = head.length + m[0].length;
+      const length = Number(m[1]);
+      return { scope: rowKey.slice(start, start + length), key: rowKey.slice(start + length + 1) };
+    },
   };
 }
 
@@ -36,8 +48,24 @@ type Json = Record<string, unknown>;
 const text = (h: Json, k: string): string | null => (typeof h[k] === 'string' ? (h[k] as string) : null);
 const int = (h: Json, k: string): number | null => (typeof h[k] === 'number' ? (h[k] as number) : null);
 
-export function toDedupRow(json: string): DedupRow {
-  const h = JSON.parse(json) as Json;
+/** A stored value that does not parse as a row: typed, with the row's id when the caller knows it. */
+function parseRow(json: string, id: RowId | undefined): Json {
+  try {
+    const h: unknown = JSON.parse(json);
+    if (typeof h === 'object' && h !== null && !Array.isArray(h)) return h as Json;
+    throw new TypeError(`a row is a JSON object, found ${h === null ? 'null' : typeof h}`);
+  } catch (err) {
+    throw new IdempotencyRecordCorruptError(
+      `the stored row does not parse (${describeError(err)}): list and repair it with \`idemgen reconcile\``,
+      { key: id?.key ?? '', scope: id?.scope ?? '', operation: '' },
+      json,
+      { cause: err },
+    );
+  }
+}
+
+export function toDedupRow(json: string, id?: RowId): DedupRow {
+  const h = parseRow(json, id);
   return {
     scope: text(h, 'scope') ?? '',
     key: text(h, 'key') ?? '',

@@ -23,12 +23,15 @@ import {
 } from './rows.js';
 import { createPlainClaim } from './plain-claim.js';
 import { createServerClock } from './server-clock.js';
-import { pendingRow, pendingSagaRow } from '../memory.js';
-import { CLAIM, CLAIM_ROW, COMPLETE_HELD, FENCED, RESOLVE, LIST_STALE, PRUNE, TAKE_OVER } from './scripts.js';
+import { pendingRow, pendingSagaRow, repairPatch } from '../memory.js';
+import { CLAIM, CLAIM_ROW, COMPLETE_HELD, FENCED, RESOLVE, LIST_STALE, PRUNE, REPAIR, TAKE_OVER } from './scripts.js';
 import { createHeldRows, finishedParts } from './held.js';
+import type { StoreTimeouts } from '../unavailable.js';
+import { corruptionOf, unreadableRow } from '../corrupt.js';
 import type {
   ClaimInput,
   ClaimResult,
+  CorruptRow,
   DedupRow,
   FencedInput,
   FullDedupStore,
@@ -37,7 +40,8 @@ import type {
   SagaStore,
 } from '../types.js';
 
-export interface RedisStoreOptions {
+/** Timeouts and reconnects of a client the store creates: see `RedisConnectOptions` (client.ts). */
+export interface RedisStoreOptions extends StoreTimeouts {
   /** `redis://…` / `rediss://…` (Valkey speaks the same protocol); the store then owns the client. */
   url?: string;
   /** Or a connected client with `sendCommand` (node-redis); the store then does not close it. */
@@ -52,6 +56,8 @@ export interface RedisStoreOptions {
    * call passes. The saga table keeps the caller's.
    */
   clock?: 'store' | 'caller';
+  /** Reconnect attempts after a drop before the client stops (default 3; the next command connects anew). */
+  reconnectAttempts?: number;
 }
 
 const DEDUP_OPEN = csv(['pending']);
@@ -195,10 +201,21 @@ function sagaStore(t: Table): SagaStore {
 }
 
 const applied = (now: number | undefined): boolean => now !== undefined;
+const isOne = (reply: unknown): boolean => Number(reply) === 1;
 const mapped = <R>(json: string | undefined, to: (json: string) => R): R | undefined => (json ? to(json) : undefined);
 
 export function createRedisStore(opts: RedisStoreOptions): FullDedupStore {
-  const conn = connectRedis(opts, [CLAIM, CLAIM_ROW, RESOLVE, FENCED, COMPLETE_HELD, TAKE_OVER, LIST_STALE, PRUNE]);
+  const conn = connectRedis(opts, [
+    CLAIM,
+    CLAIM_ROW,
+    RESOLVE,
+    FENCED,
+    COMPLETE_HELD,
+    TAKE_OVER,
+    LIST_STALE,
+    PRUNE,
+    REPAIR,
+  ]);
   const prefix = opts.prefix ?? 'idemgen';
   const server = opts.clock === 'caller' ? undefined : createServerClock();
   const seen = server?.saw;
@@ -253,7 +270,10 @@ export function createRedisStore(opts: RedisStoreOptions): FullDedupStore {
       if (plain.claimed) held.hold(key, row, spans);
       return plain;
     },
-    get: async (id): Promise<DedupRow | undefined> => mapped(await t.get(id), toDedupRow),
+    async get(id): Promise<DedupRow | undefined> {
+      const json = await t.get(id);
+      return json === undefined ? undefined : toDedupRow(json, id);
+    },
     complete(c) {
       const key = rowKey(c);
       const h = held.take(key, c.leaseToken);
@@ -308,6 +328,39 @@ export function createRedisStore(opts: RedisStoreOptions): FullDedupStore {
       return now !== undefined;
     },
     listStale: (now, limit = 1000) => t.listStale(now, limit, toDedupRow),
+    async listCorrupt(limit = 1000) {
+      const out: CorruptRow[] = [];
+      await scanRows(conn, t.keys.rowPattern, async (page) => {
+        const values = (await conn.command(['MGET', ...page])) as (string | null)[];
+        page.forEach((rowKey, i) => {
+          const json = values[i];
+          const id = t.keys.idOf(rowKey);
+          if (typeof json !== 'string' || id === undefined || out.some((c) => c.key === id.key && c.scope === id.scope))
+            return;
+          let bad: CorruptRow | undefined;
+          try {
+            bad = corruptionOf(toDedupRow(json, id), json);
+          } catch (err) {
+            bad = unreadableRow(id, json, err);
+          }
+          if (bad) out.push(bad);
+        });
+      });
+      return out.slice(0, limit);
+    },
+    async repairCorrupt(r) {
+      let row: DedupRow;
+      try {
+        row = toDedupRow(r.seen, r);
+      } catch {
+        // Nothing of the row reads (operation, arguments hash): no result can be stored for replay.
+        if (r.as === 'completed') return false;
+        return isOne(await conn.script(REPAIR, [rowKey(r)], [r.seen, '']));
+      }
+      if (row.status === 'pending') return false;
+      const repaired = { ...row, result: null, ...repairPatch(r, row) };
+      return isOne(await conn.script(REPAIR, [rowKey(r)], [r.seen, JSON.stringify(repaired)]));
+    },
     async prune(now) {
       // Native TTL already drops resolved rows; this sweeps those whose logical `expiresAt` passed first.
       let removed = 0;

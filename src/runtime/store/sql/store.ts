@@ -10,12 +10,14 @@ import { createRowWriter } from './returning.js';
 import { claimSql, DEDUP_SELECT, serverClockSql } from './statements.js';
 import { guardMissingTable } from './missing-table.js';
 import { createSqlSagaStore } from './saga-store.js';
+import { corruptionOf } from '../corrupt.js';
 import type {
   ClaimInput,
   ClaimResult,
   DedupRow,
   DedupStatus,
   FencedInput,
+  CorruptRow,
   FullDedupStore,
   RowId,
   SagaStore,
@@ -218,6 +220,48 @@ export function createSqlStore(rawDriver: SqlDriver, opts: SqlStoreOptions = {})
         [...clock.at(now), limit],
       );
       return stale.map(toDedupRow);
+    },
+    async listCorrupt(limit = 1000) {
+      // Every resolved row with a result is decoded here, page by page in key order (an operator's scan).
+      const out: CorruptRow[] = [];
+      let after: [string, string] | undefined;
+      for (;;) {
+        const page = await driver.all(
+          `SELECT ${COLUMNS} FROM ${t} WHERE status <> 'pending' AND result IS NOT NULL` +
+            (after ? ' AND (scope > ? OR (scope = ? AND idempotency_key > ?))' : '') +
+            ' ORDER BY scope, idempotency_key LIMIT ?',
+          after ? [after[0], after[0], after[1], 500] : [500],
+        );
+        for (const raw of page) {
+          const bad = corruptionOf(toDedupRow(raw));
+          if (bad) out.push(bad);
+          if (out.length >= limit) return out;
+        }
+        if (page.length < 500) return out;
+        const last = toDedupRow(page[page.length - 1] as Record<string, unknown>);
+        after = [last.scope, last.key];
+      }
+    },
+    async repairCorrupt(r) {
+      // Compare-and-set on the damaged text: a row rewritten since it was listed is left alone. `completed` keeps
+      // the row's window (memory.ts repairPatch); failed / not-executed: a window of length 0 (expires_at =
+      // created_at), so the row's EXPIRY is its completion, already past, and the next claim replaces it.
+      const completed = r.as === 'completed';
+      const sql =
+        `UPDATE ${t} SET status = ?, result = ?, error = ?, lease_token = NULL, ` +
+        `expires_at = CASE WHEN ? = 1 THEN expires_at ELSE created_at END, resolution = ? ` +
+        `WHERE ${byId} AND status <> 'pending' AND result = ?`;
+      const params = [
+        completed ? 'completed' : 'failed',
+        completed ? (r.result ?? null) : null,
+        completed ? null : r.error,
+        completed ? 1 : 0,
+        r.resolution,
+        r.scope,
+        r.key,
+        r.seen,
+      ];
+      return (await driver.run(sql, params)) === 1;
     },
     async prune(now) {
       // expires_at ≤ EXPIRY: the indexed column narrows the scan, EXPIRY decides.
