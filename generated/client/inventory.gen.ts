@@ -47,7 +47,7 @@ export class InventoryClient<StoreType extends DedupStore | undefined = DedupSto
   getArtifact(request: GetArtifactRequest, options?: CallOptions): Promise<GetArtifactResponse> {
     return this.#http.send({
       method: "GET",
-      path: "/artifacts/{sha256}", pathParams: request.path,
+      path: "/artifacts/{sha256}", pathParams: { sha256: request.path.sha256 },
       headers: options?.headers,
       bodyType: "none",
       responseType: "blob",
@@ -61,7 +61,7 @@ export class InventoryClient<StoreType extends DedupStore | undefined = DedupSto
   getOrder(request: GetOrderRequest, options?: CallOptions): Promise<GetOrderResponse> {
     return this.#http.send({
       method: "GET",
-      path: "/orders/{order_id}", pathParams: request.path,
+      path: "/orders/{order_id}", pathParams: { order_id: request.path.order_id },
       headers: options?.headers,
       bodyType: "none",
       mechanism: "none",
@@ -104,7 +104,7 @@ export class InventoryClient<StoreType extends DedupStore | undefined = DedupSto
     return needStore(this.#idem, operation).run({ operation, key, scope: this.#scope, args: request, mechanism: "OP-2", ttlSeconds: 86400 }, (ctx) =>
       this.#http.send({
         method: "POST",
-        path: "/orders/{order_id}/fulfil", pathParams: request.path,
+        path: "/orders/{order_id}/fulfil", pathParams: { order_id: request.path.order_id },
         headers: options?.headers,
         body: request.body,
         bodyType: "json",
@@ -128,7 +128,7 @@ export class InventoryClient<StoreType extends DedupStore | undefined = DedupSto
     return needStore(this.#idem, operation).run({ operation, key, scope: this.#scope, args: request, mechanism: "OP-3", ttlSeconds: 86400 }, (ctx) =>
       this.#http.send({
         method: "PUT",
-        path: "/artifacts/{sha256}", pathParams: request.path,
+        path: "/artifacts/{sha256}", pathParams: { sha256: request.path.sha256 },
         headers: options?.headers,
         body: request.body,
         bodyType: "binary",

@@ -54,7 +54,7 @@ export class MessagingClient<StoreType extends DedupStore | undefined = DedupSto
     return needStore(this.#idem, operation).run({ operation, key, scope: this.#scope, args: request, mechanism: "fail-closed", ttlSeconds: 86400 }, (ctx) =>
       this.#http.send({
         method: "DELETE",
-        path: "/v2/webhooks/{webhook_id}", pathParams: request.path,
+        path: "/v2/webhooks/{webhook_id}", pathParams: { webhook_id: request.path.webhook_id },
         headers: options?.headers,
         bodyType: "none",
         mechanism: "fail-closed",
@@ -69,7 +69,7 @@ export class MessagingClient<StoreType extends DedupStore | undefined = DedupSto
   getWebhook(request: GetWebhookRequest, options?: CallOptions): Promise<GetWebhookResponse> {
     return this.#http.send({
       method: "GET",
-      path: "/v2/webhooks/{webhook_id}", pathParams: request.path,
+      path: "/v2/webhooks/{webhook_id}", pathParams: { webhook_id: request.path.webhook_id },
       headers: options?.headers,
       bodyType: "none",
       mechanism: "none",
@@ -163,7 +163,7 @@ export class MessagingClient<StoreType extends DedupStore | undefined = DedupSto
       }).then((res) => res.body as CreateWebhookResponse).then((result) => ({ externalId: externalIdOf(operation, result), result })),
       compensate: (externalId) => {
         const request = { path: { webhook_id: externalId } };
-        return this.#http.send({ method: "DELETE", path: "/v2/webhooks/{webhook_id}", pathParams: request.path, bodyType: "none", mechanism: "OP-5", operation: "DELETE /v2/webhooks/{webhook_id}" }).then(() => undefined);
+        return this.#http.send({ method: "DELETE", path: "/v2/webhooks/{webhook_id}", pathParams: { webhook_id: request.path.webhook_id }, bodyType: "none", mechanism: "OP-5", operation: "DELETE /v2/webhooks/{webhook_id}" }).then(() => undefined);
       },
     });
   }

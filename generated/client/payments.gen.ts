@@ -51,7 +51,7 @@ export class PaymentsClient {
   getCharge(request: GetChargeRequest, options?: CallOptions): Promise<GetChargeResponse> {
     return this.#http.send({
       method: "GET",
-      path: "/charges/{charge_id}", pathParams: request.path,
+      path: "/charges/{charge_id}", pathParams: { charge_id: request.path.charge_id },
       headers: options?.headers,
       bodyType: "none",
       mechanism: "none",

@@ -6,24 +6,29 @@
 import type { CodeWriter } from './code-writer.js';
 import type { HttpOperation } from '../../ir/types.js';
 import type { Carrier } from '../../classify/types.js';
-import { jsonText, tsString } from '../../escape/index.js';
+import { jsonText, tsMember, tsObjectKey, tsString } from '../../escape/index.js';
 import type { OperationTypes } from './operation-types.js';
 import { pinnedResponseType } from './media.js';
 
-/** The path template has a declared parameter for the runtime to substitute (`pathParams`). */
-function substitutesPath(op: HttpOperation): boolean {
+/** The declared path parameters the template names, once each in template order: what the runtime substitutes. */
+function substitutedNames(op: HttpOperation): string[] {
   const declared = new Set(op.parameters.filter((p) => p.in === 'path').map((p) => p.name));
-  return [...op.path.matchAll(/\{([^}]+)\}/g)].some((m) => declared.has(m[1]!));
+  return [...new Set([...op.path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]!))].filter((n) => declared.has(n));
 }
 
 /**
- * `path: "/orders/{order_id}", pathParams: request.path`: the runtime substitutes each value as one
+ * `path: "/orders/{order_id}", pathParams: { order_id: request.path.order_id }`: the runtime substitutes each value as one
  * percent-encoded segment inside `send`, and refuses an empty or dot-segment value (`..` would move the call to
  * another resource) as "not sent", so a dedup row claimed for the call is released.
  */
 export function writePathExpression(w: CodeWriter, op: HttpOperation, params = 'request.path'): void {
   w.write(tsString(op.path));
-  if (substitutesPath(op)) w.write(`, pathParams: ${params}`);
+  // Only the declared names: a `{…}` the spec's path has but declares no parameter for stays literal text,
+  // whatever else the caller's object holds.
+  const names = substitutedNames(op);
+  if (names.length > 0) {
+    w.write(`, pathParams: { ${names.map((n) => `${tsObjectKey(n)}: ${tsMember(params, n)}`).join(', ')} }`);
+  }
 }
 
 /**

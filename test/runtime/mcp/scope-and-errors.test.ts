@@ -87,7 +87,8 @@ describe('withIdempotency scope and error mapping', () => {
 
   it('the in-process window is clamped to the TTL: an expired key runs again', async () => {
     let clock = 5_000_000;
-    const { tool, calls } = counted({ ttlSeconds: 2, now: () => clock });
+    // A TTL must outlast the lease (createIdempotency refuses ttl ≤ lease), so the lease is 1 s here.
+    const { tool, calls } = counted({ ttlSeconds: 2, leaseMs: 1_000, now: () => clock });
     const args = { text: 'daily', idempotency_key: 'ttl-key-0000000000001' };
     await tool(args, {});
     clock += 1_000;

@@ -76,7 +76,7 @@ export class LegacyClient<StoreType extends DedupStore | undefined = DedupStore 
     return needStore(this.#idem, operation).run({ operation, key, scope: this.#scope, args: request, mechanism: "fail-closed", ttlSeconds: 86400 }, (ctx) =>
       this.#http.send({
         method: "POST",
-        path: "/pets/{id}/photo", pathParams: request.path,
+        path: "/pets/{id}/photo", pathParams: { id: request.path.id },
         headers: options?.headers,
         body: request.body,
         bodyType: "multipart",

@@ -54,7 +54,7 @@ export class PaymentsClient<StoreType extends DedupStore | undefined = DedupStor
     return needStore(this.#idem, operation).run({ operation, key, scope: this.#scope, args: request, mechanism: "fail-closed", ttlSeconds: 86400 }, (ctx) =>
       this.#http.send({
         method: "DELETE",
-        path: "/bookings/{bookingId}", pathParams: request.path,
+        path: "/bookings/{bookingId}", pathParams: { bookingId: request.path.bookingId },
         headers: options?.headers,
         bodyType: "none",
         mechanism: "fail-closed",
@@ -69,7 +69,7 @@ export class PaymentsClient<StoreType extends DedupStore | undefined = DedupStor
   getCharge(request: GetChargeRequest, options?: CallOptions): Promise<GetChargeResponse> {
     return this.#http.send({
       method: "GET",
-      path: "/charges/{chargeId}", pathParams: request.path,
+      path: "/charges/{chargeId}", pathParams: { chargeId: request.path.chargeId },
       query: request.query,
       headers: options?.headers,
       bodyType: "none",
@@ -83,7 +83,7 @@ export class PaymentsClient<StoreType extends DedupStore | undefined = DedupStor
   downloadFile(request: DownloadFileRequest, options?: CallOptions): Promise<DownloadFileResponse> {
     return this.#http.send({
       method: "GET",
-      path: "/files/{fileId}/content", pathParams: request.path,
+      path: "/files/{fileId}/content", pathParams: { fileId: request.path.fileId },
       headers: headersOf(undefined, request.cookie, options?.headers),
       bodyType: "none",
       responseType: "blob",
@@ -115,7 +115,7 @@ export class PaymentsClient<StoreType extends DedupStore | undefined = DedupStor
       }).then((res) => res.body as CreateBookingResponse).then((result) => ({ externalId: externalIdOf(operation, result), result })),
       compensate: (externalId) => {
         const request = { path: { bookingId: externalId } };
-        return this.#http.send({ method: "DELETE", path: "/bookings/{bookingId}", pathParams: request.path, bodyType: "none", mechanism: "OP-5", operation: "DELETE /bookings/{bookingId}" }).then(() => undefined);
+        return this.#http.send({ method: "DELETE", path: "/bookings/{bookingId}", pathParams: { bookingId: request.path.bookingId }, bodyType: "none", mechanism: "OP-5", operation: "DELETE /bookings/{bookingId}" }).then(() => undefined);
       },
     });
   }
@@ -315,7 +315,7 @@ export class PaymentsClient<StoreType extends DedupStore | undefined = DedupStor
     return needStore(this.#idem, operation).run({ operation, key, scope: this.#scope, args: request, mechanism: "OP-3", ttlSeconds: 86400 }, (ctx) =>
       this.#http.send({
         method: "PUT",
-        path: "/artifacts/{digest}", pathParams: request.path,
+        path: "/artifacts/{digest}", pathParams: { digest: request.path.digest },
         headers: options?.headers,
         body: request.body,
         bodyType: "binary",
@@ -340,7 +340,7 @@ export class PaymentsClient<StoreType extends DedupStore | undefined = DedupStor
     return needStore(this.#idem, operation).run({ operation, key, scope: this.#scope, args: request, mechanism: "OP-3", ttlSeconds: 3600 }, (ctx) =>
       this.#http.send({
         method: "PUT",
-        path: "/blobs/{digest}", pathParams: request.path,
+        path: "/blobs/{digest}", pathParams: { digest: request.path.digest },
         headers: options?.headers,
         body: request.body,
         bodyType: "json",
@@ -363,7 +363,7 @@ export class PaymentsClient<StoreType extends DedupStore | undefined = DedupStor
     return needStore(this.#idem, operation).run({ operation, key, scope: this.#scope, args: request, mechanism: "fail-closed", ttlSeconds: 86400 }, (ctx) =>
       this.#http.send({
         method: "PUT",
-        path: "/notes/{noteId}", pathParams: request.path,
+        path: "/notes/{noteId}", pathParams: { noteId: request.path.noteId },
         headers: options?.headers,
         body: request.body,
         bodyType: "text",
