@@ -113,22 +113,66 @@ export function pickKeyPath(body: unknown, paths: readonly (readonly string[])[]
 }
 
 /**
- * `bodyFields`: a GET/HEAD body's fields (`bodyAsQuery`), appended after the query parameters. A query
+ * How a query parameter's array or object value is written, in Swagger 2.0's `collectionFormat` names:
+ * `multi` is OpenAPI 3's default (`style: form, explode: true`: `id=a&id=b`, an object `k=v&k2=v2`); `csv`
+ * is `form` with `explode: false` (`id=a,b`, an object `id=k,v,k2,v2`); `ssv`, `pipes` and `tsv` are
+ * `spaceDelimited`, `pipeDelimited` and 2.0's tab-separated form. A parameter without a style (and
+ * `deepObject`) is flattened in brackets (`id[0]=a`, `f[k]=v`), Stripe's convention. Scalars are written
+ * the same in every style; a nested value inside a delimited list is sent as JSON (no style defines it).
+ */
+export type QueryStyle = 'multi' | 'csv' | 'ssv' | 'pipes' | 'tsv';
+
+/** The literal separator of each delimited style: its items are encoded, the separator is not (RFC 6570 §3.2.8). */
+const DELIMITER: Record<Exclude<QueryStyle, 'multi'>, string> = { csv: ',', ssv: '%20', pipes: '|', tsv: '%09' };
+
+/** One `name=value` pair, encoded as `URLSearchParams` encodes it (application/x-www-form-urlencoded). */
+const pair = (name: string, value: string): string => new URLSearchParams([[name, value]]).toString();
+const formText = (value: string): string => new URLSearchParams([['', value]]).toString().slice(1);
+
+function scalarText(v: unknown): string {
+  if (v === null) return '';
+  if (v instanceof Date) return String(Math.floor(v.getTime() / 1000));
+  return typeof v === 'object' ? JSON.stringify(v) : String(v);
+}
+
+/** One query parameter in its declared style, as encoded `name=value` pieces. */
+function styledQuery(name: string, value: unknown, style: QueryStyle | undefined): string[] {
+  const plain = typeof value !== 'object' || value === null || value instanceof Date;
+  if (style === undefined || plain) {
+    return flattenForm({ [name]: value }).flatMap(([k, v]) => (typeof v === 'string' ? [pair(k, v)] : []));
+  }
+  const object = !Array.isArray(value);
+  const entries = object
+    ? Object.entries(value as Record<string, unknown>).filter(([, v]) => v !== undefined)
+    : (value as unknown[]).map((v) => ['', v] as const);
+  if (style === 'multi') return entries.map(([k, v]) => pair(object ? k : name, scalarText(v)));
+  const items = object ? entries.flatMap(([k, v]) => [k, scalarText(v)]) : entries.map(([, v]) => scalarText(v));
+  // An empty list is undefined in RFC 6570 expansion: the parameter is left out.
+  return items.length === 0 ? [] : [`${formText(name)}=${items.map(formText).join(DELIMITER[style])}`];
+}
+
+/**
+ * `queryStyles`: the style of each query parameter that has one (see `QueryStyle`). `bodyFields`: a
+ * GET/HEAD body's fields (`bodyAsQuery`), appended after the query parameters in the bracket style. A query
  * parameter given as null is left out, like one not given: form-style expansion (RFC 6570 §3.2.8) has no
  * null, and `state=` would be a value (an empty one, which an enum refuses). Nested nulls keep the form
- * encoder's `''`.
+ * encoder's `''`. A query already in `path` (`/assistants?beta=true`) is kept, first.
  */
 export function buildUrl(
   baseUrl: string,
   path: string,
   query: Record<string, unknown> | undefined,
   bodyFields?: Record<string, unknown>,
+  queryStyles?: Readonly<Record<string, QueryStyle>>,
 ): string {
   const url = new URL(path.replace(/^\//, ''), baseUrl.endsWith('/') ? baseUrl : `${baseUrl}/`);
-  const given = Object.fromEntries(Object.entries(query ?? {}).filter(([, v]) => v !== null));
-  for (const [k, v] of [...flattenForm(given), ...flattenForm(bodyFields ?? {})]) {
-    if (typeof v === 'string') url.searchParams.append(k, v);
+  const parts = url.search === '' ? [] : [url.search.slice(1)];
+  for (const [k, v] of Object.entries(query ?? {})) {
+    if (v !== null)
+      parts.push(...styledQuery(k, v, queryStyles && Object.hasOwn(queryStyles, k) ? queryStyles[k] : undefined));
   }
+  for (const [k, v] of flattenForm(bodyFields ?? {})) if (typeof v === 'string') parts.push(pair(k, v));
+  url.search = parts.join('&');
   return url.toString();
 }
 
