@@ -12,8 +12,19 @@ export type RawBody = Blob | ArrayBuffer | ArrayBufferView | ReadableStream<Uint
 export const isStream = (v: unknown): v is ReadableStream<Uint8Array> =>
   typeof ReadableStream !== 'undefined' && v instanceof ReadableStream;
 
-/** Stripe-style nested form keys: `{ a: { b: ['c'] } }` → `a[b][0]=c`; undefined omitted, null → ''. */
-function flattenForm(value: unknown, prefix = '', out: [string, string | Blob][] = []): [string, string | Blob][] {
+/**
+ * Stripe-style nested form keys: `{ a: { b: ['c'] } }` → `a[b][0]=c`; undefined omitted, null → ''. With
+ * `blankEmpty` (request bodies) an empty array or object is sent as the empty string (`values=`), Stripe's
+ * documented way to say "set to empty / clear": brackets alone cannot express an empty list, and leaving
+ * the field out would say "not given" instead. In a query it is left out (an empty list is undefined in
+ * RFC 6570 expansion).
+ */
+function flattenForm(
+  value: unknown,
+  prefix = '',
+  out: [string, string | Blob][] = [],
+  blankEmpty = false,
+): [string, string | Blob][] {
   if (value === undefined) return out;
   if (value === null) {
     if (prefix) out.push([prefix, '']);
@@ -28,14 +39,16 @@ function flattenForm(value: unknown, prefix = '', out: [string, string | Blob][]
     return out;
   }
   if (Array.isArray(value)) {
+    if (value.length === 0 && blankEmpty && prefix) out.push([prefix, '']);
     value.forEach((item, i) => {
-      flattenForm(item, `${prefix}[${i}]`, out);
+      flattenForm(item, `${prefix}[${i}]`, out, blankEmpty);
     });
     return out;
   }
   if (typeof value === 'object') {
-    for (const [k, v] of Object.entries(value as Record<string, unknown>))
-      flattenForm(v, prefix ? `${prefix}[${k}]` : k, out);
+    const entries = Object.entries(value as Record<string, unknown>).filter(([, v]) => v !== undefined);
+    if (entries.length === 0 && blankEmpty && prefix) out.push([prefix, '']);
+    for (const [k, v] of entries) flattenForm(v, prefix ? `${prefix}[${k}]` : k, out, blankEmpty);
     return out;
   }
   if (!prefix) throw new TypeError('form body must be an object');
@@ -46,7 +59,7 @@ function flattenForm(value: unknown, prefix = '', out: [string, string | Blob][]
 /** application/x-www-form-urlencoded text (RFC 1866 §8.2.1 via WHATWG URLSearchParams). */
 export function encodeForm(value: unknown): string {
   const params = new URLSearchParams();
-  for (const [k, v] of flattenForm(value)) {
+  for (const [k, v] of flattenForm(value, '', [], true)) {
     if (typeof v !== 'string') throw new TypeError(`form field ${k} is a Blob: use bodyType 'multipart'`);
     params.append(k, v);
   }
@@ -55,7 +68,7 @@ export function encodeForm(value: unknown): string {
 
 function encodeMultipart(value: unknown): FormData {
   const form = new FormData();
-  for (const [k, v] of flattenForm(value)) form.append(k, v);
+  for (const [k, v] of flattenForm(value, '', [], true)) form.append(k, v);
   return form;
 }
 

@@ -41,6 +41,27 @@ describe('encodeBody (JSON)', () => {
   });
 });
 
+describe('encodeBody (form, multipart)', () => {
+  it('sends an empty array or object as the empty string (Stripe: "pass an empty string to clear"), not as nothing', () => {
+    const body = { values: [], metadata: {}, items: [{ tax_rates: [] }], name: 'n', gone: undefined };
+    expect(decodeURIComponent(encodeBody('form', body).body as string)).toBe(
+      'values=&metadata=&items[0][tax_rates]=&name=n',
+    );
+    const form = encodeBody('multipart', body).body as FormData;
+    expect([...form.entries()]).toEqual([
+      ['values', ''],
+      ['metadata', ''],
+      ['items[0][tax_rates]', ''],
+      ['name', 'n'],
+    ]);
+    expect(encodeBody('form', {}).body).toBe('');
+  });
+
+  it('a GET body moved to the query still leaves an empty list out', () => {
+    expect(buildUrl('http://h', '/r', undefined, { expand: [], limit: 3 })).toBe('http://h/r?limit=3');
+  });
+});
+
 describe('buildUrl', () => {
   it('a query parameter given as null is left out like an absent one; nested nulls stay empty form values', () => {
     expect(buildUrl('http://h/api', '/alerts', { state: null, page: 2, filter: { kind: null } })).toBe(
