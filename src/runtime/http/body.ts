@@ -14,10 +14,10 @@ export const isStream = (v: unknown): v is ReadableStream<Uint8Array> =>
 
 /**
  * Stripe-style nested form keys: `{ a: { b: ['c'] } }` → `a[b][0]=c`; undefined omitted, null → ''. With
- * `blankEmpty` (request bodies) an empty array or object is sent as the empty string (`values=`), Stripe's
- * documented way to say "set to empty / clear": brackets alone cannot express an empty list, and leaving
- * the field out would say "not given" instead. In a query it is left out (an empty list is undefined in
- * RFC 6570 expansion).
+ * `blankEmpty` (request bodies) an empty array is sent as the empty string (`tax_rates=`), Stripe's
+ * documented way to say "set to an empty list": brackets cannot spell one, and leaving the field out would
+ * say "not given". An empty object is left out: in Stripe's merge model it sets nothing, whereas `metadata=`
+ * would clear every key. In a query an empty array is left out too (undefined in RFC 6570 expansion).
  */
 function flattenForm(
   value: unknown,
@@ -46,9 +46,8 @@ function flattenForm(
     return out;
   }
   if (typeof value === 'object') {
-    const entries = Object.entries(value as Record<string, unknown>).filter(([, v]) => v !== undefined);
-    if (entries.length === 0 && blankEmpty && prefix) out.push([prefix, '']);
-    for (const [k, v] of entries) flattenForm(v, prefix ? `${prefix}[${k}]` : k, out, blankEmpty);
+    for (const [k, v] of Object.entries(value as Record<string, unknown>))
+      flattenForm(v, prefix ? `${prefix}[${k}]` : k, out, blankEmpty);
     return out;
   }
   if (!prefix) throw new TypeError('form body must be an object');
