@@ -78,6 +78,7 @@ export type {
   HttpRequest,
   HttpResponse,
   KeyCarrier,
+  QueryStyle,
   RawBody,
   ResponseType,
   RetryPolicy,
