@@ -240,7 +240,8 @@ export function encodeBody(bodyType: BodyType, body: unknown, mediaType?: string
     case 'form':
       return { body: encodeForm(body ?? {}), contentType: 'application/x-www-form-urlencoded' };
     case 'multipart':
-      return { body: encodeMultipart(body ?? {}) }; // fetch sets the boundary
+      // an optional body left out is no body, not an empty multipart document (which still has a boundary)
+      return body === undefined ? {} : { body: encodeMultipart(body ?? {}) }; // fetch sets the boundary
     case 'text':
     case 'binary':
       return encodeRaw(bodyType, body ?? '', mediaType);

@@ -52,6 +52,7 @@ describe('encodeBody (form, multipart)', () => {
       ['name', 'n'],
     ]);
     expect(encodeBody('form', {}).body).toBe('');
+    expect(encodeBody('multipart', undefined)).toEqual({});
   });
 
   it('a GET body moved to the query still leaves an empty list out', () => {
