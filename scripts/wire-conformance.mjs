@@ -3,7 +3,7 @@
 // (@octokit/openapi) and the OpenAPI specs in specs/ called through the generated client and through the
 // tool runtime, each request checked by openapi-backend against the spec. `--sample`: the `npm test`
 // every-Nth sample of Stripe and GitHub; `--corpus`: the shared corpus's specs too; `--failures`: one line
-// per failed operation-path. Prints the table, the run time and the peak memory (max RSS). Heavy: run rarely.
+// per failed operation-path; `--only=<text>`: only the specs whose name contains that text (repeatable). Prints the table, the run time and the peak memory (max RSS). Heavy: run rarely.
 import { join, resolve } from 'node:path';
 import { register } from 'tsx/esm/api';
 
@@ -11,7 +11,9 @@ register();
 const root = resolve(import.meta.dirname, '..');
 const { wireTarget, formatTable } = await import(join(root, 'test/wire/helpers/harness.ts'));
 const targets = await import(join(root, 'test/wire/helpers/targets.ts'));
-const args = new Set(process.argv.slice(2));
+const argv = process.argv.slice(2);
+const args = new Set(argv);
+const only = argv.filter((a) => a.startsWith('--only=')).map((a) => a.slice('--only='.length).toLowerCase());
 const sample = args.has('--sample');
 
 const list = [
@@ -27,6 +29,7 @@ if (args.has('--corpus')) {
 const started = performance.now();
 const results = [];
 for (const t of list) {
+  if (only.length > 0 && !only.some((o) => t.name.toLowerCase().includes(o))) continue;
   const t0 = performance.now();
   try {
     results.push(...(await wireTarget(t, `wire/script/${t.name.replace(/[^A-Za-z0-9.]+/g, '_')}`)));

@@ -77,7 +77,27 @@ function buildParameter(ctx: IrContext, raw: unknown, pointer: string, broken: s
   if (target.ref !== undefined) param.ref = target.ref;
   if (typeof p.style === 'string') param.style = p.style;
   if (typeof p.explode === 'boolean') param.explode = p.explode;
+  if (ctx.format === 'openapi2' && p.type === 'array') Object.assign(param, collectionStyle(p.collectionFormat));
   return param;
+}
+
+/**
+ * Swagger 2.0 `collectionFormat` (default `csv`) as OpenAPI 3's style/explode, as the 3.0 migration maps
+ * it; `tsv` has no 3.x style and keeps its own name (`tabDelimited`).
+ */
+function collectionStyle(format: unknown): Pick<SourceParameter, 'style' | 'explode'> {
+  switch (format) {
+    case 'multi':
+      return { style: 'form', explode: true };
+    case 'ssv':
+      return { style: 'spaceDelimited', explode: false };
+    case 'pipes':
+      return { style: 'pipeDelimited', explode: false };
+    case 'tsv':
+      return { style: 'tabDelimited', explode: false };
+    default:
+      return { style: 'form', explode: false };
+  }
 }
 
 function identity(p: SourceParameter): string {

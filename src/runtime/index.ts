@@ -90,6 +90,7 @@ export type {
   HttpRequest,
   HttpResponse,
   KeyCarrier,
+  QueryStyle,
   RawBody,
   ResponseType,
   RetryPolicy,

@@ -5,6 +5,7 @@
  * other mechanism runs through the dedup store (SOP Step 6).
  */
 import type { CodeWriter } from './code-writer.js';
+import type { QueryStyle } from '../../runtime/http/body.js';
 import type { ClassDecl, MethodDecl, ParameterDecl, PropertyDecl, WriterFunction } from './structures.js';
 import type { HttpOperation } from '../../ir/types.js';
 import type { PlanEntry } from '../../classify/types.js';
@@ -25,6 +26,8 @@ export interface ClientOperation {
   keyLimits?: KeyLimits;
   /** The operation's row in the audit report (`../report/audit.md#post-payouts`), when the report is written. */
   auditLink?: string;
+  /** Query parameters not written in the runtime's bracket style (query-style.ts). */
+  queryStyles?: Record<string, QueryStyle>;
 }
 
 /** The IR hands out safe, unique names; re-checked here because a method name is code. */
@@ -109,7 +112,13 @@ function writeCall(
     w,
     c.op,
     c.types,
-    { mechanism, operation, run, ...(native ? { carrier: c.entry.carrier! } : {}) },
+    {
+      mechanism,
+      operation,
+      run,
+      ...(native ? { carrier: c.entry.carrier! } : {}),
+      ...(c.queryStyles ? { queryStyles: c.queryStyles } : {}),
+    },
     h.headers,
   );
   w.write(native ? ')' : `).then((res) => res.body as ${c.types.responseName})`);

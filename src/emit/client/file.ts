@@ -31,6 +31,8 @@ import { docInline, docLines, writeSchemaType, type TypeWriterContext } from './
 import { typeAliasStatement } from './object-type.js';
 import { TypeRegistry } from './type-registry.js';
 import { printClientFile } from './print.js';
+import { queryStyles } from './query-style.js';
+import type { QueryStyle } from '../../runtime/http/body.js';
 import { keyLimits } from './key-limits.js';
 import { classDoc } from './jsdoc.js';
 import { anchorKey } from '../audit-anchors.js';
@@ -95,6 +97,7 @@ export function renderClientFile(apiPlan: ApiPlan, anchors?: ReadonlyMap<string,
       op,
       types,
       ...(isNative(entry) ? { keyLimits: keyLimits(api.root, op, entry.carrier!) } : {}),
+      ...optionalStyles(queryStyles(op, api.root)),
       ...(anchor !== undefined ? { auditLink: `../report/audit.md#${anchor}` } : {}),
     };
   });
@@ -129,4 +132,8 @@ export function renderClientFile(apiPlan: ApiPlan, anchors?: ReadonlyMap<string,
     errorsMap: errorsMapStatement(ops, helpers),
     types: [...ops.flatMap((c) => c.types.statements), ...namedTypeStatements(registry, ctx)],
   });
+}
+
+function optionalStyles(styles: Record<string, QueryStyle> | undefined): { queryStyles?: Record<string, QueryStyle> } {
+  return styles === undefined ? {} : { queryStyles: styles };
 }

@@ -17,7 +17,9 @@ export function encodingOf(mediaType: string, schema?: JsonSchema): BodyEncoding
   if (/^(application\/(octet-stream|pdf|zip)|image\/|audio\/|video\/)/.test(m) || s?.format === 'binary') {
     return 'binary';
   }
-  return m === '*/*' || m.includes('xml') ? (s?.type === 'string' ? 'text' : 'json') : 'json';
+  // Any other media type (`application/sdp`, `application/jwt`, XML, `*/*`) with a string schema is that text
+  // as it is: JSON would quote it. An object schema under an unknown type stays JSON, the nearest reading.
+  return s?.type === 'string' ? 'text' : 'json';
 }
 
 const PREFERENCE: BodyEncoding[] = ['json', 'form', 'multipart', 'binary', 'text'];

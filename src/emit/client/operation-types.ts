@@ -12,6 +12,7 @@ import { jsonText } from '../../escape/index.js';
 import { docInline, docLines, writeSchemaType, writeSchemaTypeWithout, type TypeWriterContext } from './schema-type.js';
 import { typeAliasStatement, writeObjectType, type TypeMember } from './object-type.js';
 import { errorTypes } from './error-types.js';
+import { bodyRequired } from '../body-required.js';
 
 type ParamGroup = 'path' | 'query' | 'header' | 'cookie';
 const GROUPS: ParamGroup[] = ['path', 'query', 'header', 'cookie'];
@@ -39,14 +40,14 @@ interface BodySource {
 }
 
 /** The request body the client sends (the IR gives Swagger 2.0 `body`/`formData` the same form). */
-function bodySource(op: HttpOperation): BodySource | undefined {
+function bodySource(op: HttpOperation, carrier: Carrier | null, root: unknown): BodySource | undefined {
   if (op.requestBody === undefined) return undefined;
   const picked = pickRequestContent(op.requestBody.content);
   if (picked === undefined) return undefined;
   return {
     schema: picked.media.schema,
     encoding: picked.encoding,
-    required: op.requestBody.required,
+    required: bodyRequired(op.requestBody.required, picked.media.schema, carrier, root),
     mediaType: picked.media.mediaType,
   };
 }
@@ -76,7 +77,7 @@ export function buildOperationTypes(
     );
     if (params.length > 0) byGroup.set(g, params);
   }
-  const body = bodySource(op);
+  const body = bodySource(op, carrier, ctx.registry.root);
   const groups = [...byGroup.keys()];
   const required = (g: ParamGroup): boolean => g === 'path' || byGroup.get(g)!.some((p) => p.required);
   const requestRequired = groups.some(required) || body?.required === true;

@@ -56,6 +56,8 @@ export interface SendOptions {
   operation: string;
   /** Inside a dedup run or saga call: pass its `RunContext` so a definite failure may release the row. */
   run?: boolean;
+  /** Query parameters not written in the runtime's default bracket style (query-style.ts). */
+  queryStyles?: Record<string, string>;
 }
 
 export function writeSendArgs(
@@ -71,7 +73,10 @@ export function writeSendArgs(
     w.write('path: ');
     writePathExpression(w, op);
     w.write(',').newLine();
-    if (types.groups.includes('query')) w.writeLine('query: request.query,');
+    if (types.groups.includes('query')) {
+      w.writeLine('query: request.query,');
+      if (o.queryStyles !== undefined) w.writeLine(`queryStyles: ${jsonText(o.queryStyles)},`);
+    }
     const h = types.groups.includes('header');
     const c = types.groups.includes('cookie');
     // Per-call headers (`options.headers`) go after the spec's header parameters; the key carrier still wins.

@@ -8,7 +8,8 @@
 import type { ApiPlan, PlanEntry } from '../../classify/types.js';
 import type { ResolvedConfig } from '../../config/types.js';
 import type { HttpOperation } from '../../ir/types.js';
-import type { ToolBinding } from '../../runtime/tools/types.js';
+import type { ArgRoute, ToolBinding } from '../../runtime/tools/types.js';
+import { queryStyleOf } from '../client/query-style.js';
 import { encodingOf } from '../client/media.js';
 import { keyLimits } from '../client/key-limits.js';
 import { DegradeLog } from '../tools/degrade.js';
@@ -25,6 +26,14 @@ function bodyOf(spec: ToolSpec, op: HttpOperation): ToolBinding['body'] {
   const out: NonNullable<ToolBinding['body']> = { property: body.property, encoding, required: body.required };
   if (body.mediaType !== undefined) out.mediaType = body.mediaType;
   return out;
+}
+
+/** A query route gets its parameter's style when that is not the runtime's brackets (client/query-style.ts). */
+function styledRoute(route: ArgRoute, op: HttpOperation, root: unknown): ArgRoute {
+  if (route.in !== 'query') return route;
+  const param = op.parameters.find((p) => p.in === 'query' && p.name === route.name);
+  const style = param === undefined ? undefined : queryStyleOf(param, root);
+  return style === undefined ? route : { ...route, style };
 }
 
 /** OP-5: the inverse is addressed by the id the first call returned — only when it has exactly one path parameter. */
@@ -102,7 +111,7 @@ export function bindingOf(
     effect: entry.effect,
     mechanism: entry.mechanism,
     description: spec.description,
-    routes: spec.http?.routes ?? [],
+    routes: (spec.http?.routes ?? []).map((r) => styledRoute(r, op, apiPlan.api.root)),
     inputSchema: spec.inputSchema,
   };
   if (op.tags.length > 0) b.tags = [...op.tags];

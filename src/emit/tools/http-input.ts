@@ -3,6 +3,7 @@
  * top-level properties, the request body under one `body` property (docs/decisions.md "Tool schemas").
  */
 import type { Carrier } from '../../classify/types.js';
+import { bodyRequired } from '../body-required.js';
 import { securitySchemesOf } from '../../ir/security-schemes.js';
 import type { ApiModel, HttpOperation, JsonSchema, MediaContent, Parameter } from '../../ir/types.js';
 import { createDefs, finishDefs, type DefsBuilder } from './defs.js';
@@ -79,6 +80,8 @@ function pickContent(content: MediaContent[]): MediaContent | undefined {
 function bodySchema(
   op: HttpOperation,
   builder: DefsBuilder,
+  carrier: Carrier | null,
+  root: unknown,
 ): { schema: JsonSchema; required: boolean; mediaType: string } | undefined {
   if (!op.requestBody) return undefined;
   const picked = pickContent(op.requestBody.content);
@@ -87,7 +90,8 @@ function bodySchema(
   const schema = structured
     ? withDescription(normalizeSchema(picked.schema ?? {}, builder), op.requestBody.description)
     : { type: 'string', description: `Raw request body (${picked.mediaType}).` };
-  return { schema, required: op.requestBody.required, mediaType: picked.mediaType };
+  const required = bodyRequired(op.requestBody.required, picked.schema, carrier, root);
+  return { schema, required, mediaType: picked.mediaType };
 }
 
 function bodyName(taken: Set<string>): string {
@@ -132,7 +136,7 @@ export function startHttpInput(op: HttpOperation, api: ApiModel, carrier: Carrie
     properties[name] = schema;
     if (p.required || p.in === 'path') required.push(name);
   }
-  const body = bodySchema(op, builder);
+  const body = bodySchema(op, builder, carrier, api.root);
   let bodyInfo: BuiltInput['body'];
   if (body) {
     const name = bodyName(taken);

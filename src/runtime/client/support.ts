@@ -104,6 +104,17 @@ export function externalIdOf(operation: string, result: unknown): string {
   );
 }
 
+/** A header parameter in OpenAPI's `simple` style: `a,b` for an array, `k,v,k2,v2` for an object. */
+function headerText(v: unknown): string {
+  const text = (x: unknown): string => (typeof x === 'object' && x !== null ? JSON.stringify(x) : String(x));
+  if (Array.isArray(v)) return v.map(text).join(',');
+  if (typeof v === 'object' && v !== null && !(v instanceof Date))
+    return Object.entries(v)
+      .flatMap(([k, x]) => [k, text(x)])
+      .join(',');
+  return String(v);
+}
+
 /** Header and cookie parameters as the string map fetch sends (RFC 6265 §4.2 cookie pairs), then per-call `extra`. */
 export function headersOf(
   header: Record<string, unknown> | undefined,
@@ -111,8 +122,7 @@ export function headersOf(
   extra?: Record<string, string>,
 ): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const [k, v] of Object.entries(header ?? {}))
-    if (v !== undefined && v !== null) out[k] = Array.isArray(v) ? v.join(',') : String(v);
+  for (const [k, v] of Object.entries(header ?? {})) if (v !== undefined && v !== null) out[k] = headerText(v);
   const jar = Object.entries(cookie ?? {})
     .filter(([, v]) => v !== undefined && v !== null)
     .map(([k, v]) => `${k}=${encodeURIComponent(String(v))}`);

@@ -12,8 +12,19 @@ export type RawBody = Blob | ArrayBuffer | ArrayBufferView | ReadableStream<Uint
 export const isStream = (v: unknown): v is ReadableStream<Uint8Array> =>
   typeof ReadableStream !== 'undefined' && v instanceof ReadableStream;
 
-/** Stripe-style nested form keys: `{ a: { b: ['c'] } }` → `a[b][0]=c`; undefined omitted, null → ''. */
-function flattenForm(value: unknown, prefix = '', out: [string, string | Blob][] = []): [string, string | Blob][] {
+/**
+ * Stripe-style nested form keys: `{ a: { b: ['c'] } }` → `a[b][0]=c`; undefined omitted, null → ''. With
+ * `blankEmpty` (request bodies) an empty array is sent as the empty string (`tax_rates=`), Stripe's
+ * documented way to say "set to an empty list": brackets cannot spell one, and leaving the field out would
+ * say "not given". An empty object is left out: in Stripe's merge model it sets nothing, whereas `metadata=`
+ * would clear every key. In a query an empty array is left out too (undefined in RFC 6570 expansion).
+ */
+function flattenForm(
+  value: unknown,
+  prefix = '',
+  out: [string, string | Blob][] = [],
+  blankEmpty = false,
+): [string, string | Blob][] {
   if (value === undefined) return out;
   if (value === null) {
     if (prefix) out.push([prefix, '']);
@@ -28,14 +39,15 @@ function flattenForm(value: unknown, prefix = '', out: [string, string | Blob][]
     return out;
   }
   if (Array.isArray(value)) {
+    if (value.length === 0 && blankEmpty && prefix) out.push([prefix, '']);
     value.forEach((item, i) => {
-      flattenForm(item, `${prefix}[${i}]`, out);
+      flattenForm(item, `${prefix}[${i}]`, out, blankEmpty);
     });
     return out;
   }
   if (typeof value === 'object') {
     for (const [k, v] of Object.entries(value as Record<string, unknown>))
-      flattenForm(v, prefix ? `${prefix}[${k}]` : k, out);
+      flattenForm(v, prefix ? `${prefix}[${k}]` : k, out, blankEmpty);
     return out;
   }
   if (!prefix) throw new TypeError('form body must be an object');
@@ -46,7 +58,7 @@ function flattenForm(value: unknown, prefix = '', out: [string, string | Blob][]
 /** application/x-www-form-urlencoded text (RFC 1866 §8.2.1 via WHATWG URLSearchParams). */
 export function encodeForm(value: unknown): string {
   const params = new URLSearchParams();
-  for (const [k, v] of flattenForm(value)) {
+  for (const [k, v] of flattenForm(value, '', [], true)) {
     if (typeof v !== 'string') throw new TypeError(`form field ${k} is a Blob: use bodyType 'multipart'`);
     params.append(k, v);
   }
@@ -55,7 +67,7 @@ export function encodeForm(value: unknown): string {
 
 function encodeMultipart(value: unknown): FormData {
   const form = new FormData();
-  for (const [k, v] of flattenForm(value)) form.append(k, v);
+  for (const [k, v] of flattenForm(value, '', [], true)) form.append(k, v);
   return form;
 }
 
@@ -113,22 +125,66 @@ export function pickKeyPath(body: unknown, paths: readonly (readonly string[])[]
 }
 
 /**
- * `bodyFields`: a GET/HEAD body's fields (`bodyAsQuery`), appended after the query parameters. A query
+ * How a query parameter's array or object value is written, in Swagger 2.0's `collectionFormat` names:
+ * `multi` is OpenAPI 3's default (`style: form, explode: true`: `id=a&id=b`, an object `k=v&k2=v2`); `csv`
+ * is `form` with `explode: false` (`id=a,b`, an object `id=k,v,k2,v2`); `ssv`, `pipes` and `tsv` are
+ * `spaceDelimited`, `pipeDelimited` and 2.0's tab-separated form. A parameter without a style (and
+ * `deepObject`) is flattened in brackets (`id[0]=a`, `f[k]=v`), Stripe's convention. Scalars are written
+ * the same in every style; a nested value inside a delimited list is sent as JSON (no style defines it).
+ */
+export type QueryStyle = 'multi' | 'csv' | 'ssv' | 'pipes' | 'tsv';
+
+/** The literal separator of each delimited style: its items are encoded, the separator is not (RFC 6570 §3.2.8). */
+const DELIMITER: Record<Exclude<QueryStyle, 'multi'>, string> = { csv: ',', ssv: '%20', pipes: '|', tsv: '%09' };
+
+/** One `name=value` pair, encoded as `URLSearchParams` encodes it (application/x-www-form-urlencoded). */
+const pair = (name: string, value: string): string => new URLSearchParams([[name, value]]).toString();
+const formText = (value: string): string => new URLSearchParams([['', value]]).toString().slice(1);
+
+function scalarText(v: unknown): string {
+  if (v === null) return '';
+  if (v instanceof Date) return String(Math.floor(v.getTime() / 1000));
+  return typeof v === 'object' ? JSON.stringify(v) : String(v);
+}
+
+/** One query parameter in its declared style, as encoded `name=value` pieces. */
+function styledQuery(name: string, value: unknown, style: QueryStyle | undefined): string[] {
+  const plain = typeof value !== 'object' || value === null || value instanceof Date;
+  if (style === undefined || plain) {
+    return flattenForm({ [name]: value }).flatMap(([k, v]) => (typeof v === 'string' ? [pair(k, v)] : []));
+  }
+  const object = !Array.isArray(value);
+  const entries = object
+    ? Object.entries(value as Record<string, unknown>).filter(([, v]) => v !== undefined)
+    : (value as unknown[]).map((v) => ['', v] as const);
+  if (style === 'multi') return entries.map(([k, v]) => pair(object ? k : name, scalarText(v)));
+  const items = object ? entries.flatMap(([k, v]) => [k, scalarText(v)]) : entries.map(([, v]) => scalarText(v));
+  // An empty list is undefined in RFC 6570 expansion: the parameter is left out.
+  return items.length === 0 ? [] : [`${formText(name)}=${items.map(formText).join(DELIMITER[style])}`];
+}
+
+/**
+ * `queryStyles`: the style of each query parameter that has one (see `QueryStyle`). `bodyFields`: a
+ * GET/HEAD body's fields (`bodyAsQuery`), appended after the query parameters in the bracket style. A query
  * parameter given as null is left out, like one not given: form-style expansion (RFC 6570 §3.2.8) has no
  * null, and `state=` would be a value (an empty one, which an enum refuses). Nested nulls keep the form
- * encoder's `''`.
+ * encoder's `''`. A query already in `path` (`/assistants?beta=true`) is kept, first.
  */
 export function buildUrl(
   baseUrl: string,
   path: string,
   query: Record<string, unknown> | undefined,
   bodyFields?: Record<string, unknown>,
+  queryStyles?: Readonly<Record<string, QueryStyle>>,
 ): string {
   const url = new URL(path.replace(/^\//, ''), baseUrl.endsWith('/') ? baseUrl : `${baseUrl}/`);
-  const given = Object.fromEntries(Object.entries(query ?? {}).filter(([, v]) => v !== null));
-  for (const [k, v] of [...flattenForm(given), ...flattenForm(bodyFields ?? {})]) {
-    if (typeof v === 'string') url.searchParams.append(k, v);
+  const parts = url.search === '' ? [] : [url.search.slice(1)];
+  for (const [k, v] of Object.entries(query ?? {})) {
+    if (v !== null)
+      parts.push(...styledQuery(k, v, queryStyles && Object.hasOwn(queryStyles, k) ? queryStyles[k] : undefined));
   }
+  for (const [k, v] of flattenForm(bodyFields ?? {})) if (typeof v === 'string') parts.push(pair(k, v));
+  url.search = parts.join('&');
   return url.toString();
 }
 
@@ -184,7 +240,8 @@ export function encodeBody(bodyType: BodyType, body: unknown, mediaType?: string
     case 'form':
       return { body: encodeForm(body ?? {}), contentType: 'application/x-www-form-urlencoded' };
     case 'multipart':
-      return { body: encodeMultipart(body ?? {}) }; // fetch sets the boundary
+      // an optional body left out is no body, not an empty multipart document (which still has a boundary)
+      return body === undefined ? {} : { body: encodeMultipart(body ?? {}) }; // fetch sets the boundary
     case 'text':
     case 'binary':
       return encodeRaw(bodyType, body ?? '', mediaType);

@@ -10,7 +10,16 @@ import {
   IdempotencyNotSentError,
   InvalidArgumentsError,
 } from '../core/errors.js';
-import { bodyAsQuery, buildUrl, encodeBody, isStream, pickKeyPath, withBodyField, type BodyType } from './body.js';
+import {
+  bodyAsQuery,
+  buildUrl,
+  encodeBody,
+  isStream,
+  pickKeyPath,
+  withBodyField,
+  type BodyType,
+  type QueryStyle,
+} from './body.js';
 import { assertNoDotSegments, checkHeaders, expandPath } from './request-check.js';
 import { readResponseBody, type ResponseType } from './response.js';
 import {
@@ -26,7 +35,7 @@ import { noteRequest, stampForRun, type RunTag } from '../core/run-tag.js';
 import type { StoreMechanism } from '../store/types.js';
 
 export type { RetryPolicy } from './retry.js';
-export type { BodyType, RawBody } from './body.js';
+export type { BodyType, QueryStyle, RawBody } from './body.js';
 export type { ResponseType } from './response.js';
 
 export interface KeyCarrier {
@@ -66,6 +75,8 @@ export interface HttpRequest {
    */
   pathParams?: Record<string, unknown>;
   query?: Record<string, unknown>;
+  /** The query parameters whose array/object values are not written in brackets (`id=a&id=b`): see `QueryStyle`. */
+  queryStyles?: Readonly<Record<string, QueryStyle>>;
   headers?: Record<string, string>;
   /** JSON value, form object, or for `text`/`binary` a `RawBody` (Blob, ArrayBuffer, typed array, stream, string). */
   body?: unknown;
@@ -195,7 +206,7 @@ async function prepareChecked(
   if (encoded.contentType && !Object.keys(headers).some((h) => h.toLowerCase() === 'content-type')) {
     headers['content-type'] = encoded.contentType;
   }
-  const url = buildUrl(opts.baseUrl, path, query, bodyFields);
+  const url = buildUrl(opts.baseUrl, path, query, bodyFields, req.queryStyles);
   const settled = await settleStream(encoded.body, retried);
   const init = {
     method,

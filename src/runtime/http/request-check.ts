@@ -27,13 +27,24 @@ const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[
 
 const show = (v: string): string => JSON.stringify(v.length > 40 ? `${v.slice(0, 40)}…` : v);
 
+/** The items of a `simple`-style value (RFC 6570 §3.2.2): an array's items, an object's keys and values in turn. */
+function simpleItems(value: unknown): string[] {
+  const text = (v: unknown): string => (typeof v === 'object' && v !== null ? JSON.stringify(v) : String(v));
+  if (Array.isArray(value)) return value.map(text);
+  if (typeof value === 'object' && value !== null && !(value instanceof Date))
+    return Object.entries(value).flatMap(([k, v]) => [k, text(v)]);
+  return [String(value)];
+}
+
 /**
- * One path parameter as one percent-encoded path segment (RFC 6570 simple expansion). An empty value or a
- * dot segment would address another resource (`/customers/` + `..` is `/`; `''` is the collection), so
- * it is refused before any request.
+ * One path parameter as one percent-encoded path segment (RFC 6570 simple expansion: an array's items, an
+ * object's keys and values, each encoded and joined by a literal `,`). An empty value or a dot segment would
+ * address another resource (`/customers/` + `..` is `/`; `''` is the collection), so it is refused before
+ * any request.
  */
 function pathParam(value: unknown, name: string): string {
-  const text = String(value);
+  const items = simpleItems(value);
+  const text = items.join(',');
   if (text === '') throw new InvalidArgumentsError(`path parameter ${name} is empty`, `path.${name}`);
   if (isDotSegment(text)) {
     throw new InvalidArgumentsError(
@@ -48,7 +59,7 @@ function pathParam(value: unknown, name: string): string {
       `path.${name}`,
     );
   }
-  return encodeURIComponent(text);
+  return items.map(encodeURIComponent).join(',');
 }
 
 /** Substitute `{name}` in a path template with `pathParam` (only names present in `values`). */

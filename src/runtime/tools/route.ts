@@ -45,7 +45,11 @@ export function toHttpRequest(binding: ToolBinding, routed: RoutedRequest): Omit
     expandPath(binding.http.path, routed.path); // refused here, before any key is claimed; `send` substitutes
     req.pathParams = routed.path;
   }
-  if (routed.query !== undefined) req.query = routed.query;
+  if (routed.query !== undefined) {
+    req.query = routed.query;
+    const styles = binding.routes.filter((r) => r.in === 'query' && r.style !== undefined);
+    if (styles.length > 0) req.queryStyles = Object.fromEntries(styles.map((r) => [r.name, r.style!]));
+  }
   if (routed.header !== undefined || routed.cookie !== undefined) req.headers = headersOf(routed.header, routed.cookie);
   if (binding.body !== undefined) {
     if (routed.body !== undefined) req.body = routed.body;

@@ -5,6 +5,7 @@
  * the same bindings in memory from the plan. Both hand them to `createToolRuntime`.
  */
 import type { KeyScope } from '../core/keys.js';
+import type { QueryStyle } from '../http/body.js';
 
 /** Where one flat tool argument goes in the HTTP request. */
 export interface ArgRoute {
@@ -13,6 +14,8 @@ export interface ArgRoute {
   in: 'path' | 'query' | 'header' | 'cookie';
   /** The parameter's own name in the spec. */
   name: string;
+  /** A query parameter's array/object style when not the runtime's brackets (`QueryStyle`: `multi` is `id=a&id=b`). */
+  style?: QueryStyle;
 }
 
 /** The native key's place in the request (SOP OP-1); `path` is the full body path for body/form keys. */

@@ -36,7 +36,8 @@ export async function sampleArguments(binding: ToolBinding, seed: number): Promi
     try {
       value = generateSync(schema as never, {
         seed: seed * 31 + t,
-        // arrays of one or two items: a form body has no way to say "empty array" (issue 23 report)
+        // arrays of one or two items: an empty one goes out in a form body as `name=` (Stripe's empty list),
+        // which a validator decoding the form reads as the string "", not as []
         minItems: 1,
         refDepthMax: 12,
         maxItems: 2,

@@ -43,18 +43,36 @@ type Obj = Record<string, unknown>;
  * - OpenAPI 3.0 `nullable: true` without a `type` (Ajv refuses to compile it) becomes `anyOf [schema, null]`,
  *   and a nullable `enum` lists null;
  * - a parameter schema's `oneOf` becomes `anyOf`: parameters arrive as text, so `"438"` for `oneOf
- *   [integer, string]` matches both and no request could ever pass.
+ *   [integer, string]` matches both and no request could ever pass;
+ * - a path key with a fixed query (OpenAI: `/responses/{id}?beta=true`, beside `/responses/{id}`) moves to
+ *   `/responses/{id}/__fixed_query__/<n>`: a request whose query holds every fixed pair is routed there,
+ *   those pairs taken off its query (see `fixedRoute`). openapi-backend cannot route on a query.
  */
-function prepareDocument(doc: Obj): Document {
+function prepareDocument(doc: Obj): { document: Document; fixed: FixedQuery[] } {
   const copy = rebuild(doc) as Obj;
+  const fixed: FixedQuery[] = [];
+  const paths = (copy.paths as Record<string, Obj>) ?? {};
+  for (const key of Object.keys(paths)) {
+    const q = key.indexOf('?');
+    if (q < 0) continue;
+    const alias = `${key.slice(0, q).replace(/\/$/, '')}/__fixed_query__/${fixed.length}`;
+    fixed.push({ suffix: `/__fixed_query__/${fixed.length}`, pairs: [...new URLSearchParams(key.slice(q + 1))] });
+    const item = paths[key]!;
+    for (const m of METHODS) {
+      const op = item?.[m] as Obj | undefined;
+      if (op !== null && typeof op === 'object') op.operationId = `${m.toUpperCase()} ${key}`;
+    }
+    delete paths[key];
+    paths[alias] = item;
+  }
   const params: unknown[] = Object.values(((copy.components as Obj | undefined)?.parameters as Obj) ?? {});
-  for (const [path, item] of Object.entries((copy.paths as Record<string, Obj>) ?? {})) {
+  for (const [path, item] of Object.entries(paths)) {
     if (item === null || typeof item !== 'object') continue;
     params.push(...((item.parameters as unknown[]) ?? []));
     for (const m of METHODS) {
       const op = item[m] as Obj | undefined;
       if (op === null || typeof op !== 'object') continue;
-      op.operationId = `${m.toUpperCase()} ${path}`;
+      if (!path.includes('/__fixed_query__/')) op.operationId = `${m.toUpperCase()} ${path}`;
       params.push(...((op.parameters as unknown[]) ?? []));
     }
   }
@@ -65,7 +83,30 @@ function prepareDocument(doc: Obj): Document {
       delete schema.oneOf;
     }
   }
-  return copy as unknown as Document;
+  return { document: copy as unknown as Document, fixed };
+}
+
+/** A path key's fixed query (`?beta=true`) and the suffix of the path its operations moved to. */
+interface FixedQuery {
+  suffix: string;
+  pairs: [string, string][];
+}
+
+/**
+ * The path and query to validate: when the query holds every pair of a fixed-query path whose operation
+ * matches, that path (most pairs first) and the query without those pairs; else as received.
+ */
+function fixedRoute(api: OpenAPIBackend, fixed: FixedQuery[], method: string, path: string, raw: string) {
+  const pairs = [...new URLSearchParams(raw)];
+  const byMost = [...fixed].sort((a, b) => b.pairs.length - a.pairs.length);
+  for (const f of byMost) {
+    const at = f.pairs.map(([k, v]) => pairs.findIndex(([pk, pv]) => pk === k && pv === v));
+    if (at.some((i) => i < 0)) continue;
+    const aliased = `${path.replace(/\/$/, '')}${f.suffix}`;
+    if (api.router.matchOperation({ method, path: aliased, headers: {} }) === undefined) continue;
+    return { path: aliased, query: new URLSearchParams(pairs.filter((_, i) => !at.includes(i))).toString() };
+  }
+  return { path, query: raw };
 }
 
 /** `parent`: the key this node sits under (`properties` holds names, where `example` is a property). */
@@ -92,6 +133,14 @@ interface QueryParam {
   name: string;
   in: string;
   style?: string;
+  explode?: boolean;
+  schema?: { type?: unknown; properties?: Obj };
+}
+
+/** The property names of a form-style exploded object parameter (dereferenced by openapi-backend), else undefined. */
+function spreadProperties(p: QueryParam): Set<string> | undefined {
+  if ((p.style ?? 'form') !== 'form' || p.explode === false || p.schema?.type !== 'object') return undefined;
+  return p.schema.properties === undefined ? undefined : new Set(Object.keys(p.schema.properties));
 }
 
 /**
@@ -106,13 +155,22 @@ function queryOf(operation: Operation, raw: string): Obj {
   const used = new Set<number>();
   const out: Obj = {};
   const declared = ((operation.parameters ?? []) as QueryParam[]).filter((p) => p.in === 'query');
+  const names = new Set(declared.map((p) => p.name));
   for (const p of declared) {
+    // an exploded form-style object (OpenAPI's default) is written as its own properties: `gt=1&lt=2`
+    const props = spreadProperties(p);
     const mine = pairs
       .map((pair, i) => [pair, i] as const)
-      .filter(([[k]]) => k === p.name || (p.style === 'deepObject' && k.startsWith(`${p.name}[`)));
+      .filter(
+        ([[k]]) =>
+          k === p.name ||
+          (p.style === 'deepObject' && k.startsWith(`${p.name}[`)) ||
+          (props?.has(k) === true && !names.has(k)),
+      );
     if (mine.length === 0) continue;
     for (const [, i] of mine) used.add(i);
-    if (p.style === 'deepObject') {
+    if (props !== undefined) out[p.name] = Object.fromEntries(mine.map(([[k, v]]) => [k, v]));
+    else if (p.style === 'deepObject') {
       const parsed = parseQs(new URLSearchParams(mine.map(([pair]) => pair)).toString(), {
         depth: 32,
         arrayLimit: 1000,
@@ -121,6 +179,20 @@ function queryOf(operation: Operation, raw: string): Obj {
     } else out[p.name] = mine.length === 1 ? mine[0]![0][1] : mine.map(([[, v]]) => v);
   }
   for (const [i, [k, v]] of pairs.entries()) if (!used.has(i)) out[k] = v;
+  return out;
+}
+
+/**
+ * The headers as the operation declares them: a `simple`-style array header (`openai-beta: a,b`) split at
+ * its commas, which openapi-backend does not do (it would check the text against the array schema).
+ */
+function headersOf(operation: Operation, headers: Obj): Obj {
+  const out: Obj = { ...headers };
+  for (const p of (operation.parameters ?? []) as QueryParam[]) {
+    const key = p.name.toLowerCase();
+    if (p.in === 'header' && p.schema?.type === 'array' && typeof out[key] === 'string')
+      out[key] = (out[key] as string).split(',');
+  }
   return out;
 }
 
@@ -191,12 +263,13 @@ function backend(definition: Document, coerceBody: boolean): OpenAPIBackend {
 }
 
 export async function startValidatingServer(document: Obj): Promise<ValidatingServer> {
-  const api = backend(prepareDocument(document), false);
+  const prepared = prepareDocument(document);
+  const api = backend(prepared.document, false);
   await api.init();
   let formApi: OpenAPIBackend | undefined;
   const formBackend = async () => {
     if (formApi === undefined) {
-      formApi = backend(prepareDocument(document), true);
+      formApi = backend(prepareDocument(document).document, true);
       await formApi.init();
     }
     return formApi;
@@ -214,8 +287,15 @@ export async function startValidatingServer(document: Obj): Promise<ValidatingSe
       const body = bytes.toString('utf8');
       const url = req.url ?? '/';
       const q = url.indexOf('?');
-      const path = q < 0 ? url : url.slice(0, q);
       const method = (req.method ?? 'GET').toLowerCase();
+      const routed = fixedRoute(
+        api,
+        prepared.fixed,
+        method,
+        q < 0 ? url : url.slice(0, q),
+        q < 0 ? '' : url.slice(q + 1),
+      );
+      const path = routed.path;
       const record: ReceivedRequest = {
         method: req.method ?? 'GET',
         url,
@@ -230,7 +310,8 @@ export async function startValidatingServer(document: Obj): Promise<ValidatingSe
         record.categories.push(category);
       };
       const operation = api.router.matchOperation({ method, path, headers: {} }) as Operation | undefined;
-      if (operation === undefined) fail('route', `no operation of the spec matches ${req.method} ${path}`);
+      if (operation === undefined)
+        fail('route', `no operation of the spec matches ${req.method} ${q < 0 ? url : url.slice(0, q)}`);
       else {
         record.matched = operation.operationId;
         const contentType = mediaTypeOf(req.headers['content-type']);
@@ -256,12 +337,12 @@ export async function startValidatingServer(document: Obj): Promise<ValidatingSe
             {
               method,
               path,
-              query: queryOf(operation, q < 0 ? '' : url.slice(q + 1)) as Record<string, string | string[]>,
+              query: queryOf(operation, routed.query) as Record<string, string | string[]>,
               // without a body, a content-type header would make openapi-backend validate `undefined` as the body
-              headers: (hasBody ? req.headers : { ...req.headers, 'content-type': undefined }) as Record<
-                string,
-                string | string[]
-              >,
+              headers: headersOf(
+                operation,
+                hasBody ? req.headers : { ...req.headers, 'content-type': undefined },
+              ) as Record<string, string | string[]>,
               body: decoded,
             },
             validator.router.getOperation(operation.operationId!) ?? operation,

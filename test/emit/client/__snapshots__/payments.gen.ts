@@ -71,6 +71,7 @@ export class PaymentsClient<StoreType extends DedupStore | undefined = DedupStor
       method: "GET",
       path: "/charges/{chargeId}", pathParams: { chargeId: request.path.chargeId },
       query: request.query,
+      queryStyles: {"expand[]":"multi"},
       headers: options?.headers,
       bodyType: "none",
       mechanism: "none",
