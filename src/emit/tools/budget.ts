@@ -232,7 +232,7 @@ function mergeKinds(kinds: Obj[]): Obj {
  * both match any object, so every value fails "exactly one"): it becomes `anyOf`, which admits the same
  * values a model may send. Copy on write: definitions are shared by many tools (defs.ts).
  */
-export function unionsOverPlaceholders(node: unknown, stubbed: ReadonlySet<string>): unknown {
+function unionsOverPlaceholders(node: unknown, stubbed: ReadonlySet<string>): unknown {
   if (Array.isArray(node)) {
     const mapped = node.map((n) => unionsOverPlaceholders(n, stubbed));
     return mapped.some((m, i) => m !== node[i]) ? mapped : node;
