@@ -10,7 +10,7 @@
  */
 import type { JsonSchema } from '../../ir/types.js';
 import { followRef, isObject } from '../../json-pointer/refs.js';
-import { SCHEMA_BUDGET_CHARS, compactLength, defName, fitBudget, placeholder, refsOf } from './budget.js';
+import { SCHEMA_BUDGET_CHARS, compactLength, defName, fitBudget, loosenUnions, placeholder, refsOf } from './budget.js';
 import { finishDefs, finishNext, liftsRef, sortedDefs, type DefsBuilder } from './defs.js';
 import { normalizeSchema } from './normalize.js';
 import { pruneDefs } from './strict-limits.js';
@@ -124,8 +124,9 @@ export function fitBudgetLazily(schema: Obj, builder: DefsBuilder, budget = SCHE
       frontier = [...next].sort();
     }
   };
+  const lookup = (name: string): unknown => (builder.used.has(name) ? pending.get(name) : undefined);
   const stubSize = (name: string): number =>
-    name.length + 4 + JSON.stringify(placeholder(name, pending.get(name))).length;
+    name.length + 4 + JSON.stringify(placeholder(name, pending.get(name), lookup)).length;
   let used = restSize + 12;
   let keep = 0;
   for (;;) {
@@ -139,12 +140,13 @@ export function fitBudgetLazily(schema: Obj, builder: DefsBuilder, budget = SCHE
   }
   if (keep === byLevel.length) return finishEagerly(schema, builder, budget);
   const trimmed: Obj = sortedDefs(builder);
-  for (const name of byLevel[keep]) trimmed[name] = placeholder(name, builder.defs.get(name));
+  for (const name of byLevel[keep]) trimmed[name] = placeholder(name, builder.defs.get(name), lookup);
   const quiet =
     builder.unresolved.every((ref) => followRef(builder.root, { $ref: ref }, '').value === undefined) &&
     rejectsOnlyReported(builder.root);
   if (!quiet || reachesPending(schema, trimmed, builder)) return finishEagerly(schema, builder, budget);
   schema.$defs = trimmed;
   pruneDefs(schema);
+  loosenUnions(schema, new Set(byLevel[keep]));
   return byLevel[keep].length;
 }

@@ -91,7 +91,33 @@ function bodySchema(
     ? withDescription(normalizeSchema(picked.schema ?? {}, builder), op.requestBody.description)
     : { type: 'string', description: `Raw request body (${picked.mediaType}).` };
   const required = bodyRequired(op.requestBody.required, picked.schema, carrier, root);
-  return { schema, required, mediaType: picked.mediaType };
+  const form = /^(application\/x-www-form-urlencoded|multipart\/form-data)\b/i.test(picked.mediaType);
+  return { schema: form ? nonEmptyRequired(schema) : schema, required, mediaType: picked.mediaType };
+}
+
+/**
+ * A form body has no spelling for an empty object (the runtime leaves `{}` out: docs/decisions.md "Empty
+ * arrays in a form body"), so a required object property that requires nothing itself must hold at least
+ * one property, or the required field never reaches the API (Stripe's `components` on
+ * `POST /v1/account_sessions`). Inline objects only, nested ones too; copy on write.
+ */
+export function nonEmptyRequired(schema: JsonSchema): JsonSchema {
+  if (typeof schema !== 'object') return schema;
+  const props = schema.properties as Record<string, JsonSchema> | undefined;
+  if (props === null || typeof props !== 'object' || !Array.isArray(schema.required)) return schema;
+  let out: Record<string, unknown> | undefined;
+  for (const name of schema.required as unknown[]) {
+    if (typeof name !== 'string') continue;
+    const prop = props[name];
+    if (prop === undefined || typeof prop !== 'object' || prop.type !== 'object') continue;
+    let next = nonEmptyRequired(prop) as Record<string, unknown>;
+    const needs = !Array.isArray(next.required) || next.required.length === 0;
+    if (needs && next.minProperties === undefined) next = { ...next, minProperties: 1 };
+    if (next === prop) continue;
+    out ??= { ...schema, properties: { ...props } };
+    (out.properties as Record<string, JsonSchema>)[name] = next;
+  }
+  return out ?? schema;
 }
 
 function bodyName(taken: Set<string>): string {

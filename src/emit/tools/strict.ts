@@ -6,6 +6,7 @@
  * cannot express (free-form objects, "any" values, tuples) becomes a JSON-encoded string — a deterministic,
  * still-valid degradation that the emitter reports as a warning.
  */
+import { PLACEHOLDER_TAIL } from './budget.js';
 import { OPENAI_FORMATS, OPENAI_KEYWORDS } from './keywords.js';
 import { appendPointer } from '../../json-pointer/pointer.js';
 import { defsRefName } from '../../json-pointer/refs.js';
@@ -88,6 +89,14 @@ function mergeAllOf(node: Obj, ctx: StrictContext): Obj | undefined {
 export function strictNode(node: unknown, path: string, ctx: StrictContext): Obj {
   if (!isObj(node)) return encoded(node, path, ctx);
   if (typeof node.$ref === 'string') return { $ref: node.$ref };
+  // a size-budget placeholder (budget.ts) lists only some properties of an open object: closing it would
+  // refuse the rest, so it is JSON text, as before it listed any
+  if (
+    typesOf(node).includes('object') &&
+    typeof node.description === 'string' &&
+    node.description.endsWith(PLACEHOLDER_TAIL)
+  )
+    return encoded(node, path, ctx);
   if (Array.isArray(node.allOf)) {
     const single = node.allOf.length === 1 && Object.keys(node).length === 1 ? deref(node.allOf[0], ctx) : undefined;
     const merged = isObj(single) && single.allOf === undefined ? single : mergeAllOf(node, ctx);

@@ -41,7 +41,9 @@ type Obj = Record<string, unknown>;
  * - every operation's id becomes its operation key (`GET /v1/customers`), the name idemgen's bindings use
  *   (operations without an id cannot be validated at all);
  * - OpenAPI 3.0 `nullable: true` without a `type` (Ajv refuses to compile it) becomes `anyOf [schema, null]`,
- *   and a nullable `enum` lists null;
+ *   and a nullable `enum` lists null; `nullable: true` beside a `$ref` (OpenAI's 3.1 spec:
+ *   `response_format: {$ref, nullable: true}`) becomes `anyOf [{$ref}, null]`, as the IR reads it (a
+ *   3.1 validator ignores the unknown keyword, so null would be refused though the spec's author allows it);
  * - a parameter schema's `oneOf` becomes `anyOf`: parameters arrive as text, so `"438"` for `oneOf
  *   [integer, string]` matches both and no request could ever pass;
  * - a path key with a fixed query (OpenAI: `/responses/{id}?beta=true`, beside `/responses/{id}`) moves to
@@ -122,7 +124,7 @@ function rebuild(node: unknown, parent = ''): unknown {
   // OpenAPI 3.0 `nullable: true` admits null; an `enum` beside it that does not list null would refuse it
   // again under Ajv (GitHub: `"resolution": null` to clear an alert's resolution). Read as the IR reads it.
   if (out.nullable === true && Array.isArray(out.enum) && !out.enum.includes(null)) out.enum = [...out.enum, null];
-  if (out.nullable === true && out.type === undefined && out.$ref === undefined) {
+  if (out.nullable === true && out.type === undefined) {
     delete out.nullable;
     return { anyOf: [out, { type: 'null' }] };
   }
