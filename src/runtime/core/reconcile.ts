@@ -104,27 +104,33 @@ export async function corruptReport(store: DedupStore, opts: { limit?: number } 
   return store.listCorrupt(opts.limit);
 }
 
-/** A corrupt row's repair, by the same decision words as `resolveUnknown` (which calls it for such a row). */
-async function repair(store: DedupStore, req: ResolveRequest, bad: CorruptRow, now: number): Promise<ResolveOutcome> {
+/**
+ * An operator's decision as a store writes it (`resolve` and `repairCorrupt` alike): the audit record, and the
+ * row's new result (a completed decision) and error.
+ */
+async function decision(req: ResolveRequest, now: number, previousError: unknown, previousAttempts: number) {
   const record: ResolutionRecord = {
     as: req.as,
     by: req.by,
     at: new Date(now).toISOString(),
     reason: req.reason,
-    previousError: { name: 'IdempotencyRecordCorruptError', message: bad.reason, stored: bad.text },
-    previousAttempts: bad.row?.attempts ?? 0,
+    previousError,
+    previousAttempts,
   };
-  if (bad.row === undefined && req.as === 'completed') return { resolved: false, why: 'unreadable' };
   const result = req.as === 'completed' ? (await encodeResult(req.result ?? null, Number.MAX_SAFE_INTEGER)).text : null;
   const error = JSON.stringify({ outcome: req.as, name: 'ResolvedByOperator', message: req.reason });
+  return { record, write: { as: req.as, result, error, resolution: JSON.stringify(record), now } };
+}
+
+/** A corrupt row's repair, by the same decision words as `resolveUnknown` (which calls it for such a row). */
+async function repair(store: DedupStore, req: ResolveRequest, bad: CorruptRow, now: number): Promise<ResolveOutcome> {
+  if (bad.row === undefined && req.as === 'completed') return { resolved: false, why: 'unreadable' };
+  const previous = { name: 'IdempotencyRecordCorruptError', message: bad.reason, stored: bad.text };
+  const { record, write } = await decision(req, now, previous, bad.row?.attempts ?? 0);
   const id = { scope: bad.scope, key: bad.key };
   const done = await requireCapability(store, 'repair', 'resolveUnknown').repairCorrupt({
     ...id,
-    as: req.as,
-    result,
-    error,
-    resolution: JSON.stringify(record),
-    now,
+    ...write,
     seen: bad.seen,
   });
   if (!done) return { resolved: false, why: 'not-pending', row: await store.get(id).catch(() => undefined) };
@@ -161,24 +167,8 @@ export async function resolveUnknown(store: DedupStore, req: ResolveRequest): Pr
     return repair(store, req, (await findCorrupt(store, id)) ?? bad, now);
   }
   if (current.leaseExpiresAt > now) return { resolved: false, why: 'lease-live', row: current };
-  const record: ResolutionRecord = {
-    as: req.as,
-    by: req.by,
-    at: new Date(now).toISOString(),
-    reason: req.reason,
-    previousError: parseJson(current.error),
-    previousAttempts: current.attempts,
-  };
-  const result = req.as === 'completed' ? (await encodeResult(req.result ?? null, Number.MAX_SAFE_INTEGER)).text : null;
-  const error = JSON.stringify({ outcome: req.as, name: 'ResolvedByOperator', message: req.reason });
-  const row = await requireCapability(store, 'reconcile', 'resolveUnknown').resolve({
-    ...id,
-    as: req.as,
-    result,
-    error,
-    resolution: JSON.stringify(record),
-    now,
-  });
+  const { record, write } = await decision(req, now, parseJson(current.error), current.attempts);
+  const row = await requireCapability(store, 'reconcile', 'resolveUnknown').resolve({ ...id, ...write });
   // Lost a race with an OP-1/OP-3 takeover or another operator: report what is there now.
   if (!row) return { resolved: false, why: 'not-pending', row: await store.get(id) };
   return { resolved: true, row, record };
