@@ -252,6 +252,12 @@ function buildParser(
             type: 'string',
             describe: "The API base URL (default: the spec's first absolute server)",
           })
+          .option('key-source', {
+            type: 'string',
+            choices: ['model', 'intent'],
+            describe:
+              'intent: writes are keyed by the host\'s _meta["io.idemgen/intent"] and the key argument is not listed (default: model, or config tools.keySource)',
+          })
           .option('arg', {
             type: 'string',
             array: true,

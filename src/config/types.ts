@@ -59,7 +59,11 @@ export interface UserConfig {
     keyFields?: string[];
     providers?: { host: string; carrier: CarrierInput; ttlSeconds?: number; methods?: string[] }[];
   };
-  tools?: { mcpHeader?: boolean; defaultTtlSeconds?: number };
+  /**
+   * `keySource`: `model` (default) or `intent` — `idemgen serve` and the generated MCP modules hide the
+   * key argument and key every write by the host's `_meta["io.idemgen/intent"]` (runtime/mcp/intent.ts).
+   */
+  tools?: { mcpHeader?: boolean; defaultTtlSeconds?: number; keySource?: 'model' | 'intent' };
   select?: ToolSelection;
   /** Default dedup TTL for our own stores (seconds, ≥ 24 h by default). */
   defaultTtlSeconds?: number;
@@ -81,7 +85,7 @@ export interface ResolvedConfig extends Required<Pick<UserConfig, 'out' | 'diale
   sql: { schema?: string; tablePrefix: string; dedupTable: string; sagaTable: string };
   severities: Record<string, Severity | 'off'>;
   heuristics: NonNullable<UserConfig['heuristics']>;
-  tools: { mcpHeader: boolean; defaultTtlSeconds: number };
+  tools: { mcpHeader: boolean; defaultTtlSeconds: number; keySource: 'model' | 'intent' };
   select: ToolSelection;
   defaultTtlSeconds: number;
 }
@@ -118,6 +122,7 @@ export function resolveConfig(
     tools: {
       mcpHeader: user.tools?.mcpHeader ?? false,
       defaultTtlSeconds: user.tools?.defaultTtlSeconds ?? DEFAULT_TTL_SECONDS,
+      keySource: user.tools?.keySource ?? 'model',
     },
     select: user.select ?? {},
     defaultTtlSeconds: user.defaultTtlSeconds ?? DEFAULT_TTL_SECONDS,

@@ -127,8 +127,15 @@ function checkSelect(value: unknown, pointer: string, out: Diagnostic[], file: s
     );
 }
 
+function checkTools(value: unknown, pointer: string, out: Diagnostic[], file: string): void {
+  if (!isObject(value) || value.keySource === undefined) return;
+  if (value.keySource !== 'model' && value.keySource !== 'intent')
+    bad(out, file, `${pointer}/keySource`, `${pointer}/keySource must be "model" or "intent"`);
+}
+
 const CHECKS: Record<string, Check> = {
   select: checkSelect,
+  tools: checkTools,
   inputs: (value, pointer, out, file) => void out.push(...checkInputs(value, pointer, file)),
   apiName: (value, pointer, out, file) => void out.push(...checkApiName(value, pointer, file)),
   out: string,

@@ -30,6 +30,7 @@ export interface ServeArgs extends CommonArgs {
   baseUrl?: string;
   arg?: string[];
   migrate?: boolean;
+  keySource?: 'model' | 'intent';
 }
 
 function selection(base: ToolSelection, args: ServeArgs): ToolSelection {
@@ -124,12 +125,14 @@ async function serve(ctx: CliContext, args: ServeArgs): Promise<number> {
           : '';
       ctx.logger.info(`idemgen serve: ${a.id}: ${a.tools} tools → ${a.baseUrl}${missing}`);
     }
+    const keySource = args.keySource ?? config.tools.keySource;
     const makeServer = (): McpServer => {
       const server = new McpServer({ name: 'idemgen-serve', version: VERSION });
-      registerToolRuntime(server, runtime, { dynamic: args.dynamic === true, serverArguments: fixed });
+      registerToolRuntime(server, runtime, { dynamic: args.dynamic === true, serverArguments: fixed, keySource });
       return server;
     };
-    const mode = args.dynamic ? 'dynamic (search_tools, describe_tool, invoke_tool)' : `${total} tools`;
+    const keyed = keySource === 'intent' ? ", writes keyed by the host's _meta intent" : '';
+    const mode = `${args.dynamic ? 'dynamic (search_tools, describe_tool, invoke_tool)' : `${total} tools`}${keyed}`;
     if (args.http === undefined) {
       const server = makeServer();
       const transport = new StdioServerTransport();

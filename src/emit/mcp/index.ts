@@ -25,7 +25,8 @@ function comment(lines: string[], indent = ''): string {
   );
 }
 
-export function renderMcpFile(apiPlan: ApiPlan): string {
+/** `keySource`: the config's `tools.keySource`, the module's default when its caller names none. */
+export function renderMcpFile(apiPlan: ApiPlan, keySource: ResolvedConfig['tools']['keySource'] = 'model'): string {
   const { api } = apiPlan;
   const n = mcpNames(api.id);
   const tools = bindingsExport(api);
@@ -63,16 +64,18 @@ export function renderMcpFile(apiPlan: ApiPlan): string {
       'authenticated subject; credentials (`auth`) and `serverArguments` come from the server, never the model.',
     ]),
     `export function ${n.register}(server: McpServer, options: ${n.options}): void {`,
-    '  const { dynamic, serverArguments, scope, baseUrl, ...runtime } = options;',
+    '  const { dynamic, serverArguments, scope, keySource, baseUrl, ...runtime } = options;',
     `  const url = baseUrl ?? ${n.baseUrl};`,
     `  if (url === undefined) throw new TypeError(${lit(`${n.register}: the spec names no absolute server URL; pass baseUrl`)});`,
     `  const tools = createToolRuntime({ ...runtime, bindings: ${tools}, baseUrl: url });`,
-    '  registerToolRuntime(server, tools, { dynamic, serverArguments, scope });',
+    keySource === 'intent'
+      ? '  registerToolRuntime(server, tools, { dynamic, serverArguments, scope, keySource: keySource ?? "intent" });'
+      : '  registerToolRuntime(server, tools, { dynamic, serverArguments, scope, keySource });',
     '}',
     '',
     comment([
       'A stdio MCP server configured from the environment (`IDEMGEN_STORE`, `IDEMGEN_MIGRATE=0`, `IDEMGEN_BASE_URL`,',
-      "`IDEMGEN_AUTH_<SCHEME>`, `IDEMGEN_ARG_<NAME>`, `IDEMGEN_DYNAMIC=1`; see `serveStdioFromEnv`). The store's",
+      "`IDEMGEN_AUTH_<SCHEME>`, `IDEMGEN_ARG_<NAME>`, `IDEMGEN_DYNAMIC=1`, `IDEMGEN_KEY_SOURCE=intent`; see `serveStdioFromEnv`). The store's",
       'dedup and saga tables are created before the first call (`IDEMGEN_MIGRATE=0`: only checked).',
     ]),
     'export async function main(env: Record<string, string | undefined> = process.env): Promise<McpServer> {',
@@ -130,7 +133,10 @@ export const emitMcp: Emitter = (plan, config) => {
   for (const apiPlan of plan.apis) {
     // Same rule as the handlers artifact: a file per API with selected HTTP operations.
     if (!apiPlan.entries.some((e) => e.operation.kind === 'http')) continue;
-    files.push({ path: `mcp/${apiPlan.api.id}.server.gen.ts`, contents: renderMcpFile(apiPlan) });
+    files.push({
+      path: `mcp/${apiPlan.api.id}.server.gen.ts`,
+      contents: renderMcpFile(apiPlan, config.tools.keySource),
+    });
   }
   if (files.length > 0)
     files.push({ path: `mcp/${STORE_TABLES_MODULE}.ts`, contents: renderStoreTablesFile(config.sql) });

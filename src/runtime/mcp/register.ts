@@ -18,6 +18,7 @@ import {
 import type { KeyScope } from '../core/keys.js';
 import type { ToolBinding, ToolCallContext, ToolOutcome } from '../tools/types.js';
 import { DESCRIBE_TOOL, INVOKE_TOOL, SEARCH_TOOL, describeTool, metaTools, searchTools } from './dynamic.js';
+import { hostIntent, INTENT_REQUIRED, type HostIntent, type McpKeySource } from './intent.js';
 import { outcomeToResult } from './outcome.js';
 import { listedTool } from './tool-meta.js';
 import { defaultScope, ScopeUnknownError } from './with-idempotency.js';
@@ -40,6 +41,12 @@ export interface RegisterToolRuntimeOptions {
   serverArguments?: Record<string, unknown>;
   /** Dedup namespace per request. Default: the authenticated subject (`authInfo.extra.sub`), none on stdio. */
   scope?: (extra: CallExtra) => string | KeyScope | undefined;
+  /**
+   * Where a write's key comes from (intent.ts). `model` (default): the host's `_meta["io.idemgen/intent"]`
+   * or `_meta["io.idemgen/key"]` when the request carries one (it wins over the model's key), else the
+   * model's `idempotency_key`. `intent`: the key argument is not listed and a write needs the host's intent.
+   */
+  keySource?: McpKeySource;
 }
 
 const lowLevel = (server: McpServer | Server): Server => ('server' in server ? server.server : server);
@@ -63,7 +70,11 @@ export function registerToolRuntime(
   const byName = new Map(bindings.map((b) => [b.names.mcp, b]));
   const fixedValues = options.serverArguments ?? {};
   const fixed = new Set(Object.keys(fixedValues));
-  const listed = options.dynamic ? metaTools() : bindings.map((b) => listedTool(b, fixed));
+  const intentOnly = options.keySource === 'intent';
+  // Under `intent` the model never sees the key argument: the host's intent is the one source.
+  const hidden = (b: ToolBinding): ReadonlySet<string> =>
+    intentOnly && b.keyProperty !== undefined ? new Set([...fixed, b.keyProperty]) : fixed;
+  const listed = options.dynamic ? metaTools() : bindings.map((b) => listedTool(b, hidden(b)));
   const low = lowLevel(server);
   low.registerCapabilities({ tools: {} });
   low.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: listed as never }));
@@ -72,7 +83,12 @@ export function registerToolRuntime(
     binding: ToolBinding,
     args: Record<string, unknown>,
     extra: CallExtra,
+    meta: unknown,
   ): Promise<CallToolResult> => {
+    const keyed = binding.effect === 'write' && binding.keyProperty !== undefined;
+    const host: HostIntent = keyed ? hostIntent(meta, binding.names.mcp) : { ok: true };
+    if (!host.ok) return fail('intent_invalid', `${host.message}. Nothing was executed.`);
+    if (keyed && host.intent === undefined && intentOnly) return fail('intent_missing', INTENT_REQUIRED);
     let scope: string | KeyScope | undefined;
     try {
       scope = (options.scope ?? defaultScope)(extra);
@@ -86,7 +102,14 @@ export function registerToolRuntime(
     // On a cancel (client timeout) the runtime stops waiting but lets the call finish and be recorded, so
     // the same-key retry replays it instead of finding an unknown outcome.
     const ctx: ToolCallContext = { format: 'mcp', scope, signal: extra.signal };
-    const outcome = await runtime.call(binding.names.mcp, { ...args, ...injected }, ctx);
+    let sent: Record<string, unknown> = { ...args, ...injected };
+    if (host.intent !== undefined) {
+      // The host's intent wins over a key the model wrote (intent.ts: the host is the trusted side).
+      ctx.intent = host.intent;
+      const { [binding.keyProperty as string]: _modelKey, ...rest } = sent;
+      sent = rest;
+    }
+    const outcome = await runtime.call(binding.names.mcp, sent, ctx);
     return outcomeToResult(outcome) as CallToolResult;
   };
 
@@ -112,8 +135,8 @@ export function registerToolRuntime(
             'unknown_tool',
             `No operation named ${JSON.stringify(args.name)}; find names with ${SEARCH_TOOL}. Nothing was executed.`,
           );
-        if (name === INVOKE_TOOL) return invoke(target, asRecord(args.arguments), extra);
-        const description = describeTool(target, fixed);
+        if (name === INVOKE_TOOL) return invoke(target, asRecord(args.arguments), extra, request.params._meta);
+        const description = describeTool(target, hidden(target));
         return {
           content: [{ type: 'text', text: JSON.stringify(description) }],
           structuredContent: description as unknown as Record<string, unknown>,
@@ -123,6 +146,6 @@ export function registerToolRuntime(
     }
     const binding = byName.get(name);
     if (binding === undefined) throw new McpError(ErrorCode.InvalidParams, `Tool ${name} not found`);
-    return invoke(binding, args, extra);
+    return invoke(binding, args, extra, request.params._meta);
   });
 }

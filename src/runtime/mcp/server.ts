@@ -3,6 +3,8 @@ export { registerToolRuntime } from './register.js';
 export { reportStartFailure, serveStdioFromEnv } from './stdio-main.js';
 export type { EnvServerOptions, StdioServerModule } from './stdio-main.js';
 export type { McpToolRuntime, RegisterToolRuntimeOptions } from './register.js';
+export { INTENT_META, KEY_META } from './intent.js';
+export type { McpKeySource } from './intent.js';
 export { outcomeToResult } from './outcome.js';
 export {
   MECHANISM_META,

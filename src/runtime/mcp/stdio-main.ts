@@ -3,7 +3,8 @@
  * environment configures it: `IDEMGEN_STORE` (store URL, default `sqlite:idemgen.sqlite` in the working
  * directory), `IDEMGEN_MIGRATE=0` (do not create the store tables, only check them), `IDEMGEN_BASE_URL`,
  * `IDEMGEN_AUTH_<SCHEME>` (named by the module's auth map), `IDEMGEN_ARG_<NAME>` (server-side tool
- * arguments, e.g. an account id) and `IDEMGEN_DYNAMIC=1`. Before the server answers, the store's dedup and
+ * arguments, e.g. an account id), `IDEMGEN_DYNAMIC=1` and `IDEMGEN_KEY_SOURCE=intent` (writes keyed by
+ * the host's `_meta` intent, intent.ts). Before the server answers, the store's dedup and
  * saga tables exist: created from the module's generated DDL (`mcp/store-tables.gen.ts`), then probed.
  */
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
@@ -11,6 +12,7 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import { checkStoreTables, migrateStore, type StoreTablesDdl } from '../store/migrate.js';
 import { openStore } from '../store/open.js';
 import type { DedupStore } from '../store/types.js';
+import { KEY_SOURCES, type McpKeySource } from './intent.js';
 
 /** What `main()` hands the module's `register<Api>Tools`. */
 export interface EnvServerOptions {
@@ -18,6 +20,8 @@ export interface EnvServerOptions {
   auth: Record<string, string>;
   serverArguments: Record<string, string>;
   dynamic: boolean;
+  /** `IDEMGEN_KEY_SOURCE`; absent: the module's default (`model` unless generated with `tools.keySource`). */
+  keySource?: McpKeySource;
   baseUrl?: string;
   /** The saga table the DDL made, when not `idemgen_saga`. */
   sagaTable?: string;
@@ -67,6 +71,9 @@ export async function serveStdioFromEnv(
   for (const [name, value] of Object.entries(env)) {
     if (name.startsWith(ARG_PREFIX) && value !== undefined) serverArguments[name.slice(ARG_PREFIX.length)] = value;
   }
+  const keySource = env.IDEMGEN_KEY_SOURCE;
+  if (keySource !== undefined && keySource !== '' && !KEY_SOURCES.includes(keySource as McpKeySource))
+    throw new Error(`IDEMGEN_KEY_SOURCE=${JSON.stringify(keySource)}: expected ${KEY_SOURCES.join(' or ')}`);
   const store = await readyStore(module, env);
   const server = new McpServer({ name: module.name, version: module.version });
   module.register(server, {
@@ -74,6 +81,7 @@ export async function serveStdioFromEnv(
     auth,
     serverArguments,
     dynamic: env.IDEMGEN_DYNAMIC === '1',
+    ...(keySource ? { keySource: keySource as McpKeySource } : {}),
     ...(module.storeTables?.sagaTable !== undefined ? { sagaTable: module.storeTables.sagaTable } : {}),
     ...(env.IDEMGEN_BASE_URL ? { baseUrl: env.IDEMGEN_BASE_URL } : {}),
   });

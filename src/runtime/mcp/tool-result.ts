@@ -37,6 +37,8 @@ export type MiddlewareErrorCode =
   | 'idempotency_fenced'
   | 'idempotency_scope_unknown'
   | 'idempotency_record_corrupt'
+  | 'intent_invalid'
+  | 'intent_missing'
   | 'store_unavailable'
   | 'api_error'
   | 'idempotency_error';

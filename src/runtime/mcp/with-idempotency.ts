@@ -20,11 +20,12 @@ import {
 import { HttpStatusError } from '../http/caller.js';
 import { createIdempotency, type Idempotency } from '../core/idempotency.js';
 import { parseApiError } from '../tools/api-error.js';
-import { scopeString, validateKey, type KeyScope } from '../core/keys.js';
+import { intentKey, scopeString, validateKey, type KeyScope } from '../core/keys.js';
 import type { DedupStore, StoreMechanism } from '../store/types.js';
 import type { RecentSimilarOptions } from '../core/recent-similar.js';
 import { errorResult, recentSimilarResult, replayResult, unreplayable, type ToolResultLike } from './tool-result.js';
 import { createDedupWindow } from './window.js';
+import { hostIntent, INTENT_REQUIRED, type McpKeySource } from './intent.js';
 
 export interface WithIdempotencyOptions<E> {
   store: DedupStore;
@@ -58,6 +59,12 @@ export interface WithIdempotencyOptions<E> {
    * `_meta['idemgen/recent_similar']`), so it can ask the user before sending a third.
    */
   recentSimilar?: RecentSimilarOptions;
+  /**
+   * `model` (default): the host's `_meta["io.idemgen/intent"]` / `_meta["io.idemgen/key"]` keys the call
+   * when the request carries one (it wins over the model's key), else the key argument. `intent`: a call
+   * without the host's intent is refused (leave the key argument out of the tool's schema then).
+   */
+  keySource?: McpKeySource;
 }
 
 type Handler<A, E, R> = (args: A, extra: E) => R | Promise<R>;
@@ -194,6 +201,16 @@ export function withIdempotency<A extends Record<string, unknown>, E, R extends 
   const mechanism = options.mechanism ?? 'fail-closed';
 
   return async (args, extra): Promise<WithMeta<R>> => {
+    const host = hostIntent((extra as { _meta?: unknown } | undefined)?._meta, options.operation);
+    if (!host.ok) return errorResult('intent_invalid', `${host.message}. Nothing was executed.`) as WithMeta<R>;
+    if (host.intent === undefined && options.keySource === 'intent')
+      return errorResult('intent_missing', INTENT_REQUIRED) as WithMeta<R>;
+    if (host.intent !== undefined) {
+      // The host's intent wins over the model's key (intent.ts); the handler sees the derived key.
+      const rest = withoutKey(args ?? {}, keyArgument);
+      const derived = intentKey({ scope: host.intent, operation: options.operation, args: rest });
+      args = { ...rest, [keyArgument]: derived } as A;
+    }
     const key = args?.[keyArgument];
     if (key === undefined || key === null || key === '') {
       return errorResult(
