@@ -17,6 +17,8 @@ export interface FixtureOptions {
   recordEffect: (args: Record<string, unknown>) => number;
   delayMs?: number;
   waitMs?: number;
+  /** withIdempotency's key source (host intent in `_meta`). */
+  keySource?: 'model' | 'intent';
 }
 
 const sendMessage = toolOp('send_message', {
@@ -55,7 +57,14 @@ export function createFixtureServer(opts: FixtureOptions): Server {
         structuredContent: { messageId: n, channel: args.channel },
       };
     },
-    { store: opts.store, operation: 'tool:send_message', ttlSeconds: 86_400, waitMs: opts.waitMs ?? 5_000, pollMs: 20 },
+    {
+      store: opts.store,
+      operation: 'tool:send_message',
+      ttlSeconds: 86_400,
+      waitMs: opts.waitMs ?? 5_000,
+      pollMs: 20,
+      ...(opts.keySource ? { keySource: opts.keySource } : {}),
+    },
   );
 
   server.setRequestHandler(ListToolsRequestSchema, async () => tools as never);
