@@ -25,17 +25,18 @@ export type InventoryMcpOptions = Omit<ToolRuntimeOptions, "bindings" | "baseUrl
  * authenticated subject; credentials (`auth`) and `serverArguments` come from the server, never the model.
  */
 export function registerInventoryTools(server: McpServer, options: InventoryMcpOptions): void {
-  const { dynamic, serverArguments, scope, baseUrl, ...runtime } = options;
+  const { dynamic, serverArguments, scope, keySource, baseUrl, ...runtime } = options;
   const url = baseUrl ?? INVENTORY_BASE_URL;
   if (url === undefined) throw new TypeError("registerInventoryTools: the spec names no absolute server URL; pass baseUrl");
   const tools = createToolRuntime({ ...runtime, bindings: inventoryToolBindings, baseUrl: url });
-  registerToolRuntime(server, tools, { dynamic, serverArguments, scope });
+  registerToolRuntime(server, tools, { dynamic, serverArguments, scope, keySource });
 }
 
 /**
  * A stdio MCP server configured from the environment (`IDEMGEN_STORE`, `IDEMGEN_MIGRATE=0`, `IDEMGEN_BASE_URL`,
- * `IDEMGEN_AUTH_<SCHEME>`, `IDEMGEN_ARG_<NAME>`, `IDEMGEN_DYNAMIC=1`; see `serveStdioFromEnv`). The store's
- * dedup and saga tables are created before the first call (`IDEMGEN_MIGRATE=0`: only checked).
+ * `IDEMGEN_AUTH_<SCHEME>`, `IDEMGEN_ARG_<NAME>`, `IDEMGEN_DYNAMIC=1`, `IDEMGEN_KEY_SOURCE=intent`; see
+ * `serveStdioFromEnv`). The store's dedup and saga tables are created before the first call
+ * (`IDEMGEN_MIGRATE=0`: only checked).
  */
 export async function main(env: Record<string, string | undefined> = process.env): Promise<McpServer> {
   const module = { name: "inventory", version: "3.2.0", authEnv: INVENTORY_AUTH_ENV, register: registerInventoryTools, storeTables };

@@ -25,17 +25,18 @@ export type PaymentsMcpOptions = Omit<ToolRuntimeOptions, "bindings" | "baseUrl"
  * authenticated subject; credentials (`auth`) and `serverArguments` come from the server, never the model.
  */
 export function registerPaymentsTools(server: McpServer, options: PaymentsMcpOptions): void {
-  const { dynamic, serverArguments, scope, baseUrl, ...runtime } = options;
+  const { dynamic, serverArguments, scope, keySource, baseUrl, ...runtime } = options;
   const url = baseUrl ?? PAYMENTS_BASE_URL;
   if (url === undefined) throw new TypeError("registerPaymentsTools: the spec names no absolute server URL; pass baseUrl");
   const tools = createToolRuntime({ ...runtime, bindings: paymentsToolBindings, baseUrl: url });
-  registerToolRuntime(server, tools, { dynamic, serverArguments, scope });
+  registerToolRuntime(server, tools, { dynamic, serverArguments, scope, keySource });
 }
 
 /**
  * A stdio MCP server configured from the environment (`IDEMGEN_STORE`, `IDEMGEN_MIGRATE=0`, `IDEMGEN_BASE_URL`,
- * `IDEMGEN_AUTH_<SCHEME>`, `IDEMGEN_ARG_<NAME>`, `IDEMGEN_DYNAMIC=1`; see `serveStdioFromEnv`). The store's
- * dedup and saga tables are created before the first call (`IDEMGEN_MIGRATE=0`: only checked).
+ * `IDEMGEN_AUTH_<SCHEME>`, `IDEMGEN_ARG_<NAME>`, `IDEMGEN_DYNAMIC=1`, `IDEMGEN_KEY_SOURCE=intent`; see
+ * `serveStdioFromEnv`). The store's dedup and saga tables are created before the first call
+ * (`IDEMGEN_MIGRATE=0`: only checked).
  */
 export async function main(env: Record<string, string | undefined> = process.env): Promise<McpServer> {
   const module = { name: "payments", version: "2026-11-01", authEnv: PAYMENTS_AUTH_ENV, register: registerPaymentsTools, storeTables };

@@ -75,8 +75,9 @@ export function renderMcpFile(apiPlan: ApiPlan, keySource: ResolvedConfig['tools
     '',
     comment([
       'A stdio MCP server configured from the environment (`IDEMGEN_STORE`, `IDEMGEN_MIGRATE=0`, `IDEMGEN_BASE_URL`,',
-      "`IDEMGEN_AUTH_<SCHEME>`, `IDEMGEN_ARG_<NAME>`, `IDEMGEN_DYNAMIC=1`, `IDEMGEN_KEY_SOURCE=intent`; see `serveStdioFromEnv`). The store's",
-      'dedup and saga tables are created before the first call (`IDEMGEN_MIGRATE=0`: only checked).',
+      '`IDEMGEN_AUTH_<SCHEME>`, `IDEMGEN_ARG_<NAME>`, `IDEMGEN_DYNAMIC=1`, `IDEMGEN_KEY_SOURCE=intent`; see',
+      "`serveStdioFromEnv`). The store's dedup and saga tables are created before the first call",
+      '(`IDEMGEN_MIGRATE=0`: only checked).',
     ]),
     'export async function main(env: Record<string, string | undefined> = process.env): Promise<McpServer> {',
     `  const module = { name: ${lit(api.id)}, version: ${lit(api.version ?? '0.0.0')}, authEnv: ${n.authEnv}, register: ${n.register}, storeTables };`,
