@@ -11,13 +11,16 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { validateUserConfig } from '../../src/config/validate.js';
 import { INTENT_META, KEY_META } from '../../src/runtime/mcp/server.js';
 import { createSqliteStore } from '../../src/runtime/store/sqlite.js';
+import { runCli } from '../helpers/cli.js';
 import { startFaultServer, type FaultServer } from '../helpers/fault-server.js';
-import { errorOf, stdioClient, type Result } from '../emit/mcp/client.js';
+import { errorOf, httpClient, stdioClient, type Result } from '../emit/mcp/client.js';
 import { generateModules } from '../emit/mcp/generate-modules.js';
 import { ACCOUNT, NOTES_SPEC } from '../emit/mcp/notes-spec.js';
 import { migratedSqliteFile } from '../runtime/mcp/sqlite-db.js';
+import { spawnServe } from './spawn-serve.js';
 
 const TOOL = 'createMessage';
 const CLI = 'test/helpers/idemgen-src.ts';
@@ -42,7 +45,7 @@ const callWith = (c: Client, args: Record<string, unknown>, meta?: Record<string
 
 const turn = (thread: string, n: number) => ({ [INTENT_META]: { thread, turn: n } });
 
-async function inMemory(keySource?: 'model' | 'intent'): Promise<Client> {
+async function inMemory(keySource?: 'model' | 'intent', dynamic = false): Promise<Client> {
   const mod = (await import(generated.paths.get('mcp/notes.server.gen.ts') as string)) as {
     registerNotesTools: (server: McpServer, options: Record<string, unknown>) => void;
   };
@@ -53,6 +56,7 @@ async function inMemory(keySource?: 'model' | 'intent'): Promise<Client> {
     auth: { bearerAuth: 'api-token' },
     serverArguments: { AccountSid: ACCOUNT },
     ...(keySource ? { keySource } : {}),
+    dynamic,
   });
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   const client = new Client({ name: 'host', version: '1.0.0' });
@@ -148,6 +152,24 @@ describe('generated module, keySource intent', () => {
     expect(api.effects).toBe(2);
   });
 
+  it('dynamic mode: describe_tool omits the key, invoke_tool is keyed by the request intent', async () => {
+    api = await startFaultServer();
+    const c = await inMemory('intent', true);
+    const described = (await c.callTool({ name: 'describe_tool', arguments: { name: TOOL } })) as Result;
+    const schema = described.structuredContent?.inputSchema as { properties?: object } | undefined;
+    expect(Object.keys(schema?.properties ?? {})).toEqual(['body']);
+    const invoke = (meta?: Record<string, unknown>) =>
+      c.callTool({
+        name: 'invoke_tool',
+        arguments: { name: TOOL, arguments: message() },
+        ...(meta ? { _meta: meta } : {}),
+      }) as Promise<Result>;
+    expect(errorOf(await invoke())).toMatchObject({ code: 'intent_missing' });
+    await invoke(turn('t-d', 1));
+    expect((await invoke(turn('t-d', 1))).structuredContent).toMatchObject({ was_replay: true });
+    expect(api.effects).toBe(1);
+  });
+
   it('config tools.keySource: intent makes intent the generated default', async () => {
     const { texts } = await generateModules('notes-intent-config', 'notes.json', NOTES_SPEC, {
       tools: { keySource: 'intent' },
@@ -210,5 +232,63 @@ describe('over stdio', () => {
     );
     clients.push(c);
     await intentContract(c, api);
+  });
+});
+
+describe('over Streamable HTTP', () => {
+  it('serve --http --key-source intent: the intent is per user — the same turn of two users is two effects', async () => {
+    api = await startFaultServer();
+    const dir = mkdtempSync(join(tmpdir(), 'idemgen-intent-http-'));
+    writeFileSync(join(dir, 'notes.json'), JSON.stringify(NOTES_SPEC));
+    const served = await spawnServe(
+      [
+        join(dir, 'notes.json'),
+        '--http',
+        '0',
+        '--key-source',
+        'intent',
+        '--store',
+        `sqlite:${join(dir, 'dedup.sqlite')}`,
+        '--base-url',
+        api.url,
+        '--arg',
+        `AccountSid=${ACCOUNT}`,
+        '--token',
+        'alice=alice-secret-0123456789',
+        '--token',
+        'bob=bob-secret-0123456789ab',
+      ],
+      { IDEMGEN_AUTH_BEARERAUTH: 'api-token' },
+    );
+    try {
+      const alice = await httpClient(served.url, { authorization: 'Bearer alice-secret-0123456789' });
+      clients.push(alice);
+      await intentContract(alice, api);
+      const bob = await httpClient(served.url, { authorization: 'Bearer bob-secret-0123456789ab' });
+      clients.push(bob);
+      const theirs = await callWith(bob, message(), turn('t-9', 1));
+      expect(theirs.structuredContent).toMatchObject({ was_replay: false });
+      expect(api.effects).toBe(3);
+    } finally {
+      for (const c of clients.splice(0)) await c.close();
+      await served.stop();
+    }
+  });
+});
+
+describe('bad key-source settings', () => {
+  it('config tools.keySource other than model/intent is an invalid_config diagnostic at its pointer', () => {
+    const bad = validateUserConfig({ tools: { keySource: 'header' } }, 'idemgen.config.json');
+    expect(bad.map((d) => [d.code, d.pointer])).toEqual([['invalid_config', '/tools/keySource']]);
+    expect(validateUserConfig({ tools: { keySource: 'intent' } }, 'c.json')).toEqual([]);
+  });
+
+  it('serve --key-source with another value is a usage error (exit 2), not a stack trace', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'idemgen-intent-usage-'));
+    writeFileSync(join(dir, 'notes.json'), JSON.stringify(NOTES_SPEC));
+    const r = await runCli(['serve', 'notes.json', '--key-source', 'turn'], dir);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/key-source/);
+    expect(r.stderr).not.toMatch(/\bat .*\.ts:\d+/);
   });
 });
