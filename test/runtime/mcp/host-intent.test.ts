@@ -3,7 +3,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ERROR_META, REPLAY_META } from '../../../src/runtime/mcp/index.js';
-import { INTENT_META, KEY_META } from '../../../src/runtime/mcp/server.js';
+import { INTENT_META, KEY_META, serveStdioFromEnv } from '../../../src/runtime/mcp/server.js';
 import { createSqliteStore } from '../../../src/runtime/store/sqlite.js';
 import { createFixtureServer } from './fixture-server.js';
 import { migratedSqliteFile } from './sqlite-db.js';
@@ -62,4 +62,16 @@ describe('withIdempotency and the host intent', () => {
     expect(ok.isError).toBeFalsy();
     expect(effects).toHaveLength(1);
   });
+});
+
+it('serveStdioFromEnv refuses an unknown IDEMGEN_KEY_SOURCE before it opens a store or registers a tool', async () => {
+  let registered = false;
+  const register = () => {
+    registered = true;
+  };
+  const module = { name: 'x', version: '1', authEnv: {}, register };
+  await expect(serveStdioFromEnv(module, { IDEMGEN_KEY_SOURCE: 'turn' })).rejects.toThrow(
+    'IDEMGEN_KEY_SOURCE="turn": expected model or intent',
+  );
+  expect(registered).toBe(false);
 });
