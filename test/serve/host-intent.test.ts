@@ -155,6 +155,8 @@ describe('generated module, keySource intent', () => {
   it('dynamic mode: describe_tool omits the key, invoke_tool is keyed by the request intent', async () => {
     api = await startFaultServer();
     const c = await inMemory('intent', true);
+    const { tools } = await c.listTools();
+    expect(tools.find((t) => t.name === 'invoke_tool')?.description).not.toContain('idempotency_key');
     const described = (await c.callTool({ name: 'describe_tool', arguments: { name: TOOL } })) as Result;
     const schema = described.structuredContent?.inputSchema as { properties?: object } | undefined;
     expect(Object.keys(schema?.properties ?? {})).toEqual(['body']);

@@ -49,6 +49,10 @@ export interface RegisterToolRuntimeOptions {
   keySource?: McpKeySource;
 }
 
+/** `invoke_tool` under `keySource: 'intent'`: the default text asks the model for a key it must not send. */
+const INVOKE_BY_INTENT =
+  'Call one operation by name. `arguments` must match the schema from describe_tool. Operations with side effects are keyed by the application for the current turn, so retrying the same call in the same turn runs it at most once; there is no key argument.';
+
 const lowLevel = (server: McpServer | Server): Server => ('server' in server ? server.server : server);
 
 function fail(code: string, message: string): CallToolResult {
@@ -74,7 +78,10 @@ export function registerToolRuntime(
   // Under `intent` the model never sees the key argument: the host's intent is the one source.
   const hidden = (b: ToolBinding): ReadonlySet<string> =>
     intentOnly && b.keyProperty !== undefined ? new Set([...fixed, b.keyProperty]) : fixed;
-  const listed = options.dynamic ? metaTools() : bindings.map((b) => listedTool(b, hidden(b)));
+  const meta = metaTools().map((t) =>
+    intentOnly && t.name === INVOKE_TOOL ? { ...t, description: INVOKE_BY_INTENT } : t,
+  );
+  const listed = options.dynamic ? meta : bindings.map((b) => listedTool(b, hidden(b)));
   const low = lowLevel(server);
   low.registerCapabilities({ tools: {} });
   low.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: listed as never }));
