@@ -12,6 +12,7 @@ import type { DedupStore } from '../runtime/store/types.js';
 import { createToolRuntime } from '../runtime/tools/runtime.js';
 import type { ToolBinding } from '../runtime/tools/types.js';
 import { apiCredentials } from './api-auth.js';
+import { callerAuth } from './caller.js';
 
 export interface ServeRuntimeOptions {
   plan: Plan;
@@ -21,6 +22,8 @@ export interface ServeRuntimeOptions {
   baseUrl?: string;
   env: NodeJS.ProcessEnv;
   fetch?: typeof fetch;
+  /** Schemes whose credential comes from each HTTP caller (caller.ts), never from the environment. */
+  perCallerSchemes?: readonly string[];
 }
 
 export interface ServeApi {
@@ -49,13 +52,14 @@ export function buildServeRuntime(opts: ServeRuntimeOptions): { runtime: McpTool
     const bindings = buildToolBindings(selectApi(apiPlan, opts.select), opts.config);
     if (bindings.length === 0) continue;
     const baseUrl = baseUrlOf(apiPlan.api.servers, opts.baseUrl, apiPlan.api.id);
-    const creds = apiCredentials([apiPlan.api.root], opts.env);
+    const perCaller = opts.perCallerSchemes ?? [];
+    const creds = apiCredentials([apiPlan.api.root], opts.env, perCaller);
     const runtime = createToolRuntime({
       bindings,
       baseUrl,
       store: opts.store,
       sagaTable: opts.config.sql.sagaTable,
-      auth: creds.auth,
+      auth: callerAuth(creds.auth, perCaller),
       ...(opts.fetch ? { fetch: opts.fetch } : {}),
     });
     for (const b of bindings) {

@@ -40,6 +40,11 @@ export interface RegisterToolRuntimeOptions {
   serverArguments?: Record<string, unknown>;
   /** Dedup namespace per request. Default: the authenticated subject (`authInfo.extra.sub`), none on stdio. */
   scope?: (extra: CallExtra) => string | KeyScope | undefined;
+  /**
+   * Which tools `tools/list` and `search_tools` show (`idemgen serve`: only reads for a token without the
+   * write scope). Calls still reach the runtime, which refuses what the caller may not do. Default: all.
+   */
+  listed?: (binding: ToolBinding) => boolean;
 }
 
 const lowLevel = (server: McpServer | Server): Server => ('server' in server ? server.server : server);
@@ -63,7 +68,8 @@ export function registerToolRuntime(
   const byName = new Map(bindings.map((b) => [b.names.mcp, b]));
   const fixedValues = options.serverArguments ?? {};
   const fixed = new Set(Object.keys(fixedValues));
-  const listed = options.dynamic ? metaTools() : bindings.map((b) => listedTool(b, fixed));
+  const shown = options.listed === undefined ? bindings : bindings.filter(options.listed);
+  const listed = options.dynamic ? metaTools() : shown.map((b) => listedTool(b, fixed));
   const low = lowLevel(server);
   low.registerCapabilities({ tools: {} });
   low.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: listed as never }));
@@ -96,7 +102,7 @@ export function registerToolRuntime(
     if (options.dynamic) {
       if (name === SEARCH_TOOL) {
         const hits = searchTools(
-          bindings,
+          shown,
           String(args.query ?? ''),
           typeof args.limit === 'number' ? args.limit : undefined,
         );
