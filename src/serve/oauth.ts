@@ -22,8 +22,8 @@ export interface OAuthSettings {
   clockToleranceSeconds: number;
 }
 
-export const DEFAULT_WRITE_SCOPE = 'mcp:write';
-export const DEFAULT_SUBJECT_CLAIM = 'sub';
+const DEFAULT_WRITE_SCOPE = 'mcp:write';
+const DEFAULT_SUBJECT_CLAIM = 'sub';
 const DEFAULT_TOLERANCE = 30;
 /** A token naming an unknown `kid` makes the verifier fetch the JWKS again, at most this often. */
 const JWKS_COOLDOWN_MS = 30_000;
@@ -124,14 +124,14 @@ export function challenge(s: OAuthSettings, error?: { code: string; description:
 }
 
 /** A verified token: who (the dedup scope), what it may do, and when it ends. */
-export interface VerifiedToken {
+interface VerifiedToken {
   subject: string;
   scopes: string[];
   clientId: string;
   expiresAt?: number;
 }
 
-export type Verdict =
+type Verdict =
   | { ok: true; token: VerifiedToken }
   | { ok: false; status: 401; description: string }
   | { ok: false; status: 503; description: string };
@@ -193,12 +193,19 @@ export interface TokenVerifier {
   verify(token: string): Promise<Verdict>;
 }
 
-/** Discovery runs at the first token and again after a failure; the key set is jose's remote JWKS cache. */
-export function createTokenVerifier(s: OAuthSettings, fetchImpl: typeof fetch = fetch): TokenVerifier {
+/**
+ * Discovery runs at the first token and again after a failure; the key set is jose's remote JWKS cache.
+ * `cooldownMs`: the least time between two JWKS fetches for unknown `kid`s (default 30 s).
+ */
+export function createTokenVerifier(
+  s: OAuthSettings,
+  fetchImpl: typeof fetch = fetch,
+  cooldownMs = JWKS_COOLDOWN_MS,
+): TokenVerifier {
   let keys: Promise<ReturnType<typeof createRemoteJWKSet>> | undefined;
   const keySet = () => {
     keys ??= discoverJwksUri(s.issuer, fetchImpl).then((uri) =>
-      createRemoteJWKSet(new URL(uri), { cooldownDuration: JWKS_COOLDOWN_MS, cacheMaxAge: JWKS_MAX_AGE_MS }),
+      createRemoteJWKSet(new URL(uri), { cooldownDuration: cooldownMs, cacheMaxAge: JWKS_MAX_AGE_MS }),
     );
     keys.catch(() => {
       keys = undefined;
