@@ -105,7 +105,7 @@ async function hand(claims: Record<string, unknown>, signWith: JWK = key): Promi
   const now = Math.floor(Date.now() / 1000);
   return new SignJWT({ scope: 'mcp:read mcp:write', client_id: 'alice', ...claims })
     .setProtectedHeader({ alg: 'RS256', typ: 'at+jwt', kid: signWith.kid as string })
-    .setSubject('alice')
+    .setSubject((claims.sub as string | undefined) ?? 'alice')
     .setIssuer((claims.iss as string | undefined) ?? as.issuer)
     .setAudience((claims.aud as string | undefined) ?? audience)
     .setIssuedAt(now - 600)
@@ -145,6 +145,7 @@ describe('serve --http as an OAuth resource server', () => {
       ['unknown signing key', await hand({}, foreign), /not signed by a key of the issuer/],
       ['forged under a known kid', await hand({}, impostor), /signature does not verify/],
       ['not a JWT', 'opaque-token-value-0123456789', /not a valid signed JWT/],
+      ['no subject', await hand({ sub: '' }), /names no subject in claim sub/],
     ];
     for (const [label, token, reason] of cases) {
       const res = await post({ authorization: `Bearer ${token}` });
@@ -200,6 +201,28 @@ describe('serve --http as an OAuth resource server', () => {
     } finally {
       await alice.close();
       await bob.close();
+    }
+  });
+});
+
+describe('serve --http --dynamic with OAuth', () => {
+  it('search_tools shows a read-only token only reads, and invoke_tool of a write is refused', async () => {
+    const { url: dynamic, aud } = await serve(['--dynamic']);
+    const reader = await httpClient(dynamic, { authorization: `Bearer ${await as.token(READER, aud, 'mcp:read')}` });
+    const writer = await httpClient(dynamic, { authorization: `Bearer ${await as.token(ALICE, aud, 'mcp:write')}` });
+    try {
+      const names = async (c: typeof reader) => {
+        const r = await call(c, 'search_tools', { query: 'messages' });
+        return (r.structuredContent as { tools: { name: string }[] }).tools.map((t) => t.name).sort();
+      };
+      expect(await names(reader)).toEqual([READ]);
+      expect(await names(writer)).toEqual([WRITE, READ].sort());
+      const refused = await call(reader, 'invoke_tool', { name: WRITE, arguments: message('dynamic-reader-key-01') });
+      expect(errorOf(refused)).toMatchObject({ code: 'insufficient_scope', executed: 'no' });
+      expect(api.requests).toHaveLength(0);
+    } finally {
+      await reader.close();
+      await writer.close();
     }
   });
 });
