@@ -115,6 +115,23 @@ describe('createTokenVerifier', () => {
     expect(as.paths).not.toContain('/t/jwks');
   });
 
+  it('answers 503 while the issuer is unreachable and discovers again on the next token', async () => {
+    const k1 = await key('k1');
+    const down = settings('http://127.0.0.1:1/gone');
+    const verdict = await createTokenVerifier(down).verify(await token(down.issuer, k1.priv));
+    expect(verdict).toMatchObject({ ok: false, status: 503 });
+    expect((verdict as { description: string }).description).toMatch(/no usable metadata for issuer/);
+    const as = await fakeIssuer('/late');
+    as.keys = [k1.pub];
+    let up = false;
+    const verifier = createTokenVerifier(settings(as.issuer), (input, init) =>
+      up ? fetch(input, init) : Promise.reject(new Error('connection refused')),
+    );
+    expect(await verifier.verify(await token(as.issuer, k1.priv))).toMatchObject({ ok: false, status: 503 });
+    up = true;
+    expect((await verifier.verify(await token(as.issuer, k1.priv))).ok).toBe(true);
+  });
+
   it('picks up a rotated key through an unknown kid once the cooldown has passed', async () => {
     const as = await fakeIssuer('/rot');
     const [k1, k2] = [await key('k1'), await key('k2')];

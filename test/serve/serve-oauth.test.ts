@@ -254,6 +254,50 @@ describe('upstream credentials per user', () => {
   });
 });
 
+describe('OAuth from the config file', () => {
+  it('serve.auth does what the flags do', async () => {
+    const port = await freePort();
+    const aud = `http://127.0.0.1:${port}/mcp`;
+    const config = join(dir, 'oauth.config.json');
+    writeFileSync(
+      config,
+      JSON.stringify({ serve: { auth: { issuer: as.issuer, audience: aud, writeScope: 'notes:send' } } }),
+    );
+    const p = await spawnServe([
+      spec,
+      '--config',
+      config,
+      '--http',
+      String(port),
+      '--base-url',
+      api.url,
+      '--arg',
+      `AccountSid=${ACCOUNT}`,
+      '--store',
+      `sqlite:${join(dir, 'config.sqlite')}`,
+    ]);
+    running.push(p);
+    expect(p.stderr()).toMatch(
+      /OAuth access token from http:\/\/127\.0\.0\.1:\d+ for .* required; writes need notes:send/,
+    );
+    const res = await fetch(p.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+    expect(res.status).toBe(401);
+    const metadataUrl = /resource_metadata="([^"]+)"/.exec(res.headers.get('www-authenticate') ?? '')?.[1] ?? '';
+    expect(await (await fetch(metadataUrl)).json()).toMatchObject({
+      resource: aud,
+      authorization_servers: [as.issuer],
+      scopes_supported: ['notes:send'],
+    });
+    // An mcp:write token is not enough here: the configured write scope is notes:send.
+    const c = await httpClient(p.url, { authorization: `Bearer ${await as.token(ALICE, aud, 'mcp:write')}` });
+    try {
+      expect((await c.listTools()).tools.map((t) => t.name)).toEqual([READ]);
+    } finally {
+      await c.close();
+    }
+  });
+});
+
 describe('OAuth settings are checked before the server starts', () => {
   it('names each bad setting (exit 2, no stack trace)', async () => {
     const cases: [string[], RegExp][] = [
