@@ -4,9 +4,8 @@
  * - OAuth: a token without the write scope is shown only the read tools, and a write it calls anyway is
  *   refused before anything runs (`insufficient_scope`, executed: no).
  * - Upstream credentials per user: a scheme mapped to a request header (`--upstream-header SCHEME=HEADER`)
- *   takes the caller's own credential from that header, and a token-exchange hook (programmatic) may
- *   supply credentials for the caller; a mapped scheme never falls back to a server-wide secret, and the
- *   MCP access token itself is never sent upstream (the MCP spec forbids token passthrough).
+ *   takes the caller's own credential from that header; a mapped scheme never falls back to a server-wide
+ *   secret, and the MCP access token itself is never sent upstream (the MCP spec forbids token passthrough).
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { McpToolRuntime } from '../runtime/mcp/register.js';
@@ -17,8 +16,6 @@ import type { HttpCaller } from './http.js';
 export interface UpstreamOptions {
   /** Security scheme name → the request header carrying the caller's credential for it (lower-cased). */
   headers: Readonly<Record<string, string>>;
-  /** Credentials for the caller, e.g. from an RFC 8693 token exchange of `caller.auth.token`; merged over headers. */
-  exchange?: (caller: HttpCaller) => ToolAuth | Promise<ToolAuth>;
 }
 
 /** The caller's upstream credentials while its tool call runs (read by the runtime's `auth` function). */
@@ -91,16 +88,6 @@ export function callerView(
             'upstream_credential_missing',
             `Not executed: this server calls the API with each user's own credential, and the request has no ${header} header for ${scheme}.`,
           );
-      }
-      if (opts.upstream?.exchange !== undefined) {
-        try {
-          Object.assign(creds, await opts.upstream.exchange(caller));
-        } catch (err) {
-          return refusal(
-            'upstream_credential_unavailable',
-            `Not executed: no API credential could be obtained for this user (${err instanceof Error ? err.message : String(err)}).`,
-          );
-        }
       }
       return current.run(creds, () => runtime.call(name, args, ctx));
     },

@@ -313,6 +313,10 @@ describe('OAuth settings are checked before the server starts', () => {
         /choose one kind of token/,
       ],
       [['--upstream-header', 'bearerAuth=Authorization'], /never forwarded upstream/],
+      [
+        ['--upstream-header', 'apiKey=x-api-key'],
+        /names no security scheme of the specs: apiKey \(the specs have: bearerAuth\)/,
+      ],
     ];
     for (const [flags, reason] of cases) {
       const run = await runCli(['serve', spec, '--http', '0', ...flags], dir);
