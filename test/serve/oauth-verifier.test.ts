@@ -104,6 +104,32 @@ describe('createTokenVerifier', () => {
     ]);
   });
 
+  it('takes the subject from the configured claim, and refuses a token without it', async () => {
+    const as = await fakeIssuer('/claim');
+    const k1 = await key('k1');
+    as.keys = [k1.pub];
+    const { settings: s } = oauthSettings({ issuer: as.issuer, audience: AUDIENCE, subjectClaim: 'user_id' });
+    const verifier = createTokenVerifier(s!);
+    const key1 = await importJWK(k1.priv, 'ES256');
+    const signed = async (claims: Record<string, unknown>) =>
+      new SignJWT(claims)
+        .setProtectedHeader({ alg: 'ES256', kid: 'k1' })
+        .setIssuer(as.issuer)
+        .setAudience(AUDIENCE)
+        .setSubject('service-account')
+        .setExpirationTime('5m')
+        .sign(key1);
+    expect(await verifier.verify(await signed({ user_id: 'u-42', scp: ['mcp:write'] }))).toMatchObject({
+      ok: true,
+      token: { subject: 'u-42', scopes: ['mcp:write'] },
+    });
+    expect(await verifier.verify(await signed({}))).toMatchObject({
+      ok: false,
+      status: 401,
+      description: 'the token names no subject in claim user_id',
+    });
+  });
+
   it('does not use metadata that names another issuer (a 503, not an accepted token)', async () => {
     const as = await fakeIssuer('/t');
     const k1 = await key('k1');
