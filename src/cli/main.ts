@@ -232,6 +232,27 @@ function buildParser(
             array: true,
             describe: 'An Origin allowed besides loopback ones (repeatable)',
           })
+          .option('auth-issuer', {
+            type: 'string',
+            describe: 'OAuth: the authorization server whose JWT access tokens are accepted (with --auth-audience)',
+          })
+          .option('auth-audience', {
+            type: 'string',
+            describe: "OAuth: this server's canonical URL (https://host/mcp); tokens must name it in aud",
+          })
+          .option('auth-write-scope', {
+            type: 'string',
+            describe: 'OAuth: the scope a token needs for write tools (default mcp:write)',
+          })
+          .option('auth-subject-claim', {
+            type: 'string',
+            describe: 'OAuth: the claim naming the user, the dedup scope (default sub)',
+          })
+          .option('upstream-header', {
+            type: 'string',
+            array: true,
+            describe: "SCHEME=HEADER: take the API credential for SCHEME from each caller's HEADER (repeatable)",
+          })
           .option('include', {
             type: 'string',
             array: true,

@@ -36,6 +36,19 @@ export interface ToolSelection {
   writesOnly?: boolean;
 }
 
+/** `idemgen serve --http`: OAuth resource server settings and per-user upstream credentials (flags win). */
+export interface ServeConfig {
+  auth?: {
+    issuer?: string;
+    audience?: string;
+    writeScope?: string;
+    subjectClaim?: string;
+    clockToleranceSeconds?: number;
+  };
+  /** Security scheme name → the request header carrying each caller's own API credential. */
+  upstreamHeaders?: Record<string, string>;
+}
+
 /** What a user writes in idemgen.config.*; every field optional. */
 export interface UserConfig {
   /** Files or folders; an entry `{ path, apiName }` names the API it holds (client, class and tool file names). */
@@ -65,6 +78,7 @@ export interface UserConfig {
    */
   tools?: { mcpHeader?: boolean; defaultTtlSeconds?: number; keySource?: 'model' | 'intent' };
   select?: ToolSelection;
+  serve?: ServeConfig;
   /** Default dedup TTL for our own stores (seconds, ≥ 24 h by default). */
   defaultTtlSeconds?: number;
 }
@@ -87,6 +101,7 @@ export interface ResolvedConfig extends Required<Pick<UserConfig, 'out' | 'diale
   heuristics: NonNullable<UserConfig['heuristics']>;
   tools: { mcpHeader: boolean; defaultTtlSeconds: number; keySource: 'model' | 'intent' };
   select: ToolSelection;
+  serve: ServeConfig;
   defaultTtlSeconds: number;
 }
 
@@ -125,6 +140,7 @@ export function resolveConfig(
       keySource: user.tools?.keySource ?? 'model',
     },
     select: user.select ?? {},
+    serve: user.serve ?? {},
     defaultTtlSeconds: user.defaultTtlSeconds ?? DEFAULT_TTL_SECONDS,
   };
 }

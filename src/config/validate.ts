@@ -19,6 +19,7 @@ const TOP_KEYS = new Set([
   'heuristics',
   'tools',
   'select',
+  'serve',
   'defaultTtlSeconds',
 ]);
 const SELECT_KEYS = new Set(['include', 'exclude', 'readOnly', 'writesOnly']);
@@ -133,9 +134,40 @@ function checkTools(value: unknown, pointer: string, out: Diagnostic[], file: st
     bad(out, file, `${pointer}/keySource`, `${pointer}/keySource must be "model" or "intent"`);
 }
 
+const SERVE_AUTH_KEYS = new Set(['issuer', 'audience', 'writeScope', 'subjectClaim', 'clockToleranceSeconds']);
+
+/** `serve`: shapes only; `idemgen serve` checks the URLs and words themselves when it starts. */
+function checkServe(value: unknown, pointer: string, out: Diagnostic[], file: string): void {
+  if (!isObject(value)) {
+    bad(out, file, pointer, 'serve must be an object (auth, upstreamHeaders)');
+    return;
+  }
+  for (const [key, v] of Object.entries(value)) {
+    const p = `${pointer}/${key}`;
+    if (key === 'auth') {
+      if (!isObject(v)) {
+        bad(out, file, p, 'serve.auth must be an object (issuer, audience, writeScope, subjectClaim)');
+        continue;
+      }
+      for (const [k, w] of Object.entries(v)) {
+        if (!SERVE_AUTH_KEYS.has(k))
+          bad(out, file, `${p}/${k}`, `Unknown serve.auth key "${k}"; expected ${[...SERVE_AUTH_KEYS].join(', ')}`);
+        else if (k === 'clockToleranceSeconds') {
+          if (!Number.isInteger(w) || (w as number) < 0 || (w as number) > 300)
+            bad(out, file, `${p}/${k}`, `${p}/${k} must be a whole number of seconds from 0 to 300`);
+        } else string(w, `${p}/${k}`, out, file);
+      }
+    } else if (key === 'upstreamHeaders') {
+      if (!isObject(v)) bad(out, file, p, 'serve.upstreamHeaders must map a security scheme name to a header name');
+      else for (const [k, w] of Object.entries(v)) string(w, `${p}/${k}`, out, file);
+    } else bad(out, file, p, `Unknown serve key "${key}"; expected auth or upstreamHeaders`);
+  }
+}
+
 const CHECKS: Record<string, Check> = {
   select: checkSelect,
   tools: checkTools,
+  serve: checkServe,
   inputs: (value, pointer, out, file) => void out.push(...checkInputs(value, pointer, file)),
   apiName: (value, pointer, out, file) => void out.push(...checkApiName(value, pointer, file)),
   out: string,

@@ -2,7 +2,8 @@
  * The API's credentials for `idemgen serve`: one environment variable per security scheme of the spec,
  * `IDEMGEN_AUTH_<SCHEME>` (the scheme's name upper-cased, non-alphanumerics as `_`; HTTP basic as
  * `user:password`). They are the server's, never the model's: the tool runtime adds them to each request
- * (runtime/tools/auth.ts) and no tool schema asks for them.
+ * (runtime/tools/auth.ts) and no tool schema asks for them. A scheme mapped to a caller's header
+ * (`--upstream-header`, caller.ts) is each user's own and is not read from the environment.
  */
 import { authEnvName, securitySchemesOf } from '../ir/security-schemes.js';
 
@@ -16,9 +17,15 @@ export interface ApiCredentials {
 
 const schemeNames = (root: unknown): string[] => Object.keys(securitySchemesOf(root)).sort();
 
-export function apiCredentials(roots: readonly unknown[], env: NodeJS.ProcessEnv = process.env): ApiCredentials {
+/** `perCaller`: schemes each HTTP caller supplies (caller.ts); the environment is not read for them. */
+export function apiCredentials(
+  roots: readonly unknown[],
+  env: NodeJS.ProcessEnv = process.env,
+  perCaller: readonly string[] = [],
+): ApiCredentials {
   const out: ApiCredentials = { auth: {}, used: [], missing: [] };
   for (const name of new Set(roots.flatMap(schemeNames))) {
+    if (perCaller.includes(name)) continue;
     const value = env[authEnvName(name)];
     if (value === undefined || value === '') out.missing.push(name);
     else {

@@ -70,13 +70,18 @@ export function checkRequest(req: IncomingMessage, opts: GuardOptions): GuardVer
     return { ok: false, status: 403, message: 'Host is not a loopback name' };
   }
   if (opts.tokens.length === 0) return { ok: true };
-  const header = req.headers.authorization ?? '';
-  const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
-  if (match === null) return { ok: false, status: 401, message: 'A bearer token is required' };
-  const given = digest(match[1] as string);
+  const token = bearerToken(req);
+  if (token === undefined) return { ok: false, status: 401, message: 'A bearer token is required' };
+  const given = digest(token);
   // Every entry is compared (constant time each), so timing does not tell which subject matched.
   let subject: string | undefined;
   for (const t of opts.tokens) if (timingSafeEqual(t.digest, given)) subject ??= t.subject;
   if (subject === undefined) return { ok: false, status: 401, message: 'The bearer token is not valid' };
-  return { ok: true, subject, token: match[1] };
+  return { ok: true, subject, token };
+}
+
+/** The token of an `Authorization: Bearer …` header (RFC 6750 §2.1), if there is one. */
+export function bearerToken(req: IncomingMessage): string | undefined {
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(req.headers.authorization ?? '');
+  return match === null ? undefined : match[1];
 }

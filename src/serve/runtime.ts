@@ -11,7 +11,9 @@ import type { McpToolRuntime } from '../runtime/mcp/register.js';
 import type { DedupStore } from '../runtime/store/types.js';
 import { createToolRuntime } from '../runtime/tools/runtime.js';
 import type { ToolBinding } from '../runtime/tools/types.js';
+import { securitySchemesOf } from '../ir/security-schemes.js';
 import { apiCredentials } from './api-auth.js';
+import { callerAuth } from './caller.js';
 
 export interface ServeRuntimeOptions {
   plan: Plan;
@@ -21,6 +23,8 @@ export interface ServeRuntimeOptions {
   baseUrl?: string;
   env: NodeJS.ProcessEnv;
   fetch?: typeof fetch;
+  /** Schemes whose credential comes from each HTTP caller (caller.ts), never from the environment. */
+  perCallerSchemes?: readonly string[];
 }
 
 export interface ServeApi {
@@ -45,17 +49,24 @@ export function buildServeRuntime(opts: ServeRuntimeOptions): { runtime: McpTool
   const owners = new Map<string, ReturnType<typeof createToolRuntime>>();
   const all: ToolBinding[] = [];
   const apis: ServeApi[] = [];
+  const perCaller = opts.perCallerSchemes ?? [];
+  const schemes = new Set(opts.plan.apis.flatMap((a) => Object.keys(securitySchemesOf(a.api.root))));
+  const unknown = perCaller.filter((s) => !schemes.has(s));
+  if (unknown.length > 0)
+    throw new ServeSetupError(
+      `--upstream-header names no security scheme of the specs: ${unknown.join(', ')} (the specs have: ${[...schemes].sort().join(', ') || 'none'})`,
+    );
   for (const apiPlan of opts.plan.apis) {
     const bindings = buildToolBindings(selectApi(apiPlan, opts.select), opts.config);
     if (bindings.length === 0) continue;
     const baseUrl = baseUrlOf(apiPlan.api.servers, opts.baseUrl, apiPlan.api.id);
-    const creds = apiCredentials([apiPlan.api.root], opts.env);
+    const creds = apiCredentials([apiPlan.api.root], opts.env, perCaller);
     const runtime = createToolRuntime({
       bindings,
       baseUrl,
       store: opts.store,
       sagaTable: opts.config.sql.sagaTable,
-      auth: creds.auth,
+      auth: callerAuth(creds.auth, perCaller),
       ...(opts.fetch ? { fetch: opts.fetch } : {}),
     });
     for (const b of bindings) {

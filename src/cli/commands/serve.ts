@@ -8,7 +8,10 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import { registerToolRuntime } from '../../runtime/mcp/register.js';
 import type { ToolSelection } from '../../config/types.js';
 import { parseTokens, isLoopbackHost, type TokenEntry } from '../../serve/http-guard.js';
-import { listenHttp } from '../../serve/http.js';
+import { listenHttp, type HttpCaller } from '../../serve/http.js';
+import { callerView, parseUpstreamHeaders, type UpstreamOptions } from '../../serve/caller.js';
+import { oauthSettings, type OAuthSettings } from '../../serve/oauth.js';
+import type { ResolvedConfig } from '../../config/types.js';
 import { explainEmptySelection } from '../../emit/select.js';
 import { terminalText } from '../../escape/index.js';
 import { buildServeRuntime, ServeSetupError } from '../../serve/runtime.js';
@@ -31,6 +34,39 @@ export interface ServeArgs extends CommonArgs {
   arg?: string[];
   migrate?: boolean;
   keySource?: 'model' | 'intent';
+  authIssuer?: string;
+  authAudience?: string;
+  authWriteScope?: string;
+  authSubjectClaim?: string;
+  upstreamHeader?: string[];
+}
+
+/** Flags over `serve.auth` in the config; every problem is one line naming where it came from. */
+function oauthOf(config: ResolvedConfig, args: ServeArgs): OAuthSettings | undefined {
+  const fromConfig = config.serve.auth ?? {};
+  const { settings, problems } = oauthSettings({
+    issuer: args.authIssuer ?? fromConfig.issuer,
+    audience: args.authAudience ?? fromConfig.audience,
+    writeScope: args.authWriteScope ?? fromConfig.writeScope,
+    subjectClaim: args.authSubjectClaim ?? fromConfig.subjectClaim,
+    clockToleranceSeconds: fromConfig.clockToleranceSeconds,
+  });
+  if (problems.length > 0)
+    throw new ServeSetupError(`OAuth settings (--auth-* flags or serve.auth in the config): ${problems.join('; ')}`);
+  return settings;
+}
+
+function upstreamOf(config: ResolvedConfig, args: ServeArgs): UpstreamOptions | undefined {
+  const pairs = [
+    ...Object.entries(config.serve.upstreamHeaders ?? {}).map(([scheme, header]) => `${scheme}=${header}`),
+    ...(args.upstreamHeader ?? []),
+  ];
+  if (pairs.length === 0) return undefined;
+  try {
+    return { headers: parseUpstreamHeaders(pairs) };
+  } catch (err) {
+    throw new ServeSetupError((err as Error).message);
+  }
 }
 
 function selection(base: ToolSelection, args: ServeArgs): ToolSelection {
@@ -86,17 +122,26 @@ async function serve(ctx: CliContext, args: ServeArgs): Promise<number> {
   } catch (err) {
     throw new ServeSetupError((err as Error).message);
   }
-  if (args.http !== undefined && !isLoopbackHost(host) && tokens.length === 0) {
+  const oauth = oauthOf(config, args);
+  const upstream = upstreamOf(config, args);
+  if (oauth !== undefined && tokens.length > 0)
     throw new ServeSetupError(
-      `binding ${host} (not loopback) needs a bearer token: --token SUBJECT=SECRET or IDEMGEN_SERVE_TOKEN (the server holds the API's credentials)`,
+      'choose one kind of token per server: static --token secrets (local use) or OAuth (--auth-issuer/--auth-audience)',
+    );
+  if (args.http !== undefined && !isLoopbackHost(host) && tokens.length === 0 && oauth === undefined) {
+    throw new ServeSetupError(
+      `binding ${host} (not loopback) needs a bearer token: --token SUBJECT=SECRET or IDEMGEN_SERVE_TOKEN, or OAuth with --auth-issuer and --auth-audience (the server holds the API's credentials)`,
     );
   }
+
   const fixed = serverArguments(args.arg ?? []);
   const { analyze } = await import('../../pipeline.js');
   const analysis = await analyze(inputs, config, ctx.cwd);
   reportInputDiagnostics(ctx, { ...analysis, diagnostics: analysis.diagnostics.filter((d) => d.severity === 'error') });
-  if (args.http === undefined && tokens.length > 0)
-    ctx.logger.info('idemgen serve: tokens apply to --http only; over stdio the client process is the one principal.');
+  if (args.http === undefined && (tokens.length > 0 || oauth !== undefined || upstream !== undefined))
+    ctx.logger.info(
+      'idemgen serve: tokens, OAuth and --upstream-header apply to --http only; over stdio the client process is the one principal.',
+    );
   // A store that cannot be opened (unsupported URL, refused connection) is the user's to fix, not a crash.
   // Both store tables exist before the first call (or, with --no-migrate, the start stops naming the missing one).
   const { store, label } = await openServeStore(args.store, ctx.cwd, config.sql, {
@@ -114,6 +159,7 @@ async function serve(ctx: CliContext, args: ServeArgs): Promise<number> {
       store,
       baseUrl: args.baseUrl,
       env: process.env,
+      perCallerSchemes: Object.keys(upstream?.headers ?? {}),
     });
     const total = apis.reduce((n, a) => n + a.tools, 0);
     if (total === 0)
@@ -126,9 +172,21 @@ async function serve(ctx: CliContext, args: ServeArgs): Promise<number> {
       ctx.logger.info(`idemgen serve: ${a.id}: ${a.tools} tools → ${a.baseUrl}${missing}`);
     }
     const keySource = args.keySource ?? config.tools.keySource;
-    const makeServer = (): McpServer => {
+    const makeServer = (caller?: HttpCaller): McpServer => {
       const server = new McpServer({ name: 'idemgen-serve', version: VERSION });
-      registerToolRuntime(server, runtime, { dynamic: args.dynamic === true, serverArguments: fixed, keySource });
+      const view =
+        caller === undefined
+          ? { runtime }
+          : callerView(runtime, caller, {
+              ...(oauth ? { writeScope: oauth.writeScope } : {}),
+              ...(upstream ? { upstream } : {}),
+            });
+      registerToolRuntime(server, view.runtime, {
+        dynamic: args.dynamic === true,
+        serverArguments: fixed,
+        keySource,
+        ...(view.listed ? { listed: view.listed } : {}),
+      });
       return server;
     };
     const keyed = keySource === 'intent' ? ", writes keyed by the host's _meta intent" : '';
@@ -149,15 +207,19 @@ async function serve(ctx: CliContext, args: ServeArgs): Promise<number> {
       tokens,
       allowedOrigins: args.allowedOrigin ?? [],
       loopbackBind: isLoopbackHost(host),
+      ...(oauth ? { oauth } : {}),
       makeServer,
     }).catch((err: unknown) => {
       throw new ServeSetupError(
         `cannot listen on ${host}:${args.http}: ${err instanceof Error ? err.message : String(err)}`,
       );
     });
-    ctx.logger.info(
-      `idemgen serve: ${mode} at ${url}${tokens.length > 0 ? ` (bearer token required, ${tokens.length} subject(s))` : ''}; dedup store ${label}`,
-    );
+    const guard = oauth
+      ? ` (OAuth access token from ${terminalText(oauth.issuer)} for ${terminalText(oauth.audience)} required; writes need ${terminalText(oauth.writeScope)})`
+      : tokens.length > 0
+        ? ` (bearer token required, ${tokens.length} subject(s))`
+        : '';
+    ctx.logger.info(`idemgen serve: ${mode} at ${url}${guard}; dedup store ${label}`);
     await until({});
     server.closeAllConnections();
     await new Promise<void>((resolve) => server.close(() => resolve()));

@@ -47,6 +47,11 @@ export interface RegisterToolRuntimeOptions {
    * model's `idempotency_key`. `intent`: the key argument is not listed and a write needs the host's intent.
    */
   keySource?: McpKeySource;
+  /**
+   * Which tools `tools/list` and `search_tools` show (`idemgen serve`: only reads for a token without the
+   * write scope). Calls still reach the runtime, which refuses what the caller may not do. Default: all.
+   */
+  listed?: (binding: ToolBinding) => boolean;
 }
 
 /** `invoke_tool` under `keySource: 'intent'`: the default text asks the model for a key it must not send. */
@@ -81,7 +86,8 @@ export function registerToolRuntime(
   const meta = metaTools().map((t) =>
     intentOnly && t.name === INVOKE_TOOL ? { ...t, description: INVOKE_BY_INTENT } : t,
   );
-  const listed = options.dynamic ? meta : bindings.map((b) => listedTool(b, hidden(b)));
+  const shown = options.listed === undefined ? bindings : bindings.filter(options.listed);
+  const listed = options.dynamic ? meta : shown.map((b) => listedTool(b, hidden(b)));
   const low = lowLevel(server);
   low.registerCapabilities({ tools: {} });
   low.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: listed as never }));
@@ -126,7 +132,7 @@ export function registerToolRuntime(
     if (options.dynamic) {
       if (name === SEARCH_TOOL) {
         const hits = searchTools(
-          bindings,
+          shown,
           String(args.query ?? ''),
           typeof args.limit === 'number' ? args.limit : undefined,
         );

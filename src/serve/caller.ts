@@ -1,0 +1,96 @@
+/**
+ * What one HTTP caller may do and with whose API credentials. Per request, `idemgen serve --http` wraps
+ * the shared tool runtime in a view for its caller:
+ * - OAuth: a token without the write scope is shown only the read tools, and a write it calls anyway is
+ *   refused before anything runs (`insufficient_scope`, executed: no).
+ * - Upstream credentials per user: a scheme mapped to a request header (`--upstream-header SCHEME=HEADER`)
+ *   takes the caller's own credential from that header; a mapped scheme never falls back to a server-wide
+ *   secret, and the MCP access token itself is never sent upstream (the MCP spec forbids token passthrough).
+ */
+import { AsyncLocalStorage } from 'node:async_hooks';
+import type { McpToolRuntime } from '../runtime/mcp/register.js';
+import type { ToolAuth } from '../runtime/tools/auth.js';
+import type { ToolBinding, ToolOutcome } from '../runtime/tools/types.js';
+import type { HttpCaller } from './http.js';
+
+export interface UpstreamOptions {
+  /** Security scheme name → the request header carrying the caller's credential for it (lower-cased). */
+  headers: Readonly<Record<string, string>>;
+}
+
+/** The caller's upstream credentials while its tool call runs (read by the runtime's `auth` function). */
+const current = new AsyncLocalStorage<ToolAuth>();
+
+/** The tool runtime's `auth`: server-wide credentials, minus per-caller schemes, plus the caller's. */
+export function callerAuth(serverWide: ToolAuth, perCaller: readonly string[]): () => ToolAuth {
+  const shared = Object.fromEntries(Object.entries(serverWide).filter(([scheme]) => !perCaller.includes(scheme)));
+  return () => ({ ...shared, ...(current.getStore() ?? {}) });
+}
+
+/** `SCHEME=Header-Name` pairs; the Authorization header is the MCP token's and cannot be mapped. */
+export function parseUpstreamHeaders(pairs: readonly string[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const pair of pairs) {
+    const eq = pair.indexOf('=');
+    const header = pair
+      .slice(eq + 1)
+      .trim()
+      .toLowerCase();
+    if (eq <= 0 || !/^[!#$%&'*+.^_`|~0-9a-z-]+$/.test(header))
+      throw new TypeError(`--upstream-header ${JSON.stringify(pair)}: expected SCHEME=HEADER-NAME`);
+    if (header === 'authorization' || header === 'cookie')
+      throw new TypeError(
+        `--upstream-header ${JSON.stringify(pair)}: the ${header} header carries the MCP client's own credential, which is never forwarded upstream; name a header of its own (x-upstream-token)`,
+      );
+    out[pair.slice(0, eq)] = header;
+  }
+  return out;
+}
+
+const refusal = (code: string, message: string): ToolOutcome => ({
+  ok: false,
+  error: { code, message, executed: 'no', retry_same_key: true },
+});
+
+const schemesOf = (b: ToolBinding): Set<string> =>
+  new Set((b.security ?? []).flatMap((alternative) => alternative.map((s) => s.scheme)));
+
+export interface CallerView {
+  runtime: McpToolRuntime;
+  /** For `registerToolRuntime`'s `listed`: undefined when the caller sees every tool. */
+  listed?: (binding: ToolBinding) => boolean;
+}
+
+export function callerView(
+  runtime: McpToolRuntime,
+  caller: HttpCaller,
+  opts: { writeScope?: string; upstream?: UpstreamOptions },
+): CallerView {
+  const canWrite = opts.writeScope === undefined || (caller.auth?.scopes ?? []).includes(opts.writeScope);
+  const byName = new Map(runtime.list().map((b) => [b.names.mcp, b]));
+  const mapped = Object.entries(opts.upstream?.headers ?? {});
+  const view: McpToolRuntime = {
+    list: () => runtime.list(),
+    call: async (name, args, ctx) => {
+      const binding = byName.get(name);
+      if (binding !== undefined && binding.effect === 'write' && !canWrite)
+        return refusal(
+          'insufficient_scope',
+          `Not executed: ${name} changes data, and the access token lacks the ${opts.writeScope} scope (insufficient_scope). Ask for a token with that scope, then retry with the same key.`,
+        );
+      const creds: Record<string, ToolAuth[string]> = {};
+      const needs = binding === undefined ? new Set<string>() : schemesOf(binding);
+      for (const [scheme, header] of mapped) {
+        const value = caller.headers[header];
+        if (typeof value === 'string' && value !== '') creds[scheme] = value;
+        else if (needs.has(scheme))
+          return refusal(
+            'upstream_credential_missing',
+            `Not executed: this server calls the API with each user's own credential, and the request has no ${header} header for ${scheme}.`,
+          );
+      }
+      return current.run(creds, () => runtime.call(name, args, ctx));
+    },
+  };
+  return canWrite ? { runtime: view } : { runtime: view, listed: (b) => b.effect !== 'write' };
+}

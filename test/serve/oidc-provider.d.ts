@@ -1,0 +1,9 @@
+/** The part of oidc-provider 8 (no bundled types) the resource-server tests use. */
+declare module 'oidc-provider' {
+  import type { IncomingMessage, ServerResponse } from 'node:http';
+
+  export default class Provider {
+    constructor(issuer: string, configuration: Record<string, unknown>);
+    callback(): (req: IncomingMessage, res: ServerResponse) => void;
+  }
+}

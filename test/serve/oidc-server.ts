@@ -1,0 +1,98 @@
+/**
+ * A real OAuth 2.1 / OpenID authorization server for the resource-server tests: `oidc-provider` on
+ * 127.0.0.1 with client-credentials clients and resource indicators, so every access token is a JWT
+ * (RFC 9068) for the resource it was asked for. The client id is the token's `sub`.
+ */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { exportJWK, generateKeyPair, type JWK } from 'jose';
+import Provider from 'oidc-provider';
+
+export interface OidcClient {
+  id: string;
+  secret: string;
+  /** Scopes the client may ask for. */
+  scope: string;
+}
+
+export interface OidcServer {
+  issuer: string;
+  /** The private signing key (with its `kid`), for tokens the provider will not mint (expired ones). */
+  privateJwk: JWK;
+  /** A client-credentials access token for `resource` with the given scopes. */
+  token(client: OidcClient, resource: string, scope: string): Promise<string>;
+  close(): Promise<void>;
+}
+
+export async function signingKey(kid: string): Promise<JWK> {
+  const { privateKey } = await generateKeyPair('RS256', { extractable: true });
+  return { ...(await exportJWK(privateKey)), kid, alg: 'RS256', use: 'sig' };
+}
+
+export async function startOidcServer(clients: readonly OidcClient[], key: JWK): Promise<OidcServer> {
+  let handler: (req: import('node:http').IncomingMessage, res: import('node:http').ServerResponse) => void = (
+    _req,
+    res,
+  ) => res.end();
+  const server: Server = createServer((req, res) => handler(req, res));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const provider = new Provider(issuer, {
+    clients: clients.map((c) => ({
+      client_id: c.id,
+      client_secret: c.secret,
+      grant_types: ['client_credentials'],
+      redirect_uris: [],
+      response_types: [],
+      scope: c.scope,
+      token_endpoint_auth_method: 'client_secret_post',
+    })),
+    scopes: ['mcp:read', 'mcp:write'],
+    ttl: { ClientCredentials: 300 },
+    cookies: { keys: ['idemgen-test-cookie-key-0123456789'] },
+    jwks: { keys: [key] },
+    features: {
+      devInteractions: { enabled: false },
+      clientCredentials: { enabled: true },
+      resourceIndicators: {
+        enabled: true,
+        defaultResource: () => undefined as unknown as string,
+        useGrantedResource: () => true,
+        getResourceServerInfo: (_ctx: unknown, resource: string) => ({
+          scope: 'mcp:read mcp:write',
+          audience: resource,
+          accessTokenTTL: 300,
+          accessTokenFormat: 'jwt',
+          jwt: { sign: { alg: 'RS256' } },
+        }),
+      },
+    },
+  });
+  handler = provider.callback();
+  return {
+    issuer,
+    privateJwk: key,
+    async token(client, resource, scope) {
+      const res = await fetch(`${issuer}/token`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({
+          grant_type: 'client_credentials',
+          client_id: client.id,
+          client_secret: client.secret,
+          scope,
+          resource,
+        }),
+      });
+      const body = (await res.json()) as { access_token?: string };
+      if (!res.ok || body.access_token === undefined)
+        throw new Error(`token request failed: ${res.status} ${JSON.stringify(body)}`);
+      return body.access_token;
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
