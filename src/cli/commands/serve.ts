@@ -12,6 +12,8 @@ import { listenHttp } from '../../serve/http.js';
 import { explainEmptySelection } from '../../emit/select.js';
 import { terminalText } from '../../escape/index.js';
 import { buildServeRuntime, ServeSetupError } from '../../serve/runtime.js';
+import { registerCodeMode } from '../../serve/code/register.js';
+import { quickjs } from '../../serve/code/sandbox.js';
 import { openServeStore } from '../../serve/store.js';
 import { resolveRun, reportInputDiagnostics, type CliContext, type CommonArgs } from '../context.js';
 import { VERSION } from '../version.js';
@@ -27,6 +29,7 @@ export interface ServeArgs extends CommonArgs {
   readOnly?: boolean;
   writesOnly?: boolean;
   dynamic?: boolean;
+  code?: boolean;
   baseUrl?: string;
   arg?: string[];
   migrate?: boolean;
@@ -75,6 +78,13 @@ async function serve(ctx: CliContext, args: ServeArgs): Promise<number> {
   const select = selection(config.select, args);
   if (select.readOnly && select.writesOnly)
     throw new ServeSetupError('--read-only and --writes-only exclude each other');
+  if (args.code && args.dynamic) throw new ServeSetupError('--code and --dynamic exclude each other');
+  if (args.code)
+    await quickjs().catch((err: unknown) => {
+      throw new ServeSetupError(
+        `--code needs the QuickJS sandbox: npm install quickjs-emscripten-core @jitl/quickjs-wasmfile-release-sync (${err instanceof Error ? err.message : String(err)})`,
+      );
+    });
   const host = args.host === undefined ? '127.0.0.1' : args.host === '' ? '0.0.0.0' : args.host;
   let tokens: TokenEntry[];
   try {
@@ -126,10 +136,15 @@ async function serve(ctx: CliContext, args: ServeArgs): Promise<number> {
     }
     const makeServer = (): McpServer => {
       const server = new McpServer({ name: 'idemgen-serve', version: VERSION });
-      registerToolRuntime(server, runtime, { dynamic: args.dynamic === true, serverArguments: fixed });
+      if (args.code) registerCodeMode(server, runtime, { runtime, serverArguments: fixed });
+      else registerToolRuntime(server, runtime, { dynamic: args.dynamic === true, serverArguments: fixed });
       return server;
     };
-    const mode = args.dynamic ? 'dynamic (search_tools, describe_tool, invoke_tool)' : `${total} tools`;
+    const mode = args.code
+      ? `code mode (search, execute over ${total} tools)`
+      : args.dynamic
+        ? 'dynamic (search_tools, describe_tool, invoke_tool)'
+        : `${total} tools`;
     if (args.http === undefined) {
       const server = makeServer();
       const transport = new StdioServerTransport();
