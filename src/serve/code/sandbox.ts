@@ -174,6 +174,7 @@ export async function runInSandbox(
   };
   const ctx = runtime.newContext();
   let logBytes = 0;
+  let calls = 0;
   let logCut = false;
   const pending = new Set<QuickJSDeferredPromise>();
   const inflight = new Set<Promise<void>>();
@@ -208,7 +209,19 @@ export async function runInSandbox(
           text.dispose();
           deferred.dispose();
         };
-        const done = host(name, args).then(settle, (err: unknown) =>
+        calls += 1;
+        const answer: Promise<HostAnswer> =
+          calls > limits.calls
+            ? Promise.resolve({
+                ok: false,
+                error: {
+                  code: 'code_too_many_calls',
+                  message: `A run may make at most ${limits.calls} api calls; this one was not made.`,
+                  executed: 'no',
+                },
+              })
+            : host(name, args);
+        const done = answer.then(settle, (err: unknown) =>
           settle({ ok: false, error: { code: 'internal_error', message: String(err) } }),
         );
         inflight.add(done);

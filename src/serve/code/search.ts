@@ -47,47 +47,96 @@ const VERBS: Record<string, readonly string[]> = {
 
 interface Indexed {
   binding: ToolBinding;
+  /** Words of the last literal path segment (`/v1/refunds` → `refund`): the resource the call acts on. */
+  last: Set<string>;
+  /** The other literal path segments and the tool name. */
   path: Set<string>;
   title: Set<string>;
+  /** Top-level argument names and the body's own property names. */
+  args: Set<string>;
   tags: Set<string>;
   text: Set<string>;
+  /** The path ends in a parameter (`/v1/refunds/{refund}`): the call acts on one existing object. */
+  onObject: boolean;
   depth: number;
 }
 
-export function indexBindings(bindings: readonly ToolBinding[]): Indexed[] {
-  return bindings.map((b) => {
-    const literal = b.http.path
-      .split('/')
-      .filter((s) => s !== '' && !s.startsWith('{'))
-      .join(' ');
-    const summary = b.title ?? b.description.split('\n')[0] ?? '';
-    return {
-      binding: b,
-      path: new Set(words(`${literal} ${b.names.mcp}`)),
-      title: new Set(words(summary)),
-      tags: new Set(words((b.tags ?? []).join(' '))),
-      text: new Set(words(b.description)),
-      depth: b.http.path.split('/').filter((s) => s !== '').length,
-    };
-  });
+export interface SearchIndex {
+  entries: Indexed[];
+  /** In how many operations each word occurs (any field): rare words tell operations apart. */
+  df: Map<string, number>;
 }
 
+function argNames(schema: Record<string, unknown>): string[] {
+  const props = isObj(schema.properties) ? schema.properties : {};
+  const body = props.body;
+  const inner = isObj(body) && isObj(body.properties) ? Object.keys(body.properties) : [];
+  return [...Object.keys(props), ...inner];
+}
+
+export function indexBindings(bindings: readonly ToolBinding[]): SearchIndex {
+  const df = new Map<string, number>();
+  const entries = bindings.map((b) => {
+    const segments = b.http.path.split('/').filter((s) => s !== '');
+    const literals = segments.filter((s) => !s.startsWith('{'));
+    const summary = b.title ?? b.description.split('\n')[0] ?? '';
+    const x: Indexed = {
+      binding: b,
+      last: new Set(words(literals.at(-1) ?? '')),
+      path: new Set(words(`${literals.slice(0, -1).join(' ')} ${b.names.mcp}`)),
+      title: new Set(words(summary)),
+      args: new Set(words(argNames(b.inputSchema).join(' '))),
+      tags: new Set(words((b.tags ?? []).join(' '))),
+      text: new Set(words(b.description)),
+      onObject: segments.at(-1)?.startsWith('{') ?? false,
+      depth: segments.length,
+    };
+    const all = new Set([...x.last, ...x.path, ...x.title, ...x.args, ...x.tags, ...x.text]);
+    for (const w of all) df.set(w, (df.get(w) ?? 0) + 1);
+    return x;
+  });
+  return { entries, df };
+}
+
+/** Per query word, the best field it occurs in. */
+const FIELDS: readonly [keyof Indexed, number][] = [
+  ['last', 4],
+  ['path', 3],
+  ['title', 2],
+  ['args', 2],
+  ['tags', 1],
+  ['text', 1],
+];
+
+const CREATE_VERBS = new Set(['create', 'add', 'make', 'send', 'refund', 'new']);
+
 /**
- * Path and name words weigh most, then the summary and tags, then the description; a query verb that fits
- * the method adds a point. Ties go to the shorter path (the top-level resource), then to spec order.
+ * Each query word scores the best field it occurs in (the resource the path ends in most, then the rest
+ * of the path and the name, the summary and argument names, then tags and the description), weighted by
+ * how rare the word is across the API. A query verb that fits the method adds a point; a query that
+ * starts with a verb the method does not fit (`refund …` against a GET) halves the score, and a
+ * create-like verb against a write on one existing object (`POST …/refunds/{refund}` is an update)
+ * takes 40% off. Ties go to the shorter path, then to spec order, so the output is stable.
  */
-export function rank(index: readonly Indexed[], query: string, limit: number): ToolBinding[] {
+export function rank(index: SearchIndex, query: string, limit: number): ToolBinding[] {
   const q = [...new Set(words(query))];
+  const total = index.entries.length;
+  const idf = (w: string): number => Math.log(1 + total / (1 + (index.df.get(w) ?? 0)));
   const methods = new Set(q.flatMap((w) => VERBS[w] ?? []));
-  const scored = index.map((x, i) => {
+  const leadWord = q[0] ?? '';
+  const lead = VERBS[leadWord];
+  const scored = index.entries.map((x, i) => {
     let s = 0;
     for (const w of q) {
-      if (x.path.has(w)) s += 3;
-      if (x.title.has(w)) s += 2;
-      if (x.tags.has(w)) s += 1;
-      if (x.text.has(w)) s += 1;
+      let best = 0;
+      for (const [field, weight] of FIELDS) if ((x[field] as Set<string>).has(w)) best = Math.max(best, weight);
+      s += best * idf(w);
     }
-    if (s > 0 && methods.has(x.binding.http.method.toUpperCase())) s += 1;
+    if (s === 0) return { x, i, s };
+    const method = x.binding.http.method.toUpperCase();
+    if (methods.has(method)) s += 1;
+    if (lead !== undefined && !lead.includes(method)) s *= 0.5;
+    if (CREATE_VERBS.has(leadWord) && x.onObject && method !== 'GET') s *= 0.6;
     return { x, i, s };
   });
   return scored
@@ -155,7 +204,7 @@ export interface SearchResult {
 }
 
 export function searchOperations(
-  index: readonly Indexed[],
+  index: SearchIndex,
   query: string,
   hidden: ReadonlySet<string>,
   limit = 8,
