@@ -18,10 +18,10 @@ import type { ToolCallError } from '../../runtime/tools/types.js';
 import { runCode, type CodeRunOptions } from './run.js';
 import { indexBindings, searchOperations } from './search.js';
 
-export const CODE_SEARCH_TOOL = 'search';
-export const CODE_EXECUTE_TOOL = 'execute';
+const CODE_SEARCH_TOOL = 'search';
+const CODE_EXECUTE_TOOL = 'execute';
 
-export function codeTools(limits: { codeBytes: number }): Record<string, unknown>[] {
+function codeTools(limits: { codeBytes: number }): Record<string, unknown>[] {
   return [
     {
       name: CODE_SEARCH_TOOL,

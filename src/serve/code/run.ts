@@ -19,7 +19,7 @@ export interface CodeRunOptions {
 }
 
 /** One `api` call of a run, as reported back to the model. */
-export interface RunCall {
+interface RunCall {
   tool: string;
   /** Writes only: the write's number in the run (1-based). */
   write?: number;
@@ -33,7 +33,7 @@ export type CodeRunResult =
   | { ok: false; error: ToolCallError; calls: RunCall[]; logs: string[] };
 
 /** The key of write `ordinal` in run `runKey`, within the binding's key length limits. */
-export function writeKey(runKey: string, ordinal: number, b: ToolBinding): string {
+function writeKey(runKey: string, ordinal: number, b: ToolBinding): string {
   const hex = createHash('sha256')
     .update(JSON.stringify(['idemgen-code', runKey, ordinal]))
     .digest('hex');

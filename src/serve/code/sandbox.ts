@@ -42,7 +42,7 @@ export const DEFAULT_LIMITS: SandboxLimits = {
 export type HostAnswer = { ok: true; value: unknown } | { ok: false; error: Record<string, unknown> };
 export type HostCall = (tool: string, args: unknown) => Promise<HostAnswer>;
 
-export type SandboxFailureCode =
+type SandboxFailureCode =
   | 'code_too_large'
   | 'code_syntax_error'
   | 'code_threw'

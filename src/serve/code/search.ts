@@ -13,7 +13,7 @@ const isObj = (v: unknown): v is Schema => typeof v === 'object' && v !== null &
 const STOP = new Set(['a', 'an', 'the', 'to', 'of', 'for', 'in', 'on', 'by', 'with', 'and', 'or', 'my', 'all', 'new']);
 
 /** Lower-case words, camelCase split, a plural `s` dropped (`Refunds` → `refund`). */
-export function words(text: string): string[] {
+function words(text: string): string[] {
   return text
     .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
     .toLowerCase()
@@ -118,7 +118,7 @@ const CREATE_VERBS = new Set(['create', 'add', 'make', 'send', 'refund', 'new'])
  * create-like verb against a write on one existing object (`POST …/refunds/{refund}` is an update)
  * takes 40% off. Ties go to the shorter path, then to spec order, so the output is stable.
  */
-export function rank(index: SearchIndex, query: string, limit: number): ToolBinding[] {
+function rank(index: SearchIndex, query: string, limit: number): ToolBinding[] {
   const q = [...new Set(words(query))];
   const total = index.entries.length;
   const idf = (w: string): number => Math.log(1 + total / (1 + (index.df.get(w) ?? 0)));
@@ -150,7 +150,7 @@ const IDENT = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
 const prop = (name: string): string => (IDENT.test(name) ? name : JSON.stringify(name));
 
 /** A schema as a short TypeScript-like type; nesting past `depth` becomes `{…}`. */
-export function typeOf(schema: unknown, depth = 2): string {
+function typeOf(schema: unknown, depth = 2): string {
   if (!isObj(schema)) return 'unknown';
   if (Array.isArray(schema.enum)) {
     const values = schema.enum.slice(0, 8).map((v) => JSON.stringify(v));
@@ -186,7 +186,7 @@ export function typeOf(schema: unknown, depth = 2): string {
 const wrap = (t: string): string => (/[|{ ]/.test(t) ? `(${t})` : t);
 
 /** `api.name(args: {…})`: the key property and the server's own arguments removed. */
-export function signature(b: ToolBinding, hidden: ReadonlySet<string>): string {
+function signature(b: ToolBinding, hidden: ReadonlySet<string>): string {
   const schema = b.inputSchema;
   const props = isObj(schema.properties) ? schema.properties : {};
   const keep = Object.keys(props).filter((k) => k !== b.keyProperty && !hidden.has(k));
