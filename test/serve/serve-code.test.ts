@@ -11,38 +11,8 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFaultServer, jsonAnswer, type FaultServer } from '../helpers/fault-server.js';
 import { call, httpClient, type Result } from '../emit/mcp/client.js';
+import { SHOP_SPEC } from './shop-spec.js';
 import { spawnServe, type ServeProcess } from './spawn-serve.js';
-
-const json = (schema: Record<string, unknown>) => ({
-  required: true,
-  content: { 'application/json': { schema } },
-});
-const ok = { '200': { description: 'ok', content: { 'application/json': { schema: { type: 'object' } } } } };
-
-const SHOP_SPEC = {
-  openapi: '3.1.0',
-  info: { title: 'Shop API', version: '1.0.0' },
-  servers: [{ url: 'https://shop.example.com' }],
-  paths: {
-    '/orders': {
-      post: {
-        operationId: 'createOrder',
-        summary: 'Create an order',
-        requestBody: json({ type: 'object', required: ['item'], properties: { item: { type: 'string' } } }),
-        responses: ok,
-      },
-    },
-    '/shipments': {
-      post: {
-        operationId: 'createShipment',
-        summary: 'Ship an order',
-        requestBody: json({ type: 'object', required: ['order'], properties: { order: { type: 'string' } } }),
-        responses: ok,
-      },
-    },
-    '/status': { get: { operationId: 'getStatus', summary: 'Warehouse status', responses: ok } },
-  },
-};
 
 let api: FaultServer;
 let serve: ServeProcess;

@@ -92,7 +92,7 @@ export async function runCode(
     return { ok: false, error: { ...outcome.error } };
   };
 
-  const ran = await runInSandbox(code, [...byName.keys()], host, opts.limits ?? DEFAULT_LIMITS);
+  const ran = await runInSandbox(code, [...byName.keys()], host, opts.limits ?? DEFAULT_LIMITS, ctx.signal);
   if (ran.ok) return { ok: true, result: ran.value, calls, logs: ran.logs };
   const executed = calls.some((c) => c.write !== undefined && c.ok && c.was_replay === false);
   const error: ToolCallError = {

@@ -51,7 +51,8 @@ type SandboxFailureCode =
   | 'code_stack_overflow'
   | 'code_result_not_json'
   | 'code_output_too_large'
-  | 'code_never_settles';
+  | 'code_never_settles'
+  | 'cancelled';
 
 export type SandboxResult =
   | { ok: true; value: unknown; logs: string[] }
@@ -144,6 +145,8 @@ export async function runInSandbox(
   names: readonly string[],
   host: HostCall,
   limits: SandboxLimits = DEFAULT_LIMITS,
+  /** The caller stopped waiting (MCP cancel): the script is stopped at its next interrupt check or await. */
+  signal?: AbortSignal,
 ): Promise<SandboxResult> {
   const logs: string[] = [];
   if (utf8Bytes(code) > limits.codeBytes)
@@ -155,11 +158,12 @@ export async function runInSandbox(
   const started = Date.now();
   let spent = 0;
   let segmentStart = -1;
-  let stopped: 'cpu' | 'wall' | undefined;
+  let stopped: 'cpu' | 'wall' | 'cancelled' | undefined;
   runtime.setInterruptHandler(() => {
     if (stopped) return true;
     const now = Date.now();
-    if (segmentStart >= 0 && spent + (now - segmentStart) > limits.cpuMs) stopped = 'cpu';
+    if (signal?.aborted) stopped = 'cancelled';
+    else if (segmentStart >= 0 && spent + (now - segmentStart) > limits.cpuMs) stopped = 'cpu';
     else if (now - started > limits.wallMs) stopped = 'wall';
     return stopped !== undefined;
   });
@@ -210,8 +214,13 @@ export async function runInSandbox(
           deferred.dispose();
         };
         calls += 1;
-        const answer: Promise<HostAnswer> =
-          calls > limits.calls
+        if (signal?.aborted) stopped ??= 'cancelled';
+        const answer: Promise<HostAnswer> = stopped
+          ? Promise.resolve({
+              ok: false,
+              error: { code: 'cancelled', message: 'The run was stopped; this call was not made.', executed: 'no' },
+            })
+          : calls > limits.calls
             ? Promise.resolve({
                 ok: false,
                 error: {
@@ -271,6 +280,7 @@ export async function runInSandbox(
     const limitHit = (message: string): SandboxResult | undefined => {
       if (stopped === 'cpu')
         return fail('code_timeout', `The script ran past its ${limits.cpuMs} ms CPU budget and was stopped.`);
+      if (stopped === 'cancelled') return fail('cancelled', 'The caller stopped waiting, so the script was stopped.');
       if (stopped === 'wall')
         return fail('code_timeout', `The run took longer than ${limits.wallMs} ms and was stopped.`);
       if (/out of memory/i.test(message))
@@ -338,18 +348,21 @@ export async function runInSandbox(
           'The script awaits something that never settles (only api.* calls resolve from outside).',
         );
       const left = limits.wallMs - (Date.now() - started);
-      if (left <= 0) {
-        stopped = 'wall';
-        return limitHit('') as SandboxResult;
-      }
+      if (left <= 0) stopped = 'wall';
+      if (signal?.aborted) stopped = 'cancelled';
+      if (stopped) return limitHit('') as SandboxResult;
       let timer: NodeJS.Timeout | undefined;
+      let onAbort: (() => void) | undefined;
       await Promise.race([
         ...inflight,
         new Promise<void>((resolve) => {
           timer = setTimeout(resolve, left);
+          onAbort = resolve;
+          signal?.addEventListener('abort', onAbort, { once: true });
         }),
       ]);
       clearTimeout(timer);
+      if (onAbort) signal?.removeEventListener('abort', onAbort);
     }
   } finally {
     alive = false;
