@@ -115,6 +115,13 @@ describe('serve --code', () => {
     ['oversized code', `return ${JSON.stringify('x'.repeat(70_000))};`, 'code_too_large', /at most 65536/],
     ['endless loop', 'for (;;) {}', 'code_timeout', /CPU budget/],
     ['deep recursion', 'function f(n) { return f(n + 1) + 1; } return f(0);', 'code_stack_overflow', /recursed/],
+    [
+      'deeply nested data',
+      'let a = {}; for (let i = 0; i < 1e5; i++) a = { a }; return JSON.stringify(a).length;',
+      'code_stack_overflow',
+      /nested too deeply|recursed/,
+    ],
+    ['an endless await loop', 'for (;;) await null;', 'code_timeout', /CPU budget/],
     ['memory', 'const a = new Array(1e8).fill(1); return a.length;', 'code_out_of_memory', /memory/],
     ['huge result', 'return "x".repeat(1e6);', 'code_output_too_large', /Return less/],
     ['function result', 'return { f() {} };', 'code_result_not_json', /function/],

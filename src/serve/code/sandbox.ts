@@ -52,29 +52,35 @@ type SandboxFailureCode =
   | 'code_result_not_json'
   | 'code_output_too_large'
   | 'code_never_settles'
+  | 'code_aborted'
   | 'cancelled';
 
 export type SandboxResult =
   | { ok: true; value: unknown; logs: string[] }
   | { ok: false; code: SandboxFailureCode; message: string; logs: string[] };
 
-let modulePromise: Promise<QuickJSWASMModule> | undefined;
+let packages:
+  | Promise<{ load: (variant: QuickJSSyncVariant) => Promise<QuickJSWASMModule>; variant: QuickJSSyncVariant }>
+  | undefined;
 
 /**
- * The wasm module is compiled once per process; every run gets a runtime of its own. `serve --code` calls
- * this at start, so a missing package is a start-up message, not a failed call.
+ * A fresh wasm instance (its own linear memory) per run, ~30–130 ms: a script that traps the instance
+ * (a native stack overflow in deep C recursion, an engine assertion) takes nothing with it, and the memory
+ * a run grew is freed with it. `serve --code` calls this at start, so a missing package is a start-up
+ * message, not a failed call.
  */
-export function quickjs(): Promise<QuickJSWASMModule> {
-  modulePromise ??= (async () => {
+export async function quickjs(): Promise<QuickJSWASMModule> {
+  packages ??= (async () => {
     const [{ newQuickJSWASMModuleFromVariant }, variant] = await Promise.all([
       import('quickjs-emscripten-core'),
       import('@jitl/quickjs-wasmfile-release-sync'),
     ]);
     // Typed as CommonJS (the default is the module object), loaded as ESM (the default is the variant).
     const loaded = variant.default as unknown as QuickJSSyncVariant & { default?: QuickJSSyncVariant };
-    return newQuickJSWASMModuleFromVariant(loaded.default ?? loaded);
+    return { load: newQuickJSWASMModuleFromVariant, variant: loaded.default ?? loaded };
   })();
-  return modulePromise;
+  const { load, variant } = await packages;
+  return load(variant);
 }
 
 /**
@@ -150,8 +156,39 @@ export async function runInSandbox(
 ): Promise<SandboxResult> {
   const logs: string[] = [];
   if (utf8Bytes(code) > limits.codeBytes)
-    return fail('code_too_large', `The code is ${utf8Bytes(code)} bytes; at most ${limits.codeBytes} are accepted.`);
+    return {
+      ok: false,
+      code: 'code_too_large',
+      message: `The code is ${utf8Bytes(code)} bytes; at most ${limits.codeBytes} are accepted.`,
+      logs,
+    };
   const module = await quickjs();
+  try {
+    return await runInModule(module, code, names, host, limits, signal, logs);
+  } catch (err) {
+    // The instance trapped (the host's stack ran out inside the engine's C code, or an engine assertion):
+    // it is dropped with this run; the process and the next run are unaffected.
+    const overflow = err instanceof RangeError || /stack/i.test(String(err));
+    return {
+      ok: false,
+      code: overflow ? 'code_stack_overflow' : 'code_aborted',
+      message: overflow
+        ? 'The script nested too deeply (the engine ran out of stack) and was stopped.'
+        : `The sandbox stopped on an internal fault (${err instanceof Error ? err.message : String(err)}); nothing more of this script ran.`,
+      logs,
+    };
+  }
+}
+
+async function runInModule(
+  module: QuickJSWASMModule,
+  code: string,
+  names: readonly string[],
+  host: HostCall,
+  limits: SandboxLimits,
+  signal: AbortSignal | undefined,
+  logs: string[],
+): Promise<SandboxResult> {
   const runtime = module.newRuntime();
   runtime.setMemoryLimit(limits.memoryBytes);
   runtime.setMaxStackSize(limits.stackBytes);
@@ -183,6 +220,7 @@ export async function runInSandbox(
   const pending = new Set<QuickJSDeferredPromise>();
   const inflight = new Set<Promise<void>>();
   let alive = true;
+  let trapped = false;
   const handles: QuickJSHandle[] = [];
   const keep = (h: QuickJSHandle): QuickJSHandle => {
     handles.push(h);
@@ -364,12 +402,19 @@ export async function runInSandbox(
       clearTimeout(timer);
       if (onAbort) signal?.removeEventListener('abort', onAbort);
     }
+  } catch (err) {
+    trapped = true;
+    throw err;
   } finally {
     alive = false;
-    for (const d of pending) d.dispose();
-    for (const h of handles.reverse()) if (h.alive) h.dispose();
-    disposeQuietly(ctx);
-    disposeQuietly(runtime);
+    // An interrupted or trapped instance may still hold objects the engine would assert on while freeing
+    // them; it is dropped whole instead (it belongs to this run alone).
+    if (stopped === undefined && !trapped) {
+      for (const d of pending) disposeQuietly(d);
+      for (const h of handles.reverse()) if (h.alive) disposeQuietly(h);
+      disposeQuietly(ctx);
+      disposeQuietly(runtime);
+    }
   }
 }
 
