@@ -90,6 +90,23 @@ describe('code-mode runs', () => {
     expect(writes()).toBe(before);
   });
 
+  it('refuses a run past the concurrency limit without running it', async () => {
+    api.inject({ kind: 'delay', ms: 500 });
+    const slow = runCode(opts, 'return (await api.getStatus({})).effect;', 'busy-run-key-0000001', {});
+    await api.arrived(api.requests.length + 1);
+    const refused = await runCode(
+      { ...opts, maxConcurrentRuns: 1 },
+      `await api.createOrder({ body: { item: 'busy' } });`,
+      'busy-run-key-0000002',
+      {},
+    );
+    expect(refused.ok).toBe(false);
+    if (!refused.ok) expect([refused.error.code, refused.error.executed]).toEqual(['code_busy', 'no']);
+    expect((await slow).ok).toBe(true);
+    const after = await runCode({ ...opts, maxConcurrentRuns: 1 }, 'return 1;', 'busy-run-key-0000003', {});
+    expect(after).toMatchObject({ ok: true, result: 1 });
+  });
+
   it('cuts console output at its share of the output limit', async () => {
     const run = await runCode(
       { ...opts, limits: { ...DEFAULT_LIMITS, outputBytes: 4_000 } },

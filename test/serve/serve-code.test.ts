@@ -11,6 +11,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFaultServer, jsonAnswer, type FaultServer } from '../helpers/fault-server.js';
 import { call, httpClient, type Result } from '../emit/mcp/client.js';
+import { runCli } from '../helpers/cli.js';
 import { SHOP_SPEC } from './shop-spec.js';
 import { spawnServe, type ServeProcess } from './spawn-serve.js';
 
@@ -18,9 +19,10 @@ let api: FaultServer;
 let serve: ServeProcess;
 let client: Client;
 let statusReads = 0;
+let dir: string;
 
 beforeAll(async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'idemgen-serve-code-'));
+  dir = mkdtempSync(join(tmpdir(), 'idemgen-serve-code-'));
   const spec = join(dir, 'shop.json');
   writeFileSync(spec, JSON.stringify(SHOP_SPEC));
   // The warehouse is not ready on the first status read, ready afterwards: the transient failure a re-run survives.
@@ -166,6 +168,12 @@ describe('serve --code', () => {
     }
     expect(writes()).toBe(before);
   }, 180_000);
+
+  it('does not start with both --code and --dynamic', async () => {
+    const run = await runCli(['serve', 'shop.json', '--code', '--dynamic'], dir);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('--code and --dynamic exclude each other');
+  });
 
   it('refuses bad execute arguments before running anything', async () => {
     const noCode = await call(client, 'execute', { code: 42, idempotency_key: 'bad-args-key-00000001' });

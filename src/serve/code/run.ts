@@ -16,7 +16,11 @@ export interface CodeRunOptions {
   /** Arguments the server fills in (`--arg`), overriding what the script sends. */
   serverArguments?: Record<string, unknown>;
   limits?: SandboxLimits;
+  /** Runs at once in this process (each may hold its memory limit); more are refused with `code_busy`. Default 8. */
+  maxConcurrentRuns?: number;
 }
+
+let running = 0;
 
 /** One `api` call of a run, as reported back to the model. */
 interface RunCall {
@@ -92,7 +96,24 @@ export async function runCode(
     return { ok: false, error: { ...outcome.error } };
   };
 
-  const ran = await runInSandbox(code, [...byName.keys()], host, opts.limits ?? DEFAULT_LIMITS, ctx.signal);
+  if (running >= (opts.maxConcurrentRuns ?? 8)) {
+    const error: ToolCallError = {
+      code: 'code_busy',
+      message:
+        'The server is running as many scripts as it allows; nothing was run. Retry shortly (the same key is fine).',
+      executed: 'no',
+      retry_same_key: true,
+      retry_after_ms: 1_000,
+    };
+    return { ok: false, error, calls, logs: [] };
+  }
+  running += 1;
+  let ran: Awaited<ReturnType<typeof runInSandbox>>;
+  try {
+    ran = await runInSandbox(code, [...byName.keys()], host, opts.limits ?? DEFAULT_LIMITS, ctx.signal);
+  } finally {
+    running -= 1;
+  }
   if (ran.ok) return { ok: true, result: ran.value, calls, logs: ran.logs };
   const executed = calls.some((c) => c.write !== undefined && c.ok && c.was_replay === false);
   const error: ToolCallError = {
