@@ -70,11 +70,11 @@ export async function runCode(
     if (b === undefined) return refuse('unknown_tool', `There is no tool named ${JSON.stringify(tool)}.`);
     if (!isObj(args)) return refuse('invalid_arguments', `api.${tool}: arguments must be a JSON object.`);
     const own = Object.keys(isObj(b.inputSchema.properties) ? b.inputSchema.properties : {});
-    const injected = Object.fromEntries(own.filter((p) => p in fixed).map((p) => [p, fixed[p]]));
+    const injected = Object.fromEntries(own.filter((p) => Object.hasOwn(fixed, p)).map((p) => [p, fixed[p]]));
     const sent: Record<string, unknown> = { ...args, ...injected };
     const entry: RunCall = { tool, ok: false };
     if (b.effect === 'write') {
-      if (b.keyProperty !== undefined && b.keyProperty in args)
+      if (b.keyProperty !== undefined && Object.hasOwn(args, b.keyProperty))
         return refuse(
           'invalid_arguments',
           `api.${tool}: leave ${b.keyProperty} out; code mode derives each write's key from the run's idempotency_key.`,
