@@ -269,6 +269,11 @@ function buildParser(
             type: 'boolean',
             describe: 'List search_tools, describe_tool and invoke_tool instead of every tool (large APIs)',
           })
+          .option('code', {
+            type: 'boolean',
+            describe:
+              'Code mode: list search and execute; execute runs a script calling api.<tool>(args) in a QuickJS sandbox, each write keyed by the run key and its position',
+          })
           .option('base-url', {
             type: 'string',
             describe: "The API base URL (default: the spec's first absolute server)",

@@ -15,6 +15,8 @@ import type { ResolvedConfig } from '../../config/types.js';
 import { explainEmptySelection } from '../../emit/select.js';
 import { terminalText } from '../../escape/index.js';
 import { buildServeRuntime, ServeSetupError } from '../../serve/runtime.js';
+import { registerCodeMode } from '../../serve/code/register.js';
+import { quickjs } from '../../serve/code/sandbox.js';
 import { openServeStore } from '../../serve/store.js';
 import { resolveRun, reportInputDiagnostics, type CliContext, type CommonArgs } from '../context.js';
 import { VERSION } from '../version.js';
@@ -30,6 +32,7 @@ export interface ServeArgs extends CommonArgs {
   readOnly?: boolean;
   writesOnly?: boolean;
   dynamic?: boolean;
+  code?: boolean;
   baseUrl?: string;
   arg?: string[];
   migrate?: boolean;
@@ -112,6 +115,18 @@ async function serve(ctx: CliContext, args: ServeArgs): Promise<number> {
   const select = selection(config.select, args);
   if (select.readOnly && select.writesOnly)
     throw new ServeSetupError('--read-only and --writes-only exclude each other');
+  if (args.code && args.dynamic) throw new ServeSetupError('--code and --dynamic exclude each other');
+  // `execute` keys a run by its own idempotency_key; the host's turn does not reach code mode yet.
+  if (args.code && (args.keySource ?? config.tools.keySource) === 'intent')
+    throw new ServeSetupError(
+      '--code and --key-source intent exclude each other (execute takes its own idempotency_key)',
+    );
+  if (args.code)
+    await quickjs().catch((err: unknown) => {
+      throw new ServeSetupError(
+        `--code needs the QuickJS sandbox: npm install quickjs-emscripten-core @jitl/quickjs-wasmfile-release-sync (${err instanceof Error ? err.message : String(err)})`,
+      );
+    });
   const host = args.host === undefined ? '127.0.0.1' : args.host === '' ? '0.0.0.0' : args.host;
   let tokens: TokenEntry[];
   try {
@@ -181,16 +196,20 @@ async function serve(ctx: CliContext, args: ServeArgs): Promise<number> {
               ...(oauth ? { writeScope: oauth.writeScope } : {}),
               ...(upstream ? { upstream } : {}),
             });
-      registerToolRuntime(server, view.runtime, {
-        dynamic: args.dynamic === true,
-        serverArguments: fixed,
-        keySource,
-        ...(view.listed ? { listed: view.listed } : {}),
-      });
+      if (args.code) registerCodeMode(server, view.runtime, { runtime: view.runtime, serverArguments: fixed });
+      else
+        registerToolRuntime(server, view.runtime, {
+          dynamic: args.dynamic === true,
+          serverArguments: fixed,
+          keySource,
+          ...(view.listed ? { listed: view.listed } : {}),
+        });
       return server;
     };
     const keyed = keySource === 'intent' ? ", writes keyed by the host's _meta intent" : '';
-    const mode = `${args.dynamic ? 'dynamic (search_tools, describe_tool, invoke_tool)' : `${total} tools`}${keyed}`;
+    const mode = args.code
+      ? `code mode (search, execute over ${total} tools)`
+      : `${args.dynamic ? 'dynamic (search_tools, describe_tool, invoke_tool)' : `${total} tools`}${keyed}`;
     if (args.http === undefined) {
       const server = makeServer();
       const transport = new StdioServerTransport();

@@ -1,0 +1,147 @@
+/**
+ * `serve --code`: two tools instead of one per operation. `search` finds operations and shows how to call
+ * them; `execute` runs a script whose only way out is `api.<tool>(args)` (run.ts, sandbox.ts). Like
+ * registerToolRuntime, this owns `tools/list` and `tools/call` on the SDK server.
+ */
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import {
+  CallToolRequestSchema,
+  ErrorCode,
+  ListToolsRequestSchema,
+  McpError,
+  type CallToolResult,
+} from '@modelcontextprotocol/sdk/types.js';
+import { validateKey } from '../../runtime/core/keys.js';
+import type { McpToolRuntime } from '../../runtime/mcp/register.js';
+import { defaultScope, ScopeUnknownError } from '../../runtime/mcp/with-idempotency.js';
+import type { ToolCallError } from '../../runtime/tools/types.js';
+import { runCode, type CodeRunOptions } from './run.js';
+import { indexBindings, searchOperations } from './search.js';
+
+const CODE_SEARCH_TOOL = 'search';
+const CODE_EXECUTE_TOOL = 'execute';
+
+function codeTools(limits: { codeBytes: number }): Record<string, unknown>[] {
+  return [
+    {
+      name: CODE_SEARCH_TOOL,
+      description:
+        'Find API operations by what they do (e.g. "refund a charge"). Each result gives the name to call as api.<name>(args) inside execute, with a compact signature of its arguments.',
+      inputSchema: {
+        type: 'object',
+        properties: {
+          query: { type: 'string', description: 'What you want to do, in a few words.' },
+          limit: { type: 'integer', minimum: 1, maximum: 30, description: 'At most this many results (default 8).' },
+        },
+        required: ['query'],
+      },
+      annotations: { readOnlyHint: true, openWorldHint: false },
+    },
+    {
+      name: CODE_EXECUTE_TOOL,
+      description:
+        "Run JavaScript: `code` is the body of an async function; `return` its result (JSON). Call operations as `await api.<name>(args)` with the arguments search shows (no idempotency_key: each write is keyed by this run's idempotency_key and its position). A failed call throws an Error with `code` and `details`. No network, modules or file system; console.log output is returned. If a run fails, send the SAME code with the SAME idempotency_key: writes that completed are replayed, not repeated. A different script needs a new key.",
+      inputSchema: {
+        type: 'object',
+        properties: {
+          code: { type: 'string', maxLength: limits.codeBytes, description: 'The body of an async function.' },
+          idempotency_key: {
+            type: 'string',
+            minLength: 16,
+            maxLength: 255,
+            description: 'One key per intended run (for example a UUID); reuse it when retrying that run.',
+          },
+        },
+        required: ['code', 'idempotency_key'],
+      },
+      annotations: { destructiveHint: true, idempotentHint: true, openWorldHint: true },
+    },
+  ];
+}
+
+const asRecord = (value: unknown): Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+
+function refused(error: ToolCallError): CallToolResult {
+  return {
+    content: [{ type: 'text', text: `${error.message}\n${JSON.stringify({ error })}` }],
+    structuredContent: { error },
+    isError: true,
+  };
+}
+
+export function registerCodeMode(server: McpServer, runtime: McpToolRuntime, options: CodeRunOptions): void {
+  const { limits } = options;
+  const codeBytes = limits?.codeBytes ?? 64 * 1024;
+  const index = indexBindings(runtime.list());
+  const hidden = new Set(Object.keys(options.serverArguments ?? {}));
+  const listed = codeTools({ codeBytes });
+  const low = server.server;
+  low.registerCapabilities({ tools: {} });
+  low.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: listed as never }));
+  low.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+    const { name } = request.params;
+    const args = asRecord(request.params.arguments);
+    if (name === CODE_SEARCH_TOOL) {
+      if (typeof args.query !== 'string' || args.query.trim() === '')
+        return refused({
+          code: 'invalid_arguments',
+          message: 'search needs a non-empty query.',
+          executed: 'no',
+          retry_same_key: true,
+        });
+      const operations = searchOperations(
+        index,
+        args.query,
+        hidden,
+        typeof args.limit === 'number' ? args.limit : undefined,
+      );
+      return {
+        content: [{ type: 'text', text: JSON.stringify({ operations }) }],
+        structuredContent: { operations },
+      };
+    }
+    if (name !== CODE_EXECUTE_TOOL) throw new McpError(ErrorCode.InvalidParams, `Tool ${name} not found`);
+    const bad = (message: string) =>
+      refused({
+        code: 'invalid_arguments',
+        message: `${message} Nothing was run.`,
+        executed: 'no',
+        retry_same_key: true,
+      });
+    if (typeof args.code !== 'string') return bad('execute needs `code`, a string.');
+    try {
+      validateKey(args.idempotency_key, { operation: 'execute' });
+    } catch (err) {
+      return bad(`idempotency_key: ${(err as Error).message}.`);
+    }
+    let scope: string | undefined;
+    try {
+      scope = defaultScope(extra);
+    } catch (err) {
+      if (err instanceof ScopeUnknownError)
+        return refused({
+          code: 'idempotency_scope_unknown',
+          message: `Server configuration error: ${err.message}. Nothing was run.`,
+          executed: 'no',
+          retry_same_key: true,
+        });
+      throw err;
+    }
+    const run = await runCode(options, args.code, args.idempotency_key as string, {
+      format: 'mcp',
+      scope,
+      signal: extra.signal,
+    });
+    if (!run.ok) {
+      const body = { error: run.error, calls: run.calls, logs: run.logs };
+      return {
+        content: [{ type: 'text', text: `${run.error.message}\n${JSON.stringify(body)}` }],
+        structuredContent: body,
+        isError: true,
+      };
+    }
+    const body = { result: run.result, calls: run.calls, logs: run.logs };
+    return { content: [{ type: 'text', text: JSON.stringify(body) }], structuredContent: body };
+  });
+}

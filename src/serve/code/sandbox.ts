@@ -1,0 +1,427 @@
+/**
+ * The code-mode sandbox: a script runs inside QuickJS compiled to WebAssembly (quickjs-emscripten), a
+ * fresh runtime per run. Nothing of Node is reachable from inside — no `process`, `require`, module
+ * loader, `fetch` or file system exist there — and the one door out is the host function behind
+ * `api.<tool>(args)`, which takes a tool name and JSON text and answers with JSON text. Limits: code size,
+ * CPU time spent inside the interpreter (interrupt handler), wall time, memory, stack, host calls and
+ * output. Every failure comes back as a `SandboxFailure` with a stable code, never as an exception.
+ */
+import type {
+  QuickJSDeferredPromise,
+  QuickJSHandle,
+  QuickJSSyncVariant,
+  QuickJSWASMModule,
+} from 'quickjs-emscripten-core';
+
+export interface SandboxLimits {
+  /** UTF-8 bytes of the script. */
+  codeBytes: number;
+  /** Milliseconds the interpreter may run (time spent waiting for tool calls does not count). */
+  cpuMs: number;
+  /** Milliseconds for the whole run, tool calls included. */
+  wallMs: number;
+  memoryBytes: number;
+  stackBytes: number;
+  /** Bytes of the result's JSON plus the console output. */
+  outputBytes: number;
+  /** `api` calls per run. */
+  calls: number;
+}
+
+export const DEFAULT_LIMITS: SandboxLimits = {
+  codeBytes: 64 * 1024,
+  cpuMs: 2_000,
+  wallMs: 120_000,
+  memoryBytes: 32 * 1024 * 1024,
+  stackBytes: 128 * 1024,
+  outputBytes: 256 * 1024,
+  calls: 100,
+};
+
+/** What the host answers to one `api` call: the value the script receives, or the error it sees thrown. */
+export type HostAnswer = { ok: true; value: unknown } | { ok: false; error: Record<string, unknown> };
+export type HostCall = (tool: string, args: unknown) => Promise<HostAnswer>;
+
+type SandboxFailureCode =
+  | 'code_too_large'
+  | 'code_syntax_error'
+  | 'code_threw'
+  | 'code_timeout'
+  | 'code_out_of_memory'
+  | 'code_stack_overflow'
+  | 'code_result_not_json'
+  | 'code_output_too_large'
+  | 'code_never_settles'
+  | 'code_aborted'
+  | 'cancelled';
+
+export type SandboxResult =
+  | { ok: true; value: unknown; logs: string[] }
+  | { ok: false; code: SandboxFailureCode; message: string; logs: string[] };
+
+let packages:
+  | Promise<{ load: (variant: QuickJSSyncVariant) => Promise<QuickJSWASMModule>; variant: QuickJSSyncVariant }>
+  | undefined;
+
+/**
+ * A fresh wasm instance (its own linear memory) per run, ~30–130 ms: a script that traps the instance
+ * (a native stack overflow in deep C recursion, an engine assertion) takes nothing with it, and the memory
+ * a run grew is freed with it. `serve --code` calls this at start, so a missing package is a start-up
+ * message, not a failed call.
+ */
+export async function quickjs(): Promise<QuickJSWASMModule> {
+  packages ??= (async () => {
+    const [{ newQuickJSWASMModuleFromVariant }, variant] = await Promise.all([
+      import('quickjs-emscripten-core'),
+      import('@jitl/quickjs-wasmfile-release-sync'),
+    ]);
+    // Typed as CommonJS (the default is the module object), loaded as ESM (the default is the variant).
+    const loaded = variant.default as unknown as QuickJSSyncVariant & { default?: QuickJSSyncVariant };
+    return { load: newQuickJSWASMModuleFromVariant, variant: loaded.default ?? loaded };
+  })();
+  const { load, variant } = await packages;
+  return load(variant);
+}
+
+/**
+ * Runs inside the sandbox before the script: builds a frozen, prototype-less `api` and a `console` from
+ * the host functions, keeping its own references to JSON and Error so a script that replaces globals only
+ * breaks itself. Returns the helpers the host uses to read the result and errors.
+ */
+const BOOTSTRAP = `(function (host, log, namesText) {
+  var parse = JSON.parse, stringify = JSON.stringify, ErrorC = Error, TypeErrorC = TypeError;
+  var names = parse(namesText), has = Object.prototype.hasOwnProperty;
+  var tools = Object.create(null);
+  names.forEach(function (name) {
+    tools[name] = function (args) {
+      var text;
+      try { text = stringify(args === undefined ? {} : args); } catch (e) { text = undefined; }
+      if (typeof text !== 'string')
+        return Promise.reject(new TypeErrorC('api.' + name + ': arguments must be a JSON object'));
+      return host(name, text).then(function (answer) {
+        var o = parse(answer);
+        if (o.ok) return o.value;
+        var e = new ErrorC(String(o.error.message));
+        e.name = 'ToolError';
+        e.code = o.error.code;
+        e.details = o.error;
+        throw e;
+      });
+    };
+  });
+  Object.freeze(tools);
+  var api = new Proxy(tools, {
+    get: function (t, k) {
+      if (typeof k !== 'string' || k === 'then') return undefined;
+      if (has.call(t, k)) return t[k];
+      throw new TypeErrorC('api has no tool named ' + stringify(k) + '; find tool names with the search tool');
+    },
+  });
+  Object.defineProperty(globalThis, 'api', { value: api, writable: false, configurable: false, enumerable: false });
+  function show(v) {
+    if (typeof v === 'string') return v;
+    try { var s = stringify(v); return typeof s === 'string' ? s : String(v); } catch (e) { return '[unprintable]'; }
+  }
+  var say = function () { log(Array.prototype.map.call(arguments, show).join(' ')); };
+  Object.defineProperty(globalThis, 'console', { value: Object.freeze({ log: say, info: say, warn: say, error: say }), writable: false, configurable: false });
+  function result(v) {
+    if (v === undefined) return 'null';
+    var s = stringify(v, function (k, x) {
+      var t = typeof x;
+      if (t === 'function' || t === 'symbol') throw new TypeErrorC('the result holds a ' + t + (k === '' ? '' : ' at ' + stringify(k)));
+      return x;
+    });
+    if (typeof s !== 'string') throw new TypeErrorC('the result has no JSON form');
+    return s;
+  }
+  function describe(e) {
+    try {
+      if (e instanceof ErrorC) return stringify({ name: String(e.name), message: String(e.message), code: typeof e.code === 'string' ? e.code : undefined, details: e.details });
+      return stringify({ name: 'thrown value', message: show(e) });
+    } catch (x) { return stringify({ name: 'thrown value', message: 'a value that cannot be shown' }); }
+  }
+  return [result, describe];
+})`;
+
+const utf8Bytes = (s: string): number => Buffer.byteLength(s, 'utf8');
+
+/** Runs `code` as the body of an async function; `api.<name>` calls `host`. Never throws for the script's faults. */
+export async function runInSandbox(
+  code: string,
+  names: readonly string[],
+  host: HostCall,
+  limits: SandboxLimits = DEFAULT_LIMITS,
+  /** The caller stopped waiting (MCP cancel): the script is stopped at its next interrupt check or await. */
+  signal?: AbortSignal,
+): Promise<SandboxResult> {
+  const logs: string[] = [];
+  if (utf8Bytes(code) > limits.codeBytes)
+    return {
+      ok: false,
+      code: 'code_too_large',
+      message: `The code is ${utf8Bytes(code)} bytes; at most ${limits.codeBytes} are accepted.`,
+      logs,
+    };
+  const module = await quickjs();
+  try {
+    return await runInModule(module, code, names, host, limits, signal, logs);
+  } catch (err) {
+    // The instance trapped (the host's stack ran out inside the engine's C code, or an engine assertion):
+    // it is dropped with this run; the process and the next run are unaffected.
+    const overflow = err instanceof RangeError || /stack/i.test(String(err));
+    return {
+      ok: false,
+      code: overflow ? 'code_stack_overflow' : 'code_aborted',
+      message: overflow
+        ? 'The script nested too deeply (the engine ran out of stack) and was stopped.'
+        : `The sandbox stopped on an internal fault (${err instanceof Error ? err.message : String(err)}); nothing more of this script ran.`,
+      logs,
+    };
+  }
+}
+
+async function runInModule(
+  module: QuickJSWASMModule,
+  code: string,
+  names: readonly string[],
+  host: HostCall,
+  limits: SandboxLimits,
+  signal: AbortSignal | undefined,
+  logs: string[],
+): Promise<SandboxResult> {
+  const runtime = module.newRuntime();
+  runtime.setMemoryLimit(limits.memoryBytes);
+  runtime.setMaxStackSize(limits.stackBytes);
+  const started = Date.now();
+  let spent = 0;
+  let segmentStart = -1;
+  let stopped: 'cpu' | 'wall' | 'cancelled' | undefined;
+  runtime.setInterruptHandler(() => {
+    if (stopped) return true;
+    const now = Date.now();
+    if (signal?.aborted) stopped = 'cancelled';
+    else if (segmentStart >= 0 && spent + (now - segmentStart) > limits.cpuMs) stopped = 'cpu';
+    else if (now - started > limits.wallMs) stopped = 'wall';
+    return stopped !== undefined;
+  });
+  const segment = <T>(fn: () => T): T => {
+    segmentStart = Date.now();
+    try {
+      return fn();
+    } finally {
+      spent += Date.now() - segmentStart;
+      segmentStart = -1;
+    }
+  };
+  const ctx = runtime.newContext();
+  let logBytes = 0;
+  let calls = 0;
+  let logCut = false;
+  const pending = new Set<QuickJSDeferredPromise>();
+  const inflight = new Set<Promise<void>>();
+  let alive = true;
+  let trapped = false;
+  const handles: QuickJSHandle[] = [];
+  const keep = (h: QuickJSHandle): QuickJSHandle => {
+    handles.push(h);
+    return h;
+  };
+
+  function fail(code: SandboxFailureCode, message: string): SandboxResult {
+    return { ok: false, code, message, logs };
+  }
+
+  try {
+    const hostFn = keep(
+      ctx.newFunction('host', (nameH, argsH) => {
+        const deferred = ctx.newPromise();
+        pending.add(deferred);
+        const name = ctx.getString(nameH);
+        let args: unknown;
+        try {
+          args = JSON.parse(ctx.getString(argsH));
+        } catch {
+          args = undefined;
+        }
+        const settle = (answer: HostAnswer): void => {
+          if (!alive) return;
+          pending.delete(deferred);
+          const text = ctx.newString(JSON.stringify(answer));
+          deferred.resolve(text);
+          text.dispose();
+          deferred.dispose();
+        };
+        calls += 1;
+        if (signal?.aborted) stopped ??= 'cancelled';
+        const answer: Promise<HostAnswer> = stopped
+          ? Promise.resolve({
+              ok: false,
+              error: { code: 'cancelled', message: 'The run was stopped; this call was not made.', executed: 'no' },
+            })
+          : calls > limits.calls
+            ? Promise.resolve({
+                ok: false,
+                error: {
+                  code: 'code_too_many_calls',
+                  message: `A run may make at most ${limits.calls} api calls; this one was not made.`,
+                  executed: 'no',
+                },
+              })
+            : host(name, args);
+        const done = answer.then(settle, (err: unknown) =>
+          settle({ ok: false, error: { code: 'internal_error', message: String(err) } }),
+        );
+        inflight.add(done);
+        void done.finally(() => inflight.delete(done));
+        return deferred.handle;
+      }),
+    );
+    const logFn = keep(
+      ctx.newFunction('log', (lineH) => {
+        const line = ctx.getString(lineH);
+        if (logCut) return;
+        if (logBytes + utf8Bytes(line) > limits.outputBytes / 4) {
+          logCut = true;
+          logs.push('[console output cut: limit reached]');
+          return;
+        }
+        logBytes += utf8Bytes(line);
+        logs.push(line);
+      }),
+    );
+    const namesH = keep(ctx.newString(JSON.stringify(names)));
+    const boot = segment(() => ctx.evalCode(BOOTSTRAP, 'idemgen-bootstrap.js'));
+    const bootFn = keep(ctx.unwrapResult(boot));
+    const helpers = keep(
+      ctx.unwrapResult(segment(() => ctx.callFunction(bootFn, ctx.undefined, hostFn, logFn, namesH))),
+    );
+    const resultFn = keep(ctx.getProp(helpers, 0));
+    const describeFn = keep(ctx.getProp(helpers, 1));
+
+    /** The script's error as a message (run inside the sandbox: a thrown object's getters are its code). */
+    const describe = (errH: QuickJSHandle): string => {
+      const r = segment(() => ctx.callFunction(describeFn, ctx.undefined, errH));
+      if (r.error) {
+        r.error.dispose();
+        return 'the script failed with a value that cannot be shown';
+      }
+      const text = ctx.getString(r.value);
+      r.value.dispose();
+      try {
+        const e = JSON.parse(text) as { name: string; message: string; code?: string };
+        return `${e.name}${e.code ? ` [${e.code}]` : ''}: ${e.message}`;
+      } catch {
+        return 'the script failed with a value that cannot be shown';
+      }
+    };
+    /** Maps an interpreter fault (limit hit) to its code; `undefined` for the script's own error. */
+    const limitHit = (message: string): SandboxResult | undefined => {
+      if (stopped === 'cpu')
+        return fail('code_timeout', `The script ran past its ${limits.cpuMs} ms CPU budget and was stopped.`);
+      if (stopped === 'cancelled') return fail('cancelled', 'The caller stopped waiting, so the script was stopped.');
+      if (stopped === 'wall')
+        return fail('code_timeout', `The run took longer than ${limits.wallMs} ms and was stopped.`);
+      if (/out of memory/i.test(message))
+        return fail('code_out_of_memory', `The script used more than ${limits.memoryBytes} bytes of memory.`);
+      if (/stack overflow|call stack size/i.test(message))
+        return fail('code_stack_overflow', 'The script recursed too deeply (stack overflow).');
+      return undefined;
+    };
+
+    const compiled = segment(() => ctx.evalCode(`(async function () {\n${code}\n})`, 'script.js'));
+    if (compiled.error) {
+      const message = describe(compiled.error);
+      compiled.error.dispose();
+      return limitHit(message) ?? fail('code_syntax_error', `The code does not compile: ${message}`);
+    }
+    const fn = keep(compiled.value);
+    const started_ = segment(() => ctx.callFunction(fn, ctx.undefined));
+    if (started_.error) {
+      const message = describe(started_.error);
+      started_.error.dispose();
+      return limitHit(message) ?? fail('code_threw', message);
+    }
+    const promise = keep(started_.value);
+    for (;;) {
+      const jobs = segment(() => runtime.executePendingJobs());
+      if (jobs.error) {
+        const message = describe(jobs.error);
+        jobs.error.dispose();
+        const hit = limitHit(message);
+        if (hit) return hit;
+      } else jobs.dispose();
+      if (stopped) return limitHit('') as SandboxResult;
+      const state = ctx.getPromiseState(promise);
+      if (state.type === 'rejected') {
+        const message = describe(state.error);
+        state.error.dispose();
+        return limitHit(message) ?? fail('code_threw', message);
+      }
+      if (state.type === 'fulfilled') {
+        const r = segment(() => ctx.callFunction(resultFn, ctx.undefined, state.value));
+        state.value.dispose();
+        if (r.error) {
+          const message = describe(r.error);
+          r.error.dispose();
+          return (
+            limitHit(message) ??
+            fail(
+              'code_result_not_json',
+              `The script's return value is not JSON (${message}); return plain objects, arrays, strings, numbers, booleans or null.`,
+            )
+          );
+        }
+        const text = ctx.getString(r.value);
+        r.value.dispose();
+        if (utf8Bytes(text) + logBytes > limits.outputBytes)
+          return fail(
+            'code_output_too_large',
+            `The result is ${utf8Bytes(text)} bytes; at most ${limits.outputBytes - logBytes} can be returned. Return less (select the fields you need).`,
+          );
+        return { ok: true, value: JSON.parse(text) as unknown, logs };
+      }
+      if (inflight.size === 0)
+        return fail(
+          'code_never_settles',
+          'The script awaits something that never settles (only api.* calls resolve from outside).',
+        );
+      const left = limits.wallMs - (Date.now() - started);
+      if (left <= 0) stopped = 'wall';
+      if (signal?.aborted) stopped = 'cancelled';
+      if (stopped) return limitHit('') as SandboxResult;
+      let timer: NodeJS.Timeout | undefined;
+      let onAbort: (() => void) | undefined;
+      await Promise.race([
+        ...inflight,
+        new Promise<void>((resolve) => {
+          timer = setTimeout(resolve, left);
+          onAbort = resolve;
+          signal?.addEventListener('abort', onAbort, { once: true });
+        }),
+      ]);
+      clearTimeout(timer);
+      if (onAbort) signal?.removeEventListener('abort', onAbort);
+    }
+  } catch (err) {
+    trapped = true;
+    throw err;
+  } finally {
+    alive = false;
+    // An interrupted or trapped instance may still hold objects the engine would assert on while freeing
+    // them; it is dropped whole instead (it belongs to this run alone).
+    if (stopped === undefined && !trapped) {
+      for (const d of pending) disposeQuietly(d);
+      for (const h of handles.reverse()) if (h.alive) disposeQuietly(h);
+      disposeQuietly(ctx);
+      disposeQuietly(runtime);
+    }
+  }
+}
+
+function disposeQuietly(x: { dispose(): void }): void {
+  try {
+    x.dispose();
+  } catch {
+    // A runtime stopped mid-job may still hold objects; the wasm memory goes with it either way.
+  }
+}

@@ -1,0 +1,121 @@
+/**
+ * Code-mode runs in process (runCode over the serve tool runtime, a real SQLite dedup store and the
+ * counting fault server): parallel writes numbered in call order, the per-run call limit, a cancelled run
+ * making no further writes, and the console output cap.
+ */
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { resolveConfig } from '../../src/config/types.js';
+import { analyze } from '../../src/pipeline.js';
+import { runCode, type CodeRunOptions } from '../../src/serve/code/run.js';
+import { DEFAULT_LIMITS } from '../../src/serve/code/sandbox.js';
+import { buildServeRuntime } from '../../src/serve/runtime.js';
+import { openServeStore, type ServeStore } from '../../src/serve/store.js';
+import { type FaultServer, startFaultServer } from '../helpers/fault-server.js';
+import { SHOP_SPEC } from './shop-spec.js';
+
+let api: FaultServer;
+let store: ServeStore;
+let opts: CodeRunOptions;
+
+beforeAll(async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'idemgen-code-run-'));
+  const spec = join(dir, 'shop.json');
+  writeFileSync(spec, JSON.stringify(SHOP_SPEC));
+  api = await startFaultServer();
+  const config = resolveConfig();
+  const { plan } = await analyze([spec], config, dir);
+  store = await openServeStore(`sqlite:${join(dir, 'd.sqlite')}`, dir, config.sql, { migrate: true });
+  const { runtime } = buildServeRuntime({ plan, config, select: {}, store: store.store, baseUrl: api.url, env: {} });
+  opts = { runtime };
+}, 60_000);
+
+afterAll(async () => {
+  await store?.store.close();
+  await api?.close();
+});
+
+const writes = () => api.effectsOn('/orders') + api.effectsOn('/shipments');
+
+describe('code-mode runs', () => {
+  it('numbers parallel writes in call order, so the same script under the same key replays both', async () => {
+    const code = `
+      const [a, b] = await Promise.all([
+        api.createOrder({ body: { item: 'a' } }),
+        api.createOrder({ body: { item: 'b' } }),
+      ]);
+      return [JSON.parse(a.received).item, JSON.parse(b.received).item];`;
+    const first = await runCode(opts, code, 'parallel-run-key-0001', {});
+    expect(first).toMatchObject({ ok: true, result: ['a', 'b'] });
+    const before = writes();
+    const again = await runCode(opts, code, 'parallel-run-key-0001', {});
+    expect(again.ok && again.calls.map((c) => [c.write, c.was_replay])).toEqual([
+      [1, true],
+      [2, true],
+    ]);
+    expect(writes()).toBe(before);
+  });
+
+  it('stops making calls past the per-run limit', async () => {
+    const before = writes();
+    const run = await runCode(
+      { ...opts, limits: { ...DEFAULT_LIMITS, calls: 3 } },
+      `for (let i = 0; i < 5; i++) await api.createOrder({ body: { item: 'n' + i } });`,
+      'limit-run-key-000001',
+      {},
+    );
+    expect(run.ok).toBe(false);
+    if (run.ok) return;
+    expect(run.error.message).toMatch(/code_too_many_calls/);
+    expect(run.error.executed).toBe('yes');
+    expect(writes() - before).toBe(3);
+  });
+
+  it('a cancelled run makes no write after the cancel', async () => {
+    const before = writes();
+    api.inject({ kind: 'delay', ms: 400 });
+    const abort = new AbortController();
+    setTimeout(() => abort.abort(), 100);
+    const run = await runCode(
+      opts,
+      `try { await api.getStatus({}); } catch (e) {} await api.createOrder({ body: { item: 'late' } }); return 1;`,
+      'cancel-run-key-000001',
+      { signal: abort.signal },
+    );
+    expect(run.ok).toBe(false);
+    if (!run.ok) expect(run.error.code).toBe('cancelled');
+    await new Promise((r) => setTimeout(r, 600));
+    expect(writes()).toBe(before);
+  });
+
+  it('refuses a run past the concurrency limit without running it', async () => {
+    api.inject({ kind: 'delay', ms: 500 });
+    const slow = runCode(opts, 'return (await api.getStatus({})).effect;', 'busy-run-key-0000001', {});
+    await api.arrived(api.requests.length + 1);
+    const refused = await runCode(
+      { ...opts, maxConcurrentRuns: 1 },
+      `await api.createOrder({ body: { item: 'busy' } });`,
+      'busy-run-key-0000002',
+      {},
+    );
+    expect(refused.ok).toBe(false);
+    if (!refused.ok) expect([refused.error.code, refused.error.executed]).toEqual(['code_busy', 'no']);
+    expect((await slow).ok).toBe(true);
+    const after = await runCode({ ...opts, maxConcurrentRuns: 1 }, 'return 1;', 'busy-run-key-0000003', {});
+    expect(after).toMatchObject({ ok: true, result: 1 });
+  });
+
+  it('cuts console output at its share of the output limit', async () => {
+    const run = await runCode(
+      { ...opts, limits: { ...DEFAULT_LIMITS, outputBytes: 4_000 } },
+      `for (let i = 0; i < 1000; i++) console.log('line', i); return 'done';`,
+      'console-run-key-00001',
+      {},
+    );
+    expect(run.ok).toBe(true);
+    expect(run.logs.at(-1)).toBe('[console output cut: limit reached]');
+    expect(run.logs.slice(0, -1).join('').length).toBeLessThanOrEqual(1_000);
+  });
+});
