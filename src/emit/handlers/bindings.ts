@@ -12,10 +12,7 @@ import type { ArgRoute, ToolBinding } from '../../runtime/tools/types.js';
 import { queryStyleOf } from '../client/query-style.js';
 import { encodingOf } from '../client/media.js';
 import { keyLimits } from '../client/key-limits.js';
-import { targetNames, type TargetNames } from '../tools/names.js';
-import type { OpenAiTool } from '../tools/to-openai.js';
-import type { ToolSpec } from '../tools/tool-spec.js';
-import { buildTool } from '../tool-model.js';
+import { buildTool, targetNames, type OpenAiTool, type TargetNames, type ToolSpec } from '../tool-model.js';
 import { bindingSecurity } from './security.js';
 
 function bodyOf(spec: ToolSpec, op: HttpOperation): ToolBinding['body'] {
