@@ -1,6 +1,6 @@
 /**
- * load → ir → classify → emit, without writing anything. The CLI and the library both call this;
- * only `loadInputs` touches the filesystem (reading).
+ * load → ir → classify → emit (the tool model first, for the artifacts that consume it), without writing
+ * anything. The CLI and the library both call this; only `loadInputs` touches the filesystem (reading).
  */
 import type { ApiModel } from './ir/types.js';
 import type { Plan } from './classify/types.js';
