@@ -1,6 +1,6 @@
 /**
- * load → ir → classify → emit, without writing anything. The CLI and the library both call this;
- * only `loadInputs` touches the filesystem (reading).
+ * load → ir → classify → emit (the tool model first, for the artifacts that consume it), without writing
+ * anything. The CLI and the library both call this; only `loadInputs` touches the filesystem (reading).
  */
 import type { ApiModel } from './ir/types.js';
 import type { Plan } from './classify/types.js';
@@ -13,9 +13,11 @@ import { buildApiModels } from './ir/index.js';
 import { namedApiIds } from './config/api-names.js';
 import { classify } from './classify/index.js';
 import { locateDiagnostics } from './diagnostics/locate.js';
-import { selectedArtifacts } from './emit/registry.js';
+import { consumesToolModel } from './emit/artifact.js';
+import { scheduleArtifacts, selectedArtifacts } from './emit/registry.js';
 import { selectPlan } from './emit/select.js';
-import { memorySink } from './emit/tools/memory-sink.js';
+import { memorySink } from './emit/memory-sink.js';
+import { streamToolModel, type ToolModelConsumer } from './emit/tool-model.js';
 import { timed, timedAsync } from './timing.js';
 
 export interface AnalysisResult {
@@ -60,28 +62,36 @@ export async function analyze(
 }
 
 /**
- * Runs the selected artifacts (emit/registry.ts) one at a time, in name order, into `sink`. Streaming
- * emitters write their files piece by piece, so a sink that writes to disk can let every file go
- * (Graph-sized specs produce ~200 MB of output, 150 MB of it tool JSON).
+ * Runs the selected artifacts (emit/registry.ts) into `sink`, stage by stage (`scheduleArtifacts`): the
+ * plan's artifacts one at a time in name order, then the tool model once for all its consumers (tools,
+ * handlers), each tool built once and handed to every one of them. Streaming emitters write their files
+ * piece by piece, so a sink that writes to disk can let every file go (Graph-sized specs produce ~200 MB
+ * of output, 150 MB of it tool JSON). Diagnostics come in artifact name order, whatever the stages.
  */
 export async function emitEach(plan: Plan, config: ResolvedConfig, sink: FileSink): Promise<Diagnostic[]> {
-  const diagnostics: Diagnostic[] = [];
   const toolPlan = selectPlan(plan, config.select);
   const selected = selectedArtifacts(config.artifacts);
-  // Riders render during the host's pass, from the specs it builds once (emit/tools/spec-rider.ts).
-  const hosted = selected.some((a) => a.hostsRiders) ? selected.filter((a) => a.loadRider !== undefined) : [];
-  for (const artifact of selected) {
-    if (hosted.includes(artifact)) continue;
-    const emit = await timedAsync(`import ${artifact.name}`, () => artifact.load());
-    const riders = artifact.hostsRiders
-      ? await Promise.all(hosted.map(async (a) => (await a.loadRider!())(config, sink)))
-      : [];
-    const label = artifact.hostsRiders ? [artifact.name, ...hosted.map((a) => a.name)].join(' + ') : artifact.name;
-    diagnostics.push(
-      ...timed(`emit ${label}`, () => emit(artifact.selectsTools ? toolPlan : plan, config, sink, riders)),
-    );
+  const byArtifact = new Map<string, Diagnostic[]>();
+  for (const step of scheduleArtifacts(selected)) {
+    for (const artifact of step.artifacts) {
+      if (consumesToolModel(artifact)) continue;
+      const emit = await timedAsync(`import ${artifact.name}`, () => artifact.load());
+      const input = artifact.selectsTools ? toolPlan : plan;
+      byArtifact.set(
+        artifact.name,
+        timed(`emit ${artifact.name}`, () => emit(input, config, sink)),
+      );
+    }
+    const consumers = step.artifacts.filter(consumesToolModel);
+    if (step.stage !== 'toolModel' || consumers.length === 0) continue;
+    const opened: ToolModelConsumer[] = [];
+    for (const artifact of consumers)
+      opened.push((await timedAsync(`import ${artifact.name}`, () => artifact.load()))(toolPlan, config, sink));
+    const label = `emit toolModel → ${consumers.map((a) => a.name).join(' + ')}`;
+    const results = timed(label, () => streamToolModel(toolPlan, config, opened));
+    for (const [i, artifact] of consumers.entries()) byArtifact.set(artifact.name, results[i]!);
   }
-  return diagnostics;
+  return selected.flatMap((artifact) => byArtifact.get(artifact.name) ?? []);
 }
 
 /** Every selected artifact's files in memory, sorted by path (the library's and the tests' form). */

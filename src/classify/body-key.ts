@@ -7,6 +7,7 @@
 import type { HttpOperation } from '../ir/types.js';
 import { addFinding, reason, type ClassifyContext } from './context.js';
 import { descriptionOf, weighCandidate, type Evidence } from './key-evidence.js';
+import { memoSlot } from './memo.js';
 import { resolve } from './ref-targets.js';
 import { findKeyField, maxLengthOf, type KeySearch } from './schema-fields.js';
 import type { Carrier, CarrierVariant, Reason } from './types.js';
@@ -56,7 +57,7 @@ function carrierOf(ctx: ClassifyContext, search: KeySearch, form: boolean): Carr
   }
   // Every variant's limit holds for the one key: the smallest wins.
   const limits = search.hits
-    .map((h) => maxLengthOf(ctx.api.root, h.schema))
+    .map((h) => maxLengthOf(ctx.memo, ctx.api.root, h.schema))
     .filter((n): n is number => n !== undefined);
   if (limits.length > 0) c.maxLength = Math.min(...limits);
   return c;
@@ -68,12 +69,7 @@ function carrierOf(ctx: ClassifyContext, search: KeySearch, form: boolean): Carr
  * for every operation that sends that schema (Microsoft Graph: thousands of PATCH/POST bodies share a few
  * hundred). Results are read, never mutated, by the callers.
  */
-let byRef = new WeakMap<object, WeakMap<object, Map<string, BodySearch>>>();
-
-/** Called when classification ends: the documents live on through every emitter, the searches need not. */
-export function forgetBodySearches(): void {
-  byRef = new WeakMap();
-}
+const BY_REF = memoSlot('body searches by $ref', () => new WeakMap<object, WeakMap<object, Map<string, BodySearch>>>());
 
 /** The schema that says what type a property is: itself, or the `$ref` member of an AWS `allOf` wrapper. */
 function typedSchema(ctx: ClassifyContext, resolved: unknown): unknown {
@@ -81,7 +77,7 @@ function typedSchema(ctx: ClassifyContext, resolved: unknown): unknown {
   const s = resolved as Record<string, unknown>;
   if (s.type !== undefined || !Array.isArray(s.allOf)) return resolved;
   for (const m of s.allOf) {
-    const t = resolve(ctx.api.root, m, '')?.value;
+    const t = resolve(ctx.memo, ctx.api.root, m, '')?.value;
     if (t?.type !== undefined) return { ...t, ...s, type: t.type };
   }
   return resolved;
@@ -100,6 +96,7 @@ function evidenceOf(
   return weighCandidate(
     { in: form ? 'form' : 'body', name, description, schema, declared, depth: path.length - 1 },
     ctx.h,
+    ctx.memo,
   );
 }
 
@@ -107,7 +104,7 @@ function searchBody(ctx: ClassifyContext, schema: unknown, pointer: string, form
   const root = ctx.api.root;
   const search = (): BodySearch => {
     const possible: PossibleField[] = [];
-    const found = findKeyField(root, schema, pointer, (_name, s, r, at) => {
+    const found = findKeyField(ctx.memo, root, schema, pointer, (_name, s, r, at) => {
       const e = evidenceOf(ctx, form, at.path, s, r);
       if (e.verdict === 'possible' && !possible.some((p) => p.pointer === at.pointer))
         possible.push({ in: form ? 'form' : 'body', path: at.path, pointer: at.pointer, signals: e.signals });
@@ -117,6 +114,7 @@ function searchBody(ctx: ClassifyContext, schema: unknown, pointer: string, form
   };
   const ref = refOnly(schema);
   if (ref === undefined || root === null || typeof root !== 'object') return search();
+  const byRef = ctx.memo.get(BY_REF);
   let perH = byRef.get(root);
   if (!perH) {
     perH = new WeakMap();

@@ -48,7 +48,7 @@ function explicit(op: Operation, ctx: ClassifyContext): CompensationResult | 'mi
 }
 
 function inferHttp(op: HttpOperation, ctx: ClassifyContext): CompensationResult | undefined {
-  const index = pathIndex(ctx.byKey);
+  const index = pathIndex(ctx.memo, ctx.byKey);
   if (op.method === 'post') {
     // POST /things ↔ DELETE /things/{id}: one more path segment, a single template.
     const inverse = index.deleteBelow.get(collectionBase(op.path));

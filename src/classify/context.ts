@@ -1,8 +1,9 @@
-/** What every decision step reads: the API, the config, the heuristics and a findings sink. */
+/** What every decision step reads: the API, the config, the heuristics, a findings sink and the run's memos. */
 import type { ResolvedConfig, OperationOverride } from '../config/types.js';
 import type { Diagnostic, Severity } from '../diagnostics/diagnostic.js';
 import type { ApiModel, Operation, ToolOperation } from '../ir/types.js';
 import type { Heuristics } from './heuristics.js';
+import type { ClassifyMemo } from './memo.js';
 import { makeFinding } from './rules.js';
 import type { Reason } from './types.js';
 
@@ -12,6 +13,8 @@ export interface ClassifyContext {
   h: Heuristics;
   byKey: ReadonlyMap<string, Operation>;
   findings: Diagnostic[];
+  /** Lookups remembered for this `classify` call only (memo.ts); never shared between runs. */
+  memo: ClassifyMemo;
 }
 
 export function addFinding(

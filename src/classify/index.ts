@@ -10,9 +10,7 @@ import { classifyOperation } from './entry.js';
 import { resolveHeuristics } from './heuristics.js';
 import type { ApiPlan, Plan } from './types.js';
 import { checkResumeSafety } from './resume-safety.js';
-import { forgetSchemaShapes } from './schema-fields.js';
-import { forgetBodySearches } from './body-key.js';
-import { forgetKeyEvidence } from './key-evidence.js';
+import { ClassifyMemo } from './memo.js';
 
 export { CLASS_OF } from './entry.js';
 
@@ -32,23 +30,23 @@ function sortDiagnostics(ds: Diagnostic[]): Diagnostic[] {
   );
 }
 
-function classifyApi(api: ApiModel, config: ResolvedConfig, findings: Diagnostic[] = []): ApiPlan {
+function classifyApi(api: ApiModel, config: ResolvedConfig, findings: Diagnostic[], memo: ClassifyMemo): ApiPlan {
   const ctx: ClassifyContext = {
     api,
     config,
     h: resolveHeuristics(config),
     byKey: new Map(api.operations.map((op) => [op.key, op])),
     findings,
+    memo,
   };
   return { api, entries: api.operations.map((op) => classifyOperation(op, ctx)) };
 }
 
 export function classify(apis: ApiModel[], config: ResolvedConfig): Plan {
   const diagnostics: Diagnostic[] = [];
-  const planned = apis.map((api) => classifyApi(api, config, diagnostics));
-  forgetSchemaShapes();
-  forgetBodySearches();
-  forgetKeyEvidence();
+  // One run's memos: they go with this call, while the documents they are keyed by live on through emit.
+  const memo = new ClassifyMemo();
+  const planned = apis.map((api) => classifyApi(api, config, diagnostics, memo));
   // SOP OP-6: keys that cannot survive a framework resume (LangGraph node re-runs) are findings too.
   for (const p of planned) diagnostics.push(...checkResumeSafety(p.entries, { severities: config.severities }));
   return { apis: planned, diagnostics: sortDiagnostics(diagnostics) };

@@ -10,6 +10,7 @@
  */
 import { isObject } from '../json-pointer/refs.js';
 import { isKeyField, isKeyHeader, keyDescriptionPromise, type Heuristics } from './heuristics.js';
+import { type ClassifyMemo, memoSlot } from './memo.js';
 
 type Verdict = 'key' | 'possible' | 'no';
 
@@ -250,12 +251,8 @@ interface DescriptionReading {
   needsName?: boolean;
 }
 
-/** Description → its reading: the same text recurs across thousands of Graph bodies (cleared per classification). */
-const readings = new Map<string, DescriptionReading>();
-
-export function forgetKeyEvidence(): void {
-  readings.clear();
-}
+/** Description → its reading: the same text recurs across thousands of Graph bodies (one map per run). */
+const READINGS = memoSlot('description readings', () => new Map<string, DescriptionReading>());
 
 /** The sentence around `index` (sentences end at `.`, `!` or `?` before white space). */
 function sentenceOf(text: string, index: number): string {
@@ -265,7 +262,8 @@ function sentenceOf(text: string, index: number): string {
   return text.slice(start, end ? index + end.index + 1 : undefined);
 }
 
-function readDescription(text: string): DescriptionReading {
+function readDescription(memo: ClassifyMemo, text: string): DescriptionReading {
+  const readings = memo.get(READINGS);
   const known = readings.get(text);
   if (known) return known;
   const out: DescriptionReading = { score: 0, signals: [], tracing: TRACING_WORDS.test(text) };
@@ -371,14 +369,14 @@ function schemaSignals(c: Candidate): { score: number; signals: string[] } {
 }
 
 /** Weigh one candidate. */
-export function weighCandidate(c: Candidate, h: Heuristics): Evidence {
+export function weighCandidate(c: Candidate, h: Heuristics, memo: ClassifyMemo): Evidence {
   const standard = standardOf(c);
   const withStandard = (e: Evidence): Evidence => (standard && e.verdict !== 'no' ? { ...e, standard } : e);
   if (NOT_KEY_FIELDS.has(c.name)) return { verdict: 'no', signals: [`veto: ${c.name} is a business value`] };
   if (isObject(c.schema) && c.schema.readOnly === true) return { verdict: 'no', signals: ['veto: readOnly'] };
   const name = nameSignal(c, h);
   const text = typeof c.description === 'string' ? c.description : '';
-  const reading = text !== '' && isStringLike(c.schema) ? readDescription(text) : undefined;
+  const reading = text !== '' && isStringLike(c.schema) ? readDescription(memo, text) : undefined;
   if (reading?.veto) return { verdict: 'no', signals: [`veto (${reading.veto})`] };
   const signals: string[] = [];
   if (name.signal) signals.push(name.signal);

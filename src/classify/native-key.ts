@@ -9,6 +9,7 @@ import { addFinding, extension, findOverride, reason, toolSchemaPointer, type Cl
 import { findBodyKey, reportPartialBodyKey, type PossibleField } from './body-key.js';
 import { isKeyProperty } from './heuristics.js';
 import { OASIS_FIRST_SENT, weighCandidate, type Evidence } from './key-evidence.js';
+import { memoSlot } from './memo.js';
 import { findProvider } from './providers.js';
 import { findKeyField, maxLengthOf } from './schema-fields.js';
 import { completeCarrier, type Carrier, type PlanEntry, type Reason } from './types.js';
@@ -47,7 +48,7 @@ function paramEvidence(p: Parameter, ctx: ClassifyContext): Evidence | undefined
   if (p.in !== 'header' && p.in !== 'query') return undefined;
   const schema = p.schema as Record<string, unknown> | undefined;
   const description = p.description ?? (typeof schema?.description === 'string' ? schema.description : undefined);
-  return weighCandidate({ in: p.in, name: p.name, description, schema, declared: schema }, ctx.h);
+  return weighCandidate({ in: p.in, name: p.name, description, schema, declared: schema }, ctx.h, ctx.memo);
 }
 
 /** A parameter that carries a key: the evidence model says `key`. */
@@ -62,7 +63,7 @@ function declaredKeyHeader(op: HttpOperation, ctx: ClassifyContext): Parameter |
 
 function headerCarrier(p: Parameter, ctx: ClassifyContext, op?: HttpOperation): Carrier {
   const c: Carrier = { in: 'header', name: p.name, path: [p.name], required: p.required };
-  const max = maxLengthOf(ctx.api.root, p.schema);
+  const max = maxLengthOf(ctx.memo, ctx.api.root, p.schema);
   if (max !== undefined) c.maxLength = max;
   // OASIS Repeatable Requests: the client sends the first attempt's time with the id, under the declared name if any.
   if (op && paramEvidence(p, ctx)?.standard === 'oasis-repeatable-requests') {
@@ -166,7 +167,7 @@ function fromParameters(op: HttpOperation, ctx: ClassifyContext): NativeKey | un
   const field = op.parameters.find((p) => p.in === 'query' && isKeyParam(p, ctx));
   if (field) {
     const c: Carrier = { in: 'query', name: field.name, path: [field.name], required: field.required };
-    const max = maxLengthOf(ctx.api.root, field.schema);
+    const max = maxLengthOf(ctx.memo, ctx.api.root, field.schema);
     if (max !== undefined) c.maxLength = max;
     const e = paramEvidence(field, ctx);
     const by = e?.decidedBy === 'name' ? '' : ' (its description says the server dedupes on it)';
@@ -181,7 +182,7 @@ function fromParameters(op: HttpOperation, ctx: ClassifyContext): NativeKey | un
 }
 
 function fromProvider(op: HttpOperation, ctx: ClassifyContext): NativeKey | undefined {
-  const p = findProvider(ctx.h.providers, op.servers, op.method, op.path);
+  const p = findProvider(ctx.memo, ctx.h.providers, op.servers, op.method, op.path);
   if (!p) return undefined;
   const ttl = p.ttlSeconds !== undefined ? `, kept ≥ ${p.ttlSeconds} s` : '';
   const r = reason(
@@ -209,7 +210,7 @@ function fromDeclared(op: HttpOperation, ctx: ClassifyContext): NativeKey | unde
       possible.push({ in: p.in as 'header' | 'query', path: [p.name], pointer: p.pointer, signals: e.signals });
   }
   const body = findBodyKey(op, ctx, possible);
-  possibleCarriers.set(op, possible);
+  ctx.memo.get(POSSIBLE_CARRIERS).set(op, possible);
   const all = [...(params ? [params] : []), ...(body ? [body] : [])];
   const extraHeaders = op.parameters.filter((p) => p.in === 'header' && isKeyParam(p, ctx)).slice(1);
   const extraFields = op.parameters.filter((p) => p.in === 'query' && isKeyParam(p, ctx));
@@ -235,7 +236,7 @@ function fromDeclared(op: HttpOperation, ctx: ClassifyContext): NativeKey | unde
 }
 
 /** Per operation, the borderline candidates its last key search met (read by `reportPossibleKeyCarriers`). */
-const possibleCarriers = new WeakMap<HttpOperation, PossibleField[]>();
+const POSSIBLE_CARRIERS = memoSlot('possible key carriers', () => new WeakMap<HttpOperation, PossibleField[]>());
 
 /**
  * Borderline evidence is never a silent guess: a write that ends without a native key but met a candidate
@@ -246,7 +247,7 @@ export function reportPossibleKeyCarriers(entry: PlanEntry, ctx: ClassifyContext
   if (op.kind !== 'http' || entry.effect !== 'write' || entry.mechanism === 'OP-1') return;
   if (findOverride(ctx.config, op) !== undefined) return;
   const found: PossibleField[] = [];
-  for (const p of possibleCarriers.get(op) ?? [])
+  for (const p of ctx.memo.get(POSSIBLE_CARRIERS).get(op) ?? [])
     if (!found.some((q) => q.in === p.in && q.path.join('.') === p.path.join('.'))) found.push(p);
   const [first] = found;
   if (!first) return;
@@ -278,13 +279,13 @@ export function findNativeKey(op: HttpOperation, ctx: ClassifyContext): NativeKe
 /** A tool whose input schema already has a key property is native (carrier `argument`). */
 export function findToolKey(op: ToolOperation, ctx: ClassifyContext): NativeKey | undefined {
   // Tool schemas are self-contained: their `$ref`s (`#/$defs/…`, pydantic) point into the schema itself.
-  const found = findKeyField(op.inputSchema, op.inputSchema, toolSchemaPointer(op), (n, s, r) =>
+  const found = findKeyField(ctx.memo, op.inputSchema, op.inputSchema, toolSchemaPointer(op), (n, s, r) =>
     isKeyProperty(n, s, ctx.h, r),
   );
   const hit = found?.missing.length === 0 ? found.hits[0] : undefined;
   if (hit?.path.length !== 1) return undefined;
   const c: Carrier = { in: 'argument', name: hit.path[0], path: [hit.path[0]], required: hit.required };
-  const max = maxLengthOf(op.inputSchema, hit.schema);
+  const max = maxLengthOf(ctx.memo, op.inputSchema, hit.schema);
   if (max !== undefined) c.maxLength = max;
   return {
     carrier: c,

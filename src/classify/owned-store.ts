@@ -64,7 +64,7 @@ function singleCreate(op: HttpOperation, ctx: ClassifyContext): string | undefin
   const base = collectionBase(op.path);
   if (/\}$/.test(base)) return undefined;
   if (op.responses.some((r) => r.status === '201')) return `POST ${op.path} creates one resource (201)`;
-  const isCollection = pathIndex(ctx.byKey).hasItemBelow.has(base);
+  const isCollection = pathIndex(ctx.memo, ctx.byKey).hasItemBelow.has(base);
   const ok = op.responses.find((r) => /^2\d\d$/.test(r.status) && r.content.length > 0);
   return isCollection && ok
     ? `POST to the collection ${op.path} returns the created resource (${ok.status})`

@@ -4,6 +4,7 @@
  * Entries keep the first match in operation order, as the scans they replace did.
  */
 import type { HttpOperation, Operation } from '../ir/types.js';
+import { type ClassifyMemo, memoSlot } from './memo.js';
 
 export interface PathIndex {
   /** DELETE operations by their exact path. */
@@ -14,7 +15,7 @@ export interface PathIndex {
   hasItemBelow: ReadonlySet<string>;
 }
 
-const cache = new WeakMap<ReadonlyMap<string, Operation>, PathIndex>();
+const INDEXES = memoSlot('path indexes', () => new WeakMap<ReadonlyMap<string, Operation>, PathIndex>());
 
 /** `/things` for `/things/{id}`; undefined when the last segment is not one whole template. */
 export function parentOfItem(path: string): string | undefined {
@@ -27,7 +28,9 @@ export function collectionBase(path: string): string {
   return path.replace(/\/+$/, '');
 }
 
-export function pathIndex(byKey: ReadonlyMap<string, Operation>): PathIndex {
+/** The API's index, built once per run (`byKey` is the API's operation map on the classify context). */
+export function pathIndex(memo: ClassifyMemo, byKey: ReadonlyMap<string, Operation>): PathIndex {
+  const cache = memo.get(INDEXES);
   const known = cache.get(byKey);
   if (known !== undefined) return known;
   const deleteAt = new Map<string, HttpOperation>();

@@ -5,6 +5,7 @@
  */
 import picomatch from 'picomatch';
 import type { CarrierInput } from './types.js';
+import { type ClassifyMemo, memoSlot } from './memo.js';
 
 export interface Provider {
   /** Host names; `*` globs allowed (`*.adyen.com`). */
@@ -78,8 +79,9 @@ function globbablePath(path: string): string {
 
 type Matcher = (text: string) => boolean;
 /** Compiled globs, by options and pattern: compiling one per operation was a visible part of classify on Graph. */
-const compiled = new Map<string, Matcher>();
-function globMatcher(patterns: string | string[], nocase: boolean): Matcher {
+const COMPILED = memoSlot('compiled provider globs', () => new Map<string, Matcher>());
+function globMatcher(memo: ClassifyMemo, patterns: string | string[], nocase: boolean): Matcher {
+  const compiled = memo.get(COMPILED);
   const id = `${nocase ? 'i' : 's'}\0${Array.isArray(patterns) ? patterns.join('\0') : patterns}\0${Array.isArray(patterns) ? 'a' : 'o'}`;
   let match = compiled.get(id);
   if (match === undefined) {
@@ -90,6 +92,7 @@ function globMatcher(patterns: string | string[], nocase: boolean): Matcher {
 }
 
 export function findProvider(
+  memo: ClassifyMemo,
   providers: readonly Provider[],
   servers: readonly string[],
   method: string,
@@ -97,8 +100,8 @@ export function findProvider(
 ): Provider | undefined {
   for (const p of providers) {
     if (!p.methods.includes(method)) continue;
-    if (p.paths && !p.paths.some((g) => globMatcher(g, false)(globbablePath(path)))) continue;
-    const hostMatch = globMatcher(p.hosts, true);
+    if (p.paths && !p.paths.some((g) => globMatcher(memo, g, false)(globbablePath(path)))) continue;
+    const hostMatch = globMatcher(memo, p.hosts, true);
     if (
       servers.some((s) => {
         const h = hostOf(s);

@@ -1,5 +1,6 @@
 /** Schema `$ref`s resolved for classification's body-key search (schema-fields.ts), once per document and ref. */
 import { followRef, isObject, isRef } from '../json-pointer/refs.js';
+import { type ClassifyMemo, memoSlot } from './memo.js';
 
 export type Resolved = { value: Record<string, unknown>; pointer: string } | undefined;
 
@@ -8,13 +9,14 @@ export type Resolved = { value: Record<string, unknown>; pointer: string } | und
  * of the referring schema is not used once it resolves), and the IR's documents are not edited after they are
  * built, so each of the searches over ~11,000 Graph bodies follows a ref once instead of parsing it again.
  */
-let refTargets = new WeakMap<object, Map<string, Resolved>>();
+const REF_TARGETS = memoSlot('resolved $refs', () => new WeakMap<object, Map<string, Resolved>>());
 
-export function resolve(root: unknown, schema: unknown, pointer: string): Resolved {
+export function resolve(memo: ClassifyMemo, root: unknown, schema: unknown, pointer: string): Resolved {
   if (!isRef(schema) || !isObject(root)) {
     const r = followRef(root, schema, pointer);
     return isObject(r.value) ? { value: r.value, pointer: r.pointer } : undefined;
   }
+  const refTargets = memo.get(REF_TARGETS);
   let targets = refTargets.get(root);
   if (targets === undefined) {
     targets = new Map();
@@ -25,9 +27,4 @@ export function resolve(root: unknown, schema: unknown, pointer: string): Resolv
   const resolved = isObject(r.value) ? { value: r.value, pointer: r.pointer } : undefined;
   targets.set(schema.$ref, resolved);
   return resolved;
-}
-
-/** Called when classification ends (schema-fields.ts `forgetSchemaShapes`). */
-export function forgetRefTargets(): void {
-  refTargets = new WeakMap();
 }

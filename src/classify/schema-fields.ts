@@ -4,7 +4,8 @@
  * schemas on the current walk (not a global `seen`: `oneOf` variants legitimately share a `$ref`).
  */
 import { isObject } from '../json-pointer/refs.js';
-import { forgetRefTargets, resolve } from './ref-targets.js';
+import { resolve } from './ref-targets.js';
+import { type ClassifyMemo, memoSlot } from './memo.js';
 import { appendPointer } from '../json-pointer/pointer.js';
 
 interface FoundField {
@@ -51,23 +52,15 @@ interface Shape {
 
 /** Properties of a schema object merged over `allOf` (and its refs), plus its variant lists. */
 /** Document → schema object → pointer → its shape. */
-let shapes = new WeakMap<object, WeakMap<object, Map<string, Shape>>>();
-
-/**
- * Drops the remembered refs and shapes: they serve one classification, while the documents they are keyed
- * by live on through every emitter (on Graph ~7 MiB the emit phases would otherwise carry).
- */
-export function forgetSchemaShapes(): void {
-  forgetRefTargets();
-  shapes = new WeakMap();
-}
+const SHAPES = memoSlot('schema shapes', () => new WeakMap<object, WeakMap<object, Map<string, Shape>>>());
 
 /**
  * `shapeOf`, once per document, schema object and pointer: a shape depends on nothing else (documents are not
  * edited), and Graph's ~11,000 bodies reach the same entity schemas again and again. Callers only read shapes.
  */
-function shapeAt(root: unknown, start: { value: Record<string, unknown>; pointer: string }): Shape {
-  if (!isObject(root)) return shapeOf(root, start);
+function shapeAt(memo: ClassifyMemo, root: unknown, start: { value: Record<string, unknown>; pointer: string }): Shape {
+  if (!isObject(root)) return shapeOf(memo, root, start);
+  const shapes = memo.get(SHAPES);
   let inRoot = shapes.get(root);
   if (inRoot === undefined) {
     inRoot = new WeakMap();
@@ -80,13 +73,13 @@ function shapeAt(root: unknown, start: { value: Record<string, unknown>; pointer
   }
   let shape = byPointer.get(start.pointer);
   if (shape === undefined) {
-    shape = shapeOf(root, start);
+    shape = shapeOf(memo, root, start);
     byPointer.set(start.pointer, shape);
   }
   return shape;
 }
 
-function shapeOf(root: unknown, start: { value: Record<string, unknown>; pointer: string }): Shape {
+function shapeOf(memo: ClassifyMemo, root: unknown, start: { value: Record<string, unknown>; pointer: string }): Shape {
   const shape: Shape = { props: new Map(), required: new Set(), branches: [] };
   const seen = new Set<unknown>();
   const stack = [start];
@@ -108,7 +101,7 @@ function shapeOf(root: unknown, start: { value: Record<string, unknown>; pointer
     }
     if (Array.isArray(s.allOf)) {
       for (let i = s.allOf.length - 1; i >= 0; i--) {
-        const m = resolve(root, s.allOf[i], `${r.pointer}/allOf/${i}`);
+        const m = resolve(memo, root, s.allOf[i], `${r.pointer}/allOf/${i}`);
         if (m) stack.push(m);
       }
     }
@@ -120,6 +113,7 @@ function shapeOf(root: unknown, start: { value: Record<string, unknown>; pointer
 type KeyTest = (name: string, schema: unknown, resolved: unknown, at: { path: string[]; pointer: string }) => boolean;
 
 interface Walk {
+  memo: ClassifyMemo;
   root: unknown;
   isKey: KeyTest;
   onPath: Set<unknown>;
@@ -143,16 +137,16 @@ function isNullOnly(s: Record<string, unknown> | undefined): boolean {
 function probeBranch(w: Walk, list: Ptr[], prefix: string[], required: boolean, depth: number): KeySearch | undefined {
   const out: KeySearch = { hits: [], missing: [] };
   for (const v of list) {
-    if (isNullOnly(resolve(w.root, v.schema, v.pointer)?.value)) continue;
+    if (isNullOnly(resolve(w.memo, w.root, v.schema, v.pointer)?.value)) continue;
     const r = probe(w, v, prefix, required, depth);
     if (!r) {
-      out.missing.push(resolve(w.root, v.schema, v.pointer)?.pointer ?? v.pointer);
+      out.missing.push(resolve(w.memo, w.root, v.schema, v.pointer)?.pointer ?? v.pointer);
       continue;
     }
     out.hits.push(
       ...r.hits.map((h) => ({
         ...h,
-        variant: h.variant ?? resolve(w.root, v.schema, v.pointer)?.pointer ?? v.pointer,
+        variant: h.variant ?? resolve(w.memo, w.root, v.schema, v.pointer)?.pointer ?? v.pointer,
       })),
     );
     out.missing.push(...r.missing);
@@ -162,18 +156,18 @@ function probeBranch(w: Walk, list: Ptr[], prefix: string[], required: boolean, 
 
 /** The key in this schema: a direct property, else in its variants, else (depth left) in a nested object. */
 function probe(w: Walk, node: Ptr, prefix: string[], required: boolean, depth: number): KeySearch | undefined {
-  const r = resolve(w.root, node.schema, node.pointer);
+  const r = resolve(w.memo, w.root, node.schema, node.pointer);
   if (!r || w.onPath.has(r.value) || --w.budget < 0) return undefined;
   w.onPath.add(r.value);
   try {
-    const shape = shapeAt(w.root, r);
+    const shape = shapeAt(w.memo, w.root, r);
     // An unresolved `$ref` is no property to search (its loader diagnostic says why); a readOnly one is response-only.
     const props = sorted(shape.props).filter(([, p]) => {
-      const t = resolve(w.root, p.schema, p.pointer);
+      const t = resolve(w.memo, w.root, p.schema, p.pointer);
       return t !== undefined && t.value.readOnly !== true;
     });
     for (const [name, p] of props) {
-      const target = resolve(w.root, p.schema, p.pointer)!;
+      const target = resolve(w.memo, w.root, p.schema, p.pointer)!;
       if (!w.isKey(name, p.schema, target.value, { path: [...prefix, name], pointer: target.pointer })) continue;
       return {
         hits: [
@@ -211,8 +205,14 @@ function probe(w: Walk, node: Ptr, prefix: string[], required: boolean, depth: n
  * properties skipped (a response-only field is not something the caller sends). A key present in every
  * `oneOf`/`anyOf` variant comes back with `missing` empty; in only some, with the others listed.
  */
-export function findKeyField(root: unknown, schema: unknown, pointer: string, isKey: KeyTest): KeySearch | undefined {
-  const w: Walk = { root, isKey, onPath: new Set(), budget: BUDGET };
+export function findKeyField(
+  memo: ClassifyMemo,
+  root: unknown,
+  schema: unknown,
+  pointer: string,
+  isKey: KeyTest,
+): KeySearch | undefined {
+  const w: Walk = { memo, root, isKey, onPath: new Set(), budget: BUDGET };
   let best: KeySearch | undefined;
   for (let depth = 0; depth <= MAX_DEPTH && w.budget > 0; depth++) {
     const found = probe(w, { schema, pointer }, [], true, depth);
@@ -223,11 +223,11 @@ export function findKeyField(root: unknown, schema: unknown, pointer: string, is
 }
 
 /** `maxLength` of a string schema (through refs, `allOf`, and 3.1 `type: [string, null]` / anyOf). */
-export function maxLengthOf(root: unknown, schema: unknown): number | undefined {
+export function maxLengthOf(memo: ClassifyMemo, root: unknown, schema: unknown): number | undefined {
   const seen = new Set<unknown>();
   const stack: unknown[] = [schema];
   while (stack.length > 0) {
-    const r = resolve(root, stack.pop(), '');
+    const r = resolve(memo, root, stack.pop(), '');
     if (!r || seen.has(r.value)) continue;
     seen.add(r.value);
     if (typeof r.value.maxLength === 'number') return r.value.maxLength;

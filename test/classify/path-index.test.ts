@@ -1,5 +1,6 @@
 /** The per-API path index behind inverse and collection lookups answers what the per-operation scans did. */
 import { describe, expect, it } from 'vitest';
+import { ClassifyMemo } from '../../src/classify/memo.js';
 import { collectionBase, parentOfItem, pathIndex } from '../../src/classify/path-index.js';
 import type { Operation } from '../../src/ir/types.js';
 
@@ -37,7 +38,7 @@ describe('pathIndex', () => {
     op('delete', '/user/starred/{owner}/{repo}'),
     op('delete', '/tools/{x}', 'tool'),
   ];
-  const index = pathIndex(new Map(ops.map((o, i) => [`${o.key}#${i}`, o])));
+  const index = pathIndex(new ClassifyMemo(), new Map(ops.map((o, i) => [`${o.key}#${i}`, o])));
 
   it('finds the first DELETE one template segment below a collection, as the scan did', () => {
     for (const post of [
@@ -73,8 +74,12 @@ describe('pathIndex', () => {
     ]);
   });
 
-  it('is built once per operation map', () => {
+  it('is built once per operation map and run, and again in the next run', () => {
     const byKey = new Map(ops.map((o, i) => [`${o.key}#${i}`, o]));
-    expect(pathIndex(byKey)).toBe(pathIndex(byKey));
+    const run = new ClassifyMemo();
+    expect(pathIndex(run, byKey)).toBe(pathIndex(run, byKey));
+    const next = pathIndex(new ClassifyMemo(), byKey);
+    expect(next).not.toBe(pathIndex(run, byKey));
+    expect(next).toEqual(pathIndex(run, byKey));
   });
 });

@@ -9,7 +9,7 @@ import { describe, expect, test } from 'vitest';
 import { compareSink, listFiles, stageOutput } from '../../src/cli/output-dir.js';
 import { resolveConfig } from '../../src/config/types.js';
 import { emitTools, streamTools } from '../../src/emit/tools/index.js';
-import { memorySink } from '../../src/emit/tools/memory-sink.js';
+import { memorySink } from '../../src/emit/memory-sink.js';
 import type { EmittedFile } from '../../src/emit/types.js';
 import { analyze, emitAll, emitEach } from '../../src/pipeline.js';
 import { ROOT } from '../helpers/cli.js';

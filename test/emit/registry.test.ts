@@ -6,8 +6,9 @@ import { describe, expect, it } from 'vitest';
 import { resolveConfig } from '../../src/config/types.js';
 import { validateUserConfig } from '../../src/config/validate.js';
 import { defineArtifact, fromWholeFiles } from '../../src/emit/artifact.js';
-import { ARTIFACT_NAMES, configExtensions, selectedArtifacts } from '../../src/emit/registry.js';
-import { memorySink } from '../../src/emit/tools/memory-sink.js';
+import type { Artifact } from '../../src/emit/artifact.js';
+import { ARTIFACT_NAMES, configExtensions, scheduleArtifacts, selectedArtifacts } from '../../src/emit/registry.js';
+import { memorySink } from '../../src/emit/memory-sink.js';
 import type { EmittedFile } from '../../src/emit/types.js';
 import type { Plan } from '../../src/classify/types.js';
 
@@ -44,6 +45,7 @@ describe('emitter registry', () => {
       name: 'demo',
       summary: 'a test artifact',
       byDefault: false,
+      consumes: ['plan'],
       load: async () =>
         fromWholeFiles((plan) => ({
           files: [{ path: 'demo/count.txt', contents: `${plan.apis.length}\n` }],
@@ -60,5 +62,52 @@ describe('emitter registry', () => {
       ),
     ).toEqual([]);
     expect(files).toEqual([{ path: 'demo/count.txt', contents: '0\n' }]);
+  });
+});
+
+/** An artifact that only declares what it consumes (scheduling never loads it). */
+const consumer = (name: string, consumes: readonly string[]): Artifact =>
+  ({ name, summary: name, byDefault: false, consumes, load: async () => () => [] }) as unknown as Artifact;
+const steps = (selected: readonly Artifact[], stages?: Record<string, readonly string[]>) =>
+  scheduleArtifacts(selected, stages).map((s) => [s.stage, s.artifacts.map((a) => a.name)]);
+
+describe('scheduling artifacts by what they consume', () => {
+  it('builds the tool model once, after the plan, for the default artifacts that consume it', () => {
+    expect(steps(selectedArtifacts(undefined))).toEqual([
+      ['plan', ['client', 'mcp', 'report', 'sql']],
+      ['toolModel', ['handlers', 'tools']],
+    ]);
+  });
+
+  it('builds no tool model when no selected artifact consumes it', () => {
+    expect(steps(selectedArtifacts(['sql', 'client']))).toEqual([['plan', ['client', 'sql']]]);
+    expect(steps(selectedArtifacts(['handlers']))).toEqual([['toolModel', ['handlers']]]);
+  });
+
+  it('orders stages by what they are built from, not by declaration or artifact order', () => {
+    const stages = { audit: ['index'], plan: [], index: ['plan'] };
+    const selected = [
+      consumer('a', ['plan', 'index', 'audit']),
+      consumer('b', ['plan']),
+      consumer('c', ['plan', 'index']),
+      consumer('d', ['plan', 'index', 'audit']),
+    ];
+    expect(steps(selected, stages)).toEqual([
+      ['plan', ['b']],
+      ['index', ['c']],
+      ['audit', ['a', 'd']],
+    ]);
+  });
+
+  it('refuses a declaration that leaves out an input, names an unknown stage, or a cycle', () => {
+    expect(() => scheduleArtifacts([consumer('x', ['toolModel'])])).toThrow(
+      'artifact x consumes toolModel but not plan, which toolModel is built from',
+    );
+    expect(() => scheduleArtifacts([consumer('y', ['plan', 'graph'])])).toThrow(
+      'artifact y consumes unknown stage graph',
+    );
+    expect(() => scheduleArtifacts([consumer('z', ['plan'])], { plan: ['loop'], loop: ['plan'] })).toThrow(
+      'is built from itself',
+    );
   });
 });

@@ -4,5 +4,6 @@ export const clientArtifact = defineArtifact({
   name: 'client',
   summary: 'typed idempotent clients, one per OpenAPI input (client/<api>.gen.ts)',
   byDefault: true,
+  consumes: ['plan'],
   load: async () => fromWholeFiles((await import('./index.js')).emitClient),
 });

@@ -4,8 +4,7 @@ export const handlersArtifact = defineArtifact({
   name: 'handlers',
   summary: 'typed tool runtimes per API: model tool call → one deduplicated HTTP effect (handlers/<api>.tools.gen.ts)',
   byDefault: true,
-  selectsTools: true,
-  load: async () => (await import('./index.js')).streamHandlers,
-  // With the tools artifact: its bindings are written from the tools' specs (tools/spec-rider.ts).
-  loadRider: async () => (await import('./index.js')).handlersRider,
+  // Each binding is written from the tool the model built once for the run (emit/tool-model.ts).
+  consumes: ['plan', 'toolModel'],
+  load: async () => (await import('./index.js')).handlersConsumer,
 });

@@ -12,10 +12,7 @@ import type { ArgRoute, ToolBinding } from '../../runtime/tools/types.js';
 import { queryStyleOf } from '../client/query-style.js';
 import { encodingOf } from '../client/media.js';
 import { keyLimits } from '../client/key-limits.js';
-import { DegradeLog } from '../tools/degrade.js';
-import { targetNames, type TargetNames } from '../tools/names.js';
-import { toOpenAiTool, type OpenAiTool } from '../tools/to-openai.js';
-import { buildToolSpec, type ToolSpec } from '../tools/tool-spec.js';
+import { buildTool, targetNames, type OpenAiTool, type TargetNames, type ToolSpec } from '../tool-model.js';
 import { bindingSecurity } from './security.js';
 
 function bodyOf(spec: ToolSpec, op: HttpOperation): ToolBinding['body'] {
@@ -83,18 +80,12 @@ function keyFields(entry: PlanEntry, op: HttpOperation, root: unknown, config: R
   return out;
 }
 
-/** The entry's spec and strict OpenAI form, built as the tools artifact builds them (when not sharing its pass). */
-export function specOf(apiPlan: ApiPlan, entry: PlanEntry, names: TargetNames, config: ResolvedConfig): ToolSpecPair {
-  const spec = buildToolSpec(apiPlan, entry, config, new DegradeLog(apiPlan.api.id));
-  return { spec, strict: toOpenAiTool(spec, names.openai.get(entry.operation.key)!, new Set()) };
-}
-
 export interface ToolSpecPair {
   spec: ToolSpec;
   strict: OpenAiTool;
 }
 
-/** The binding of one HTTP entry from its spec (built here or shared by the tools pass, tools/spec-rider.ts). */
+/** The binding of one HTTP entry from its tool in the tool model (emit/tool-model.ts). */
 export function bindingOf(
   apiPlan: ApiPlan,
   entry: PlanEntry,
@@ -137,7 +128,8 @@ export function* eachToolBinding(apiPlan: ApiPlan, config: ResolvedConfig): Gene
   const names = targetNames(apiPlan);
   for (const entry of apiPlan.entries) {
     const op = entry.operation;
-    if (op.kind === 'http') yield bindingOf(apiPlan, entry, op, names, config, specOf(apiPlan, entry, names, config));
+    if (op.kind === 'http')
+      yield bindingOf(apiPlan, entry, op, names, config, buildTool(apiPlan, entry, names, config));
   }
 }
 

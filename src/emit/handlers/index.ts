@@ -1,17 +1,14 @@
 /**
  * The handlers artifact: per API with HTTP operations, `handlers/<api>.tools.gen.ts` — its `ToolBinding`s
- * and a typed `create<Api>Tools(options)` over `createToolRuntime` (issue 14). Streams binding by binding,
- * so a Graph-sized API never holds every binding's text at once. When the tools artifact runs too, the
- * handlers ride on its pass (tools/spec-rider.ts) and take each tool spec from it instead of rebuilding it.
+ * and a typed `create<Api>Tools(options)` over `createToolRuntime` (issue 14). A consumer of the tool
+ * model (emit/tool-model.ts): each binding is written from the tool the model built once for the run,
+ * binding by binding, so a Graph-sized API never holds every binding's text at once.
  */
 import type { ApiPlan } from '../../classify/types.js';
-import type { Diagnostic } from '../../diagnostics/diagnostic.js';
 import type { Emitter, FileWriter, StreamingEmitter } from '../types.js';
-import { collectFiles } from '../tools/memory-sink.js';
-import type { ToolSpecRider, ToolSpecRiderFactory } from '../tools/spec-rider.js';
-import { bindingOf, specOf, toolBindingNames } from './bindings.js';
-// The tools artifact's own names, so a binding answers to the names in its files.
-import { targetNames, type TargetNames } from '../tools/names.js';
+import { collectFiles } from '../memory-sink.js';
+import { streamToolModel, type ToolModelEmit } from '../tool-model.js';
+import { bindingOf, toolBindingNames } from './bindings.js';
 import { handlerNames, writeBinding, writeHead, writeTail, type HandlerNames } from './render.js';
 
 export { buildToolBindings, eachToolBinding } from './bindings.js';
@@ -19,20 +16,20 @@ export { buildToolBindings, eachToolBinding } from './bindings.js';
 /** An API gets a handlers file only if it has an HTTP operation (a tool-definition input has no request). */
 const hasHttp = (apiPlan: ApiPlan): boolean => apiPlan.entries.some((e) => e.operation.kind === 'http');
 
-export const handlersRider: ToolSpecRiderFactory = (config, sink) => {
-  let open: { out: FileWriter; names: HandlerNames; tools: TargetNames } | undefined;
+export const handlersConsumer: ToolModelEmit = (_plan, config, sink) => {
+  let open: { out: FileWriter; names: HandlerNames } | undefined;
   return {
-    startApi(apiPlan) {
+    startApi({ plan: apiPlan }) {
       if (!hasHttp(apiPlan)) return;
       const names = handlerNames(apiPlan.api);
       const out = sink.file(`handlers/${apiPlan.api.id}.tools.gen.ts`);
       writeHead(out, apiPlan.api, names, toolBindingNames(apiPlan));
-      open = { out, names, tools: targetNames(apiPlan) };
+      open = { out, names };
     },
-    spec(apiPlan, entry, spec, strict) {
+    tool(api, { entry, spec, strict }) {
       const op = entry.operation;
       if (open === undefined || op.kind !== 'http') return;
-      writeBinding(open.out, bindingOf(apiPlan, entry, op, open.tools, config, { spec, strict }));
+      writeBinding(open.out, bindingOf(api.plan, entry, op, api.names, config, { spec, strict }));
     },
     endApi() {
       if (open === undefined) return;
@@ -40,25 +37,12 @@ export const handlersRider: ToolSpecRiderFactory = (config, sink) => {
       open.out.end();
       open = undefined;
     },
-    diagnostics: (): Diagnostic[] => [],
+    finish: () => [],
   };
 };
 
-/** Alone (without the tools artifact): the same rider, fed specs built here for HTTP entries only. */
-export const streamHandlers: StreamingEmitter = (plan, config, sink) => {
-  const rider: ToolSpecRider = handlersRider(config, sink);
-  for (const apiPlan of plan.apis) {
-    if (!hasHttp(apiPlan)) continue;
-    const names = targetNames(apiPlan);
-    rider.startApi(apiPlan);
-    for (const entry of apiPlan.entries) {
-      if (entry.operation.kind !== 'http') continue;
-      const { spec, strict } = specOf(apiPlan, entry, names, config);
-      rider.spec(apiPlan, entry, spec, strict);
-    }
-    rider.endApi(apiPlan);
-  }
-  return rider.diagnostics();
-};
+/** The handlers artifact alone (the library, tests): the tool model run for this one consumer. */
+export const streamHandlers: StreamingEmitter = (plan, config, sink) =>
+  streamToolModel(plan, config, [handlersConsumer(plan, config, sink)]).flat();
 
 export const emitHandlers: Emitter = (plan, config) => collectFiles(streamHandlers, plan, config);

@@ -4,21 +4,17 @@
  * required, window-documented `idempotency_key` on every side-effecting tool (SOP OP-7, Case 4), plus
  * reverse maps from each emitted name to the operation key.
  */
-import type { ApiPlan, Plan } from '../../classify/types.js';
+import type { Plan } from '../../classify/types.js';
 import type { ResolvedConfig } from '../../config/types.js';
 import { diagnostic, type Diagnostic } from '../../diagnostics/diagnostic.js';
 import type { Emitter, FileSink } from '../types.js';
-import { DegradeLog } from './degrade.js';
 import { JsonArrayWriter, objectAt, renderJson } from './json.js';
 import { schemaText } from './schema-text.js';
-import { collectFiles } from './memory-sink.js';
-import { targetNames } from './names.js';
+import { collectFiles } from '../memory-sink.js';
 import { toAnthropicTool } from './to-anthropic.js';
 import { toMcpTool } from './to-mcp.js';
-import { toOpenAiTool } from './to-openai.js';
 import { OPENAI_MAX_TOOLS, OpenAiPartsWriter } from './openai-parts.js';
-import type { ToolSpecRider } from './spec-rider.js';
-import { buildToolSpec } from './tool-spec.js';
+import { streamToolModel, type ToolModelEmit } from '../tool-model.js';
 
 export { KEY_PROPERTY, formatWindow, keyDescription } from './idempotency-key.js';
 export type { ToolSpec } from './tool-spec.js';
@@ -45,82 +41,78 @@ function writeWhole(sink: FileSink, path: string, contents: string): void {
   out.end();
 }
 
-/**
- * One tool at a time: its spec is built, handed to all three files as JSON text and dropped, so a
- * Graph-sized API never holds every tool's schema objects at once — nor, with a disk sink, their text.
- */
-function emitApi(
-  apiPlan: ApiPlan,
-  config: ResolvedConfig,
-  sink: FileSink,
-  diagnostics: Diagnostic[],
-  riders: readonly ToolSpecRider[],
-): void {
-  const id = apiPlan.api.id;
-  const { mcp: mcpNames, openai: openAiNames, anthropic: anthropicNames } = targetNames(apiPlan);
-  // MCP nests the list under `tools` (items at indent 4); OpenAI and Anthropic files are bare arrays.
-  const mcp = new JsonArrayWriter(sink.file(`tools/mcp/${id}.tools.json`), 2, '{\n  "tools": ', '\n}\n');
-  const openAi = new OpenAiPartsWriter(sink, id, apiPlan.entries.length);
-  const anthropic = new JsonArrayWriter(sink.file(`tools/anthropic/${id}.tools.json`), 1, '', '\n');
-  const log = new DegradeLog(id);
-  const removed = new Set<string>();
-  for (const rider of riders) rider.startApi(apiPlan);
-  for (const entry of apiPlan.entries) {
-    const spec = buildToolSpec(apiPlan, entry, config, log);
-    // Whole items are stringified here, their schemas' definitions once per run (schema-text.ts).
-    const mcpTool = toMcpTool(spec, mcpNames.get(spec.key) as string, config.tools.mcpHeader);
-    mcp.pushText(objectAt(mcpTool, 2, { inputSchema: schemaText(mcpTool.inputSchema as Obj, 3) }));
-    const anthropicTool = toAnthropicTool(spec, anthropicNames.get(spec.key) as string);
-    anthropic.pushText(objectAt(anthropicTool, 1, { input_schema: schemaText(spec.inputSchema, 2) }));
-    const strict = toOpenAiTool(spec, openAiNames.get(spec.key) as string, removed);
-    openAi.pushText(openAiToolText(strict.tool));
-    log.openAi(spec.key, spec.source, strict.encoded, strict.limits);
-    for (const rider of riders) rider.spec(apiPlan, entry, spec, strict);
-  }
-  for (const rider of riders) rider.endApi(apiPlan);
-  diagnostics.push(...log.diagnostics());
-  if (removed.size > 0) {
-    diagnostics.push(
-      diagnostic(
-        'tools_openai_keywords_removed',
-        'info',
-        `${id}: keywords OpenAI strict mode does not support were removed from the OpenAI tools: ${[...removed].sort().join(', ')}.`,
-        { file: apiPlan.api.file },
-      ),
-    );
-  }
-  if (openAi.parts > 1) {
-    diagnostics.push(
-      diagnostic(
-        'tools_openai_split',
-        'info',
-        `${id}: ${apiPlan.entries.length} tools are more than the ${OPENAI_MAX_TOOLS} OpenAI accepts in one request, so the OpenAI tools are split into ${openAi.parts} files (tools/openai/${id}.1.tools.json … ${id}.${openAi.parts}.tools.json); send one part per request, or narrow the tools with the config's select.`,
-        { file: apiPlan.api.file },
-      ),
-    );
-  }
-  mcp.finish();
-  openAi.finish();
-  anthropic.finish();
-  writeWhole(sink, `tools/mcp/${id}.names.json`, renderJson(reverseMap(mcpNames)));
-  writeWhole(sink, `tools/openai/${id}.names.json`, renderJson(reverseMap(openAiNames)));
-  writeWhole(sink, `tools/anthropic/${id}.names.json`, renderJson(reverseMap(anthropicNames)));
+/** MCP nests the list under `tools` (items at indent 4); OpenAI and Anthropic files are bare arrays. */
+interface OpenFiles {
+  mcp: JsonArrayWriter;
+  openAi: OpenAiPartsWriter;
+  anthropic: JsonArrayWriter;
 }
 
 /**
- * The tools emitter writing into a sink (the CLI streams it to disk: Graph's tools are ~150 MB). `riders`
- * get every spec as it is built (spec-rider.ts); their diagnostics follow the tools' own.
+ * The tools artifact as a consumer of the tool model (emit/tool-model.ts): each tool arrives built once,
+ * is rendered into all three files as JSON text and dropped, so a Graph-sized API never holds every
+ * tool's schema objects at once — nor, with a disk sink, their text.
  */
-export function streamTools(
-  plan: Plan,
-  config: ResolvedConfig,
-  sink: FileSink,
-  riders: readonly ToolSpecRider[] = [],
-): Diagnostic[] {
+export const toolsConsumer: ToolModelEmit = (_plan, config, sink) => {
   const diagnostics: Diagnostic[] = [];
-  for (const apiPlan of plan.apis) emitApi(apiPlan, config, sink, diagnostics, riders);
-  for (const rider of riders) diagnostics.push(...rider.diagnostics());
-  return diagnostics;
+  let open: OpenFiles | undefined;
+  return {
+    startApi({ plan: apiPlan }) {
+      const id = apiPlan.api.id;
+      open = {
+        mcp: new JsonArrayWriter(sink.file(`tools/mcp/${id}.tools.json`), 2, '{\n  "tools": ', '\n}\n'),
+        openAi: new OpenAiPartsWriter(sink, id, apiPlan.entries.length),
+        anthropic: new JsonArrayWriter(sink.file(`tools/anthropic/${id}.tools.json`), 1, '', '\n'),
+      };
+    },
+    tool({ names }, { spec, strict }) {
+      const { mcp, openAi, anthropic } = open as OpenFiles;
+      // Whole items are stringified here, their schemas' definitions once per run (schema-text.ts).
+      const mcpTool = toMcpTool(spec, names.mcp.get(spec.key) as string, config.tools.mcpHeader);
+      mcp.pushText(objectAt(mcpTool, 2, { inputSchema: schemaText(mcpTool.inputSchema as Obj, 3) }));
+      const anthropicTool = toAnthropicTool(spec, names.anthropic.get(spec.key) as string);
+      anthropic.pushText(objectAt(anthropicTool, 1, { input_schema: schemaText(spec.inputSchema, 2) }));
+      openAi.pushText(openAiToolText(strict.tool));
+    },
+    endApi({ plan: apiPlan, names, log, removedKeywords: removed }) {
+      const { mcp, openAi, anthropic } = open as OpenFiles;
+      open = undefined;
+      const id = apiPlan.api.id;
+      diagnostics.push(...log.diagnostics());
+      if (removed.size > 0) {
+        diagnostics.push(
+          diagnostic(
+            'tools_openai_keywords_removed',
+            'info',
+            `${id}: keywords OpenAI strict mode does not support were removed from the OpenAI tools: ${[...removed].sort().join(', ')}.`,
+            { file: apiPlan.api.file },
+          ),
+        );
+      }
+      if (openAi.parts > 1) {
+        diagnostics.push(
+          diagnostic(
+            'tools_openai_split',
+            'info',
+            `${id}: ${apiPlan.entries.length} tools are more than the ${OPENAI_MAX_TOOLS} OpenAI accepts in one request, so the OpenAI tools are split into ${openAi.parts} files (tools/openai/${id}.1.tools.json … ${id}.${openAi.parts}.tools.json); send one part per request, or narrow the tools with the config's select.`,
+            { file: apiPlan.api.file },
+          ),
+        );
+      }
+      mcp.finish();
+      openAi.finish();
+      anthropic.finish();
+      writeWhole(sink, `tools/mcp/${id}.names.json`, renderJson(reverseMap(names.mcp)));
+      writeWhole(sink, `tools/openai/${id}.names.json`, renderJson(reverseMap(names.openai)));
+      writeWhole(sink, `tools/anthropic/${id}.names.json`, renderJson(reverseMap(names.anthropic)));
+    },
+    finish: () => diagnostics,
+  };
+};
+
+/** The tools artifact alone, writing into a sink (the CLI streams it to disk: Graph's tools are ~150 MB). */
+export function streamTools(plan: Plan, config: ResolvedConfig, sink: FileSink): Diagnostic[] {
+  return streamToolModel(plan, config, [toolsConsumer(plan, config, sink)]).flat();
 }
 
 export const emitTools: Emitter = (plan, config) => collectFiles(streamTools, plan, config);

@@ -3,9 +3,9 @@
  * whole files, so a `StreamingEmitter` can serve the `Emitter` contract (library, `check`, tests) and
  * every caller sees the same bytes whether the files went to disk or stayed in memory.
  */
-import type { EmittedFile, EmitResult, FileSink, StreamingEmitter } from '../types.js';
-import type { Plan } from '../../classify/types.js';
-import type { ResolvedConfig } from '../../config/types.js';
+import type { EmittedFile, EmitResult, FileSink, StreamingEmitter } from './types.js';
+import type { Plan } from '../classify/types.js';
+import type { ResolvedConfig } from '../config/types.js';
 
 /** A sink that calls `onFile` with each whole file as soon as it ends. */
 export function memorySink(onFile: (file: EmittedFile) => void): FileSink {
