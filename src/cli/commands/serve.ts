@@ -5,6 +5,7 @@
  */
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { KEY_INSTRUCTIONS } from '../../runtime/mcp/compact.js';
 import { registerToolRuntime } from '../../runtime/mcp/register.js';
 import type { ToolSelection } from '../../config/types.js';
 import { parseTokens, isLoopbackHost, type TokenEntry } from '../../serve/http-guard.js';
@@ -125,8 +126,9 @@ async function serve(ctx: CliContext, args: ServeArgs): Promise<number> {
       ctx.logger.info(`idemgen serve: ${a.id}: ${a.tools} tools → ${a.baseUrl}${missing}`);
     }
     const makeServer = (): McpServer => {
-      const server = new McpServer({ name: 'idemgen-serve', version: VERSION });
-      registerToolRuntime(server, runtime, { dynamic: args.dynamic === true, serverArguments: fixed });
+      // The key's retry rule is stated once here; each listed key property carries a one-line summary.
+      const server = new McpServer({ name: 'idemgen-serve', version: VERSION }, { instructions: KEY_INSTRUCTIONS });
+      registerToolRuntime(server, runtime, { dynamic: args.dynamic === true, serverArguments: fixed, compact: true });
       return server;
     };
     const mode = args.dynamic ? 'dynamic (search_tools, describe_tool, invoke_tool)' : `${total} tools`;

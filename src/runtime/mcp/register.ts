@@ -18,6 +18,7 @@ import {
 import type { KeyScope } from '../core/keys.js';
 import type { ToolBinding, ToolCallContext, ToolOutcome } from '../tools/types.js';
 import { DESCRIBE_TOOL, INVOKE_TOOL, SEARCH_TOOL, describeTool, metaTools, searchTools } from './dynamic.js';
+import { compactListedTool } from './compact.js';
 import { outcomeToResult } from './outcome.js';
 import { listedTool } from './tool-meta.js';
 import { defaultScope, ScopeUnknownError } from './with-idempotency.js';
@@ -40,6 +41,12 @@ export interface RegisterToolRuntimeOptions {
   serverArguments?: Record<string, unknown>;
   /** Dedup namespace per request. Default: the authenticated subject (`authInfo.extra.sub`), none on stdio. */
   scope?: (extra: CallExtra) => string | KeyScope | undefined;
+  /**
+   * List the compact form (compact.ts): a one-line key description, repeated sub-schemas shared through
+   * each schema's `$defs`, no `title` keywords. The server must then state the key rule once: construct it
+   * with `{ instructions: KEY_INSTRUCTIONS }`.
+   */
+  compact?: boolean;
 }
 
 const lowLevel = (server: McpServer | Server): Server => ('server' in server ? server.server : server);
@@ -63,7 +70,9 @@ export function registerToolRuntime(
   const byName = new Map(bindings.map((b) => [b.names.mcp, b]));
   const fixedValues = options.serverArguments ?? {};
   const fixed = new Set(Object.keys(fixedValues));
-  const listed = options.dynamic ? metaTools() : bindings.map((b) => listedTool(b, fixed));
+  const listed = options.dynamic
+    ? metaTools()
+    : bindings.map((b) => (options.compact ? compactListedTool(listedTool(b, fixed), b) : listedTool(b, fixed)));
   const low = lowLevel(server);
   low.registerCapabilities({ tools: {} });
   low.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: listed as never }));

@@ -4,6 +4,7 @@ export { reportStartFailure, serveStdioFromEnv } from './stdio-main.js';
 export type { EnvServerOptions, StdioServerModule } from './stdio-main.js';
 export type { McpToolRuntime, RegisterToolRuntimeOptions } from './register.js';
 export { outcomeToResult } from './outcome.js';
+export { KEY_INSTRUCTIONS } from './compact.js';
 export {
   MECHANISM_META,
   OPERATION_META,
