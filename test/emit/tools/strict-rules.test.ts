@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { resolveConfig } from '../../../src/config/types.js';
 import { emitTools, formatWindow } from '../../../src/emit/tools/index.js';
-import { ANTHROPIC_NAME, OPENAI_NAME, assignNames } from '../../../src/emit/tools/names.js';
+import { TOOL_NAME, assignNames } from '../../../src/emit/tools/names.js';
 import { checkStrictName, checkStrictSchema } from './openai-strict.js';
 import { entry, planOf, toolOp } from '../../helpers/plan.js';
 
@@ -16,15 +16,14 @@ describe('tool names', () => {
       { key: 'POST /c', name: 'x'.repeat(80) },
       { key: 'POST /d', name: 'fine_name' },
     ];
-    const names = assignNames(tools, OPENAI_NAME);
+    const names = assignNames(tools, TOOL_NAME);
     const values = [...names.values()];
     expect(new Set(values).size).toBe(4);
     for (const v of values) expect(checkStrictName(v)).toEqual([]);
     expect(names.get('POST /d')).toBe('fine_name');
     expect(names.get('POST /a')).toMatch(/^repos_create_[0-9a-f]{8}$/);
     expect(names.get('POST /c')).toHaveLength(64);
-    expect(assignNames(tools, ANTHROPIC_NAME)).toEqual(names);
-    expect(assignNames([...tools].reverse(), OPENAI_NAME).get('POST /a')).toBe(names.get('POST /a'));
+    expect(assignNames([...tools].reverse(), TOOL_NAME).get('POST /a')).toBe(names.get('POST /a'));
   });
 
   it('formats dedup windows', () => {
