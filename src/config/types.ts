@@ -59,7 +59,7 @@ export interface UserConfig {
     keyFields?: string[];
     providers?: { host: string; carrier: CarrierInput; ttlSeconds?: number; methods?: string[] }[];
   };
-  tools?: { mcpHeader?: boolean; defaultTtlSeconds?: number };
+  tools?: { mcpHeader?: boolean; defaultTtlSeconds?: number; formats?: ToolFileFormat[] };
   select?: ToolSelection;
   /** Default dedup TTL for our own stores (seconds, ≥ 24 h by default). */
   defaultTtlSeconds?: number;
@@ -81,12 +81,22 @@ export interface ResolvedConfig extends Required<Pick<UserConfig, 'out' | 'diale
   sql: { schema?: string; tablePrefix: string; dedupTable: string; sagaTable: string };
   severities: Record<string, Severity | 'off'>;
   heuristics: NonNullable<UserConfig['heuristics']>;
-  tools: { mcpHeader: boolean; defaultTtlSeconds: number };
+  tools: { mcpHeader: boolean; defaultTtlSeconds: number; formats: ToolFileFormat[] };
   select: ToolSelection;
   defaultTtlSeconds: number;
 }
 
 export const DEFAULT_TTL_SECONDS = 24 * 60 * 60;
+
+/** The tool files `generate` can write (`tools/<format>/…`). */
+export const TOOL_FILE_FORMATS = ['mcp', 'openai', 'anthropic'] as const;
+export type ToolFileFormat = (typeof TOOL_FILE_FORMATS)[number];
+/**
+ * Written unless `tools.formats` says otherwise: MCP only. The handlers module already carries each tool's
+ * OpenAI strict parameters (its OpenAI adapters list them), and an Anthropic tool is the MCP tool with
+ * `input_schema` for `inputSchema`; the files for those two are opt-in.
+ */
+export const DEFAULT_TOOL_FILE_FORMATS: readonly ToolFileFormat[] = ['mcp'];
 
 export function resolveConfig(
   user: UserConfig = {},
@@ -118,6 +128,7 @@ export function resolveConfig(
     tools: {
       mcpHeader: user.tools?.mcpHeader ?? false,
       defaultTtlSeconds: user.tools?.defaultTtlSeconds ?? DEFAULT_TTL_SECONDS,
+      formats: user.tools?.formats ?? [...DEFAULT_TOOL_FILE_FORMATS],
     },
     select: user.select ?? {},
     defaultTtlSeconds: user.defaultTtlSeconds ?? DEFAULT_TTL_SECONDS,

@@ -2,6 +2,7 @@
 import { diagnostic, type Diagnostic } from '../diagnostics/diagnostic.js';
 import { appendPointer } from '../json-pointer/pointer.js';
 import { checkApiName, checkInputs } from './api-names.js';
+import { TOOL_FILE_FORMATS } from './types.js';
 import { KEY_STRATEGIES, MECHANISMS } from './vocabulary.js';
 
 const TOP_KEYS = new Set([
@@ -127,7 +128,13 @@ function checkSelect(value: unknown, pointer: string, out: Diagnostic[], file: s
     );
 }
 
+function checkTools(value: unknown, pointer: string, out: Diagnostic[], file: string): void {
+  if (!isObject(value) || value.formats === undefined) return;
+  stringArray(new Set(TOOL_FILE_FORMATS))(value.formats, `${pointer}/formats`, out, file);
+}
+
 const CHECKS: Record<string, Check> = {
+  tools: checkTools,
   select: checkSelect,
   inputs: (value, pointer, out, file) => void out.push(...checkInputs(value, pointer, file)),
   apiName: (value, pointer, out, file) => void out.push(...checkApiName(value, pointer, file)),

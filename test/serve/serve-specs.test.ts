@@ -183,7 +183,10 @@ it('--read-only, --writes-only and --include choose the tools', async () => {
 it('a spec with more than 128 operations gets OpenAI tool files of at most 128 tools', async () => {
   const dir = tmp();
   copyFileSync(TWILIO, join(dir, 'twilio.json'));
-  writeFileSync(join(dir, 'idemgen.config.json'), JSON.stringify({ artifacts: ['tools'] }));
+  writeFileSync(
+    join(dir, 'idemgen.config.json'),
+    JSON.stringify({ artifacts: ['tools'], tools: { formats: ['openai'] } }),
+  );
   const run = await runCli(['generate', 'twilio.json', '--out', 'out'], dir);
   expect(run.code, run.stderr).toBe(0);
   const files = readdirSync(join(dir, 'out/tools/openai'))

@@ -58,22 +58,33 @@ function emitApi(
 ): void {
   const id = apiPlan.api.id;
   const { mcp: mcpNames, openai: openAiNames, anthropic: anthropicNames } = targetNames(apiPlan);
+  // Only the formats the config asks for are written (tools.formats, default MCP). The OpenAI strict form
+  // is still built for every tool: the handlers' bindings carry it (riders) and the log reports on it.
+  const formats = new Set(config.tools.formats);
   // MCP nests the list under `tools` (items at indent 4); OpenAI and Anthropic files are bare arrays.
-  const mcp = new JsonArrayWriter(sink.file(`tools/mcp/${id}.tools.json`), 2, '{\n  "tools": ', '\n}\n');
-  const openAi = new OpenAiPartsWriter(sink, id, apiPlan.entries.length);
-  const anthropic = new JsonArrayWriter(sink.file(`tools/anthropic/${id}.tools.json`), 1, '', '\n');
+  const mcp = formats.has('mcp')
+    ? new JsonArrayWriter(sink.file(`tools/mcp/${id}.tools.json`), 2, '{\n  "tools": ', '\n}\n')
+    : undefined;
+  const openAi = formats.has('openai') ? new OpenAiPartsWriter(sink, id, apiPlan.entries.length) : undefined;
+  const anthropic = formats.has('anthropic')
+    ? new JsonArrayWriter(sink.file(`tools/anthropic/${id}.tools.json`), 1, '', '\n')
+    : undefined;
   const log = new DegradeLog(id);
   const removed = new Set<string>();
   for (const rider of riders) rider.startApi(apiPlan);
   for (const entry of apiPlan.entries) {
     const spec = buildToolSpec(apiPlan, entry, config, log);
     // Whole items are stringified here, their schemas' definitions once per run (schema-text.ts).
-    const mcpTool = toMcpTool(spec, mcpNames.get(spec.key) as string, config.tools.mcpHeader);
-    mcp.pushText(objectAt(mcpTool, 2, { inputSchema: schemaText(mcpTool.inputSchema as Obj, 3) }));
-    const anthropicTool = toAnthropicTool(spec, anthropicNames.get(spec.key) as string);
-    anthropic.pushText(objectAt(anthropicTool, 1, { input_schema: schemaText(spec.inputSchema, 2) }));
+    if (mcp !== undefined) {
+      const mcpTool = toMcpTool(spec, mcpNames.get(spec.key) as string, config.tools.mcpHeader);
+      mcp.pushText(objectAt(mcpTool, 2, { inputSchema: schemaText(mcpTool.inputSchema as Obj, 3) }));
+    }
+    if (anthropic !== undefined) {
+      const anthropicTool = toAnthropicTool(spec, anthropicNames.get(spec.key) as string);
+      anthropic.pushText(objectAt(anthropicTool, 1, { input_schema: schemaText(spec.inputSchema, 2) }));
+    }
     const strict = toOpenAiTool(spec, openAiNames.get(spec.key) as string, removed);
-    openAi.pushText(openAiToolText(strict.tool));
+    openAi?.pushText(openAiToolText(strict.tool));
     log.openAi(spec.key, spec.source, strict.encoded, strict.limits);
     for (const rider of riders) rider.spec(apiPlan, entry, spec, strict);
   }
@@ -89,7 +100,7 @@ function emitApi(
       ),
     );
   }
-  if (openAi.parts > 1) {
+  if (openAi !== undefined && openAi.parts > 1) {
     diagnostics.push(
       diagnostic(
         'tools_openai_split',
@@ -99,12 +110,11 @@ function emitApi(
       ),
     );
   }
-  mcp.finish();
-  openAi.finish();
-  anthropic.finish();
-  writeWhole(sink, `tools/mcp/${id}.names.json`, renderJson(reverseMap(mcpNames)));
-  writeWhole(sink, `tools/openai/${id}.names.json`, renderJson(reverseMap(openAiNames)));
-  writeWhole(sink, `tools/anthropic/${id}.names.json`, renderJson(reverseMap(anthropicNames)));
+  mcp?.finish();
+  openAi?.finish();
+  anthropic?.finish();
+  for (const format of formats)
+    writeWhole(sink, `tools/${format}/${id}.names.json`, renderJson(reverseMap(targetNames(apiPlan)[format])));
 }
 
 /**

@@ -43,7 +43,7 @@ describe('a tool that already has a key argument (carrier in argument)', () => {
   const plan = planOf('billing', [
     entry(tool, 'OP-1', { carrier: { in: 'argument', name: 'request_id', path: ['request_id'] } }),
   ]);
-  const res = emitTools(plan, resolveConfig());
+  const res = emitTools(plan, resolveConfig({ tools: { formats: ['mcp', 'openai', 'anthropic'] } }));
   const mcp = JSON.parse(res.files.find((f) => f.path === 'tools/mcp/billing.tools.json')!.contents).tools[0] as Obj;
 
   it('keeps its own property, makes it required and adds no second key', () => {
@@ -62,7 +62,10 @@ describe('OpenAI strict limits', () => {
     properties: { tree: deep(14), shallow: { type: 'string' }, colour: { type: 'string', enum: bigEnum } },
     required: ['tree', 'shallow'],
   });
-  const res = emitTools(planOf('deep', [entry(tool, 'fail-closed')]), resolveConfig());
+  const res = emitTools(
+    planOf('deep', [entry(tool, 'fail-closed')]),
+    resolveConfig({ tools: { formats: ['mcp', 'openai', 'anthropic'] } }),
+  );
   const fn = JSON.parse(res.files.find((f) => f.path === 'tools/openai/deep.tools.json')!.contents)[0].function as Obj;
 
   it('degrades the largest arguments to JSON-encoded strings until the schema fits, with a warning', () => {
