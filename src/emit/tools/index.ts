@@ -9,8 +9,8 @@ import type { ResolvedConfig } from '../../config/types.js';
 import { diagnostic, type Diagnostic } from '../../diagnostics/diagnostic.js';
 import type { Emitter, FileSink } from '../types.js';
 import { DegradeLog } from './degrade.js';
-import { JsonArrayWriter, objectAt, renderJson } from './json.js';
-import { schemaText } from './schema-text.js';
+import { JsonArrayWriter, compactObjectText, renderJson } from './json.js';
+import { compactSchemaText } from './schema-text.js';
 import { collectFiles } from './memory-sink.js';
 import { targetNames } from './names.js';
 import { toAnthropicTool } from './to-anthropic.js';
@@ -25,11 +25,11 @@ export type { ToolSpec } from './tool-spec.js';
 
 type Obj = Record<string, unknown>;
 
-/** An OpenAI tool as an item of its file (level 1): `{ type, function: { name, description, parameters, strict } }`. */
+/** An OpenAI tool as one line of its file: `{ type, function: { name, description, parameters, strict } }`. */
 function openAiToolText(tool: Obj): string {
   const fn = tool.function as Obj;
-  const parameters = schemaText(fn.parameters as Obj, 3);
-  return objectAt(tool, 1, { function: objectAt(fn, 2, { parameters }) });
+  const parameters = compactSchemaText(fn.parameters as Obj);
+  return compactObjectText(tool, { function: compactObjectText(fn, { parameters }) });
 }
 
 function reverseMap(names: Map<string, string>): Record<string, string> {
@@ -61,7 +61,8 @@ function emitApi(
   // Only the formats the config asks for are written (tools.formats, default MCP). The OpenAI strict form
   // is still built for every tool: the handlers' bindings carry it (riders) and the log reports on it.
   const formats = new Set(config.tools.formats);
-  // MCP nests the list under `tools` (items at indent 4); OpenAI and Anthropic files are bare arrays.
+  // One tool per line, its JSON compact (indenting deep schemas doubled the files: Stripe's MCP file 2.55 →
+  // 1.29 MB); MCP nests the list under `tools`, OpenAI and Anthropic files are bare arrays.
   const mcp = formats.has('mcp')
     ? new JsonArrayWriter(sink.file(`tools/mcp/${id}.tools.json`), 2, '{\n  "tools": ', '\n}\n')
     : undefined;
@@ -77,11 +78,11 @@ function emitApi(
     // Whole items are stringified here, their schemas' definitions once per run (schema-text.ts).
     if (mcp !== undefined) {
       const mcpTool = toMcpTool(spec, mcpNames.get(spec.key) as string, config.tools.mcpHeader);
-      mcp.pushText(objectAt(mcpTool, 2, { inputSchema: schemaText(mcpTool.inputSchema as Obj, 3) }));
+      mcp.pushText(compactObjectText(mcpTool, { inputSchema: compactSchemaText(mcpTool.inputSchema as Obj) }));
     }
     if (anthropic !== undefined) {
       const anthropicTool = toAnthropicTool(spec, anthropicNames.get(spec.key) as string);
-      anthropic.pushText(objectAt(anthropicTool, 1, { input_schema: schemaText(spec.inputSchema, 2) }));
+      anthropic.pushText(compactObjectText(anthropicTool, { input_schema: compactSchemaText(spec.inputSchema) }));
     }
     const strict = toOpenAiTool(spec, openAiNames.get(spec.key) as string, removed);
     openAi?.pushText(openAiToolText(strict.tool));
