@@ -131,7 +131,7 @@ for (const { name, a, b } of rows) {
 }
 console.log('\nSummary');
 console.log(
-  `idemgen generate (all artifacts, built CLI, --no-cache) vs openapi-typescript 7 (types only), median of ${runs} alternating runs`,
+  `idemgen generate (default config, built CLI, --no-cache) vs openapi-typescript 7 (types only), median of ${runs} alternating runs`,
 );
 console.log(
   '| spec | idemgen s | o-ts s | time ratio | idemgen MiB | o-ts MiB | memory ratio | cpu ratio | idemgen output MB | o-ts output MB |',
