@@ -1,7 +1,7 @@
 #!/usr/bin/env node
-// Generation benchmark (DESIGN §7: benchmarks are scripts, never timed tests): `idemgen generate` with all
-// artifacts (the built CLI, --no-cache) vs `openapi-typescript` (types only) on Stripe, GitHub and Microsoft
-// Graph. Every run is a fresh child process under /usr/bin/time (wall seconds, user+system CPU seconds, peak
+// Generation benchmark (DESIGN §7: benchmarks are scripts, never timed tests): `idemgen generate` with the
+// default config (the built CLI, --no-cache, run in an empty folder) vs `openapi-typescript` (types only) on
+// Stripe, GitHub and Microsoft Graph, with the bytes of each artifact (tools per format) beside o-ts's. Every run is a fresh child process under /usr/bin/time (wall seconds, user+system CPU seconds, peak
 // RSS); both tools read the same file and write their output to a fresh temporary folder. Runs alternate
 // (idemgen, o-ts, idemgen, …) so a busy shared machine slows both alike; neither gets a warm-up run. The
 // table shows the median of --runs (default 3) per tool and the ratios; each sample goes to stderr.
@@ -32,11 +32,27 @@ function bytesIn(dir) {
   return n;
 }
 
+/** Bytes per artifact: each top-level folder of idemgen's output (tools per format: `tools/mcp`, …). */
+function bytesPerArtifact(dir) {
+  const out = {};
+  const gen = join(dir, 'generated');
+  if (!existsSync(gen)) return out;
+  for (const e of readdirSync(gen, { withFileTypes: true })) {
+    if (!e.isDirectory()) continue;
+    if (e.name === 'tools')
+      for (const f of readdirSync(join(gen, 'tools'), { withFileTypes: true }))
+        out[`tools/${f.name}`] = bytesIn(join(gen, 'tools', f.name));
+    else out[e.name] = bytesIn(join(gen, e.name));
+  }
+  return out;
+}
+
 function run(cmd, cmdArgs, out) {
   const log = join(out, '..', `${out.split('/').pop()}.time`);
   try {
+    // In the temporary folder, so the repository's own idemgen.config.json (all tool formats) does not apply.
     execFileSync('/usr/bin/time', ['-o', log, '-f', '%e %U %S %M', cmd, ...cmdArgs], {
-      cwd: root,
+      cwd: join(out, '..'),
       stdio: ['ignore', 'ignore', 'pipe'],
       maxBuffer: 1 << 28,
     });
@@ -46,7 +62,7 @@ function run(cmd, cmdArgs, out) {
   const [wall, user, sys, kb] = readFileSync(log, 'utf8').trim().split('\n').pop().split(' ').map(Number);
   const bytes = bytesIn(out);
   if (bytes === 0) throw new Error(`${cmd} ${cmdArgs.join(' ')} wrote nothing`);
-  return { wall, cpu: user + sys, rssMiB: kb / 1024, bytes };
+  return { wall, cpu: user + sys, rssMiB: kb / 1024, bytes, artifacts: bytesPerArtifact(out) };
 }
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
@@ -55,15 +71,16 @@ const summary = (samples) => ({
   cpu: median(samples.map((s) => s.cpu)),
   rssMiB: median(samples.map((s) => s.rssMiB)),
   bytes: samples[0].bytes,
+  artifacts: samples[0].artifacts,
 });
 
 const idemgen = (spec, out) => [
   process.execPath,
-  ['bin/idemgen.js', 'generate', spec, '--out', join(out, 'generated'), '--no-cache'],
+  [join(root, 'bin/idemgen.js'), 'generate', join(root, spec), '--out', join(out, 'generated'), '--no-cache'],
 ];
 const openapiTs = (spec, out) => [
   process.execPath,
-  ['node_modules/openapi-typescript/bin/cli.js', spec, '-o', join(out, 'schema.d.ts')],
+  [join(root, 'node_modules/openapi-typescript/bin/cli.js'), join(root, spec), '-o', join(out, 'schema.d.ts')],
 ];
 
 function sample(label, make, spec) {
@@ -97,8 +114,24 @@ for (const [name, spec] of SPECS) {
 }
 console.error(`load average after: ${load()}`);
 const r = (x, y) => `${(x / y).toFixed(2)}×`;
+const mb = (n) => (n / 1e6).toFixed(2);
 console.log(
-  `idemgen generate (all artifacts, built CLI, --no-cache) vs openapi-typescript 7 (types only), median of ${runs} alternating runs`,
+  `idemgen generate (default config: all default artifacts, MCP tool files) vs openapi-typescript 7 (types only), median of ${runs} alternating runs`,
+);
+for (const { name, a, b } of rows) {
+  console.log(`\n## ${name}`);
+  console.log('| measure | idemgen | openapi-typescript | ratio |');
+  console.log('|---|---:|---:|---:|');
+  console.log(`| wall time (s) | ${a.wall.toFixed(2)} | ${b.wall.toFixed(2)} | ${r(a.wall, b.wall)} |`);
+  console.log(`| cpu (s) | ${a.cpu.toFixed(2)} | ${b.cpu.toFixed(2)} | ${r(a.cpu, b.cpu)} |`);
+  console.log(`| peak memory (MiB) | ${a.rssMiB.toFixed(0)} | ${b.rssMiB.toFixed(0)} | ${r(a.rssMiB, b.rssMiB)} |`);
+  for (const [artifact, n] of Object.entries(a.artifacts).sort())
+    console.log(`| ${artifact} (MB) | ${mb(n)} | | ${r(n, b.bytes)} |`);
+  console.log(`| all output (MB) | ${mb(a.bytes)} | ${mb(b.bytes)} | ${r(a.bytes, b.bytes)} |`);
+}
+console.log('\nSummary');
+console.log(
+  `idemgen generate (default config, built CLI, --no-cache) vs openapi-typescript 7 (types only), median of ${runs} alternating runs`,
 );
 console.log(
   '| spec | idemgen s | o-ts s | time ratio | idemgen MiB | o-ts MiB | memory ratio | cpu ratio | idemgen output MB | o-ts output MB |',

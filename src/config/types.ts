@@ -76,7 +76,12 @@ export interface UserConfig {
    * `keySource`: `model` (default) or `intent` — `idemgen serve` and the generated MCP modules hide the
    * key argument and key every write by the host's `_meta["io.idemgen/intent"]` (runtime/mcp/intent.ts).
    */
-  tools?: { mcpHeader?: boolean; defaultTtlSeconds?: number; keySource?: 'model' | 'intent' };
+  tools?: {
+    mcpHeader?: boolean;
+    defaultTtlSeconds?: number;
+    keySource?: 'model' | 'intent';
+    formats?: ToolFileFormat[];
+  };
   select?: ToolSelection;
   serve?: ServeConfig;
   /** Default dedup TTL for our own stores (seconds, ≥ 24 h by default). */
@@ -99,13 +104,23 @@ export interface ResolvedConfig extends Required<Pick<UserConfig, 'out' | 'diale
   sql: { schema?: string; tablePrefix: string; dedupTable: string; sagaTable: string };
   severities: Record<string, Severity | 'off'>;
   heuristics: NonNullable<UserConfig['heuristics']>;
-  tools: { mcpHeader: boolean; defaultTtlSeconds: number; keySource: 'model' | 'intent' };
+  tools: { mcpHeader: boolean; defaultTtlSeconds: number; keySource: 'model' | 'intent'; formats: ToolFileFormat[] };
   select: ToolSelection;
   serve: ServeConfig;
   defaultTtlSeconds: number;
 }
 
 export const DEFAULT_TTL_SECONDS = 24 * 60 * 60;
+
+/** The tool files `generate` can write (`tools/<format>/…`). */
+export const TOOL_FILE_FORMATS = ['mcp', 'openai', 'anthropic'] as const;
+export type ToolFileFormat = (typeof TOOL_FILE_FORMATS)[number];
+/**
+ * Written unless `tools.formats` says otherwise: MCP only. The handlers module already carries each tool's
+ * OpenAI strict parameters (its OpenAI adapters list them), and an Anthropic tool is the MCP tool with
+ * `input_schema` for `inputSchema`; the files for those two are opt-in.
+ */
+export const DEFAULT_TOOL_FILE_FORMATS: readonly ToolFileFormat[] = ['mcp'];
 
 export function resolveConfig(
   user: UserConfig = {},
@@ -138,6 +153,7 @@ export function resolveConfig(
       mcpHeader: user.tools?.mcpHeader ?? false,
       defaultTtlSeconds: user.tools?.defaultTtlSeconds ?? DEFAULT_TTL_SECONDS,
       keySource: user.tools?.keySource ?? 'model',
+      formats: user.tools?.formats ?? [...DEFAULT_TOOL_FILE_FORMATS],
     },
     select: user.select ?? {},
     serve: user.serve ?? {},

@@ -2,6 +2,7 @@
 import { diagnostic, type Diagnostic } from '../diagnostics/diagnostic.js';
 import { appendPointer } from '../json-pointer/pointer.js';
 import { checkApiName, checkInputs } from './api-names.js';
+import { TOOL_FILE_FORMATS } from './types.js';
 import { KEY_STRATEGIES, MECHANISMS } from './vocabulary.js';
 
 const TOP_KEYS = new Set([
@@ -129,9 +130,11 @@ function checkSelect(value: unknown, pointer: string, out: Diagnostic[], file: s
 }
 
 function checkTools(value: unknown, pointer: string, out: Diagnostic[], file: string): void {
-  if (!isObject(value) || value.keySource === undefined) return;
-  if (value.keySource !== 'model' && value.keySource !== 'intent')
+  if (!isObject(value)) return;
+  if (value.keySource !== undefined && value.keySource !== 'model' && value.keySource !== 'intent')
     bad(out, file, `${pointer}/keySource`, `${pointer}/keySource must be "model" or "intent"`);
+  if (value.formats !== undefined)
+    stringArray(new Set(TOOL_FILE_FORMATS))(value.formats, `${pointer}/formats`, out, file);
 }
 
 const SERVE_AUTH_KEYS = new Set(['issuer', 'audience', 'writeScope', 'subjectClaim', 'clockToleranceSeconds']);

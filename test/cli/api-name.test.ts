@@ -18,7 +18,7 @@ describe('apiName', () => {
     const client = readFileSync(join(dir, 'generated/client/billing.gen.ts'), 'utf8');
     expect(client).toMatch(/export function createBillingClient\(/);
     expect(client).toMatch(/export class BillingClient/);
-    expect(existsSync(join(dir, 'generated/tools/openai/billing.tools.json'))).toBe(true);
+    expect(existsSync(join(dir, 'generated/tools/mcp/billing.tools.json'))).toBe(true);
     expect(existsSync(join(dir, 'generated/client/payments.gen.ts'))).toBe(false);
     expect(existsSync(join(dir, 'generated/client/messaging.gen.ts'))).toBe(true);
   });

@@ -38,6 +38,10 @@ const BROKEN_CODES = new Set(['unresolved_ref', 'remote_ref', 'ref_cycle', 'tool
 function project(): string {
   const dir = mkdtempSync(join(tmpdir(), 'idemgen-refs-'));
   cpSync(join(ROOT, 'test/fixtures/refs/broken-refs.yaml'), join(dir, 'broken-refs.yaml'));
+  writeFileSync(
+    join(dir, 'idemgen.config.json'),
+    JSON.stringify({ tools: { formats: ['mcp', 'openai', 'anthropic'] } }),
+  );
   return dir;
 }
 

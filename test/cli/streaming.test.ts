@@ -23,7 +23,7 @@ const scratch = (): string => join(mkdtempSync(join(tmpdir(), 'idemgen-stream-')
 
 describe('streaming and in-memory emit give identical files', () => {
   test('every artifact of specs/', async () => {
-    const config = resolveConfig({});
+    const config = resolveConfig({ tools: { formats: ['mcp', 'openai', 'anthropic'] } });
     const analysis = await analyze([join(ROOT, 'specs')], config, ROOT);
     const inMemory = await emitAll(analysis.plan, config);
     const out = scratch();
@@ -37,7 +37,7 @@ describe('streaming and in-memory emit give identical files', () => {
   });
 
   test('a real MCP tool list (reference filesystem server), through the tools emitter alone', async () => {
-    const config = resolveConfig({ tools: { mcpHeader: true } });
+    const config = resolveConfig({ tools: { mcpHeader: true, formats: ['mcp', 'openai', 'anthropic'] } });
     const analysis = await analyze([await referenceToolsFile('filesystem')], config, ROOT);
     const inMemory = emitTools(analysis.plan, config);
     const out = scratch();
@@ -63,7 +63,7 @@ describe('sinks', () => {
   });
 
   test('compareSink reports changed, missing and extra files as they stream', async () => {
-    const config = resolveConfig({});
+    const config = resolveConfig({ tools: { formats: ['mcp', 'openai', 'anthropic'] } });
     const analysis = await analyze([join(ROOT, 'specs')], config, ROOT);
     const out = scratch();
     const staging = stageOutput(out);

@@ -61,7 +61,10 @@ describe('OpenAI split', () => {
     );
 
   it('writes parts of at most 128 tools with an info diagnostic; MCP and Anthropic stay one file', () => {
-    const { files, diagnostics } = emitTools(many(300), resolveConfig());
+    const { files, diagnostics } = emitTools(
+      many(300),
+      resolveConfig({ tools: { formats: ['mcp', 'openai', 'anthropic'] } }),
+    );
     const openAi = files.filter((f) => f.path.startsWith('tools/openai/') && f.path.endsWith('.tools.json'));
     expect(openAi.map((f) => f.path)).toEqual([
       'tools/openai/big.1.tools.json',
@@ -87,7 +90,10 @@ describe('OpenAI split', () => {
   });
 
   it('keeps one file at exactly 128', () => {
-    const { files, diagnostics } = emitTools(many(128), resolveConfig());
+    const { files, diagnostics } = emitTools(
+      many(128),
+      resolveConfig({ tools: { formats: ['mcp', 'openai', 'anthropic'] } }),
+    );
     expect(
       files.filter((f) => f.path.startsWith('tools/openai/') && f.path.endsWith('.tools.json')).map((f) => f.path),
     ).toEqual(['tools/openai/big.tools.json']);

@@ -31,6 +31,7 @@ beforeAll(async () => {
     inputs: ['hostile'],
     out: 'out',
     overrides: { [HOSTILE_PUT]: { mechanism: 'OP-4', table: 'orders' } },
+    tools: { formats: ['mcp', 'openai', 'anthropic'] },
   };
   writeFileSync(join(dir, 'idemgen.config.json'), JSON.stringify(config));
   before = listFiles(dir);
@@ -180,7 +181,7 @@ describe('the hostile corpus', () => {
       const tools = (target === 'mcp' ? (raw as { tools: unknown[] }).tools : raw) as Record<string, any>[];
       const names = tools.map((t) => (target === 'openai' ? t.function.name : t.name) as string);
       expect(names).toHaveLength(7);
-      for (const n of names) expect(n).toMatch(target === 'mcp' ? /^[A-Za-z0-9_.-]{1,128}$/ : /^[A-Za-z0-9_-]{1,64}$/);
+      for (const n of names) expect(n).toMatch(/^[A-Za-z0-9_-]{1,64}$/);
     }
     expect(out('tools/mcp/con_.tools.json')).toContain('<script>globalThis.__pwned=1</script>');
   });

@@ -184,7 +184,7 @@ describe('the classifier and the emitters see one API', () => {
 
   it('the tool schemas are the same', () => {
     const tools = (version: Version) =>
-      emitTools(plans[version], resolveConfig())
+      emitTools(plans[version], resolveConfig({ tools: { formats: ['mcp', 'openai', 'anthropic'] } }))
         .files.filter((f) => f.path.endsWith('.json'))
         .map((f) => [f.path, f.contents]);
     const expected = tools('openapi31');

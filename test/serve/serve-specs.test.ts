@@ -41,7 +41,10 @@ describe('idemgen serve over stdio', () => {
     try {
       const { tools } = await client.listTools();
       expect(tools.length).toBeGreaterThan(400);
+      // The key's retry rule once, in the initialize result; each key property has a one-line summary.
+      expect(client.getInstructions()).toContain('retry with the SAME key');
       const create = toolFor(tools, 'POST /v1/customers');
+      expect(JSON.stringify(create?.inputSchema.properties?.idempotency_key)).toContain('the API deduplicates it');
       expect(create?.inputSchema.required).toContain('idempotency_key');
       const args = {
         body: { email: 'ada@example.com', description: 'first' },
@@ -180,7 +183,10 @@ it('--read-only, --writes-only and --include choose the tools', async () => {
 it('a spec with more than 128 operations gets OpenAI tool files of at most 128 tools', async () => {
   const dir = tmp();
   copyFileSync(TWILIO, join(dir, 'twilio.json'));
-  writeFileSync(join(dir, 'idemgen.config.json'), JSON.stringify({ artifacts: ['tools'] }));
+  writeFileSync(
+    join(dir, 'idemgen.config.json'),
+    JSON.stringify({ artifacts: ['tools'], tools: { formats: ['openai'] } }),
+  );
   const run = await runCli(['generate', 'twilio.json', '--out', 'out'], dir);
   expect(run.code, run.stderr).toBe(0);
   const files = readdirSync(join(dir, 'out/tools/openai'))

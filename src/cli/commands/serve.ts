@@ -5,6 +5,7 @@
  */
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { KEY_INSTRUCTIONS } from '../../runtime/mcp/compact.js';
 import { registerToolRuntime } from '../../runtime/mcp/register.js';
 import type { ToolSelection } from '../../config/types.js';
 import { parseTokens, isLoopbackHost, type TokenEntry } from '../../serve/http-guard.js';
@@ -188,7 +189,13 @@ async function serve(ctx: CliContext, args: ServeArgs): Promise<number> {
     }
     const keySource = args.keySource ?? config.tools.keySource;
     const makeServer = (caller?: HttpCaller): McpServer => {
-      const server = new McpServer({ name: 'idemgen-serve', version: VERSION });
+      // The key's retry rule is stated once here; each listed key property carries a one-line summary.
+      // Code mode and host-intent mode list no key argument for the model, so they get no key rule.
+      const keyRule = !args.code && keySource !== 'intent';
+      const server = new McpServer(
+        { name: 'idemgen-serve', version: VERSION },
+        keyRule ? { instructions: KEY_INSTRUCTIONS } : {},
+      );
       const view =
         caller === undefined
           ? { runtime }
@@ -202,6 +209,7 @@ async function serve(ctx: CliContext, args: ServeArgs): Promise<number> {
           dynamic: args.dynamic === true,
           serverArguments: fixed,
           keySource,
+          compact: true,
           ...(view.listed ? { listed: view.listed } : {}),
         });
       return server;

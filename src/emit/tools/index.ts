@@ -8,8 +8,8 @@ import type { Plan } from '../../classify/types.js';
 import type { ResolvedConfig } from '../../config/types.js';
 import { diagnostic, type Diagnostic } from '../../diagnostics/diagnostic.js';
 import type { Emitter, FileSink } from '../types.js';
-import { JsonArrayWriter, objectAt, renderJson } from './json.js';
-import { schemaText } from './schema-text.js';
+import { JsonArrayWriter, compactObjectText, renderJson } from './json.js';
+import { compactSchemaText } from './schema-text.js';
 import { collectFiles } from '../memory-sink.js';
 import { toAnthropicTool } from './to-anthropic.js';
 import { toMcpTool } from './to-mcp.js';
@@ -21,11 +21,11 @@ export type { ToolSpec } from './tool-spec.js';
 
 type Obj = Record<string, unknown>;
 
-/** An OpenAI tool as an item of its file (level 1): `{ type, function: { name, description, parameters, strict } }`. */
+/** An OpenAI tool as one line of its file: `{ type, function: { name, description, parameters, strict } }`. */
 function openAiToolText(tool: Obj): string {
   const fn = tool.function as Obj;
-  const parameters = schemaText(fn.parameters as Obj, 3);
-  return objectAt(tool, 1, { function: objectAt(fn, 2, { parameters }) });
+  const parameters = compactSchemaText(fn.parameters as Obj);
+  return compactObjectText(tool, { function: compactObjectText(fn, { parameters }) });
 }
 
 function reverseMap(names: Map<string, string>): Record<string, string> {
@@ -43,9 +43,9 @@ function writeWhole(sink: FileSink, path: string, contents: string): void {
 
 /** MCP nests the list under `tools` (items at indent 4); OpenAI and Anthropic files are bare arrays. */
 interface OpenFiles {
-  mcp: JsonArrayWriter;
-  openAi: OpenAiPartsWriter;
-  anthropic: JsonArrayWriter;
+  mcp: JsonArrayWriter | undefined;
+  openAi: OpenAiPartsWriter | undefined;
+  anthropic: JsonArrayWriter | undefined;
 }
 
 /**
@@ -55,24 +55,37 @@ interface OpenFiles {
  */
 export const toolsConsumer: ToolModelEmit = (_plan, config, sink) => {
   const diagnostics: Diagnostic[] = [];
+  // Only the formats the config asks for are written (tools.formats, default MCP). The tool model still
+  // builds the OpenAI strict form of every tool: the handlers' bindings carry it.
+  const formats = new Set(config.tools.formats);
   let open: OpenFiles | undefined;
   return {
     startApi({ plan: apiPlan }) {
       const id = apiPlan.api.id;
+      // One tool per line, its JSON compact (indenting deep schemas doubled the files: Stripe's MCP file
+      // 2.55 → 1.29 MB); MCP nests the list under `tools`, OpenAI and Anthropic files are bare arrays.
       open = {
-        mcp: new JsonArrayWriter(sink.file(`tools/mcp/${id}.tools.json`), 2, '{\n  "tools": ', '\n}\n'),
-        openAi: new OpenAiPartsWriter(sink, id, apiPlan.entries.length),
-        anthropic: new JsonArrayWriter(sink.file(`tools/anthropic/${id}.tools.json`), 1, '', '\n'),
+        mcp: formats.has('mcp')
+          ? new JsonArrayWriter(sink.file(`tools/mcp/${id}.tools.json`), 2, '{\n  "tools": ', '\n}\n')
+          : undefined,
+        openAi: formats.has('openai') ? new OpenAiPartsWriter(sink, id, apiPlan.entries.length) : undefined,
+        anthropic: formats.has('anthropic')
+          ? new JsonArrayWriter(sink.file(`tools/anthropic/${id}.tools.json`), 1, '', '\n')
+          : undefined,
       };
     },
     tool({ names }, { spec, strict }) {
       const { mcp, openAi, anthropic } = open as OpenFiles;
       // Whole items are stringified here, their schemas' definitions once per run (schema-text.ts).
-      const mcpTool = toMcpTool(spec, names.mcp.get(spec.key) as string, config.tools.mcpHeader);
-      mcp.pushText(objectAt(mcpTool, 2, { inputSchema: schemaText(mcpTool.inputSchema as Obj, 3) }));
-      const anthropicTool = toAnthropicTool(spec, names.anthropic.get(spec.key) as string);
-      anthropic.pushText(objectAt(anthropicTool, 1, { input_schema: schemaText(spec.inputSchema, 2) }));
-      openAi.pushText(openAiToolText(strict.tool));
+      if (mcp !== undefined) {
+        const mcpTool = toMcpTool(spec, names.mcp.get(spec.key) as string, config.tools.mcpHeader);
+        mcp.pushText(compactObjectText(mcpTool, { inputSchema: compactSchemaText(mcpTool.inputSchema as Obj) }));
+      }
+      if (anthropic !== undefined) {
+        const anthropicTool = toAnthropicTool(spec, names.anthropic.get(spec.key) as string);
+        anthropic.pushText(compactObjectText(anthropicTool, { input_schema: compactSchemaText(spec.inputSchema) }));
+      }
+      openAi?.pushText(openAiToolText(strict.tool));
     },
     endApi({ plan: apiPlan, names, log, removedKeywords: removed }) {
       const { mcp, openAi, anthropic } = open as OpenFiles;
@@ -89,7 +102,7 @@ export const toolsConsumer: ToolModelEmit = (_plan, config, sink) => {
           ),
         );
       }
-      if (openAi.parts > 1) {
+      if (openAi !== undefined && openAi.parts > 1) {
         diagnostics.push(
           diagnostic(
             'tools_openai_split',
@@ -99,12 +112,11 @@ export const toolsConsumer: ToolModelEmit = (_plan, config, sink) => {
           ),
         );
       }
-      mcp.finish();
-      openAi.finish();
-      anthropic.finish();
-      writeWhole(sink, `tools/mcp/${id}.names.json`, renderJson(reverseMap(names.mcp)));
-      writeWhole(sink, `tools/openai/${id}.names.json`, renderJson(reverseMap(names.openai)));
-      writeWhole(sink, `tools/anthropic/${id}.names.json`, renderJson(reverseMap(names.anthropic)));
+      mcp?.finish();
+      openAi?.finish();
+      anthropic?.finish();
+      for (const format of formats)
+        writeWhole(sink, `tools/${format}/${id}.names.json`, renderJson(reverseMap(names[format])));
     },
     finish: () => diagnostics,
   };

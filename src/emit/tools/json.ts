@@ -76,7 +76,7 @@ export class JsonArrayWriter {
     this.pad = '  '.repeat(level);
   }
 
-  /** An item given as its unescaped `jsonAt(item, level)` text. */
+  /** An item given as its unescaped JSON text (compact, or `jsonAt(item, level)`). */
   pushText(text: string): void {
     const escaped = escapeStringifiedJson(text);
     this.out.write(this.count === 0 ? `${this.before}[\n${this.pad}${escaped}` : `,\n${this.pad}${escaped}`);

@@ -1,10 +1,14 @@
 /**
- * Tool names per target. OpenAI function names and Anthropic tool names must match
- * `^[A-Za-z0-9_-]{1,64}$`; MCP 2025-11-25 (SEP-986) allows `[A-Za-z0-9_.-]`, 1–128 characters, but MCP
- * clients cap a name at 64 (they hand MCP tools on to a model API with the 64 limit), so MCP names (the
- * files, the handlers' bindings and `idemgen serve`) are held to 64 as well.
- * Sanitizing is deterministic; a name that had to be shortened or that collides gets a suffix derived
- * from the operation key, so adding an operation never renames the others.
+ * Tool names: ONE rule for every target (the MCP, OpenAI and Anthropic files, the handlers' bindings and
+ * `idemgen serve`), so a tool has the same name wherever a model sees it. OpenAI function names and
+ * Anthropic tool names must match `^[A-Za-z0-9_-]{1,64}$`; MCP 2025-11-25 (SEP-986) also allows `.` and up
+ * to 128 characters, but MCP clients hand tools on to model APIs with the 64 limit, so MCP follows the
+ * stricter rule too. The rule (docs/decisions.md "Tool names"):
+ * 1. every run of characters outside `[A-Za-z0-9_-]` becomes one `_` (an empty result becomes `tool`);
+ * 2. a name still longer than 64, or one that two operations share after step 1, becomes its first
+ *    characters + `_` + the first 8 hex digits of SHA-256(operation key), 64 characters at most;
+ * 3. if that is taken anyway, `_2`, `_3`, … is appended to the hash (in the sorted order of operation keys).
+ * The suffix comes from the operation key, so adding an operation does not rename the others.
  */
 import { createHash } from 'node:crypto';
 import type { ApiPlan } from '../../classify/types.js';
@@ -15,9 +19,7 @@ export interface NameRule {
   max: number;
 }
 
-export const OPENAI_NAME: NameRule = { invalid: /[^A-Za-z0-9_-]+/g, max: 64 };
-export const ANTHROPIC_NAME: NameRule = { invalid: /[^A-Za-z0-9_-]+/g, max: 64 };
-export const MCP_NAME: NameRule = { invalid: /[^A-Za-z0-9_.-]+/g, max: 64 };
+export const TOOL_NAME: NameRule = { invalid: /[^A-Za-z0-9_-]+/g, max: 64 };
 
 function shortHash(text: string): string {
   return createHash('sha256').update(text).digest('hex').slice(0, 8);
@@ -47,7 +49,7 @@ export function assignNames(tools: { key: string; name: string }[], rule: NameRu
   return byKey;
 }
 
-/** An API's tool names per target (operation key → name). */
+/** An API's tool names per target (operation key → name); one rule, so the three maps are the same map. */
 export type TargetNames = { mcp: Map<string, string>; openai: Map<string, string>; anthropic: Map<string, string> };
 
 const namesByPlan = new WeakMap<ApiPlan, TargetNames>();
@@ -65,11 +67,8 @@ export function targetNames(apiPlan: ApiPlan): TargetNames {
   let names = namesByPlan.get(apiPlan);
   if (names === undefined) {
     const named = apiPlan.entries.map((e) => ({ key: e.operation.key, name: toolName(e.operation) }));
-    names = {
-      mcp: assignNames(named, MCP_NAME),
-      openai: assignNames(named, OPENAI_NAME),
-      anthropic: assignNames(named, ANTHROPIC_NAME),
-    };
+    const one = assignNames(named, TOOL_NAME);
+    names = { mcp: one, openai: one, anthropic: one };
     namesByPlan.set(apiPlan, names);
   }
   return names;

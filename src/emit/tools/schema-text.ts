@@ -51,6 +51,9 @@ function definitionText(def: unknown, level: number): string {
   return text;
 }
 
+/** A schema's compact JSON text (`JSON.stringify`'s), its `$defs` entries from the per-run texts. */
+export const compactSchemaText = (schema: Obj): string => schemaText(schema, COMPACT);
+
 /** `jsonAt(schema, level)` (or the `COMPACT` / `IN_STRING` text), its `$defs` entries from the per-run texts. */
 export function schemaText(schema: Obj, level: number): string {
   const defs = schema.$defs;

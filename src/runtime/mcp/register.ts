@@ -19,6 +19,7 @@ import type { KeyScope } from '../core/keys.js';
 import type { ToolBinding, ToolCallContext, ToolOutcome } from '../tools/types.js';
 import { DESCRIBE_TOOL, INVOKE_TOOL, SEARCH_TOOL, describeTool, metaTools, searchTools } from './dynamic.js';
 import { hostIntent, INTENT_REQUIRED, type HostIntent, type McpKeySource } from './intent.js';
+import { compactListedTool } from './compact.js';
 import { outcomeToResult } from './outcome.js';
 import { listedTool } from './tool-meta.js';
 import { defaultScope, ScopeUnknownError } from './with-idempotency.js';
@@ -52,6 +53,12 @@ export interface RegisterToolRuntimeOptions {
    * write scope). Calls still reach the runtime, which refuses what the caller may not do. Default: all.
    */
   listed?: (binding: ToolBinding) => boolean;
+  /**
+   * List the compact form (compact.ts): a one-line key description, repeated sub-schemas shared through
+   * each schema's `$defs`, no `title` keywords. The server must then state the key rule once: construct it
+   * with `{ instructions: KEY_INSTRUCTIONS }`.
+   */
+  compact?: boolean;
 }
 
 /** `invoke_tool` under `keySource: 'intent'`: the default text asks the model for a key it must not send. */
@@ -87,7 +94,9 @@ export function registerToolRuntime(
     intentOnly && t.name === INVOKE_TOOL ? { ...t, description: INVOKE_BY_INTENT } : t,
   );
   const shown = options.listed === undefined ? bindings : bindings.filter(options.listed);
-  const listed = options.dynamic ? meta : shown.map((b) => listedTool(b, hidden(b)));
+  const listed = options.dynamic
+    ? meta
+    : shown.map((b) => (options.compact ? compactListedTool(listedTool(b, hidden(b)), b) : listedTool(b, hidden(b))));
   const low = lowLevel(server);
   low.registerCapabilities({ tools: {} });
   low.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: listed as never }));

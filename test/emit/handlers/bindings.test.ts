@@ -48,7 +48,8 @@ describe('buildToolBindings', () => {
   it('names match the tools artifact in every format', async () => {
     const plan = await shopPlan('bindings');
     const bindings = buildToolBindings(plan, resolveConfig());
-    const files = emitTools({ apis: [plan], diagnostics: [] }, resolveConfig()).files;
+    const all = resolveConfig({ tools: { formats: ['mcp', 'openai', 'anthropic'] } });
+    const files = emitTools({ apis: [plan], diagnostics: [] }, all).files;
     for (const format of ['mcp', 'openai', 'anthropic'] as const) {
       const names = JSON.parse(
         files.find((f) => f.path === `tools/${format}/${plan.api.id}.names.json`)!.contents,

@@ -165,7 +165,12 @@ describe('auditFailed and emitReport', () => {
     const b = emitReport(samplePlan(), resolveConfig());
     expect(a.files.map((f) => f.path)).toEqual(['report/audit.md', 'report/audit.json']);
     expect(a).toEqual(b);
-    expect(JSON.parse(a.files[1].contents)).toEqual(JSON.parse(renderAudit(samplePlan(), 'json')));
+    const json = JSON.parse(a.files[1].contents);
+    expect(json).toEqual(JSON.parse(renderAudit(samplePlan(), 'json')));
+    // One operation and one diagnostic per line, compact.
+    const itemLines = a.files[1].contents.split('\n').filter((l) => l.startsWith('    {'));
+    expect(itemLines).toHaveLength(json.operations.length + json.diagnostics.length);
+    expect(json.operations.length).toBeGreaterThan(0);
     for (const f of a.files) expect(f.contents.endsWith('\n') && !f.contents.includes('\r')).toBe(true);
   });
 });

@@ -28,7 +28,7 @@ function emit(tools: ReturnType<typeof toolOp>[]) {
       'big',
       tools.map((t) => entry(t, 'fail-closed')),
     ),
-    resolveConfig(),
+    resolveConfig({ tools: { formats: ['mcp', 'openai', 'anthropic'] } }),
   );
   const file = (p: string) => JSON.parse(res.files.find((f) => f.path === p)!.contents);
   return {

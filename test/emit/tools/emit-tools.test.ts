@@ -2,13 +2,14 @@ import { describe, expect, it } from 'vitest';
 import { resolveConfig } from '../../../src/config/types.js';
 import { emitTools } from '../../../src/emit/tools/index.js';
 import { compileError, createAjv } from './ajv.js';
+import { validateUserConfig } from '../../../src/config/validate.js';
 import { checkStrictName, checkStrictSchema } from './openai-strict.js';
 import { entry, planOf, toolOp } from '../../helpers/plan.js';
 
 type Obj = Record<string, any>;
 
 function files(plan: Parameters<typeof emitTools>[0], user = {}): { out: Record<string, any>; diagnostics: any[] } {
-  const res = emitTools(plan, resolveConfig(user));
+  const res = emitTools(plan, resolveConfig({ tools: { formats: ['mcp', 'openai', 'anthropic'] }, ...user }));
   const out: Record<string, any> = {};
   for (const f of res.files) {
     expect(f.contents.endsWith('}\n') || f.contents.endsWith(']\n')).toBe(true);
@@ -88,5 +89,34 @@ describe('emitTools: the idempotency key (SOP OP-7, Case 4)', () => {
     const ajv = createAjv();
     for (const t of out['tools/mcp/slack.tools.json'].tools as Obj[])
       expect(compileError(ajv, t.inputSchema)).toBeUndefined();
+  });
+});
+
+describe('tools.formats: which tool files are written', () => {
+  const plan = planOf('slack', [entry(listChannels, 'none'), entry(sendSlack, 'fail-closed', { ttlSeconds: 86_400 })]);
+
+  it('by default only the MCP file and its names', () => {
+    const paths = emitTools(plan, resolveConfig()).files.map((f) => f.path);
+    expect(paths.sort()).toEqual(['tools/mcp/slack.names.json', 'tools/mcp/slack.tools.json']);
+  });
+
+  it('the formats asked for, each with the same names (one naming rule)', () => {
+    const res = emitTools(plan, resolveConfig({ tools: { formats: ['openai', 'anthropic'] } }));
+    const paths = res.files.map((f) => f.path).sort();
+    expect(paths).toEqual([
+      'tools/anthropic/slack.names.json',
+      'tools/anthropic/slack.tools.json',
+      'tools/openai/slack.names.json',
+      'tools/openai/slack.tools.json',
+    ]);
+    const names = (p: string) => res.files.find((f) => f.path === p)?.contents;
+    expect(names('tools/openai/slack.names.json')).toBe(names('tools/anthropic/slack.names.json'));
+  });
+
+  it('an unknown format is a config error at its pointer', () => {
+    const problems = validateUserConfig({ tools: { formats: ['mcp', 'gemini'] } }, 'idemgen.config.json');
+    expect(problems.map((d) => [d.code, d.pointer, d.message])).toEqual([
+      ['invalid_config', '/tools/formats/1', 'Unknown value "gemini"; expected one of mcp, openai, anthropic'],
+    ]);
   });
 });

@@ -78,7 +78,7 @@ const plan = planOf(
   'openapi3.0',
 );
 
-const res = emitTools(plan, resolveConfig({ tools: { mcpHeader: true } }));
+const res = emitTools(plan, resolveConfig({ tools: { mcpHeader: true, formats: ['mcp', 'openai', 'anthropic'] } }));
 const file = (path: string): any => JSON.parse(res.files.find((f) => f.path === path)?.contents ?? 'null');
 const mcpTools = file('tools/mcp/payments.tools.json').tools as Obj[];
 const mcpCreate = mcpTools.find((t) => t.name === 'customersCreateCharge') as Obj;
@@ -152,7 +152,10 @@ describe('OpenAPI operation → OpenAI strict parameters', () => {
   });
 
   it('is byte-identical when emitted twice', () => {
-    const again = emitTools(plan, resolveConfig({ tools: { mcpHeader: true } }));
+    const again = emitTools(
+      plan,
+      resolveConfig({ tools: { mcpHeader: true, formats: ['mcp', 'openai', 'anthropic'] } }),
+    );
     expect(again.files).toEqual(res.files);
   });
 });

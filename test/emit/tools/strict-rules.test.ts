@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { resolveConfig } from '../../../src/config/types.js';
 import { emitTools, formatWindow } from '../../../src/emit/tools/index.js';
-import { ANTHROPIC_NAME, OPENAI_NAME, assignNames } from '../../../src/emit/tools/names.js';
+import { TOOL_NAME, assignNames } from '../../../src/emit/tools/names.js';
 import { checkStrictName, checkStrictSchema } from './openai-strict.js';
 import { entry, planOf, toolOp } from '../../helpers/plan.js';
 
@@ -16,15 +16,14 @@ describe('tool names', () => {
       { key: 'POST /c', name: 'x'.repeat(80) },
       { key: 'POST /d', name: 'fine_name' },
     ];
-    const names = assignNames(tools, OPENAI_NAME);
+    const names = assignNames(tools, TOOL_NAME);
     const values = [...names.values()];
     expect(new Set(values).size).toBe(4);
     for (const v of values) expect(checkStrictName(v)).toEqual([]);
     expect(names.get('POST /d')).toBe('fine_name');
     expect(names.get('POST /a')).toMatch(/^repos_create_[0-9a-f]{8}$/);
     expect(names.get('POST /c')).toHaveLength(64);
-    expect(assignNames(tools, ANTHROPIC_NAME)).toEqual(names);
-    expect(assignNames([...tools].reverse(), OPENAI_NAME).get('POST /a')).toBe(names.get('POST /a'));
+    expect(assignNames([...tools].reverse(), TOOL_NAME).get('POST /a')).toBe(names.get('POST /a'));
   });
 
   it('formats dedup windows', () => {
@@ -44,7 +43,7 @@ describe('a tool that already has a key argument (carrier in argument)', () => {
   const plan = planOf('billing', [
     entry(tool, 'OP-1', { carrier: { in: 'argument', name: 'request_id', path: ['request_id'] } }),
   ]);
-  const res = emitTools(plan, resolveConfig());
+  const res = emitTools(plan, resolveConfig({ tools: { formats: ['mcp', 'openai', 'anthropic'] } }));
   const mcp = JSON.parse(res.files.find((f) => f.path === 'tools/mcp/billing.tools.json')!.contents).tools[0] as Obj;
 
   it('keeps its own property, makes it required and adds no second key', () => {
@@ -63,7 +62,10 @@ describe('OpenAI strict limits', () => {
     properties: { tree: deep(14), shallow: { type: 'string' }, colour: { type: 'string', enum: bigEnum } },
     required: ['tree', 'shallow'],
   });
-  const res = emitTools(planOf('deep', [entry(tool, 'fail-closed')]), resolveConfig());
+  const res = emitTools(
+    planOf('deep', [entry(tool, 'fail-closed')]),
+    resolveConfig({ tools: { formats: ['mcp', 'openai', 'anthropic'] } }),
+  );
   const fn = JSON.parse(res.files.find((f) => f.path === 'tools/openai/deep.tools.json')!.contents)[0].function as Obj;
 
   it('degrades the largest arguments to JSON-encoded strings until the schema fits, with a warning', () => {

@@ -17,7 +17,7 @@ import { checkStrictName, checkStrictSchema } from './openai-strict.js';
 type Obj = Record<string, any>;
 
 export async function emitToolsFor(file: string, mcpHeader = false): Promise<{ plan: Plan; files: EmittedFile[] }> {
-  const config = resolveConfig({ tools: { mcpHeader } });
+  const config = resolveConfig({ tools: { mcpHeader, formats: ['mcp', 'openai', 'anthropic'] } });
   const { docs } = await loadInputs([file]);
   const apis = docs.map((doc) => buildApiModel(doc).api);
   const plan = classify(apis, config);
