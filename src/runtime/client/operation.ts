@@ -299,8 +299,15 @@ export function createOperationEngine(options: OperationClientOptions): Operatio
     idem: options.store ? createIdempotency({ store: options.store }) : undefined,
     scope: options.scope,
   };
+  // Only the per-call options a caller may set: the engine's own (`keyStrategy`, `namespace`, …) never come from a call.
   const run = (d: OperationDescription, input: OperationInput, o: WriteCallOptions | undefined) =>
-    executeOperation(d, input ?? {}, { ...o, context });
+    executeOperation(d, input ?? {}, {
+      context,
+      key: o?.key,
+      scope: o?.scope,
+      ...(o?.headers !== undefined ? { headers: o.headers } : {}),
+      ...(o?.signal !== undefined ? { signal: o.signal } : {}),
+    });
   return {
     read: (d, input, o) => run(d, input, o).then((r) => r.result as never),
     write: (d, input, o) => run(d, input, o) as Promise<RunResult<never>>,
