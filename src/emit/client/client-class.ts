@@ -1,19 +1,17 @@
 /**
- * The client class: one method per HTTP operation. Reads are plain typed calls; writes are shaped by their
- * PlanEntry (DESIGN §6): OP-1 hands the key to the runtime's HTTP layer, which puts it in the API's own
- * carrier and keeps it on every retry (SOP Step 4); OP-5 runs as a saga with its inverse wired in; every
- * other mechanism runs through the dedup store (SOP Step 6).
+ * The client class: one method per HTTP operation, each a typed facade of one line over the runtime's engine
+ * (`this.#engine.read|write|writeNative(ops.x, request, options)`). The method keeps its own request, options
+ * and result types (the key option a write's strategy demands, `this: Client<DedupStore>` where a store is
+ * needed); what the call does is the operation's description (descriptions.ts) run by `executeOperation`.
  */
-import type { CodeWriter } from './code-writer.js';
 import type { QueryStyle } from '../../runtime/http/body.js';
 import type { ClassDecl, MethodDecl, ParameterDecl, PropertyDecl, WriterFunction } from './structures.js';
 import type { HttpOperation } from '../../ir/types.js';
 import type { PlanEntry } from '../../classify/types.js';
-import { isSafeIdentifier, jsonText, tsIdentifier, tsNumber, tsObjectKey, tsString } from '../../escape/index.js';
+import { isSafeIdentifier, tsIdentifier, tsMember } from '../../escape/index.js';
 import { methodDoc } from './jsdoc.js';
 import type { OperationTypes } from './operation-types.js';
 import type { HelperNames } from './helpers.js';
-import { writePathExpression, writeSendArgs } from './send-args.js';
 import { propertyKey } from './names.js';
 import { typeAliasStatement, writeObjectType, type TypeMember } from './object-type.js';
 import type { KeyLimits } from './key-limits.js';
@@ -31,7 +29,7 @@ export interface ClientOperation {
 }
 
 /** The IR hands out safe, unique names; re-checked here because a method name is code. */
-function methodName(op: HttpOperation): string {
+export function methodName(op: HttpOperation): string {
   return isSafeIdentifier(op.name) ? op.name : tsIdentifier(op.name, 'operation');
 }
 
@@ -63,26 +61,23 @@ interface KeyOption {
   optional: boolean;
   /** Type parameter of the method, when generic. */
   typeParameter?: string;
-  /** What the generated `resolveKey` enforces at run time. */
-  strategy: 'key' | 'given' | 'content';
 }
 
 function keyOption(entry: PlanEntry, h: HelperNames): KeyOption {
   const checked = `O & ${h.nonEmptyScope}<O>`;
   switch (entry.keyStrategy) {
     case 'caller':
-      return { type: h.callerKey, optional: false, strategy: 'key' };
+      return { type: h.callerKey, optional: false };
     case 'intent':
-      return { type: checked, typeParameter: `O extends ${h.keyOptions}`, optional: false, strategy: 'given' };
+      return { type: checked, typeParameter: `O extends ${h.keyOptions}`, optional: false };
     case 'content':
       return {
         type: checked,
         typeParameter: `O extends ${h.keyOptions} | ${h.callOptions} = ${h.callOptions}`,
         optional: true,
-        strategy: 'content',
       };
     case null:
-      return { type: checked, typeParameter: `O extends ${h.keyOptions}`, optional: false, strategy: 'given' };
+      return { type: checked, typeParameter: `O extends ${h.keyOptions}`, optional: false };
   }
 }
 
@@ -95,33 +90,12 @@ function requestParam(c: ClientOperation, optionsRequired = false): ParameterDec
   return { name: 'request', type: c.types.requestName, ...(optional ? { initializer: '{}' } : {}) };
 }
 
-/** `(await this.#http.send({...})).body as T` — the single place a response becomes a typed value. */
-function writeCall(
-  w: CodeWriter,
-  c: ClientOperation,
-  h: HelperNames,
-  mechanism: string,
-  native: boolean,
-  run = false,
-): void {
-  // OP-1 keeps the whole response: `nativeResult` reads the replay headers.
-  w.write('this.#http.send(');
-  // A write has `const operation`; a read names its key inline (it lands on an `HttpStatusError`, see `errorOf`).
-  const operation = isWrapped(c.entry) ? 'operation' : `operation: ${tsString(c.op.key)}`;
-  writeSendArgs(
-    w,
-    c.op,
-    c.types,
-    {
-      mechanism,
-      operation,
-      run,
-      ...(native ? { carrier: c.entry.carrier! } : {}),
-      ...(c.queryStyles ? { queryStyles: c.queryStyles } : {}),
-    },
-    h.headers,
-  );
-  w.write(native ? ')' : `).then((res) => res.body as ${c.types.responseName})`);
+/** The module-level constant the methods read (`ops.createCharge`): a value, so no schema type can clash with it. */
+export const OPS_CONSTANT = 'ops';
+
+/** `ops.createCharge`: the method's entry in the module's description constant. */
+function opsMember(c: ClientOperation): string {
+  return tsMember(OPS_CONSTANT, methodName(c.op));
 }
 
 function readMethod(c: ClientOperation, h: HelperNames): MethodDecl {
@@ -130,57 +104,14 @@ function readMethod(c: ClientOperation, h: HelperNames): MethodDecl {
     docs: methodDoc(c.entry, c.auditLink),
     parameters: [requestParam(c), { name: 'options', type: h.callOptions, optional: true }],
     returnType: `Promise<${c.types.responseName}>`,
-    statements: (w) => {
-      w.write('return ');
-      writeCall(w, c, h, 'none', false);
-      w.write(';');
-    },
+    statements: [`return this.#engine.read<${c.types.responseName}>(${opsMember(c)}, request, options);`],
   };
 }
 
-function writeStoreRun(w: CodeWriter, c: ClientOperation, h: HelperNames): void {
-  const ttl = c.entry.ttlSeconds !== undefined ? `, ttlSeconds: ${tsNumber(c.entry.ttlSeconds)}` : '';
-  w.writeLine(
-    `return needStore(this.#idem, operation).run({ operation, key, scope: this.#scope, args: request, mechanism: ${tsString(c.entry.mechanism)}${ttl} }, (ctx) =>`,
-  );
-  w.indent(() => writeCall(w, c, h, c.entry.mechanism, false, true));
-  w.write(');');
-}
-
-function writeSaga(w: CodeWriter, c: ClientOperation, h: HelperNames, inverse: HttpOperation | undefined): void {
-  const e = c.entry;
-  const ttl = e.ttlSeconds !== undefined ? `, ttlSeconds: ${tsNumber(e.ttlSeconds)}` : '';
-  const comp = e.compensation !== undefined ? `, compensationOperation: ${tsString(e.compensation)}` : '';
-  w.writeLine(
-    `return runSaga(needStore(this.store, operation), { operation, key, scope: this.#scope, args: request${comp}${ttl} }, {`,
-  );
-  w.indent(() => {
-    w.write('call: (ctx) => ');
-    writeCall(w, c, h, 'OP-5', false, true);
-    w.write(`.then((result) => ({ externalId: ${h.externalId}(operation, result), result })),`).newLine();
-    const param = inverse?.parameters.filter((p) => p.in === 'path');
-    if (inverse !== undefined && param !== undefined && param.length === 1) {
-      // The inverse (`DELETE /things/{id}`) is addressed by the id the first call returned (SOP OP-5).
-      w.write('compensate: (externalId) => {').newLine();
-      w.indent(() => {
-        w.writeLine(`const request = { path: { ${tsObjectKey(param[0]!.name)}: externalId } };`);
-        w.write(`return this.#http.send({ method: ${tsString(inverse.method.toUpperCase())}, path: `);
-        writePathExpression(w, inverse);
-        w.write(
-          `, bodyType: "none", mechanism: "OP-5", operation: ${tsString(inverse.key)} }).then(() => undefined);`,
-        ).newLine();
-      });
-      w.writeLine('},');
-    }
-  });
-  w.write('});');
-}
-
-function writeMethod(c: ClientOperation, h: HelperNames, inverse: HttpOperation | undefined): MethodDecl {
+function writeMethod(c: ClientOperation, h: HelperNames): MethodDecl {
   const { entry } = c;
   const keyOpt = keyOption(entry, h);
   const native = isNative(entry);
-  const blobs = mayCarryBlobs(c.types);
   const options: ParameterDecl = {
     name: 'options',
     type: keyOpt.type,
@@ -189,34 +120,15 @@ function writeMethod(c: ClientOperation, h: HelperNames, inverse: HttpOperation 
   // A write that needs the store is callable only on a client created with one (the `this` type says so).
   const self: ParameterDecl[] =
     usesDedupStore(entry) || entry.mechanism === 'OP-5' ? [{ name: 'this', type: `${h.clientClass}<DedupStore>` }] : [];
+  // The engine is async: a refused key or options object rejects the promise, never throws synchronously.
+  const call = native ? 'writeNative' : 'write';
   return {
     name: methodName(c.op),
-    // Async: a refused key or options object rejects the promise like every other failure, never throws synchronously.
-    isAsync: true,
     docs: methodDoc(entry, c.auditLink),
     typeParameters: keyOpt.typeParameter !== undefined ? [keyOpt.typeParameter] : [],
     parameters: [...self, requestParam(c, !keyOpt.optional), options],
     returnType: `Promise<${native ? h.nativeWriteResult : h.writeResult}<${c.types.responseName}>>`,
-    statements: (w) => {
-      if (blobs) w.writeLine('await digestBlobs(request);');
-      w.writeLine(`const operation = ${tsString(c.op.key)};`);
-      const resolve = `${h.resolveKey}(operation, request, options, ${tsString(keyOpt.strategy)})`;
-      if (native) {
-        // Checked before the request: a key the server refuses or truncates would leave the retry undeduped.
-        const l = c.keyLimits ?? { maxLength: 255, minLength: 16, apiLimits: [] };
-        const api = l.apiLimits.length > 0 ? `, apiLimits: ${jsonText(l.apiLimits)}` : '';
-        w.writeLine(
-          `const key = validateKey(${resolve}, { maxLength: ${tsNumber(l.maxLength)}, minLength: ${tsNumber(l.minLength)}, operation${api} });`,
-        );
-        w.write('return ');
-        writeCall(w, c, h, 'OP-1', true);
-        w.write(`.then((res) => ${h.nativeResult}<${c.types.responseName}>(res));`);
-        return;
-      }
-      w.writeLine(`const key = ${resolve};`);
-      if (entry.mechanism === 'OP-5') writeSaga(w, c, h, inverse);
-      else writeStoreRun(w, c, h);
-    },
+    statements: [`return this.#engine.${call}<${c.types.responseName}>(${opsMember(c)}, request, options);`],
   };
 }
 
@@ -245,22 +157,12 @@ export function errorsMapStatement(ops: ClientOperation[], h: HelperNames): Writ
 }
 
 export function buildClientClass(ops: ClientOperation[], h: HelperNames, doc: string): ClassDecl {
-  const byKey = new Map(ops.map((c) => [c.op.key, c.op]));
-  const methods = [
-    errorOfMethod(h),
-    ...ops.map((c) =>
-      isWrapped(c.entry)
-        ? writeMethod(c, h, c.entry.compensation !== undefined ? byKey.get(c.entry.compensation) : undefined)
-        : readMethod(c, h),
-    ),
-  ];
-  const store = ops.some((c) => usesDedupStore(c.entry));
-  const saga = ops.some((c) => isWrapped(c.entry) && c.entry.mechanism === 'OP-5');
-  // Private members exist only when used: `--noUnusedLocals` flags unread private members.
-  const props: PropertyDecl[] = [{ name: '#http', isReadonly: true, type: 'HttpCaller' }];
-  const init = ['this.#http = createHttpCaller(options);'];
+  const methods = [errorOfMethod(h), ...ops.map((c) => (isWrapped(c.entry) ? writeMethod(c, h) : readMethod(c, h)))];
+  const store = ops.some((c) => usesDedupStore(c.entry) || (isWrapped(c.entry) && c.entry.mechanism === 'OP-5'));
+  const props: PropertyDecl[] = [{ name: '#engine', isReadonly: true, type: 'OperationEngine' }];
+  const init = ['this.#engine = createOperationEngine(options);'];
   const S = h.storeParam;
-  if (store || saga) {
+  if (store) {
     props.unshift({
       name: 'store',
       isReadonly: true,
@@ -269,25 +171,15 @@ export function buildClientClass(ops: ClientOperation[], h: HelperNames, doc: st
     });
     init.push(`this.store = options.store as ${S};`);
   }
-  if (store) {
-    props.push({ name: '#idem', isReadonly: true, type: 'Idempotency | undefined' });
-    init.push('this.#idem = options.store ? createIdempotency({ store: options.store }) : undefined;');
-  }
-  if (store || saga) {
-    props.push({ name: '#scope', isReadonly: true, type: 'string | undefined' });
-    init.push('this.#scope = options.scope;');
-  }
   return {
     name: h.clientClass,
     docs: doc,
     properties: props,
     ctor: {
-      parameters: [
-        { name: 'options', type: store || saga ? `${h.clientOptions} & { store?: ${S} }` : h.clientOptions },
-      ],
+      parameters: [{ name: 'options', type: store ? `${h.clientOptions} & { store?: ${S} }` : h.clientOptions }],
       statements: init,
     },
-    ...(store || saga ? { typeParameters: [`${S} extends DedupStore | undefined = DedupStore | undefined`] } : {}),
+    ...(store ? { typeParameters: [`${S} extends DedupStore | undefined = DedupStore | undefined`] } : {}),
     methods,
   };
 }

@@ -11,7 +11,7 @@ import {
   errorsMapStatement,
   isNative,
   isWrapped,
-  mayCarryBlobs,
+  methodName,
   usesDedupStore,
   type ClientOperation,
 } from './client-class.js';
@@ -31,6 +31,7 @@ import { docInline, docLines, writeSchemaType, type TypeWriterContext } from './
 import { typeAliasStatement } from './object-type.js';
 import { TypeRegistry } from './type-registry.js';
 import { printClientFile } from './print.js';
+import { operationsStatement } from './descriptions.js';
 import { queryStyles } from './query-style.js';
 import type { QueryStyle } from '../../runtime/http/body.js';
 import { keyLimits } from './key-limits.js';
@@ -108,8 +109,6 @@ export function renderClientFile(apiPlan: ApiPlan, anchors?: ReadonlyMap<string,
     saga: wrapped.some((c) => c.entry.mechanism === 'OP-5'),
     native: wrapped.some((c) => isNative(c.entry)),
     content: wrapped.some((c) => c.entry.keyStrategy === 'content'),
-    headers: ops.some((c) => c.types.groups.includes('header') || c.types.groups.includes('cookie')),
-    blobs: wrapped.some((c) => mayCarryBlobs(c.types)),
     omitKeyPath: ops.some((c) => c.types.omitsKeyPath),
     callOptions: ops.some((c) => !isWrapped(c.entry) || c.entry.keyStrategy === 'content'),
   };
@@ -127,6 +126,7 @@ export function renderClientFile(apiPlan: ApiPlan, anchors?: ReadonlyMap<string,
     imports: runtimeImports(use),
     typeExports: keyTypeExports(use),
     optionsType: optionsTypeStatement(helpers, use),
+    operations: operationsStatement(ops, methodName),
     cls: buildClientClass(ops, helpers, doc),
     factory: factoryStatement(helpers, use),
     errorsMap: errorsMapStatement(ops, helpers),

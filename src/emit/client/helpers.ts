@@ -7,39 +7,27 @@ import { typeAliasStatement, writeObjectType, type TypeMember } from './object-t
 import type { NameTable } from './names.js';
 
 /**
- * The package generated code imports: the runtime alone (no generator dependencies), so an application's
- * production install needs `@idemgen/runtime`, not `idemgen` (docs/decisions.md, "runtime package").
+ * The entry generated code imports: the runtime's generated-code support (no generator dependencies), so an
+ * application's production install needs `@idemgen/runtime`, not `idemgen` (docs/decisions.md, "runtime package").
  */
-const RUNTIME_MODULE = '@idemgen/runtime';
+const RUNTIME_MODULE = '@idemgen/runtime/support';
 
 /** Runtime exports the generated code may use; reserved so no schema type can shadow them. */
 export const RUNTIME_IMPORTS = [
-  'createHttpCaller',
-  'createIdempotency',
-  'runSaga',
-  'intentKey',
-  'contentKey',
-  'digestBlobs',
-  'validateKey',
-  'HttpCaller',
+  'createOperationEngine',
+  'httpErrorOf',
   'HttpCallerOptions',
-  'HttpResponse',
-  'Idempotency',
+  'OperationDescription',
+  'OperationEngine',
   'DedupStore',
   'RunResult',
   'NativeRunResult',
-  'resolveKey',
-  'nativeResult',
-  'externalIdOf',
-  'headersOf',
   'CallerKey',
   'IntentScope',
   'KeyOptions',
   'NonEmptyScope',
   'OmitKeyPath',
   'CallOptions',
-  'needStore',
-  'httpErrorOf',
   'HttpErrorOf',
 ] as const;
 
@@ -58,10 +46,6 @@ export interface HelperNames {
   writeResult: string;
   /** `RunResult` of a native-key call: `originalCalledAt` only when known (SOP Step 7). */
   nativeWriteResult: string;
-  resolveKey: string;
-  headers: string;
-  nativeResult: string;
-  externalId: string;
   clientOptions: string;
   clientClass: string;
   /** `PaymentsErrors`: each operation's `XErrors` by operation key. */
@@ -81,10 +65,6 @@ export function claimHelperNames(names: NameTable, apiName: string): HelperNames
     nonEmptyScope: 'NonEmptyScope',
     writeResult: 'RunResult',
     nativeWriteResult: 'NativeRunResult',
-    resolveKey: 'resolveKey',
-    headers: 'headersOf',
-    nativeResult: 'nativeResult',
-    externalId: 'externalIdOf',
     clientOptions: names.claim(`${apiName}ClientOptions`),
     clientClass: names.claim(`${apiName}Client`),
     errorsMap: names.claim(`${apiName}Errors`),
@@ -99,9 +79,6 @@ export interface HelperUse {
   saga: boolean;
   native: boolean;
   content: boolean;
-  headers: boolean;
-  /** Some write hashes a body that may hold Blobs. */
-  blobs: boolean;
   /** Some body type drops a nested native-key path (`OmitKeyPath`). */
   omitKeyPath: boolean;
   /** A read method, or a content-keyed write: they name `CallOptions` themselves. */
@@ -109,18 +86,7 @@ export interface HelperUse {
 }
 
 export function runtimeImports(use: HelperUse): ImportDecl[] {
-  const values = ['createHttpCaller', 'httpErrorOf'];
-  if (use.store) values.push('createIdempotency');
-  if (use.saga) values.push('runSaga');
-  if (use.writes) values.push('resolveKey');
-  if (use.native) values.push('nativeResult');
-  if (use.saga) values.push('externalIdOf');
-  if (use.headers) values.push('headersOf');
-  if (use.blobs) values.push('digestBlobs');
-  if (use.native) values.push('validateKey');
-  if (use.store || use.saga) values.push('needStore');
-  const types = ['HttpCaller', 'HttpCallerOptions', 'HttpErrorOf'];
-  if (use.store) types.push('Idempotency');
+  const types = ['HttpCallerOptions', 'HttpErrorOf', 'OperationDescription', 'OperationEngine'];
   if (use.store || use.saga) types.push('DedupStore');
   if (use.writes && (use.store || use.saga)) types.push('RunResult');
   if (use.native) types.push('NativeRunResult');
@@ -128,7 +94,7 @@ export function runtimeImports(use: HelperUse): ImportDecl[] {
   if (use.omitKeyPath) types.push('OmitKeyPath');
   if (use.callOptions) types.push('CallOptions');
   return [
-    { moduleSpecifier: RUNTIME_MODULE, namedImports: values },
+    { moduleSpecifier: RUNTIME_MODULE, namedImports: ['createOperationEngine', 'httpErrorOf'] },
     { moduleSpecifier: RUNTIME_MODULE, namedImports: types.sort(), isTypeOnly: true },
   ];
 }
@@ -156,6 +122,14 @@ function fn(
   };
 }
 
+/** The principal namespace: of the stored keys, and of a native key (sent as a hash of scope and key). */
+const SCOPE_OPTION: TypeMember = {
+  key: 'scope',
+  optional: true,
+  type: 'string',
+  docs: ["Tenant/principal namespace of the stored keys; a native key is sent as a hash of it and the caller's key."],
+};
+
 /** What the options type adds to the runtime's `HttpCallerOptions` when some write needs the dedup store. */
 const STORE_OPTIONS: TypeMember[] = [
   {
@@ -167,12 +141,12 @@ const STORE_OPTIONS: TypeMember[] = [
       'writes are unavailable (calling one does not compile).',
     ],
   },
-  { key: 'scope', optional: true, type: 'string', docs: ['Tenant/principal namespace of the stored keys.'] },
+  SCOPE_OPTION,
 ];
 
 /** `export type XClientOptions = HttpCallerOptions & { store?; scope? }`. */
 export function optionsTypeStatement(h: HelperNames, use: HelperUse): WriterFunction {
-  const members = use.store || use.saga ? STORE_OPTIONS : [];
+  const members = use.store || use.saga ? STORE_OPTIONS : use.native ? [SCOPE_OPTION] : [];
   return typeAliasStatement(
     h.clientOptions,
     ['`baseUrl`, `headers`, `fetch`, `timeoutMs`, `retry` go to the runtime HTTP layer.'],

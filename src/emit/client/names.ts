@@ -24,6 +24,36 @@ export const GLOBAL_NAMES: readonly string[] = [
   'Date',
 ];
 
+/**
+ * Built-in globals a schema name would shadow for every reader of the module (`export type Error = …` hides the
+ * global `Error` type): such a schema's type is named `Api<Name>` (`ApiError`), still unique through the table.
+ */
+const SHADOWED_GLOBALS: ReadonlySet<string> = new Set([
+  'Error',
+  'Object',
+  'Function',
+  'String',
+  'Number',
+  'Boolean',
+  'Symbol',
+  'BigInt',
+  'Map',
+  'Set',
+  'Response',
+  'Request',
+  'Headers',
+  'URL',
+  'JSON',
+  'Math',
+  'Event',
+  'AbortSignal',
+]);
+
+/** `Error` → `ApiError`; every other name as it is. */
+export function unshadowed(name: string): string {
+  return SHADOWED_GLOBALS.has(name) ? `Api${name}` : name;
+}
+
 /** A property key as written in an object type (reserved words are legal property names there). */
 export const propertyKey = tsPropertyKey;
 

@@ -25,6 +25,8 @@ export interface ClientFileParts {
   typeExports: string[];
   /** `export type XClientOptions = …;` */
   optionsType: WriterFunction;
+  /** `const ops = { … } as const satisfies …;`: the operation descriptions the methods pass to the engine. */
+  operations: WriterFunction;
   cls: ClassDecl;
   factory: FunctionDecl;
   /** `export type XErrors = …;` */
@@ -81,10 +83,23 @@ function printProperty(w: CodeWriter, p: PropertyDecl): void {
   w.write(`${p.isReadonly === true ? 'readonly ' : ''}${p.name}: ${p.type};`);
 }
 
+/** Generated lines stay ≤ 200 characters: a longer signature or import lists its parts one per line. */
+const MAX_LINE = 200;
+
 function printMethod(w: CodeWriter, m: MethodDecl): void {
   printDocs(w, m.docs);
   const modifiers = `${m.isStatic === true ? 'static ' : ''}${m.isAsync === true ? 'async ' : ''}`;
-  w.write(`${modifiers}${signatureText(m)} `);
+  const line = `${modifiers}${signatureText(m)} `;
+  if (line.length + 3 <= MAX_LINE || m.parameters.length === 0)
+    w.write(line); // two of indent, then `{`
+  else {
+    const tps = m.typeParameters !== undefined && m.typeParameters.length > 0 ? `<${m.typeParameters.join(', ')}>` : '';
+    w.write(`${modifiers}${m.name}${tps}(`).newLine();
+    w.indent(() => {
+      for (const p of m.parameters) w.writeLine(`${parameterText(p)},`);
+    });
+    w.write(`): ${m.returnType} `);
+  }
   printBlock(w, m.statements);
 }
 
@@ -110,7 +125,16 @@ function printClass(w: CodeWriter, c: ClassDecl): void {
 
 function printImport(w: CodeWriter, i: ImportDecl): void {
   const type = i.isTypeOnly === true ? ' type' : '';
-  w.write(`import${type} { ${i.namedImports.join(', ')} } from ${tsString(i.moduleSpecifier)};`);
+  const line = `import${type} { ${i.namedImports.join(', ')} } from ${tsString(i.moduleSpecifier)};`;
+  if (line.length <= MAX_LINE) {
+    w.write(line);
+    return;
+  }
+  w.write(`import${type} {`).newLine();
+  w.indent(() => {
+    for (const n of i.namedImports) w.writeLine(`${n},`);
+  });
+  w.write(`} from ${tsString(i.moduleSpecifier)};`);
 }
 
 export function printClientFile(parts: ClientFileParts): string {
@@ -123,6 +147,8 @@ export function printClientFile(parts: ClientFileParts): string {
   if (parts.typeExports.length > 0) w.newLineIfLastNot().write(`export type { ${parts.typeExports.join(', ')} };`);
   w.newLineIfLastNot();
   parts.optionsType(w);
+  w.blankLine();
+  parts.operations(w);
   w.blankLine();
   printClass(w, parts.cls);
   w.blankLine();

@@ -6,7 +6,7 @@
 import type { JsonSchema } from '../../ir/types.js';
 import { escapeSegment } from '../../json-pointer/pointer.js';
 import { localRefSegments, resolveSegments } from '../../json-pointer/refs.js';
-import { type NameTable, pascalCase, typeIdentifier } from './names.js';
+import { type NameTable, pascalCase, typeIdentifier, unshadowed } from './names.js';
 
 export interface NamedType {
   name: string;
@@ -84,7 +84,7 @@ export class TypeRegistry {
       this.byRef.set(ref, null);
       return undefined;
     }
-    const name = this.names.claim(wanted);
+    const name = this.names.claim(unshadowed(wanted));
     this.byRef.set(ref, name);
     this.named.push({ name, ref, schema });
     return name;

@@ -64,6 +64,8 @@ function keyFields(entry: PlanEntry, op: HttpOperation, root: unknown, config: R
   const out: Partial<ToolBinding> = {};
   if (native) {
     out.carrier = { in: c.in as 'header' | 'query' | 'body' | 'form', name: c.name };
+    // The OASIS pair: the first attempt's time in its own header, as the client's description sends it.
+    if (c.in === 'header' && c.firstSent !== undefined) out.carrier.firstSent = c.firstSent;
     if (c.in === 'body' || c.in === 'form') {
       // The full body path (JSON:API `data.attributes.…`, envelopes), and one path per oneOf variant.
       out.carrier.path = [...c.path];

@@ -5,7 +5,7 @@
  */
 import type { RunResult } from '../core/idempotency.js';
 import { HttpStatusError, type HttpResponse } from '../http/caller.js';
-import { contentKey, intentKey } from '../core/keys.js';
+import { contentKey, intentKey, type KeyScope } from '../core/keys.js';
 
 /**
  * Per-call options every generated method takes: extra headers for this request (e.g. `Stripe-Account`;
@@ -54,7 +54,7 @@ export type OmitKeyPath<T, P extends readonly string[]> = T extends object
 export function resolveKey(
   operation: string,
   args: unknown,
-  options: (CallOptions & { key?: string; scope?: Record<string, string> }) | undefined,
+  options: (CallOptions & { key?: string | undefined; scope?: KeyScope | undefined }) | undefined,
   strategy: 'key' | 'given' | 'content',
 ): string {
   const { key, scope } = options ?? {};

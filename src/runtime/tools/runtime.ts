@@ -4,17 +4,19 @@
  * key), take the key from the arguments (model-supplied, SOP Case 4) or derive it from the app's intent
  * (SOP Case 2), route flat arguments into the request, and run it through one dedup layer (execute.ts).
  */
+import { headersOf } from '../client/support.js';
+import { executeOperation, operationRequest, type OperationContext } from '../client/operation.js';
 import { createHttpCaller, type HttpRequest, type RetryPolicy } from '../http/caller.js';
-import { checkHeaders } from '../http/request-check.js';
+import { checkHeaders, expandPath } from '../http/request-check.js';
 import { InvalidArgumentsError } from '../core/errors.js';
 import { createIdempotency, type IdempotencyOptions } from '../core/idempotency.js';
-import { intentKey, type KeyScope } from '../core/keys.js';
+import type { KeyScope } from '../core/keys.js';
 import type { DedupStore } from '../store/types.js';
 import { applyAuth, type ToolAuthOption } from './auth.js';
 import { decodeArguments } from './decode.js';
-import { execute, isNative, type ExecuteDeps } from './execute.js';
+import { isNative, operationOf } from './execute.js';
 import { invalidArguments, toToolError } from './outcome.js';
-import { routeArguments, toHttpRequest } from './route.js';
+import { routeArguments } from './route.js';
 import type { ToolBinding, ToolCallContext, ToolCallError, ToolOutcome } from './types.js';
 import { validateArguments, type ArgumentIssue } from './validate.js';
 
@@ -85,24 +87,25 @@ function nameIndex(bindings: readonly ToolBinding[]): Map<string, ToolBinding> {
   return index;
 }
 
-/** The key: the model's argument, else an intent key (SOP Case 2) — never the tool-call id (SOP §6). */
+/**
+ * The key: the model's argument, else the app's intent (SOP Case 2; the engine hashes it with the operation and
+ * the routed arguments) — never the tool-call id (SOP §6).
+ */
 function keyOf(
   b: ToolBinding,
   args: Obj,
-  rest: Obj,
   ctx: ToolCallContext,
   issues: ArgumentIssue[],
-): string | undefined {
-  if (b.effect !== 'write' || b.keyProperty === undefined) return undefined;
+): { key?: string; scope?: KeyScope } {
+  if (b.effect !== 'write' || b.keyProperty === undefined) return {};
   const given = args[b.keyProperty];
-  if (typeof given === 'string') return given;
-  if (ctx.intent !== undefined && Object.keys(ctx.intent).length > 0)
-    return intentKey({ scope: ctx.intent, operation: b.operation, args: rest });
+  if (typeof given === 'string') return { key: given };
+  if (ctx.intent !== undefined && Object.keys(ctx.intent).length > 0) return { scope: ctx.intent };
   issues.push({
     pointer: `/${b.keyProperty}`,
     message: 'required: create one key for this action (for example a UUID) and reuse it on every retry',
   });
-  return undefined;
+  return {};
 }
 
 export function createToolRuntime<Name extends string = string>(options: ToolRuntimeOptions): ToolRuntime<Name> {
@@ -116,10 +119,11 @@ export function createToolRuntime<Name extends string = string>(options: ToolRun
     ...(options.retry ? { retry: options.retry } : {}),
   });
   const timing = options.idempotency ?? {};
-  const deps: ExecuteDeps = {
+  const context: OperationContext = {
     http,
     store: options.store,
     idem: options.store ? createIdempotency({ ...timing, store: options.store }) : undefined,
+    scope: options.scope,
     saga: {
       leaseMs: timing.leaseMs,
       waitMs: timing.waitMs,
@@ -151,15 +155,16 @@ export function createToolRuntime<Name extends string = string>(options: ToolRun
     if (!isObj(decoded)) return invalid([{ pointer: '', message: 'arguments must be a JSON object' }], b.effect);
     const issues = await validateArguments(b, decoded);
     const { [b.keyProperty ?? '']: _key, ...rest } = decoded;
-    const key = keyOf(b, decoded, b.keyProperty === undefined ? decoded : rest, ctx, issues);
+    const keyed = keyOf(b, decoded, ctx, issues);
     if (issues.length > 0) return invalid(issues, b.effect);
-    const routed = routeArguments(b, rest);
+    const routed = routeArguments(b, b.keyProperty === undefined ? decoded : rest);
+    const description = operationOf(b);
     // The downstream dedupes a repeat of this key, so after an unknown outcome the same key resolves it.
     const retrySafe = isNative(b) || b.mechanism === 'OP-3';
-    let request: Omit<HttpRequest, 'mechanism'>;
     try {
       // Before the key is claimed: a path value that would move the request, a header it cannot carry intact.
-      request = toHttpRequest(b, routed);
+      const request = operationRequest(description, routed);
+      if (request.pathParams !== undefined) expandPath(request.path, request.pathParams);
       checkHeaders(request.headers);
     } catch (err) {
       if (err instanceof InvalidArgumentsError)
@@ -167,16 +172,21 @@ export function createToolRuntime<Name extends string = string>(options: ToolRun
       throw err;
     }
     try {
-      await applyAuth(request, b, options.auth);
-      const authOnly: Omit<HttpRequest, 'mechanism'> = { method: 'GET', path: '', bodyType: 'none' };
-      if (b.compensation !== undefined) await applyAuth(authOnly, b, options.auth);
-      const pending = execute(deps, {
-        binding: b,
-        routed,
-        request,
-        key,
-        scope: ctx.scope ?? options.scope,
-        ...(b.compensation !== undefined && authOnly.headers ? { authHeaders: authOnly.headers } : {}),
+      // Credentials from the server's configuration: sent, never hashed into the dedup row (the routed arguments are).
+      const sent: Omit<HttpRequest, 'mechanism'> = { method: b.http.method, path: '', bodyType: 'none' };
+      if (routed.header !== undefined || routed.cookie !== undefined)
+        sent.headers = headersOf(routed.header, routed.cookie);
+      await applyAuth(sent, b, options.auth);
+      const inverse: Omit<HttpRequest, 'mechanism'> = { method: 'GET', path: '', bodyType: 'none' };
+      if (b.compensation !== undefined) await applyAuth(inverse, b, options.auth);
+      const pending = executeOperation(description, routed, {
+        context,
+        ...keyed,
+        keyStrategy: 'given',
+        namespace: ctx.scope ?? options.scope,
+        ...(sent.headers !== undefined ? { headers: sent.headers } : {}),
+        ...(sent.query !== undefined ? { extraQuery: sent.query as Record<string, string> } : {}),
+        ...(inverse.headers !== undefined ? { compensationHeaders: inverse.headers } : {}),
       });
       const done = await raceSignal(pending, ctx.signal);
       if (done === ABORTED) return failed(cancelled(b));

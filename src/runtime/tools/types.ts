@@ -25,6 +25,8 @@ export interface BindingCarrier {
   path?: string[];
   /** A `oneOf` body whose variants carry the key at different paths: one path each (the runtime picks). */
   paths?: string[][];
+  /** Header carriers of the OASIS Repeatable Requests pair: the header that gets the first attempt's time. */
+  firstSent?: string;
 }
 
 export type BindingMechanism = 'none' | 'OP-1' | 'OP-2' | 'OP-3' | 'OP-4' | 'OP-5' | 'fail-closed';

@@ -4,8 +4,9 @@
  * a duplicate call. Fail-closed: at most one effect, an ambiguous outcome is never retried automatically.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { withRuntimeSources } from './helpers/import-client.js';
 import { emitClient } from '../../../src/emit/client/index.js';
 import { resolveConfig } from '../../../src/config/types.js';
 import {
@@ -25,11 +26,8 @@ beforeAll(async () => {
   const { files } = emitClient({ apis: await fixturePlans(), diagnostics: [] }, resolveConfig());
   const dir = join(OUT_ROOT, 'behaviour');
   mkdirSync(dir, { recursive: true });
-  const runtime = relative(dir, join(import.meta.dirname, '../../../src/runtime/index.js'));
-  // The tsconfig `paths` mapping of the compile tests, done by hand: vitest resolves the relative path.
-  const text = files
-    .find((f) => f.path === 'client/payments.gen.ts')!
-    .contents.replaceAll(/"(?:@idemgen|idemgen)\/runtime"/g, JSON.stringify(runtime));
+  // The tsconfig `paths` mapping of the compile tests, done by hand: vitest resolves the relative paths.
+  const text = withRuntimeSources(files.find((f) => f.path === 'client/payments.gen.ts')!.contents, dir);
   writeFileSync(join(dir, 'payments.gen.ts'), text);
   const mod = (await import(join(dir, 'payments.gen.ts'))) as { createPaymentsClient: typeof createClient };
   createClient = mod.createPaymentsClient;

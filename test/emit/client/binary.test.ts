@@ -5,8 +5,9 @@
  * replays the same Blob; a text/markdown upload comes back as a string.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { withRuntimeSources } from './helpers/import-client.js';
 import { emitClient } from '../../../src/emit/client/index.js';
 import { resolveConfig } from '../../../src/config/types.js';
 import { makeStore, type TestStore } from '../../runtime/store/stores.js';
@@ -24,10 +25,8 @@ beforeAll(async () => {
   const { files } = emitClient({ apis: await fixturePlans(), diagnostics: [] }, resolveConfig());
   const dir = join(OUT_ROOT, 'binary');
   mkdirSync(dir, { recursive: true });
-  const runtime = relative(dir, join(import.meta.dirname, '../../../src/runtime/index.js'));
-  const text = files
-    .find((f) => f.path === 'client/payments.gen.ts')!
-    .contents.replaceAll(/"(?:@idemgen|idemgen)\/runtime"/g, JSON.stringify(runtime));
+  // The tsconfig `paths` mapping of the compile tests, done by hand: vitest resolves the relative paths.
+  const text = withRuntimeSources(files.find((f) => f.path === 'client/payments.gen.ts')!.contents, dir);
   writeFileSync(join(dir, 'payments.gen.ts'), text);
   const mod = (await import(join(dir, 'payments.gen.ts'))) as {
     createPaymentsClient: (o: Record<string, unknown>) => Client;

@@ -90,12 +90,8 @@ describe('OP-1 keys are validated before the request', () => {
     });
     const { files } = emitClient({ apis: [plan], diagnostics: [] }, resolveConfig());
     const text = files[0]!.contents;
-    expect(text).toContain(
-      'resolveKey(operation, request, options, "key"), { maxLength: 40, minLength: 8, operation, apiLimits: ["maxLength","minLength"] })',
-    );
-    expect(text).toContain(
-      'resolveKey(operation, request, options, "key"), { maxLength: 64, minLength: 1, operation, apiLimits: ["maxLength","minLength"] })',
-    );
+    expect(text).toContain('keyLimits: { maxLength: 40, minLength: 8, apiLimits: ["maxLength","minLength"] }');
+    expect(text).toContain('keyLimits: { maxLength: 64, minLength: 1, apiLimits: ["maxLength","minLength"] }');
     server = await startFaultServer({ keyCarrier: { in: 'header', name: 'X-Request-Key' } });
     const create = await importClient('key-limits', files, files[0]!.path, 'createLimitsClient');
     const c = create({ baseUrl: server.url, timeoutMs: 1000 });

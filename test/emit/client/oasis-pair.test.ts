@@ -10,6 +10,8 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { classify } from '../../../src/classify/index.js';
 import { resolveConfig } from '../../../src/config/types.js';
 import { emitClient } from '../../../src/emit/client/index.js';
+import { buildToolBindings } from '../../../src/emit/handlers/bindings.js';
+import { createToolRuntime, type ToolBinding } from '../../../src/runtime/tools/index.js';
 import { startFaultServer, type FaultServer } from '../../helpers/fault-server.js';
 import { OUT_ROOT, typeCheck, writeBatch } from './helpers/compile.js';
 import { loadApis } from './helpers/spec-plan.js';
@@ -18,6 +20,7 @@ type Client = Record<string, (request: unknown, options?: unknown) => Promise<an
 let createClient: (options: Record<string, unknown>) => Client;
 let source = '';
 let server: FaultServer | undefined;
+let bindings: ToolBinding[] = [];
 const DIR = resolve(import.meta.dirname, '../../fixtures/key-evidence');
 
 // Compiles only if both OASIS headers are left out of the caller's header type (the runtime fills them in).
@@ -33,7 +36,9 @@ export const sent = () => client.createTransfer({ header: { 'X-Tenant': 't', 'Re
 beforeAll(async () => {
   const { apis, errors } = await loadApis(['oasis.yaml'], DIR);
   expect(errors).toEqual([]);
-  const { files } = emitClient(classify(apis, resolveConfig()), resolveConfig());
+  const plan = classify(apis, resolveConfig());
+  bindings = buildToolBindings(plan.apis[0]!, resolveConfig());
+  const { files } = emitClient(plan, resolveConfig());
   source = files.find((f) => f.path === 'client/oasis.gen.ts')!.contents;
   const paths = writeBatch(
     'oasis-pair',
@@ -118,5 +123,21 @@ describe('OASIS Repeatable Requests: Repeatability-Request-ID + Repeatability-Fi
       { key: 'transfer-key-000000000003', headers: { 'repeatability-first-sent': earlier } },
     );
     expect(server.requests[0]!.headers['repeatability-first-sent']).toBe(earlier);
+  });
+
+  it('the tool runtime sends the same pair: its binding carries firstSent, the same engine fills it in', async () => {
+    server = await startFaultServer({ keyCarrier: { in: 'header', name: 'Repeatability-Request-ID' } });
+    const b = bindings.find((x) => x.operation.startsWith('POST '))!;
+    expect(b.carrier).toMatchObject({ name: 'Repeatability-Request-ID', firstSent: 'Repeatability-First-Sent' });
+    const rt = createToolRuntime({ bindings, baseUrl: server.url, ...fast });
+    const args: Record<string, unknown> = {
+      [b.keyProperty!]: 'transfer-key-000000000004',
+      [b.body!.property]: { amount: 2 },
+    };
+    for (const r of b.routes) if (r.in === 'header' && r.name === 'X-Tenant') args[r.property] = 'acme';
+    expect(await rt.call(b.method, args)).toMatchObject({ ok: true });
+    const h = server.requests[0]!.headers;
+    expect(h['repeatability-request-id']).toBe('transfer-key-000000000004');
+    expect(h['repeatability-first-sent']).toMatch(IMF_FIXDATE);
   });
 });

@@ -1,7 +1,11 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { HttpOperation, Parameter } from '../../../src/ir/types.js';
-import { writePathExpression } from '../../../src/emit/client/send-args.js';
-import { CodeWriter } from '../../../src/emit/client/code-writer.js';
+import type { PlanEntry } from '../../../src/classify/types.js';
+import type { ClientOperation } from '../../../src/emit/client/client-class.js';
+import { descriptionFields } from '../../../src/emit/client/descriptions.js';
+import type { OperationTypes } from '../../../src/emit/client/operation-types.js';
+import type { OperationDescription } from '../../../src/runtime/client/operation.js';
+import { operationRequest } from '../../../src/runtime/client/operation.js';
 import { InvalidArgumentsError } from '../../../src/runtime/index.js';
 import { expandPath } from '../../../src/runtime/http/request-check.js';
 
@@ -26,20 +30,22 @@ function op(path: string, params: string[]): HttpOperation {
   };
 }
 
+/** A read with these path parameters, as the client emitter sees it. */
+function clientOp(path: string, params: string[]): ClientOperation {
+  const entry = { effect: 'read', mechanism: 'none', operation: op(path, params) } as unknown as PlanEntry;
+  const types = { groups: ['path'], response: { bodies: [] } } as unknown as OperationTypes;
+  return { entry, op: op(path, params), types };
+}
+
 /**
- * The emitted `path: …` members, evaluated the way the generated method evaluates them, then substituted as
- * the runtime's `send` does (`expandPath` when `pathParams` is there).
+ * The emitted description of the operation, evaluated the way the module evaluates its `ops` constant, then
+ * turned into the request the engine sends and substituted as the runtime's `send` does (`expandPath`).
  */
 function evaluate(path: string, params: string[], values: Record<string, string>): string {
-  const w = new CodeWriter();
-  w.write('({ path: ');
-  writePathExpression(w, op(path, params));
-  w.write(' })');
+  const text = `({ ${descriptionFields(clientOp(path, params)).join(', ')} })`;
   // eslint-disable-next-line @typescript-eslint/no-implied-eval -- the point: run exactly what was emitted
-  const req = new Function('request', `return ${w.toString()};`)({ path: values }) as {
-    path: string;
-    pathParams?: Record<string, unknown>;
-  };
+  const d = new Function(`return ${text};`)() as OperationDescription;
+  const req = operationRequest(d, { path: values });
   return req.pathParams === undefined ? req.path : expandPath(req.path, req.pathParams);
 }
 
@@ -47,7 +53,7 @@ afterEach(() => {
   delete g.__pwned;
 });
 
-describe('writePathExpression', () => {
+describe('the path of an emitted operation description', () => {
   it('substitutes declared parameters, percent-encoded', () => {
     expect(evaluate('/v1/charges/{id}/refunds', ['id'], { id: 'a/b c' })).toBe('/v1/charges/a%2Fb%20c/refunds');
   });

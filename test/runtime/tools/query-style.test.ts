@@ -118,6 +118,6 @@ describe('query parameters in their declared style', () => {
   it('the generated client names only the non-bracket, non-scalar parameters', () => {
     const files = emitClient({ apis: [setups.v3!.plan], diagnostics: [] }, resolveConfig()).files;
     const text = files.find((f) => f.path.endsWith('.gen.ts') && f.path.startsWith('client/'))!.contents;
-    expect(text).toContain('queryStyles: {"tag":"multi","csv":"csv","ssv":"ssv","pipes":"pipes","range":"multi"},');
+    expect(text).toContain('queryStyles: { tag: "multi", csv: "csv", ssv: "ssv", pipes: "pipes", range: "multi" }');
   });
 });

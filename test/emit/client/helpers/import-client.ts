@@ -10,6 +10,15 @@ import { OUT_ROOT } from './compile.js';
 type Client = Record<string, (request: unknown, options?: unknown) => Promise<any>>;
 export type ClientFactory = (options: Record<string, unknown>) => Client;
 
+/** The runtime entries a generated file imports, pointed at the runtime sources relative to `dir`. */
+export function withRuntimeSources(contents: string, dir: string): string {
+  const to = (file: string) =>
+    JSON.stringify(relative(dir, join(import.meta.dirname, '../../../../src/runtime', file)));
+  return contents
+    .replaceAll(/"(?:@idemgen|idemgen)\/runtime\/support"/g, to('support.js'))
+    .replaceAll(/"(?:@idemgen|idemgen)\/runtime"/g, to('index.js'));
+}
+
 export async function importClient(
   dir: string,
   files: EmittedFile[],
@@ -18,11 +27,10 @@ export async function importClient(
 ): Promise<ClientFactory> {
   const base = join(OUT_ROOT, dir);
   mkdirSync(base, { recursive: true });
-  const runtime = relative(base, join(import.meta.dirname, '../../../../src/runtime/index.js'));
   const file = files.find((f) => f.path === path);
   if (file === undefined) throw new Error(`no ${path} among ${files.map((f) => f.path).join(', ')}`);
   const target = join(base, path.slice(path.lastIndexOf('/') + 1));
-  writeFileSync(target, file.contents.replaceAll(/"(?:@idemgen|idemgen)\/runtime"/g, JSON.stringify(runtime)));
+  writeFileSync(target, withRuntimeSources(file.contents, base));
   const mod = (await import(target)) as Record<string, ClientFactory>;
   return mod[factory]!;
 }

@@ -1,0 +1,130 @@
+/**
+ * The client's `ops` constant: one `OperationDescription` (runtime client/operation.ts) per method, as data.
+ * Each method is a one-line typed facade passing its entry to the runtime's engine, which does everything the
+ * methods used to spell out per operation (key resolution and limits, carrier, mechanism, the HTTP call).
+ * Every spec string goes through the escaping helpers (spec text is untrusted): `tsString` for strings,
+ * `tsObjectKey` for keys, `jsonText` for string arrays.
+ */
+import type { Carrier, PlanEntry } from '../../classify/types.js';
+import type { HttpOperation } from '../../ir/types.js';
+import { jsonText, tsNumber, tsObjectKey, tsString } from '../../escape/index.js';
+import type { CodeWriter } from './code-writer.js';
+import type { ClientOperation } from './client-class.js';
+import { isNative, isWrapped, mayCarryBlobs, OPS_CONSTANT } from './client-class.js';
+import { pinnedResponseType } from './media.js';
+import type { WriterFunction } from './structures.js';
+
+/** The declared path parameters the template names, once each in template order: what the runtime substitutes. */
+function substitutedNames(op: HttpOperation): string[] {
+  const declared = new Set(op.parameters.filter((p) => p.in === 'path').map((p) => p.name));
+  return [...new Set([...op.path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]!))].filter((n) => declared.has(n));
+}
+
+/**
+ * The runtime's `KeyCarrier`: a body/form key also gets its exact `path` (nested envelopes, names with dots),
+ * and a `oneOf` body with per-variant paths all of them (`paths`; the runtime picks by the body's shape).
+ */
+function carrierText(c: Carrier): string {
+  const head = `in: ${tsString(c.in)}, name: ${tsString(c.name)}`;
+  if (c.in === 'header' && c.firstSent !== undefined) return `{ ${head}, firstSent: ${tsString(c.firstSent)} }`;
+  if (c.in !== 'body' && c.in !== 'form') return `{ ${head} }`;
+  const paths = c.variants?.map((v) => v.path) ?? [];
+  const distinct = paths.filter((p, i) => paths.findIndex((q) => JSON.stringify(q) === JSON.stringify(p)) === i);
+  const more = distinct.length > 1 ? `, paths: ${jsonText(distinct)}` : '';
+  // A plain top-level field is the runtime's default reading of `name`: no path needed.
+  const plain = c.path.length === 1 && c.path[0] === c.name && !c.name.includes('.');
+  return `{ ${head}${plain ? '' : `, path: ${jsonText(c.path)}`}${more} }`;
+}
+
+/** What the runtime's `resolveKey` enforces when the caller passes no key (`given` is the engine's default). */
+function keyStrategyOf(entry: PlanEntry): 'key' | 'given' | 'content' {
+  if (entry.keyStrategy === 'caller') return 'key';
+  return entry.keyStrategy === 'content' ? 'content' : 'given';
+}
+
+/** OP-5: the inverse is addressed by the id the first call returned, only when it has exactly one path parameter. */
+function compensationText(inverse: HttpOperation | undefined): string | undefined {
+  const params = inverse?.parameters.filter((p) => p.in === 'path') ?? [];
+  if (inverse === undefined || params.length !== 1) return undefined;
+  const fields = [
+    `operation: ${tsString(inverse.key)}`,
+    `method: ${tsString(inverse.method.toUpperCase())}`,
+    `path: ${tsString(inverse.path)}`,
+    `idParameter: ${tsString(params[0]!.name)}`,
+  ];
+  return `{ ${fields.join(', ')} }`;
+}
+
+/** `name: value` members of one description, in a fixed order. */
+export function descriptionFields(c: ClientOperation, inverse?: HttpOperation): string[] {
+  const { entry, op, types } = c;
+  const wrapped = isWrapped(entry);
+  const native = wrapped && isNative(entry);
+  const out = [
+    `operation: ${tsString(op.key)}`,
+    `method: ${tsString(op.method.toUpperCase())}`,
+    `path: ${tsString(op.path)}`,
+    `mechanism: ${tsString(wrapped ? entry.mechanism : 'none')}`,
+  ];
+  const names = substitutedNames(op);
+  if (names.length > 0) out.push(`pathParams: ${jsonText(names)}`);
+  if (c.queryStyles !== undefined) {
+    const styles = Object.entries(c.queryStyles).map(([k, v]) => `${tsObjectKey(k)}: ${tsString(v)}`);
+    out.push(`queryStyles: { ${styles.join(', ')} }`);
+  }
+  if (types.body !== undefined) {
+    const raw = types.body.encoding === 'text' || types.body.encoding === 'binary';
+    const media = raw && types.body.mediaType !== undefined ? `, mediaType: ${tsString(types.body.mediaType)}` : '';
+    out.push(`body: { encoding: ${tsString(types.body.encoding)}${media} }`);
+  }
+  const pinned = pinnedResponseType(types.response);
+  if (pinned !== undefined) out.push(`responseType: ${tsString(pinned)}`);
+  if (!wrapped) return out;
+  if (native) {
+    out.push(`carrier: ${carrierText(entry.carrier!)}`);
+    const l = c.keyLimits ?? { maxLength: 255, minLength: 16, apiLimits: [] };
+    const api = l.apiLimits.length > 0 ? `, apiLimits: ${jsonText(l.apiLimits)}` : '';
+    out.push(`keyLimits: { maxLength: ${tsNumber(l.maxLength)}, minLength: ${tsNumber(l.minLength)}${api} }`);
+  }
+  const strategy = keyStrategyOf(entry);
+  if (strategy !== 'given') out.push(`keyStrategy: ${tsString(strategy)}`);
+  if (mayCarryBlobs(types)) out.push('blobs: true');
+  if (!native && entry.ttlSeconds !== undefined) out.push(`ttlSeconds: ${tsNumber(entry.ttlSeconds)}`);
+  if (entry.mechanism === 'OP-5') {
+    const comp = compensationText(inverse);
+    if (comp !== undefined) out.push(`compensation: ${comp}`);
+  }
+  return out;
+}
+
+/** Lines stay ≤ 200 characters: a description that fits goes on one line, else one member per line. */
+const MAX_LINE = 200;
+
+function writeDescription(w: CodeWriter, key: string, fields: string[]): void {
+  const one = `${key}: { ${fields.join(', ')} },`;
+  if (one.length + 2 <= MAX_LINE) {
+    w.writeLine(one);
+    return;
+  }
+  w.writeLine(`${key}: {`);
+  w.indent(() => {
+    for (const f of fields) w.writeLine(`${f},`);
+  });
+  w.writeLine('},');
+}
+
+/** `const ops = { listCharges: { … }, … } as const satisfies Record<string, OperationDescription>;` */
+export function operationsStatement(ops: ClientOperation[], methodName: (op: HttpOperation) => string): WriterFunction {
+  const byKey = new Map(ops.map((c) => [c.op.key, c.op]));
+  return (w) => {
+    w.writeLine('/** Each operation as data for the runtime engine; the methods below are typed facades over it. */');
+    w.writeLine(`const ${OPS_CONSTANT} = {`);
+    w.indent(() => {
+      for (const c of ops) {
+        const inverse = c.entry.compensation !== undefined ? byKey.get(c.entry.compensation) : undefined;
+        writeDescription(w, tsObjectKey(methodName(c.op)), descriptionFields(c, inverse));
+      }
+    });
+    w.write('} as const satisfies Record<string, OperationDescription>;');
+  };
+}

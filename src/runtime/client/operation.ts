@@ -1,0 +1,316 @@
+/**
+ * The one execution engine (issue 26.1). An `OperationDescription` is plain data about one HTTP operation;
+ * `executeOperation(description, input, options)` is the only code that turns it plus a grouped input
+ * (`{ path, query, header, cookie, body }`, the generated client's request shape) into an effect: it resolves
+ * and validates the key, scopes it, places it in the carrier, runs the mechanism (native key, a dedup-store
+ * run, a saga, or a plain call) and makes the HTTP call. Generated client methods and the tool runtime both
+ * call it, so the two paths cannot drift.
+ */
+import { sha256Hex } from '../core/canonical-json.js';
+import { createIdempotency, type Idempotency, type RunResult } from '../core/idempotency.js';
+import { scopeString, validateKey, type KeyScope } from '../core/keys.js';
+import { digestBlobs } from '../http/binary.js';
+import type { BodyType, QueryStyle } from '../http/body.js';
+import {
+  createHttpCaller,
+  type HttpCaller,
+  type HttpCallerOptions,
+  type HttpRequest,
+  type KeyCarrier,
+} from '../http/caller.js';
+import type { ResponseType } from '../http/response.js';
+import { runSaga } from '../saga/run.js';
+import type { DedupStore, StoreMechanism } from '../store/types.js';
+import {
+  externalIdOf,
+  headersOf,
+  nativeResult,
+  resolveKey,
+  type CallOptions,
+  type NativeRunResult,
+} from './support.js';
+
+/** `none`: a plain call (a read, or a write classify refused and the client sends as is). */
+export type OperationMechanism = StoreMechanism | 'none';
+
+/** Everything the engine needs to know about one HTTP operation; JSON data, no functions. */
+export interface OperationDescription {
+  /** The spec's operation key (`POST /charges`): the dedup row's operation and an `HttpStatusError`'s. */
+  readonly operation: string;
+  readonly method: string;
+  /** The spec's path template (`/charges/{charge_id}`). */
+  readonly path: string;
+  readonly mechanism: OperationMechanism;
+  /** The template's declared path parameters, substituted from `input.path` (any other `{…}` stays literal). */
+  readonly pathParams?: readonly string[];
+  /** Query parameters whose array/object values are not written in brackets (see `QueryStyle`). */
+  readonly queryStyles?: Readonly<Record<string, QueryStyle>>;
+  /** The request body's encoding and, for a raw body, its media type; absent: no body. */
+  readonly body?: { readonly encoding: BodyType; readonly mediaType?: string };
+  /** What a 2xx body is read as, when the spec pins it (`blob` for a binary download). */
+  readonly responseType?: ResponseType;
+  /** OP-1: where the API takes its own key (incl. the OASIS `firstSent` header). */
+  readonly carrier?: KeyCarrier;
+  /** OP-1: the key limits the carrier admits; `apiLimits` names the ones the API itself declares. */
+  readonly keyLimits?: {
+    readonly minLength?: number;
+    readonly maxLength?: number;
+    readonly apiLimits?: readonly ('maxLength' | 'minLength')[];
+  };
+  /**
+   * Where the key comes from when the caller passes none: `key` (a caller key is required), `given` (a key
+   * or an intent scope), `content` (else the content hash, OP-3). Default `given`.
+   */
+  readonly keyStrategy?: 'key' | 'given' | 'content';
+  /** The body may hold Blobs: their bytes are hashed before the key and the args hash are derived. */
+  readonly blobs?: boolean;
+  readonly ttlSeconds?: number;
+  /** OP-5: the inverse, addressed by the id the first call's response carries. */
+  readonly compensation?: {
+    readonly operation: string;
+    readonly method: string;
+    readonly path: string;
+    readonly idParameter: string;
+  };
+}
+
+/** The grouped input: the generated client's `request` argument, and what the tool runtime routes flat arguments into. */
+export interface OperationInput {
+  path?: Record<string, unknown>;
+  query?: Record<string, unknown>;
+  header?: Record<string, unknown>;
+  cookie?: Record<string, unknown>;
+  body?: unknown;
+}
+
+/** What the engine runs on: made once per client or tool runtime (`createOperationContext`). */
+export interface OperationContext {
+  readonly http: HttpCaller;
+  readonly idem?: Idempotency | undefined;
+  readonly store?: DedupStore | undefined;
+  /** The principal's namespace for stored keys, and for a native key's derived wire value. */
+  readonly scope?: string | KeyScope | undefined;
+  readonly saga?: { leaseMs?: number; waitMs?: number; pollMs?: number; now?: () => number; table?: string };
+}
+
+export interface ExecuteOptions extends CallOptions {
+  readonly context: OperationContext;
+  /** An explicit key (persisted by the caller before the call). */
+  readonly key?: string | undefined;
+  /** Intent scope: the key is hash(scope, operation, input). */
+  readonly scope?: KeyScope | undefined;
+  /** Overrides the description's `keyStrategy` (the tool runtime accepts a key or an intent for every write). */
+  readonly keyStrategy?: 'key' | 'given' | 'content';
+  /** Overrides the context's principal namespace for this call. */
+  readonly namespace?: string | KeyScope | undefined;
+  /** Query parameters sent but never hashed into the dedup row (an API-key credential). */
+  readonly extraQuery?: Record<string, string>;
+  /** Headers for the OP-5 inverse call (the credentials of the call itself). */
+  readonly compensationHeaders?: Record<string, string>;
+}
+
+/** A write's outcome (SOP Step 7); a plain call's is `{ result, wasReplay: false }`. */
+export type OperationResult<T = unknown> = Omit<RunResult<T>, 'originalCalledAt'> & { originalCalledAt?: Date };
+
+function missingStore(d: OperationDescription): TypeError {
+  return new TypeError(
+    `${d.operation} needs a dedup store (it has no native key): create the client with { store } (createToolRuntime: { store }), e.g. createSqliteStore({ filename }) from @idemgen/runtime/sqlite after running the generated migration`,
+  );
+}
+
+/** OP-1 with a carrier on the wire: the API dedupes the repeat; the engine keeps no row. */
+function isNativeKey(d: OperationDescription): boolean {
+  return d.mechanism === 'OP-1' && d.carrier !== undefined;
+}
+
+/**
+ * OP-1 keeps no row, so the API's own dedup is the only namespace: two principals sending the same key to one
+ * API account would replay each other's results. With a namespace, the wire key is derived from (namespace,
+ * key): stable across one principal's retries, distinct between principals, within the carrier's limits.
+ */
+function wireKey(key: string, namespace: string | KeyScope | undefined, d: OperationDescription): string {
+  const s = scopeString(namespace);
+  if (s === '') return key;
+  const limits = d.keyLimits;
+  const length = Math.max(limits?.minLength ?? 16, Math.min(limits?.maxLength ?? 64, 64));
+  return sha256Hex(`${s}\n${key}`).slice(0, length);
+}
+
+/** The request every mechanism sends: path parameters, query, headers, body; no key, no mechanism. */
+export function operationRequest(
+  d: OperationDescription,
+  input: OperationInput,
+  options: Pick<ExecuteOptions, 'headers' | 'signal' | 'extraQuery'> = {},
+): Omit<HttpRequest, 'mechanism'> {
+  const req: Omit<HttpRequest, 'mechanism'> = {
+    method: d.method,
+    path: d.path,
+    bodyType: d.body?.encoding ?? 'none',
+    operation: d.operation,
+  };
+  if (d.pathParams !== undefined && d.pathParams.length > 0) {
+    const given = input.path ?? {};
+    req.pathParams = Object.fromEntries(d.pathParams.map((n) => [n, given[n]]));
+  }
+  if (input.query !== undefined || options.extraQuery !== undefined)
+    req.query = { ...input.query, ...options.extraQuery };
+  if (d.queryStyles !== undefined) req.queryStyles = d.queryStyles;
+  // Per-call headers go after the spec's header parameters; the key carrier still wins (HttpCaller).
+  if (input.header !== undefined || input.cookie !== undefined)
+    req.headers = headersOf(input.header, input.cookie, options.headers);
+  else if (options.headers !== undefined) req.headers = options.headers;
+  if (d.body !== undefined && input.body !== undefined) req.body = input.body;
+  const raw = d.body?.encoding === 'text' || d.body?.encoding === 'binary';
+  if (raw && d.body?.mediaType !== undefined) req.contentType = d.body.mediaType;
+  if (d.responseType !== undefined) req.responseType = d.responseType;
+  if (options.signal !== undefined) req.signal = options.signal;
+  return req;
+}
+
+async function native(
+  d: OperationDescription,
+  key: string,
+  request: Omit<HttpRequest, 'mechanism'>,
+  o: ExecuteOptions,
+): Promise<OperationResult> {
+  const limits = d.keyLimits ?? {};
+  // Checked before the request: a key the server refuses or truncates would leave the retry undeduped.
+  const valid = validateKey(key, { ...limits, operation: d.operation });
+  const wire = wireKey(valid, o.namespace ?? o.context.scope, d);
+  const res = await o.context.http.send({ ...request, key: wire, carrier: d.carrier!, mechanism: 'OP-1' });
+  // A native replay knows its original time only from a header that carries it (SOP Step 7): never the replay's Date.
+  return nativeResult(res);
+}
+
+async function saga(
+  d: OperationDescription,
+  key: string,
+  input: OperationInput,
+  request: Omit<HttpRequest, 'mechanism'>,
+  o: ExecuteOptions,
+): Promise<OperationResult> {
+  const store = o.context.store;
+  if (store === undefined) throw missingStore(d);
+  const comp = d.compensation;
+  const http = o.context.http;
+  return runSaga(
+    store,
+    {
+      operation: d.operation,
+      key,
+      scope: o.namespace ?? o.context.scope,
+      args: input,
+      ...o.context.saga,
+      ...(comp !== undefined ? { compensationOperation: comp.operation } : {}),
+      ...(d.ttlSeconds !== undefined ? { ttlSeconds: d.ttlSeconds } : {}),
+    },
+    {
+      call: (ctx) =>
+        http
+          .send({ ...request, mechanism: 'OP-5', run: ctx })
+          .then((res) => ({ externalId: externalIdOf(d.operation, res.body), result: res.body })),
+      ...(comp !== undefined
+        ? {
+            // The inverse (`DELETE /things/{id}`) is addressed by the id the first call returned (SOP OP-5); an id
+            // that is empty or a dot segment would address another resource, so `send` refuses it.
+            compensate: (externalId: string) =>
+              http
+                .send({
+                  method: comp.method,
+                  path: comp.path,
+                  pathParams: { [comp.idParameter]: externalId },
+                  bodyType: 'none',
+                  mechanism: 'OP-5',
+                  operation: comp.operation,
+                  ...(o.compensationHeaders ? { headers: o.compensationHeaders } : {}),
+                })
+                .then(() => undefined),
+          }
+        : {}),
+    },
+  );
+}
+
+/**
+ * Runs one operation: a plain call for `none`; for a write, the key (explicit, intent, or content hash per the
+ * strategy; never a fresh random one) and then the native carrier, the saga, or one dedup-store run.
+ */
+export async function executeOperation(
+  d: OperationDescription,
+  input: OperationInput,
+  options: ExecuteOptions,
+): Promise<OperationResult> {
+  const http = options.context.http;
+  if (d.mechanism === 'none') {
+    const res = await http.send({ ...operationRequest(d, input, options), mechanism: 'none' });
+    return { result: res.body, wasReplay: false };
+  }
+  // A Blob has no JSON form: its bytes are read and hashed before the key and the args hash are derived (SOP Step 5).
+  if (d.blobs === true) await digestBlobs(input);
+  const key = resolveKey(d.operation, input, options, options.keyStrategy ?? d.keyStrategy ?? 'given');
+  const request = operationRequest(d, input, options);
+  if (isNativeKey(d)) return native(d, key, request, options);
+  if (d.mechanism === 'OP-5') return saga(d, key, input, request, options);
+  const idem = options.context.idem;
+  if (idem === undefined) throw missingStore(d);
+  const mechanism = d.mechanism;
+  return idem.run(
+    {
+      operation: d.operation,
+      key,
+      scope: options.namespace ?? options.context.scope,
+      args: input,
+      mechanism,
+      ...(d.ttlSeconds !== undefined ? { ttlSeconds: d.ttlSeconds } : {}),
+    },
+    (ctx) => http.send({ ...request, mechanism, run: ctx }).then((res) => res.body),
+  );
+}
+
+/** What a generated client is created with: the HTTP layer's options, the dedup store and the principal namespace. */
+export interface OperationClientOptions extends HttpCallerOptions {
+  /** Dedup store for the writes that have no native key. */
+  store?: DedupStore | undefined;
+  /** Tenant/principal namespace of stored keys (and of native keys' derived wire values). */
+  scope?: string | undefined;
+}
+
+/** Per-call options of a write: a key or an intent scope, extra headers, an AbortSignal. */
+export type WriteCallOptions = CallOptions & { key?: string | undefined; scope?: KeyScope | undefined };
+
+/**
+ * The typed face a generated client calls: every method is one line, `this.#engine.read|write|writeNative(ops.x,
+ * request, options)`, over the one `executeOperation`.
+ */
+export interface OperationEngine {
+  read<T>(d: OperationDescription, input: OperationInput, options?: CallOptions): Promise<T>;
+  write<T>(d: OperationDescription, input: OperationInput, options?: WriteCallOptions): Promise<RunResult<T>>;
+  writeNative<T>(
+    d: OperationDescription,
+    input: OperationInput,
+    options?: WriteCallOptions,
+  ): Promise<NativeRunResult<T>>;
+}
+
+export function createOperationEngine(options: OperationClientOptions): OperationEngine {
+  const context: OperationContext = {
+    http: createHttpCaller(options),
+    store: options.store,
+    idem: options.store ? createIdempotency({ store: options.store }) : undefined,
+    scope: options.scope,
+  };
+  // Only the per-call options a caller may set: the engine's own (`keyStrategy`, `namespace`, …) never come from a call.
+  const run = (d: OperationDescription, input: OperationInput, o: WriteCallOptions | undefined) =>
+    executeOperation(d, input ?? {}, {
+      context,
+      key: o?.key,
+      scope: o?.scope,
+      ...(o?.headers !== undefined ? { headers: o.headers } : {}),
+      ...(o?.signal !== undefined ? { signal: o.signal } : {}),
+    });
+  return {
+    read: (d, input, o) => run(d, input, o).then((r) => r.result as never),
+    write: (d, input, o) => run(d, input, o) as Promise<RunResult<never>>,
+    writeNative: (d, input, o) => run(d, input, o) as Promise<NativeRunResult<never>>,
+  };
+}

@@ -1,0 +1,210 @@
+/**
+ * One behaviour suite for the one engine (issue 26.1): every scenario runs through BOTH paths that call
+ * `executeOperation` — the generated client's typed facade and the tool runtime over the same plan's bindings —
+ * against a real node:http server that counts side effects and injects faults. Same key placement per carrier,
+ * same scoped wire key, one effect across a timeout, fail closed on an ambiguous write, typed errors.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { ApiPlan } from '../../src/classify/types.js';
+import { resolveConfig } from '../../src/config/types.js';
+import { emitClient } from '../../src/emit/client/index.js';
+import { buildToolBindings } from '../../src/emit/handlers/bindings.js';
+import {
+  createMemoryStore,
+  HttpStatusError,
+  IdempotencyOutcomeUnknownError,
+  type DedupStore,
+} from '../../src/runtime/index.js';
+import { createToolRuntime, type ToolBinding } from '../../src/runtime/tools/index.js';
+import { OUT_ROOT } from '../emit/client/helpers/compile.js';
+import { fixturePlans } from '../emit/client/helpers/fixture-plans.js';
+import { withRuntimeSources } from '../emit/client/helpers/import-client.js';
+import { startFaultServer, type FaultServer } from '../helpers/fault-server.js';
+
+type Obj = Record<string, unknown>;
+type Input = { path?: Obj; query?: Obj; header?: Obj; cookie?: Obj; body?: unknown };
+
+/** What a scenario sees of one call, whichever path made it. */
+type Outcome =
+  | { ok: true; result: unknown; wasReplay: boolean }
+  | { ok: false; error: unknown; code: string; status?: number; executed?: string };
+
+interface Setup {
+  baseUrl: string;
+  store?: DedupStore;
+  /** The principal's namespace (client option `scope`; tool runtime option `scope`). */
+  scope?: string;
+}
+
+interface EnginePath {
+  name: 'client' | 'tool';
+  open(setup: Setup): (method: string, input: Input, key: string) => Promise<Outcome>;
+}
+
+const fast = { timeoutMs: 1000, retry: { attempts: 4, baseDelayMs: 1, maxDelayMs: 5 } };
+
+let plan: ApiPlan;
+let bindings: ToolBinding[];
+let createClient: (options: Obj) => Record<string, (request: unknown, options?: unknown) => Promise<any>>;
+let server: FaultServer | undefined;
+
+beforeAll(async () => {
+  const plans = await fixturePlans();
+  plan = plans.find((p) => p.api.operations.some((o) => o.key === 'POST /charges'))!;
+  bindings = buildToolBindings(plan, resolveConfig());
+  const { files } = emitClient({ apis: [plan], diagnostics: [] }, resolveConfig());
+  const dir = join(OUT_ROOT, 'engine-both-paths');
+  mkdirSync(dir, { recursive: true });
+  const file = files.find((f) => f.path.startsWith('client/'))!;
+  writeFileSync(join(dir, 'client.gen.ts'), withRuntimeSources(file.contents, dir));
+  const mod = (await import(join(dir, 'client.gen.ts'))) as Record<string, typeof createClient>;
+  createClient = Object.entries(mod).find(([k]) => k.startsWith('create') && k.endsWith('Client'))![1];
+});
+
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+/** Grouped input → the tool's flat arguments, by the binding's own routes (the inverse of the runtime's routing). */
+function flatArgs(b: ToolBinding, input: Input, key: string): Obj {
+  const args: Obj = {};
+  for (const r of b.routes) {
+    const group = input[r.in];
+    if (group !== undefined && r.name in group) args[r.property] = group[r.name];
+  }
+  if (b.body !== undefined && input.body !== undefined) args[b.body.property] = input.body;
+  if (b.keyProperty !== undefined) args[b.keyProperty] = key;
+  return args;
+}
+
+const PATHS: EnginePath[] = [
+  {
+    name: 'client',
+    open(setup) {
+      const client = createClient({ ...fast, ...setup });
+      return async (method, input, key) => {
+        try {
+          const r = await client[method]!(input, { key });
+          return { ok: true, result: r.result, wasReplay: r.wasReplay };
+        } catch (error) {
+          const status = error instanceof HttpStatusError ? error.status : undefined;
+          return { ok: false, error, code: (error as Error).name, ...(status !== undefined ? { status } : {}) };
+        }
+      };
+    },
+  },
+  {
+    name: 'tool',
+    open(setup) {
+      const rt = createToolRuntime({ bindings, ...fast, ...setup });
+      return async (method, input, key) => {
+        const b = rt.find(method)!;
+        const out = await rt.call(method, flatArgs(b, input, key));
+        if (out.ok) return { ok: true, result: out.result, wasReplay: out.was_replay };
+        const { code, status, executed } = out.error;
+        return { ok: false, error: out.error, code, executed, ...(status !== undefined ? { status } : {}) };
+      };
+    },
+  },
+];
+
+const charge: Input = { body: { amount: 1200, currency: 'usd' } };
+const transfer: Input = { body: { amount: 500, currency: 'usd', destination: 'acct_1' } };
+const sms: Input = { body: { to: '+15550100', body: 'Your code is 1234' } };
+
+describe.each(PATHS)('$name path → executeOperation', (path) => {
+  it('header carrier: the key goes in Idempotency-Key, unchanged without a scope', async () => {
+    server = await startFaultServer({ keyCarrier: { in: 'header', name: 'Idempotency-Key' } });
+    const call = path.open({ baseUrl: server.url });
+    const key = 'header-key-000000000000001';
+    expect(await call('createCharge', charge, key)).toMatchObject({ ok: true, wasReplay: false });
+    expect(server.requests.map((r) => r.key)).toEqual([key]);
+    expect(server.requests[0]!.headers['content-type']).toMatch(/application\/json/);
+  });
+
+  it('body carrier: the key is a field of the JSON body, the rest of the body as given', async () => {
+    server = await startFaultServer({ keyCarrier: { in: 'body', name: 'idempotency_key' } });
+    const call = path.open({ baseUrl: server.url });
+    const key = 'body-key-00000000000000001';
+    expect(await call('createTransfer', transfer, key)).toMatchObject({ ok: true });
+    expect(server.received).toEqual([{ ...(transfer.body as Obj), idempotency_key: key }]);
+    expect(server.requests[0]!.headers['idempotency-key']).toBeUndefined();
+  });
+
+  it('a principal scope: the wire key is hash(scope, key), stable per principal, distinct between principals', async () => {
+    server = await startFaultServer({ keyCarrier: { in: 'header', name: 'Idempotency-Key' } });
+    const key = 'scoped-key-000000000000001';
+    const alice = path.open({ baseUrl: server.url, scope: 'sub:alice' });
+    const bob = path.open({ baseUrl: server.url, scope: 'sub:bob' });
+    await alice('createCharge', charge, key);
+    await alice('createCharge', charge, key);
+    await bob('createCharge', charge, key);
+    const [a1, a2, b1] = server.requests.map((r) => r.key);
+    expect(a1).toMatch(/^[0-9a-f]{16,64}$/);
+    expect(a1).not.toBe(key);
+    expect(a2).toBe(a1);
+    expect(b1).not.toBe(a1);
+    expect(server.effects).toBe(2); // alice's retry was the API's replay; bob's is his own effect
+    expect(SCOPED_WIRE_KEYS.get(path.name)).toBeUndefined();
+    SCOPED_WIRE_KEYS.set(path.name, a1!);
+  });
+
+  it('native key, commit then timeout: the retry carries the same key; one effect, the original result', async () => {
+    server = await startFaultServer({ keyCarrier: { in: 'header', name: 'Idempotency-Key' } });
+    const call = path.open({ baseUrl: server.url });
+    server.inject({ kind: 'stall', ms: 2500 });
+    const key = 'retry-key-0000000000000001';
+    const first = await call('createCharge', charge, key);
+    expect(first).toMatchObject({ ok: true, wasReplay: true });
+    expect(server.effects).toBe(1);
+    expect(server.requests.map((r) => r.key)).toEqual([key, key]);
+    const again = await call('createCharge', charge, key);
+    expect(again).toMatchObject({ ok: true, wasReplay: true, result: first.ok ? first.result : undefined });
+    expect(server.effects).toBe(1);
+  });
+
+  it('fail closed: an ambiguous write (commit then timeout) is unknown, and never sent again', async () => {
+    server = await startFaultServer();
+    const call = path.open({ baseUrl: server.url, store: createMemoryStore() });
+    server.inject({ kind: 'stall', ms: 2500 });
+    const key = 'sms-key-000000000000000001';
+    const first = await call('sendSms', sms, key);
+    const second = await call('sendSms', sms, key);
+    for (const out of [first, second]) {
+      expect(out.ok).toBe(false);
+      if (path.name === 'client')
+        expect((out as { error: unknown }).error).toBeInstanceOf(IdempotencyOutcomeUnknownError);
+      else expect(out).toMatchObject({ code: 'idempotency_outcome_unknown', executed: 'unknown' });
+    }
+    expect(server.effects).toBe(1);
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it("a 4xx is the API's typed answer: no effect, the status kept, the operation named", async () => {
+    server = await startFaultServer({ keyCarrier: { in: 'header', name: 'Idempotency-Key' } });
+    const call = path.open({ baseUrl: server.url });
+    server.inject({ kind: 'reject', status: 402, body: { error: { code: 'card_declined', message: 'declined' } } });
+    const out = await call('createCharge', charge, 'declined-key-0000000000001');
+    expect(out).toMatchObject({ ok: false, status: 402 });
+    if (path.name === 'client') {
+      const err = (out as { error: unknown }).error;
+      expect(err).toBeInstanceOf(HttpStatusError);
+      expect((err as HttpStatusError).operation).toBe('POST /charges');
+      expect((err as HttpStatusError).definiteFailure).toBe(true);
+    } else expect(out).toMatchObject({ code: 'api_error', executed: 'no' });
+    expect(server.effects).toBe(0);
+  });
+});
+
+/** Filled by the scoped-key scenario of each path: the two paths must derive the same wire key. */
+const SCOPED_WIRE_KEYS = new Map<string, string>();
+
+describe('the two paths agree', () => {
+  it('on the scoped wire key for the same principal and key', () => {
+    expect(SCOPED_WIRE_KEYS.size).toBe(2);
+    expect(SCOPED_WIRE_KEYS.get('client')).toBe(SCOPED_WIRE_KEYS.get('tool'));
+  });
+});
