@@ -46,7 +46,7 @@ export function isNative(b: ToolBinding): boolean {
 
 /** The mechanism the dedup row records; a write classify refused (`none`) is still deduped at the tool boundary (OP-7). */
 function storeMechanism(b: ToolBinding): StoreMechanism {
-  return b.mechanism === 'none' ? 'fail-closed' : b.mechanism;
+  return b.mechanism === 'none' || b.mechanism === 'method-idempotent' ? 'fail-closed' : b.mechanism;
 }
 
 function missingStore(b: ToolBinding): Error {
@@ -78,6 +78,16 @@ async function native(d: ExecuteDeps, x: Execution): Promise<Executed> {
   const res = await d.http.send({ ...x.request, key, carrier, mechanism: 'OP-1' });
   // A native replay knows its original time only from a header that carries it (SOP Step 7): never the replay's Date.
   const r = nativeResult(res);
+  return {
+    result: r.result,
+    wasReplay: r.wasReplay,
+    ...(r.originalCalledAt !== undefined ? { originalCalledAt: r.originalCalledAt } : {}),
+  };
+}
+
+/** `method-idempotent`: no row, no key on the wire; the HTTP layer retries an ambiguous outcome (core/method-idempotent.ts). */
+async function byMethod(d: ExecuteDeps, x: Execution): Promise<Executed> {
+  const r = nativeResult(await d.http.send({ ...x.request, mechanism: 'method-idempotent' }));
   return {
     result: r.result,
     wasReplay: r.wasReplay,
@@ -134,6 +144,7 @@ export async function execute(d: ExecuteDeps, x: Execution): Promise<Executed> {
     return { result: res.body, wasReplay: false };
   }
   if (isNative(b)) return native(d, x);
+  if (b.mechanism === 'method-idempotent') return byMethod(d, x);
   if (b.mechanism === 'OP-5') return saga(d, x);
   if (d.idem === undefined) throw missingStore(b);
   const mechanism = storeMechanism(b);
