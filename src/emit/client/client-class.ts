@@ -45,8 +45,13 @@ export function isNative(entry: PlanEntry): boolean {
   return entry.mechanism === 'OP-1' && entry.carrier !== null && entry.carrier.in !== 'argument';
 }
 
+/** PUT/DELETE safe to repeat by method semantics: no key, no store; the runtime retries an ambiguous outcome. */
+export function isByMethod(entry: PlanEntry): boolean {
+  return entry.mechanism === 'method-idempotent';
+}
+
 export function usesDedupStore(entry: PlanEntry): boolean {
-  return isWrapped(entry) && !isNative(entry) && entry.mechanism !== 'OP-5';
+  return isWrapped(entry) && !isNative(entry) && !isByMethod(entry) && entry.mechanism !== 'OP-5';
 }
 
 /**
@@ -103,8 +108,9 @@ function writeCall(
   mechanism: string,
   native: boolean,
   run = false,
+  whole = native,
 ): void {
-  // OP-1 keeps the whole response: `nativeResult` reads the replay headers.
+  // OP-1 (and method-idempotent) keep the whole response: `nativeResult` reads the replay marks.
   w.write('this.#http.send(');
   // A write has `const operation`; a read names its key inline (it lands on an `HttpStatusError`, see `errorOf`).
   const operation = isWrapped(c.entry) ? 'operation' : `operation: ${tsString(c.op.key)}`;
@@ -121,7 +127,7 @@ function writeCall(
     },
     h.headers,
   );
-  w.write(native ? ')' : `).then((res) => res.body as ${c.types.responseName})`);
+  w.write(whole ? ')' : `).then((res) => res.body as ${c.types.responseName})`);
 }
 
 function readMethod(c: ClientOperation, h: HelperNames): MethodDecl {
@@ -176,8 +182,29 @@ function writeSaga(w: CodeWriter, c: ClientOperation, h: HelperNames, inverse: H
   w.write('});');
 }
 
+/**
+ * `method-idempotent`: `(request, options?: CallOptions)` — no key, no store. The runtime retries an ambiguous
+ * outcome; a retried DELETE that finds the resource gone resolves `{ result: null, wasReplay: true }`.
+ */
+function byMethodMethod(c: ClientOperation, h: HelperNames): MethodDecl {
+  const result = c.op.method === 'delete' ? `${c.types.responseName} | null` : c.types.responseName;
+  return {
+    name: methodName(c.op),
+    docs: methodDoc(c.entry, c.auditLink),
+    parameters: [requestParam(c), { name: 'options', type: h.callOptions, optional: true }],
+    returnType: `Promise<${h.nativeWriteResult}<${result}>>`,
+    statements: (w) => {
+      w.writeLine(`const operation = ${tsString(c.op.key)};`);
+      w.write('return ');
+      writeCall(w, c, h, 'method-idempotent', false, false, true);
+      w.write(`.then((res) => ${h.nativeResult}<${result}>(res));`);
+    },
+  };
+}
+
 function writeMethod(c: ClientOperation, h: HelperNames, inverse: HttpOperation | undefined): MethodDecl {
   const { entry } = c;
+  if (isByMethod(entry)) return byMethodMethod(c, h);
   const keyOpt = keyOption(entry, h);
   const native = isNative(entry);
   const blobs = mayCarryBlobs(c.types);

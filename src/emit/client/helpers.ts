@@ -98,6 +98,8 @@ export interface HelperUse {
   store: boolean;
   saga: boolean;
   native: boolean;
+  /** Some write is `method-idempotent` (no key, no store; its result goes through `nativeResult`). */
+  byMethod: boolean;
   content: boolean;
   headers: boolean;
   /** Some write hashes a body that may hold Blobs. */
@@ -113,7 +115,7 @@ export function runtimeImports(use: HelperUse): ImportDecl[] {
   if (use.store) values.push('createIdempotency');
   if (use.saga) values.push('runSaga');
   if (use.writes) values.push('resolveKey');
-  if (use.native) values.push('nativeResult');
+  if (use.native || use.byMethod) values.push('nativeResult');
   if (use.saga) values.push('externalIdOf');
   if (use.headers) values.push('headersOf');
   if (use.blobs) values.push('digestBlobs');
@@ -123,7 +125,7 @@ export function runtimeImports(use: HelperUse): ImportDecl[] {
   if (use.store) types.push('Idempotency');
   if (use.store || use.saga) types.push('DedupStore');
   if (use.writes && (use.store || use.saga)) types.push('RunResult');
-  if (use.native) types.push('NativeRunResult');
+  if (use.native || use.byMethod) types.push('NativeRunResult');
   if (use.writes) types.push(...KEY_TYPES);
   if (use.omitKeyPath) types.push('OmitKeyPath');
   if (use.callOptions) types.push('CallOptions');
