@@ -20,59 +20,113 @@ export type MethodSemantics =
   /** Not a PUT/DELETE of an addressed resource: the rule does not apply. */
   | { kind: 'none' };
 
-/** Verbs that name an action, not a state: repeating the call may repeat the effect. */
-const ACTION_VERBS = new Set([
-  'activate',
-  'approve',
-  'archive',
-  'authorize',
+/**
+ * Verbs whose repeat may repeat the effect, read where the spec's prose opens ("Cancels a subscription…").
+ * Narrow on purpose: the verbs a PUT/DELETE summary usually opens with ("Updates", "Adds", "Removes",
+ * "Sets", "Replaces", "Deletes") describe a state and do not contradict.
+ */
+const PROSE_ACTIONS = new Set([
   'cancel',
   'capture',
   'charge',
-  'confirm',
-  'deactivate',
-  'decline',
   'dispatch',
   'execute',
-  'finalize',
   'fire',
   'invoke',
   'launch',
-  'mark',
   'notify',
   'pay',
-  'publish',
   'reboot',
   'refund',
-  'reject',
-  'reopen',
   'resend',
-  'reset',
   'restart',
-  'restore',
-  'resume',
   'retry',
-  'reverse',
-  'rotate',
   'run',
   'send',
-  'start',
-  'stop',
   'submit',
-  'suspend',
-  'test',
   'transfer',
   'trigger',
-  'verify',
   'void',
 ]);
 
-/** `cancels` → `cancel`, `triggered` → `trigger`, `sending` → `send`; only to look a word up in ACTION_VERBS. */
-function verbStem(word: string): string {
+/**
+ * Verbs that, as the last segment of a path, make it an RPC-style action (`/charges/{id}/cancel`,
+ * `/pulls/{n}/merge`, `/jobs/{id}/run`) rather than a resource a PUT replaces or a DELETE removes.
+ */
+const PATH_ACTIONS = new Set([
+  ...PROSE_ACTIONS,
+  'accept',
+  'activate',
+  'apply',
+  'approve',
+  'attach',
+  'authorize',
+  'build',
+  'call',
+  'clear',
+  'clone',
+  'close',
+  'complete',
+  'confirm',
+  'copy',
+  'deactivate',
+  'decline',
+  'deploy',
+  'detach',
+  'disconnect',
+  'distribute',
+  'export',
+  'finalize',
+  'flush',
+  'generate',
+  'halt',
+  'import',
+  'increment',
+  'install',
+  'mark',
+  'merge',
+  'move',
+  'process',
+  'promote',
+  'provision',
+  'publish',
+  'push',
+  'rebuild',
+  'recover',
+  'redeploy',
+  'refresh',
+  'regenerate',
+  'reindex',
+  'reject',
+  'reload',
+  'renew',
+  'reopen',
+  'reply',
+  'reset',
+  'restore',
+  'resume',
+  'reverse',
+  'revoke',
+  'rotate',
+  'scale',
+  'start',
+  'stop',
+  'suspend',
+  'sync',
+  'test',
+  'update',
+  'upgrade',
+  'upload',
+  'verify',
+  'wipe',
+]);
+
+/** `cancels` → `cancel`, `triggered` → `trigger`, `sending` → `send`; only to look a word up in a verb set. */
+function verbStem(word: string, verbs: ReadonlySet<string>): string {
   const w = word.toLowerCase();
   const candidates = [w, w.replace(/es$/, ''), w.replace(/s$/, ''), w.replace(/ed$/, ''), w.replace(/d$/, '')];
   candidates.push(w.replace(/ing$/, ''), w.replace(/ing$/, 'e'));
-  return candidates.find((c) => ACTION_VERBS.has(c)) ?? w;
+  return candidates.find((c) => verbs.has(c)) ?? w;
 }
 
 /** `mark_uncollectible` → `mark`, `sendInvoice` → `send`, `re-send` → `re`: the segment's first word. */
@@ -100,7 +154,7 @@ function proseContradiction(op: HttpOperation): string | undefined {
     if (raw === undefined || raw.trim() === '') continue;
     const text = stripHtml(raw);
     const lead = text.match(/^[A-Za-z]+/)?.[0];
-    if (lead !== undefined && ACTION_VERBS.has(verbStem(lead)))
+    if (lead !== undefined && PROSE_ACTIONS.has(verbStem(lead, PROSE_ACTIONS)))
       return `its ${field} opens with the action "${lead}" (${quote(text)})`;
     const repeat = text.match(REPEAT_ADDS);
     if (repeat) return `its ${field} says "${repeat[0]}" (${quote(text)})`;
@@ -132,7 +186,8 @@ export function methodSemantics(op: Operation): MethodSemantics {
   if (custom) return { kind: 'contradicted', evidence: `the path ends in the custom method ":${custom[1]}"` };
   if (!PARAM.test(last)) {
     const word = firstWord(last);
-    if (ACTION_VERBS.has(verbStem(word)))
+    // Exact words only: `suspended`, `archives`, `updates` name a state or a collection, not an action.
+    if (PATH_ACTIONS.has(word))
       return { kind: 'contradicted', evidence: `the path's last segment "${last}" names an action (${word})` };
   }
   const prose = proseContradiction(op);

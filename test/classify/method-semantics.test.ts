@@ -52,6 +52,11 @@ const ROWS: Row[] = [
     contradicted: /names an action \(send\)/,
   },
   {
+    name: 'a state sub-resource is not an action (PUT …/suspended)',
+    op: http('put', '/app/installations/{installation_id}/suspended'),
+    mechanism: 'method-idempotent',
+  },
+  {
     name: 'custom method',
     op: http('delete', '/v1/{name}:cancel'),
     mechanism: 'fail-closed',

@@ -62,5 +62,6 @@ export function describeEntry(entry: PlanEntry): string {
   const M = op.method.toUpperCase();
   const gone = op.method === 'delete' ? ' A retry that finds the resource already gone reports it as done.' : '';
   const note = ` Safe to retry: repeating this ${M} with the same arguments leaves the same state (HTTP method semantics); after a timeout or unknown outcome, call it again with the same arguments.${gone}`;
-  return `${capText(describeOperation(op), MAX_DESCRIPTION - Array.from(note).length)}${note}`;
+  const own = capText(describeOperation(op), MAX_DESCRIPTION - Array.from(note).length - 1);
+  return `${own}${/[.!?…]$/.test(own) ? '' : '.'}${note}`;
 }
