@@ -9,7 +9,7 @@
  * The HTTP call path asks the three questions below and nothing else, so the hook moves with it.
  */
 
-export const METHOD_IDEMPOTENT = 'method-idempotent';
+const METHOD_IDEMPOTENT = 'method-idempotent';
 
 /** Attempts for a call of this mechanism: the retry policy's for `method-idempotent`, else `undefined` (not ours). */
 export function methodAttempts(mechanism: string, policyAttempts: number): number | undefined {
