@@ -10,6 +10,7 @@ import type {
   HttpErrorOf,
   IntentScope,
   KeyOptions,
+  NativeRunResult,
   NonEmptyScope,
   OperationDescription,
   OperationEngine,
@@ -29,7 +30,7 @@ export type MessagingClientOptions = HttpCallerOptions & {
 
 /** Each operation as data for the runtime engine; the methods below are typed facades over it. */
 const ops = {
-  deleteWebhook: { operation: "DELETE /v2/webhooks/{webhook_id}", method: "DELETE", path: "/v2/webhooks/{webhook_id}", mechanism: "fail-closed", pathParams: ["webhook_id"], ttlSeconds: 86400 },
+  deleteWebhook: { operation: "DELETE /v2/webhooks/{webhook_id}", method: "DELETE", path: "/v2/webhooks/{webhook_id}", mechanism: "method-idempotent", pathParams: ["webhook_id"] },
   getWebhook: { operation: "GET /v2/webhooks/{webhook_id}", method: "GET", path: "/v2/webhooks/{webhook_id}", mechanism: "none", pathParams: ["webhook_id"] },
   sendEmail: { operation: "POST /v2/email/send", method: "POST", path: "/v2/email/send", mechanism: "fail-closed", body: { encoding: "json" }, ttlSeconds: 86400 },
   searchMessages: { operation: "POST /v2/messages/search", method: "POST", path: "/v2/messages/search", mechanism: "none", body: { encoding: "json" } },
@@ -71,11 +72,11 @@ export class MessagingClient<StoreType extends DedupStore | undefined = DedupSto
 
   /**
    * Remove a subscription
-   * `DELETE /v2/webhooks/{webhook_id}`: irreversible, fail-closed, TTL 24 h.
+   * `DELETE /v2/webhooks/{webhook_id}`: method-idempotent: safe to repeat by HTTP method semantics (RFC 9110 §9.2.2), no key, no store; an ambiguous outcome is retried, and a retry that finds the resource gone resolves `{ result: null, wasReplay: true }`.
    * @see ../report/audit.md#delete-v2-webhooks-webhook-id
    */
-  deleteWebhook<O extends KeyOptions>(this: MessagingClient<DedupStore>, request: DeleteWebhookRequest, options: O & NonEmptyScope<O>): Promise<RunResult<DeleteWebhookResponse>> {
-    return this.#engine.write<DeleteWebhookResponse>(ops.deleteWebhook, request, options);
+  deleteWebhook(request: DeleteWebhookRequest, options?: CallOptions): Promise<NativeRunResult<DeleteWebhookResponse | null>> {
+    return this.#engine.writeNative<DeleteWebhookResponse | null>(ops.deleteWebhook, request, options);
   }
 
   /** `GET /v2/webhooks/{webhook_id}` */

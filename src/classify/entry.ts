@@ -5,10 +5,11 @@
 import type { OperationOverride } from '../config/types.js';
 import type { Operation } from '../ir/types.js';
 import { findCompensation } from './compensation.js';
-import { findOverride, reason, type ClassifyContext } from './context.js';
+import { addFinding, findOverride, reason, type ClassifyContext } from './context.js';
 import { classifyEffect } from './effect.js';
 import { addEntryFindings } from './entry-findings.js';
 import { findNativeKey, findToolKey } from './native-key.js';
+import { methodSemantics, reportContradictedMethod } from './method-semantics.js';
 import { findOwnedStore } from './owned-store.js';
 import {
   completeCarrier,
@@ -37,6 +38,7 @@ export const CLASS_OF: Readonly<Record<Mechanism, OperationClass>> = {
   'OP-4': 'owned-store',
   'OP-5': 'compensatable',
   'fail-closed': 'irreversible',
+  'method-idempotent': 'method-idempotent',
 };
 
 function defaultCarrier(op: Operation): Carrier {
@@ -61,6 +63,10 @@ function decideTree(op: Operation, ctx: ClassifyContext): Decision {
       reasons: native.reasons,
     };
   const owned = findOwnedStore(op, ctx);
+  // A content-addressed PUT to our own store keeps OP-3 (create-if-absent also detects a lost first write).
+  const method = methodSemantics(op);
+  if (method.kind === 'idempotent' && owned?.mechanism !== 'OP-3')
+    return { class: 'method-idempotent', mechanism: 'method-idempotent', carrier: null, reasons: method.reasons };
   if (owned) return { class: 'owned-store', mechanism: owned.mechanism, carrier: null, reasons: owned.reasons };
   const comp = findCompensation(op, ctx);
   if (comp)
@@ -90,6 +96,17 @@ function decide(op: Operation, ctx: ClassifyContext): Decision {
   const at = `config.overrides["${key}"]`;
   const mechanism = override.mechanism ?? (override.carrier ? 'OP-1' : tree.mechanism);
   if (mechanism === tree.mechanism && override.carrier === undefined) return tree;
+  if (mechanism === 'method-idempotent' && op.kind !== 'http') {
+    // A tool has no HTTP method whose semantics could make a repeat harmless.
+    addFinding(
+      ctx,
+      'method_semantics_contradicted',
+      `${at} sets mechanism method-idempotent on tool ${op.name}, which has no HTTP method: ignored, kept ${tree.mechanism}`,
+      op.source.pointer,
+      { severity: 'warning' },
+    );
+    return tree;
+  }
   const d: Decision = {
     class: CLASS_OF[mechanism],
     mechanism,
@@ -110,7 +127,7 @@ function decide(op: Operation, ctx: ClassifyContext): Decision {
 }
 
 function defaultKeyStrategy(op: Operation, d: Decision): KeyStrategy | null {
-  if (d.mechanism === 'none') return null;
+  if (d.mechanism === 'none' || d.mechanism === 'method-idempotent') return null;
   if (d.mechanism === 'OP-3') return 'content';
   if (op.kind === 'tool') return 'intent';
   if (d.mechanism === 'OP-5' || d.mechanism === 'fail-closed') return 'intent';
@@ -126,7 +143,8 @@ function applyTail(
 ): void {
   const defaultTtl = op.kind === 'tool' ? ctx.config.tools.defaultTtlSeconds : ctx.config.defaultTtlSeconds;
   const ttl = override?.ttlSeconds ?? (d.mechanism === 'OP-1' && op.kind === 'http' ? d.ttlSeconds : defaultTtl);
-  if (ttl !== undefined && d.mechanism !== 'none') entry.ttlSeconds = ttl;
+  // Nothing is remembered for `method-idempotent`: no window to state.
+  if (ttl !== undefined && d.mechanism !== 'none' && d.mechanism !== 'method-idempotent') entry.ttlSeconds = ttl;
   if (d.compensation !== undefined) entry.compensation = d.compensation;
   if (override?.table !== undefined) entry.ownedTable = override.table;
   if (override?.keyStrategy !== undefined) entry.keyStrategy = override.keyStrategy;
@@ -170,7 +188,7 @@ export function classifyOperation(op: Operation, ctx: ClassifyContext): PlanEntr
       ),
     );
   }
-  if (entry.methodIdempotent) {
+  if (entry.methodIdempotent && entry.mechanism !== 'method-idempotent') {
     const m = op.kind === 'http' ? op.method.toUpperCase() : '';
     entry.reasons.push(
       reason(
@@ -181,6 +199,7 @@ export function classifyOperation(op: Operation, ctx: ClassifyContext): PlanEntr
     );
   }
   applyTail(entry, op, d, ctx, override);
+  reportContradictedMethod(entry, ctx);
   addEntryFindings(entry, ctx);
   return entry;
 }

@@ -59,6 +59,8 @@ function checkMissing(entry: PlanEntry): Finding | undefined {
 
 function checkEntry(entry: PlanEntry, fields: ReadonlySet<string> | undefined): Finding | undefined {
   if (entry.effect === 'read' || entry.mechanism === 'none') return undefined;
+  // No key at all: a resumed node body repeats the PUT/DELETE, which its method makes harmless.
+  if (entry.mechanism === 'method-idempotent') return undefined;
   const strategy = entry.keyStrategy;
   switch (strategy) {
     case null:

@@ -24,6 +24,14 @@ export const RULES: readonly RuleMeta[] = [
     source: 'SOP §3 Step 1 (irreversible: block the second call), §6',
   },
   {
+    id: 'method_semantics_contradicted',
+    severity: 'info',
+    title: 'PUT/DELETE not trusted to repeat by method semantics',
+    description:
+      'A PUT or DELETE of an addressed resource is safe to repeat by method (method-idempotent), but this spec says otherwise: the path names an action (cancel, trigger, send, a custom method) or the summary/description opens with one or says a repeat adds an effect. The operation keeps its store-backed or fail-closed mechanism; an override can force method-idempotent.',
+    source: 'RFC 9110 §9.2.2; SOP §3 Step 1',
+  },
+  {
     id: 'tool_missing_required_key',
     severity: 'warning',
     title: 'Side-effecting tool without a required idempotency_key',

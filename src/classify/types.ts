@@ -5,7 +5,13 @@ import type { Carrier, CarrierInput, KeyStrategy, Mechanism } from '../config/vo
 export type { Carrier, CarrierInput, CarrierVariant, KeyStrategy, Mechanism } from '../config/vocabulary.js';
 
 export type Effect = 'read' | 'write';
-export type OperationClass = 'read-only' | 'native-key' | 'owned-store' | 'compensatable' | 'irreversible';
+export type OperationClass =
+  | 'read-only'
+  | 'native-key'
+  | 'method-idempotent'
+  | 'owned-store'
+  | 'compensatable'
+  | 'irreversible';
 
 /** The carrier's `path`, derived from `name` when the source gave none (a body/form name is dotted). */
 export function completeCarrier(c: CarrierInput): Carrier {

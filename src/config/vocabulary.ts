@@ -4,7 +4,7 @@
  * never imports the classifier; `classify/types.ts` re-exports them for its readers.
  */
 
-export const MECHANISMS = ['none', 'OP-1', 'OP-2', 'OP-3', 'OP-4', 'OP-5', 'fail-closed'] as const;
+export const MECHANISMS = ['none', 'OP-1', 'OP-2', 'OP-3', 'OP-4', 'OP-5', 'fail-closed', 'method-idempotent'] as const;
 export type Mechanism = (typeof MECHANISMS)[number];
 
 export const KEY_STRATEGIES = ['caller', 'intent', 'content'] as const;

@@ -34,10 +34,11 @@ describe('findings', () => {
     expect(codes(classifyOne(tool('get_email', { annotations: { readOnlyHint: true } })).plan)).toEqual([]);
   });
 
-  it('write_without_key_mechanism: POST is a warning, DELETE (idempotent by method) a note', () => {
+  it('write_without_key_mechanism: POST is a warning, a collection DELETE (idempotent by method) a note', () => {
     const post = classifyOne(http('post', '/sms')).plan.diagnostics[0];
     expect(post).toMatchObject({ code: 'write_without_key_mechanism', severity: 'warning' });
-    const del = classifyOne(http('delete', '/sms/{id}'));
+    // `DELETE /sms` addresses no one resource, so it is not `method-idempotent` (method-semantics.test.ts).
+    const del = classifyOne(http('delete', '/sms'));
     expect(del.entry.methodIdempotent).toBe(true);
     expect(rules(del.entry)).toContain('method_idempotent');
     expect(del.plan.diagnostics[0]).toMatchObject({ code: 'write_without_key_mechanism', severity: 'info' });

@@ -111,10 +111,11 @@ const comp: { rule: string; why: string; op: Operation; others: Operation[]; com
     },
     {
       rule: 'compensation_inferred',
+      // (An addressed PUT such as `/user/starred/{owner}/{repo}` is method-idempotent first: method-semantics.test.ts.)
       why: 'PUT undone by DELETE of the same path',
-      op: http('put', '/user/starred/{owner}/{repo}'),
-      others: [http('delete', '/user/starred/{owner}/{repo}')],
-      compensation: 'DELETE /user/starred/{owner}/{repo}',
+      op: http('put', '/user/subscription'),
+      others: [http('delete', '/user/subscription')],
+      compensation: 'DELETE /user/subscription',
     },
     {
       rule: 'compensation_inferred',

@@ -49,11 +49,22 @@ describe('Stripe: every POST is native-key OP-1 through the provider registry', 
       expect(e.reasons.map((r) => r.rule)).toEqual(['native_provider']);
       expect(e.reasons[0].detail).toContain('docs.stripe.com');
     }
-    // GET is read, DELETE is not keyed by Stripe ("no effect"): fail-closed at the lowest severity.
+    // GET is read; DELETE is not keyed by Stripe ("no effect") but repeats harmlessly by method: method-idempotent,
+    // except a DELETE whose description opens with "Cancels" (a subscription) or with no id in its path.
     for (const e of p.entries.filter((x) => (x.operation as HttpOperation).method === 'get'))
       expect(e.class).toBe('read-only');
-    for (const e of p.entries.filter((x) => (x.operation as HttpOperation).method === 'delete'))
-      expect(e).toMatchObject({ methodIdempotent: true });
+    const deletes = p.entries.filter((x) => (x.operation as HttpOperation).method === 'delete');
+    for (const e of deletes) expect(e).toMatchObject({ methodIdempotent: true });
+    const kept = deletes.filter((e) => e.mechanism !== 'method-idempotent');
+    expect(kept.map((e) => e.mechanism)).toEqual(kept.map(() => 'fail-closed'));
+    // `DELETE /v1/account` (2022 spec) names no id in its path: not an addressed resource by our rule.
+    const expected = [
+      'DELETE /v1/account',
+      'DELETE /v1/customers/{customer}/subscriptions/{subscription_exposed_id}',
+      'DELETE /v1/subscriptions/{subscription_exposed_id}',
+    ];
+    for (const e of kept) expect(expected).toContain(e.operation.key);
+    expect(deletes.length - kept.length).toBeGreaterThan(20);
   });
 
   it('the Stripe audit as SARIF validates against the SARIF 2.1.0 schema', async () => {

@@ -60,6 +60,7 @@ const CLASS_OF: Record<Mechanism, OperationClass> = {
   'OP-4': 'owned-store',
   'OP-5': 'compensatable',
   'fail-closed': 'irreversible',
+  'method-idempotent': 'method-idempotent',
 };
 
 /** A plan entry: `none` is a read (no key); every other mechanism a write keyed by intent. */

@@ -43,8 +43,13 @@ export function isNative(entry: PlanEntry): boolean {
   return entry.mechanism === 'OP-1' && entry.carrier !== null && entry.carrier.in !== 'argument';
 }
 
+/** PUT/DELETE safe to repeat by method semantics: no key, no store; the runtime retries an ambiguous outcome. */
+export function isByMethod(entry: PlanEntry): boolean {
+  return entry.mechanism === 'method-idempotent';
+}
+
 export function usesDedupStore(entry: PlanEntry): boolean {
-  return isWrapped(entry) && !isNative(entry) && entry.mechanism !== 'OP-5';
+  return isWrapped(entry) && !isNative(entry) && !isByMethod(entry) && entry.mechanism !== 'OP-5';
 }
 
 /**
@@ -108,8 +113,24 @@ function readMethod(c: ClientOperation, h: HelperNames): MethodDecl {
   };
 }
 
+/**
+ * `method-idempotent`: `(request, options?: CallOptions)` — no key, no store. The engine retries an ambiguous
+ * outcome; a retried DELETE that finds the resource gone resolves `{ result: null, wasReplay: true }`.
+ */
+function byMethodMethod(c: ClientOperation, h: HelperNames): MethodDecl {
+  const result = c.op.method === 'delete' ? `${c.types.responseName} | null` : c.types.responseName;
+  return {
+    name: methodName(c.op),
+    docs: methodDoc(c.entry, c.auditLink),
+    parameters: [requestParam(c), { name: 'options', type: h.callOptions, optional: true }],
+    returnType: `Promise<${h.nativeWriteResult}<${result}>>`,
+    statements: [`return this.#engine.writeNative<${result}>(${opsMember(c)}, request, options);`],
+  };
+}
+
 function writeMethod(c: ClientOperation, h: HelperNames): MethodDecl {
   const { entry } = c;
+  if (isByMethod(entry)) return byMethodMethod(c, h);
   const keyOpt = keyOption(entry, h);
   const native = isNative(entry);
   const options: ParameterDecl = {

@@ -9,6 +9,7 @@ import type { ApiPlan } from '../../classify/types.js';
 import {
   buildClientClass,
   errorsMapStatement,
+  isByMethod,
   isNative,
   isWrapped,
   methodName,
@@ -103,19 +104,22 @@ export function renderClientFile(apiPlan: ApiPlan, anchors?: ReadonlyMap<string,
     };
   });
   const wrapped = ops.filter((c) => isWrapped(c.entry));
+  // `method-idempotent` writes take no key: they need neither the key types nor `resolveKey`.
+  const keyed = wrapped.filter((c) => !isByMethod(c.entry));
   const use: HelperUse = {
-    writes: wrapped.length > 0,
+    writes: keyed.length > 0,
     store: wrapped.some((c) => usesDedupStore(c.entry)),
     saga: wrapped.some((c) => c.entry.mechanism === 'OP-5'),
     native: wrapped.some((c) => isNative(c.entry)),
+    byMethod: wrapped.some((c) => isByMethod(c.entry)),
     content: wrapped.some((c) => c.entry.keyStrategy === 'content'),
     omitKeyPath: ops.some((c) => c.types.omitsKeyPath),
-    callOptions: ops.some((c) => !isWrapped(c.entry) || c.entry.keyStrategy === 'content'),
+    callOptions: ops.some((c) => !isWrapped(c.entry) || isByMethod(c.entry) || c.entry.keyStrategy === 'content'),
   };
   const doc = classDoc(
     {
-      writes: wrapped.length > 0,
-      scope: wrapped.some((c) => c.entry.keyStrategy === 'intent' || c.entry.keyStrategy === null),
+      writes: keyed.length > 0,
+      scope: keyed.some((c) => c.entry.keyStrategy === 'intent' || c.entry.keyStrategy === null),
       content: use.content,
       audit: wrapped.some((c) => c.auditLink !== undefined),
     },

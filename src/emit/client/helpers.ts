@@ -78,6 +78,8 @@ export interface HelperUse {
   store: boolean;
   saga: boolean;
   native: boolean;
+  /** Some write is `method-idempotent` (no key, no store; its result goes through `nativeResult`). */
+  byMethod: boolean;
   content: boolean;
   /** Some body type drops a nested native-key path (`OmitKeyPath`). */
   omitKeyPath: boolean;
@@ -89,7 +91,7 @@ export function runtimeImports(use: HelperUse): ImportDecl[] {
   const types = ['HttpCallerOptions', 'HttpErrorOf', 'OperationDescription', 'OperationEngine'];
   if (use.store || use.saga) types.push('DedupStore');
   if (use.writes && (use.store || use.saga)) types.push('RunResult');
-  if (use.native) types.push('NativeRunResult');
+  if (use.native || use.byMethod) types.push('NativeRunResult');
   if (use.writes) types.push(...KEY_TYPES);
   if (use.omitKeyPath) types.push('OmitKeyPath');
   if (use.callOptions) types.push('CallOptions');

@@ -32,6 +32,10 @@ function summaryLines(entry: PlanEntry): string[] {
 
 /** `native-key, OP-1 (key in header `Idempotency-Key`, ≤ 255 chars)`, `compensatable, OP-5 (undone by …), TTL 24 h`. */
 function writeLine(entry: PlanEntry): string {
+  if (entry.mechanism === 'method-idempotent') {
+    const gone = entry.operation.kind === 'http' && entry.operation.method === 'delete';
+    return `method-idempotent: safe to repeat by HTTP method semantics (RFC 9110 §9.2.2), no key, no store; an ambiguous outcome is retried${gone ? ', and a retry that finds the resource gone resolves `{ result: null, wasReplay: true }`' : ''}.`;
+  }
   const details: string[] = [];
   if (entry.carrier !== null) details.push(carrierText(entry.carrier));
   if (entry.compensation !== undefined) details.push(`undone by \`${docInline(entry.compensation)}\``);

@@ -62,11 +62,21 @@ export interface AuditModel {
 export const CLASSES: readonly OperationClass[] = [
   'read-only',
   'native-key',
+  'method-idempotent',
   'owned-store',
   'compensatable',
   'irreversible',
 ];
-export const MECHANISMS: readonly Mechanism[] = ['none', 'OP-1', 'OP-2', 'OP-3', 'OP-4', 'OP-5', 'fail-closed'];
+export const MECHANISMS: readonly Mechanism[] = [
+  'none',
+  'OP-1',
+  'method-idempotent',
+  'OP-2',
+  'OP-3',
+  'OP-4',
+  'OP-5',
+  'fail-closed',
+];
 const SEVERITIES: readonly Severity[] = ['error', 'warning', 'info'];
 
 function cmp(a: string | number | null | undefined, b: string | number | null | undefined): number {

@@ -26,7 +26,8 @@ export function buildAnnotations(entry: PlanEntry, keyEnforced: boolean): ToolAn
           ? httpDestructive(op.method)
           : true;
     // Once the key is required and deduped, a repeat with the same arguments has no further effect.
-    out.idempotentHint = keyEnforced || declared.idempotentHint === true;
+    // `method-idempotent`: the HTTP method itself makes the repeat harmless (RFC 9110 §9.2.2).
+    out.idempotentHint = keyEnforced || entry.mechanism === 'method-idempotent' || declared.idempotentHint === true;
   }
   // Our own store (SOP Step 2 "own the store") is a closed world; every other API reaches outside.
   out.openWorldHint =

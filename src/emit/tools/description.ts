@@ -5,6 +5,7 @@
  * (`string_above_max_length`, "Expected a string with maximum length 1024"; seen with MCP servers in
  * getsentry/sentry-mcp#106), so one cap keeps the three targets identical.
  */
+import type { PlanEntry } from '../../classify/types.js';
 import type { Operation } from '../../ir/types.js';
 
 export const MAX_DESCRIPTION = 1024;
@@ -49,4 +50,18 @@ export function describeOperation(op: Operation): string {
     if (plain !== '') return capText(plain);
   }
   return `${op.method.toUpperCase()} ${op.path}`;
+}
+
+/**
+ * The operation's text, then for a `method-idempotent` write what makes a retry safe (it is still a write:
+ * the annotations never call it read-only). The note is kept whole; the spec's text is cut to make room.
+ */
+export function describeEntry(entry: PlanEntry): string {
+  const op = entry.operation;
+  if (entry.mechanism !== 'method-idempotent' || op.kind !== 'http') return describeOperation(op);
+  const M = op.method.toUpperCase();
+  const gone = op.method === 'delete' ? ' A retry that finds the resource already gone reports it as done.' : '';
+  const note = ` Safe to retry: repeating this ${M} with the same arguments leaves the same state (HTTP method semantics); after a timeout or unknown outcome, call it again with the same arguments.${gone}`;
+  const own = capText(describeOperation(op), MAX_DESCRIPTION - Array.from(note).length - 1);
+  return `${own}${/[.!?…]$/.test(own) ? '' : '.'}${note}`;
 }

@@ -11,7 +11,7 @@ import { fitBudget } from './budget.js';
 import { fitBudgetLazily } from './budget-lazy.js';
 import { finishHttpInput, startHttpInput, type BuiltInput } from './http-input.js';
 import type { DegradeLog } from './degrade.js';
-import { describeOperation } from './description.js';
+import { describeEntry } from './description.js';
 import { addIdempotencyKey } from './idempotency-key.js';
 import { toolName } from './names.js';
 import { buildToolInput, normalizeToolSchema } from './tool-input.js';
@@ -53,7 +53,9 @@ export function buildToolSpec(apiPlan: ApiPlan, entry: PlanEntry, config: Resolv
         : finishHttpInput(started, entry.carrier);
   const isWrite = entry.effect === 'write';
   const ttl = entry.ttlSeconds ?? config.tools.defaultTtlSeconds;
-  const keyProperty = isWrite ? addIdempotencyKey(built.schema, entry, ttl) : undefined;
+  // `method-idempotent`: the method makes a repeat harmless; nothing would read a key, so the tool takes none.
+  const keyed = isWrite && entry.mechanism !== 'method-idempotent';
+  const keyProperty = keyed ? addIdempotencyKey(built.schema, entry, ttl) : undefined;
   const trimmed = lazy ? fitBudgetLazily(built.schema, started.builder) : fitBudget(built.schema);
   for (const ref of new Set(built.unresolved)) {
     // The loader already reported every broken ref of an OpenAPI document at its own line (unresolved_ref,
@@ -65,7 +67,7 @@ export function buildToolSpec(apiPlan: ApiPlan, entry: PlanEntry, config: Resolv
   const spec: ToolSpec = {
     key: op.key,
     name: toolName(op),
-    description: describeOperation(op),
+    description: describeEntry(entry),
     inputSchema: built.schema,
     annotations: buildAnnotations(entry, keyProperty !== undefined),
     keyProperty,

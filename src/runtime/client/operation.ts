@@ -31,7 +31,7 @@ import {
 } from './support.js';
 
 /** `none`: a plain call (a read, or a write classify refused and the client sends as is). */
-export type OperationMechanism = StoreMechanism | 'none';
+export type OperationMechanism = StoreMechanism | 'none' | 'method-idempotent';
 
 /** Everything the engine needs to know about one HTTP operation; JSON data, no functions. */
 export interface OperationDescription {
@@ -245,6 +245,10 @@ export async function executeOperation(
     const res = await http.send({ ...operationRequest(d, input, options), mechanism: 'none' });
     return { result: res.body, wasReplay: false };
   }
+  // A PUT/DELETE safe to repeat by method: no key, no store; the HTTP layer retries an ambiguous outcome and
+  // reports a retried DELETE that finds the resource gone as done (core/method-idempotent.ts).
+  if (d.mechanism === 'method-idempotent')
+    return nativeResult(await http.send({ ...operationRequest(d, input, options), mechanism: 'method-idempotent' }));
   // A Blob has no JSON form: its bytes are read and hashed before the key and the args hash are derived (SOP Step 5).
   if (d.blobs === true) await digestBlobs(input);
   const key = resolveKey(d.operation, input, options, options.keyStrategy ?? d.keyStrategy ?? 'given');

@@ -83,9 +83,12 @@ export function resolveKey(
  */
 export type NativeRunResult<T> = Omit<RunResult<T>, 'originalCalledAt'> & { originalCalledAt?: Date };
 
-/** OP-1: the server dedupes; a replay is visible through `Idempotent-Replayed` (Stripe). */
+/**
+ * OP-1: the server dedupes; a replay is visible through `Idempotent-Replayed` (Stripe). `method-idempotent`
+ * (no key, no store): a replay is a retried DELETE that found the resource gone (`res.replayed`, result `null`).
+ */
 export function nativeResult<T>(res: HttpResponse, calledAt: Date = new Date()): NativeRunResult<T> {
-  const wasReplay = res.headers['idempotent-replayed'] === 'true';
+  const wasReplay = res.replayed === true || res.headers['idempotent-replayed'] === 'true';
   return wasReplay
     ? { result: res.body as T, wasReplay }
     : { result: res.body as T, wasReplay, originalCalledAt: calledAt };

@@ -1,8 +1,9 @@
 /**
  * HTTP transport for generated clients (SOP Step 4): the same key on every attempt, in the
  * carrier the API names. Transport retries happen only for native-key (OP-1) calls, where the
- * server dedupes the repeat; every other mechanism gets exactly one attempt and goes through the
- * dedup store, which decides what an ambiguous outcome means.
+ * server dedupes the repeat, and for `method-idempotent` PUT/DELETE, where the method makes the
+ * repeat harmless (core/method-idempotent.ts); every other mechanism gets exactly one attempt and
+ * goes through the dedup store, which decides what an ambiguous outcome means.
  */
 import {
   IdempotencyConflictError,
@@ -33,6 +34,7 @@ import {
 } from './retry.js';
 import { noteRequest, stampForRun, type RunTag } from '../core/run-tag.js';
 import type { StoreMechanism } from '../store/types.js';
+import { goneAfterAmbiguous, methodAttempts, statusMayHaveExecuted } from '../core/method-idempotent.js';
 
 export type { RetryPolicy } from './retry.js';
 export type { BodyType, QueryStyle, RawBody } from './body.js';
@@ -87,7 +89,8 @@ export interface HttpRequest {
   responseType?: ResponseType;
   key?: string;
   carrier?: KeyCarrier;
-  mechanism: StoreMechanism | 'none';
+  /** `method-idempotent`: retried like OP-1 but with no key (see core/method-idempotent.ts). */
+  mechanism: StoreMechanism | 'none' | 'method-idempotent';
   /**
    * The `RunContext` of the dedup run this request belongs to (`idem.run(req, (ctx) => send({ …, run: ctx }))`).
    * With it, a definite failure of the run's only request ("not sent", a 4xx) may release the row;
@@ -109,6 +112,11 @@ export interface HttpResponse {
    * was stored by the earlier ambiguous attempt. `body` is `null`: the server sent no result.
    */
   alreadyStored?: true;
+  /**
+   * `method-idempotent` DELETE: a retry after an ambiguous attempt found the resource gone (404/410), so that
+   * attempt deleted it. `status`/`headers` are the retry's; `body` is `null`: the original answer was lost.
+   */
+  replayed?: true;
 }
 
 /** A final non-2xx answer. 4xx (except 408/409/425/429) is a definite failure: nothing executed. */
@@ -294,11 +302,16 @@ export function createHttpCaller(opts: HttpCallerOptions): HttpCaller {
   }
 
   async function sendAttempts(req: HttpRequest): Promise<HttpResponse> {
-    const retries = req.mechanism === 'OP-1' && req.key !== undefined && req.carrier ? Math.max(1, policy.attempts) : 1;
+    const retries =
+      req.mechanism === 'OP-1' && req.key !== undefined && req.carrier
+        ? Math.max(1, policy.attempts)
+        : (methodAttempts(req.mechanism, policy.attempts) ?? 1);
     const p = await prepare(opts, req, retries > 1);
     let last: unknown;
     /** An earlier attempt that may have reached the server: a later "not sent" does not undo it. */
     let reached: unknown;
+    /** An earlier attempt may have executed (sent, then a timeout/reset/5xx): `method-idempotent` reads it. */
+    let ambiguous = false;
     const final = (err: unknown): unknown =>
       err instanceof IdempotencyNotSentError && reached !== undefined ? reached : err;
     for (let attempt = 1; ; attempt++) {
@@ -311,13 +324,18 @@ export function createHttpCaller(opts: HttpCallerOptions): HttpCaller {
       try {
         res = await attemptOnce(doFetch, p, timeoutMs, req);
       } catch (err) {
-        if (!(err instanceof IdempotencyNotSentError)) reached = err;
+        if (!(err instanceof IdempotencyNotSentError)) {
+          reached = err;
+          ambiguous = true;
+        }
         if (attempt >= retries || req.signal?.aborted) throw final(err);
         last = err;
         await sleep(backoffDelay(attempt, policy, random));
         continue;
       }
       if (res.status < 400) return res;
+      if (goneAfterAmbiguous(req.method, req.mechanism, res.status, ambiguous))
+        return { status: res.status, headers: res.headers, body: null, replayed: true };
       if (storedByEarlierAttempt(req, res))
         return { status: res.status, headers: res.headers, body: null, alreadyStored: true };
       const conflict = classifyConflict(res.status, res.body, res.headers, sentKey(req));
@@ -326,6 +344,7 @@ export function createHttpCaller(opts: HttpCallerOptions): HttpCaller {
       if (retryAfter !== undefined && retryAfter > (policy.maxRetryAfterMs ?? Infinity)) throw finalError(req, p, res);
       last = finalError(req, p, res);
       reached = last;
+      if (statusMayHaveExecuted(res.status)) ambiguous = true;
       await sleep(Math.max(backoffDelay(attempt, policy, random), retryAfter ?? 0));
     }
   }

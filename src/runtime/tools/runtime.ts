@@ -32,7 +32,7 @@ export interface ToolRuntimeOptions {
   headers?: Record<string, string>;
   /** Credentials per security scheme; never taken from the model. */
   auth?: ToolAuthOption;
-  /** Dedup store: required when a tool writes through idemgen's dedup (everything but OP-1 and reads). */
+  /** Dedup store: required when a tool writes through idemgen's dedup (everything but OP-1, method-idempotent and reads). */
   store?: DedupStore;
   /** The store's OP-5 saga table (default `idemgen_saga`; config `sql.sagaTable`). */
   sagaTable?: string;
@@ -40,7 +40,7 @@ export interface ToolRuntimeOptions {
   scope?: string | KeyScope;
   /** Per HTTP attempt. */
   timeoutMs?: number;
-  /** Transport retries, for OP-1 only (the API dedupes the repeat). */
+  /** Transport retries, for OP-1 (the API dedupes the repeat) and method-idempotent PUT/DELETE only. */
   retry?: Partial<RetryPolicy>;
   /** Lease, wait and poll timings of the dedup state machine. */
   idempotency?: Pick<IdempotencyOptions, 'leaseMs' | 'waitMs' | 'pollMs' | 'maxResultBytes' | 'redact' | 'now'>;
@@ -160,7 +160,7 @@ export function createToolRuntime<Name extends string = string>(options: ToolRun
     const routed = routeArguments(b, b.keyProperty === undefined ? decoded : rest);
     const description = operationOf(b);
     // The downstream dedupes a repeat of this key, so after an unknown outcome the same key resolves it.
-    const retrySafe = isNative(b) || b.mechanism === 'OP-3';
+    const retrySafe = isNative(b) || b.mechanism === 'OP-3' || b.mechanism === 'method-idempotent';
     try {
       // Before the key is claimed: a path value that would move the request, a header it cannot carry intact.
       const request = operationRequest(description, routed);

@@ -29,7 +29,15 @@ export interface BindingCarrier {
   firstSent?: string;
 }
 
-export type BindingMechanism = 'none' | 'OP-1' | 'OP-2' | 'OP-3' | 'OP-4' | 'OP-5' | 'fail-closed';
+export type BindingMechanism =
+  | 'none'
+  | 'OP-1'
+  | 'OP-2'
+  | 'OP-3'
+  | 'OP-4'
+  | 'OP-5'
+  | 'fail-closed'
+  | 'method-idempotent';
 
 export interface ToolBinding {
   /** The name the model sees, per target format (sanitizing may differ per format). */

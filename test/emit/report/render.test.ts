@@ -75,11 +75,14 @@ describe('renderAudit json (the stable shape of `idemgen audit --format json`)',
     expect(out.totals.class).toEqual({
       'read-only': 2,
       'native-key': 1,
+      // The sample's addressed DELETE is safe to repeat by method semantics (no key, no store).
+      'method-idempotent': 1,
       'owned-store': 0,
       compensatable: 1,
-      irreversible: 3,
+      irreversible: 2,
     });
-    expect(out.totals.mechanism['fail-closed']).toBe(3);
+    expect(out.totals.mechanism['fail-closed']).toBe(2);
+    expect(out.totals.mechanism['method-idempotent']).toBe(1);
     expect(out.totals.effect).toEqual({ read: 2, write: 5 });
   });
 });
@@ -104,7 +107,8 @@ describe('renderAudit markdown', () => {
   it('has totals per class and mechanism and a per-operation table with escaped cells', () => {
     const md = renderAudit(samplePlan(), 'markdown');
     expect(md).toContain('| class | operations |');
-    expect(md).toContain('| fail-closed | 3 |');
+    expect(md).toContain('| fail-closed | 2 |');
+    expect(md).toContain('| method-idempotent | 1 |');
     expect(md).toContain('| operation | effect | class | mechanism | carrier | key strategy | TTL | reasons |');
     expect(md).toContain('`POST /sms \\| urgent`');
     expect(md).toContain('| <a id="post-sms-urgent"></a>`POST /sms \\| urgent` |');

@@ -18,7 +18,8 @@ export const legacyToolBindings: readonly ToolBinding[] = [
 
 /**
  * The tool runtime for this API: `list()` the tools, `call(name, args, ctx)` one of them. A write needs
- * `store` (its dedup table, created by the generated migration) unless the API dedupes it (OP-1).
+ * `store` (its dedup table, created by the generated migration) unless the API dedupes it (OP-1) or its
+ * method makes a repeat harmless (method-idempotent PUT/DELETE).
  */
 export function createLegacyTools(options: LegacyToolsOptions): ToolRuntime<LegacyToolName> {
   return createToolRuntime<LegacyToolName>({ ...options, bindings: legacyToolBindings });

@@ -31,7 +31,8 @@ export const paymentsToolBindings: readonly ToolBinding[] = [
 
 /**
  * The tool runtime for this API: `list()` the tools, `call(name, args, ctx)` one of them. A write needs
- * `store` (its dedup table, created by the generated migration) unless the API dedupes it (OP-1).
+ * `store` (its dedup table, created by the generated migration) unless the API dedupes it (OP-1) or its
+ * method makes a repeat harmless (method-idempotent PUT/DELETE).
  */
 export function createPaymentsTools(options: PaymentsToolsOptions): ToolRuntime<PaymentsToolName> {
   return createToolRuntime<PaymentsToolName>({ ...options, bindings: paymentsToolBindings });

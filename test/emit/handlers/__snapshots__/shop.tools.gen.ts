@@ -22,7 +22,8 @@ export const shopToolBindings: readonly ToolBinding[] = [
 
 /**
  * The tool runtime for this API: `list()` the tools, `call(name, args, ctx)` one of them. A write needs
- * `store` (its dedup table, created by the generated migration) unless the API dedupes it (OP-1).
+ * `store` (its dedup table, created by the generated migration) unless the API dedupes it (OP-1) or its
+ * method makes a repeat harmless (method-idempotent PUT/DELETE).
  */
 export function createShopTools(options: ShopToolsOptions): ToolRuntime<ShopToolName> {
   return createToolRuntime<ShopToolName>({ ...options, bindings: shopToolBindings });
