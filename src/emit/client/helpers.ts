@@ -11,6 +11,17 @@ import type { NameTable } from './names.js';
  * production install needs `@idemgen/runtime`, not `idemgen` (docs/decisions.md, "runtime package").
  */
 const RUNTIME_MODULE = '@idemgen/runtime';
+/** Helpers only generated code calls: the runtime's `./support` entry, kept off the package root. */
+const SUPPORT_MODULE = '@idemgen/runtime/support';
+const SUPPORT_VALUES = new Set([
+  'resolveKey',
+  'nativeResult',
+  'externalIdOf',
+  'headersOf',
+  'needStore',
+  'httpErrorOf',
+  'digestBlobs',
+]);
 
 /** Runtime exports the generated code may use; reserved so no schema type can shadow them. */
 export const RUNTIME_IMPORTS = [
@@ -127,8 +138,10 @@ export function runtimeImports(use: HelperUse): ImportDecl[] {
   if (use.writes) types.push(...KEY_TYPES);
   if (use.omitKeyPath) types.push('OmitKeyPath');
   if (use.callOptions) types.push('CallOptions');
+  const support = values.filter((v) => SUPPORT_VALUES.has(v));
   return [
-    { moduleSpecifier: RUNTIME_MODULE, namedImports: values },
+    { moduleSpecifier: RUNTIME_MODULE, namedImports: values.filter((v) => !SUPPORT_VALUES.has(v)) },
+    ...(support.length > 0 ? [{ moduleSpecifier: SUPPORT_MODULE, namedImports: support }] : []),
     { moduleSpecifier: RUNTIME_MODULE, namedImports: types.sort(), isTypeOnly: true },
   ];
 }

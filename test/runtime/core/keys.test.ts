@@ -1,14 +1,7 @@
 /** Key derivation (SOP Step 3) and key validation. */
 import { describe, expect, it } from 'vitest';
-import {
-  callerKey,
-  contentKey,
-  IdempotencyKeyInvalidError,
-  intentKey,
-  keySlotName,
-  scopeString,
-  validateKey,
-} from '../../../src/runtime/index.js';
+import { callerKey, contentKey, IdempotencyKeyInvalidError, intentKey, validateKey } from '../../../src/runtime/index.js';
+import { keySlotName, scopeString } from '../../../src/runtime/support.js';
 
 describe('intentKey', () => {
   const base = { scope: { thread: 't-1', turn: 3 }, operation: 'tool:send_email', args: { to: 'a@x', body: 'hi' } };

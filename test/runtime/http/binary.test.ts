@@ -5,16 +5,8 @@
  * (SQLite and PostgreSQL, tables from the generated migration) byte-identical on replay.
  */
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import {
-  canonicalJson,
-  createHttpCaller,
-  createIdempotency,
-  digestBlobs,
-  hashArgs,
-  IdempotencyResultTooLargeError,
-  InvalidArgumentsError,
-  type HttpRequest,
-} from '../../../src/runtime/index.js';
+import { createHttpCaller, createIdempotency, IdempotencyResultTooLargeError, InvalidArgumentsError, type HttpRequest } from '../../../src/runtime/index.js';
+import { canonicalJson, digestBlobs, hashArgs } from '../../../src/runtime/support.js';
 import { ALL_BYTES, bytesRoutes } from '../../emit/client/helpers/bytes-routes.js';
 import { startFaultServer, type FaultServer } from '../../helpers/fault-server.js';
 import { makeStore, type TestStore } from '../store/stores.js';

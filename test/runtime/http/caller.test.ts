@@ -4,17 +4,8 @@
  * original result; without one it happens at most once and the caller is told the outcome is unknown.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import {
-  createHttpCaller,
-  createIdempotency,
-  createMemoryStore,
-  encodeForm,
-  HttpStatusError,
-  IdempotencyConflictError,
-  IdempotencyNotSentError,
-  IdempotencyOutcomeUnknownError,
-  type HttpRequest,
-} from '../../../src/runtime/index.js';
+import { createHttpCaller, createIdempotency, createMemoryStore, HttpStatusError, IdempotencyConflictError, IdempotencyNotSentError, IdempotencyOutcomeUnknownError, type HttpRequest } from '../../../src/runtime/index.js';
+import { encodeForm } from '../../../src/runtime/support.js';
 import { parseRetryAfter } from '../../../src/runtime/http/retry.js';
 import { refusedUrl, startFaultServer, type Fault, type FaultServer } from '../../helpers/fault-server.js';
 

@@ -9,18 +9,8 @@ import mysql from 'mysql2/promise';
 import pg from 'pg';
 import { createClient } from 'redis';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import {
-  corruptReport,
-  createIdempotency,
-  createMemoryStore,
-  hashArgs,
-  IdempotencyInFlightError,
-  IdempotencyRecordCorruptError,
-  IdempotencyResultTooLargeError,
-  IdempotencyResultUnencodableError,
-  resolveUnknown,
-  type Idempotency,
-} from '../../../src/runtime/index.js';
+import { corruptReport, createIdempotency, createMemoryStore, IdempotencyInFlightError, IdempotencyRecordCorruptError, IdempotencyResultTooLargeError, IdempotencyResultUnencodableError, resolveUnknown, type Idempotency } from '../../../src/runtime/index.js';
+import { hashArgs } from '../../../src/runtime/support.js';
 import { runCli } from '../../helpers/cli.js';
 import { makeStore, STORE_KINDS, type StoreKind, type TestStore } from './stores.js';
 

@@ -25,6 +25,7 @@ export function compilerOptions(): ts.CompilerOptions {
     paths: {
       '@idemgen/runtime': ['src/runtime/index.ts'],
       'idemgen/runtime': ['src/runtime/index.ts'],
+      '@idemgen/runtime/support': ['src/runtime/support.ts'],
       '@idemgen/runtime/tools': ['src/runtime/tools/index.ts'],
       'idemgen/runtime/tools': ['src/runtime/tools/index.ts'],
       '@idemgen/runtime/mcp': ['src/runtime/mcp/server.ts'],
