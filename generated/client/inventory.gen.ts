@@ -73,20 +73,20 @@ export class InventoryClient<StoreType extends DedupStore | undefined = DedupSto
 
   /**
    * Create an order (one row)
-   * `POST /orders`: owned-store, OP-4, TTL 24 h.
+   * `POST /orders`: owned-store, unique-insert, TTL 24 h.
    * @see ../report/audit.md#post-orders
    */
   async createOrder(this: InventoryClient<DedupStore>, request: CreateOrderRequest, options: CallerKey): Promise<RunResult<CreateOrderResponse>> {
     const operation = "POST /orders";
     const key = resolveKey(operation, request, options, "key");
-    return needStore(this.#idem, operation).run({ operation, key, scope: this.#scope, args: request, mechanism: "OP-4", ttlSeconds: 86400 }, (ctx) =>
+    return needStore(this.#idem, operation).run({ operation, key, scope: this.#scope, args: request, mechanism: "unique-insert", ttlSeconds: 86400 }, (ctx) =>
       this.#http.send({
         method: "POST",
         path: "/orders",
         headers: options?.headers,
         body: request.body,
         bodyType: "json",
-        mechanism: "OP-4",
+        mechanism: "unique-insert",
         operation,
         run: ctx,
         signal: options?.signal,
@@ -96,20 +96,20 @@ export class InventoryClient<StoreType extends DedupStore | undefined = DedupSto
 
   /**
    * Reserve stock, book the courier and mark the order fulfilled
-   * `POST /orders/{order_id}/fulfil`: owned-store, OP-2, TTL 24 h.
+   * `POST /orders/{order_id}/fulfil`: owned-store, dedup-table, TTL 24 h.
    * @see ../report/audit.md#post-orders-order-id-fulfil
    */
   async fulfilOrder(this: InventoryClient<DedupStore>, request: FulfilOrderRequest, options: CallerKey): Promise<RunResult<FulfilOrderResponse>> {
     const operation = "POST /orders/{order_id}/fulfil";
     const key = resolveKey(operation, request, options, "key");
-    return needStore(this.#idem, operation).run({ operation, key, scope: this.#scope, args: request, mechanism: "OP-2", ttlSeconds: 86400 }, (ctx) =>
+    return needStore(this.#idem, operation).run({ operation, key, scope: this.#scope, args: request, mechanism: "dedup-table", ttlSeconds: 86400 }, (ctx) =>
       this.#http.send({
         method: "POST",
         path: "/orders/{order_id}/fulfil", pathParams: { order_id: request.path.order_id },
         headers: options?.headers,
         body: request.body,
         bodyType: "json",
-        mechanism: "OP-2",
+        mechanism: "dedup-table",
         operation,
         run: ctx,
         signal: options?.signal,
@@ -119,14 +119,14 @@ export class InventoryClient<StoreType extends DedupStore | undefined = DedupSto
 
   /**
    * Store a build artifact under its content hash
-   * `PUT /artifacts/{sha256}`: owned-store, OP-3, TTL 24 h.
+   * `PUT /artifacts/{sha256}`: owned-store, content-address, TTL 24 h.
    * @see ../report/audit.md#put-artifacts-sha256
    */
   async putArtifact<O extends KeyOptions | CallOptions = CallOptions>(this: InventoryClient<DedupStore>, request: PutArtifactRequest, options?: O & NonEmptyScope<O>): Promise<RunResult<PutArtifactResponse>> {
     await digestBlobs(request);
     const operation = "PUT /artifacts/{sha256}";
     const key = resolveKey(operation, request, options, "content");
-    return needStore(this.#idem, operation).run({ operation, key, scope: this.#scope, args: request, mechanism: "OP-3", ttlSeconds: 86400 }, (ctx) =>
+    return needStore(this.#idem, operation).run({ operation, key, scope: this.#scope, args: request, mechanism: "content-address", ttlSeconds: 86400 }, (ctx) =>
       this.#http.send({
         method: "PUT",
         path: "/artifacts/{sha256}", pathParams: { sha256: request.path.sha256 },
@@ -134,7 +134,7 @@ export class InventoryClient<StoreType extends DedupStore | undefined = DedupSto
         body: request.body,
         bodyType: "binary",
         contentType: "application/octet-stream",
-        mechanism: "OP-3",
+        mechanism: "content-address",
         operation,
         run: ctx,
         signal: options?.signal,

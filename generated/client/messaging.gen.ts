@@ -144,7 +144,7 @@ export class MessagingClient<StoreType extends DedupStore | undefined = DedupSto
 
   /**
    * Subscribe a URL to delivery events
-   * `POST /v2/webhooks`: compensatable, OP-5 (undone by `DELETE /v2/webhooks/{webhook_id}`), TTL 24 h.
+   * `POST /v2/webhooks`: compensatable, saga (undone by `DELETE /v2/webhooks/{webhook_id}`), TTL 24 h.
    * @see ../report/audit.md#post-v2-webhooks
    */
   async createWebhook<O extends KeyOptions>(this: MessagingClient<DedupStore>, request: CreateWebhookRequest, options: O & NonEmptyScope<O>): Promise<RunResult<CreateWebhookResponse>> {
@@ -157,14 +157,14 @@ export class MessagingClient<StoreType extends DedupStore | undefined = DedupSto
         headers: options?.headers,
         body: request.body,
         bodyType: "json",
-        mechanism: "OP-5",
+        mechanism: "saga",
         operation,
         run: ctx,
         signal: options?.signal,
       }).then((res) => res.body as CreateWebhookResponse).then((result) => ({ externalId: externalIdOf(operation, result), result })),
       compensate: (externalId) => {
         const request = { path: { webhook_id: externalId } };
-        return this.#http.send({ method: "DELETE", path: "/v2/webhooks/{webhook_id}", pathParams: { webhook_id: request.path.webhook_id }, bodyType: "none", mechanism: "OP-5", operation: "DELETE /v2/webhooks/{webhook_id}" }).then(() => undefined);
+        return this.#http.send({ method: "DELETE", path: "/v2/webhooks/{webhook_id}", pathParams: { webhook_id: request.path.webhook_id }, bodyType: "none", mechanism: "saga", operation: "DELETE /v2/webhooks/{webhook_id}" }).then(() => undefined);
       },
     });
   }

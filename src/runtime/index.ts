@@ -1,6 +1,6 @@
 /**
- * `idemgen/runtime` — the public API generated code and applications import. A leaf: nothing
- * here imports from the rest of idemgen (DESIGN §2).
+ * `@idemgen/runtime` — the public API generated code and applications import. A leaf: nothing
+ * here imports from the rest of idemgen (docs/concepts.md#layers).
  */
 export { callerKey, contentKey, intentKey, validateKey } from './core/keys.js';
 export type { IntentKeyInput, KeyLimits, KeyScope, StateSlot } from './core/keys.js';
@@ -23,6 +23,7 @@ export {
 } from './core/errors.js';
 export { notExecuted } from './core/run-tag.js';
 export type { RunTag } from './core/run-tag.js';
+export type { LegacyMechanism, MechanismInput } from './core/mechanism.js';
 export type { IdempotencyErrorContext } from './core/errors.js';
 export type {
   ClaimInput,

@@ -1,8 +1,8 @@
 /**
  * The client class: one method per HTTP operation. Reads are plain typed calls; writes are shaped by their
- * PlanEntry (DESIGN §6): OP-1 hands the key to the runtime's HTTP layer, which puts it in the API's own
- * carrier and keeps it on every retry (SOP Step 4); OP-5 runs as a saga with its inverse wired in; every
- * other mechanism runs through the dedup store (SOP Step 6).
+ * PlanEntry (README.md): OP-1 hands the key to the runtime's HTTP layer, which puts it in the API's own
+ * carrier and keeps it on every retry (docs/concepts.md#carriers); OP-5 runs as a saga with its inverse wired in; every
+ * other mechanism runs through the dedup store (docs/concepts.md#store-rules).
  */
 import type { CodeWriter } from './code-writer.js';
 import type { QueryStyle } from '../../runtime/http/body.js';
@@ -40,18 +40,18 @@ export function isWrapped(entry: PlanEntry): boolean {
   return entry.effect === 'write' && entry.mechanism !== 'none';
 }
 
-/** OP-1 with an HTTP carrier trusts the API's own dedup (SOP Step 6, second pattern). */
+/** OP-1 with an HTTP carrier trusts the API's own dedup (docs/concepts.md#store-rules, second pattern). */
 export function isNative(entry: PlanEntry): boolean {
-  return entry.mechanism === 'OP-1' && entry.carrier !== null && entry.carrier.in !== 'argument';
+  return entry.mechanism === 'native-key' && entry.carrier !== null && entry.carrier.in !== 'argument';
 }
 
 export function usesDedupStore(entry: PlanEntry): boolean {
-  return isWrapped(entry) && !isNative(entry) && entry.mechanism !== 'OP-5';
+  return isWrapped(entry) && !isNative(entry) && entry.mechanism !== 'saga';
 }
 
 /**
  * A body that may hold Blobs (raw bytes, multipart file parts). A Blob has no JSON form, so its bytes are
- * read and hashed (`digestBlobs`) before the key and the args hash are derived (SOP Step 5).
+ * read and hashed (`digestBlobs`) before the key and the args hash are derived (docs/concepts.md#outcomes).
  */
 export function mayCarryBlobs(types: OperationTypes): boolean {
   return types.body !== undefined && (types.body.encoding === 'binary' || types.body.encoding === 'multipart');
@@ -156,18 +156,18 @@ function writeSaga(w: CodeWriter, c: ClientOperation, h: HelperNames, inverse: H
   );
   w.indent(() => {
     w.write('call: (ctx) => ');
-    writeCall(w, c, h, 'OP-5', false, true);
+    writeCall(w, c, h, 'saga', false, true);
     w.write(`.then((result) => ({ externalId: ${h.externalId}(operation, result), result })),`).newLine();
     const param = inverse?.parameters.filter((p) => p.in === 'path');
     if (inverse !== undefined && param !== undefined && param.length === 1) {
-      // The inverse (`DELETE /things/{id}`) is addressed by the id the first call returned (SOP OP-5).
+      // The inverse (`DELETE /things/{id}`) is addressed by the id the first call returned (saga, docs/concepts.md#mechanisms).
       w.write('compensate: (externalId) => {').newLine();
       w.indent(() => {
         w.writeLine(`const request = { path: { ${tsObjectKey(param[0]!.name)}: externalId } };`);
         w.write(`return this.#http.send({ method: ${tsString(inverse.method.toUpperCase())}, path: `);
         writePathExpression(w, inverse);
         w.write(
-          `, bodyType: "none", mechanism: "OP-5", operation: ${tsString(inverse.key)} }).then(() => undefined);`,
+          `, bodyType: "none", mechanism: "saga", operation: ${tsString(inverse.key)} }).then(() => undefined);`,
         ).newLine();
       });
       w.writeLine('},');
@@ -188,7 +188,7 @@ function writeMethod(c: ClientOperation, h: HelperNames, inverse: HttpOperation 
   };
   // A write that needs the store is callable only on a client created with one (the `this` type says so).
   const self: ParameterDecl[] =
-    usesDedupStore(entry) || entry.mechanism === 'OP-5' ? [{ name: 'this', type: `${h.clientClass}<DedupStore>` }] : [];
+    usesDedupStore(entry) || entry.mechanism === 'saga' ? [{ name: 'this', type: `${h.clientClass}<DedupStore>` }] : [];
   return {
     name: methodName(c.op),
     // Async: a refused key or options object rejects the promise like every other failure, never throws synchronously.
@@ -209,12 +209,12 @@ function writeMethod(c: ClientOperation, h: HelperNames, inverse: HttpOperation 
           `const key = validateKey(${resolve}, { maxLength: ${tsNumber(l.maxLength)}, minLength: ${tsNumber(l.minLength)}, operation${api} });`,
         );
         w.write('return ');
-        writeCall(w, c, h, 'OP-1', true);
+        writeCall(w, c, h, 'native-key', true);
         w.write(`.then((res) => ${h.nativeResult}<${c.types.responseName}>(res));`);
         return;
       }
       w.writeLine(`const key = ${resolve};`);
-      if (entry.mechanism === 'OP-5') writeSaga(w, c, h, inverse);
+      if (entry.mechanism === 'saga') writeSaga(w, c, h, inverse);
       else writeStoreRun(w, c, h);
     },
   };
@@ -255,7 +255,7 @@ export function buildClientClass(ops: ClientOperation[], h: HelperNames, doc: st
     ),
   ];
   const store = ops.some((c) => usesDedupStore(c.entry));
-  const saga = ops.some((c) => isWrapped(c.entry) && c.entry.mechanism === 'OP-5');
+  const saga = ops.some((c) => isWrapped(c.entry) && c.entry.mechanism === 'saga');
   // Private members exist only when used: `--noUnusedLocals` flags unread private members.
   const props: PropertyDecl[] = [{ name: '#http', isReadonly: true, type: 'HttpCaller' }];
   const init = ['this.#http = createHttpCaller(options);'];

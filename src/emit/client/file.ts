@@ -90,7 +90,7 @@ export function renderClientFile(apiPlan: ApiPlan, anchors?: ReadonlyMap<string,
   const ctx: TypeWriterContext = { registry, stack: new Set() };
   const ops: ClientOperation[] = httpEntries.map((entry) => {
     const op = entry.operation as HttpOperation;
-    const types = buildOperationTypes(op, entry.mechanism === 'OP-1' ? entry.carrier : null, names, ctx);
+    const types = buildOperationTypes(op, entry.mechanism === 'native-key' ? entry.carrier : null, names, ctx);
     const anchor = anchors?.get(anchorKey(op.source.file, op.key));
     return {
       entry,
@@ -105,7 +105,7 @@ export function renderClientFile(apiPlan: ApiPlan, anchors?: ReadonlyMap<string,
   const use: HelperUse = {
     writes: wrapped.length > 0,
     store: wrapped.some((c) => usesDedupStore(c.entry)),
-    saga: wrapped.some((c) => c.entry.mechanism === 'OP-5'),
+    saga: wrapped.some((c) => c.entry.mechanism === 'saga'),
     native: wrapped.some((c) => isNative(c.entry)),
     content: wrapped.some((c) => c.entry.keyStrategy === 'content'),
     headers: ops.some((c) => c.types.groups.includes('header') || c.types.groups.includes('cookie')),

@@ -65,9 +65,9 @@ export interface HelperNames {
   callOptions: string;
   /** Generic check that turns `{ scope: {} }` into a compile error. */
   nonEmptyScope: string;
-  /** The runtime's `RunResult` (SOP Step 7 envelope). */
+  /** The runtime's `RunResult` (docs/concepts.md#replay envelope). */
   writeResult: string;
-  /** `RunResult` of a native-key call: `originalCalledAt` only when known (SOP Step 7). */
+  /** `RunResult` of a native-key call: `originalCalledAt` only when known (docs/concepts.md#replay). */
   nativeWriteResult: string;
   resolveKey: string;
   headers: string;

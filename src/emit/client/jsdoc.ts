@@ -30,14 +30,18 @@ function summaryLines(entry: PlanEntry): string[] {
   return text !== undefined && text !== '' ? docLines(text) : [];
 }
 
-/** `native-key, OP-1 (key in header `Idempotency-Key`, ≤ 255 chars)`, `compensatable, OP-5 (undone by …), TTL 24 h`. */
+/**
+ * `native-key (key in header `Idempotency-Key`, ≤ 255 chars)`, `compensatable, saga (undone by …), TTL 24 h`:
+ * the class, then the mechanism when its name says more than the class does.
+ */
 function writeLine(entry: PlanEntry): string {
   const details: string[] = [];
   if (entry.carrier !== null) details.push(carrierText(entry.carrier));
   if (entry.compensation !== undefined) details.push(`undone by \`${docInline(entry.compensation)}\``);
   const mechanism = `${entry.mechanism}${entry.toolBoundary ? ` + ${entry.toolBoundary}` : ''}`;
   const ttl = entry.ttlSeconds !== undefined ? `, TTL ${ttlText(entry.ttlSeconds)}` : '';
-  return `${entry.class}, ${mechanism}${details.length > 0 ? ` (${details.join('; ')})` : ''}${ttl}.`;
+  const head = mechanism === entry.class ? mechanism : `${entry.class}, ${mechanism}`;
+  return `${head}${details.length > 0 ? ` (${details.join('; ')})` : ''}${ttl}.`;
 }
 
 /** `auditLink`: the method's row in the audit report (`../report/audit.md#post-payouts`), when one is written. */

@@ -21,7 +21,7 @@ function schemaStatements(dialect: SqlDialect, schema: string | undefined): Stat
   return schema !== undefined && dialect.schemaMode === 'create' ? [{ kind: 'create_schema', schema }] : [];
 }
 
-/** 0001: the dedup table (SOP OP-2 and Step 6; DESIGN §5). The schema is never dropped: it may hold other things. */
+/** 0001: the dedup table (dedup-table, docs/concepts.md#mechanisms and Step 6; docs/concepts.md#outcomes). The schema is never dropped: it may hold other things. */
 export function buildDedupMigration(dialect: SqlDialect, names: StoreTableNames): Migration {
   const table = storeTable(dialect, names.schema, names.dedupTable);
   return {
@@ -70,7 +70,7 @@ function ownedMigrationName(sequence: number, table: TableName): string {
   return `${String(sequence).padStart(4, '0')}_owned_${base}`;
 }
 
-/** 0003+: an owned table gets a nullable unique idempotency_key column (SOP OP-4). */
+/** 0003+: an owned table gets a nullable unique idempotency_key column (unique-insert, docs/concepts.md#mechanisms). */
 export function buildOwnedMigration(
   dialect: SqlDialect,
   sequence: number,

@@ -1,5 +1,5 @@
 /**
- * HTTP transport for generated clients (SOP Step 4): the same key on every attempt, in the
+ * HTTP transport for generated clients (docs/concepts.md#carriers): the same key on every attempt, in the
  * carrier the API names. Transport retries happen only for native-key (OP-1) calls, where the
  * server dedupes the repeat; every other mechanism gets exactly one attempt and goes through the
  * dedup store, which decides what an ambiguous outcome means.
@@ -32,7 +32,7 @@ import {
   type RetryPolicy,
 } from './retry.js';
 import { noteRequest, stampForRun, type RunTag } from '../core/run-tag.js';
-import type { StoreMechanism } from '../store/types.js';
+import { mechanismName, type MechanismInput } from '../core/mechanism.js';
 
 export type { RetryPolicy } from './retry.js';
 export type { BodyType, QueryStyle, RawBody } from './body.js';
@@ -87,7 +87,8 @@ export interface HttpRequest {
   responseType?: ResponseType;
   key?: string;
   carrier?: KeyCarrier;
-  mechanism: StoreMechanism | 'none';
+  /** The mechanism's name (`OP-1`…`OP-5`, from older generated code, read as the name) or `none`. */
+  mechanism: MechanismInput | 'none';
   /**
    * The `RunContext` of the dedup run this request belongs to (`idem.run(req, (ctx) => send({ …, run: ctx }))`).
    * With it, a definite failure of the run's only request ("not sent", a 4xx) may release the row;
@@ -268,7 +269,7 @@ function finalError(req: HttpRequest, p: Prepared, res: HttpResponse): Error {
  * `If-None-Match: *`, the takeover's 412 says the object exists — our own earlier write — not a failure.
  */
 function storedByEarlierAttempt(req: HttpRequest, res: HttpResponse): boolean {
-  if (res.status !== 412 || req.mechanism !== 'OP-3' || (req.run?.attempt ?? 1) < 2) return false;
+  if (res.status !== 412 || req.mechanism !== 'content-address' || (req.run?.attempt ?? 1) < 2) return false;
   return Object.entries(req.headers ?? {}).some(([k, v]) => k.toLowerCase() === 'if-none-match' && v.trim() === '*');
 }
 
@@ -278,11 +279,12 @@ export function createHttpCaller(opts: HttpCallerOptions): HttpCaller {
   const random = opts.random ?? Math.random;
   const timeoutMs = opts.timeoutMs ?? 30_000;
 
-  async function send(req: HttpRequest): Promise<HttpResponse> {
-    if (req.mechanism === 'OP-1' && req.key !== undefined && !req.carrier) {
+  async function send(input: HttpRequest): Promise<HttpResponse> {
+    const req = { ...input, mechanism: mechanismName(input.mechanism) };
+    if (req.mechanism === 'native-key' && req.key !== undefined && !req.carrier) {
       // Retrying without the key on the wire would repeat the effect: the server has nothing to dedupe on.
       throw new TypeError(
-        `${req.method.toUpperCase()} ${req.path}: OP-1 call has a key but no carrier (header/body/form/query)`,
+        `${req.method.toUpperCase()} ${req.path}: native-key call has a key but no carrier (header/body/form/query)`,
       );
     }
     noteRequest(req.run?.tag);
@@ -294,7 +296,8 @@ export function createHttpCaller(opts: HttpCallerOptions): HttpCaller {
   }
 
   async function sendAttempts(req: HttpRequest): Promise<HttpResponse> {
-    const retries = req.mechanism === 'OP-1' && req.key !== undefined && req.carrier ? Math.max(1, policy.attempts) : 1;
+    const retries =
+      req.mechanism === 'native-key' && req.key !== undefined && req.carrier ? Math.max(1, policy.attempts) : 1;
     const p = await prepare(opts, req, retries > 1);
     let last: unknown;
     /** An earlier attempt that may have reached the server: a later "not sent" does not undo it. */

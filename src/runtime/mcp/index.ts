@@ -1,4 +1,4 @@
-/** MCP tool-boundary dedup (SOP OP-7), part of `idemgen/runtime`. */
+/** MCP tool-boundary dedup (docs/concepts.md#tool-dedup), part of `@idemgen/runtime`. */
 export { withIdempotency } from './with-idempotency.js';
 export type { WithIdempotencyOptions, WithMeta } from './with-idempotency.js';
 export {

@@ -13,6 +13,7 @@ import { runSaga } from '../saga/run.js';
 import type { DedupStore, StoreMechanism } from '../store/types.js';
 import type { RoutedRequest } from './route.js';
 import type { ToolBinding } from './types.js';
+import { mechanismName } from '../core/mechanism.js';
 
 export interface Execution {
   binding: ToolBinding;
@@ -39,14 +40,18 @@ export interface Executed {
   replayable?: false;
 }
 
-/** OP-1 with an HTTP carrier: the API dedupes (SOP Step 6, second pattern); the runtime keeps no row. */
+/** OP-1 with an HTTP carrier: the API dedupes (docs/concepts.md#store-rules, second pattern); the runtime keeps no row. */
 export function isNative(b: ToolBinding): boolean {
-  return b.effect === 'write' && b.mechanism === 'OP-1' && b.carrier !== undefined;
+  return b.effect === 'write' && b.mechanism === 'native-key' && b.carrier !== undefined;
 }
 
 /** The mechanism the dedup row records; a write classify refused (`none`) is still deduped at the tool boundary (OP-7). */
 function storeMechanism(b: ToolBinding): StoreMechanism {
-  return b.mechanism === 'none' ? 'fail-closed' : b.mechanism;
+  const m = mechanismName(b.mechanism);
+  if (m === 'none') return 'fail-closed';
+  // A repeat of an idempotent method is harmless, so the row behaves like a dedup-table row.
+  if (m === 'method-idempotent') return 'dedup-table';
+  return m;
 }
 
 function missingStore(b: ToolBinding): Error {
@@ -75,8 +80,8 @@ async function native(d: ExecuteDeps, x: Execution): Promise<Executed> {
     ...(c.path !== undefined ? { path: c.path } : {}),
     ...(c.paths !== undefined ? { paths: c.paths } : {}),
   };
-  const res = await d.http.send({ ...x.request, key, carrier, mechanism: 'OP-1' });
-  // A native replay knows its original time only from a header that carries it (SOP Step 7): never the replay's Date.
+  const res = await d.http.send({ ...x.request, key, carrier, mechanism: 'native-key' });
+  // A native replay knows its original time only from a header that carries it (docs/concepts.md#replay): never the replay's Date.
   const r = nativeResult(res);
   return {
     result: r.result,
@@ -103,11 +108,11 @@ async function saga(d: ExecuteDeps, x: Execution): Promise<Executed> {
     {
       call: (ctx) =>
         d.http
-          .send({ ...x.request, mechanism: 'OP-5', run: ctx })
+          .send({ ...x.request, mechanism: 'saga', run: ctx })
           .then((res) => ({ externalId: externalIdOf(b.operation, res.body), result: res.body })),
       ...(comp !== undefined
         ? {
-            // The inverse (`DELETE /things/{id}`) is addressed by the id the first call returned (SOP OP-5); an id
+            // The inverse (`DELETE /things/{id}`) is addressed by the id the first call returned (saga, docs/concepts.md#mechanisms); an id
             // that is empty or a dot segment would address another resource, so `send` refuses it.
             compensate: (externalId: string) =>
               d.http
@@ -116,7 +121,7 @@ async function saga(d: ExecuteDeps, x: Execution): Promise<Executed> {
                   path: comp.path,
                   pathParams: { [comp.idParameter]: externalId },
                   bodyType: 'none',
-                  mechanism: 'OP-5',
+                  mechanism: 'saga',
                   ...(x.authHeaders ? { headers: x.authHeaders } : {}),
                 })
                 .then(() => undefined),
@@ -134,7 +139,7 @@ export async function execute(d: ExecuteDeps, x: Execution): Promise<Executed> {
     return { result: res.body, wasReplay: false };
   }
   if (isNative(b)) return native(d, x);
-  if (b.mechanism === 'OP-5') return saga(d, x);
+  if (b.mechanism === 'saga') return saga(d, x);
   if (d.idem === undefined) throw missingStore(b);
   const mechanism = storeMechanism(b);
   const r = await d.idem.run(

@@ -1,14 +1,15 @@
 /**
  * `createToolRuntime`: model tool calls → HTTP effects, from `ToolBinding` data alone. Per call: decode the
  * model's dialect, validate against the input schema before anything else (bad arguments never touch the
- * key), take the key from the arguments (model-supplied, SOP Case 4) or derive it from the app's intent
- * (SOP Case 2), route flat arguments into the request, and run it through one dedup layer (execute.ts).
+ * key), take the key from the arguments (model-supplied, docs/concepts.md#tool-dedup) or derive it from the app's intent
+ * (docs/concepts.md#repeated-intent), route flat arguments into the request, and run it through one dedup layer (execute.ts).
  */
 import { createHttpCaller, type HttpRequest, type RetryPolicy } from '../http/caller.js';
 import { checkHeaders } from '../http/request-check.js';
 import { InvalidArgumentsError } from '../core/errors.js';
 import { createIdempotency, type IdempotencyOptions } from '../core/idempotency.js';
 import { intentKey, type KeyScope } from '../core/keys.js';
+import { mechanismName } from '../core/mechanism.js';
 import type { DedupStore } from '../store/types.js';
 import { applyAuth, type ToolAuthOption } from './auth.js';
 import { decodeArguments } from './decode.js';
@@ -85,7 +86,7 @@ function nameIndex(bindings: readonly ToolBinding[]): Map<string, ToolBinding> {
   return index;
 }
 
-/** The key: the model's argument, else an intent key (SOP Case 2) — never the tool-call id (SOP §6). */
+/** The key: the model's argument, else an intent key (docs/concepts.md#repeated-intent) — never the tool-call id (docs/concepts.md#store-rules). */
 function keyOf(
   b: ToolBinding,
   args: Obj,
@@ -106,7 +107,10 @@ function keyOf(
 }
 
 export function createToolRuntime<Name extends string = string>(options: ToolRuntimeOptions): ToolRuntime<Name> {
-  const bindings = [...options.bindings];
+  // Bindings generated before the rename spell mechanisms `OP-1`…`OP-5`: read them as the names.
+  const bindings = options.bindings.map((b) =>
+    b.mechanism.startsWith('OP-') ? { ...b, mechanism: mechanismName(b.mechanism) } : b,
+  );
   const index = nameIndex(bindings);
   const http = createHttpCaller({
     baseUrl: options.baseUrl,
@@ -155,7 +159,7 @@ export function createToolRuntime<Name extends string = string>(options: ToolRun
     if (issues.length > 0) return invalid(issues, b.effect);
     const routed = routeArguments(b, rest);
     // The downstream dedupes a repeat of this key, so after an unknown outcome the same key resolves it.
-    const retrySafe = isNative(b) || b.mechanism === 'OP-3';
+    const retrySafe = isNative(b) || b.mechanism === 'content-address';
     let request: Omit<HttpRequest, 'mechanism'>;
     try {
       // Before the key is claimed: a path value that would move the request, a header it cannot carry intact.

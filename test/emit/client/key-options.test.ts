@@ -77,13 +77,13 @@ describe('OP-1 keys are validated before the request', () => {
     const plan = await inlinePlan('key-limits', 'limits.json', spec, {
       'POST /orders': {
         class: 'native-key',
-        mechanism: 'OP-1',
+        mechanism: 'native-key',
         carrier: { in: 'header', name: 'X-Request-Key', path: ['X-Request-Key'], maxLength: 40 },
         keyStrategy: 'caller',
       },
       'POST /notes': {
         class: 'native-key',
-        mechanism: 'OP-1',
+        mechanism: 'native-key',
         carrier: { in: 'query', name: 'key', path: ['key'], maxLength: 64 },
         keyStrategy: 'caller',
       },

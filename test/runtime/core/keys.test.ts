@@ -1,6 +1,12 @@
 /** Key derivation (SOP Step 3) and key validation. */
 import { describe, expect, it } from 'vitest';
-import { callerKey, contentKey, IdempotencyKeyInvalidError, intentKey, validateKey } from '../../../src/runtime/index.js';
+import {
+  callerKey,
+  contentKey,
+  IdempotencyKeyInvalidError,
+  intentKey,
+  validateKey,
+} from '../../../src/runtime/index.js';
 import { keySlotName, scopeString } from '../../../src/runtime/support.js';
 
 describe('intentKey', () => {

@@ -4,7 +4,16 @@
  * original result; without one it happens at most once and the caller is told the outcome is unknown.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createHttpCaller, createIdempotency, createMemoryStore, HttpStatusError, IdempotencyConflictError, IdempotencyNotSentError, IdempotencyOutcomeUnknownError, type HttpRequest } from '../../../src/runtime/index.js';
+import {
+  createHttpCaller,
+  createIdempotency,
+  createMemoryStore,
+  HttpStatusError,
+  IdempotencyConflictError,
+  IdempotencyNotSentError,
+  IdempotencyOutcomeUnknownError,
+  type HttpRequest,
+} from '../../../src/runtime/index.js';
 import { encodeForm } from '../../../src/runtime/support.js';
 import { parseRetryAfter } from '../../../src/runtime/http/retry.js';
 import { refusedUrl, startFaultServer, type Fault, type FaultServer } from '../../helpers/fault-server.js';
@@ -33,7 +42,7 @@ describe('transport retry with a native key (OP-1)', () => {
       const idem = createIdempotency({ store: createMemoryStore() });
       const key = KEY(`native-${fault.kind}`);
       const out = await idem.run(
-        { operation: 'POST /v1/charges', key, args: { amount: 100 }, mechanism: 'OP-1' },
+        { operation: 'POST /v1/charges', key, args: { amount: 100 }, mechanism: 'native-key' },
         (ctx) =>
           caller.send({
             method: 'POST',
@@ -42,7 +51,7 @@ describe('transport retry with a native key (OP-1)', () => {
             bodyType: 'json',
             key: ctx.key,
             carrier: { in: 'header', name: 'Idempotency-Key' },
-            mechanism: 'OP-1',
+            mechanism: 'native-key',
           }),
       );
       expect(server.effects - before).toBe(1);
@@ -106,7 +115,7 @@ describe('createHttpCaller', () => {
       bodyType,
       key,
       carrier,
-      mechanism: 'OP-1',
+      mechanism: 'native-key',
     });
     expect(res.status).toBe(200);
     expect(server.requests.map((r) => r.key)).toEqual([key, key, key]);
@@ -139,7 +148,7 @@ describe('createHttpCaller', () => {
       bodyType: 'none',
       key: KEY('retry-after'),
       carrier: { in: 'header', name: 'Idempotency-Key' },
-      mechanism: 'OP-1',
+      mechanism: 'native-key',
     });
     expect(res.status).toBe(200);
     expect(performance.now() - started).toBeGreaterThanOrEqual(950); // jitter alone would be ≤ 2 ms
@@ -172,7 +181,7 @@ describe('createHttpCaller', () => {
       bodyType: 'json',
       key: KEY('mismatch'),
       carrier: { in: 'header', name: 'Idempotency-Key' },
-      mechanism: 'OP-1',
+      mechanism: 'native-key',
     };
     await caller.send({ ...base, body: { amount: 1 } });
     await expect(caller.send({ ...base, body: { amount: 2 } })).rejects.toBeInstanceOf(IdempotencyConflictError);
@@ -195,7 +204,7 @@ describe('createHttpCaller', () => {
       body: { seat: 1 },
       key: KEY('inprogress'),
       carrier: { in: 'header', name: 'Idempotency-Key' },
-      mechanism: 'OP-1',
+      mechanism: 'native-key',
     };
     const [a, b] = await Promise.all([
       caller.send(req),

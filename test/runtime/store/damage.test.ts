@@ -9,7 +9,17 @@ import mysql from 'mysql2/promise';
 import pg from 'pg';
 import { createClient } from 'redis';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { corruptReport, createIdempotency, createMemoryStore, IdempotencyInFlightError, IdempotencyRecordCorruptError, IdempotencyResultTooLargeError, IdempotencyResultUnencodableError, resolveUnknown, type Idempotency } from '../../../src/runtime/index.js';
+import {
+  corruptReport,
+  createIdempotency,
+  createMemoryStore,
+  IdempotencyInFlightError,
+  IdempotencyRecordCorruptError,
+  IdempotencyResultTooLargeError,
+  IdempotencyResultUnencodableError,
+  resolveUnknown,
+  type Idempotency,
+} from '../../../src/runtime/index.js';
 import { hashArgs } from '../../../src/runtime/support.js';
 import { runCli } from '../../helpers/cli.js';
 import { makeStore, STORE_KINDS, type StoreKind, type TestStore } from './stores.js';
@@ -229,7 +239,13 @@ describe.each(STORE_KINDS)('what callers are told on %s', (kind) => {
   it('the in-flight error carries the lease end as retryAfterMs and retryAt', async () => {
     let now = 1_700_000_000_000;
     const idem = createIdempotency({ store: t.store, telemetry: false, leaseMs: 20_000, waitMs: 0, now: () => now });
-    const req = { operation: OP, key: `inflight-${kind}-00001`, scope: SCOPE, args: {}, mechanism: 'OP-2' as const };
+    const req = {
+      operation: OP,
+      key: `inflight-${kind}-00001`,
+      scope: SCOPE,
+      args: {},
+      mechanism: 'dedup-table' as const,
+    };
     let release!: () => void;
     const first = idem.run(req, () => new Promise<string>((r) => (release = () => r('done'))));
     await new Promise((r) => setTimeout(r, 100));

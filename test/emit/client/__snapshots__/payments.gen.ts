@@ -97,7 +97,7 @@ export class PaymentsClient<StoreType extends DedupStore | undefined = DedupStor
 
   /**
    * Compensatable external call (OP-5 saga, inverse DELETE /bookings/{bookingId})
-   * `POST /bookings`: compensatable, OP-5 (undone by `DELETE /bookings/{bookingId}`), TTL 24 h.
+   * `POST /bookings`: compensatable, saga (undone by `DELETE /bookings/{bookingId}`), TTL 24 h.
    * @see ../report/audit.md#post-bookings
    */
   async createBooking<O extends KeyOptions>(this: PaymentsClient<DedupStore>, request: CreateBookingRequest, options: O & NonEmptyScope<O>): Promise<RunResult<CreateBookingResponse>> {
@@ -110,21 +110,21 @@ export class PaymentsClient<StoreType extends DedupStore | undefined = DedupStor
         headers: options?.headers,
         body: request.body,
         bodyType: "json",
-        mechanism: "OP-5",
+        mechanism: "saga",
         operation,
         run: ctx,
         signal: options?.signal,
       }).then((res) => res.body as CreateBookingResponse).then((result) => ({ externalId: externalIdOf(operation, result), result })),
       compensate: (externalId) => {
         const request = { path: { bookingId: externalId } };
-        return this.#http.send({ method: "DELETE", path: "/bookings/{bookingId}", pathParams: { bookingId: request.path.bookingId }, bodyType: "none", mechanism: "OP-5", operation: "DELETE /bookings/{bookingId}" }).then(() => undefined);
+        return this.#http.send({ method: "DELETE", path: "/bookings/{bookingId}", pathParams: { bookingId: request.path.bookingId }, bodyType: "none", mechanism: "saga", operation: "DELETE /bookings/{bookingId}" }).then(() => undefined);
       },
     });
   }
 
   /**
    * Create a charge (native Idempotency-Key header, OP-1)
-   * `POST /charges`: native-key, OP-1 (key in header `Idempotency-Key`, ≤ 255 chars), TTL 24 h.
+   * `POST /charges`: native-key (key in header `Idempotency-Key`, ≤ 255 chars), TTL 24 h.
    * @see ../report/audit.md#post-charges
    */
   async createCharge(request: CreateChargeRequest, options: CallerKey): Promise<NativeRunResult<CreateChargeResponse>> {
@@ -138,7 +138,7 @@ export class PaymentsClient<StoreType extends DedupStore | undefined = DedupStor
       bodyType: "json",
       key,
       carrier: { in: "header", name: "Idempotency-Key" },
-      mechanism: "OP-1",
+      mechanism: "native-key",
       operation,
       signal: options?.signal,
     }).then((res) => nativeResult<CreateChargeResponse>(res));
@@ -170,20 +170,20 @@ export class PaymentsClient<StoreType extends DedupStore | undefined = DedupStor
 
   /**
    * Multi-row write into our own store (OP-2)
-   * `POST /ledger/batches`: owned-store, OP-2, TTL 24 h.
+   * `POST /ledger/batches`: owned-store, dedup-table, TTL 24 h.
    * @see ../report/audit.md#post-ledger-batches
    */
   async postLedgerBatch<O extends KeyOptions>(this: PaymentsClient<DedupStore>, request: PostLedgerBatchRequest, options: O & NonEmptyScope<O>): Promise<RunResult<PostLedgerBatchResponse>> {
     const operation = "POST /ledger/batches";
     const key = resolveKey(operation, request, options, "given");
-    return needStore(this.#idem, operation).run({ operation, key, scope: this.#scope, args: request, mechanism: "OP-2", ttlSeconds: 86400 }, (ctx) =>
+    return needStore(this.#idem, operation).run({ operation, key, scope: this.#scope, args: request, mechanism: "dedup-table", ttlSeconds: 86400 }, (ctx) =>
       this.#http.send({
         method: "POST",
         path: "/ledger/batches",
         headers: options?.headers,
         body: request.body,
         bodyType: "json",
-        mechanism: "OP-2",
+        mechanism: "dedup-table",
         operation,
         run: ctx,
         signal: options?.signal,
@@ -193,20 +193,20 @@ export class PaymentsClient<StoreType extends DedupStore | undefined = DedupStor
 
   /**
    * Single-row insert into our own table (OP-4)
-   * `POST /messages`: owned-store, OP-4, TTL 24 h.
+   * `POST /messages`: owned-store, unique-insert, TTL 24 h.
    * @see ../report/audit.md#post-messages
    */
   async createMessage(this: PaymentsClient<DedupStore>, request: CreateMessageRequest, options: CallerKey): Promise<RunResult<CreateMessageResponse>> {
     const operation = "POST /messages";
     const key = resolveKey(operation, request, options, "key");
-    return needStore(this.#idem, operation).run({ operation, key, scope: this.#scope, args: request, mechanism: "OP-4", ttlSeconds: 86400 }, (ctx) =>
+    return needStore(this.#idem, operation).run({ operation, key, scope: this.#scope, args: request, mechanism: "unique-insert", ttlSeconds: 86400 }, (ctx) =>
       this.#http.send({
         method: "POST",
         path: "/messages",
         headers: options?.headers,
         body: request.body,
         bodyType: "json",
-        mechanism: "OP-4",
+        mechanism: "unique-insert",
         operation,
         run: ctx,
         signal: options?.signal,
@@ -216,7 +216,7 @@ export class PaymentsClient<StoreType extends DedupStore | undefined = DedupStor
 
   /**
    * Stripe-style nested form body (OP-1, header carrier from the provider registry)
-   * `POST /refunds`: native-key, OP-1 (key in header `Idempotency-Key`, ≤ 255 chars), TTL 24 h.
+   * `POST /refunds`: native-key (key in header `Idempotency-Key`, ≤ 255 chars), TTL 24 h.
    * @see ../report/audit.md#post-refunds
    */
   async createRefund<O extends KeyOptions>(request: CreateRefundRequest, options: O & NonEmptyScope<O>): Promise<NativeRunResult<CreateRefundResponse>> {
@@ -230,7 +230,7 @@ export class PaymentsClient<StoreType extends DedupStore | undefined = DedupStor
       bodyType: "form",
       key,
       carrier: { in: "header", name: "Idempotency-Key" },
-      mechanism: "OP-1",
+      mechanism: "native-key",
       operation,
       signal: options?.signal,
     }).then((res) => nativeResult<CreateRefundResponse>(res));
@@ -285,7 +285,7 @@ export class PaymentsClient<StoreType extends DedupStore | undefined = DedupStor
 
   /**
    * Native key in a body field (OP-1, body carrier)
-   * `POST /transfers`: native-key, OP-1 (key in body `idempotency_key`), TTL 24 h.
+   * `POST /transfers`: native-key (key in body `idempotency_key`), TTL 24 h.
    * @see ../report/audit.md#post-transfers
    */
   async createTransfer<O extends KeyOptions>(request: CreateTransferRequest, options: O & NonEmptyScope<O>): Promise<NativeRunResult<CreateTransferResponse>> {
@@ -299,7 +299,7 @@ export class PaymentsClient<StoreType extends DedupStore | undefined = DedupStor
       bodyType: "json",
       key,
       carrier: { in: "body", name: "idempotency_key" },
-      mechanism: "OP-1",
+      mechanism: "native-key",
       operation,
       signal: options?.signal,
     }).then((res) => nativeResult<CreateTransferResponse>(res));
@@ -307,14 +307,14 @@ export class PaymentsClient<StoreType extends DedupStore | undefined = DedupStor
 
   /**
    * Raw bytes under their content hash (OP-3); answers with the stored bytes
-   * `PUT /artifacts/{digest}`: owned-store, OP-3, TTL 24 h.
+   * `PUT /artifacts/{digest}`: owned-store, content-address, TTL 24 h.
    * @see ../report/audit.md#put-artifacts-digest
    */
   async putArtifact<O extends KeyOptions | CallOptions = CallOptions>(this: PaymentsClient<DedupStore>, request: PutArtifactRequest, options?: O & NonEmptyScope<O>): Promise<RunResult<PutArtifactResponse>> {
     await digestBlobs(request);
     const operation = "PUT /artifacts/{digest}";
     const key = resolveKey(operation, request, options, "content");
-    return needStore(this.#idem, operation).run({ operation, key, scope: this.#scope, args: request, mechanism: "OP-3", ttlSeconds: 86400 }, (ctx) =>
+    return needStore(this.#idem, operation).run({ operation, key, scope: this.#scope, args: request, mechanism: "content-address", ttlSeconds: 86400 }, (ctx) =>
       this.#http.send({
         method: "PUT",
         path: "/artifacts/{digest}", pathParams: { digest: request.path.digest },
@@ -323,7 +323,7 @@ export class PaymentsClient<StoreType extends DedupStore | undefined = DedupStor
         bodyType: "binary",
         contentType: "application/octet-stream",
         responseType: "blob",
-        mechanism: "OP-3",
+        mechanism: "content-address",
         operation,
         run: ctx,
         signal: options?.signal,
@@ -333,20 +333,20 @@ export class PaymentsClient<StoreType extends DedupStore | undefined = DedupStor
 
   /**
    * Content-addressed write (OP-3)
-   * `PUT /blobs/{digest}`: owned-store, OP-3, TTL 1 h.
+   * `PUT /blobs/{digest}`: owned-store, content-address, TTL 1 h.
    * @see ../report/audit.md#put-blobs-digest
    */
   async putBlob<O extends KeyOptions | CallOptions = CallOptions>(this: PaymentsClient<DedupStore>, request: PutBlobRequest, options?: O & NonEmptyScope<O>): Promise<RunResult<PutBlobResponse>> {
     const operation = "PUT /blobs/{digest}";
     const key = resolveKey(operation, request, options, "content");
-    return needStore(this.#idem, operation).run({ operation, key, scope: this.#scope, args: request, mechanism: "OP-3", ttlSeconds: 3600 }, (ctx) =>
+    return needStore(this.#idem, operation).run({ operation, key, scope: this.#scope, args: request, mechanism: "content-address", ttlSeconds: 3600 }, (ctx) =>
       this.#http.send({
         method: "PUT",
         path: "/blobs/{digest}", pathParams: { digest: request.path.digest },
         headers: options?.headers,
         body: request.body,
         bodyType: "json",
-        mechanism: "OP-3",
+        mechanism: "content-address",
         operation,
         run: ctx,
         signal: options?.signal,
