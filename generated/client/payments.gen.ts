@@ -63,7 +63,7 @@ export class PaymentsClient {
 
   /**
    * Charge a payment method
-   * `POST /charges`: native-key, native-key (key in header `Idempotency-Key`, ≤ 255 chars).
+   * `POST /charges`: native-key (key in header `Idempotency-Key`, ≤ 255 chars).
    * @see ../report/audit.md#post-charges
    */
   async createCharge(request: CreateChargeRequest, options: CallerKey): Promise<NativeRunResult<CreateChargeResponse>> {
@@ -85,7 +85,7 @@ export class PaymentsClient {
 
   /**
    * Send funds to a bank account
-   * `POST /payouts`: native-key, native-key (key in body `idempotency_key`, ≤ 64 chars).
+   * `POST /payouts`: native-key (key in body `idempotency_key`, ≤ 64 chars).
    * @see ../report/audit.md#post-payouts
    */
   async createPayout(request: CreatePayoutRequest, options: CallerKey): Promise<NativeRunResult<CreatePayoutResponse>> {
@@ -107,7 +107,7 @@ export class PaymentsClient {
 
   /**
    * Refund a charge, fully or partly
-   * `POST /refunds`: native-key, native-key (key in header `Idempotency-Key`, ≤ 255 chars).
+   * `POST /refunds`: native-key (key in header `Idempotency-Key`, ≤ 255 chars).
    * @see ../report/audit.md#post-refunds
    */
   async createRefund(request: CreateRefundRequest, options: CallerKey): Promise<NativeRunResult<CreateRefundResponse>> {

@@ -18,14 +18,14 @@ export const MECHANISMS = [
 export type Mechanism = (typeof MECHANISMS)[number];
 
 /** The SOP's numbers for the mechanisms, still accepted in config (`mechanism: OP-1`) and printed by the audit. */
-export const SOP_NUMBERS = {
+const SOP_NUMBERS = {
   'native-key': 'OP-1',
   'dedup-table': 'OP-2',
   'content-address': 'OP-3',
   'unique-insert': 'OP-4',
   saga: 'OP-5',
 } as const satisfies Partial<Record<Mechanism, string>>;
-export type SopNumber = (typeof SOP_NUMBERS)[keyof typeof SOP_NUMBERS];
+type SopNumber = (typeof SOP_NUMBERS)[keyof typeof SOP_NUMBERS];
 
 /** A mechanism as a user may write it: its name or its SOP number. */
 export type MechanismInput = Mechanism | SopNumber;

@@ -70,7 +70,7 @@ interface ClassDocUse {
   audit: boolean;
 }
 
-/** The class doc: the prose every write shares, said once (SOP Steps 3, 6, 7). */
+/** The class doc: the prose every write shares, said once. */
 export function classDoc(use: ClassDocUse, clientClass: string): string {
   const lines = ['Typed client: one method per operation. Reads are plain calls.'];
   if (use.writes) {

@@ -3,7 +3,7 @@
  * format renders from. Operations are sorted by file then key; diagnostics by file, line, pointer.
  */
 import type { Carrier, KeyStrategy, Mechanism, OperationClass, Plan, PlanEntry, Reason } from '../../classify/types.js';
-import { mechanismLabel } from '../../config/vocabulary.js';
+import { mechanismLabel, MECHANISMS as VOCABULARY } from '../../config/vocabulary.js';
 import type { Diagnostic, Severity } from '../../diagnostics/diagnostic.js';
 
 export interface AuditOperation {
@@ -67,15 +67,7 @@ export const CLASSES: readonly OperationClass[] = [
   'compensatable',
   'irreversible',
 ];
-export const MECHANISMS: readonly Mechanism[] = [
-  'none',
-  'native-key',
-  'dedup-table',
-  'content-address',
-  'unique-insert',
-  'saga',
-  'fail-closed',
-];
+export const MECHANISMS: readonly Mechanism[] = VOCABULARY;
 const SEVERITIES: readonly Severity[] = ['error', 'warning', 'info'];
 
 function cmp(a: string | number | null | undefined, b: string | number | null | undefined): number {
