@@ -176,7 +176,7 @@ const STORE_OPTIONS: TypeMember[] = [
     optional: true,
     type: 'DedupStore',
     docs: [
-      'Dedup store (SOP Step 6) for the writes here that have no native key; without one, only those',
+      'Dedup store for the writes here that have no native key; without one, only those',
       'writes are unavailable (calling one does not compile).',
     ],
   },

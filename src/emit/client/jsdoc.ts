@@ -75,8 +75,8 @@ export function classDoc(use: ClassDocUse, clientClass: string): string {
   const lines = ['Typed client: one method per operation. Reads are plain calls.'];
   if (use.writes) {
     lines.push(
-      'A write is made safe to retry by the mechanism its doc names (SOP Step 6) and resolves to',
-      '`{ result, wasReplay, originalCalledAt }` (SOP Step 7). Its key option (SOP Step 3):',
+      'A write is made safe to retry by the mechanism its doc names and resolves to',
+      '`{ result, wasReplay, originalCalledAt }`. Its key option:',
       '- `{ key }`: a key persisted in your state before the call, reused on every retry.',
     );
     if (use.scope)
