@@ -3,6 +3,7 @@ import { defineConfig } from 'vitest/config';
 
 const runtime = fileURLToPath(new URL('./src/runtime/index.ts', import.meta.url));
 const langgraph = fileURLToPath(new URL('./src/runtime/langgraph/index.ts', import.meta.url));
+const support = fileURLToPath(new URL('./src/runtime/support.ts', import.meta.url));
 
 // The main suite (`npm test`): needs only the repository, node_modules and the database binaries that
 // test/setup/services.ts provides. The shared-corpus tests run in their own suite (vitest.corpus.config.ts).
@@ -12,6 +13,7 @@ export default defineConfig({
     alias: [
       { find: /^(?:@idemgen\/runtime|idemgen\/runtime)$/, replacement: runtime },
       { find: /^(?:@idemgen\/runtime|idemgen\/runtime)\/langgraph$/, replacement: langgraph },
+      { find: /^@idemgen\/runtime\/support$/, replacement: support },
     ],
   },
   test: {

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Generation benchmark (DESIGN §7: benchmarks are scripts, never timed tests): `idemgen generate` with the
+// Generation benchmark (README.md: benchmarks are scripts, never timed tests): `idemgen generate` with the
 // default config (the built CLI, --no-cache, run in an empty folder) vs `openapi-typescript` (types only) on
 // Stripe, GitHub and Microsoft Graph, with the bytes of each artifact (tools per format) beside o-ts's. Every run is a fresh child process under /usr/bin/time (wall seconds, user+system CPU seconds, peak
 // RSS); both tools read the same file and write their output to a fresh temporary folder. Runs alternate

@@ -1,5 +1,5 @@
 /**
- * The library API of idemgen (`import { analyze } from 'idemgen'`). The runtime is `idemgen/runtime`.
+ * The library API of idemgen (`import { analyze } from 'idemgen'`). The runtime is `@idemgen/runtime`.
  * The CLI is not part of it (its entry is `cli/main.ts`, loaded by `bin/idemgen.js`), so a library user
  * never loads yargs.
  */

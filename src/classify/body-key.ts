@@ -1,5 +1,5 @@
 /**
- * The key as a request-body field (SOP §3 Step 1): searched in every request media type in declaration
+ * The key as a request-body field (docs/concepts.md#mechanisms): searched in every request media type in declaration
  * order (`application/json`, `+json` vendor types, form-urlencoded, multipart — the IR made Swagger 2.0
  * `body`/`formData` parameters one of these),
  * through `$ref`s, `allOf`, every `oneOf`/`anyOf` variant and nested objects (schema-fields.ts).

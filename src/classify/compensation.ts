@@ -1,5 +1,5 @@
 /**
- * Step 3: is the effect compensatable? (SOP §3 Step 1 third question → OP-5 saga.) Explicit
+ * Step 3: is the effect compensatable? (docs/concepts.md#mechanisms → OP-5 saga.) Explicit
  * (`x-compensation`, config) or an inferred inverse operation in the same API.
  */
 import { isObject } from '../json-pointer/refs.js';

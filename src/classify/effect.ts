@@ -1,5 +1,5 @@
 /**
- * Step 0: does the operation have a side effect? (DESIGN §4; SOP §1 "do not activate when the tool
+ * Step 0: does the operation have a side effect? (docs/concepts.md#mechanisms; docs/concepts.md#side-effects "do not activate when the tool
  * is read-only"). Every conclusion carries the rule that produced it.
  */
 import type { HttpOperation, Operation, ToolOperation } from '../ir/types.js';
@@ -171,7 +171,7 @@ function toolEffect(op: ToolOperation, ctx: ClassifyContext): EffectResult {
     );
   if (reasons.length > 0) return { effect: 'write', reasons };
   // A read verb with no write evidence reads, even without MCP annotations: the name is the only
-  // statement the author made (DESIGN §4 step 0); the MCP default applies when nothing is said.
+  // statement the author made (docs/concepts.md#mechanisms); the MCP default applies when nothing is said.
   if (verb?.kind === 'read') {
     const note =
       op.format === 'mcp' && a === undefined ? ' (no annotations: annotate readOnlyHint to make it explicit)' : '';

@@ -25,7 +25,7 @@ export function addEntryFindings(entry: PlanEntry, ctx: ClassifyContext): void {
   const query = queryEvidence(entry, ctx);
   if (query && op.kind === 'http') {
     // OP-1 is safe either way (the API dedupes), so a query-looking native-key POST is only a note.
-    const severity = entry.mechanism === 'OP-1' ? 'info' : undefined;
+    const severity = entry.mechanism === 'native-key' ? 'info' : undefined;
     addFinding(
       ctx,
       'probable_query_post',
@@ -52,11 +52,11 @@ export function addEntryFindings(entry: PlanEntry, ctx: ClassifyContext): void {
       { severity, hint },
     );
   }
-  if (entry.mechanism === 'OP-5' && entry.compensation === undefined) {
+  if (entry.mechanism === 'saga' && entry.compensation === undefined) {
     addFinding(
       ctx,
       'compensation_target_missing',
-      `${op.key} is set to OP-5 but no compensating operation is named or inferred`,
+      `${op.key} is set to saga but no compensating operation is named or inferred`,
       at,
     );
   }

@@ -1,8 +1,9 @@
 /**
- * One operation through the SOP decision tree (DESIGN §4): effect → native key → owned store →
+ * One operation through the mechanism order (docs/concepts.md#mechanisms): effect → native key → owned store →
  * compensatable → irreversible; the first step that decides wins. Overrides apply on top.
  */
 import type { OperationOverride } from '../config/types.js';
+import { mechanismOf } from '../config/vocabulary.js';
 import type { Operation } from '../ir/types.js';
 import { findCompensation } from './compensation.js';
 import { addFinding, findOverride, reason, type ClassifyContext } from './context.js';
@@ -32,11 +33,11 @@ interface Decision {
 
 export const CLASS_OF: Readonly<Record<Mechanism, OperationClass>> = {
   none: 'read-only',
-  'OP-1': 'native-key',
-  'OP-2': 'owned-store',
-  'OP-3': 'owned-store',
-  'OP-4': 'owned-store',
-  'OP-5': 'compensatable',
+  'native-key': 'native-key',
+  'dedup-table': 'owned-store',
+  'content-address': 'owned-store',
+  'unique-insert': 'owned-store',
+  saga: 'compensatable',
   'fail-closed': 'irreversible',
   'method-idempotent': 'method-idempotent',
 };
@@ -57,7 +58,7 @@ function decideTree(op: Operation, ctx: ClassifyContext): Decision {
   if (native)
     return {
       class: 'native-key',
-      mechanism: 'OP-1',
+      mechanism: 'native-key',
       carrier: native.carrier,
       ttlSeconds: native.ttlSeconds,
       reasons: native.reasons,
@@ -65,14 +66,14 @@ function decideTree(op: Operation, ctx: ClassifyContext): Decision {
   const owned = findOwnedStore(op, ctx);
   // A content-addressed PUT to our own store keeps OP-3 (create-if-absent also detects a lost first write).
   const method = methodSemantics(op);
-  if (method.kind === 'idempotent' && owned?.mechanism !== 'OP-3')
+  if (method.kind === 'idempotent' && owned?.mechanism !== 'content-address')
     return { class: 'method-idempotent', mechanism: 'method-idempotent', carrier: null, reasons: method.reasons };
   if (owned) return { class: 'owned-store', mechanism: owned.mechanism, carrier: null, reasons: owned.reasons };
   const comp = findCompensation(op, ctx);
   if (comp)
     return {
       class: 'compensatable',
-      mechanism: 'OP-5',
+      mechanism: 'saga',
       carrier: null,
       compensation: comp.compensation,
       reasons: comp.reasons,
@@ -87,14 +88,16 @@ function decideTree(op: Operation, ctx: ClassifyContext): Decision {
   };
 }
 
-/** `config.overrides` beat every inferred step (DESIGN §4 "overridable"). */
+/** `config.overrides` beat every inferred step (docs/concepts.md#mechanisms "overridable"). */
 function decide(op: Operation, ctx: ClassifyContext): Decision {
   const found = findOverride(ctx.config, op);
   const tree = decideTree(op, ctx);
   if (!found) return tree;
   const { key, override } = found;
   const at = `config.overrides["${key}"]`;
-  const mechanism = override.mechanism ?? (override.carrier ? 'OP-1' : tree.mechanism);
+  const mechanism =
+    (override.mechanism === undefined ? undefined : mechanismOf(override.mechanism)) ??
+    (override.carrier ? 'native-key' : tree.mechanism);
   if (mechanism === tree.mechanism && override.carrier === undefined) return tree;
   if (mechanism === 'method-idempotent' && op.kind !== 'http') {
     // A tool has no HTTP method whose semantics could make a repeat harmless.
@@ -113,13 +116,13 @@ function decide(op: Operation, ctx: ClassifyContext): Decision {
     carrier: null,
     reasons: [reason('override_mechanism', `${at} sets mechanism ${mechanism}`)],
   };
-  if (mechanism === 'OP-1') {
+  if (mechanism === 'native-key') {
     d.carrier = override.carrier ? completeCarrier(override.carrier) : (tree.carrier ?? defaultCarrier(op));
     if (override.carrier)
       d.reasons.push(reason('override_carrier', `${at}.carrier = ${override.carrier.in} ${override.carrier.name}`));
-    if (tree.mechanism === 'OP-1') d.ttlSeconds = tree.ttlSeconds;
+    if (tree.mechanism === 'native-key') d.ttlSeconds = tree.ttlSeconds;
   }
-  if (mechanism === 'OP-5') {
+  if (mechanism === 'saga') {
     const comp = tree.compensation ?? findCompensation(op, ctx)?.compensation;
     if (comp !== undefined) d.compensation = comp;
   }
@@ -128,9 +131,9 @@ function decide(op: Operation, ctx: ClassifyContext): Decision {
 
 function defaultKeyStrategy(op: Operation, d: Decision): KeyStrategy | null {
   if (d.mechanism === 'none' || d.mechanism === 'method-idempotent') return null;
-  if (d.mechanism === 'OP-3') return 'content';
+  if (d.mechanism === 'content-address') return 'content';
   if (op.kind === 'tool') return 'intent';
-  if (d.mechanism === 'OP-5' || d.mechanism === 'fail-closed') return 'intent';
+  if (d.mechanism === 'saga' || d.mechanism === 'fail-closed') return 'intent';
   return 'caller';
 }
 
@@ -142,7 +145,7 @@ function applyTail(
   override?: OperationOverride,
 ): void {
   const defaultTtl = op.kind === 'tool' ? ctx.config.tools.defaultTtlSeconds : ctx.config.defaultTtlSeconds;
-  const ttl = override?.ttlSeconds ?? (d.mechanism === 'OP-1' && op.kind === 'http' ? d.ttlSeconds : defaultTtl);
+  const ttl = override?.ttlSeconds ?? (d.mechanism === 'native-key' && op.kind === 'http' ? d.ttlSeconds : defaultTtl);
   // Nothing is remembered for `method-idempotent`: no window to state.
   if (ttl !== undefined && d.mechanism !== 'none' && d.mechanism !== 'method-idempotent') entry.ttlSeconds = ttl;
   if (d.compensation !== undefined) entry.compensation = d.compensation;
@@ -179,7 +182,7 @@ export function classifyOperation(op: Operation, ctx: ClassifyContext): PlanEntr
     reasons: [...d.reasons],
   });
   if (op.kind === 'tool') {
-    entry.toolBoundary = 'OP-7';
+    entry.toolBoundary = 'tool-dedup';
     entry.reasons.push(
       reason(
         'tool_boundary',

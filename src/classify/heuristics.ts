@@ -6,13 +6,13 @@ import type { ResolvedConfig } from '../config/types.js';
 import { BUILTIN_PROVIDERS, type Provider } from './providers.js';
 
 /**
- * Write verbs that name a durable state change on their own: SOP §1's side-effect verbs and their strong
+ * Write verbs that name a durable state change on their own: the write verbs (docs/concepts.md#side-effects) and their strong
  * kin. The code and annotation audits (audit-code, audit-mcp), which cannot see the effect, only judge
  * names built on these; the classifier counts the softer ones below as well. `toggle` is here: repeating
  * it undoes it.
  */
 export const EFFECT_VERBS: ReadonlySet<string> = new Set([
-  // SOP §1, verbatim
+  // docs/concepts.md#side-effects, verbatim
   'send',
   'create',
   'charge',
@@ -129,10 +129,10 @@ const SOFT_WRITE_VERBS: readonly string[] = [
   'message',
 ];
 
-/** Side-effect verbs for the classifier (SOP §1 and kin). */
+/** Side-effect verbs for the classifier (docs/concepts.md#side-effects and kin). */
 const WRITE_VERBS: readonly string[] = [...EFFECT_VERBS, ...SOFT_WRITE_VERBS];
 
-/** Read verbs: a name starting with one of these and no write evidence reads (DESIGN §4 step 0). */
+/** Read verbs: a name starting with one of these and no write evidence reads (docs/concepts.md#mechanisms). */
 const READ_VERBS: readonly string[] = [
   'get',
   'list',
@@ -182,7 +182,7 @@ const READ_VERBS: readonly string[] = [
  *  - `Idempotency-Key` (IETF draft-ietf-httpapi-idempotency-key-header; Adyen, Stripe docs),
  *    `x-apideck-idempotency-key` (89 Apideck ops), `x-idempotency-key` (Open Banking UK, 24 h);
  *  - `X-Amz-Client-Token` / `X-Amzn-Client-Token`: AWS client tokens ("ensure the idempotency of the
- *    request"; SOP §3 Step 1 "AWS SDK with client tokens");
+ *    request"; docs/concepts.md#mechanisms "AWS SDK with client tokens");
  *  - `PayPal-Request-Id`, `I-Twilio-Idempotency-Token`, `Cko-Idempotency-Key` (Checkout.com).
  * Deliberately NOT keys: `X-Request-Id` (tracing; Conjur: "so it can be tracked"), `client-request-id`
  * and `x-ms-client-request-id` (Azure: "recorded in the analytics logs for troubleshooting and
@@ -207,7 +207,7 @@ const KEY_HEADER_PATTERN = /(^|[-_])idempotency[-_]?(key|token)$/i;
  * Body/form/query field names that carry a key. `IdempotencyKey` is Twilio's form field (Payments);
  * `idempotency_key` Square (≤ 45) and Plaid; `ClientToken`/`clientToken`/`ClientRequestToken`/
  * `IdempotencyToken` are AWS idempotency tokens; `clientRequestId` Google Dataflow ("re-used across
- * retried attempts"); `MessageDeduplicationId` SQS (SOP §7); `deduplication-id` an SMS API ("the
+ * retried attempts"); `MessageDeduplicationId` SQS (docs/concepts.md); `deduplication-id` an SMS API ("the
  * submission will succeed … indistinguishable from a non-duplicated submission").
  * Deliberately NOT keys: `client_token` (Klarna/Stripe: a token handed to a JS SDK), `request_id`
  * and `requestId` ("unique request identifier for tracking"), `external_id` (a business reference).
@@ -294,7 +294,7 @@ export const CONTENT_PARAMS: readonly string[] = [
   'oid',
 ];
 
-/** Verb → inverse verbs for OP-5 pairs (DESIGN §4 step 3). `send` has none on purpose. */
+/** Verb → inverse verbs for OP-5 pairs (docs/concepts.md#mechanisms). `send` has none on purpose. */
 export const INVERSE_VERBS: Readonly<Record<string, readonly string[]>> = {
   create: ['delete', 'remove', 'destroy'],
   add: ['remove', 'delete'],

@@ -1,6 +1,6 @@
 /**
  * Stage 3: ApiModel[] → Plan. Pure (no I/O, clock or randomness): same input → same plan.
- * Every write goes through the SOP decision tree (entry.ts); findings are sorted for stable output.
+ * Every write goes through the mechanism order (docs/concepts.md#mechanisms) (entry.ts); findings are sorted for stable output.
  */
 import type { ResolvedConfig } from '../config/types.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
@@ -47,7 +47,7 @@ export function classify(apis: ApiModel[], config: ResolvedConfig): Plan {
   // One run's memos: they go with this call, while the documents they are keyed by live on through emit.
   const memo = new ClassifyMemo();
   const planned = apis.map((api) => classifyApi(api, config, diagnostics, memo));
-  // SOP OP-6: keys that cannot survive a framework resume (LangGraph node re-runs) are findings too.
+  // docs/concepts.md#checkpoint-keys: keys that cannot survive a framework resume (LangGraph node re-runs) are findings too.
   for (const p of planned) diagnostics.push(...checkResumeSafety(p.entries, { severities: config.severities }));
   return { apis: planned, diagnostics: sortDiagnostics(diagnostics) };
 }

@@ -1,5 +1,5 @@
 /**
- * Step 1: does the downstream API accept an idempotency key? (SOP §3 Step 1 → OP-1.)
+ * Step 1: does the downstream API accept an idempotency key? (docs/concepts.md#mechanisms → OP-1.)
  * Evidence strongest first: vendor extension, declared header, body/form/query field, provider
  * registry. The config override is applied by the caller before this runs.
  */
@@ -244,7 +244,7 @@ const POSSIBLE_CARRIERS = memoSlot('possible key carriers', () => new WeakMap<Ht
  */
 export function reportPossibleKeyCarriers(entry: PlanEntry, ctx: ClassifyContext): void {
   const op = entry.operation;
-  if (op.kind !== 'http' || entry.effect !== 'write' || entry.mechanism === 'OP-1') return;
+  if (op.kind !== 'http' || entry.effect !== 'write' || entry.mechanism === 'native-key') return;
   if (findOverride(ctx.config, op) !== undefined) return;
   const found: PossibleField[] = [];
   for (const p of ctx.memo.get(POSSIBLE_CARRIERS).get(op) ?? [])
@@ -253,7 +253,7 @@ export function reportPossibleKeyCarriers(entry: PlanEntry, ctx: ClassifyContext
   if (!first) return;
   const name = first.path.join('.');
   const carrier = first.path.length > 1 ? { in: first.in, name, path: first.path } : { in: first.in, name };
-  const override = { overrides: { [op.key]: { mechanism: 'OP-1', carrier } } };
+  const override = { overrides: { [op.key]: { mechanism: 'native-key', carrier } } };
   const others =
     found.length > 1
       ? `; also ${found

@@ -1,5 +1,5 @@
 /**
- * Step 2: do we own the store being written to? (SOP §3 Step 1 second question; Step 2 tree:
+ * Step 2: do we own the store being written to? (docs/concepts.md#mechanisms; Step 2 tree:
  * content identity → OP-3, single-row insert → OP-4, otherwise → OP-2.)
  */
 import picomatch from 'picomatch';
@@ -12,7 +12,7 @@ import { hostOf } from './providers.js';
 import type { Mechanism, Reason } from './types.js';
 
 export interface OwnedResult {
-  mechanism: Extract<Mechanism, 'OP-2' | 'OP-3' | 'OP-4'>;
+  mechanism: Extract<Mechanism, 'dedup-table' | 'content-address' | 'unique-insert'>;
   reasons: Reason[];
 }
 
@@ -78,13 +78,19 @@ export function findOwnedStore(op: Operation, ctx: ClassifyContext): OwnedResult
   if (op.kind === 'http') {
     const content = contentIdentity(op);
     if (content)
-      return { mechanism: 'OP-3', reasons: [...reasons, reason('owned_content_identity', content, op.source.pointer)] };
+      return {
+        mechanism: 'content-address',
+        reasons: [...reasons, reason('owned_content_identity', content, op.source.pointer)],
+      };
     const create = singleCreate(op, ctx);
     if (create)
-      return { mechanism: 'OP-4', reasons: [...reasons, reason('owned_single_insert', create, op.source.pointer)] };
+      return {
+        mechanism: 'unique-insert',
+        reasons: [...reasons, reason('owned_single_insert', create, op.source.pointer)],
+      };
   }
   return {
-    mechanism: 'OP-2',
+    mechanism: 'dedup-table',
     reasons: [
       ...reasons,
       reason(

@@ -1,5 +1,5 @@
 /**
- * Prose-only idempotency (SOP §3 Step 1): the description promises that the API deduplicates by a key,
+ * Prose-only idempotency (docs/concepts.md#mechanisms): the description promises that the API deduplicates by a key,
  * but nothing declares where the key goes. That is not evidence enough for OP-1 (the name and place of
  * the key are guesses), so the operation keeps its class and the audit offers the override to paste.
  */
@@ -31,11 +31,13 @@ function prosePromise(op: HttpOperation): { quote: string; header: string } | un
 /** Info finding with a ready-to-paste `overrides` entry for a write that found no carrier. */
 export function reportProseOnlyKey(entry: PlanEntry, ctx: ClassifyContext): void {
   const op = entry.operation;
-  if (op.kind !== 'http' || entry.effect !== 'write' || entry.mechanism === 'OP-1') return;
+  if (op.kind !== 'http' || entry.effect !== 'write' || entry.mechanism === 'native-key') return;
   if (findOverride(ctx.config, op) !== undefined) return;
   const promise = prosePromise(op);
   if (!promise) return;
-  const override = { overrides: { [op.key]: { mechanism: 'OP-1', carrier: { in: 'header', name: promise.header } } } };
+  const override = {
+    overrides: { [op.key]: { mechanism: 'native-key', carrier: { in: 'header', name: promise.header } } },
+  };
   addFinding(
     ctx,
     'prose_only_idempotency',

@@ -1,6 +1,6 @@
 /**
  * Providers that accept an idempotency key without declaring it in their OpenAPI documents
- * (DESIGN §4 step 1, last evidence). Keyed by server host; each entry cites the vendor's own page.
+ * (docs/concepts.md#mechanisms, last evidence). Keyed by server host; each entry cites the vendor's own page.
  * `config.heuristics.providers` adds to this list.
  */
 import picomatch from 'picomatch';

@@ -1,6 +1,6 @@
 /**
  * Rule `probable_query_post`: a POST whose name says it reads (`POST /accounts/get`, `/v2/catalog/search`,
- * `/orders/batch-retrieve`). DESIGN §4 step 0 keeps it a write — only config or `x-idempotency: exempt`
+ * `/orders/batch-retrieve`). docs/concepts.md#mechanisms keeps it a write — only config or `x-idempotency: exempt`
  * may declare a POST a query — so this is a finding with a ready-to-paste override, never a reclassification.
  */
 import type { HttpOperation } from '../ir/types.js';

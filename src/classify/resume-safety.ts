@@ -4,8 +4,8 @@ import { stateKeyField } from '../runtime/langgraph/state-field.js';
 
 /**
  * Audit rule `key_not_resume_safe`: would the key of this write survive a framework resume
- * (a LangGraph node body re-runs from the top, SOP §2.1 / OP-6) and still tell new intents apart
- * (SOP Case 2)? Pure: entries in, diagnostics out, in entry order.
+ * (a LangGraph node body re-runs from the top, docs/concepts.md#outcomes / OP-6) and still tell new intents apart
+ * (docs/concepts.md#repeated-intent)? Pure: entries in, diagnostics out, in entry order.
  */
 export const KEY_NOT_RESUME_SAFE = 'key_not_resume_safe';
 
@@ -40,7 +40,7 @@ function checkCaller(entry: PlanEntry, fields: ReadonlySet<string> | undefined):
 
 function checkContent(entry: PlanEntry): Finding | undefined {
   // OP-3 writes are content-addressed: the same content *is* the same effect.
-  if (entry.mechanism === 'OP-3') return undefined;
+  if (entry.mechanism === 'content-address') return undefined;
   return {
     severity: 'warning',
     message: `${entry.operation.key}: a content key swallows a new intent with the same arguments (a second, wanted send is dropped)`,
@@ -49,7 +49,7 @@ function checkContent(entry: PlanEntry): Finding | undefined {
 }
 
 function checkMissing(entry: PlanEntry): Finding | undefined {
-  if (entry.mechanism === 'OP-3') return undefined;
+  if (entry.mechanism === 'content-address') return undefined;
   return {
     severity: 'error',
     message: `${entry.operation.key}: side-effecting operation without a key strategy; a resumed node body repeats the call`,

@@ -36,7 +36,7 @@ export interface PlanEntry {
   class: OperationClass;
   mechanism: Mechanism;
   /** Tools exposed through MCP are deduped at the tool boundary on top of their class. */
-  toolBoundary?: 'OP-7';
+  toolBoundary?: 'tool-dedup';
   carrier: Carrier | null;
   keyStrategy: KeyStrategy | null;
   ttlSeconds?: number;

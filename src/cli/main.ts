@@ -168,7 +168,7 @@ function buildParser(
           .option('json', { type: 'boolean' })
           .option('saga-table', {
             type: 'string',
-            describe: 'Also list stale OP-5 saga rows of this table (external id, compensation)',
+            describe: 'Also list stale saga rows of this table (external id, compensation)',
           })
           .option('resolve', { type: 'string', describe: 'Key of the row to resolve' })
           .option('as', {

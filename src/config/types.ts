@@ -1,5 +1,5 @@
 import type { InputEntry } from './api-names.js';
-import type { CarrierInput, KeyStrategy, Mechanism } from './vocabulary.js';
+import type { CarrierInput, KeyStrategy, MechanismInput } from './vocabulary.js';
 import type { Severity } from '../diagnostics/diagnostic.js';
 
 export type Dialect = 'postgres' | 'sqlite' | 'mysql';
@@ -7,7 +7,8 @@ export type Dialect = 'postgres' | 'sqlite' | 'mysql';
 /** Per-operation override, matched by operation key (`POST /v1/charges`, `tool:send_email`) or operationId/name. */
 export interface OperationOverride {
   effect?: 'read' | 'write';
-  mechanism?: Mechanism;
+  /** A mechanism name; its SOP number (`OP-1`…`OP-5`) is accepted as an alias. */
+  mechanism?: MechanismInput;
   carrier?: CarrierInput | null;
   keyStrategy?: KeyStrategy;
   ttlSeconds?: number;

@@ -3,7 +3,7 @@ import { diagnostic, type Diagnostic } from '../diagnostics/diagnostic.js';
 import { appendPointer } from '../json-pointer/pointer.js';
 import { checkApiName, checkInputs } from './api-names.js';
 import { TOOL_FILE_FORMATS } from './types.js';
-import { KEY_STRATEGIES, MECHANISMS } from './vocabulary.js';
+import { KEY_STRATEGIES, mechanismOf } from './vocabulary.js';
 
 const TOP_KEYS = new Set([
   '$schema',
@@ -25,7 +25,6 @@ const TOP_KEYS = new Set([
 ]);
 const SELECT_KEYS = new Set(['include', 'exclude', 'readOnly', 'writesOnly']);
 const DIALECTS = new Set(['postgres', 'sqlite', 'mysql']);
-const MECHANISM_NAMES = new Set<string>(MECHANISMS);
 const STRATEGIES = new Set<string>(KEY_STRATEGIES);
 const SEVERITIES = new Set(['error', 'warning', 'info', 'off']);
 
@@ -85,8 +84,13 @@ function checkOverrides(value: unknown, pointer: string, out: Diagnostic[], file
       bad(out, file, p, `override for "${op}" must be an object`);
       continue;
     }
-    if (o.mechanism !== undefined && !MECHANISM_NAMES.has(String(o.mechanism)))
-      bad(out, file, `${p}/mechanism`, `Unknown mechanism "${String(o.mechanism)}"`);
+    if (o.mechanism !== undefined && mechanismOf(String(o.mechanism)) === undefined)
+      bad(
+        out,
+        file,
+        `${p}/mechanism`,
+        `Unknown mechanism "${String(o.mechanism)}" (one of native-key, dedup-table, content-address, unique-insert, saga, method-idempotent, fail-closed, none; OP-1…OP-5 also work)`,
+      );
     if (o.keyStrategy !== undefined && !STRATEGIES.has(String(o.keyStrategy)))
       bad(out, file, `${p}/keyStrategy`, `Unknown key strategy "${String(o.keyStrategy)}"`);
     if (o.effect !== undefined && o.effect !== 'read' && o.effect !== 'write')

@@ -4,14 +4,51 @@
  * never imports the classifier; `classify/types.ts` re-exports them for its readers.
  */
 
-export const MECHANISMS = ['none', 'OP-1', 'OP-2', 'OP-3', 'OP-4', 'OP-5', 'fail-closed', 'method-idempotent'] as const;
+/** How a write is kept to one effect; docs/concepts.md describes each. */
+export const MECHANISMS = [
+  'none',
+  'native-key',
+  'dedup-table',
+  'content-address',
+  'unique-insert',
+  'saga',
+  'method-idempotent',
+  'fail-closed',
+] as const;
 export type Mechanism = (typeof MECHANISMS)[number];
+
+/** The SOP's numbers for the mechanisms, still accepted in config (`mechanism: OP-1`) and printed by the audit. */
+const SOP_NUMBERS = {
+  'native-key': 'native-key',
+  'dedup-table': 'dedup-table',
+  'content-address': 'content-address',
+  'unique-insert': 'unique-insert',
+  saga: 'saga',
+} as const satisfies Partial<Record<Mechanism, string>>;
+type SopNumber = (typeof SOP_NUMBERS)[keyof typeof SOP_NUMBERS];
+
+/** A mechanism as a user may write it: its name or its SOP number. */
+export type MechanismInput = Mechanism | SopNumber;
+
+const BY_NUMBER = new Map<string, Mechanism>(Object.entries(SOP_NUMBERS).map(([m, n]) => [n, m as Mechanism]));
+const NAMES = new Set<string>(MECHANISMS);
+
+/** The mechanism a name or SOP number stands for; `undefined` for anything else. */
+export function mechanismOf(input: string): Mechanism | undefined {
+  return NAMES.has(input) ? (input as Mechanism) : BY_NUMBER.get(input);
+}
+
+/** `native-key (OP-1)`, or the bare name when the SOP gives it no number. */
+export function mechanismLabel(m: Mechanism): string {
+  const n = (SOP_NUMBERS as Partial<Record<Mechanism, string>>)[m];
+  return n ? `${m} (${n})` : m;
+}
 
 export const KEY_STRATEGIES = ['caller', 'intent', 'content'] as const;
 export type KeyStrategy = (typeof KEY_STRATEGIES)[number];
 
 /**
- * Where the key travels to a native-key API (SOP Step 4). `argument` = a tool input property.
+ * Where the key travels to a native-key API (docs/concepts.md#carriers). `argument` = a tool input property.
  *
  * `path` is the exact place the key is written, as plain data for every consumer (generated clients,
  * tool handlers that map the flat `idempotency_key` argument back, the audit):

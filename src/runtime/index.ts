@@ -1,9 +1,8 @@
 /**
- * `idemgen/runtime` — the public API generated code and applications import. A leaf: nothing
- * here imports from the rest of idemgen (DESIGN §2).
+ * `@idemgen/runtime` — the public API generated code and applications import. A leaf: nothing
+ * here imports from the rest of idemgen (docs/concepts.md#layers).
  */
-export { canonicalJson, hashArgs, sha256Hex } from './core/canonical-json.js';
-export { callerKey, contentKey, intentKey, keySlotName, scopeString, validateKey } from './core/keys.js';
+export { callerKey, contentKey, intentKey, validateKey } from './core/keys.js';
 export type { IntentKeyInput, KeyLimits, KeyScope, StateSlot } from './core/keys.js';
 export {
   IdempotencyAmbiguousError,
@@ -24,6 +23,7 @@ export {
 } from './core/errors.js';
 export { notExecuted } from './core/run-tag.js';
 export type { RunTag } from './core/run-tag.js';
+export type { LegacyMechanism, MechanismInput } from './core/mechanism.js';
 export type { IdempotencyErrorContext } from './core/errors.js';
 export type {
   ClaimInput,
@@ -52,7 +52,6 @@ export type {
   StoreMechanism,
   TakeOverInput,
 } from './store/types.js';
-export { hasCapability, requireCapability } from './store/types.js';
 export { createMemoryStore } from './store/memory.js';
 // The driver stores are entry points of their own (`@idemgen/runtime/sqlite`, `/postgres`, `/mysql`,
 // `/redis`) that import their driver statically; this entry imports none of them.
@@ -60,7 +59,7 @@ export { openStore } from './store/open.js';
 export { checkStoreTables, migrateStore } from './store/migrate.js';
 export type { StoreTablesDdl } from './store/migrate.js';
 export { IdempotencyStoreSchemaError } from './store/sql/missing-table.js';
-export { createIdempotency, RETRY_SAFE_MECHANISMS } from './core/idempotency.js';
+export { createIdempotency } from './core/idempotency.js';
 export type { Idempotency, IdempotencyOptions, RunContext, RunRequest, RunResult } from './core/idempotency.js';
 export {
   corruptReport,
@@ -78,7 +77,6 @@ export type {
   StaleRow,
   StaleSaga,
 } from './core/reconcile.js';
-export { shapeOf } from './core/args-summary.js';
 export type { RecentSimilar, RecentSimilarOptions } from './core/recent-similar.js';
 export type { Summarize } from './core/args-summary.js';
 export type { CallOutcome } from './core/telemetry.js';
@@ -95,15 +93,21 @@ export type {
   ResponseType,
   RetryPolicy,
 } from './http/caller.js';
-export { digestBlobs } from './http/binary.js';
 export type { BinaryBody } from './http/binary.js';
-export { encodeForm } from './http/body.js';
 export { checkpoint, runSaga } from './saga/run.js';
 export { compensateSaga, reconcileSagas } from './saga/reconcile.js';
 export type { SagaReconcileOutcome } from './saga/reconcile.js';
 export type { CheckpointRequest, ReconcileVerdict, SagaHandlers, SagaRequest, SagaResult } from './saga/run.js';
-export * from './mcp/index.js';
-export { externalIdOf, headersOf, httpErrorOf, nativeResult, needStore, resolveKey } from './client/support.js';
+export { createDedupWindow, withIdempotency } from './mcp/index.js';
+export type {
+  DedupWindow,
+  MiddlewareErrorCode,
+  ReplayMeta,
+  ToolResultLike,
+  WindowEntry,
+  WithIdempotencyOptions,
+  WithMeta,
+} from './mcp/index.js';
 export type {
   CallerKey,
   CallOptions,
@@ -114,4 +118,3 @@ export type {
   NonEmptyScope,
   OmitKeyPath,
 } from './client/support.js';
-export * from './tools/index.js';

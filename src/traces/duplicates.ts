@@ -1,5 +1,5 @@
 /**
- * SOP §1's activation trigger, checked against what agents actually did: the same (tool, args hash)
+ * The write test (docs/concepts.md#side-effects), checked against what agents actually did: the same (tool, args hash)
  * more than once in one user turn; and Case 2's cross-turn near-duplicates — the same tool and
  * arguments (the idempotency key aside) in different turns of one conversation within a window
  * (default 60 s). For each repeat: did our runtime absorb it (replay, conflict, in flight: nothing

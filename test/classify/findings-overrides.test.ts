@@ -57,11 +57,22 @@ describe('findings', () => {
 });
 
 describe('overrides, key strategy, TTL', () => {
+  it('an override may spell the mechanism by its SOP number: OP-4 classifies as unique-insert, OP-5 as saga', () => {
+    const one = classifyOne(http('post', '/orders', { operationId: 'createOrder' }), {
+      config: { overrides: { createOrder: { mechanism: 'unique-insert' as const, table: 'orders' } } },
+    });
+    expect(one.entry).toMatchObject({ class: 'owned-store', mechanism: 'unique-insert' });
+    const two = classifyOne(http('post', '/orders', { operationId: 'createOrder' }), {
+      config: { overrides: { createOrder: { mechanism: 'saga' as const } } },
+    });
+    expect(two.entry).toMatchObject({ class: 'compensatable', mechanism: 'saga' });
+  });
+
   it('override mechanism OP-1 with a carrier, key strategy and TTL', () => {
     const config = {
       overrides: {
         sendSms: {
-          mechanism: 'OP-1' as const,
+          mechanism: 'native-key' as const,
           carrier: { in: 'body' as const, name: 'dedup_id', maxLength: 64 },
           keyStrategy: 'content' as const,
           ttlSeconds: 300,
@@ -71,7 +82,7 @@ describe('overrides, key strategy, TTL', () => {
     const { entry } = classifyOne(http('post', '/sms', { operationId: 'sendSms' }), { config });
     expect(entry).toMatchObject({
       class: 'native-key',
-      mechanism: 'OP-1',
+      mechanism: 'native-key',
       carrier: { in: 'body', name: 'dedup_id', maxLength: 64 },
       keyStrategy: 'content',
       ttlSeconds: 300,
@@ -81,13 +92,13 @@ describe('overrides, key strategy, TTL', () => {
 
   it('override by tool name and owned table', () => {
     const { entry } = classifyOne(tool('log_event'), {
-      config: { overrides: { log_event: { mechanism: 'OP-4', table: 'events' } } },
+      config: { overrides: { log_event: { mechanism: 'unique-insert', table: 'events' } } },
     });
     expect(entry).toMatchObject({
       class: 'owned-store',
-      mechanism: 'OP-4',
+      mechanism: 'unique-insert',
       ownedTable: 'events',
-      toolBoundary: 'OP-7',
+      toolBoundary: 'tool-dedup',
       keyStrategy: 'intent',
     });
   });

@@ -50,7 +50,7 @@ const carrierText = (c: { in: string; name: string }): string =>
   `${c.in} ${c.in === 'header' ? c.name.toLowerCase() : c.name}`;
 
 function predictedOf(e: PlanEntry): string {
-  return e.mechanism === 'OP-1' && e.carrier ? carrierText(e.carrier) : 'none';
+  return e.mechanism === 'native-key' && e.carrier ? carrierText(e.carrier) : 'none';
 }
 
 export async function runBenchmark(labels: Label[] = readLabels()): Promise<Outcome[]> {

@@ -133,7 +133,7 @@ const keys: KeyRow[] = [
 describe('new carrier shapes are OP-1 with the signals that carried them', () => {
   it.each(keys)('$shape ($key)', (row) => {
     const e = entryOf(plan, row.key);
-    expect(e).toMatchObject({ class: 'native-key', mechanism: 'OP-1', carrier: { in: row.in, path: row.path } });
+    expect(e).toMatchObject({ class: 'native-key', mechanism: 'native-key', carrier: { in: row.in, path: row.path } });
     expect(e.carrier?.firstSent).toBe(row.firstSent);
     const signals = e.reasons[0].signals?.join(' | ') ?? '';
     for (const s of row.signals) expect(signals).toContain(s);
@@ -158,7 +158,7 @@ const misses: [string, string][] = [
 describe('near misses are not carriers and raise no finding', () => {
   it.each(misses)('%s (%s)', (_, key) => {
     const e = entryOf(plan, key);
-    expect(e.mechanism).not.toBe('OP-1');
+    expect(e.mechanism).not.toBe('native-key');
     expect(e.carrier).toBeNull();
     expect(findingsOf(plan, key)).toEqual([]);
   });
@@ -198,7 +198,7 @@ describe('borderline evidence: possible_key_carrier with a paste-ready override'
     expect(json).toBeDefined();
     // Pasted into the config, the override makes it OP-1 with that carrier, and the finding goes away.
     const pasted = classify(apis, resolveConfig(JSON.parse(json!) as UserConfig));
-    expect(entryOf(pasted, key)).toMatchObject({ mechanism: 'OP-1', carrier: { in: where, name } });
+    expect(entryOf(pasted, key)).toMatchObject({ mechanism: 'native-key', carrier: { in: where, name } });
     expect(findingsOf(pasted, key)).toEqual([]);
   });
 });

@@ -220,7 +220,7 @@ describe('native key shapes (class, carrier in, full path)', () => {
   it.each(rows)('$shape: $key', (row) => {
     const e = entry(row.key);
     expect(e.class).toBe('native-key');
-    expect(e.mechanism).toBe('OP-1');
+    expect(e.mechanism).toBe('native-key');
     expect(e.carrier?.in).toBe(row.in);
     expect(e.carrier?.path).toEqual(row.path);
     expect(e.carrier?.required).toBe(row.required);
@@ -230,7 +230,7 @@ describe('native key shapes (class, carrier in, full path)', () => {
   it.each(['POST /error-object', 'POST /reported-token'])(
     'not a key: %s (an error object; a token reported after the fact)',
     (key) => {
-      expect(entry(key).mechanism).not.toBe('OP-1');
+      expect(entry(key).mechanism).not.toBe('native-key');
       expect(entry(key).carrier).toBeNull();
     },
   );
@@ -284,7 +284,9 @@ describe('native key shapes (class, carrier in, full path)', () => {
     expect(f?.severity).toBe('info');
     const pasted = JSON.parse(f!.hint!.slice(f!.hint!.indexOf('{'))) as { overrides: Record<string, unknown> };
     expect(pasted).toEqual({
-      overrides: { 'POST /prose-only': { mechanism: 'OP-1', carrier: { in: 'header', name: 'Idempotency-Key' } } },
+      overrides: {
+        'POST /prose-only': { mechanism: 'native-key', carrier: { in: 'header', name: 'Idempotency-Key' } },
+      },
     });
     // Pasted into a config, the override makes it OP-1 with that header as carrier.
     const again = classify(

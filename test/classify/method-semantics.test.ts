@@ -96,8 +96,8 @@ const ROWS: Row[] = [
   {
     name: 'override forces it away (back to the store)',
     op: http('delete', '/v1/customers/{customer}'),
-    config: { overrides: { 'DELETE /v1/customers/{customer}': { mechanism: 'OP-2' } } },
-    mechanism: 'OP-2',
+    config: { overrides: { 'DELETE /v1/customers/{customer}': { mechanism: 'dedup-table' } } },
+    mechanism: 'dedup-table',
   },
   {
     name: 'a native key still wins',
@@ -106,7 +106,7 @@ const ROWS: Row[] = [
         { name: 'Idempotency-Key', in: 'header', required: false, pointer: '/p', schema: { type: 'string' } },
       ],
     }),
-    mechanism: 'OP-1',
+    mechanism: 'native-key',
   },
   {
     name: 'an addressed PUT with an inverse DELETE needs no saga',
@@ -118,7 +118,7 @@ const ROWS: Row[] = [
     name: 'a content-addressed PUT to our own store keeps OP-3',
     op: http('put', '/blobs/{sha256}'),
     config: { owned: { paths: ['/blobs/**'] } },
-    mechanism: 'OP-3',
+    mechanism: 'content-address',
   },
   {
     name: 'our own store: an addressed DELETE needs no dedup row',

@@ -232,7 +232,7 @@ const cases: { rule: string; why: string; op: Operation; carrier: Carrier; ttl?:
 describe('step 1: native key', () => {
   it.each(cases)('$rule: $why', ({ rule, op, carrier, ttl, config }) => {
     const { entry } = classifyOne(op, { root, config });
-    expect(entry).toMatchObject({ class: 'native-key', mechanism: 'OP-1', keyStrategy: 'caller' });
+    expect(entry).toMatchObject({ class: 'native-key', mechanism: 'native-key', keyStrategy: 'caller' });
     expect(entry.carrier).toEqual(carrier);
     expect(rules(entry)).toContain(rule);
     expect(entry.ttlSeconds).toBe(ttl);
@@ -330,7 +330,7 @@ describe('step 1: native key', () => {
   ];
   it.each(notKeys)('not native: $why', ({ op }) => {
     const { entry } = classifyOne(op, { root });
-    expect(entry.mechanism).not.toBe('OP-1');
+    expect(entry.mechanism).not.toBe('native-key');
     expect(entry.carrier).toBeNull();
   });
 
@@ -345,8 +345,8 @@ describe('step 1: native key', () => {
     const { entry, plan } = classifyOne(op);
     expect(entry).toMatchObject({
       class: 'native-key',
-      mechanism: 'OP-1',
-      toolBoundary: 'OP-7',
+      mechanism: 'native-key',
+      toolBoundary: 'tool-dedup',
       keyStrategy: 'intent',
       carrier: { in: 'argument', name: 'idempotency_key', path: ['idempotency_key'], required: true, maxLength: 255 },
     });
@@ -359,7 +359,7 @@ describe('step 1: native key', () => {
       parameters: [header('Idempotency-Key', { pointer: '/paths/~1t/post/parameters/0' })],
     });
     const { entry, plan } = classifyOne(op);
-    expect(entry.mechanism).toBe('OP-1');
+    expect(entry.mechanism).toBe('native-key');
     expect(rules(entry)).toContain('native_extension');
     expect(plan.diagnostics.find((d) => d.code === 'extension_contradicts_header')).toMatchObject({
       severity: 'error',

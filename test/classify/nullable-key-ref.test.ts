@@ -46,6 +46,6 @@ it.each([false, true])('finds the key by its schema ref (nullable: %s)', async (
   const { apis, errors } = await loadApis(['refs.json'], dir);
   expect(errors).toEqual([]);
   const [entry] = classify(apis, resolveConfig()).apis[0].entries.filter((e) => e.operation.key === 'POST /transfers');
-  expect(entry.mechanism).toBe('OP-1');
+  expect(entry.mechanism).toBe('native-key');
   expect(entry.carrier).toMatchObject({ in: 'body', path: ['token'], maxLength: 64 });
 });

@@ -16,7 +16,7 @@ const blobPut = {
   content: [{ mediaType: 'application/octet-stream', schema: { type: 'string', format: 'binary' }, pointer: '/rb/c' }],
 };
 
-// Step 2 (SOP §3 Step 2: content identity → OP-3, single-row insert → OP-4, else OP-2).
+// Step 2 (docs/concepts.md#mechanisms Step 2: content identity → OP-3, single-row insert → OP-4, else OP-2).
 const owned: {
   rule: string;
   why: string;
@@ -30,28 +30,28 @@ const owned: {
     rule: 'owned_content_identity',
     why: 'content-addressed path {sha256}',
     op: http('put', '/artifacts/{sha256}'),
-    mechanism: 'OP-3',
+    mechanism: 'content-address',
     config: { owned: { hosts: ['api.example.com'] } },
   },
   {
     rule: 'owned_content_identity',
     why: 'PUT of an octet-stream body',
     op: http('put', '/files/{name}', { requestBody: blobPut }),
-    mechanism: 'OP-3',
+    mechanism: 'content-address',
     config: { owned: { paths: ['/files/**'] } },
   },
   {
     rule: 'owned_single_insert',
     why: 'POST answering 201',
     op: http('post', '/orders', { responses: [created] }),
-    mechanism: 'OP-4',
+    mechanism: 'unique-insert',
     config: { owned: { servers: ['https://api.example.com'] } },
   },
   {
     rule: 'owned_single_insert',
     why: 'POST to a collection returning the resource',
     op: http('post', '/notes', { responses: [okBody] }),
-    mechanism: 'OP-4',
+    mechanism: 'unique-insert',
     config: { owned: { tags: ['internal'] } },
     others: [http('get', '/notes/{id}')],
   },
@@ -59,20 +59,20 @@ const owned: {
     rule: 'owned_multi_step',
     why: 'an action on a resource',
     op: http('post', '/orders/{id}/fulfil', { responses: [okBody] }),
-    mechanism: 'OP-2',
+    mechanism: 'dedup-table',
     root: { 'x-idempotency-owner': 'self' },
   },
   {
     rule: 'owned_multi_step',
     why: 'operation-level x-idempotency-owner: self',
     op: http('patch', '/orders/{id}', { extensions: { 'x-idempotency-owner': 'self' } }),
-    mechanism: 'OP-2',
+    mechanism: 'dedup-table',
   },
   {
     rule: 'owned_multi_step',
     why: 'a tool marked self-owned',
     op: tool('record_event', { extensions: { 'x-idempotency-owner': 'self' } }),
-    mechanism: 'OP-2',
+    mechanism: 'dedup-table',
   },
 ];
 
@@ -82,7 +82,9 @@ describe('step 2: owned store', () => {
     const { entry } = classifyOne(withTag, { config, others, root });
     expect(entry).toMatchObject({ class: 'owned-store', mechanism, carrier: null });
     expect(rules(entry)).toEqual(expect.arrayContaining(['owned_store', rule]));
-    expect(entry.keyStrategy).toBe(mechanism === 'OP-3' ? 'content' : op.kind === 'tool' ? 'intent' : 'caller');
+    expect(entry.keyStrategy).toBe(
+      mechanism === 'content-address' ? 'content' : op.kind === 'tool' ? 'intent' : 'caller',
+    );
     expect(entry.ttlSeconds).toBe(86400);
   });
 
@@ -95,11 +97,11 @@ describe('step 2: owned store', () => {
 
   it('a native key wins over ownership (step 1 before step 2)', () => {
     const op = http('post', '/v1/charges', { servers: ['https://api.stripe.com'] });
-    expect(classifyOne(op, { config: { owned: { hosts: ['api.stripe.com'] } } }).entry.mechanism).toBe('OP-1');
+    expect(classifyOne(op, { config: { owned: { hosts: ['api.stripe.com'] } } }).entry.mechanism).toBe('native-key');
   });
 });
 
-// Step 3 (SOP §3 Step 1, third question → OP-5) and the fail-closed fallback.
+// Step 3 (docs/concepts.md#mechanisms Step 1, third question → OP-5) and the fail-closed fallback.
 const comp: { rule: string; why: string; op: Operation; others: Operation[]; compensation: string; config?: object }[] =
   [
     {
@@ -167,7 +169,7 @@ describe('step 3: compensatable', () => {
     const { entry } = classifyOne(op, { others, config });
     expect(entry).toMatchObject({
       class: 'compensatable',
-      mechanism: 'OP-5',
+      mechanism: 'saga',
       compensation,
       keyStrategy: 'intent',
       carrier: null,
@@ -194,9 +196,9 @@ describe('step 3: compensatable', () => {
 
   it('compensation_target_missing: OP-5 forced by config with nothing to undo with', () => {
     const { entry, plan } = classifyOne(http('post', '/wires'), {
-      config: { overrides: { 'POST /wires': { mechanism: 'OP-5' } } },
+      config: { overrides: { 'POST /wires': { mechanism: 'saga' } } },
     });
-    expect(entry.mechanism).toBe('OP-5');
+    expect(entry.mechanism).toBe('saga');
     expect(codes(plan)).toContain('compensation_target_missing');
   });
 

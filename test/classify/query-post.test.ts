@@ -65,7 +65,7 @@ describe('probable_query_post', () => {
       ],
     });
     const { entry, plan } = classifyOne(op);
-    expect(entry.mechanism).toBe('OP-1');
+    expect(entry.mechanism).toBe('native-key');
     expect(plan.diagnostics.find((d) => d.code === 'probable_query_post')?.severity).toBe('info');
   });
 

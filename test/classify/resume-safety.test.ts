@@ -23,7 +23,7 @@ describe('checkResumeSafety (key_not_resume_safe)', () => {
     { name: 'read-only tool', entry: entry('get_user', 'none', null), severity: null },
     {
       name: 'content key on a content-addressed write (OP-3)',
-      entry: entry('put_blob', 'OP-3', 'content'),
+      entry: entry('put_blob', 'content-address', 'content'),
       severity: null,
     },
     {
@@ -34,20 +34,20 @@ describe('checkResumeSafety (key_not_resume_safe)', () => {
     },
     {
       name: 'caller key whose slot the state declares',
-      entry: entry('send_email', 'OP-2', 'caller'),
+      entry: entry('send_email', 'dedup-table', 'caller'),
       stateFields: ['messages', 'send_email_idempotency_key'],
       severity: null,
     },
     {
       name: 'caller key with no persisted slot in the declared state',
-      entry: entry('send_email', 'OP-2', 'caller'),
+      entry: entry('send_email', 'dedup-table', 'caller'),
       stateFields: ['messages', 'email_key'],
       severity: 'warning',
       says: /no persisted state slot "send_email_idempotency_key"/,
     },
     {
       name: 'caller key, state unknown: a reminder',
-      entry: entry('send_email', 'OP-2', 'caller'),
+      entry: entry('send_email', 'dedup-table', 'caller'),
       severity: 'info',
       says: /send_email_idempotency_key/,
     },

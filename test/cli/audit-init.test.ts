@@ -25,7 +25,7 @@ describe('idemgen audit', () => {
     const order = report.operations.map((o) => `${o.source.file}\0${o.key}`);
     expect(order).toEqual([...order].sort());
     const byKey = new Map(report.operations.map((o) => [o.key, o]));
-    expect(byKey.get('POST /charges')?.mechanism).toBe('OP-1');
+    expect(byKey.get('POST /charges')?.mechanism).toBe('native-key');
     expect(byKey.get('POST /v2/sms')?.mechanism).toBe('fail-closed');
     expect(byKey.get('GET /charges')?.effect).toBe('read');
     for (const op of report.operations) expect(op.reasons.length + (op.effect === 'read' ? 1 : 0)).toBeGreaterThan(0);
@@ -48,7 +48,7 @@ describe('idemgen audit', () => {
       '| <a id="post-v2-sms"></a>`POST /v2/sms` | write | irreversible | fail-closed | — | intent | 24 h | `http_unsafe_method`: POST changes server state (RFC 9110 §9.2.1)<br>`irreversible`: no native key, not our store, no inverse operation: fail closed (a pending row blocks a second call; an ambiguous outcome is never retried automatically) |',
     );
     expect(rows).toContain(
-      '| <a id="post-payouts"></a>`POST /payouts` | write | native-key | OP-1 | body idempotency_key (≤ 64) | caller | — | `http_unsafe_method`: POST changes server state (RFC 9110 §9.2.1)<br>`native_field`: request body (application/json) has the key field idempotency_key |',
+      '| <a id="post-payouts"></a>`POST /payouts` | write | native-key | native-key (OP-1) | body idempotency_key (≤ 64) | caller | — | `http_unsafe_method`: POST changes server state (RFC 9110 §9.2.1)<br>`native_field`: request body (application/json) has the key field idempotency_key |',
     );
   });
 

@@ -32,14 +32,16 @@ describe('idemgen audit', () => {
     expect(notResumeSafe).toHaveLength(1);
     expect(notResumeSafe[0]).toMatch(/^\s+\d{3} notes\s+info\s+e\.g\. .*\(--verbose lists each\)/);
     expect(
-      lines.some((l) => /^\s+\d+ operations \(POST \/v1\/.*native-key\s+OP-1\s+header Idempotency-Key/.test(l)),
+      lines.some((l) =>
+        /^\s+\d+ operations \(POST \/v1\/.*native-key\s+native-key \(OP-1\)\s+header Idempotency-Key/.test(l),
+      ),
     ).toBe(true);
 
     const quiet = await runCli(['audit', STRIPE, '--fail-on', 'none', '-q'], ROOT, { quiet: true });
     const quietLines = quiet.stdout.trimEnd().split('\n');
     expect(quietLines.length).toBeLessThan(lines.length);
     expect(quietLines.filter((l) => l.includes('key_not_resume_safe'))).toHaveLength(1);
-    expect(quietLines.some((l) => l.includes('native-key') && l.includes('OP-1  header'))).toBe(false);
+    expect(quietLines.some((l) => l.includes('native-key') && l.includes('native-key (OP-1)  header'))).toBe(false);
 
     const verbose = await runCli(['audit', STRIPE, '--fail-on', 'none', '--verbose'], ROOT);
     const model = JSON.parse(

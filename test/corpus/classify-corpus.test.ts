@@ -41,7 +41,7 @@ describe('Stripe: every POST is native-key OP-1 through the provider registry', 
     for (const e of posts) {
       expect(e).toMatchObject({
         class: 'native-key',
-        mechanism: 'OP-1',
+        mechanism: 'native-key',
         keyStrategy: 'caller',
         ttlSeconds: 86400,
         carrier: { in: 'header', name: 'Idempotency-Key', maxLength: 255 },
@@ -95,7 +95,7 @@ describe('Twilio 2010: Payments take the IdempotencyKey form field', () => {
       const e = entry(p, key);
       expect(e).toMatchObject({
         class: 'native-key',
-        mechanism: 'OP-1',
+        mechanism: 'native-key',
         carrier: { in: 'form', name: 'IdempotencyKey' },
         keyStrategy: 'caller',
       });
@@ -116,7 +116,7 @@ describe('GitHub: compensatable where an inverse exists, otherwise irreversible'
     const hook = entry(p, 'POST /repos/{owner}/{repo}/hooks');
     expect(hook).toMatchObject({
       class: 'compensatable',
-      mechanism: 'OP-5',
+      mechanism: 'saga',
       compensation: 'DELETE /repos/{owner}/{repo}/hooks/{hook_id}',
       keyStrategy: 'intent',
     });
@@ -143,7 +143,7 @@ describe('tool lists', () => {
         effect: 'write',
         class: 'irreversible',
         mechanism: 'fail-closed',
-        toolBoundary: 'OP-7',
+        toolBoundary: 'tool-dedup',
         keyStrategy: 'intent',
       });
       expect(e.effectReasons.map((r) => r.rule)).toEqual(
@@ -168,9 +168,9 @@ describe('tool lists', () => {
 
   it('mcp-memory: create_entities is undone by delete_entities (OP-5)', async () => {
     const p = await planOf('tools', 'mcp-memory.tools.json');
-    expect(entry(p, 'tool:create_entities')).toMatchObject({ mechanism: 'OP-5', compensation: 'tool:delete_entities' });
+    expect(entry(p, 'tool:create_entities')).toMatchObject({ mechanism: 'saga', compensation: 'tool:delete_entities' });
     expect(entry(p, 'tool:create_relations')).toMatchObject({
-      mechanism: 'OP-5',
+      mechanism: 'saga',
       compensation: 'tool:delete_relations',
     });
   });
@@ -184,6 +184,6 @@ describe('tool lists', () => {
     expect(entry(slack, 'tool:slack_post_message')).toMatchObject({ effect: 'write', mechanism: 'fail-closed' });
     const cook = await planOf('tools', 'anthropic-cookbook.tools.json');
     expect(entry(cook, 'tool:get_customer_info').effect).toBe('read');
-    expect(entry(cook, 'tool:cancel_order')).toMatchObject({ effect: 'write', toolBoundary: 'OP-7' });
+    expect(entry(cook, 'tool:cancel_order')).toMatchObject({ effect: 'write', toolBoundary: 'tool-dedup' });
   });
 });

@@ -72,7 +72,7 @@ describe('real specs', () => {
   it('Stripe create-customer: metadata sent as JSON text is a nested form object; the native key in its header', async () => {
     const rt = createToolRuntime({ bindings: stripe, baseUrl: api.url, auth: { bearerAuth: 'sk_test_1' } });
     const b = rt.find('postCustomers')!;
-    expect(b).toMatchObject({ mechanism: 'OP-1', carrier: { in: 'header', name: 'Idempotency-Key' } });
+    expect(b).toMatchObject({ mechanism: 'native-key', carrier: { in: 'header', name: 'Idempotency-Key' } });
     const out = await rt.call(
       'postCustomers',
       {

@@ -60,7 +60,7 @@ describe('a body that carries the native key', () => {
   it('is required when its schema requires another field, in the tool schema and the client type', async () => {
     const plan = await planned();
     const entry = plan.apis[0]!.entries.find((e) => e.operation.key === 'POST /subscriptions')!;
-    expect(entry.mechanism).toBe('OP-1');
+    expect(entry.mechanism).toBe('native-key');
     expect(entry.carrier).toMatchObject({ in: 'form', name: 'IdempotencyKey' });
     const bindings = buildToolBindings(plan.apis[0]!, resolveConfig());
     const sub = bindings.find((b) => b.operation === 'POST /subscriptions')!;

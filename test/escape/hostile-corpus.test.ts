@@ -30,7 +30,7 @@ beforeAll(async () => {
   const config = {
     inputs: ['hostile'],
     out: 'out',
-    overrides: { [HOSTILE_PUT]: { mechanism: 'OP-4', table: 'orders' } },
+    overrides: { [HOSTILE_PUT]: { mechanism: 'unique-insert', table: 'orders' } },
     tools: { formats: ['mcp', 'openai', 'anthropic'] },
   };
   writeFileSync(join(dir, 'idemgen.config.json'), JSON.stringify(config));

@@ -51,14 +51,14 @@ export function httpOp(
   };
 }
 
-/** The class each mechanism implies (SOP decision tree): the default an entry gets unless `extra` says otherwise. */
+/** The class each mechanism implies (docs/concepts.md#mechanisms): the default an entry gets unless `extra` says otherwise. */
 const CLASS_OF: Record<Mechanism, OperationClass> = {
   none: 'read-only',
-  'OP-1': 'native-key',
-  'OP-2': 'owned-store',
-  'OP-3': 'owned-store',
-  'OP-4': 'owned-store',
-  'OP-5': 'compensatable',
+  'native-key': 'native-key',
+  'dedup-table': 'owned-store',
+  'content-address': 'owned-store',
+  'unique-insert': 'owned-store',
+  saga: 'compensatable',
   'fail-closed': 'irreversible',
   'method-idempotent': 'method-idempotent',
 };

@@ -153,12 +153,12 @@ describe('the classifier and the emitters see one API', () => {
       expect.arrayContaining([
         expect.objectContaining({
           key: 'POST /orders',
-          mechanism: 'OP-1',
+          mechanism: 'native-key',
           carrier: expect.objectContaining({ in: 'body', name: 'idempotency_key', maxLength: 64 }),
         }),
         expect.objectContaining({
           key: 'POST /uploads',
-          mechanism: 'OP-1',
+          mechanism: 'native-key',
           carrier: expect.objectContaining({ in: 'form', name: 'idempotency_key', maxLength: 64, required: false }),
         }),
       ]),

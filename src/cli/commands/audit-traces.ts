@@ -1,7 +1,7 @@
 /**
  * `idemgen audit --traces FILE`: find repeated tool calls in a recorded run (OTLP JSON from the
  * collector's file exporter, or a JSONL of tool calls) and say which the runtime absorbed. Exit 1 when
- * a same-turn repeat reached the API more than once (SOP §1's trigger, unguarded), else 0.
+ * a same-turn repeat reached the API more than once (the repeat docs/concepts.md#side-effects warns of, unguarded), else 0.
  */
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';

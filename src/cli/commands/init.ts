@@ -33,8 +33,8 @@ dialects: [postgres, sqlite, mysql]
 # Per-operation decisions, by operation key ("POST /v1/charges", "tool:send_email").
 # overrides:
 #   "POST /search": { effect: read }                # a POST used as a query
-#   "POST /orders": { table: orders }              # OP-4: unique key column on your table
-#   "POST /wires": { mechanism: OP-5, compensation: "POST /wires/{id}/recall" }
+#   "POST /orders": { table: orders }              # unique-insert: unique key column on your table
+#   "POST /wires": { mechanism: saga, compensation: "POST /wires/{id}/recall" }
 
 # Which operations become tools (tools, handlers and mcp artifacts; idemgen serve): tags or
 # operation-key globs, read-only or writes-only.

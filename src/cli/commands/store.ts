@@ -1,4 +1,4 @@
-/** `idemgen reconcile` and `idemgen prune`: operate on a live dedup store (SOP OP-5 reconciliation, TTL expiry). */
+/** `idemgen reconcile` and `idemgen prune`: operate on a live dedup store (saga, docs/concepts.md#mechanisms reconciliation, TTL expiry). */
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import {

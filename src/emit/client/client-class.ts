@@ -38,9 +38,9 @@ export function isWrapped(entry: PlanEntry): boolean {
   return entry.effect === 'write' && entry.mechanism !== 'none';
 }
 
-/** OP-1 with an HTTP carrier trusts the API's own dedup (SOP Step 6, second pattern). */
+/** OP-1 with an HTTP carrier trusts the API's own dedup (docs/concepts.md#store-rules, second pattern). */
 export function isNative(entry: PlanEntry): boolean {
-  return entry.mechanism === 'OP-1' && entry.carrier !== null && entry.carrier.in !== 'argument';
+  return entry.mechanism === 'native-key' && entry.carrier !== null && entry.carrier.in !== 'argument';
 }
 
 /** PUT/DELETE safe to repeat by method semantics: no key, no store; the runtime retries an ambiguous outcome. */
@@ -49,12 +49,12 @@ export function isByMethod(entry: PlanEntry): boolean {
 }
 
 export function usesDedupStore(entry: PlanEntry): boolean {
-  return isWrapped(entry) && !isNative(entry) && !isByMethod(entry) && entry.mechanism !== 'OP-5';
+  return isWrapped(entry) && !isNative(entry) && !isByMethod(entry) && entry.mechanism !== 'saga';
 }
 
 /**
  * A body that may hold Blobs (raw bytes, multipart file parts). A Blob has no JSON form, so its bytes are
- * read and hashed (`digestBlobs`) before the key and the args hash are derived (SOP Step 5).
+ * read and hashed (`digestBlobs`) before the key and the args hash are derived (docs/concepts.md#outcomes).
  */
 export function mayCarryBlobs(types: OperationTypes): boolean {
   return types.body !== undefined && (types.body.encoding === 'binary' || types.body.encoding === 'multipart');
@@ -140,7 +140,7 @@ function writeMethod(c: ClientOperation, h: HelperNames): MethodDecl {
   };
   // A write that needs the store is callable only on a client created with one (the `this` type says so).
   const self: ParameterDecl[] =
-    usesDedupStore(entry) || entry.mechanism === 'OP-5' ? [{ name: 'this', type: `${h.clientClass}<DedupStore>` }] : [];
+    usesDedupStore(entry) || entry.mechanism === 'saga' ? [{ name: 'this', type: `${h.clientClass}<DedupStore>` }] : [];
   // The engine is async: a refused key or options object rejects the promise, never throws synchronously.
   const call = native ? 'writeNative' : 'write';
   return {
@@ -179,7 +179,7 @@ export function errorsMapStatement(ops: ClientOperation[], h: HelperNames): Writ
 
 export function buildClientClass(ops: ClientOperation[], h: HelperNames, doc: string): ClassDecl {
   const methods = [errorOfMethod(h), ...ops.map((c) => (isWrapped(c.entry) ? writeMethod(c, h) : readMethod(c, h)))];
-  const store = ops.some((c) => usesDedupStore(c.entry) || (isWrapped(c.entry) && c.entry.mechanism === 'OP-5'));
+  const store = ops.some((c) => usesDedupStore(c.entry) || (isWrapped(c.entry) && c.entry.mechanism === 'saga'));
   const props: PropertyDecl[] = [{ name: '#engine', isReadonly: true, type: 'OperationEngine' }];
   const init = ['this.#engine = createOperationEngine(options);'];
   const S = h.storeParam;

@@ -90,7 +90,7 @@ export function descriptionFields(c: ClientOperation, inverse?: HttpOperation): 
   if (strategy !== 'given') out.push(`keyStrategy: ${tsString(strategy)}`);
   if (mayCarryBlobs(types)) out.push('blobs: true');
   if (!native && entry.ttlSeconds !== undefined) out.push(`ttlSeconds: ${tsNumber(entry.ttlSeconds)}`);
-  if (entry.mechanism === 'OP-5') {
+  if (entry.mechanism === 'saga') {
     const comp = compensationText(inverse);
     if (comp !== undefined) out.push(`compensation: ${comp}`);
   }

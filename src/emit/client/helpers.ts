@@ -42,9 +42,9 @@ export interface HelperNames {
   callOptions: string;
   /** Generic check that turns `{ scope: {} }` into a compile error. */
   nonEmptyScope: string;
-  /** The runtime's `RunResult` (SOP Step 7 envelope). */
+  /** The runtime's `RunResult` (docs/concepts.md#replay envelope). */
   writeResult: string;
-  /** `RunResult` of a native-key call: `originalCalledAt` only when known (SOP Step 7). */
+  /** `RunResult` of a native-key call: `originalCalledAt` only when known (docs/concepts.md#replay). */
   nativeWriteResult: string;
   clientOptions: string;
   clientClass: string;
@@ -139,7 +139,7 @@ const STORE_OPTIONS: TypeMember[] = [
     optional: true,
     type: 'DedupStore',
     docs: [
-      'Dedup store (SOP Step 6) for the writes here that have no native key; without one, only those',
+      'Dedup store for the writes here that have no native key; without one, only those',
       'writes are unavailable (calling one does not compile).',
     ],
   },

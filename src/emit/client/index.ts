@@ -1,5 +1,5 @@
 /**
- * The client emitter (DESIGN §6): one `client/<api>.gen.ts` per OpenAPI input that has HTTP operations.
+ * The client emitter (README.md): one `client/<api>.gen.ts` per OpenAPI input that has HTTP operations.
  * Tool-definition inputs get no client — their artifact is the tool schema.
  */
 import type { Diagnostic } from '../../diagnostics/diagnostic.js';

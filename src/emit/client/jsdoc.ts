@@ -30,7 +30,10 @@ function summaryLines(entry: PlanEntry): string[] {
   return text !== undefined && text !== '' ? docLines(text) : [];
 }
 
-/** `native-key, OP-1 (key in header `Idempotency-Key`, ≤ 255 chars)`, `compensatable, OP-5 (undone by …), TTL 24 h`. */
+/**
+ * `native-key (key in header `Idempotency-Key`, ≤ 255 chars)`, `compensatable, saga (undone by …), TTL 24 h`:
+ * the class, then the mechanism when its name says more than the class does.
+ */
 function writeLine(entry: PlanEntry): string {
   if (entry.mechanism === 'method-idempotent') {
     const gone = entry.operation.kind === 'http' && entry.operation.method === 'delete';
@@ -41,7 +44,8 @@ function writeLine(entry: PlanEntry): string {
   if (entry.compensation !== undefined) details.push(`undone by \`${docInline(entry.compensation)}\``);
   const mechanism = `${entry.mechanism}${entry.toolBoundary ? ` + ${entry.toolBoundary}` : ''}`;
   const ttl = entry.ttlSeconds !== undefined ? `, TTL ${ttlText(entry.ttlSeconds)}` : '';
-  return `${entry.class}, ${mechanism}${details.length > 0 ? ` (${details.join('; ')})` : ''}${ttl}.`;
+  const head = mechanism === entry.class ? mechanism : `${entry.class}, ${mechanism}`;
+  return `${head}${details.length > 0 ? ` (${details.join('; ')})` : ''}${ttl}.`;
 }
 
 /** `auditLink`: the method's row in the audit report (`../report/audit.md#post-payouts`), when one is written. */
@@ -70,13 +74,13 @@ interface ClassDocUse {
   audit: boolean;
 }
 
-/** The class doc: the prose every write shares, said once (SOP Steps 3, 6, 7). */
+/** The class doc: the prose every write shares, said once. */
 export function classDoc(use: ClassDocUse, clientClass: string): string {
   const lines = ['Typed client: one method per operation. Reads are plain calls.'];
   if (use.writes) {
     lines.push(
-      'A write is made safe to retry by the mechanism its doc names (SOP Step 6) and resolves to',
-      '`{ result, wasReplay, originalCalledAt }` (SOP Step 7). Its key option (SOP Step 3):',
+      'A write is made safe to retry by the mechanism its doc names and resolves to',
+      '`{ result, wasReplay, originalCalledAt }`. Its key option:',
       '- `{ key }`: a key persisted in your state before the call, reused on every retry.',
     );
     if (use.scope)

@@ -1,7 +1,7 @@
 /**
  * The length limits an OP-1 key is checked against before it goes on the wire. The server enforces its
  * own limits only after the request arrived; a key it rejects there (or silently truncates) leaves the
- * retry without dedup (SOP Step 4). `maxLength` comes from the carrier (spec or provider registry),
+ * retry without dedup (docs/concepts.md#carriers). `maxLength` comes from the carrier (spec or provider registry),
  * `minLength` from the carrier's schema, else 16 (runtime `validateKey` default: enough entropy).
  */
 import { followRef, isObject } from '../../json-pointer/refs.js';

@@ -52,7 +52,7 @@ function bodySource(op: HttpOperation, carrier: Carrier | null, root: unknown): 
   };
 }
 
-/** The key travels in the carrier the wrapper fills in (SOP Step 4), so the caller does not pass it (nor its First-Sent). */
+/** The key travels in the carrier the wrapper fills in (docs/concepts.md#carriers), so the caller does not pass it (nor its First-Sent). */
 function isCarrierParam(p: Parameter, group: ParamGroup, carrier: Carrier | null): boolean {
   if (carrier === null || carrier.in !== group) return false;
   if (group !== 'header') return p.name === carrier.name;

@@ -1,6 +1,6 @@
 /**
  * Generate-time check of OP-5 sagas: the generated client records the `id` of the create response as the
- * external id that a duplicate returns and reconcile compensates (SOP OP-5). A success response without
+ * external id that a duplicate returns and reconcile compensates (saga, docs/concepts.md#mechanisms). A success response without
  * a top-level `id` means every call ends "outcome unknown" at run time, so the spec is flagged here first.
  */
 import { diagnostic, type Diagnostic } from '../../diagnostics/diagnostic.js';
@@ -41,7 +41,7 @@ function missingIdPointer(root: unknown, op: HttpOperation): string | undefined 
 export function sagaDiagnostics(apiPlan: ApiPlan): Diagnostic[] {
   const out: Diagnostic[] = [];
   for (const entry of apiPlan.entries) {
-    if (entry.operation.kind !== 'http' || !isWrapped(entry) || entry.mechanism !== 'OP-5') continue;
+    if (entry.operation.kind !== 'http' || !isWrapped(entry) || entry.mechanism !== 'saga') continue;
     const op = entry.operation;
     const pointer = missingIdPointer(apiPlan.api.root, op);
     if (pointer === undefined) continue;
@@ -49,7 +49,7 @@ export function sagaDiagnostics(apiPlan: ApiPlan): Diagnostic[] {
       diagnostic(
         'saga_external_id_missing',
         'warning',
-        `${op.key}: the success response declares no top-level \`id\`, so the OP-5 saga cannot record the external id it would compensate; ` +
+        `${op.key}: the success response declares no top-level \`id\`, so the saga cannot record the external id it would compensate; ` +
           'the generated client refuses such a response at run time (outcome unknown: reconcile it, do not retry)',
         {
           file: op.source.file,

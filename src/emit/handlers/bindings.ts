@@ -35,7 +35,7 @@ function styledRoute(route: ArgRoute, op: HttpOperation, root: unknown): ArgRout
 
 /** OP-5: the inverse is addressed by the id the first call returned — only when it has exactly one path parameter. */
 function compensationOf(entry: PlanEntry, apiPlan: ApiPlan): ToolBinding['compensation'] {
-  if (entry.mechanism !== 'OP-5' || entry.compensation === undefined) return undefined;
+  if (entry.mechanism !== 'saga' || entry.compensation === undefined) return undefined;
   const inverse = apiPlan.api.operations.find(
     (o): o is HttpOperation => o.kind === 'http' && o.key === entry.compensation,
   );
@@ -60,7 +60,7 @@ function annotationsOf(spec: ToolSpec): ToolBinding['annotations'] {
 
 function keyFields(entry: PlanEntry, op: HttpOperation, root: unknown, config: ResolvedConfig): Partial<ToolBinding> {
   const c = entry.carrier;
-  const native = entry.mechanism === 'OP-1' && c !== null && c.in !== 'argument';
+  const native = entry.mechanism === 'native-key' && c !== null && c.in !== 'argument';
   const out: Partial<ToolBinding> = {};
   if (native) {
     out.carrier = { in: c.in as 'header' | 'query' | 'body' | 'form', name: c.name };

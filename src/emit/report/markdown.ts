@@ -8,6 +8,7 @@ import Handlebars from 'handlebars';
 import { ALL_RULES } from './rule-index.js';
 import { anchorKey, operationAnchors } from '../audit-anchors.js';
 import { mdCode, mdText } from '../../escape/index.js';
+import { mechanismLabel } from '../../config/vocabulary.js';
 import {
   carrierText,
   CLASSES,
@@ -72,7 +73,10 @@ export function renderMarkdown(model: AuditModel): string {
         }))
       : [],
     classTotals: CLASSES.map((name) => ({ name: mdText(name), count: model.totals.class[name] })),
-    mechanismTotals: MECHANISMS.map((name) => ({ name: mdText(name), count: model.totals.mechanism[name] })),
+    mechanismTotals: MECHANISMS.map((name) => ({
+      name: mdText(mechanismLabel(name)),
+      count: model.totals.mechanism[name],
+    })),
     files: files.map((file) => ({
       file: mdText(file === '' ? '(no file)' : file),
       operations: model.operations.filter((o) => o.source.file === file).map((o) => operationRow(o, anchors)),

@@ -3,6 +3,7 @@
  * format renders from. Operations are sorted by file then key; diagnostics by file, line, pointer.
  */
 import type { Carrier, KeyStrategy, Mechanism, OperationClass, Plan, PlanEntry, Reason } from '../../classify/types.js';
+import { mechanismLabel, MECHANISMS as VOCABULARY } from '../../config/vocabulary.js';
 import type { Diagnostic, Severity } from '../../diagnostics/diagnostic.js';
 
 export interface AuditOperation {
@@ -13,7 +14,7 @@ export interface AuditOperation {
   effectReasons: Reason[];
   class: OperationClass;
   mechanism: Mechanism;
-  toolBoundary?: 'OP-7';
+  toolBoundary?: 'tool-dedup';
   carrier: Carrier | null;
   keyStrategy: KeyStrategy | null;
   ttlSeconds?: number;
@@ -67,16 +68,7 @@ export const CLASSES: readonly OperationClass[] = [
   'compensatable',
   'irreversible',
 ];
-export const MECHANISMS: readonly Mechanism[] = [
-  'none',
-  'OP-1',
-  'method-idempotent',
-  'OP-2',
-  'OP-3',
-  'OP-4',
-  'OP-5',
-  'fail-closed',
-];
+export const MECHANISMS: readonly Mechanism[] = VOCABULARY;
 const SEVERITIES: readonly Severity[] = ['error', 'warning', 'info'];
 
 function cmp(a: string | number | null | undefined, b: string | number | null | undefined): number {
@@ -196,8 +188,10 @@ export function ttlText(seconds: number | undefined): string {
   return `${seconds} s`;
 }
 
+/** `native-key (OP-1)`: the mechanism's name with its SOP number, then the tool-boundary dedup if any. */
 export function mechanismText(o: AuditOperation): string {
-  return o.toolBoundary ? `${o.mechanism} + ${o.toolBoundary}` : o.mechanism;
+  const m = mechanismLabel(o.mechanism);
+  return o.toolBoundary ? `${m} + ${o.toolBoundary} (OP-7)` : m;
 }
 
 export function locationText(d: AuditDiagnostic): string {

@@ -82,7 +82,7 @@ function fileSection(
   const writes = ops.filter((o) => o.effect === 'write');
   const reads = ops.filter((o) => o.effect === 'read');
   if (ops.length > 0) lines.push(`  ${ops.length} operations: ${writes.length} write, ${reads.length} read-only`);
-  // Verbose lists the reads too, so every decision can be disputed by its rule (DESIGN §4 reasons[]).
+  // Verbose lists the reads too, so every decision can be disputed by its rule (docs/concepts.md#mechanisms reasons[]).
   const shown = verbose ? [...writes, ...reads] : writes;
   if (verbose) {
     const rows = table(operationRows(shown), '  ');

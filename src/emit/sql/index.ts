@@ -72,7 +72,7 @@ export const emitSql: Emitter = (plan: Plan, config: ResolvedConfig) => {
   const owned = collectOwnedTables(plan, config);
   const diagnostics = [...checkStoreNames(config.sql, config.configFile), ...owned.diagnostics];
   if (hasErrors(diagnostics)) return { files: [], diagnostics };
-  const saga = plan.apis.some((a) => a.entries.some((e) => e.mechanism === 'OP-5'));
+  const saga = plan.apis.some((a) => a.entries.some((e) => e.mechanism === 'saga'));
   const files: EmittedFile[] = [];
   for (const dialect of [...new Set(config.dialects)].sort()) {
     for (const migration of migrationsFor(dialect, config, saga, owned.tables)) {

@@ -21,12 +21,12 @@ function schemaStatements(dialect: SqlDialect, schema: string | undefined): Stat
   return schema !== undefined && dialect.schemaMode === 'create' ? [{ kind: 'create_schema', schema }] : [];
 }
 
-/** 0001: the dedup table (SOP OP-2 and Step 6; DESIGN §5). The schema is never dropped: it may hold other things. */
+/** 0001: the dedup table (dedup-table, docs/concepts.md#mechanisms and Step 6; docs/concepts.md#outcomes). The schema is never dropped: it may hold other things. */
 export function buildDedupMigration(dialect: SqlDialect, names: StoreTableNames): Migration {
   const table = storeTable(dialect, names.schema, names.dedupTable);
   return {
     name: '0001_idemgen_dedup',
-    title: 'dedup table (SOP OP-2, Step 6)',
+    title: 'dedup table (dedup-table, OP-2)',
     notes: [TIMES_NOTE],
     up: [
       ...schemaStatements(dialect, names.schema),
@@ -41,7 +41,7 @@ export function buildSagaMigration(dialect: SqlDialect, names: StoreTableNames):
   const table = storeTable(dialect, names.schema, names.sagaTable);
   return {
     name: '0002_idemgen_saga',
-    title: 'saga intent table (SOP OP-5)',
+    title: 'saga intent table (saga, OP-5)',
     notes: [TIMES_NOTE],
     up: [
       ...schemaStatements(dialect, names.schema),
@@ -58,7 +58,7 @@ export function buildStoreMigration(dialect: SqlDialect, names: StoreTableNames,
   const sagaPart = buildSagaMigration(dialect, names);
   return {
     name: 'idemgen_store',
-    title: 'dedup table and saga intent table (SOP OP-2, OP-5)',
+    title: 'dedup table and saga intent table (dedup-table OP-2, saga OP-5)',
     notes: [TIMES_NOTE],
     up: [...dedup.up, ...sagaPart.up.filter((s) => s.kind !== 'create_schema')],
     down: [...sagaPart.down, ...dedup.down],
@@ -70,7 +70,7 @@ function ownedMigrationName(sequence: number, table: TableName): string {
   return `${String(sequence).padStart(4, '0')}_owned_${base}`;
 }
 
-/** 0003+: an owned table gets a nullable unique idempotency_key column (SOP OP-4). */
+/** 0003+: an owned table gets a nullable unique idempotency_key column (unique-insert, docs/concepts.md#mechanisms). */
 export function buildOwnedMigration(
   dialect: SqlDialect,
   sequence: number,
@@ -84,7 +84,7 @@ export function buildOwnedMigration(
   };
   return {
     name: ownedMigrationName(sequence, table),
-    title: 'unique idempotency key on an owned table (SOP OP-4)',
+    title: 'unique idempotency key on an owned table (unique-insert, OP-4)',
     notes: ['Existing rows keep a NULL key; NULLs never collide in a unique index.'],
     up: [
       { kind: 'add_column', table, column: OWNED_KEY_COLUMN },

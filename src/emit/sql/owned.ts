@@ -24,7 +24,7 @@ function ownedTableName(entry: PlanEntry, config: ResolvedConfig): string | unde
 }
 
 /**
- * OP-4 operations whose override names the owned table (SOP OP-4). A table named on an operation
+ * OP-4 operations whose override names the owned table (unique-insert, docs/concepts.md#mechanisms). A table named on an operation
  * that is not OP-4 is reported, not silently altered: the classification decided otherwise.
  */
 export function collectOwnedTables(
@@ -37,12 +37,12 @@ export function collectOwnedTables(
     const name = ownedTableName(entry, config);
     if (name === undefined) continue;
     const pointer = appendPointer('', 'overrides', overrideKey(entry, config), 'table');
-    if (entry.mechanism !== 'OP-4') {
+    if (entry.mechanism !== 'unique-insert') {
       diagnostics.push(
         diagnostic(
           'owned_table_unused',
           'info',
-          `${entry.operation.key} names owned table ${JSON.stringify(name)} but is planned as ${entry.mechanism}, so no OP-4 column is emitted for it`,
+          `${entry.operation.key} names owned table ${JSON.stringify(name)} but is planned as ${entry.mechanism}, so no unique-insert column is emitted for it`,
           { file: config.configFile, pointer },
         ),
       );

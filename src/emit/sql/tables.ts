@@ -14,7 +14,7 @@ import {
  * (index names). The emitter imports the runtime, never the reverse.
  */
 
-/** The column an OP-4 owned table gets (SOP OP-4: unique constraint on the idempotency key). */
+/** The column an OP-4 owned table gets (unique-insert, docs/concepts.md#mechanisms: unique constraint on the idempotency key). */
 export const OWNED_KEY_COLUMN: ColumnDef = {
   name: 'idempotency_key',
   type: { kind: 'key', maxLength: 255 },
@@ -48,12 +48,12 @@ function storeTableDef(
   };
 }
 
-/** The dedup table of docs/contracts.md, column for column (SOP OP-2, Step 6). */
+/** The dedup table of docs/contracts.md, column for column (dedup-table, docs/concepts.md#mechanisms, Step 6). */
 export function buildDedupTable(table: TableName, maxLength: number): TableDef {
   return storeTableDef(table, maxLength, DEDUP_TABLE_COLUMNS, DEDUP_STATUSES);
 }
 
-/** The saga intent table (SOP OP-5: record intent → call → completed with external id). */
+/** The saga intent table (saga, docs/concepts.md#mechanisms: record intent → call → completed with external id). */
 export function buildSagaTable(table: TableName, maxLength: number): TableDef {
   return storeTableDef(table, maxLength, SAGA_TABLE_COLUMNS, SAGA_STATUSES);
 }

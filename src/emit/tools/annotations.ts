@@ -1,5 +1,5 @@
 /**
- * MCP tool annotations from the classification, not from the verb alone (DESIGN §6). MCP 2025-11-25
+ * MCP tool annotations from the classification, not from the verb alone (README.md). MCP 2025-11-25
  * defines destructiveHint and idempotentHint as meaningful only when readOnlyHint is false.
  */
 import type { PlanEntry } from '../../classify/types.js';
@@ -29,7 +29,7 @@ export function buildAnnotations(entry: PlanEntry, keyEnforced: boolean): ToolAn
     // `method-idempotent`: the HTTP method itself makes the repeat harmless (RFC 9110 §9.2.2).
     out.idempotentHint = keyEnforced || entry.mechanism === 'method-idempotent' || declared.idempotentHint === true;
   }
-  // Our own store (SOP Step 2 "own the store") is a closed world; every other API reaches outside.
+  // Our own store (docs/concepts.md#mechanisms "own the store") is a closed world; every other API reaches outside.
   out.openWorldHint =
     entry.class === 'owned-store' ? false : typeof declared.openWorldHint === 'boolean' ? declared.openWorldHint : true;
   return out;

@@ -1,7 +1,7 @@
 /**
- * The `idempotency_key` tool argument (SOP OP-7, Case 4): required on every side-effecting tool, its
+ * The `idempotency_key` tool argument (docs/concepts.md#tool-dedup, Case 4): required on every side-effecting tool, its
  * description states who dedupes, for how long, and the retry rule so the model reuses the key on a
- * retry and mints a new one for a new intent (SOP §6: the key is born before the side effect, in the caller's state).
+ * retry and mints a new one for a new intent (docs/concepts.md#store-rules: the key is born before the side effect, in the caller's state).
  */
 import type { PlanEntry } from '../../classify/types.js';
 
@@ -26,11 +26,11 @@ export function formatWindow(seconds: number): string {
  * Who deduplicates, truthfully per mechanism: OP-1 passes the key to the downstream API (its own window,
  * stated only when known); every other write is deduped by the tool server itself (idemgen's middleware,
  * OP-7) for the configured window. Then how to form the key and what to do after an unknown outcome
- * (SOP §6: one key per intent, born before the call, reused on every retry).
+ * (docs/concepts.md#store-rules: one key per intent, born before the call, reused on every retry).
  */
 export function keyDescription(entry: PlanEntry, ttlSeconds: number): string {
   const who =
-    entry.mechanism === 'OP-1'
+    entry.mechanism === 'native-key'
       ? entry.operation.kind === 'http'
         ? `It is sent to the API as its own idempotency key, and the API deduplicates calls with the same key${entry.ttlSeconds !== undefined ? ` for ${formatWindow(entry.ttlSeconds)}` : ''}.`
         : `The tool deduplicates calls with the same key${entry.ttlSeconds !== undefined ? ` for ${formatWindow(entry.ttlSeconds)}` : ''}.`

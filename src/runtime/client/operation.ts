@@ -9,6 +9,7 @@
 import { sha256Hex } from '../core/canonical-json.js';
 import { createIdempotency, type Idempotency, type RunResult } from '../core/idempotency.js';
 import { scopeString, validateKey, type KeyScope } from '../core/keys.js';
+import { mechanismName, type MechanismInput } from '../core/mechanism.js';
 import { digestBlobs } from '../http/binary.js';
 import type { BodyType, QueryStyle } from '../http/body.js';
 import {
@@ -31,7 +32,8 @@ import {
 } from './support.js';
 
 /** `none`: a plain call (a read, or a write classify refused and the client sends as is). */
-export type OperationMechanism = StoreMechanism | 'none' | 'method-idempotent';
+/** `OP-1`…`OP-5` from clients generated before the rename are read as the names (core/mechanism.ts). */
+export type OperationMechanism = MechanismInput | 'none' | 'method-idempotent';
 
 /** Everything the engine needs to know about one HTTP operation; JSON data, no functions. */
 export interface OperationDescription {
@@ -109,7 +111,7 @@ export interface ExecuteOptions extends CallOptions {
   readonly compensationHeaders?: Record<string, string>;
 }
 
-/** A write's outcome (SOP Step 7); a plain call's is `{ result, wasReplay: false }`. */
+/** A write's outcome (docs/concepts.md#replay); a plain call's is `{ result, wasReplay: false }`. */
 export type OperationResult<T = unknown> = Omit<RunResult<T>, 'originalCalledAt'> & { originalCalledAt?: Date };
 
 function missingStore(d: OperationDescription): TypeError {
@@ -120,7 +122,7 @@ function missingStore(d: OperationDescription): TypeError {
 
 /** OP-1 with a carrier on the wire: the API dedupes the repeat; the engine keeps no row. */
 function isNativeKey(d: OperationDescription): boolean {
-  return d.mechanism === 'OP-1' && d.carrier !== undefined;
+  return d.mechanism === 'native-key' && d.carrier !== undefined;
 }
 
 /**
@@ -177,8 +179,8 @@ async function native(
   // Checked before the request: a key the server refuses or truncates would leave the retry undeduped.
   const valid = validateKey(key, { ...limits, operation: d.operation });
   const wire = wireKey(valid, o.namespace ?? o.context.scope, d);
-  const res = await o.context.http.send({ ...request, key: wire, carrier: d.carrier!, mechanism: 'OP-1' });
-  // A native replay knows its original time only from a header that carries it (SOP Step 7): never the replay's Date.
+  const res = await o.context.http.send({ ...request, key: wire, carrier: d.carrier!, mechanism: 'native-key' });
+  // A native replay knows its original time only from a header that carries it (docs/concepts.md#replay): never the replay's Date.
   return nativeResult(res);
 }
 
@@ -207,11 +209,11 @@ async function saga(
     {
       call: (ctx) =>
         http
-          .send({ ...request, mechanism: 'OP-5', run: ctx })
+          .send({ ...request, mechanism: 'saga', run: ctx })
           .then((res) => ({ externalId: externalIdOf(d.operation, res.body), result: res.body })),
       ...(comp !== undefined
         ? {
-            // The inverse (`DELETE /things/{id}`) is addressed by the id the first call returned (SOP OP-5); an id
+            // The inverse (`DELETE /things/{id}`) is addressed by the id the first call returned (saga, docs/concepts.md#mechanisms); an id
             // that is empty or a dot segment would address another resource, so `send` refuses it.
             compensate: (externalId: string) =>
               http
@@ -220,7 +222,7 @@ async function saga(
                   path: comp.path,
                   pathParams: { [comp.idParameter]: externalId },
                   bodyType: 'none',
-                  mechanism: 'OP-5',
+                  mechanism: 'saga',
                   operation: comp.operation,
                   ...(o.compensationHeaders ? { headers: o.compensationHeaders } : {}),
                 })
@@ -236,10 +238,12 @@ async function saga(
  * strategy; never a fresh random one) and then the native carrier, the saga, or one dedup-store run.
  */
 export async function executeOperation(
-  d: OperationDescription,
+  given: OperationDescription,
   input: OperationInput,
   options: ExecuteOptions,
 ): Promise<OperationResult> {
+  // Clients generated before the rename spell the mechanism `OP-1`…`OP-5`: read them as the names.
+  const d = given.mechanism.startsWith('OP-') ? { ...given, mechanism: mechanismName(given.mechanism) } : given;
   const http = options.context.http;
   if (d.mechanism === 'none') {
     const res = await http.send({ ...operationRequest(d, input, options), mechanism: 'none' });
@@ -249,12 +253,12 @@ export async function executeOperation(
   // reports a retried DELETE that finds the resource gone as done (core/method-idempotent.ts).
   if (d.mechanism === 'method-idempotent')
     return nativeResult(await http.send({ ...operationRequest(d, input, options), mechanism: 'method-idempotent' }));
-  // A Blob has no JSON form: its bytes are read and hashed before the key and the args hash are derived (SOP Step 5).
+  // A Blob has no JSON form: its bytes are read and hashed before the key and the args hash are derived (docs/concepts.md#outcomes).
   if (d.blobs === true) await digestBlobs(input);
   const key = resolveKey(d.operation, input, options, options.keyStrategy ?? d.keyStrategy ?? 'given');
   const request = operationRequest(d, input, options);
   if (isNativeKey(d)) return native(d, key, request, options);
-  if (d.mechanism === 'OP-5') return saga(d, key, input, request, options);
+  if (d.mechanism === 'saga') return saga(d, key, input, request, options);
   const idem = options.context.idem;
   if (idem === undefined) throw missingStore(d);
   const mechanism = d.mechanism;

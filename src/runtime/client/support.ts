@@ -1,6 +1,6 @@
 /**
  * What every generated client shares, kept here once instead of in each `*.gen.ts`: the key-option types
- * that make a keyless write a compile error (SOP §6: a side effect never runs without a key decided
+ * that make a keyless write a compile error (docs/concepts.md#store-rules: a side effect never runs without a key decided
  * before the call), their run-time twin, and small response helpers.
  */
 import type { RunResult } from '../core/idempotency.js';
@@ -16,9 +16,9 @@ export interface CallOptions {
   headers?: Record<string, string>;
   signal?: AbortSignal;
 }
-/** An explicit key, created once and persisted in your state before the call (SOP Step 3). */
+/** An explicit key, created once and persisted in your state before the call (docs/concepts.md#keys-and-scopes). */
 export type CallerKey = { key: string; scope?: undefined } & CallOptions;
-/** Intent scope (thread/turn/run/node ids): the key is hash(scope, operation, arguments) (SOP Step 3). */
+/** Intent scope (thread/turn/run/node ids): the key is hash(scope, operation, arguments) (docs/concepts.md#keys-and-scopes). */
 export type IntentScope = { scope: Record<string, string>; key?: undefined } & CallOptions;
 /** Either an explicit key or an intent scope; a write never runs without one. */
 export type KeyOptions = CallerKey | IntentScope;
@@ -48,7 +48,7 @@ export type OmitKeyPath<T, P extends readonly string[]> = T extends object
 
 /**
  * An explicit key wins; else the intent hash of a non-empty scope + operation + arguments; a `content`
- * strategy falls back to the content hash (OP-3). Never a fresh random key (SOP §6). The run-time twin of
+ * strategy falls back to the content hash (OP-3). Never a fresh random key (docs/concepts.md#store-rules). The run-time twin of
  * the types above: JavaScript callers (and `as any`) bypass the compile-time checks.
  */
 export function resolveKey(
@@ -76,7 +76,7 @@ export function resolveKey(
 }
 
 /**
- * SOP Step 7 for a native-key (OP-1) call. The server keeps the record, so the time of the original call
+ * docs/concepts.md#replay for a native-key (OP-1) call. The server keeps the record, so the time of the original call
  * is known only when the server says it: a replay's own `Date` header is the time of the replay, not of
  * the first call, and is never used. `originalCalledAt` is therefore set on a first call (now) and left
  * unset on a replay.

@@ -1,5 +1,5 @@
 /**
- * RFC 8785 (JSON Canonicalization Scheme) and the argument hash built on it (DESIGN §5).
+ * RFC 8785 (JSON Canonicalization Scheme) and the argument hash built on it (docs/concepts.md#outcomes).
  * Two argument objects that mean the same JSON value hash the same, whatever their key order or
  * number spelling (1, 1.0, 1e0 are one IEEE-754 value, serialized by ECMAScript rules).
  */
@@ -34,7 +34,7 @@ function serialize(value: unknown, seen: Set<object>): string | undefined {
 
 /**
  * Bytes have no JSON form (a Blob stringifies as `{}`, a Buffer as a number array), so they enter the
- * canonical text as their SHA-256: equal bytes hash alike, different bytes never do (SOP Step 5).
+ * canonical text as their SHA-256: equal bytes hash alike, different bytes never do (docs/concepts.md#outcomes).
  */
 function serializeBinary(obj: object): string | undefined {
   if (isBytes(obj)) {

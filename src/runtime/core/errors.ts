@@ -1,7 +1,7 @@
 /**
  * Typed errors of the idempotency runtime. Every error carries the key, the operation, the scope
  * and (when one exists) the stored row, so a caller or an operator can act on it without guessing
- * (SOP Step 5: "fail loudly"; DESIGN §5).
+ * (docs/concepts.md#outcomes: "fail loudly"; docs/concepts.md#outcomes).
  */
 import type { DedupRow } from '../store/types.js';
 
@@ -29,7 +29,7 @@ export class IdempotencyError extends Error {
   }
 }
 
-/** Same key, different arguments: a caller bug (SOP Step 5, Case 3). Never retried. */
+/** Same key, different arguments: a caller bug (docs/concepts.md#outcomes, Case 3). Never retried. */
 export class IdempotencyConflictError extends IdempotencyError {
   readonly code = 'idempotency_conflict';
 }
@@ -83,7 +83,7 @@ export class IdempotencyRecordCorruptError extends IdempotencyError {
 /**
  * The side effect may or may not have happened (a timeout or reset after the request left, a 5xx):
  * the one outcome-unknown error of every mechanism. Fail closed: a dedup-store call is never retried
- * automatically and `reconcileReport` lists the row (DESIGN §5); a native-key call throws it once its
+ * automatically and `reconcileReport` lists the row (docs/concepts.md#outcomes); a native-key call throws it once its
  * same-key retries are used up (retry later with the same key: the server dedupes it).
  */
 export class IdempotencyOutcomeUnknownError extends IdempotencyError {
@@ -175,7 +175,7 @@ export type IdempotencyAmbiguousError = IdempotencyOutcomeUnknownError;
 
 /**
  * True only for errors that *declare* a definite failure before execution. Everything else is
- * ambiguous: assuming "it did not happen" is the unsafe default (SOP §6 "don't trust a 504").
+ * ambiguous: assuming "it did not happen" is the unsafe default (docs/concepts.md#store-rules "don't trust a 504").
  */
 export function isDefiniteFailure(err: unknown): boolean {
   return typeof err === 'object' && err !== null && (err as { definiteFailure?: unknown }).definiteFailure === true;

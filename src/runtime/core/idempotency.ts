@@ -1,6 +1,6 @@
 /**
- * The pending → completed state machine (DESIGN §5, SOP Steps 5–7). The dedup row goes in
- * *before* the side effect (SOP Step 6); `pending` means "wait or fail", never "call again",
+ * The pending → completed state machine (docs/concepts.md#outcomes, docs/concepts.md). The dedup row goes in
+ * *before* the side effect (docs/concepts.md#store-rules); `pending` means "wait or fail", never "call again",
  * unless the downstream itself dedupes the key (OP-1 native key, OP-3 content address).
  */
 import { randomUUID } from 'node:crypto';
@@ -20,6 +20,7 @@ import {
 import type { IdempotencyErrorContext } from './errors.js';
 import { complete, onFailure, onFenced, RETRY_SAFE_MECHANISMS, type Settle } from './settle.js';
 import { scopeString, validateKey, type KeyScope } from './keys.js';
+import { mechanismName, type MechanismInput } from './mechanism.js';
 import { startHeartbeat, stopHeartbeat } from './lease-heartbeat.js';
 import { createRunTag, type RunTag } from './run-tag.js';
 import { createSimilarGuard, type RecentSimilar, type RecentSimilarOptions } from './recent-similar.js';
@@ -46,7 +47,7 @@ export interface IdempotencyOptions {
    */
   now?: () => number;
   /**
-   * Dedup window when a call gives no `ttlSeconds` (SOP Step 4: ≥ 1 h; default 24 h like Stripe). It
+   * Dedup window when a call gives no `ttlSeconds` (docs/concepts.md#carriers: ≥ 1 h; default 24 h like Stripe). It
    * counts from the call's completion and must be longer than `leaseMs`.
    */
   defaultTtlSeconds?: number;
@@ -70,7 +71,8 @@ export interface RunRequest {
   /** Tenant/principal namespace: one tenant never replays another's result. */
   scope?: string | KeyScope;
   args: unknown;
-  mechanism: StoreMechanism;
+  /** The mechanism's name; its SOP number (`OP-1`…`OP-5`, older generated code) is read as that name. */
+  mechanism: MechanismInput;
   /** This call's dedup window, from its completion; longer than `leaseMs`, else `run` rejects with a TypeError. */
   ttlSeconds?: number;
   /** For the span (`gen_ai.tool.name`); default: the operation without its `tool:` prefix, if it has one. */
@@ -91,7 +93,7 @@ export interface RunContext {
   tag: RunTag;
 }
 
-/** SOP Step 7: the model must know it did not re-send. */
+/** docs/concepts.md#replay: the model must know it did not re-send. */
 export interface RunResult<T> {
   result: T;
   wasReplay: boolean;
@@ -119,8 +121,11 @@ export interface Idempotency {
 
 export { RETRY_SAFE_MECHANISMS };
 
+/** A run request once its mechanism is read as a name (`OP-1` → `native-key`). */
+type NamedRunRequest = Omit<RunRequest, 'mechanism'> & { mechanism: StoreMechanism };
+
 interface Call {
-  req: RunRequest;
+  req: NamedRunRequest;
   scope: string;
   argsHash: string;
   ctx: (row?: DedupRow) => IdempotencyErrorContext;
@@ -272,7 +277,7 @@ async function onExisting<T>(
   return taken ? execute(m, call, taken, token, fn) : undefined;
 }
 
-function prepareCall(req: RunRequest): Call {
+function prepareCall(req: NamedRunRequest): Call {
   const scope = scopeString(req.scope);
   const call: Call = {
     req,
@@ -291,7 +296,7 @@ function prepareCall(req: RunRequest): Call {
 
 async function run<T>(
   m: Machine,
-  req: RunRequest,
+  req: NamedRunRequest,
   fn: (ctx: RunContext) => Promise<T>,
   probe: Probe,
 ): Promise<RunResult<T>> {
@@ -360,7 +365,9 @@ export function createIdempotency(options: IdempotencyOptions): Idempotency {
     ...(Object.fromEntries(Object.entries(options).filter(([, v]) => v !== undefined)) as IdempotencyOptions),
   };
   checkWindow('createIdempotency: defaultTtlSeconds', m.defaultTtlSeconds, m.leaseMs);
-  const observed = (req: Pick<RunRequest, 'operation' | 'mechanism' | 'toolName' | 'toolCallId'>): ObservedCall => ({
+  const observed = (
+    req: Pick<NamedRunRequest, 'operation' | 'mechanism' | 'toolName' | 'toolCallId'>,
+  ): ObservedCall => ({
     operation: req.operation,
     mechanism: req.mechanism,
     toolCallId: req.toolCallId,
@@ -368,7 +375,7 @@ export function createIdempotency(options: IdempotencyOptions): Idempotency {
   });
   const guard = options.recentSimilar ? createSimilarGuard(options.recentSimilar) : undefined;
   const guarded = async <T>(
-    req: RunRequest,
+    req: NamedRunRequest,
     fn: (ctx: RunContext) => Promise<T>,
     probe: Probe,
   ): Promise<RunResult<T>> => {
@@ -382,11 +389,14 @@ export function createIdempotency(options: IdempotencyOptions): Idempotency {
   return {
     store: m.store,
     // Without the soft guard the state machine's own promise goes straight back (no extra async layer).
-    run: (req, fn) =>
-      telemetry.observe(
+    run: (input, fn) => {
+      const req = { ...input, mechanism: mechanismName(input.mechanism) };
+      return telemetry.observe(
         () => observed(req),
         (probe) => (guard ? guarded(req, fn, probe) : run(m, req, fn, probe)),
-      ),
-    answered: (req, from, argsHash) => telemetry.answered(observed(req), from, argsHash),
+      );
+    },
+    answered: (req, from, argsHash) =>
+      telemetry.answered(observed({ ...req, mechanism: mechanismName(req.mechanism) }), from, argsHash),
   };
 }

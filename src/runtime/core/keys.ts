@@ -1,7 +1,7 @@
 /**
- * Key derivation (SOP Step 3). Three strategies and no others: a caller key persisted in the
+ * Key derivation (docs/concepts.md#keys-and-scopes). Three strategies and no others: a caller key persisted in the
  * caller's state *before* the call, an intent hash of (scope, operation, args), or a content
- * hash. Never a key from the clock or a fresh random value inside the call (SOP §6).
+ * hash. Never a key from the clock or a fresh random value inside the call (docs/concepts.md#store-rules).
  */
 import { randomUUID } from 'node:crypto';
 import { canonicalJson, hashArgs, sha256Hex } from './canonical-json.js';
@@ -10,18 +10,18 @@ import { IdempotencyKeyInvalidError } from './errors.js';
 export type KeyScope = Record<string, string | number>;
 
 export interface IntentKeyInput {
-  /** Thread/turn/run/node ids, tenant, principal — whatever names one intent (SOP Case 2/3). */
+  /** Thread/turn/run/node ids, tenant, principal — whatever names one intent (docs/concepts.md#repeated-intent/3). */
   scope: KeyScope;
   operation: string;
   args: unknown;
 }
 
-/** SOP Step 3 "composite: hash(thread_id, node_id, attempt_args)"; 64 hex chars. */
+/** docs/concepts.md#keys-and-scopes "composite: hash(thread_id, node_id, attempt_args)"; 64 hex chars. */
 export function intentKey(input: IntentKeyInput): string {
   return sha256Hex(canonicalJson({ v: 1, scope: input.scope, operation: input.operation, args: hashArgs(input.args) }));
 }
 
-/** SOP OP-3: key = sha256(canonical content). Bytes and strings are hashed as they are. */
+/** content-address, docs/concepts.md#mechanisms: key = sha256(canonical content). Bytes and strings are hashed as they are. */
 export function contentKey(content: unknown): string {
   if (typeof content === 'string' || content instanceof Uint8Array) return sha256Hex(content);
   return hashArgs(content);
@@ -47,7 +47,7 @@ export function keySlotName(operation: string): string {
 }
 
 /**
- * SOP Step 3 default: reuse the key already in state, else create one and persist it BEFORE the
+ * docs/concepts.md#keys-and-scopes default: reuse the key already in state, else create one and persist it BEFORE the
  * side effect, so a resume or retry reads the same key back.
  */
 export async function callerKey(

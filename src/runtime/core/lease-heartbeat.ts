@@ -1,5 +1,5 @@
 /**
- * Lease heartbeat (DESIGN §5). A lease only says "the owner is alive" if the owner keeps saying it:
+ * Lease heartbeat (docs/concepts.md#outcomes). A lease only says "the owner is alive" if the owner keeps saying it:
  * a call that runs longer than `leaseMs` (a 30 s HTTP timeout against a 30 s lease) would otherwise
  * look abandoned, and a retry would take it over and call again. While the wrapped call runs, the
  * owner extends its own lease, fenced by its token; a fenced renewal stops the beat.

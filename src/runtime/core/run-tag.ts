@@ -1,5 +1,5 @@
 /**
- * Which thrown errors the state machine may trust as "nothing executed" (DESIGN §5, SOP §6 "don't
+ * Which thrown errors the state machine may trust as "nothing executed" (docs/concepts.md#outcomes, docs/concepts.md#store-rules "don't
  * trust a 504"). Releasing a row on a false "not sent" lets a retry repeat an effect that already
  * happened, so the proof must come from the one place that knows: the HTTP caller that sent the
  * *only* request of this run. Each run hands its callback a fresh tag (in `RunContext`); the caller

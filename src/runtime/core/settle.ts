@@ -1,5 +1,5 @@
 /**
- * How a run of the state machine ends (DESIGN §5, SOP Steps 6–7): record the result, the failure, or
+ * How a run of the state machine ends (docs/concepts.md#outcomes, docs/concepts.md): record the result, the failure, or
  * the fact that nobody knows. Every store write here can itself fail; the caller then learns what it
  * needs — the original error, or the live result — wrapped in `IdempotencyOutcomeUnknownError`.
  */
@@ -9,7 +9,10 @@ import type { DedupRow, DedupStore, StoreMechanism } from '../store/types.js';
 import { encodeError, encodeResult, encodeResultNow, unencodableMarker } from './stored-value.js';
 
 /** The downstream dedupes a repeat of the same key, so an expired lease may be retried with it. */
-export const RETRY_SAFE_MECHANISMS: ReadonlySet<StoreMechanism> = new Set<StoreMechanism>(['OP-1', 'OP-3']);
+export const RETRY_SAFE_MECHANISMS: ReadonlySet<StoreMechanism> = new Set<StoreMechanism>([
+  'native-key',
+  'content-address',
+]);
 
 export interface Settle {
   store: DedupStore;
@@ -27,7 +30,7 @@ type Outcome = 'released' | 'failed' | 'unknown';
 async function record(s: Settle, tag: RunTag, err: unknown): Promise<Outcome> {
   const id = { ...s.id, now: s.now() };
   if (trustedNotExecuted(err, tag)) {
-    await s.store.release(id); // nothing executed: a retry may run (DESIGN §5)
+    await s.store.release(id); // nothing executed: a retry may run (docs/concepts.md#outcomes)
     return 'released';
   }
   if ((err as { finalFailure?: unknown })?.finalFailure === true) {

@@ -1,6 +1,6 @@
 /**
  * What goes into the `result` / `error` columns: JSON text, redacted and size-capped
- * (DESIGN §5). An oversized result is replaced by a marker and the row still completes: the side
+ * (docs/concepts.md#outcomes). An oversized result is replaced by a marker and the row still completes: the side
  * effect happened, so the key must stay burned; only a *replay* cannot return the payload.
  *
  * Bytes (a `Blob` from a binary response, an `ArrayBuffer`, a typed array) have no JSON form, so they are

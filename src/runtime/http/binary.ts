@@ -1,6 +1,6 @@
 /**
  * Raw bytes in arguments and results. A `Blob` has no JSON form (`JSON.stringify` gives `{}`), so two
- * different uploads would hash alike and the second would *replay* the first (SOP Step 5 needs the args
+ * different uploads would hash alike and the second would *replay* the first (docs/concepts.md#outcomes needs the args
  * hash to change with the content). Blobs are read once, asynchronously, before the key and the args hash
  * are computed; the digest is remembered per Blob (Blobs are immutable, so it cannot go stale).
  */

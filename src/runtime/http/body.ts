@@ -1,5 +1,5 @@
 /**
- * Request encoding for the HTTP caller, including the idempotency-key carriers (SOP Step 4:
+ * Request encoding for the HTTP caller, including the idempotency-key carriers (docs/concepts.md#carriers:
  * the key rides in the header, body field, form field or query parameter the API names).
  */
 

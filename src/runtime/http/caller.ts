@@ -1,5 +1,5 @@
 /**
- * HTTP transport for generated clients (SOP Step 4): the same key on every attempt, in the
+ * HTTP transport for generated clients (docs/concepts.md#carriers): the same key on every attempt, in the
  * carrier the API names. Transport retries happen only for native-key (OP-1) calls, where the
  * server dedupes the repeat, and for `method-idempotent` PUT/DELETE, where the method makes the
  * repeat harmless (core/method-idempotent.ts); every other mechanism gets exactly one attempt and
@@ -33,8 +33,8 @@ import {
   type RetryPolicy,
 } from './retry.js';
 import { noteRequest, stampForRun, type RunTag } from '../core/run-tag.js';
-import type { StoreMechanism } from '../store/types.js';
 import { goneAfterAmbiguous, methodAttempts, statusMayHaveExecuted } from '../core/method-idempotent.js';
+import { mechanismName, type MechanismInput } from '../core/mechanism.js';
 
 export type { RetryPolicy } from './retry.js';
 export type { BodyType, QueryStyle, RawBody } from './body.js';
@@ -89,8 +89,8 @@ export interface HttpRequest {
   responseType?: ResponseType;
   key?: string;
   carrier?: KeyCarrier;
-  /** `method-idempotent`: retried like OP-1 but with no key (see core/method-idempotent.ts). */
-  mechanism: StoreMechanism | 'none' | 'method-idempotent';
+  /** The mechanism's name (`OP-1`…`OP-5`, from older generated code, read as the name) or `none`; `method-idempotent` is retried like a native key but with no key (core/method-idempotent.ts). */
+  mechanism: MechanismInput | 'none' | 'method-idempotent';
   /**
    * The `RunContext` of the dedup run this request belongs to (`idem.run(req, (ctx) => send({ …, run: ctx }))`).
    * With it, a definite failure of the run's only request ("not sent", a 4xx) may release the row;
@@ -276,7 +276,7 @@ function finalError(req: HttpRequest, p: Prepared, res: HttpResponse): Error {
  * `If-None-Match: *`, the takeover's 412 says the object exists — our own earlier write — not a failure.
  */
 function storedByEarlierAttempt(req: HttpRequest, res: HttpResponse): boolean {
-  if (res.status !== 412 || req.mechanism !== 'OP-3' || (req.run?.attempt ?? 1) < 2) return false;
+  if (res.status !== 412 || req.mechanism !== 'content-address' || (req.run?.attempt ?? 1) < 2) return false;
   return Object.entries(req.headers ?? {}).some(([k, v]) => k.toLowerCase() === 'if-none-match' && v.trim() === '*');
 }
 
@@ -286,11 +286,12 @@ export function createHttpCaller(opts: HttpCallerOptions): HttpCaller {
   const random = opts.random ?? Math.random;
   const timeoutMs = opts.timeoutMs ?? 30_000;
 
-  async function send(req: HttpRequest): Promise<HttpResponse> {
-    if (req.mechanism === 'OP-1' && req.key !== undefined && !req.carrier) {
+  async function send(input: HttpRequest): Promise<HttpResponse> {
+    const req = { ...input, mechanism: mechanismName(input.mechanism) };
+    if (req.mechanism === 'native-key' && req.key !== undefined && !req.carrier) {
       // Retrying without the key on the wire would repeat the effect: the server has nothing to dedupe on.
       throw new TypeError(
-        `${req.method.toUpperCase()} ${req.path}: OP-1 call has a key but no carrier (header/body/form/query)`,
+        `${req.method.toUpperCase()} ${req.path}: native-key call has a key but no carrier (header/body/form/query)`,
       );
     }
     noteRequest(req.run?.tag);
@@ -303,7 +304,7 @@ export function createHttpCaller(opts: HttpCallerOptions): HttpCaller {
 
   async function sendAttempts(req: HttpRequest): Promise<HttpResponse> {
     const retries =
-      req.mechanism === 'OP-1' && req.key !== undefined && req.carrier
+      req.mechanism === 'native-key' && req.key !== undefined && req.carrier
         ? Math.max(1, policy.attempts)
         : (methodAttempts(req.mechanism, policy.attempts) ?? 1);
     const p = await prepare(opts, req, retries > 1);

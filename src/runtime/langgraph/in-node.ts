@@ -1,3 +1,4 @@
+import type { MechanismInput } from '../core/mechanism.js';
 import { createIdempotency, type Idempotency, type RunResult } from '../core/idempotency.js';
 import type { KeyScope } from '../core/keys.js';
 import type { DedupStore, StoreMechanism } from '../store/types.js';
@@ -6,13 +7,13 @@ import { currentNodeConfig, readTaskInput, type NodeConfig } from './node-config
 import { nodeIdempotencyKey } from './node-key.js';
 import { readStateKey } from './state-key.js';
 
-/** Where the key of a call inside a node comes from (SOP OP-6: always from checkpointed state). */
+/** Where the key of a call inside a node comes from (docs/concepts.md#checkpoint-keys: always from checkpointed state). */
 export type NodeKeySource<A extends unknown[]> =
   /** Derived from the running task (thread_id, checkpoint_ns, call index): the default. */
   | 'task'
   /** Read from the state slot `{operation}_idempotency_key`, minted upstream (`mintStateKey`). */
   | 'state'
-  /** Your own source; it must read checkpointed values, never the clock or a fresh uuid (SOP §6). */
+  /** Your own source; it must read checkpointed values, never the clock or a fresh uuid (docs/concepts.md#store-rules). */
   | ((ctx: { config: NodeConfig; state: unknown; args: A }) => string);
 
 export interface InNodeOptions<A extends unknown[]> {
@@ -21,8 +22,8 @@ export interface InNodeOptions<A extends unknown[]> {
   /** A dedup store; or pass `idempotency` to share one configured runtime. */
   store?: DedupStore;
   idempotency?: Idempotency;
-  /** Default `fail-closed`: an interrupted send is never repeated on its own (DESIGN §5). */
-  mechanism?: StoreMechanism;
+  /** Default `fail-closed`: an interrupted send is never repeated on its own (docs/concepts.md#outcomes). */
+  mechanism?: MechanismInput;
   key?: NodeKeySource<A>;
   /**
    * With `key: 'task'`: an id that tells calls apart instead of their order in the body, e.g. the
@@ -99,7 +100,7 @@ export async function nodeKey(operation: string, request: NodeKeyRequest = {}): 
  * Wraps a side-effecting function (a generated client method, a tool handler) for use inside a
  * LangGraph node: each call runs through the dedup state machine under a key drawn from checkpointed
  * state, so the node body can re-run on resume, retry or restart and the effect still happens once
- * (SOP OP-6 + OP-8). Returns `{ result, wasReplay, originalCalledAt }` (SOP Step 7).
+ * (docs/concepts.md#checkpoint-keys + OP-8). Returns `{ result, wasReplay, originalCalledAt }` (docs/concepts.md#replay).
  */
 export function idempotentInNode<A extends unknown[], R>(
   fn: (...args: A) => Promise<R>,

@@ -1,6 +1,6 @@
 /**
  * The slice of a LangGraph node's RunnableConfig the key sources read. Typed structurally so that
- * `idemgen/runtime/langgraph` compiles and loads without `@langchain/langgraph` installed
+ * `@idemgen/runtime/langgraph` compiles and loads without `@langchain/langgraph` installed
  * (it is an optional peer; it is only imported dynamically, for `getConfig()`).
  */
 export interface NodeConfig {
@@ -21,7 +21,7 @@ export interface TaskScope {
   checkpointNs: string;
 }
 
-/** The key cannot be drawn from checkpointed state here: fail loudly instead of keying on nothing (SOP §6). */
+/** The key cannot be drawn from checkpointed state here: fail loudly instead of keying on nothing (docs/concepts.md#store-rules). */
 export class KeySourceError extends Error {
   constructor(message: string) {
     super(message);
@@ -42,7 +42,7 @@ export function readTaskScope(config: NodeConfig): TaskScope {
     );
   }
   if (typeof threadId !== 'string' && typeof threadId !== 'number') {
-    // Without a thread there is no checkpoint to resume from, so no key can be stable (SOP §6 "framework pitfalls").
+    // Without a thread there is no checkpoint to resume from, so no key can be stable (docs/concepts.md#store-rules "framework pitfalls").
     throw new KeySourceError(
       'no configurable.thread_id: compile the graph with a checkpointer and invoke it with a thread_id so the key is checkpointed.',
     );

@@ -9,13 +9,13 @@ import { readTaskScope, taskExecutionAnchor, type NodeConfig } from './node-conf
  * - the task id is uuid5(namespace, step, node, trigger) in the id of the checkpoint the task was
  *   planned from. A resume (Command({resume})), a retry and a process restart re-plan the task from
  *   that same checkpoint, so it is the same; the next loop iteration is planned from a newer
- *   checkpoint, so it differs (new intent → new key, SOP Case 2).
+ *   checkpoint, so it differs (new intent → new key, docs/concepts.md#repeated-intent).
  * - thread_id separates conversations even if a checkpoint is copied between threads.
- * - the body re-runs from the top on resume (SOP §2.1, [langgraph/gotchas]), so the n-th call of an
+ * - the body re-runs from the top on resume (docs/concepts.md#outcomes, [langgraph/gotchas]), so the n-th call of an
  *   operation in this run of the body is the n-th call in every run of it. The counter restarts for
  *   each execution (a new scratchpad) and each retry attempt (a new `executionInfo.nodeAttempt`).
  * The arguments are deliberately NOT part of the key: a body that recomputes different arguments
- * on resume (an LLM re-proposing) must hit an args-mismatch conflict, not a fresh key (SOP Case 3).
+ * on resume (an LLM re-proposing) must hit an args-mismatch conflict, not a fresh key (docs/concepts.md#changed-arguments).
  */
 export interface NodeKeyOptions {
   /** The node's config (second parameter); defaults to LangGraph's `getConfig()` in the caller. */

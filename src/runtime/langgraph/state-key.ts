@@ -5,7 +5,7 @@ import { stateKeyField } from './state-field.js';
 export { stateKeyField };
 
 /**
- * OP-6 via a state slot (SOP Step 3 naming: `{operation}_idempotency_key`).
+ * OP-6 via a state slot (docs/concepts.md#keys-and-scopes naming: `{operation}_idempotency_key`).
  *
  * A node's state update is committed only when the node *returns*: a key minted before `interrupt()`
  * in the same node is lost when the interrupt throws, and the resumed body mints another (the SOP's

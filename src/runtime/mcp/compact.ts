@@ -33,7 +33,7 @@ function windowText(seconds: number): string {
 /** The one-line key description: who deduplicates, for how long (when known); the rule is in the instructions. */
 function shortKeyDescription(binding: ToolBinding): string {
   const ttl = binding.ttlSeconds !== undefined ? ` for ${windowText(binding.ttlSeconds)}` : '';
-  const who = binding.mechanism === 'OP-1' && binding.carrier !== undefined ? 'the API' : 'this server';
+  const who = binding.mechanism === 'native-key' && binding.carrier !== undefined ? 'the API' : 'this server';
   return `Idempotency key: new per action, the same on every retry (see the server instructions); ${who} deduplicates it${ttl}.`;
 }
 

@@ -1,5 +1,5 @@
 /**
- * The host's intent over MCP (SOP Case 2). A host (the chat app driving the model) knows which user turn a
+ * The host's intent over MCP (docs/concepts.md#repeated-intent). A host (the chat app driving the model) knows which user turn a
  * tool call belongs to; the model may not keep a key across its own retries. So a `tools/call` request may
  * carry `_meta["io.idemgen/intent"]` (a flat object such as `{thread, turn}`) or `_meta["io.idemgen/key"]`
  * (a string the host keeps per turn), and a write is then keyed by that intent, the tool and its canonical

@@ -4,7 +4,7 @@
  * accepts zod schemas, and our input schemas are JSON Schema already (converting would lose keywords).
  * So idemgen owns `tools/*` on that server; the caller keeps resources and prompts.
  *
- * Part of `idemgen/runtime/mcp`, the one runtime entry that imports the MCP SDK (a peer dependency).
+ * Part of `@idemgen/runtime/mcp`, the one runtime entry that imports the MCP SDK (a peer dependency).
  */
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';

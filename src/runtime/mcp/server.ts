@@ -1,4 +1,4 @@
-/** `idemgen/runtime/mcp`: tool runtimes on an MCP SDK server (imports the SDK, unlike `idemgen/runtime`). */
+/** `@idemgen/runtime/mcp`: tool runtimes on an MCP SDK server (imports the SDK, unlike `@idemgen/runtime`). */
 export { registerToolRuntime } from './register.js';
 export { reportStartFailure, serveStdioFromEnv } from './stdio-main.js';
 export type { EnvServerOptions, StdioServerModule } from './stdio-main.js';

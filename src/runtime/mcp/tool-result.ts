@@ -1,6 +1,6 @@
 /**
  * MCP `CallToolResult` shapes the middleware returns. Structural types only: the runtime must not
- * depend on @modelcontextprotocol/sdk (a leaf with a stable API, DESIGN §2); they match its
+ * depend on @modelcontextprotocol/sdk (a leaf with a stable API, docs/concepts.md#layers); they match its
  * `CallToolResult` (MCP 2025-11-25 `tools/call`). Errors the model can act on are *tool results* with
  * `isError: true` (MCP: tool execution errors are reported in the result, so the model sees them),
  * not JSON-RPC errors.
@@ -22,7 +22,7 @@ export const ERROR_META = 'idemgen/error';
 
 export interface ReplayMeta {
   wasReplay: true;
-  /** ISO 8601 time of the original call (SOP Step 7: surface replay status to the model). */
+  /** ISO 8601 time of the original call (docs/concepts.md#replay: surface replay status to the model). */
   originalCalledAt: string;
 }
 

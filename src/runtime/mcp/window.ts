@@ -1,5 +1,5 @@
 /**
- * The in-process dedup window in front of the persistent store (SOP OP-7: "5-minute in-memory LRU +
+ * The in-process dedup window in front of the persistent store (docs/concepts.md#tool-dedup: "5-minute in-memory LRU +
  * persistent backing for cross-restart safety"). It only ever holds *completed* outcomes, so a hit can
  * be answered without a store round trip; anything else goes to the store, which stays the authority.
  */

@@ -1,9 +1,10 @@
 /**
- * OP-7 at the MCP tool boundary (SOP OP-7, Case 4): MCP does not promise at-most-once delivery, so a
+ * OP-7 at the MCP tool boundary (docs/concepts.md#tool-dedup, Case 4): MCP does not promise at-most-once delivery, so a
  * side-effecting tool requires an `idempotency_key` argument and the server dedupes on it — an
  * in-process window in front of the persistent dedup store, which keeps the guarantee across restarts.
  * Wraps an MCP SDK tool handler `(args, extra) => CallToolResult`.
  */
+import type { MechanismInput } from '../core/mechanism.js';
 import { hashArgs } from '../core/canonical-json.js';
 import {
   IdempotencyConflictError,
@@ -33,11 +34,11 @@ export interface WithIdempotencyOptions<E> {
   operation: string;
   /** Dedup window of the persistent store; should match the one the tool schema documents. */
   ttlSeconds?: number;
-  /** In-process window (SOP OP-7: 5 minutes) and its LRU bound. */
+  /** In-process window (docs/concepts.md#tool-dedup: 5 minutes) and its LRU bound. */
   windowMs?: number;
   windowSize?: number;
-  /** The operation's mechanism: decides what an expired lease means (DESIGN §5). */
-  mechanism?: StoreMechanism;
+  /** The operation's mechanism (a name or its SOP number): decides what an expired lease means (docs/concepts.md). */
+  mechanism?: MechanismInput;
   /** Argument carrying the key (a tool's own native key argument, or `idempotency_key`). */
   keyArgument?: string;
   keyMaxLength?: number;

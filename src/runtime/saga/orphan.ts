@@ -1,5 +1,5 @@
 /**
- * A saga effect nobody owns any more (SOP OP-5 "possibly compensate the now-known external_id"): a late
+ * A saga effect nobody owns any more (saga, docs/concepts.md#mechanisms "possibly compensate the now-known external_id"): a late
  * call whose completion was fenced after a retry took the row over and ran its own call. The row under
  * the caller's key belongs to the retry, so the orphan gets a row of its own, already `compensating`
  * with an expired lease: the next `reconcileSagas` run compensates it through the linked operation.

@@ -1,5 +1,5 @@
 /**
- * Saga reconciliation and compensation (SOP OP-5: "on reconciliation job finding a pending past
+ * Saga reconciliation and compensation (saga, docs/concepts.md#mechanisms: "on reconciliation job finding a pending past
  * TTL: investigate; possibly compensate the now-known external_id"). No caller is waiting for an
  * orphan found by the job, so a confirmed orphan is undone through the linked operation.
  */

@@ -2,8 +2,9 @@
  * OP-5 saga (record intent → call → completed with external id) and the OP-8 pre-call checkpoint.
  * A duplicate returns the stored external id without calling; a live pending row is waited on;
  * a stale pending row is never called blindly: the `reconcile` callback asks the downstream what
- * happened first (SOP OP-5 "investigate").
+ * happened first (saga, docs/concepts.md#mechanisms "investigate").
  */
+import type { MechanismInput } from '../core/mechanism.js';
 import { randomUUID } from 'node:crypto';
 import { hashArgs } from '../core/canonical-json.js';
 import {
@@ -82,7 +83,7 @@ interface SagaCall {
 
 const asDedupState = (row: SagaRow): DedupRow => ({
   ...row,
-  mechanism: 'OP-5',
+  mechanism: 'saga',
   status: row.status === 'completed' ? 'completed' : row.status === 'pending' ? 'pending' : 'failed',
   attempts: 0,
   completedAt: null,
@@ -302,13 +303,13 @@ export async function runSaga<T>(
   }
 }
 
-export type CheckpointRequest = Omit<RunRequest, 'mechanism'> & { mechanism?: StoreMechanism } & Omit<
+export type CheckpointRequest = Omit<RunRequest, 'mechanism'> & { mechanism?: MechanismInput } & Omit<
     IdempotencyOptions,
     'store'
   >;
 
 /**
- * SOP OP-8: persist (key, args hash, pending) before the call and the result after, for any
+ * docs/concepts.md: persist (key, args hash, pending) before the call and the result after, for any
  * orchestrator. A crash leaves `pending`; a retry then polls or fails closed.
  */
 export function checkpoint<T>(

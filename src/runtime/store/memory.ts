@@ -1,6 +1,6 @@
 /**
  * In-memory dedup store for unit tests only: a process restart forgets every key, which is
- * exactly what SOP §6 forbids in production ("don't store the dedup key only in memory").
+ * exactly what docs/concepts.md#store-rules forbids in production ("don't store the dedup key only in memory").
  * Each method runs synchronously, so claim is atomic within the event loop. Single-host by nature:
  * leases and expiry are judged by the caller's `now` (one process, one clock).
  */

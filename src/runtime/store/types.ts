@@ -1,12 +1,18 @@
 /**
- * The dedup store contract (DESIGN §5, docs/contracts.md). One state machine, the same in every
+ * The dedup store contract (docs/concepts.md#outcomes, docs/contracts.md). One state machine, the same in every
  * store: `pending` → `completed` | `failed`, plus lease expiry. Every mutation after the claim is
  * fenced by the lease token, so a late finisher cannot overwrite a newer attempt.
  * Stores never create tables: the generated migration does (`idemgen generate`, sql/).
  */
 
 /** Copied from src/classify/types.ts (the runtime is a leaf). `none` never reaches a store. */
-export type StoreMechanism = 'OP-1' | 'OP-2' | 'OP-3' | 'OP-4' | 'OP-5' | 'fail-closed';
+export type StoreMechanism =
+  | 'native-key'
+  | 'dedup-table'
+  | 'content-address'
+  | 'unique-insert'
+  | 'saga'
+  | 'fail-closed';
 export type DedupStatus = 'pending' | 'completed' | 'failed';
 
 /** One row of the dedup table; times are epoch milliseconds. JSON columns hold JSON text. */

@@ -6,10 +6,11 @@
  */
 import type { OperationDescription } from '../client/operation.js';
 import type { ToolBinding } from './types.js';
+import { mechanismName } from '../core/mechanism.js';
 
-/** OP-1 with an HTTP carrier: the API dedupes (SOP Step 6, second pattern); the runtime keeps no row. */
+/** OP-1 with an HTTP carrier: the API dedupes (docs/concepts.md#store-rules, second pattern); the runtime keeps no row. */
 export function isNative(b: ToolBinding): boolean {
-  return b.effect === 'write' && b.mechanism === 'OP-1' && b.carrier !== undefined;
+  return b.effect === 'write' && b.mechanism === 'native-key' && b.carrier !== undefined;
 }
 
 const described = new WeakMap<ToolBinding, OperationDescription>();

@@ -1,5 +1,5 @@
 /**
- * `idemgen/runtime/tools` — the tool runtime: `ToolBinding` data (generated `handlers/<api>.tools.gen.ts`,
+ * `@idemgen/runtime/tools` — the tool runtime: `ToolBinding` data (generated `handlers/<api>.tools.gen.ts`,
  * or built in memory by `idemgen serve`) → one model tool call, one HTTP effect.
  */
 export { createToolRuntime } from './runtime.js';

@@ -1,7 +1,7 @@
 /**
  * A failed tool call → the error the model reads: a stable code, whether the effect happened, and
  * whether the same key may be sent again. Only certainty says `executed: 'no'`: a definite 4xx, a request
- * that never left, a refused key (DESIGN §5: assuming "it did not happen" is the unsafe default).
+ * that never left, a refused key (docs/concepts.md#outcomes: assuming "it did not happen" is the unsafe default).
  */
 import {
   IdempotencyConflictError,
@@ -208,7 +208,7 @@ export function toToolError(err: unknown, effect: 'read' | 'write', retrySafe: b
     (err as { definiteFailure?: unknown })?.definiteFailure === false;
   if (ambiguous) {
     // Always `true`: the tool description tells the model to retry an unknown outcome with the SAME key
-    // (SOP §6); `false` would read as "use a new key", the one move that can repeat the effect.
+    // (docs/concepts.md#store-rules); `false` would read as "use a new key", the one move that can repeat the effect.
     return withApi(
       {
         code: 'idempotency_outcome_unknown',

@@ -1,8 +1,8 @@
 /**
  * `createToolRuntime`: model tool calls → HTTP effects, from `ToolBinding` data alone. Per call: decode the
  * model's dialect, validate against the input schema before anything else (bad arguments never touch the
- * key), take the key from the arguments (model-supplied, SOP Case 4) or derive it from the app's intent
- * (SOP Case 2), route flat arguments into the request, and run it through one dedup layer (execute.ts).
+ * key), take the key from the arguments (model-supplied, docs/concepts.md#tool-dedup) or derive it from the app's intent
+ * (docs/concepts.md#repeated-intent), route flat arguments into the request, and run it through one dedup layer (execute.ts).
  */
 import { headersOf } from '../client/support.js';
 import { executeOperation, operationRequest, type OperationContext } from '../client/operation.js';
@@ -11,6 +11,7 @@ import { checkHeaders, expandPath } from '../http/request-check.js';
 import { InvalidArgumentsError } from '../core/errors.js';
 import { createIdempotency, type IdempotencyOptions } from '../core/idempotency.js';
 import type { KeyScope } from '../core/keys.js';
+import { mechanismName } from '../core/mechanism.js';
 import type { DedupStore } from '../store/types.js';
 import { applyAuth, type ToolAuthOption } from './auth.js';
 import { decodeArguments } from './decode.js';
@@ -88,8 +89,8 @@ function nameIndex(bindings: readonly ToolBinding[]): Map<string, ToolBinding> {
 }
 
 /**
- * The key: the model's argument, else the app's intent (SOP Case 2; the engine hashes it with the operation and
- * the routed arguments) — never the tool-call id (SOP §6).
+ * The key: the model's argument, else the app's intent (docs/concepts.md#repeated-intent; the engine hashes it with
+ * the operation and the routed arguments) — never the tool-call id (docs/concepts.md#store-rules).
  */
 function keyOf(
   b: ToolBinding,
@@ -109,7 +110,10 @@ function keyOf(
 }
 
 export function createToolRuntime<Name extends string = string>(options: ToolRuntimeOptions): ToolRuntime<Name> {
-  const bindings = [...options.bindings];
+  // Bindings generated before the rename spell mechanisms `OP-1`…`OP-5`: read them as the names.
+  const bindings = options.bindings.map((b) =>
+    b.mechanism.startsWith('OP-') ? { ...b, mechanism: mechanismName(b.mechanism) } : b,
+  );
   const index = nameIndex(bindings);
   const http = createHttpCaller({
     baseUrl: options.baseUrl,
@@ -160,7 +164,7 @@ export function createToolRuntime<Name extends string = string>(options: ToolRun
     const routed = routeArguments(b, b.keyProperty === undefined ? decoded : rest);
     const description = operationOf(b);
     // The downstream dedupes a repeat of this key, so after an unknown outcome the same key resolves it.
-    const retrySafe = isNative(b) || b.mechanism === 'OP-3' || b.mechanism === 'method-idempotent';
+    const retrySafe = isNative(b) || b.mechanism === 'content-address' || b.mechanism === 'method-idempotent';
     try {
       // Before the key is claimed: a path value that would move the request, a header it cannot carry intact.
       const request = operationRequest(description, routed);

@@ -6,6 +6,7 @@
  */
 import type { KeyScope } from '../core/keys.js';
 import type { QueryStyle } from '../http/body.js';
+import type { LegacyMechanism } from '../core/mechanism.js';
 
 /** Where one flat tool argument goes in the HTTP request. */
 export interface ArgRoute {
@@ -18,7 +19,7 @@ export interface ArgRoute {
   style?: QueryStyle;
 }
 
-/** The native key's place in the request (SOP OP-1); `path` is the full body path for body/form keys. */
+/** The native key's place in the request (native-key, docs/concepts.md#mechanisms); `path` is the full body path for body/form keys. */
 export interface BindingCarrier {
   in: 'header' | 'query' | 'body' | 'form';
   name: string;
@@ -31,13 +32,15 @@ export interface BindingCarrier {
 
 export type BindingMechanism =
   | 'none'
-  | 'OP-1'
-  | 'OP-2'
-  | 'OP-3'
-  | 'OP-4'
-  | 'OP-5'
+  | 'native-key'
+  | 'dedup-table'
+  | 'content-address'
+  | 'unique-insert'
+  | 'saga'
+  | 'method-idempotent'
   | 'fail-closed'
-  | 'method-idempotent';
+  // the SOP numbers bindings generated before the rename carry; createToolRuntime reads them as the names
+  | LegacyMechanism;
 
 export interface ToolBinding {
   /** The name the model sees, per target format (sanitizing may differ per format). */
@@ -108,8 +111,8 @@ export interface ToolCallContext {
   /** The principal's namespace for stored keys (the authenticated subject); never the OAuth client. */
   scope?: string | KeyScope;
   /**
-   * App-derived intent (SOP Case 2): with no model-supplied key, the key is derived from this and the
-   * arguments — never from the tool-call id (SOP §6: one per emission, not per intent).
+   * App-derived intent (docs/concepts.md#repeated-intent): with no model-supplied key, the key is derived from this and the
+   * arguments — never from the tool-call id (docs/concepts.md#store-rules: one per emission, not per intent).
    */
   intent?: Record<string, string | number>;
   signal?: AbortSignal;

@@ -1,6 +1,6 @@
 /**
  * Argument validation before any effect: the tool's own input schema (JSON Schema 2020-12) through Ajv.
- * Ajv loads on first use, so importing `idemgen/runtime` (every generated client does) never pays for it.
+ * Ajv loads on first use, so importing `@idemgen/runtime` (every generated client does) never pays for it.
  * Formats are annotations here (`int32`, `binary`, …): the API enforces its own.
  */
 import type { ToolBinding } from './types.js';

@@ -1,6 +1,6 @@
 /**
  * The generated payments client against a real node:http server that counts side effects and injects faults
- * (DESIGN §7). Native key (OP-1): exactly one effect and the original result across a commit-then-timeout and
+ * (README.md). Native key (OP-1): exactly one effect and the original result across a commit-then-timeout and
  * a duplicate call. Fail-closed: at most one effect, an ambiguous outcome is never retried automatically.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';

@@ -1,6 +1,6 @@
 /**
  * Keys and scopes are checked by the generated client before anything is sent: an OP-1 key outside the
- * carrier's limits (runtime `validateKey`, SOP Step 4), an empty scope, a missing or doubled option. An
+ * carrier's limits (runtime `validateKey`, docs/concepts.md#carriers), an empty scope, a missing or doubled option. An
  * explicit, persisted `{ key }` is accepted by every write, whatever its mechanism. Real node:http server.
  */
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -77,13 +77,13 @@ describe('OP-1 keys are validated before the request', () => {
     const plan = await inlinePlan('key-limits', 'limits.json', spec, {
       'POST /orders': {
         class: 'native-key',
-        mechanism: 'OP-1',
+        mechanism: 'native-key',
         carrier: { in: 'header', name: 'X-Request-Key', path: ['X-Request-Key'], maxLength: 40 },
         keyStrategy: 'caller',
       },
       'POST /notes': {
         class: 'native-key',
-        mechanism: 'OP-1',
+        mechanism: 'native-key',
         carrier: { in: 'query', name: 'key', path: ['key'], maxLength: 64 },
         keyStrategy: 'caller',
       },

@@ -64,7 +64,7 @@ const spec = {
 
 const saga = (compensation: string) => ({
   class: 'compensatable' as const,
-  mechanism: 'OP-5' as const,
+  mechanism: 'saga' as const,
   keyStrategy: 'intent' as const,
   compensation,
 });

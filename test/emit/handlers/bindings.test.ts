@@ -87,7 +87,7 @@ describe('buildToolBindings', () => {
     const plan = await inlinePlan('bindings', 'clash.json', CLASH, {
       'PUT /items/{id}': {
         class: 'native-key',
-        mechanism: 'OP-1',
+        mechanism: 'native-key',
         carrier: { in: 'header', name: 'Idempotency-Key', path: ['Idempotency-Key'], maxLength: 40 },
         keyStrategy: 'caller',
       },
@@ -102,7 +102,7 @@ describe('buildToolBindings', () => {
       keyLimits: { maxLength: 40, minLength: 20 },
       body: { property: 'body', encoding: 'multipart', mediaType: 'multipart/form-data', required: false },
       keyProperty: 'idempotency_key',
-      mechanism: 'OP-1',
+      mechanism: 'native-key',
       http: { method: 'PUT', path: '/items/{id}' },
     });
     expect(put!.ttlSeconds).toBe(86400); // the plan's (the API's) window, not the tools default

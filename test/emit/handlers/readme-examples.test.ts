@@ -29,7 +29,7 @@ const EXAMPLES = {
   aiSdk: () => blockAfter('**Vercel AI SDK**'),
   openai: () => blockAfter('**OpenAI** Chat Completions'),
   keySource: () => blockAfter('**Where the key comes from.**'),
-  mcp: () => blockAfter('**MCP** (`idemgen/runtime/mcp`)'), // twilio-glue.test.ts
+  mcp: () => blockAfter('**MCP** (`@idemgen/runtime/mcp`)'), // twilio-glue.test.ts
 };
 
 const imports = (text: string) => text.split('\n').filter((l) => l.startsWith('import'));

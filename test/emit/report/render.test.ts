@@ -52,7 +52,7 @@ describe('renderAudit json (the stable shape of `idemgen audit --format json`)',
     const charge = out.operations.find((o: { key: string }) => o.key === 'POST /charges');
     expect(charge).toMatchObject({
       class: 'native-key',
-      mechanism: 'OP-1',
+      mechanism: 'native-key',
       carrier: { in: 'header', name: 'Idempotency-Key', maxLength: 8 },
       keyStrategy: 'caller',
       source: { file: 'spec.yaml', pointer: '/paths/~1charges/post' },
@@ -61,12 +61,12 @@ describe('renderAudit json (the stable shape of `idemgen audit --format json`)',
     const hook = out.operations.find((o: { key: string }) => o.key === 'POST /hooks');
     expect(hook).toMatchObject({
       class: 'compensatable',
-      mechanism: 'OP-5',
+      mechanism: 'saga',
       compensation: 'DELETE /hooks/{id}',
       ttlSeconds: 86400,
     });
     expect(out.operations.find((o: { key: string }) => o.key === 'tool:send_email')).toMatchObject({
-      toolBoundary: 'OP-7',
+      toolBoundary: 'tool-dedup',
       keyStrategy: 'intent',
     });
     for (const d of out.diagnostics)
@@ -95,7 +95,7 @@ describe('renderAudit text', () => {
     expect(specAt).toBeGreaterThan(text.indexOf('a dir/tools.json\n'));
     expect(text).toMatch(/\n {2}12:5 +(warning|info|error) /);
     expect(text).toContain('/tools/0/inputSchema');
-    expect(text).toMatch(/POST \/charges +native-key +OP-1 +header Idempotency-Key \(≤ 8\) +caller/);
+    expect(text).toMatch(/POST \/charges +native-key +native-key \(OP-1\) +header Idempotency-Key \(≤ 8\) +caller/);
     expect(text).toMatch(/problems \(\d+ errors?, \d+ warnings?\)/);
   });
   it('colours on request', () => {
@@ -113,7 +113,7 @@ describe('renderAudit markdown', () => {
     expect(md).toContain('`POST /sms \\| urgent`');
     expect(md).toContain('| <a id="post-sms-urgent"></a>`POST /sms \\| urgent` |');
     expect(md).toMatch(
-      /\| <a id="post-charges"><\/a>`POST \/charges` \| write \| native-key \| OP-1 \| header Idempotency-Key \(≤ 8\) \| caller \| — \| `http_unsafe_method`/,
+      /\| <a id="post-charges"><\/a>`POST \/charges` \| write \| native-key \| native-key \(OP-1\) \| header Idempotency-Key \(≤ 8\) \| caller \| — \| `http_unsafe_method`/,
     );
     expect(md).toMatch(/\| 12:5 \(`\/paths\S*`\) \|/);
     expect(md).toContain('`key_carrier_too_short`');

@@ -71,7 +71,7 @@ export function claimParams(
   now = 1_700_000_000_000,
 ): (string | number)[] {
   const times = clock === 'server' ? [30_000, 86_400_000] : [now + 30_000, now, now + 86_400_000];
-  return ['tenant-a', key, 'POST /charges', 'a'.repeat(64), 'OP-5', leaseToken, ...times, '{"amount":"number"}'];
+  return ['tenant-a', key, 'POST /charges', 'a'.repeat(64), 'saga', leaseToken, ...times, '{"amount":"number"}'];
 }
 
 /** A 63-character table name: the longest the policy accepts, so derived index names must be shortened. */

@@ -63,7 +63,7 @@ describe('emitSql golden files', () => {
   test('a table named on a non-OP-4 operation is reported, not altered', () => {
     const plan = buildShopPlan();
     const orders = plan.apis[0].entries.find((e) => e.operation.key === 'POST /orders')!;
-    orders.mechanism = 'OP-2';
+    orders.mechanism = 'dedup-table';
     const out = emitSql(plan, resolveConfig({ dialects: ['postgres'] }));
     expect(out.files.some((f) => f.path.includes('owned'))).toBe(false);
     expect(out.diagnostics.map((d) => [d.code, d.pointer])).toEqual([

@@ -69,7 +69,8 @@ describe('MariaDB: emitted migrations', () => {
   test('key columns compare exactly (utf8mb4_bin): keys differing in case or accent are distinct', async () => {
     const insert =
       'INSERT INTO idemgen_dedup (scope, idempotency_key, operation, args_hash, mechanism, status, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, 1, 2)';
-    for (const key of ['Key-A', 'key-a', 'kéy-a']) await db.query(insert, ['s', key, 'op', 'h', 'OP-2', 'pending']);
+    for (const key of ['Key-A', 'key-a', 'kéy-a'])
+      await db.query(insert, ['s', key, 'op', 'h', 'dedup-table', 'pending']);
     const [rows] = await db.query("SELECT COUNT(*) AS n FROM idemgen_dedup WHERE scope = 's'");
     expect((rows as { n: number }[])[0].n).toBe(3);
   });
@@ -77,11 +78,11 @@ describe('MariaDB: emitted migrations', () => {
   test('the status CHECK and the (scope, key) primary key hold', async () => {
     const insert =
       'INSERT INTO idemgen_dedup (scope, idempotency_key, operation, args_hash, mechanism, status, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, 1, 2)';
-    await expect(db.query(insert, ['t', 'k-check', 'op', 'h', 'OP-2', 'running'])).rejects.toThrow(
+    await expect(db.query(insert, ['t', 'k-check', 'op', 'h', 'dedup-table', 'running'])).rejects.toThrow(
       /CONSTRAINT .* failed/,
     );
-    await db.query(insert, ['t', 'k-pk', 'op', 'h', 'OP-2', 'pending']);
-    await expect(db.query(insert, ['t', 'k-pk', 'op', 'h', 'OP-2', 'completed'])).rejects.toMatchObject({
+    await db.query(insert, ['t', 'k-pk', 'op', 'h', 'dedup-table', 'pending']);
+    await expect(db.query(insert, ['t', 'k-pk', 'op', 'h', 'dedup-table', 'completed'])).rejects.toMatchObject({
       code: 'ER_DUP_ENTRY',
     });
   });

@@ -29,9 +29,9 @@ export function buildShopPlan(options: { ownedTable?: string; withSaga?: boolean
   };
   const byKey = new Map([
     [list.key, entry(list, 'none')],
-    [charge.key, entry(charge, options.withSaga === false ? 'fail-closed' : 'OP-5', { compensation: refund.key })],
+    [charge.key, entry(charge, options.withSaga === false ? 'fail-closed' : 'saga', { compensation: refund.key })],
     [refund.key, entry(refund, 'fail-closed')],
-    [orders.key, entry(orders, 'OP-4', { ownedTable: options.ownedTable ?? 'orders' })],
+    [orders.key, entry(orders, 'unique-insert', { ownedTable: options.ownedTable ?? 'orders' })],
   ]);
   return { apis: [{ api, entries: operations.map((o) => byKey.get(o.key)!) }], diagnostics: [] };
 }

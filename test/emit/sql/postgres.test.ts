@@ -70,14 +70,14 @@ describe('PostgreSQL: emitted migrations', () => {
   test('the status CHECK and the (scope, key) primary key hold', async () => {
     const insert =
       'INSERT INTO idem.idemgen_dedup (scope, idempotency_key, operation, args_hash, mechanism, status, created_at, expires_at) VALUES ($1, $2, $3, $4, $5, $6, 1, 2)';
-    await expect(db.query(insert, ['s', 'k-check', 'op', 'h', 'OP-2', 'running'])).rejects.toMatchObject({
+    await expect(db.query(insert, ['s', 'k-check', 'op', 'h', 'dedup-table', 'running'])).rejects.toMatchObject({
       code: '23514',
     });
-    await db.query(insert, ['s', 'k-pk', 'op', 'h', 'OP-2', 'pending']);
-    await expect(db.query(insert, ['s', 'k-pk', 'op', 'h', 'OP-2', 'completed'])).rejects.toMatchObject({
+    await db.query(insert, ['s', 'k-pk', 'op', 'h', 'dedup-table', 'pending']);
+    await expect(db.query(insert, ['s', 'k-pk', 'op', 'h', 'dedup-table', 'completed'])).rejects.toMatchObject({
       code: '23505',
     });
-    await db.query(insert, ['other-tenant', 'k-pk', 'op', 'h', 'OP-2', 'pending']);
+    await db.query(insert, ['other-tenant', 'k-pk', 'op', 'h', 'dedup-table', 'pending']);
   });
 
   test('the OP-4 insert shape dedupes on the owned table: a row the first time, none the second', async () => {

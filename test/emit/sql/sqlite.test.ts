@@ -57,10 +57,10 @@ describe('SQLite: emitted migrations on a real file', () => {
     const insert = db.prepare(
       'INSERT INTO idemgen_dedup (scope, idempotency_key, operation, args_hash, mechanism, status, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, 1, 2)',
     );
-    expect(() => insert.run('s', 'k-check', 'op', 'h', 'OP-2', 'running')).toThrow(/CHECK constraint failed/);
-    insert.run('s', 'k-pk', 'op', 'h', 'OP-2', 'pending');
-    expect(() => insert.run('s', 'k-pk', 'op', 'h', 'OP-2', 'completed')).toThrow(/UNIQUE constraint failed/);
-    insert.run('other-tenant', 'k-pk', 'op', 'h', 'OP-2', 'pending');
+    expect(() => insert.run('s', 'k-check', 'op', 'h', 'dedup-table', 'running')).toThrow(/CHECK constraint failed/);
+    insert.run('s', 'k-pk', 'op', 'h', 'dedup-table', 'pending');
+    expect(() => insert.run('s', 'k-pk', 'op', 'h', 'dedup-table', 'completed')).toThrow(/UNIQUE constraint failed/);
+    insert.run('other-tenant', 'k-pk', 'op', 'h', 'dedup-table', 'pending');
   });
 
   test('the OP-4 insert shape dedupes on the owned table', () => {

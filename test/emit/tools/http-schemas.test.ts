@@ -69,7 +69,7 @@ const plan = planOf(
   'payments',
   [
     entry(getCharge, 'none'),
-    entry(createCharge, 'OP-1', {
+    entry(createCharge, 'native-key', {
       carrier: { in: 'header', name: 'Idempotency-Key', path: ['Idempotency-Key'], maxLength: 64 },
       ttlSeconds: 7 * 86_400,
     }),
@@ -185,7 +185,7 @@ describe('a native key carried in the JSON body', () => {
     planOf(
       'payouts',
       [
-        entry(payout, 'OP-1', {
+        entry(payout, 'native-key', {
           carrier: { in: 'body', name: 'idempotency_key', path: ['idempotency_key'], maxLength: 64 },
         }),
       ],

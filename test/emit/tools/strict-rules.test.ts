@@ -41,7 +41,7 @@ describe('a tool that already has a key argument (carrier in argument)', () => {
     required: ['amount'],
   });
   const plan = planOf('billing', [
-    entry(tool, 'OP-1', { carrier: { in: 'argument', name: 'request_id', path: ['request_id'] } }),
+    entry(tool, 'native-key', { carrier: { in: 'argument', name: 'request_id', path: ['request_id'] } }),
   ]);
   const res = emitTools(plan, resolveConfig({ tools: { formats: ['mcp', 'openai', 'anthropic'] } }));
   const mcp = JSON.parse(res.files.find((f) => f.path === 'tools/mcp/billing.tools.json')!.contents).tools[0] as Obj;

@@ -78,7 +78,12 @@ describe.each(STORE_KINDS)('createIdempotency on %s', (kind) => {
 
   it('scopes are namespaces: another tenant with the same key runs its own call', async () => {
     const idem = createIdempotency({ store });
-    const req = { operation: 'POST /v1/charges', key: KEY('scoped'), args: { amount: 5 }, mechanism: 'OP-2' as const };
+    const req = {
+      operation: 'POST /v1/charges',
+      key: KEY('scoped'),
+      args: { amount: 5 },
+      mechanism: 'dedup-table' as const,
+    };
     const a = await idem.run({ ...req, scope: 'tenant-a' }, async () => 'a');
     const b = await idem.run({ ...req, scope: 'tenant-b' }, async () => 'b');
     expect([a.result, b.result, a.wasReplay, b.wasReplay]).toEqual(['a', 'b', false, false]);
@@ -152,7 +157,7 @@ describe.each(STORE_KINDS)('createIdempotency on %s', (kind) => {
       operation: 'POST /v1/charges',
       key: KEY('native'),
       args: { amount: 100 },
-      mechanism: 'OP-1' as const,
+      mechanism: 'native-key' as const,
     };
     await expect(
       idem.run(req, async (ctx) => {
@@ -176,7 +181,7 @@ describe.each(STORE_KINDS)('createIdempotency on %s', (kind) => {
       operation: 'POST /v1/transfers',
       key: KEY('fenced'),
       args: { amount: 7 },
-      mechanism: 'OP-1' as const,
+      mechanism: 'native-key' as const,
     };
     const slow = idem.run(req, async () => {
       await late.promise;
@@ -201,7 +206,7 @@ describe.each(STORE_KINDS)('createIdempotency on %s', (kind) => {
     const idem = createIdempotency({ store, leaseMs: 1_000, waitMs: 0, now: () => now });
     const hang = defer<void>();
     let calls = 0;
-    const req = { operation: 'tool:wire', key: KEY('crashed'), args: {}, mechanism: 'OP-5' as const };
+    const req = { operation: 'tool:wire', key: KEY('crashed'), args: {}, mechanism: 'saga' as const };
     void idem
       .run(req, async () => {
         calls++;
@@ -219,7 +224,13 @@ describe.each(STORE_KINDS)('createIdempotency on %s', (kind) => {
   it('TTL per operation: after the window the key is new again; pruneExpired removes the old row', async () => {
     let now = 70_000_000;
     const idem = createIdempotency({ store, now: () => now });
-    const req = { operation: 'tool:digest', key: KEY('ttl'), args: {}, mechanism: 'OP-2' as const, ttlSeconds: 60 };
+    const req = {
+      operation: 'tool:digest',
+      key: KEY('ttl'),
+      args: {},
+      mechanism: 'dedup-table' as const,
+      ttlSeconds: 60,
+    };
     await idem.run(req, async () => 'day-1');
     now += 30_000;
     expect(await idem.run(req, async () => 'nope')).toMatchObject({ result: 'day-1', wasReplay: true });
@@ -238,17 +249,20 @@ describe.each(STORE_KINDS)('createIdempotency on %s', (kind) => {
       maxResultBytes: 64,
       redact: (r) => ({ ...(r as object), card: '[redacted]' }),
     });
-    const a = await idem.run({ operation: 'tool:pay', key: KEY('redact'), args: {}, mechanism: 'OP-2' }, async () => ({
-      card: '4242',
-      ok: true,
-    }));
+    const a = await idem.run(
+      { operation: 'tool:pay', key: KEY('redact'), args: {}, mechanism: 'dedup-table' },
+      async () => ({
+        card: '4242',
+        ok: true,
+      }),
+    );
     expect(a.result).toEqual({ card: '4242', ok: true });
     const replay = await idem.run(
-      { operation: 'tool:pay', key: KEY('redact'), args: {}, mechanism: 'OP-2' },
+      { operation: 'tool:pay', key: KEY('redact'), args: {}, mechanism: 'dedup-table' },
       async () => ({}),
     );
     expect(replay).toMatchObject({ result: { card: '[redacted]', ok: true }, wasReplay: true });
-    const big = { operation: 'tool:export', key: KEY('big'), args: {}, mechanism: 'OP-2' as const };
+    const big = { operation: 'tool:export', key: KEY('big'), args: {}, mechanism: 'dedup-table' as const };
     expect((await idem.run(big, async () => 'x'.repeat(500))).result).toHaveLength(500);
     await expect(idem.run(big, async () => 'again')).rejects.toBeInstanceOf(IdempotencyResultTooLargeError);
   });
@@ -256,7 +270,7 @@ describe.each(STORE_KINDS)('createIdempotency on %s', (kind) => {
   it('validates the key before touching the store', async () => {
     const idem = createIdempotency({ store });
     const err = await idem
-      .run({ operation: 'tool:x', key: 'short', args: {}, mechanism: 'OP-2' }, async () => 1)
+      .run({ operation: 'tool:x', key: 'short', args: {}, mechanism: 'dedup-table' }, async () => 1)
       .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(IdempotencyKeyInvalidError);
     expect(err).toMatchObject({ operation: 'tool:x', key: 'short' });

@@ -5,10 +5,9 @@ import {
   contentKey,
   IdempotencyKeyInvalidError,
   intentKey,
-  keySlotName,
-  scopeString,
   validateKey,
 } from '../../../src/runtime/index.js';
+import { keySlotName, scopeString } from '../../../src/runtime/support.js';
 
 describe('intentKey', () => {
   const base = { scope: { thread: 't-1', turn: 3 }, operation: 'tool:send_email', args: { to: 'a@x', body: 'hi' } };

@@ -33,7 +33,7 @@ describe.each(STORE_KINDS)('lease heartbeat on %s', (kind) => {
       ...id,
       operation: 'op',
       argsHash: 'a'.repeat(64),
-      mechanism: 'OP-1',
+      mechanism: 'native-key',
       leaseToken: 'tok-1',
       now: 1_000,
       leaseMs: 100,
@@ -61,7 +61,7 @@ describe.each(STORE_KINDS)('lease heartbeat on %s', (kind) => {
     expect((await saga.get(id))?.leaseExpiresAt).toBe(1_190);
   });
 
-  it.each(['OP-1', 'fail-closed'] as const)(
+  it.each(['native-key', 'fail-closed'] as const)(
     '%s: a call longer than its lease is waited on and replayed, never called twice',
     async (mechanism) => {
       const idem = createIdempotency({ store, leaseMs: 300, waitMs: 5_000, pollMs: 20 });

@@ -88,7 +88,7 @@ describe.each(['sqlite', 'postgres', 'mysql', 'redis'] as const)(
     async function crashAfterEffect(
       server: FaultServer,
       key: string,
-      mechanism: 'fail-closed' | 'OP-1',
+      mechanism: 'fail-closed' | 'native-key',
     ): Promise<unknown> {
       const child = spawnWorker('crash-worker.ts', {
         store: workerStore(t, kind),
@@ -136,12 +136,12 @@ describe.each(['sqlite', 'postgres', 'mysql', 'redis'] as const)(
       const server = await startFaultServer({ keyCarrier: { in: 'header', name: 'Idempotency-Key' } });
       try {
         const key = `crash-op1-${kind}-0123456789`;
-        const original = await crashAfterEffect(server, key, 'OP-1');
+        const original = await crashAfterEffect(server, key, 'native-key');
         const restarted = await makeRestartedStore();
         const later = createIdempotency({ store: restarted, now: () => Date.now() + 10_000 });
         const caller = createHttpCaller({ baseUrl: server.url });
         const out = await later.run(
-          { operation: 'POST /payouts', key, args: { amount: 42 }, mechanism: 'OP-1' },
+          { operation: 'POST /payouts', key, args: { amount: 42 }, mechanism: 'native-key' },
           async (ctx) =>
             (
               await caller.send({
@@ -151,7 +151,7 @@ describe.each(['sqlite', 'postgres', 'mysql', 'redis'] as const)(
                 bodyType: 'json',
                 key: ctx.key,
                 carrier: { in: 'header', name: 'Idempotency-Key' },
-                mechanism: 'OP-1',
+                mechanism: 'native-key',
               })
             ).body,
         );

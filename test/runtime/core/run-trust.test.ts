@@ -90,7 +90,7 @@ describe('which failures may release the dedup row', () => {
       runSaga(store, single, {
         call: async (ctx) => ({
           externalId: 'x',
-          result: await b.send({ method: 'POST', path: '/x', bodyType: 'none', mechanism: 'OP-5', run: ctx }),
+          result: await b.send({ method: 'POST', path: '/x', bodyType: 'none', mechanism: 'saga', run: ctx }),
         }),
       }),
     ).rejects.toThrow(/not sent/);
@@ -99,10 +99,10 @@ describe('which failures may release the dedup row', () => {
     await expect(
       runSaga(store, double, {
         call: async (ctx) => {
-          await a.send({ method: 'POST', path: '/a', bodyType: 'none', mechanism: 'OP-5', run: ctx });
+          await a.send({ method: 'POST', path: '/a', bodyType: 'none', mechanism: 'saga', run: ctx });
           return {
             externalId: 'x',
-            result: await b.send({ method: 'POST', path: '/x', bodyType: 'none', mechanism: 'OP-5', run: ctx }),
+            result: await b.send({ method: 'POST', path: '/x', bodyType: 'none', mechanism: 'saga', run: ctx }),
           };
         },
       }),

@@ -35,7 +35,12 @@ describe.each(STORE_KINDS)('unencodable results on %s', (kind) => {
     ],
   ])('%s: the live caller gets the result, the row completes, a replay throws a typed error', async (name, make) => {
     const idem = createIdempotency({ store });
-    const req = { operation: 'tool:mint', key: KEY(name.replace(/\W/g, '')), args: {}, mechanism: 'OP-2' as const };
+    const req = {
+      operation: 'tool:mint',
+      key: KEY(name.replace(/\W/g, '')),
+      args: {},
+      mechanism: 'dedup-table' as const,
+    };
     let calls = 0;
     let made: unknown;
     const live = await idem.run(req, async () => {
@@ -63,7 +68,7 @@ describe.each(STORE_KINDS)('unencodable results on %s', (kind) => {
         throw new Error('redactor broke');
       },
     });
-    const req = { operation: 'tool:pay', key: KEY('redact'), args: {}, mechanism: 'OP-2' as const };
+    const req = { operation: 'tool:pay', key: KEY('redact'), args: {}, mechanism: 'dedup-table' as const };
     expect((await idem.run(req, async () => ({ ok: true }))).result).toEqual({ ok: true });
     const err = await idem.run(req, async () => ({ ok: false })).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(IdempotencyResultUnencodableError);
@@ -100,7 +105,7 @@ describe('the store fails after the effect (a SQLite file closed mid-call)', () 
     const idem = createIdempotency({ store });
     const callErr = Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' });
     const err = await idem
-      .run({ operation: 'tool:send', key: KEY('unknown'), args: {}, mechanism: 'OP-1' }, async () => {
+      .run({ operation: 'tool:send', key: KEY('unknown'), args: {}, mechanism: 'native-key' }, async () => {
         await store.close();
         throw callErr;
       })

@@ -6,15 +6,13 @@
  */
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import {
-  canonicalJson,
   createHttpCaller,
   createIdempotency,
-  digestBlobs,
-  hashArgs,
   IdempotencyResultTooLargeError,
   InvalidArgumentsError,
   type HttpRequest,
 } from '../../../src/runtime/index.js';
+import { canonicalJson, digestBlobs, hashArgs } from '../../../src/runtime/support.js';
 import { ALL_BYTES, bytesRoutes } from '../../emit/client/helpers/bytes-routes.js';
 import { startFaultServer, type FaultServer } from '../../helpers/fault-server.js';
 import { makeStore, type TestStore } from '../store/stores.js';
@@ -87,7 +85,7 @@ describe('raw request bodies', () => {
     const key = 'stream-key-0123456789abcdef';
     const res = await c.send(
       put(new Blob([ALL_BYTES]).stream(), {
-        mechanism: 'OP-1',
+        mechanism: 'native-key',
         key,
         carrier: { in: 'header', name: 'Idempotency-Key' },
       }),
@@ -103,7 +101,7 @@ describe('raw request bodies', () => {
 
   it('refuses a body key carrier on a raw body and a non-binary value as a binary body', async () => {
     const keyed = put(ALL_BYTES, {
-      mechanism: 'OP-1',
+      mechanism: 'native-key',
       key: 'k'.repeat(24),
       carrier: { in: 'body', name: 'idempotency_key' },
     });
@@ -206,7 +204,7 @@ describe.each(['sqlite', 'postgres'] as const)('binary results in the %s dedup s
       parts: [new Blob([ALL_BYTES], { type: 'x/y' })],
       empty: {},
     };
-    const req = { operation: 'op', key: `mixed-${kind}-0123456789abcdef`, args: {}, mechanism: 'OP-2' as const };
+    const req = { operation: 'op', key: `mixed-${kind}-0123456789abcdef`, args: {}, mechanism: 'dedup-table' as const };
     await idem.run(req, async () => value);
     const { result } = await idem.run(req, async () => value);
     expect(result.ab).toBeInstanceOf(ArrayBuffer);
@@ -216,7 +214,7 @@ describe.each(['sqlite', 'postgres'] as const)('binary results in the %s dedup s
     expect(result.parts[0]!.type).toBe('x/y');
     expect(await bytesOfBlob(result.parts[0])).toEqual(ALL_BYTES);
     expect(result.empty).toEqual({});
-    const big = { operation: 'op', key: `big-${kind}-0123456789abcdefgh`, args: {}, mechanism: 'OP-2' as const };
+    const big = { operation: 'op', key: `big-${kind}-0123456789abcdefgh`, args: {}, mechanism: 'dedup-table' as const };
     await idem.run(big, async () => new Blob([new Uint8Array(8192)]));
     await expect(idem.run(big, async () => new Blob([]))).rejects.toBeInstanceOf(IdempotencyResultTooLargeError);
   });

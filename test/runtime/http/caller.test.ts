@@ -8,13 +8,13 @@ import {
   createHttpCaller,
   createIdempotency,
   createMemoryStore,
-  encodeForm,
   HttpStatusError,
   IdempotencyConflictError,
   IdempotencyNotSentError,
   IdempotencyOutcomeUnknownError,
   type HttpRequest,
 } from '../../../src/runtime/index.js';
+import { encodeForm } from '../../../src/runtime/support.js';
 import { parseRetryAfter } from '../../../src/runtime/http/retry.js';
 import { refusedUrl, startFaultServer, type Fault, type FaultServer } from '../../helpers/fault-server.js';
 
@@ -42,7 +42,7 @@ describe('transport retry with a native key (OP-1)', () => {
       const idem = createIdempotency({ store: createMemoryStore() });
       const key = KEY(`native-${fault.kind}`);
       const out = await idem.run(
-        { operation: 'POST /v1/charges', key, args: { amount: 100 }, mechanism: 'OP-1' },
+        { operation: 'POST /v1/charges', key, args: { amount: 100 }, mechanism: 'native-key' },
         (ctx) =>
           caller.send({
             method: 'POST',
@@ -51,7 +51,7 @@ describe('transport retry with a native key (OP-1)', () => {
             bodyType: 'json',
             key: ctx.key,
             carrier: { in: 'header', name: 'Idempotency-Key' },
-            mechanism: 'OP-1',
+            mechanism: 'native-key',
           }),
       );
       expect(server.effects - before).toBe(1);
@@ -115,7 +115,7 @@ describe('createHttpCaller', () => {
       bodyType,
       key,
       carrier,
-      mechanism: 'OP-1',
+      mechanism: 'native-key',
     });
     expect(res.status).toBe(200);
     expect(server.requests.map((r) => r.key)).toEqual([key, key, key]);
@@ -148,7 +148,7 @@ describe('createHttpCaller', () => {
       bodyType: 'none',
       key: KEY('retry-after'),
       carrier: { in: 'header', name: 'Idempotency-Key' },
-      mechanism: 'OP-1',
+      mechanism: 'native-key',
     });
     expect(res.status).toBe(200);
     expect(performance.now() - started).toBeGreaterThanOrEqual(950); // jitter alone would be ≤ 2 ms
@@ -181,7 +181,7 @@ describe('createHttpCaller', () => {
       bodyType: 'json',
       key: KEY('mismatch'),
       carrier: { in: 'header', name: 'Idempotency-Key' },
-      mechanism: 'OP-1',
+      mechanism: 'native-key',
     };
     await caller.send({ ...base, body: { amount: 1 } });
     await expect(caller.send({ ...base, body: { amount: 2 } })).rejects.toBeInstanceOf(IdempotencyConflictError);
@@ -204,7 +204,7 @@ describe('createHttpCaller', () => {
       body: { seat: 1 },
       key: KEY('inprogress'),
       carrier: { in: 'header', name: 'Idempotency-Key' },
-      mechanism: 'OP-1',
+      mechanism: 'native-key',
     };
     const [a, b] = await Promise.all([
       caller.send(req),

@@ -25,7 +25,7 @@ describe('HTTP answer classification', () => {
     server = await startFaultServer();
     const caller = createHttpCaller({ baseUrl: server.url, retry: fast });
     await expect(
-      caller.send({ method: 'POST', path: '/c', bodyType: 'none', key: KEY('nocarrier'), mechanism: 'OP-1' }),
+      caller.send({ method: 'POST', path: '/c', bodyType: 'none', key: KEY('nocarrier'), mechanism: 'native-key' }),
     ).rejects.toBeInstanceOf(TypeError);
     expect(server.requests).toHaveLength(0);
   });
@@ -42,7 +42,7 @@ describe('HTTP answer classification', () => {
         body: {},
         key: KEY('biz409'),
         carrier,
-        mechanism: 'OP-1',
+        mechanism: 'native-key',
       })
       .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(HttpStatusError);
@@ -64,7 +64,7 @@ describe('HTTP answer classification', () => {
       body: {},
       key: KEY('busy409'),
       carrier,
-      mechanism: 'OP-1',
+      mechanism: 'native-key',
     });
     expect(res.status).toBe(200);
     expect(server.requests.map((r) => r.key)).toEqual([KEY('busy409'), KEY('busy409'), KEY('busy409')]);
@@ -89,7 +89,12 @@ describe('HTTP answer classification', () => {
     server.inject({ kind: 'reset' }, { kind: 'reject', status: 412, body: { error: 'precondition failed' } });
     const caller = createHttpCaller({ baseUrl: server.url, retry: fast });
     const idem = createIdempotency({ store: createMemoryStore() });
-    const req = { operation: 'PUT /blobs/{sha}', key: KEY('op3'), args: { sha: 'abc' }, mechanism: 'OP-3' as const };
+    const req = {
+      operation: 'PUT /blobs/{sha}',
+      key: KEY('op3'),
+      args: { sha: 'abc' },
+      mechanism: 'content-address' as const,
+    };
     const put = (ctx: Parameters<Parameters<typeof idem.run>[1]>[0]) =>
       caller.send({
         method: 'PUT',
@@ -97,7 +102,7 @@ describe('HTTP answer classification', () => {
         bodyType: 'json',
         body: { data: 1 },
         headers: { 'If-None-Match': '*' },
-        mechanism: 'OP-3',
+        mechanism: 'content-address',
         run: ctx,
       });
     await expect(idem.run(req, put)).rejects.toThrow(/outcome unknown/);

@@ -58,8 +58,8 @@ async function retryAfter(
   const idem = createIdempotency({ store });
   const run = (baseUrl: string) =>
     idem
-      .run({ operation: 'POST /v1/things', key, args: { n: 1 }, mechanism: 'OP-2' }, (ctx) =>
-        createHttpCaller({ baseUrl, timeoutMs: 5_000 }).send({ ...post, mechanism: 'OP-2', run: ctx }),
+      .run({ operation: 'POST /v1/things', key, args: { n: 1 }, mechanism: 'dedup-table' }, (ctx) =>
+        createHttpCaller({ baseUrl, timeoutMs: 5_000 }).send({ ...post, mechanism: 'dedup-table', run: ctx }),
       )
       .then(
         (r) => r,
@@ -275,7 +275,7 @@ describe('native-key retries', () => {
         ...post,
         key: KEY('native'),
         carrier: { in: 'header', name: 'Idempotency-Key' },
-        mechanism: 'OP-1',
+        mechanism: 'native-key',
       })
       .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(IdempotencyOutcomeUnknownError);

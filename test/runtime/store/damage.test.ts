@@ -13,7 +13,6 @@ import {
   corruptReport,
   createIdempotency,
   createMemoryStore,
-  hashArgs,
   IdempotencyInFlightError,
   IdempotencyRecordCorruptError,
   IdempotencyResultTooLargeError,
@@ -21,6 +20,7 @@ import {
   resolveUnknown,
   type Idempotency,
 } from '../../../src/runtime/index.js';
+import { hashArgs } from '../../../src/runtime/support.js';
 import { runCli } from '../../helpers/cli.js';
 import { makeStore, STORE_KINDS, type StoreKind, type TestStore } from './stores.js';
 
@@ -239,7 +239,13 @@ describe.each(STORE_KINDS)('what callers are told on %s', (kind) => {
   it('the in-flight error carries the lease end as retryAfterMs and retryAt', async () => {
     let now = 1_700_000_000_000;
     const idem = createIdempotency({ store: t.store, telemetry: false, leaseMs: 20_000, waitMs: 0, now: () => now });
-    const req = { operation: OP, key: `inflight-${kind}-00001`, scope: SCOPE, args: {}, mechanism: 'OP-2' as const };
+    const req = {
+      operation: OP,
+      key: `inflight-${kind}-00001`,
+      scope: SCOPE,
+      args: {},
+      mechanism: 'dedup-table' as const,
+    };
     let release!: () => void;
     const first = idem.run(req, () => new Promise<string>((r) => (release = () => r('done'))));
     await new Promise((r) => setTimeout(r, 100));

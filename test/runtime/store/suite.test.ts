@@ -3,14 +3,8 @@
  * servers), on tables made by the generated migration. Same state machine everywhere (DESIGN §5).
  */
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import {
-  createMemoryStore,
-  hasCapability,
-  openStore,
-  requireCapability,
-  type ClaimInput,
-  type FullDedupStore,
-} from '../../../src/runtime/index.js';
+import { createMemoryStore, openStore, type ClaimInput, type FullDedupStore } from '../../../src/runtime/index.js';
+import { hasCapability, requireCapability } from '../../../src/runtime/support.js';
 import { createSqliteStore } from '../../../src/runtime/store/sqlite.js';
 import { createPostgresStore } from '../../../src/runtime/store/postgres.js';
 import { makeStore, STORE_KINDS, type TestStore } from './stores.js';

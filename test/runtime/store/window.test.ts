@@ -47,7 +47,7 @@ describe.each(STORE_KINDS)('the window from completion on %s', (kind) => {
       operation: 'tool:export',
       key: KEY('long'),
       args: { n: 1 },
-      mechanism: 'OP-2' as const,
+      mechanism: 'dedup-table' as const,
       ttlSeconds: 0.5,
     };
     let calls = 0;
@@ -67,7 +67,13 @@ describe.each(STORE_KINDS)('the window from completion on %s', (kind) => {
 
   it('a completed row keeps its full window from the completion, and the window then ends', async () => {
     const idem = createIdempotency({ store, leaseMs: 300, heartbeatMs: 100, waitMs: 0 });
-    const req = { operation: 'tool:report', key: KEY('full'), args: {}, mechanism: 'OP-2' as const, ttlSeconds: 0.8 };
+    const req = {
+      operation: 'tool:report',
+      key: KEY('full'),
+      args: {},
+      mechanism: 'dedup-table' as const,
+      ttlSeconds: 0.8,
+    };
     let calls = 0;
     const run = () =>
       idem.run(req, async () => {
@@ -134,7 +140,7 @@ describe.each(STORE_KINDS)('the window from completion on %s', (kind) => {
     expect(() => createIdempotency({ store, leaseMs: 60_000, defaultTtlSeconds: 10 })).toThrow(TypeError);
     const idem = createIdempotency({ store, leaseMs: 5_000 });
     let calls = 0;
-    const req = { operation: 'tool:x', key: KEY('short'), args: {}, mechanism: 'OP-2' as const, ttlSeconds: 5 };
+    const req = { operation: 'tool:x', key: KEY('short'), args: {}, mechanism: 'dedup-table' as const, ttlSeconds: 5 };
     await expect(idem.run(req, async () => ++calls)).rejects.toThrow(
       'ttlSeconds of tool:x (5 s = 5000 ms) must be longer than leaseMs (5000 ms)',
     );
@@ -177,7 +183,7 @@ describe.each(
         operation: 'POST /v1/transfers',
         key: KEY(`live-${owner}`),
         args: { amount: 5 },
-        mechanism: 'OP-1' as const,
+        mechanism: 'native-key' as const,
       };
       let calls = 0;
       const first = rt[owner].run(req, async () => {
@@ -198,7 +204,7 @@ describe.each(
         operation: 'tool:send',
         key: KEY(`done-${owner}`),
         args: {},
-        mechanism: 'OP-2' as const,
+        mechanism: 'dedup-table' as const,
         ttlSeconds: 5,
       };
       let calls = 0;

@@ -242,7 +242,7 @@ describe('an id the API returned, used in a later path', () => {
             path: '/webhooks/{webhook_id}',
             pathParams: { webhook_id: id },
             bodyType: 'none',
-            mechanism: 'OP-5',
+            mechanism: 'saga',
           })
           .then(() => undefined),
       );

@@ -12,7 +12,7 @@ export function renderClaim(table: TableName): string {
   return `${claimStatement('mysql', quoteTable(table))};`;
 }
 
-/** SOP OP-4 for MySQL/MariaDB: insert-or-ignore, then read the row back by its key. */
+/** unique-insert, docs/concepts.md#mechanisms for MySQL/MariaDB: insert-or-ignore, then read the row back by its key. */
 export function renderOwnedInsert(table: TableName): string {
   const key = quoteIdentifier('idempotency_key');
   return [

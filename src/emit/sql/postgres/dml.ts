@@ -12,7 +12,7 @@ export function renderClaim(table: TableName): string {
   return `${claimStatement('postgres', quoteTable(table)).replace(/\?/g, () => `$${++n}`)};`;
 }
 
-/** SOP OP-4: the database does the dedup; RETURNING tells the caller whether it inserted. */
+/** unique-insert, docs/concepts.md#mechanisms: the database does the dedup; RETURNING tells the caller whether it inserted. */
 export function renderOwnedInsert(table: TableName): string {
   return [
     `INSERT INTO ${quoteTable(table)} (${OWNED_EXAMPLE_COLUMNS}, ${quoteIdentifier('idempotency_key')})`,

@@ -8,6 +8,7 @@
 import { IdempotencyRecordCorruptError } from '../../core/errors.js';
 import { describeError } from '../corrupt.js';
 import type { DedupRow, DedupStatus, RowId, SagaRow, SagaStatus, StoreMechanism } from '../types.js';
+import { mechanismName } from '../../core/mechanism.js';
 
 const NAME = /^[A-Za-z_][A-Za-z0-9_.-]{0,62}$/;
 
@@ -71,7 +72,7 @@ export function toDedupRow(json: string, id?: RowId): DedupRow {
     key: text(h, 'key') ?? '',
     operation: text(h, 'operation') ?? '',
     argsHash: text(h, 'argsHash') ?? '',
-    mechanism: h.mechanism as StoreMechanism,
+    mechanism: mechanismName(h.mechanism as StoreMechanism),
     status: h.status as DedupStatus,
     result: text(h, 'result'),
     error: text(h, 'error'),

@@ -5,7 +5,7 @@
  * the caller's `now`), resolved rows expiring by native TTL, stuck rows found by scanning the rows (no
  * index written per call). Durability is the server's: run it with
  * AOF (`appendonly yes`, `appendfsync everysec` or `always`) — a cache that may drop keys on restart
- * or eviction is exactly the "dedup key only in memory" SOP §6 forbids, so use `maxmemory-policy
+ * or eviction is exactly the "dedup key only in memory" docs/concepts.md#store-rules forbids, so use `maxmemory-policy
  * noeviction` (or `volatile-*`: pending rows carry no TTL and are never chosen).
  */
 import { connectRedis, type RedisClientLike, type RedisConnection } from './client.js';

@@ -26,7 +26,7 @@ export interface StoreColumn {
   default?: string | number;
 }
 
-/** DESIGN §5: one state machine in every store. */
+/** docs/concepts.md#outcomes: one state machine in every store. */
 export const DEDUP_STATUSES = ['pending', 'completed', 'failed'] as const;
 /** OP-5 saga: intent → completed, or compensated after reconciliation. */
 export const SAGA_STATUSES = ['pending', 'completed', 'compensating', 'compensated', 'failed'] as const;
@@ -45,7 +45,7 @@ function col(name: string, type: StoreColumnType, notNull: boolean, dflt?: strin
 /** Both tables: primary key (scope, idempotency_key); a CHECK on status. */
 export const STORE_PRIMARY_KEY = ['scope', 'idempotency_key'] as const;
 
-/** The dedup table (SOP OP-2, Step 6). */
+/** The dedup table (dedup-table, docs/concepts.md#mechanisms, Step 6). */
 export const DEDUP_TABLE_COLUMNS: readonly StoreColumn[] = [
   col('scope', SCOPE, true, ''),
   col('idempotency_key', KEY, true),
@@ -68,7 +68,7 @@ export const DEDUP_TABLE_COLUMNS: readonly StoreColumn[] = [
   col('resolution', { kind: 'json' }, false),
 ];
 
-/** The saga intent table (SOP OP-5: record intent → call → completed with external id). */
+/** The saga intent table (saga, docs/concepts.md#mechanisms: record intent → call → completed with external id). */
 export const SAGA_TABLE_COLUMNS: readonly StoreColumn[] = [
   col('scope', SCOPE, true, ''),
   col('idempotency_key', KEY, true),

@@ -1,7 +1,7 @@
 /**
  * The dedup store over SQL (SQLite, PostgreSQL and MySQL/MariaDB share every statement but the claim,
  * statements.ts, and RETURNING, returning.ts). Atomicity comes from the primary key
- * `(scope, idempotency_key)` — never from a check-then-insert (SOP §6).
+ * `(scope, idempotency_key)` — never from a check-then-insert (docs/concepts.md#store-rules).
  */
 import { IdempotencyInFlightError } from '../../core/errors.js';
 import type { SqlDriver } from './driver.js';
@@ -11,6 +11,7 @@ import { claimSql, DEDUP_SELECT, serverClockSql } from './statements.js';
 import { guardMissingTable } from './missing-table.js';
 import { createSqlSagaStore } from './saga-store.js';
 import { corruptionOf } from '../corrupt.js';
+import { mechanismName } from '../../core/mechanism.js';
 import type {
   ClaimInput,
   ClaimResult,
@@ -46,7 +47,7 @@ function toDedupRow(r: Record<string, unknown>): DedupRow {
     key: String(r.idempotency_key),
     operation: String(r.operation),
     argsHash: String(r.args_hash).trim(),
-    mechanism: String(r.mechanism) as StoreMechanism,
+    mechanism: mechanismName(String(r.mechanism) as StoreMechanism),
     status,
     result: textOrNull(r.result),
     error: textOrNull(r.error),

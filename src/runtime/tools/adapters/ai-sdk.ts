@@ -2,7 +2,7 @@
  * Vercel AI SDK: the runtime's tools as a `ToolSet` for `generateText` / `streamText`. Each tool's
  * `execute` runs the call through the runtime and returns the `ToolOutcome` (errors included), so the model
  * reads `was_replay`, `executed` and `retry_same_key` instead of a bare exception. The intent callback gets
- * the call's `experimental_context`; the tool-call id is deliberately not offered (SOP §6).
+ * the call's `experimental_context`; the tool-call id is deliberately not offered (docs/concepts.md#store-rules).
  */
 import { jsonSchema, tool, type Tool, type ToolSet } from 'ai';
 import type { ToolRuntime } from '../runtime.js';

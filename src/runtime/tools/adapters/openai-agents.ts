@@ -1,6 +1,6 @@
 /**
  * OpenAI Agents SDK (`@openai/agents-core` `tool()`): one strict function tool per binding. The intent
- * callback gets the run context's own `context` (your app state) — not `details.toolCall.callId` (SOP §6).
+ * callback gets the run context's own `context` (your app state) — not `details.toolCall.callId` (docs/concepts.md#store-rules).
  */
 import { tool, type FunctionTool, type RunContext } from '@openai/agents-core';
 import type { ToolRuntime } from '../runtime.js';

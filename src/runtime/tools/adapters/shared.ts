@@ -1,8 +1,8 @@
 /**
  * What every framework adapter shares: which tools to expose, where the key comes from, and how the
- * schema the model sees follows from that. Key sources (SOP §6): the model's own `idempotency_key`
- * (default, SOP Case 4: the model reuses it on a retry it decides on), or an intent the app derives from
- * its own state (thread/turn, SOP Case 2). Never the framework's tool-call id: a model that emits the same
+ * schema the model sees follows from that. Key sources (docs/concepts.md#store-rules): the model's own `idempotency_key`
+ * (default, docs/concepts.md#tool-dedup: the model reuses it on a retry it decides on), or an intent the app derives from
+ * its own state (thread/turn, docs/concepts.md#repeated-intent). Never the framework's tool-call id: a model that emits the same
  * call twice gives each emission a new id, so keying on it dedupes nothing.
  */
 import type { KeyScope } from '../../core/keys.js';

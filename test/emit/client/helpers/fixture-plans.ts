@@ -12,7 +12,7 @@ const why = (rule: string, detail: string) => [{ rule, detail }];
 const OVERRIDES: Record<string, EntryOverride> = {
   'POST /charges': {
     class: 'native-key',
-    mechanism: 'OP-1',
+    mechanism: 'native-key',
     carrier: { in: 'header', name: 'Idempotency-Key', path: ['Idempotency-Key'], maxLength: 255, required: true },
     keyStrategy: 'caller',
     ttlSeconds: 86400,
@@ -20,7 +20,7 @@ const OVERRIDES: Record<string, EntryOverride> = {
   },
   'POST /transfers': {
     class: 'native-key',
-    mechanism: 'OP-1',
+    mechanism: 'native-key',
     carrier: { in: 'body', name: 'idempotency_key', path: ['idempotency_key'] },
     keyStrategy: 'intent',
     ttlSeconds: 86400,
@@ -28,7 +28,7 @@ const OVERRIDES: Record<string, EntryOverride> = {
   },
   'POST /refunds': {
     class: 'native-key',
-    mechanism: 'OP-1',
+    mechanism: 'native-key',
     carrier: { in: 'header', name: 'Idempotency-Key', path: ['Idempotency-Key'], maxLength: 255 },
     keyStrategy: null,
     ttlSeconds: 86400,
@@ -36,32 +36,32 @@ const OVERRIDES: Record<string, EntryOverride> = {
   },
   'POST /ledger/batches': {
     class: 'owned-store',
-    mechanism: 'OP-2',
+    mechanism: 'dedup-table',
     keyStrategy: 'intent',
     reasons: why('owned/multi-step', 'owned path, multi-row write'),
   },
   'PUT /blobs/{digest}': {
     class: 'owned-store',
-    mechanism: 'OP-3',
+    mechanism: 'content-address',
     keyStrategy: 'content',
     ttlSeconds: 3600,
     reasons: why('owned/content-identity', 'PUT of a content-addressed path'),
   },
   'PUT /artifacts/{digest}': {
     class: 'owned-store',
-    mechanism: 'OP-3',
+    mechanism: 'content-address',
     keyStrategy: 'content',
     reasons: why('owned/content-identity', 'raw bytes under their content hash'),
   },
   'POST /messages': {
     class: 'owned-store',
-    mechanism: 'OP-4',
+    mechanism: 'unique-insert',
     keyStrategy: 'caller',
     reasons: why('owned/single-row', 'single-row create in an owned table'),
   },
   'POST /bookings': {
     class: 'compensatable',
-    mechanism: 'OP-5',
+    mechanism: 'saga',
     keyStrategy: 'intent',
     compensation: 'DELETE /bookings/{bookingId}',
     reasons: why('compensatable/inverse', 'POST /bookings ↔ DELETE /bookings/{bookingId}'),

@@ -28,7 +28,7 @@ const inputs: ClaimInput[] = [
     key: `k-${odd}`,
     operation: `tool:${odd}`,
     argsHash: 'f'.repeat(64),
-    mechanism: 'OP-1',
+    mechanism: 'native-key',
     leaseToken: `tok/${odd}`,
     now: 1,
     leaseMs: 0,

@@ -134,14 +134,14 @@ export async function shopPlan(dir: string): Promise<ApiPlan> {
   return inlinePlan(dir, 'shop.json', SHOP_SPEC, {
     'POST /v1/customers': {
       class: 'native-key',
-      mechanism: 'OP-1',
+      mechanism: 'native-key',
       carrier: { in: 'header', name: 'Idempotency-Key', path: ['Idempotency-Key'], maxLength: 255 },
       keyStrategy: 'caller',
       ttlSeconds: 86400,
     },
     'POST /webhooks': {
       class: 'compensatable',
-      mechanism: 'OP-5',
+      mechanism: 'saga',
       keyStrategy: 'intent',
       compensation: 'DELETE /webhooks/{webhook_id}',
     },
