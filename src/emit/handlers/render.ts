@@ -1,6 +1,6 @@
 /**
- * `handlers/<api>.tools.gen.ts` + `handlers/<api>.tools.json`: the API's tool bindings as data (a pretty,
- * 2-space JSON array, members in the binding's fixed order) and a typed module that reads that file at load
+ * `handlers/<api>.tools.gen.ts` + `handlers/<api>.tools.json`: the API's tool bindings as data (a JSON array,
+ * one compact binding per line, members in the binding's fixed order; docs/decisions.md) and a typed module that reads that file at load
  * (`readFileSync(new URL(…, import.meta.url))` + `JSON.parse`) plus a factory over the tool runtime. Spec
  * strings reach the module only as its tool-name union (tsString); the JSON is escaped (escapeStringifiedJson),
  * and `JSON.parse` keeps a property named `__proto__` in a spec schema an own property.
@@ -8,8 +8,8 @@
 import type { ApiModel } from '../../ir/types.js';
 import type { ToolBinding } from '../../runtime/tools/types.js';
 import { escapeStringifiedJson, lineComment, tsString } from '../../escape/index.js';
-import { objectAt } from '../tools/json.js';
-import { schemaText } from '../tools/schema-text.js';
+import { compactObjectText } from '../tools/json.js';
+import { compactSchemaText } from '../tools/schema-text.js';
 import { pascalCase } from '../client/names.js';
 import type { FileWriter } from '../types.js';
 
@@ -66,18 +66,18 @@ export function writeHead(out: FileWriter, api: ApiModel, names: HandlerNames, t
 }
 
 /**
- * The bindings JSON file, written binding by binding: `[`, then each binding as `JSON.stringify(…, null, 2)` reads
- * one level into the array, then `]`. The two schemas are most of a binding's text, and their definitions' texts
- * are made once per run (tools/schema-text.ts).
+ * The bindings JSON file, written binding by binding: `[`, then one binding per line as compact JSON (like the tool
+ * files), then `]`. The two schemas are most of a binding's text, and their definitions' texts are made once per
+ * run (tools/schema-text.ts).
  */
 export class BindingsJson {
   private count = 0;
   constructor(private readonly out: FileWriter) {}
 
   write(binding: ToolBinding): void {
-    const texts: Record<string, string> = { inputSchema: schemaText(binding.inputSchema, 2) };
-    if (binding.openAiParameters !== undefined) texts.openAiParameters = schemaText(binding.openAiParameters, 2);
-    const body = objectAt(binding as unknown as Record<string, unknown>, 1, texts);
+    const texts: Record<string, string> = { inputSchema: compactSchemaText(binding.inputSchema) };
+    if (binding.openAiParameters !== undefined) texts.openAiParameters = compactSchemaText(binding.openAiParameters);
+    const body = compactObjectText(binding as unknown as Record<string, unknown>, texts);
     this.out.write(`${this.count === 0 ? '[\n' : ',\n'}  ${escapeStringifiedJson(body)}`);
     this.count += 1;
   }

@@ -67,12 +67,13 @@ describe('handlers artifact', () => {
       await expect(f.contents).toMatchFileSnapshot(`__snapshots__/${f.path.slice('handlers/'.length)}`);
   });
 
-  it('writes each bindings file as JSON.stringify(bindings, null, 2), the bindings the module holds', async () => {
+  it('writes each bindings file as a JSON array, one compact binding per line', async () => {
     const { files } = emitHandlers({ apis: await allPlans(), diagnostics: [] }, config);
     for (const f of files.filter((x) => x.path.endsWith('.json'))) {
       const bindings = JSON.parse(f.contents) as ToolBinding[];
       expect(bindings.length).toBeGreaterThan(0);
-      expect(f.contents).toBe(`${JSON.stringify(bindings, null, 2)}\n`);
+      const lines = bindings.map((b) => `  ${JSON.stringify(b)}`);
+      expect(f.contents).toBe(`[\n${lines.join(',\n')}\n]\n`);
     }
   });
 
