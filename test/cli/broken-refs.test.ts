@@ -114,6 +114,7 @@ describe('broken references degrade instead of aborting', () => {
     expect(listFiles(join(dir, 'out'))).toEqual([
       'client/broken-refs.gen.ts',
       'handlers/broken-refs.tools.gen.ts',
+      'handlers/broken-refs.tools.json',
       'mcp/broken-refs.server.gen.ts',
       'mcp/store-tables.gen.ts',
       'report/audit.json',

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { generateOnce } from '../../src/cli/commands/generate.js';
@@ -90,5 +90,23 @@ describe('idemgen check', () => {
     expect((await runCli(['generate'], dir)).code).toBe(0);
     expect(existsSync(join(dir, 'generated', 'stray.txt'))).toBe(false);
     expect((await runCli(['check'], dir)).code).toBe(0);
+  });
+
+  test('compares the handlers bindings file too: a changed or missing <api>.tools.json is stale', async () => {
+    const dir = scratchProject();
+    expect((await runCli(['generate'], dir)).code).toBe(0);
+    const handlers = join(dir, 'generated', 'handlers');
+    const json = readdirSync(handlers).find((n) => n.endsWith('.tools.json'));
+    expect(json).toBeDefined();
+    const file = join(handlers, json!);
+    const text = readFileSync(file, 'utf8');
+    writeFileSync(file, text.replace('"mcp":"', '"mcp":"x'));
+    const changed = await runCli(['check'], dir);
+    expect(changed.code).toBe(1);
+    expect(changed.stderr).toContain(`changed  generated/handlers/${json}`);
+    rmSync(file);
+    const missing = await runCli(['check'], dir);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toMatch(new RegExp(`missing\\s+generated/handlers/${json!.replaceAll('.', '\\.')}`));
   });
 });

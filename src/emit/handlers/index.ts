@@ -1,7 +1,7 @@
 /**
- * The handlers artifact: per API with HTTP operations, `handlers/<api>.tools.gen.ts` — its `ToolBinding`s
- * and a typed `create<Api>Tools(options)` over `createToolRuntime` (issue 14). A consumer of the tool
- * model (emit/tool-model.ts): each binding is written from the tool the model built once for the run,
+ * The handlers artifact: per API with HTTP operations, `handlers/<api>.tools.json` (its `ToolBinding`s) and
+ * `handlers/<api>.tools.gen.ts`, which reads them at load, with a typed `create<Api>Tools(options)` over
+ * `createToolRuntime` (issue 14). A consumer of the tool model (emit/tool-model.ts): each binding is written from the tool the model built once for the run,
  * binding by binding, so a Graph-sized API never holds every binding's text at once.
  */
 import type { ApiPlan } from '../../classify/types.js';
@@ -9,7 +9,7 @@ import type { Emitter, FileWriter, StreamingEmitter } from '../types.js';
 import { collectFiles } from '../memory-sink.js';
 import { streamToolModel, type ToolModelEmit } from '../tool-model.js';
 import { bindingOf, toolBindingNames } from './bindings.js';
-import { handlerNames, writeBinding, writeHead, writeTail, type HandlerNames } from './render.js';
+import { BindingsJson, bindingsFile, handlerNames, writeHead, writeTail, type HandlerNames } from './render.js';
 
 export { buildToolBindings, eachToolBinding } from './bindings.js';
 
@@ -17,24 +17,25 @@ export { buildToolBindings, eachToolBinding } from './bindings.js';
 const hasHttp = (apiPlan: ApiPlan): boolean => apiPlan.entries.some((e) => e.operation.kind === 'http');
 
 export const handlersConsumer: ToolModelEmit = (_plan, config, sink) => {
-  let open: { out: FileWriter; names: HandlerNames } | undefined;
+  let open: { out: FileWriter; json: BindingsJson; names: HandlerNames } | undefined;
   return {
     startApi({ plan: apiPlan }) {
       if (!hasHttp(apiPlan)) return;
       const names = handlerNames(apiPlan.api);
       const out = sink.file(`handlers/${apiPlan.api.id}.tools.gen.ts`);
       writeHead(out, apiPlan.api, names, toolBindingNames(apiPlan));
-      open = { out, names };
+      open = { out, json: new BindingsJson(sink.file(`handlers/${bindingsFile(apiPlan.api.id)}`)), names };
     },
     tool(api, { entry, spec, strict }) {
       const op = entry.operation;
       if (open === undefined || op.kind !== 'http') return;
-      writeBinding(open.out, bindingOf(api.plan, entry, op, api.names, config, { spec, strict }));
+      open.json.write(bindingOf(api.plan, entry, op, api.names, config, { spec, strict }));
     },
     endApi() {
       if (open === undefined) return;
       writeTail(open.out, open.names);
       open.out.end();
+      open.json.end();
       open = undefined;
     },
     finish: () => [],

@@ -1,14 +1,15 @@
 /**
- * `handlers/<api>.tools.gen.ts`: the API's tool bindings as data plus a typed factory over the tool
- * runtime. Every binding is emitted as `JSON.parse("…")` of its JSON text: spec strings reach the file
- * only inside one JSON-escaped string literal, and a property named `__proto__` in a spec schema stays
- * an own property (an object literal would set the prototype instead).
+ * `handlers/<api>.tools.gen.ts` + `handlers/<api>.tools.json`: the API's tool bindings as data (a JSON array,
+ * one compact binding per line, members in the binding's fixed order; docs/decisions.md) and a typed module that reads that file at load
+ * (`readFileSync(new URL(…, import.meta.url))` + `JSON.parse`) plus a factory over the tool runtime. Spec
+ * strings reach the module only as its tool-name union (tsString); the JSON is escaped (escapeStringifiedJson),
+ * and `JSON.parse` keeps a property named `__proto__` in a spec schema an own property.
  */
 import type { ApiModel } from '../../ir/types.js';
 import type { ToolBinding } from '../../runtime/tools/types.js';
-import { lineComment, tsString } from '../../escape/index.js';
+import { escapeStringifiedJson, lineComment, tsString } from '../../escape/index.js';
 import { compactObjectText } from '../tools/json.js';
-import { IN_STRING, inString, schemaText } from '../tools/schema-text.js';
+import { compactSchemaText } from '../tools/schema-text.js';
 import { pascalCase } from '../client/names.js';
 import type { FileWriter } from '../types.js';
 
@@ -39,9 +40,15 @@ function sourceLine(api: ApiModel): string {
   return `// Source: ${lineComment(api.file)}`;
 }
 
+/** The bindings file beside the module: `handlers/<api>.tools.json`. */
+export const bindingsFile = (apiId: string): string => `${apiId}.tools.json`;
+
 export function writeHead(out: FileWriter, api: ApiModel, names: HandlerNames, toolNames: string[]): void {
   const union = toolNames.length > 0 ? toolNames.map(tsString).join(' | ') : 'never';
+  // api.id is a file-name segment already; encoded for the URL path, escaped for the string literal.
+  const url = tsString(`./${encodeURIComponent(bindingsFile(api.id))}`);
   out.write(`${HANDLERS_HEADER}\n${sourceLine(api)}\n`);
+  out.write('import { readFileSync } from "node:fs";\n');
   out.write('import { createToolRuntime } from "@idemgen/runtime/tools";\n');
   out.write('import type { ToolBinding, ToolRuntime, ToolRuntimeOptions } from "@idemgen/runtime/tools";\n\n');
   out.write('/** Every name a tool of this API answers to (its MCP, OpenAI and Anthropic spellings). */\n');
@@ -50,23 +57,38 @@ export function writeHead(out: FileWriter, api: ApiModel, names: HandlerNames, t
     "/** `baseUrl`, `store`, `auth`, `scope`, `fetch`, … (see `ToolRuntimeOptions`); the bindings are this file's. */\n",
   );
   out.write(`export type ${names.options} = Omit<ToolRuntimeOptions, "bindings">;\n\n`);
-  out.write('/** One binding per HTTP operation: names, routes, key carrier, mechanism, input schema. */\n');
-  out.write(`export const ${names.bindings}: readonly ToolBinding[] = [\n`);
+  out.write(
+    `/** One binding per HTTP operation: names, routes, key carrier, mechanism, input schema (read from ${lineComment(bindingsFile(api.id))}). */\n`,
+  );
+  out.write(
+    `export const ${names.bindings}: readonly ToolBinding[] = JSON.parse(readFileSync(new URL(${url}, import.meta.url), "utf8")) as ToolBinding[];\n\n`,
+  );
 }
 
 /**
- * `JSON.parse(tsString(jsonText(binding)))`, assembled from pieces: the two schemas are most of a binding's text,
- * and their definitions' escaped texts are made once per run (tools/schema-text.ts).
+ * The bindings JSON file, written binding by binding: `[`, then one binding per line as compact JSON (like the tool
+ * files), then `]`. The two schemas are most of a binding's text, and their definitions' texts are made once per
+ * run (tools/schema-text.ts).
  */
-export function writeBinding(out: FileWriter, binding: ToolBinding): void {
-  const texts: Record<string, string> = { inputSchema: schemaText(binding.inputSchema, IN_STRING) };
-  if (binding.openAiParameters !== undefined) texts.openAiParameters = schemaText(binding.openAiParameters, IN_STRING);
-  const body = compactObjectText(binding as unknown as Record<string, unknown>, texts, inString);
-  out.write(`  JSON.parse("${body}"),\n`);
+export class BindingsJson {
+  private count = 0;
+  constructor(private readonly out: FileWriter) {}
+
+  write(binding: ToolBinding): void {
+    const texts: Record<string, string> = { inputSchema: compactSchemaText(binding.inputSchema) };
+    if (binding.openAiParameters !== undefined) texts.openAiParameters = compactSchemaText(binding.openAiParameters);
+    const body = compactObjectText(binding as unknown as Record<string, unknown>, texts);
+    this.out.write(`${this.count === 0 ? '[\n' : ',\n'}  ${escapeStringifiedJson(body)}`);
+    this.count += 1;
+  }
+
+  end(): void {
+    this.out.write(this.count === 0 ? '[]\n' : '\n]\n');
+    this.out.end();
+  }
 }
 
 export function writeTail(out: FileWriter, names: HandlerNames): void {
-  out.write('];\n\n');
   out.write(
     '/**\n * The tool runtime for this API: `list()` the tools, `call(name, args, ctx)` one of them. A write needs\n',
   );

@@ -8,7 +8,8 @@ import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolveConfig } from '../../../src/config/types.js';
 import { emitHandlers } from '../../../src/emit/handlers/index.js';
-import { handlerNames, writeBinding, writeHead, writeTail } from '../../../src/emit/handlers/render.js';
+import { BindingsJson, handlerNames, writeHead, writeTail } from '../../../src/emit/handlers/render.js';
+import type { EmittedFile } from '../../../src/emit/types.js';
 import type { ApiModel } from '../../../src/ir/types.js';
 import type { ToolBinding, ToolRuntime } from '../../../src/runtime/tools/index.js';
 import { OUT_ROOT, typeCheck, writeBatch } from '../client/helpers/compile.js';
@@ -54,12 +55,26 @@ describe('handlers artifact', () => {
     expect(diagnostics).toEqual([]);
     expect(files.map((f) => f.path)).toEqual([
       'handlers/legacy.tools.gen.ts',
+      'handlers/legacy.tools.json',
       'handlers/payments.tools.gen.ts',
+      'handlers/payments.tools.json',
       'handlers/shapes.tools.gen.ts',
+      'handlers/shapes.tools.json',
       'handlers/shop.tools.gen.ts',
+      'handlers/shop.tools.json',
     ]);
     for (const f of files)
       await expect(f.contents).toMatchFileSnapshot(`__snapshots__/${f.path.slice('handlers/'.length)}`);
+  });
+
+  it('writes each bindings file as a JSON array, one compact binding per line', async () => {
+    const { files } = emitHandlers({ apis: await allPlans(), diagnostics: [] }, config);
+    for (const f of files.filter((x) => x.path.endsWith('.json'))) {
+      const bindings = JSON.parse(f.contents) as ToolBinding[];
+      expect(bindings.length).toBeGreaterThan(0);
+      const lines = bindings.map((b) => `  ${JSON.stringify(b)}`);
+      expect(f.contents).toBe(`[\n${lines.join(',\n')}\n]\n`);
+    }
   });
 
   it('is deterministic', async () => {
@@ -70,8 +85,9 @@ describe('handlers artifact', () => {
 
   it('type-checks under --strict --noUnusedLocals (fixtures and generated/), and an unknown tool name does not compile', async () => {
     const { files } = emitHandlers({ apis: await allPlans(), diagnostics: [] }, config);
-    const batch = new Map(files.map((f) => [f.path.slice('handlers/'.length), f.contents]));
-    for (const name of readdirSync(join(ROOT, 'generated/handlers')))
+    const ts = files.filter((f) => f.path.endsWith('.ts'));
+    const batch = new Map(ts.map((f) => [f.path.slice('handlers/'.length), f.contents]));
+    for (const name of readdirSync(join(ROOT, 'generated/handlers')).filter((n) => n.endsWith('.ts')))
       batch.set(`repo-${name}`, readFileSync(join(ROOT, 'generated/handlers', name), 'utf8'));
     batch.set('type-proof.ts', TYPE_PROOF);
     const result = typeCheck(writeBatch('handlers', batch));
@@ -79,16 +95,22 @@ describe('handlers artifact', () => {
   });
 });
 
-async function importModule(dir: string, path: string, contents: string): Promise<Record<string, unknown>> {
+/** Writes an API's handlers files (module + bindings JSON) side by side and imports the module. */
+async function importModule(dir: string, files: readonly EmittedFile[]): Promise<Record<string, unknown>> {
   const base = join(OUT_ROOT, dir);
   writeBatch(dir, new Map());
   const runtime = relative(base, join(ROOT, 'src/runtime/tools/index.js'));
-  const target = join(base, path.slice(path.lastIndexOf('/') + 1));
-  writeFileSync(
-    target,
-    contents.replaceAll('"idemgen/runtime/tools"', JSON.stringify(runtime.startsWith('.') ? runtime : `./${runtime}`)),
-  );
-  return (await import(target)) as Record<string, unknown>;
+  const at = (path: string): string => join(base, path.slice(path.lastIndexOf('/') + 1));
+  for (const f of files)
+    writeFileSync(
+      at(f.path),
+      f.contents.replaceAll(
+        '"idemgen/runtime/tools"',
+        JSON.stringify(runtime.startsWith('.') ? runtime : `./${runtime}`),
+      ),
+    );
+  const module = files.find((f) => f.path.endsWith('.ts'));
+  return (await import(at(module!.path))) as Record<string, unknown>;
 }
 
 describe('the emitted module', () => {
@@ -100,29 +122,35 @@ describe('the emitted module', () => {
 
   it('keeps hostile spec strings inert: no code runs from a summary', async () => {
     const plan = await inlinePlan('handlers-hostile', 'hostile.json', HOSTILE, {});
-    const [file] = emitHandlers({ apis: [plan], diagnostics: [] }, config).files;
-    const mod = await importModule('handlers-hostile', file!.path, file!.contents);
+    const { files } = emitHandlers({ apis: [plan], diagnostics: [] }, config);
+    const mod = await importModule('handlers-hostile', files);
     expect((globalThis as { pwned?: unknown }).pwned).toBeUndefined();
     const [binding] = mod.hostileToolBindings as ToolBinding[];
     expect(binding!.description).toContain('globalThis.pwned');
   });
 
-  it('a property named `__proto__` in a binding stays an own property (JSON.parse, not an object literal)', async () => {
+  it('a property named `__proto__` in a binding stays an own property (the JSON file through JSON.parse)', async () => {
     const binding = JSON.parse(
       '{"names":{"mcp":"x","openai":"x","anthropic":"x"},"operation":"POST /x","method":"x","http":{"method":"POST","path":"/x"},"effect":"read","mechanism":"none","description":"d","routes":[],"inputSchema":{"type":"object","properties":{"__proto__":{"type":"string"}}}}',
     ) as ToolBinding;
-    let text = '';
-    const out = {
+    const texts = { module: '', json: '' };
+    const writer = (k: keyof typeof texts) => ({
       write: (c: string) => {
-        text += c;
+        texts[k] += c;
       },
       end: () => undefined,
-    };
+    });
     const names = handlerNames({ id: 'proto' } as ApiModel);
+    const out = writer('module');
     writeHead(out, { id: 'proto', file: 'proto.json' } as ApiModel, names, ['x']);
-    writeBinding(out, binding);
+    const json = new BindingsJson(writer('json'));
+    json.write(binding);
+    json.end();
     writeTail(out, names);
-    const mod = await importModule('handlers-proto', 'handlers/proto.tools.gen.ts', text);
+    const mod = await importModule('handlers-proto', [
+      { path: 'handlers/proto.tools.gen.ts', contents: texts.module },
+      { path: 'handlers/proto.tools.json', contents: texts.json },
+    ]);
     const [back] = mod.protoToolBindings as ToolBinding[];
     const props = back!.inputSchema.properties as object;
     expect(Object.keys(props)).toEqual(['__proto__']);
@@ -131,7 +159,7 @@ describe('the emitted module', () => {
 
   it('create<Api>Tools drives the API: one effect for a repeated call', async () => {
     const { files } = emitHandlers({ apis: [await shopPlan('handlers-emit')], diagnostics: [] }, config);
-    const mod = await importModule('handlers-run', files[0]!.path, files[0]!.contents);
+    const mod = await importModule('handlers-run', files);
     const { createMemoryStore } = await import('../../../src/runtime/index.js');
     const tools = (mod.createShopTools as (o: object) => ToolRuntime)({ baseUrl: api.url, store: createMemoryStore() });
     const args = { body: { text: 'hello' }, idempotency_key: KEY };

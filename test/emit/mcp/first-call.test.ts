@@ -24,6 +24,7 @@ beforeAll(async () => {
   const generated = await generateModules('widgets', 'widgets.json', WIDGETS_SPEC);
   expect([...generated.paths.keys()].sort()).toEqual([
     'handlers/widgets.tools.gen.ts',
+    'handlers/widgets.tools.json',
     'mcp/store-tables.gen.ts',
     'mcp/widgets.server.gen.ts',
   ]);

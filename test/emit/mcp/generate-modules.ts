@@ -43,7 +43,7 @@ export async function generateModules(
   for (const f of result.files) {
     const p = join(base, f.path);
     mkdirSync(dirname(p), { recursive: true });
-    writeFileSync(p, pointAtSources(f.contents, p));
+    writeFileSync(p, f.path.endsWith('.ts') ? pointAtSources(f.contents, p) : f.contents);
     paths.set(f.path, p);
     texts.set(f.path, f.contents);
   }

@@ -46,7 +46,7 @@ it('writes a module per API that compiles under tsc --strict', () => {
   for (const k of ['handlers/notes.tools.gen.ts', 'mcp/notes.server.gen.ts', 'mcp/store-tables.gen.ts'])
     sources.set(k, generated.texts.get(k) as string);
   for (const folder of ['mcp', 'handlers']) {
-    for (const name of readdirSync(join(ROOT, 'generated', folder)))
+    for (const name of readdirSync(join(ROOT, 'generated', folder)).filter((n) => n.endsWith('.ts')))
       sources.set(`repo/${folder}/${name}`, readFileSync(join(ROOT, 'generated', folder, name), 'utf8'));
   }
   const files = [...sources].map(([k, text]) => {
