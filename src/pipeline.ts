@@ -2,17 +2,11 @@
  * load → ir → classify → emit (the tool model first, for the artifacts that consume it), without writing
  * anything. The CLI and the library both call this; only `loadInputs` touches the filesystem (reading).
  */
-import type { ApiModel } from './ir/types.js';
 import type { Plan } from './classify/types.js';
 import type { ResolvedConfig } from './config/types.js';
 import type { Diagnostic } from './diagnostics/diagnostic.js';
 import type { EmittedFile, FileSink } from './emit/types.js';
-import type { LoadedDoc } from './load/types.js';
-import { loadInputs } from './load/index.js';
-import { buildApiModels } from './ir/index.js';
-import { namedApiIds } from './config/api-names.js';
-import { classify } from './classify/index.js';
-import { locateDiagnostics } from './diagnostics/locate.js';
+import { analyze, type AnalysisResult } from './analyze.js';
 import { consumesToolModel } from './emit/artifact.js';
 import { scheduleArtifacts, selectedArtifacts } from './emit/registry.js';
 import { selectPlan } from './emit/select.js';
@@ -20,45 +14,12 @@ import { memorySink } from './emit/memory-sink.js';
 import { streamToolModel, type ToolModelConsumer } from './emit/tool-model.js';
 import { timed, timedAsync } from './timing.js';
 
-export interface AnalysisResult {
-  docs: LoadedDoc[];
-  apis: ApiModel[];
-  plan: Plan;
-  /** Load and IR diagnostics (input problems). Classification findings are in `plan.diagnostics`. */
-  diagnostics: Diagnostic[];
-}
+export { analyze, type AnalysisResult } from './analyze.js';
 
 export interface PipelineResult extends AnalysisResult {
   files: EmittedFile[];
   /** Emitter diagnostics. */
   emitDiagnostics: Diagnostic[];
-}
-
-/** `extraDocs`: documents that did not come from a file, e.g. a live MCP server's tools/list. */
-export async function analyze(
-  inputs: string[],
-  config: ResolvedConfig,
-  cwd: string,
-  extraDocs: LoadedDoc[] = [],
-): Promise<AnalysisResult> {
-  const fromFiles = await timedAsync('load', () => loadInputs(inputs, { cwd }));
-  const loaded = { docs: [...fromFiles.docs, ...extraDocs], diagnostics: fromFiles.diagnostics };
-  const named = namedApiIds(
-    loaded.docs.map((d) => d.file),
-    cwd,
-    config.apiNames ?? {},
-    config.apiName,
-  );
-  const built = timed('ir', () => buildApiModels(loaded.docs, named.ids));
-  const apis: ApiModel[] = built.apis;
-  const diagnostics = [...loaded.diagnostics, ...named.diagnostics, ...built.diagnostics];
-  const classified = timed('classify', () => classify(apis, config));
-  // Findings carry line/col in every report, generated/report included, not only in `idemgen audit`.
-  const plan = {
-    ...classified,
-    diagnostics: timed('locate', () => locateDiagnostics(classified.diagnostics, loaded.docs)),
-  };
-  return { docs: loaded.docs, apis, plan, diagnostics };
 }
 
 /**

@@ -1,12 +1,15 @@
 /**
  * `idemgen serve`'s tools: specs loaded and classified in memory, narrowed by the selection, turned into
- * bindings (the same `buildToolBindings` the handlers artifact writes out) and one tool runtime per API
+ * bindings (the handlers artifact's `bindingOf`, without the strict OpenAI form) and one tool runtime per API
  * (each has its own base URL and credentials), combined behind one name index for MCP.
  */
 import type { ResolvedConfig, ToolSelection } from '../config/types.js';
-import { buildToolBindings } from '../emit/handlers/bindings.js';
+import { bindingOf } from '../emit/handlers/bindings.js';
 import { selectApi } from '../emit/select.js';
-import type { Plan } from '../classify/types.js';
+import { DegradeLog } from '../emit/tools/degrade.js';
+import { buildToolSpec } from '../emit/tools/tool-spec.js';
+import { targetNames } from '../emit/tool-model.js';
+import type { ApiPlan, Plan } from '../classify/types.js';
 import type { McpToolRuntime } from '../runtime/mcp/register.js';
 import type { DedupStore } from '../runtime/store/types.js';
 import { createToolRuntime } from '../runtime/tools/runtime.js';
@@ -45,6 +48,22 @@ function baseUrlOf(servers: readonly string[], given: string | undefined, id: st
   return absolute;
 }
 
+/**
+ * The API's bindings as `buildToolBindings` makes them, minus the strict OpenAI form: serve lists and calls
+ * MCP tools only, and that form (`openAiParameters`, `jsonEncoded`) was half of building them (Stripe).
+ */
+function serveBindings(apiPlan: ApiPlan, config: ResolvedConfig): ToolBinding[] {
+  const names = targetNames(apiPlan);
+  const log = new DegradeLog(apiPlan.api.id);
+  const out: ToolBinding[] = [];
+  for (const entry of apiPlan.entries) {
+    const op = entry.operation;
+    if (op.kind !== 'http') continue;
+    out.push(bindingOf(apiPlan, entry, op, names, config, { spec: buildToolSpec(apiPlan, entry, config, log) }));
+  }
+  return out;
+}
+
 export function buildServeRuntime(opts: ServeRuntimeOptions): { runtime: McpToolRuntime; apis: ServeApi[] } {
   const owners = new Map<string, ReturnType<typeof createToolRuntime>>();
   const all: ToolBinding[] = [];
@@ -57,7 +76,7 @@ export function buildServeRuntime(opts: ServeRuntimeOptions): { runtime: McpTool
       `--upstream-header names no security scheme of the specs: ${unknown.join(', ')} (the specs have: ${[...schemes].sort().join(', ') || 'none'})`,
     );
   for (const apiPlan of opts.plan.apis) {
-    const bindings = buildToolBindings(selectApi(apiPlan, opts.select), opts.config);
+    const bindings = serveBindings(selectApi(apiPlan, opts.select), opts.config);
     if (bindings.length === 0) continue;
     const baseUrl = baseUrlOf(apiPlan.api.servers, opts.baseUrl, apiPlan.api.id);
     const creds = apiCredentials([apiPlan.api.root], opts.env, perCaller);

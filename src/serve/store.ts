@@ -20,12 +20,21 @@ export interface ServeStore {
   label: string;
 }
 
-/** The dedup and saga tables' DDL in every dialect, with the config's names (`?table=` etc. override them). */
+/**
+ * The dedup and saga tables' DDL in every dialect, with the config's names (`?table=` etc. override them).
+ * Rendered on first read: `migrateStore` reads only the store's own dialect.
+ */
 function storeTablesDdl(sql: ResolvedConfig['sql']): StoreTablesDdl {
   return {
-    sqlite: renderStoreMigration('sqlite', { ...sql, schema: undefined }, { saga: true }).up,
-    postgres: renderStoreMigration('postgres', sql, { saga: true }).up,
-    mysql: renderStoreMigration('mysql', sql, { saga: true }).up,
+    get sqlite() {
+      return renderStoreMigration('sqlite', { ...sql, schema: undefined }, { saga: true }).up;
+    },
+    get postgres() {
+      return renderStoreMigration('postgres', sql, { saga: true }).up;
+    },
+    get mysql() {
+      return renderStoreMigration('mysql', sql, { saga: true }).up;
+    },
   };
 }
 

@@ -9,15 +9,13 @@ import { KEY_INSTRUCTIONS } from '../../runtime/mcp/compact.js';
 import { registerToolRuntime } from '../../runtime/mcp/register.js';
 import type { ToolSelection } from '../../config/types.js';
 import { parseTokens, isLoopbackHost, type TokenEntry } from '../../serve/http-guard.js';
-import { listenHttp, type HttpCaller } from '../../serve/http.js';
-import { callerView, parseUpstreamHeaders, type UpstreamOptions } from '../../serve/caller.js';
-import { oauthSettings, type OAuthSettings } from '../../serve/oauth.js';
+import type { HttpCaller } from '../../serve/http.js';
+import type { UpstreamOptions } from '../../serve/caller.js';
+import type { OAuthSettings } from '../../serve/oauth.js';
 import type { ResolvedConfig } from '../../config/types.js';
 import { explainEmptySelection } from '../../emit/select.js';
 import { terminalText } from '../../escape/index.js';
 import { buildServeRuntime, ServeSetupError } from '../../serve/runtime.js';
-import { registerCodeMode } from '../../serve/code/register.js';
-import { quickjs } from '../../serve/code/sandbox.js';
 import { openServeStore } from '../../serve/store.js';
 import { resolveRun, reportInputDiagnostics, type CliContext, type CommonArgs } from '../context.js';
 import { VERSION } from '../version.js';
@@ -45,27 +43,34 @@ export interface ServeArgs extends CommonArgs {
   upstreamHeader?: string[];
 }
 
-/** Flags over `serve.auth` in the config; every problem is one line naming where it came from. */
-function oauthOf(config: ResolvedConfig, args: ServeArgs): OAuthSettings | undefined {
+/**
+ * Flags over `serve.auth` in the config; every problem is one line naming where it came from. The OAuth
+ * module (and jose) loads only when something is set: a plain stdio start does not pay for it.
+ */
+async function oauthOf(config: ResolvedConfig, args: ServeArgs): Promise<OAuthSettings | undefined> {
   const fromConfig = config.serve.auth ?? {};
-  const { settings, problems } = oauthSettings({
+  const input = {
     issuer: args.authIssuer ?? fromConfig.issuer,
     audience: args.authAudience ?? fromConfig.audience,
     writeScope: args.authWriteScope ?? fromConfig.writeScope,
     subjectClaim: args.authSubjectClaim ?? fromConfig.subjectClaim,
     clockToleranceSeconds: fromConfig.clockToleranceSeconds,
-  });
+  };
+  if (Object.values(input).every((v) => v === undefined)) return undefined;
+  const { oauthSettings } = await import('../../serve/oauth.js');
+  const { settings, problems } = oauthSettings(input);
   if (problems.length > 0)
     throw new ServeSetupError(`OAuth settings (--auth-* flags or serve.auth in the config): ${problems.join('; ')}`);
   return settings;
 }
 
-function upstreamOf(config: ResolvedConfig, args: ServeArgs): UpstreamOptions | undefined {
+async function upstreamOf(config: ResolvedConfig, args: ServeArgs): Promise<UpstreamOptions | undefined> {
   const pairs = [
     ...Object.entries(config.serve.upstreamHeaders ?? {}).map(([scheme, header]) => `${scheme}=${header}`),
     ...(args.upstreamHeader ?? []),
   ];
   if (pairs.length === 0) return undefined;
+  const { parseUpstreamHeaders } = await import('../../serve/caller.js');
   try {
     return { headers: parseUpstreamHeaders(pairs) };
   } catch (err) {
@@ -122,8 +127,10 @@ async function serve(ctx: CliContext, args: ServeArgs): Promise<number> {
     throw new ServeSetupError(
       '--code and --key-source intent exclude each other (execute takes its own idempotency_key)',
     );
+  // Code mode, HTTP and OAuth modules load only for the modes that use them (stdio start-up time).
+  const code = args.code ? await import('../../serve/code/register.js') : undefined;
   if (args.code)
-    await quickjs().catch((err: unknown) => {
+    await (await import('../../serve/code/sandbox.js')).quickjs().catch((err: unknown) => {
       throw new ServeSetupError(
         `--code needs the QuickJS sandbox: npm install quickjs-emscripten-core @jitl/quickjs-wasmfile-release-sync (${err instanceof Error ? err.message : String(err)})`,
       );
@@ -138,8 +145,8 @@ async function serve(ctx: CliContext, args: ServeArgs): Promise<number> {
   } catch (err) {
     throw new ServeSetupError((err as Error).message);
   }
-  const oauth = oauthOf(config, args);
-  const upstream = upstreamOf(config, args);
+  const oauth = await oauthOf(config, args);
+  const upstream = await upstreamOf(config, args);
   if (oauth !== undefined && tokens.length > 0)
     throw new ServeSetupError(
       'choose one kind of token per server: static --token secrets (local use) or OAuth (--auth-issuer/--auth-audience)',
@@ -151,7 +158,7 @@ async function serve(ctx: CliContext, args: ServeArgs): Promise<number> {
   }
 
   const fixed = serverArguments(args.arg ?? []);
-  const { analyze } = await import('../../pipeline.js');
+  const { analyze } = await import('../../analyze.js');
   const analysis = await analyze(inputs, config, ctx.cwd);
   reportInputDiagnostics(ctx, { ...analysis, diagnostics: analysis.diagnostics.filter((d) => d.severity === 'error') });
   if (args.http === undefined && (tokens.length > 0 || oauth !== undefined || upstream !== undefined))
@@ -188,6 +195,7 @@ async function serve(ctx: CliContext, args: ServeArgs): Promise<number> {
       ctx.logger.info(`idemgen serve: ${a.id}: ${a.tools} tools → ${a.baseUrl}${missing}`);
     }
     const keySource = args.keySource ?? config.tools.keySource;
+    const callers = args.http === undefined ? undefined : await import('../../serve/caller.js');
     const makeServer = (caller?: HttpCaller): McpServer => {
       // The key's retry rule is stated once here; each listed key property carries a one-line summary.
       // Code mode and host-intent mode list no key argument for the model, so they get no key rule.
@@ -199,11 +207,11 @@ async function serve(ctx: CliContext, args: ServeArgs): Promise<number> {
       const view =
         caller === undefined
           ? { runtime }
-          : callerView(runtime, caller, {
+          : callers!.callerView(runtime, caller, {
               ...(oauth ? { writeScope: oauth.writeScope } : {}),
               ...(upstream ? { upstream } : {}),
             });
-      if (args.code) registerCodeMode(server, view.runtime, { runtime: view.runtime, serverArguments: fixed });
+      if (code) code.registerCodeMode(server, view.runtime, { runtime: view.runtime, serverArguments: fixed });
       else
         registerToolRuntime(server, view.runtime, {
           dynamic: args.dynamic === true,
@@ -228,6 +236,7 @@ async function serve(ctx: CliContext, args: ServeArgs): Promise<number> {
       await server.close();
       return 0;
     }
+    const { listenHttp } = await import('../../serve/http.js');
     const { server, url } = await listenHttp({
       port: args.http,
       host,

@@ -84,7 +84,8 @@ function keyFields(entry: PlanEntry, op: HttpOperation, root: unknown, config: R
 
 export interface ToolSpecPair {
   spec: ToolSpec;
-  strict: OpenAiTool;
+  /** The strict OpenAI form; without it the binding has no `openAiParameters`/`jsonEncoded` (`serve` lists MCP only). */
+  strict?: OpenAiTool;
 }
 
 /** The binding of one HTTP entry from its tool in the tool model (emit/tool-model.ts). */
@@ -117,8 +118,10 @@ export function bindingOf(
   if (body !== undefined) b.body = body;
   const compensation = compensationOf(entry, apiPlan);
   if (compensation !== undefined) b.compensation = compensation;
-  b.openAiParameters = (strict.tool.function as { parameters: Record<string, unknown> }).parameters;
-  if (strict.encoded.length > 0) b.jsonEncoded = [...strict.encoded];
+  if (strict !== undefined) {
+    b.openAiParameters = (strict.tool.function as { parameters: Record<string, unknown> }).parameters;
+    if (strict.encoded.length > 0) b.jsonEncoded = [...strict.encoded];
+  }
   const security = bindingSecurity(op, apiPlan.api.root);
   if (security !== undefined) b.security = security;
   b.annotations = annotationsOf(spec);

@@ -36,7 +36,8 @@ async function migrateSqlite(file: string, ddl: string): Promise<void> {
   const { default: Database } = await loadDriver(() => import('better-sqlite3'), 'better-sqlite3', 'sqlite:');
   const db = new Database(file);
   try {
-    db.exec(ddl);
+    // One transaction: all tables or none, and one journal sync instead of one per statement (serve's start).
+    db.transaction(() => db.exec(ddl))();
   } finally {
     db.close();
   }

