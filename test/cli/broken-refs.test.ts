@@ -150,10 +150,10 @@ describe('broken references degrade instead of aborting', () => {
     expect(run.code).toBe(0);
     expect(run.stderr.match(/unresolved_ref/g)).toHaveLength(1);
     const client = readFileSync(join(dir, 'out/client/w.gen.ts'), 'utf8');
-    expect(client).toContain('request.path.widgetId');
     expect(client).toMatch(/widgetId: unknown;/);
-    // The template goes to the runtime with its value, which substitutes it (never a literal `{widgetId}` on the wire).
-    expect(client).toContain('path: "/widgets/{widgetId}", pathParams: { widgetId: request.path.widgetId }');
+    // The template goes to the runtime with the declared name, which substitutes the request's value (never a
+    // literal `{widgetId}` on the wire).
+    expect(client).toContain('path: "/widgets/{widgetId}", mechanism: "none", pathParams: ["widgetId"]');
     expect(typeCheck(writeBatch('broken-path-param', new Map([['w.gen.ts', client]]))).get('w.gen.ts')).toEqual([]);
     const tool = JSON.parse(readFileSync(join(dir, 'out/tools/mcp/w.tools.json'), 'utf8')).tools[0] as Obj;
     expect(tool.inputSchema.required).toEqual(['widgetId']);
