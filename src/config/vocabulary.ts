@@ -19,11 +19,11 @@ export type Mechanism = (typeof MECHANISMS)[number];
 
 /** The SOP's numbers for the mechanisms, still accepted in config (`mechanism: OP-1`) and printed by the audit. */
 const SOP_NUMBERS = {
-  'native-key': 'native-key',
-  'dedup-table': 'dedup-table',
-  'content-address': 'content-address',
-  'unique-insert': 'unique-insert',
-  saga: 'saga',
+  'native-key': 'OP-1',
+  'dedup-table': 'OP-2',
+  'content-address': 'OP-3',
+  'unique-insert': 'OP-4',
+  saga: 'OP-5',
 } as const satisfies Partial<Record<Mechanism, string>>;
 type SopNumber = (typeof SOP_NUMBERS)[keyof typeof SOP_NUMBERS];
 

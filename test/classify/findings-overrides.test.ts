@@ -59,11 +59,11 @@ describe('findings', () => {
 describe('overrides, key strategy, TTL', () => {
   it('an override may spell the mechanism by its SOP number: OP-4 classifies as unique-insert, OP-5 as saga', () => {
     const one = classifyOne(http('post', '/orders', { operationId: 'createOrder' }), {
-      config: { overrides: { createOrder: { mechanism: 'unique-insert' as const, table: 'orders' } } },
+      config: { overrides: { createOrder: { mechanism: 'OP-4' as const, table: 'orders' } } },
     });
     expect(one.entry).toMatchObject({ class: 'owned-store', mechanism: 'unique-insert' });
     const two = classifyOne(http('post', '/orders', { operationId: 'createOrder' }), {
-      config: { overrides: { createOrder: { mechanism: 'saga' as const } } },
+      config: { overrides: { createOrder: { mechanism: 'OP-5' as const } } },
     });
     expect(two.entry).toMatchObject({ class: 'compensatable', mechanism: 'saga' });
   });
