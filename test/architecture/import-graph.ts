@@ -17,6 +17,7 @@ export const LAYERS: readonly (readonly string[])[] = [
   ['classify'],
   ['validate', 'traces', 'audit-code'],
   ['audit-mcp'],
+  ['analyze'],
   ['emit'],
   ['serve', 'pipeline'],
   ['index', 'cli'],

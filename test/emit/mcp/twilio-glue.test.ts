@@ -16,12 +16,12 @@ import { typeCheck } from '../client/helpers/compile.js';
 /** The README's MCP example, as written there (a copy-paste example that does not run is a bug). */
 function readmeExample(): string {
   const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
-  const from = readme.indexOf('```ts\n', readme.indexOf('**MCP** (`idemgen/runtime/mcp`)')) + 6;
+  const from = readme.indexOf('```ts\n', readme.indexOf('**MCP** (`@idemgen/runtime/mcp`)')) + 6;
   return readme
     .slice(from, readme.indexOf('```', from))
     .replace("'./generated/mcp/", "'./mcp/")
-    .replaceAll("'idemgen/runtime'", '"idemgen/runtime"')
-    .replaceAll("'idemgen/runtime/sqlite'", '"idemgen/runtime/sqlite"');
+    .replaceAll("'@idemgen/runtime'", '"idemgen/runtime"')
+    .replaceAll("'@idemgen/runtime/sqlite'", '"idemgen/runtime/sqlite"');
 }
 const GLUE = readmeExample();
 const ACCOUNT = `AC${'0123456789abcdef'.repeat(2)}`;
