@@ -16,7 +16,10 @@ test('the package root exports at most 40 values; helpers only generated code ca
   const root = byEntry.get('@idemgen/runtime');
   const support = byEntry.get('@idemgen/runtime/support');
   expect(root?.values).toBeLessThanOrEqual(40);
-  const rootNames = new Set(root?.names.map((n) => n.name));
-  for (const n of support?.names ?? []) expect(rootNames.has(n.name), n.name).toBe(false);
+  // No helper is in both places. Types a generated method signature names (`CallOptions`, `RunResult`, …) are
+  // re-exported at ./support too, so generated code imports from one entry; they are the same declarations.
+  const rootValues = new Set(root?.names.filter((n) => !/^(type|interface)$/.test(n.kind)).map((n) => n.name));
+  for (const n of support?.names ?? [])
+    if (!/^(type|interface)$/.test(n.kind)) expect(rootValues.has(n.name), n.name).toBe(false);
   expect(support?.names.map((n) => n.name)).toContain('resolveKey');
 });
