@@ -21,7 +21,7 @@ import {
 } from '../http/caller.js';
 import type { ResponseType } from '../http/response.js';
 import { runSaga } from '../saga/run.js';
-import type { DedupStore, StoreMechanism } from '../store/types.js';
+import type { DedupStore } from '../store/types.js';
 import {
   externalIdOf,
   headersOf,

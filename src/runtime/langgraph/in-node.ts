@@ -1,7 +1,7 @@
 import type { MechanismInput } from '../core/mechanism.js';
 import { createIdempotency, type Idempotency, type RunResult } from '../core/idempotency.js';
 import type { KeyScope } from '../core/keys.js';
-import type { DedupStore, StoreMechanism } from '../store/types.js';
+import type { DedupStore } from '../store/types.js';
 import { awaitDurableCheckpoint } from './durable-checkpoint.js';
 import { currentNodeConfig, readTaskInput, type NodeConfig } from './node-config.js';
 import { nodeIdempotencyKey } from './node-key.js';

@@ -22,7 +22,7 @@ import { HttpStatusError } from '../http/caller.js';
 import { createIdempotency, type Idempotency } from '../core/idempotency.js';
 import { parseApiError } from '../tools/api-error.js';
 import { intentKey, scopeString, validateKey, type KeyScope } from '../core/keys.js';
-import type { DedupStore, StoreMechanism } from '../store/types.js';
+import type { DedupStore } from '../store/types.js';
 import type { RecentSimilarOptions } from '../core/recent-similar.js';
 import { errorResult, recentSimilarResult, replayResult, unreplayable, type ToolResultLike } from './tool-result.js';
 import { createDedupWindow } from './window.js';

@@ -34,7 +34,6 @@ import {
   type DedupStore,
   type SagaRow,
   type SagaStore,
-  type StoreMechanism,
 } from '../store/types.js';
 import { decodeResult, encodeError, encodeResult, unencodableMarker } from '../core/stored-value.js';
 

@@ -6,7 +6,6 @@
  */
 import type { OperationDescription } from '../client/operation.js';
 import type { ToolBinding } from './types.js';
-import { mechanismName } from '../core/mechanism.js';
 
 /** OP-1 with an HTTP carrier: the API dedupes (docs/concepts.md#store-rules, second pattern); the runtime keeps no row. */
 export function isNative(b: ToolBinding): boolean {
