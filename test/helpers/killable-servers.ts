@@ -4,12 +4,12 @@
  * must never touch them. Each server is recorded for the leftover sweep (test/setup/leftovers.ts) while it
  * lives. Redis runs with `appendfsync always`, so a row written before the kill is there after the restart.
  */
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { chmodSync, chownSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { connect, createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { forgetServer, recordServer } from '../setup/leftovers.js';
+import { forgetServer, recordServer, type ServerRecord } from '../setup/leftovers.js';
 import { MARIADB, POSTGRES, REDIS, provision, realHost } from '../setup/provision.js';
 
 export interface KillableServer {
@@ -101,6 +101,47 @@ function asPostgres(cmd: string, args: string[]): void {
   else execFileSync(cmd, args, { stdio: 'pipe' });
 }
 
+/**
+ * What every killable server shares: `launch` starts it on its data and port and returns the pid to kill,
+ * `ready` waits until it accepts connections. The pid is recorded as a leftover before waiting, so a server
+ * that never comes up is still stopped by the next run.
+ */
+async function killable(o: {
+  kind: ServerRecord['kind'];
+  label: string;
+  url: string;
+  dir: string;
+  port: number;
+  launch: () => number;
+  ready?: () => Promise<void>;
+  /** PostgreSQL: the postmaster's backends are killed with it. */
+  withChildren?: boolean;
+}): Promise<KillableServer> {
+  let record = '';
+  const pids = () => (o.withChildren ? [server.pid, ...childrenOf(server.pid)] : [server.pid]);
+  const server: KillableServer = {
+    url: o.url,
+    pid: 0,
+    async restart() {
+      server.pid = o.launch();
+      record = recordServer({ kind: o.kind, owner: process.pid, pid: server.pid, dir: o.dir });
+      await o.ready?.();
+    },
+    async kill() {
+      killPids(pids());
+      forgetServer(record);
+      await until(`${o.label} to go`, async () => !(await listening(o.port)));
+    },
+    cleanup() {
+      killPids(pids());
+      forgetServer(record);
+      rmSync(o.dir, { recursive: true, force: true });
+    },
+  };
+  await server.restart();
+  return server;
+}
+
 export async function killablePostgres(): Promise<KillableServer> {
   const [pgBin] = provision([POSTGRES], realHost()) as [string];
   const dir = mkdtempSync(join(tmpdir(), 'idemgen-killpg-'));
@@ -112,32 +153,22 @@ export async function killablePostgres(): Promise<KillableServer> {
   const data = join(dir, 'data');
   const port = await freePort();
   asPostgres(join(pgBin, 'initdb'), ['-D', data, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--no-sync']);
-  let record = '';
-  const server: KillableServer = {
+  return killable({
+    kind: 'postgres',
+    label: 'PostgreSQL',
     url: `postgres://postgres@127.0.0.1:${port}/postgres`,
-    pid: 0,
-    async restart() {
+    dir,
+    port,
+    withChildren: true,
+    launch() {
       // After a SIGKILL the lock files name a dead postmaster (a zombie where nothing reaps it): stale, removed.
       rmSync(join(data, 'postmaster.pid'), { force: true });
       rmSync(join(dir, `.s.PGSQL.${port}.lock`), { force: true });
       const opts = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off`;
       asPostgres(join(pgBin, 'pg_ctl'), ['-D', data, '-l', join(dir, 'log'), '-w', '-t', '60', 'start', '-o', opts]);
-      server.pid = Number(readFileSync(join(data, 'postmaster.pid'), 'utf8').split('\n')[0]);
-      record = recordServer({ kind: 'postgres', owner: process.pid, pid: server.pid, dir });
+      return Number(readFileSync(join(data, 'postmaster.pid'), 'utf8').split('\n')[0]);
     },
-    async kill() {
-      killPids([server.pid, ...childrenOf(server.pid)]);
-      forgetServer(record);
-      await until('PostgreSQL to go', async () => !(await listening(port)));
-    },
-    cleanup() {
-      killPids([server.pid, ...childrenOf(server.pid)]);
-      forgetServer(record);
-      rmSync(dir, { recursive: true, force: true });
-    },
-  };
-  await server.restart();
-  return server;
+  });
 }
 
 export async function killableMariadb(): Promise<KillableServer> {
@@ -150,13 +181,14 @@ export async function killableMariadb(): Promise<KillableServer> {
     [`--datadir=${data}`, '--user=root', '--auth-root-authentication-method=normal', '--skip-test-db'],
     { stdio: 'pipe', env: { ...process.env, TMPDIR: dir } },
   );
-  let child: ChildProcess | undefined;
-  let record = '';
-  const server: KillableServer = {
+  return killable({
+    kind: 'mariadb',
+    label: 'MariaDB',
     url: `mysql://root@127.0.0.1:${port}/mysql`,
-    pid: 0,
-    async restart() {
-      child = spawn(
+    dir,
+    port,
+    launch() {
+      const child = spawn(
         mariadbd,
         [
           '--no-defaults',
@@ -172,52 +204,28 @@ export async function killableMariadb(): Promise<KillableServer> {
         ],
         { stdio: 'ignore' },
       );
-      server.pid = child.pid ?? 0;
-      record = recordServer({ kind: 'mariadb', owner: process.pid, pid: server.pid, dir });
-      await until('MariaDB to listen', () => listening(port));
+      return child.pid ?? 0;
     },
-    async kill() {
-      killPids([server.pid]);
-      forgetServer(record);
-      await until('MariaDB to go', async () => !(await listening(port)));
-    },
-    cleanup() {
-      killPids([server.pid]);
-      forgetServer(record);
-      rmSync(dir, { recursive: true, force: true });
-    },
-  };
-  await server.restart();
-  return server;
+    ready: () => until('MariaDB to listen', () => listening(port)),
+  });
 }
 
 export async function killableRedis(): Promise<KillableServer> {
   const [bin] = provision([REDIS], realHost()) as [string];
   const dir = mkdtempSync(join(tmpdir(), 'idemgen-killredis-'));
   const port = await freePort();
-  let record = '';
-  const server: KillableServer = {
+  return killable({
+    kind: 'redis',
+    label: 'Redis',
     url: `redis://127.0.0.1:${port}`,
-    pid: 0,
-    async restart() {
+    dir,
+    port,
+    launch() {
       const args = ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', ''];
       const durable = ['--appendonly', 'yes', '--appendfsync', 'always', '--maxmemory-policy', 'noeviction'];
       const child = spawn(bin, [...args, ...durable, '--logfile', join(dir, 'log')], { stdio: 'ignore' });
-      server.pid = child.pid ?? 0;
-      record = recordServer({ kind: 'redis', owner: process.pid, pid: server.pid, dir });
-      await until('Redis to listen', () => listening(port));
+      return child.pid ?? 0;
     },
-    async kill() {
-      killPids([server.pid]);
-      forgetServer(record);
-      await until('Redis to go', async () => !(await listening(port)));
-    },
-    cleanup() {
-      killPids([server.pid]);
-      forgetServer(record);
-      rmSync(dir, { recursive: true, force: true });
-    },
-  };
-  await server.restart();
-  return server;
+    ready: () => until('Redis to listen', () => listening(port)),
+  });
 }
