@@ -42,7 +42,7 @@ function keyStrategyOf(entry: PlanEntry): 'key' | 'given' | 'content' {
   return entry.keyStrategy === 'content' ? 'content' : 'given';
 }
 
-/** OP-5: the inverse is addressed by the id the first call returned, only when it has exactly one path parameter. */
+/** saga: the inverse is addressed by the id the first call returned, only when it has exactly one path parameter. */
 function compensationText(inverse: HttpOperation | undefined): string | undefined {
   const params = inverse?.parameters.filter((p) => p.in === 'path') ?? [];
   if (inverse === undefined || params.length !== 1) return undefined;

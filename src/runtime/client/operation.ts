@@ -31,8 +31,10 @@ import {
   type NativeRunResult,
 } from './support.js';
 
-/** `none`: a plain call (a read, or a write classify refused and the client sends as is). */
-/** `OP-1`…`OP-5` from clients generated before the rename are read as the names (core/mechanism.ts). */
+/**
+ * `none`: a plain call (a read, or a write classify refused and the client sends as is). `OP-1`…`OP-5` from
+ * clients generated before the rename are read as the names (core/mechanism.ts).
+ */
 export type OperationMechanism = MechanismInput | 'none' | 'method-idempotent';
 
 /** Everything the engine needs to know about one HTTP operation; JSON data, no functions. */
@@ -51,9 +53,9 @@ export interface OperationDescription {
   readonly body?: { readonly encoding: BodyType; readonly mediaType?: string };
   /** What a 2xx body is read as, when the spec pins it (`blob` for a binary download). */
   readonly responseType?: ResponseType;
-  /** OP-1: where the API takes its own key (incl. the OASIS `firstSent` header). */
+  /** native-key: where the API takes its own key (incl. the OASIS `firstSent` header). */
   readonly carrier?: KeyCarrier;
-  /** OP-1: the key limits the carrier admits; `apiLimits` names the ones the API itself declares. */
+  /** native-key: the key limits the carrier admits; `apiLimits` names the ones the API itself declares. */
   readonly keyLimits?: {
     readonly minLength?: number;
     readonly maxLength?: number;
@@ -61,13 +63,13 @@ export interface OperationDescription {
   };
   /**
    * Where the key comes from when the caller passes none: `key` (a caller key is required), `given` (a key
-   * or an intent scope), `content` (else the content hash, OP-3). Default `given`.
+   * or an intent scope), `content` (else the content hash: content-address). Default `given`.
    */
   readonly keyStrategy?: 'key' | 'given' | 'content';
   /** The body may hold Blobs: their bytes are hashed before the key and the args hash are derived. */
   readonly blobs?: boolean;
   readonly ttlSeconds?: number;
-  /** OP-5: the inverse, addressed by the id the first call's response carries. */
+  /** saga: the inverse, addressed by the id the first call's response carries. */
   readonly compensation?: {
     readonly operation: string;
     readonly method: string;
@@ -107,7 +109,7 @@ export interface ExecuteOptions extends CallOptions {
   readonly namespace?: string | KeyScope | undefined;
   /** Query parameters sent but never hashed into the dedup row (an API-key credential). */
   readonly extraQuery?: Record<string, string>;
-  /** Headers for the OP-5 inverse call (the credentials of the call itself). */
+  /** Headers for the saga inverse call (the credentials of the call itself). */
   readonly compensationHeaders?: Record<string, string>;
 }
 
@@ -120,13 +122,13 @@ function missingStore(d: OperationDescription): TypeError {
   );
 }
 
-/** OP-1 with a carrier on the wire: the API dedupes the repeat; the engine keeps no row. */
+/** native-key with a carrier on the wire: the API dedupes the repeat; the engine keeps no row. */
 function isNativeKey(d: OperationDescription): boolean {
   return d.mechanism === 'native-key' && d.carrier !== undefined;
 }
 
 /**
- * OP-1 keeps no row, so the API's own dedup is the only namespace: two principals sending the same key to one
+ * native-key keeps no row, so the API's own dedup is the only namespace: two principals sending the same key to one
  * API account would replay each other's results. With a namespace, the wire key is derived from (namespace,
  * key): stable across one principal's retries, distinct between principals, within the carrier's limits.
  */

@@ -2,12 +2,12 @@
  * A tool binding as the engine's `OperationDescription` (client/operation.ts): the same data the generated
  * client's `ops` constant holds, so one validated tool call makes exactly the effect the client method makes,
  * through the same `executeOperation`. The differences are the tool boundary's own: a write classify refused
- * (`none`) is still deduplicated here (fail closed, OP-7), and every write accepts a key or an intent.
+ * (`none`) is still deduplicated here (fail closed, tool-dedup), and every write accepts a key or an intent.
  */
 import type { OperationDescription } from '../client/operation.js';
 import type { ToolBinding } from './types.js';
 
-/** OP-1 with an HTTP carrier: the API dedupes (docs/concepts.md#store-rules, second pattern); the runtime keeps no row. */
+/** native-key with an HTTP carrier: the API dedupes (docs/concepts.md#store-rules, second pattern); the runtime keeps no row. */
 export function isNative(b: ToolBinding): boolean {
   return b.effect === 'write' && b.mechanism === 'native-key' && b.carrier !== undefined;
 }

@@ -88,7 +88,7 @@ function readError(err: unknown, http: HttpStatusError | undefined): ToolCallErr
 }
 
 /**
- * `retrySafe`: the downstream dedupes a repeat of this key (OP-1 native key, OP-3 content address), so a
+ * `retrySafe`: the downstream dedupes a repeat of this key (native-key, content-address), so a
  * same-key retry after an unknown outcome resolves it; otherwise the retry answers the same until reconciled.
  */
 export function toToolError(err: unknown, effect: 'read' | 'write', retrySafe: boolean): ToolCallError {

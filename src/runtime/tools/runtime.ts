@@ -33,15 +33,15 @@ export interface ToolRuntimeOptions {
   headers?: Record<string, string>;
   /** Credentials per security scheme; never taken from the model. */
   auth?: ToolAuthOption;
-  /** Dedup store: required when a tool writes through idemgen's dedup (everything but OP-1, method-idempotent and reads). */
+  /** Dedup store: required when a tool writes through idemgen's dedup (everything but native-key, method-idempotent and reads). */
   store?: DedupStore;
-  /** The store's OP-5 saga table (default `idemgen_saga`; config `sql.sagaTable`). */
+  /** The store's saga table (default `idemgen_saga`; config `sql.sagaTable`). */
   sagaTable?: string;
   /** The principal's namespace for stored keys when the call context names none. */
   scope?: string | KeyScope;
   /** Per HTTP attempt. */
   timeoutMs?: number;
-  /** Transport retries, for OP-1 (the API dedupes the repeat) and method-idempotent PUT/DELETE only. */
+  /** Transport retries, for native-key (the API dedupes the repeat) and method-idempotent PUT/DELETE only. */
   retry?: Partial<RetryPolicy>;
   /** Lease, wait and poll timings of the dedup state machine. */
   idempotency?: Pick<IdempotencyOptions, 'leaseMs' | 'waitMs' | 'pollMs' | 'maxResultBytes' | 'redact' | 'now'>;

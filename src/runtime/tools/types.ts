@@ -67,7 +67,7 @@ export interface ToolBinding {
     mediaType?: string;
     required: boolean;
   };
-  /** OP-5: how to undo the effect (the compensating operation, with the external id from the response). */
+  /** saga: how to undo the effect (the compensating operation, with the external id from the response). */
   compensation?: { operation: string; method: string; path: string; idParameter: string };
   /** MCP / JSON Schema 2020-12 input schema (with the key property on writes): validation and listing. */
   inputSchema: Record<string, unknown>;
