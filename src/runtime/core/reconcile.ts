@@ -49,7 +49,7 @@ export interface StaleSaga extends SagaRow {
   compensationState: 'not-started' | 'owed';
 }
 
-/** Saga rows (OP-5) past their lease: their external id says what exists downstream. */
+/** Saga rows past their lease: their external id says what exists downstream. */
 export async function reconcileSagaReport(
   store: DedupStore,
   table?: string,

@@ -44,7 +44,7 @@ export interface InNodeOptions<A extends unknown[]> {
   requireDurableCheckpoint?: boolean;
   /** Bound of that wait (an `async` checkpoint write still in flight). Default 3000 ms. */
   durableWaitMs?: number;
-  /** Hands the key to the callee (an OP-1 header, a tool's `idempotency_key` argument). */
+  /** Hands the key to the callee (a native-key header, a tool's `idempotency_key` argument). */
   withKey?: (key: string, args: A) => A;
 }
 
