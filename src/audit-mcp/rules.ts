@@ -8,7 +8,7 @@ export const MCP_RULES: readonly RuleMeta[] = [
     title: 'readOnlyHint: true on a tool named like a write',
     description:
       'The tool is annotated readOnlyHint: true but its name has a side-effect verb (delete_*, create_*, send_* …) or its description opens with one ("Deletes a card"), or its input schema takes an idempotency key. Clients skip confirmation and retry read-only tools freely; idemgen does not trust the hint and classifies the tool as a write. Fix the annotation, or the name and description if it only reads.',
-    source: 'MCP ToolAnnotations; SOP §1',
+    source: 'MCP ToolAnnotations; docs/concepts.md#side-effects',
   },
   {
     id: 'destructive_tool_without_key',
@@ -16,7 +16,7 @@ export const MCP_RULES: readonly RuleMeta[] = [
     title: 'Destructive tool without an idempotency key',
     description:
       'The tool is annotated destructiveHint: true and not idempotentHint, yet its input schema has no idempotency key, so a retried call repeats a destructive effect that cannot be undone.',
-    source: 'MCP ToolAnnotations; SOP OP-7, §6',
+    source: 'MCP ToolAnnotations; docs/concepts.md#tool-dedup',
   },
   {
     id: 'mcp_server_failed',

@@ -121,7 +121,7 @@ function toolEffect(op: ToolOperation, ctx: ClassifyContext): EffectResult {
       props && typeof props === 'object' ? Object.keys(props).find((p) => isKeyField(p, ctx.h)) : undefined;
     const says =
       verb?.kind === 'write' && EFFECT_VERBS.has(verb.verb)
-        ? reason('tool_write_verb', `name verb "${verb.verb}" is a side-effect verb (SOP §1)`, op.source.pointer)
+        ? reason('tool_write_verb', `name verb "${verb.verb}" is a side-effect verb`, op.source.pointer)
         : described
           ? reason(
               'tool_description_verb',
@@ -166,9 +166,7 @@ function toolEffect(op: ToolOperation, ctx: ClassifyContext): EffectResult {
   if (a?.readOnlyHint === false)
     reasons.push(reason('tool_not_read_only_hint', 'annotations.readOnlyHint: false', `${at}/readOnlyHint`));
   if (verb?.kind === 'write')
-    reasons.push(
-      reason('tool_write_verb', `name verb "${verb.verb}" is a side-effect verb (SOP §1)`, op.source.pointer),
-    );
+    reasons.push(reason('tool_write_verb', `name verb "${verb.verb}" is a side-effect verb`, op.source.pointer));
   if (reasons.length > 0) return { effect: 'write', reasons };
   // A read verb with no write evidence reads, even without MCP annotations: the name is the only
   // statement the author made (docs/concepts.md#mechanisms); the MCP default applies when nothing is said.

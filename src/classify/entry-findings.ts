@@ -66,7 +66,7 @@ export function addEntryFindings(entry: PlanEntry, ctx: ClassifyContext): void {
       addFinding(
         ctx,
         'tool_missing_required_key',
-        `tool ${op.toolName} has side effects but no idempotency_key argument; the generated schema requires one (OP-7)`,
+        `tool ${op.toolName} has side effects but no idempotency_key argument; the generated schema requires one (tool-dedup)`,
         toolSchemaPointer(op),
       );
     } else if (c.required !== true) {

@@ -170,7 +170,7 @@ export function classifyOperation(op: Operation, ctx: ClassifyContext): PlanEntr
     entry.methodIdempotent = true;
   }
   if (eff.effect === 'read') {
-    entry.reasons.push(reason('read_only', 'no side effect: not activated (SOP §1), a plain call', op.source.pointer));
+    entry.reasons.push(reason('read_only', 'no side effect: a plain call', op.source.pointer));
     return entry;
   }
   const d = decide(op, ctx);
@@ -186,7 +186,7 @@ export function classifyOperation(op: Operation, ctx: ClassifyContext): PlanEntr
     entry.reasons.push(
       reason(
         'tool_boundary',
-        'side-effecting tool: idempotency_key required and deduped at the tool boundary (OP-7)',
+        'side-effecting tool: idempotency_key required and deduped at the tool boundary (tool-dedup)',
         op.source.pointer,
       ),
     );

@@ -34,7 +34,7 @@ function checkCaller(entry: PlanEntry, fields: ReadonlySet<string> | undefined):
     message: known
       ? `${entry.operation.key}: caller key has no persisted state slot "${slot}"; a key minted in the node body changes on every resume`
       : `${entry.operation.key}: caller key must be persisted in the state slot "${slot}" before the call`,
-    hint: `Mint the key in an upstream node and return it into "${slot}" (mintStateKey), or derive it from the task (nodeIdempotencyKey); SOP OP-6, Step 3.`,
+    hint: `Mint the key in an upstream node and return it into "${slot}" (mintStateKey), or derive it from the task (nodeIdempotencyKey); see docs/concepts.md#checkpoint-keys.`,
   };
 }
 
@@ -44,7 +44,7 @@ function checkContent(entry: PlanEntry): Finding | undefined {
   return {
     severity: 'warning',
     message: `${entry.operation.key}: a content key swallows a new intent with the same arguments (a second, wanted send is dropped)`,
-    hint: 'Key on the intent (thread/turn/task + operation), not the content; SOP Case 2 and Step 3 "hash(canonicalized_args)" pitfall.',
+    hint: 'Key on the intent (thread/turn/task + operation), not the content: a hash of the arguments alone makes a user who asks twice one action (docs/concepts.md#good-keys).',
   };
 }
 
@@ -53,7 +53,7 @@ function checkMissing(entry: PlanEntry): Finding | undefined {
   return {
     severity: 'error',
     message: `${entry.operation.key}: side-effecting operation without a key strategy; a resumed node body repeats the call`,
-    hint: 'Set keyStrategy (intent for agent tools) in the config override; SOP §6 "framework pitfalls".',
+    hint: 'Set keyStrategy (intent for agent tools) in the config override: a node that re-runs on resume needs a key that survives it (docs/concepts.md#checkpoint-keys).',
   };
 }
 

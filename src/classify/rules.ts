@@ -10,7 +10,7 @@ export interface RuleMeta {
   severity: Severity;
   title: string;
   description: string;
-  /** SOP / RFC section the rule enforces. */
+  /** Where the rule's reasoning is written down: a docs/concepts.md section, an RFC or spec section. */
   source: string;
 }
 
@@ -21,7 +21,7 @@ export const RULES: readonly RuleMeta[] = [
     title: 'Write with no idempotency mechanism downstream',
     description:
       'The operation writes, the API accepts no idempotency key, the store is not ours and no inverse is known, so it is fail-closed: a duplicate is blocked, and an ambiguous outcome is never retried automatically and must be reconciled by hand.',
-    source: 'SOP §3 Step 1 (irreversible: block the second call), §6',
+    source: 'docs/concepts.md#fail-closed',
   },
   {
     id: 'method_semantics_contradicted',
@@ -29,15 +29,15 @@ export const RULES: readonly RuleMeta[] = [
     title: 'PUT/DELETE not trusted to repeat by method semantics',
     description:
       'A PUT or DELETE of an addressed resource is safe to repeat by method (method-idempotent), but this spec says otherwise: the path names an action (cancel, trigger, send, a custom method) or the summary/description opens with one or says a repeat adds an effect. The operation keeps its store-backed or fail-closed mechanism; an override can force method-idempotent.',
-    source: 'RFC 9110 §9.2.2; SOP §3 Step 1',
+    source: 'RFC 9110 §9.2.2; docs/concepts.md#mechanisms',
   },
   {
     id: 'tool_missing_required_key',
     severity: 'warning',
     title: 'Side-effecting tool without a required idempotency_key',
     description:
-      'A side-effecting tool must require an idempotency_key argument so transport retries dedupe at the tool boundary (OP-7); the generated tool schema adds it.',
-    source: 'SOP OP-7, Case 4',
+      'A side-effecting tool must require an idempotency_key argument so transport retries dedupe at the tool boundary (tool-dedup); the generated tool schema adds it.',
+    source: 'docs/concepts.md#tool-dedup',
   },
   {
     id: 'key_carrier_too_short',
@@ -45,15 +45,15 @@ export const RULES: readonly RuleMeta[] = [
     title: 'Idempotency key carrier too short',
     description:
       'The key carrier allows fewer than 16 characters: too little entropy for a random key (a UUID needs 36, 128 random bits need 22 in base64url), so unrelated intents can collide and one would replay the other.',
-    source: 'SOP §2.3, §3 Step 3',
+    source: 'docs/concepts.md#good-keys',
   },
   {
     id: 'compensation_target_missing',
     severity: 'error',
     title: 'Compensation names an operation that does not exist',
     description:
-      'x-compensation or config.overrides.*.compensation names an operation key that is not in this API, so the saga (OP-5) cannot undo.',
-    source: 'SOP OP-5',
+      'x-compensation or config.overrides.*.compensation names an operation key that is not in this API, so the saga cannot undo.',
+    source: 'docs/concepts.md#mechanisms (saga)',
   },
   {
     id: 'extension_contradicts_header',
@@ -61,7 +61,7 @@ export const RULES: readonly RuleMeta[] = [
     title: 'Idempotency extension contradicts the declared header',
     description:
       'A vendor extension names a different key carrier than the header parameter the operation declares (or denies a key the operation declares).',
-    source: 'SOP §3 Step 4 (one key, one carrier)',
+    source: 'docs/concepts.md#good-keys (one key, one place)',
   },
   {
     id: 'ambiguous_tool_effect',
@@ -69,15 +69,15 @@ export const RULES: readonly RuleMeta[] = [
     title: 'Tool name and annotations disagree about its effect',
     description:
       'The tool name reads like a read, but its annotations say it is destructive (or read-only and destructive at once). It is classified as a write; fix the name or the annotations.',
-    source: 'MCP ToolAnnotations; SOP §1',
+    source: 'MCP ToolAnnotations; docs/concepts.md#side-effects',
   },
   {
     id: 'probable_query_post',
     severity: 'warning',
     title: 'POST that looks like a query',
     description:
-      'The POST is named like a read (its last path segment or operationId starts or ends with get, list, search, retrieve, query, lookup, fetch, find, describe, calculate, preview, validate, count, check or render, and no write verb). It stays a write — only config or x-idempotency: exempt may declare a POST a query — so check it and, if it only reads, add the override from the hint. A note when the API already takes a key (OP-1).',
-    source: 'DESIGN §4 step 0; SOP §1 (do not activate for read-only tools); RFC 9110 §9.3.3',
+      'The POST is named like a read (its last path segment or operationId starts or ends with get, list, search, retrieve, query, lookup, fetch, find, describe, calculate, preview, validate, count, check or render, and no write verb). It stays a write — only config or x-idempotency: exempt may declare a POST a query — so check it and, if it only reads, add the override from the hint. A note when the API already takes a key (native-key).',
+    source: 'docs/concepts.md#side-effects; RFC 9110 §9.3.3',
   },
   {
     id: 'key_not_resume_safe',
@@ -85,7 +85,7 @@ export const RULES: readonly RuleMeta[] = [
     title: 'Idempotency key would not survive a framework resume',
     description:
       'A LangGraph node body re-runs from the top on resume: a caller key must be persisted in the state slot {operation}_idempotency_key before the call (a reminder when the state fields are unknown), a content key swallows a new intent with the same arguments, and a write without a key strategy repeats its call.',
-    source: 'SOP OP-6, §2.1, Case 2, Step 3',
+    source: 'docs/concepts.md#checkpoint-keys, docs/concepts.md#good-keys',
   },
   {
     id: 'operation_name_collision',
@@ -93,7 +93,7 @@ export const RULES: readonly RuleMeta[] = [
     title: 'Two operations map to the same generated name',
     description:
       "A synthesized or sanitized operation name collides with another operation's name; the operation whose operationId is already a valid identifier keeps it and the other gets a numeric suffix. Give the renamed operation a distinct operationId so client method and tool names stay stable.",
-    source: 'OpenAPI 3.1 §4.8.10 (operationId is unique and case-sensitive); DESIGN §3',
+    source: 'OpenAPI 3.1 §4.8.10 (operationId is unique and case-sensitive); docs/concepts.md#names',
   },
   {
     id: 'multiple_key_carriers',
@@ -101,7 +101,7 @@ export const RULES: readonly RuleMeta[] = [
     title: 'More than one idempotency key carrier declared',
     description:
       'The operation declares the key in more than one place (a header and a query or body field). One carrier is used, chosen deterministically: header first, then query/form parameter, then body field.',
-    source: 'SOP §3 Step 4 (one key, one carrier)',
+    source: 'docs/concepts.md#good-keys (one key, one place)',
   },
   {
     id: 'key_in_some_variants',
@@ -109,15 +109,15 @@ export const RULES: readonly RuleMeta[] = [
     title: 'Idempotency key only in some request-body variants',
     description:
       'The request body is a oneOf/anyOf and only some variants declare the key field. Calls with the other variants carry no key the API knows, so their retries are not deduplicated downstream.',
-    source: 'SOP §3 Step 1, Step 4',
+    source: 'docs/concepts.md#mechanisms (native-key), docs/concepts.md#carriers',
   },
   {
     id: 'prose_only_idempotency',
     severity: 'info',
     title: 'Idempotency promised in prose, no carrier declared',
     description:
-      'The operation description says the API deduplicates by an idempotency key, but no header, parameter or body field declares it. Confirm with the vendor and paste the suggested override to use the native key (OP-1).',
-    source: 'SOP §3 Step 1',
+      'The operation description says the API deduplicates by an idempotency key, but no header, parameter or body field declares it. Confirm with the vendor and paste the suggested override to use the native key (native-key).',
+    source: 'docs/concepts.md#mechanisms (native-key)',
   },
   {
     id: 'possible_key_carrier',
@@ -125,7 +125,7 @@ export const RULES: readonly RuleMeta[] = [
     title: 'A field may carry an idempotency key',
     description:
       'A header, query parameter or body field has some evidence of being an idempotency key (a name like command_id or a request id, a description that mentions rejected repeats or deduplication in passing) but not enough to decide. The operation keeps its class; if the API dedupes on that field, paste the suggested override to use it as the native key (OP-1).',
-    source: 'SOP §3 Step 1',
+    source: 'docs/concepts.md#mechanisms (native-key)',
   },
 ];
 

@@ -7,14 +7,14 @@ export type Dialect = 'postgres' | 'sqlite' | 'mysql';
 /** Per-operation override, matched by operation key (`POST /v1/charges`, `tool:send_email`) or operationId/name. */
 export interface OperationOverride {
   effect?: 'read' | 'write';
-  /** A mechanism name; its SOP number (`OP-1`…`OP-5`) is accepted as an alias. */
+  /** A mechanism name; its alias (`OP-1`…`OP-5`) is accepted too. */
   mechanism?: MechanismInput;
   carrier?: CarrierInput | null;
   keyStrategy?: KeyStrategy;
   ttlSeconds?: number;
-  /** OP-5: key of the compensating operation. */
+  /** For a `saga`: key of the compensating operation. */
   compensation?: string;
-  /** OP-4: the owned table to put the unique idempotency-key column on. */
+  /** For `unique-insert`: the owned table to put the unique idempotency-key column on. */
   table?: string;
 }
 

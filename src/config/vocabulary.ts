@@ -1,5 +1,5 @@
 /**
- * The SOP words a user writes in config (overrides, `heuristics.providers`) and the classifier writes in its
+ * The words a user writes in config (overrides, `heuristics.providers`) and the classifier writes in its
  * plan: mechanisms, key strategies, carriers. They live at the config layer, the lower of the two, so config
  * never imports the classifier; `classify/types.ts` re-exports them for its readers.
  */
@@ -17,30 +17,30 @@ export const MECHANISMS = [
 ] as const;
 export type Mechanism = (typeof MECHANISMS)[number];
 
-/** The SOP's numbers for the mechanisms, still accepted in config (`mechanism: OP-1`) and printed by the audit. */
-const SOP_NUMBERS = {
+/** The mechanisms' aliases (docs/concepts.md#mechanisms), still accepted in config (`mechanism: OP-1`) and printed by the audit. */
+const ALIASES = {
   'native-key': 'OP-1',
   'dedup-table': 'OP-2',
   'content-address': 'OP-3',
   'unique-insert': 'OP-4',
   saga: 'OP-5',
 } as const satisfies Partial<Record<Mechanism, string>>;
-type SopNumber = (typeof SOP_NUMBERS)[keyof typeof SOP_NUMBERS];
+type Alias = (typeof ALIASES)[keyof typeof ALIASES];
 
-/** A mechanism as a user may write it: its name or its SOP number. */
-export type MechanismInput = Mechanism | SopNumber;
+/** A mechanism as a user may write it: its name or its alias. */
+export type MechanismInput = Mechanism | Alias;
 
-const BY_NUMBER = new Map<string, Mechanism>(Object.entries(SOP_NUMBERS).map(([m, n]) => [n, m as Mechanism]));
+const BY_NUMBER = new Map<string, Mechanism>(Object.entries(ALIASES).map(([m, n]) => [n, m as Mechanism]));
 const NAMES = new Set<string>(MECHANISMS);
 
-/** The mechanism a name or SOP number stands for; `undefined` for anything else. */
+/** The mechanism a name or alias stands for; `undefined` for anything else. */
 export function mechanismOf(input: string): Mechanism | undefined {
   return NAMES.has(input) ? (input as Mechanism) : BY_NUMBER.get(input);
 }
 
-/** `native-key (OP-1)`, or the bare name when the SOP gives it no number. */
+/** `native-key (OP-1)`, or the bare name when the mechanism has no alias. */
 export function mechanismLabel(m: Mechanism): string {
-  const n = (SOP_NUMBERS as Partial<Record<Mechanism, string>>)[m];
+  const n = (ALIASES as Partial<Record<Mechanism, string>>)[m];
   return n ? `${m} (${n})` : m;
 }
 

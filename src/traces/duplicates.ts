@@ -1,6 +1,6 @@
 /**
  * The write test (docs/concepts.md#side-effects), checked against what agents actually did: the same (tool, args hash)
- * more than once in one user turn; and Case 2's cross-turn near-duplicates — the same tool and
+ * more than once in one user turn; and cross-turn near-duplicates (docs/concepts.md#repeated-intent) — the same tool and
  * arguments (the idempotency key aside) in different turns of one conversation within a window
  * (default 60 s). For each repeat: did our runtime absorb it (replay, conflict, in flight: nothing
  * reached the API) or did it reach the API (executed, unknown, or no runtime at all)?

@@ -7,8 +7,10 @@ export function renderTraceAudit(audit: TraceAudit, file: string): string {
   ];
   const same = audit.groups.filter((g) => g.kind === 'same-turn');
   const cross = audit.groups.filter((g) => g.kind === 'cross-turn');
-  lines.push(`Same (tool, arguments) more than once in a turn (SOP §1 trigger): ${same.length}`);
-  lines.push(`Same (tool, arguments) in another turn within the window (Case 2): ${cross.length}`);
+  lines.push(`Same (tool, arguments) more than once in a turn (a repeat a key would stop): ${same.length}`);
+  lines.push(
+    `Same (tool, arguments) in another turn within the window (maybe a new intent, docs/concepts.md#repeated-intent): ${cross.length}`,
+  );
   for (const g of audit.groups) {
     const where =
       g.kind === 'same-turn'

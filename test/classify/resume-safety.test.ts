@@ -27,7 +27,7 @@ describe('checkResumeSafety (key_not_resume_safe)', () => {
       severity: null,
     },
     {
-      name: 'content key on a send swallows a second, wanted send (SOP Case 2)',
+      name: 'content key on a send swallows a second, wanted send (a user who asks twice)',
       entry: entry('send_email', 'fail-closed', 'content'),
       severity: 'warning',
       says: /swallows a new intent/,
@@ -74,7 +74,7 @@ describe('checkResumeSafety (key_not_resume_safe)', () => {
         pointer: row.entry.operation.source.pointer,
       });
       expect(out[0]!.message).toMatch(row.says!);
-      expect(out[0]!.hint).toMatch(/SOP/);
+      expect(out[0]!.hint).toMatch(/docs\/concepts\.md#(checkpoint|good)-keys/);
     });
   }
 

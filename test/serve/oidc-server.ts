@@ -1,7 +1,9 @@
 /**
  * A real OAuth 2.1 / OpenID authorization server for the resource-server tests: `oidc-provider` on
  * 127.0.0.1 with client-credentials clients and resource indicators, so every access token is a JWT
- * (RFC 9068) for the resource it was asked for. The client id is the token's `sub`.
+ * (RFC 9068) for the resource it was asked for. The client id is the token's `sub`. With `codeClients`
+ * it also serves the authorization-code flow (public clients, PKCE) and its own sign-in and consent
+ * pages (`/interaction/:uid`); there the signed-in account is the token's `sub`.
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -12,6 +14,13 @@ export interface OidcClient {
   id: string;
   secret: string;
   /** Scopes the client may ask for. */
+  scope: string;
+}
+
+/** A public client (no secret) of the authorization-code flow: PKCE is what binds the code to it. */
+export interface OidcCodeClient {
+  id: string;
+  redirectUri: string;
   scope: string;
 }
 
@@ -29,7 +38,11 @@ export async function signingKey(kid: string): Promise<JWK> {
   return { ...(await exportJWK(privateKey)), kid, alg: 'RS256', use: 'sig' };
 }
 
-export async function startOidcServer(clients: readonly OidcClient[], key: JWK): Promise<OidcServer> {
+export async function startOidcServer(
+  clients: readonly OidcClient[],
+  key: JWK,
+  codeClients: readonly OidcCodeClient[] = [],
+): Promise<OidcServer> {
   let handler: (req: import('node:http').IncomingMessage, res: import('node:http').ServerResponse) => void = (
     _req,
     res,
@@ -38,21 +51,43 @@ export async function startOidcServer(clients: readonly OidcClient[], key: JWK):
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const provider = new Provider(issuer, {
-    clients: clients.map((c) => ({
-      client_id: c.id,
-      client_secret: c.secret,
-      grant_types: ['client_credentials'],
-      redirect_uris: [],
-      response_types: [],
-      scope: c.scope,
-      token_endpoint_auth_method: 'client_secret_post',
-    })),
+    clients: [
+      ...clients.map((c) => ({
+        client_id: c.id,
+        client_secret: c.secret,
+        grant_types: ['client_credentials'],
+        redirect_uris: [],
+        response_types: [],
+        scope: c.scope,
+        token_endpoint_auth_method: 'client_secret_post',
+      })),
+      ...codeClients.map((c) => ({
+        client_id: c.id,
+        application_type: 'native',
+        grant_types: ['authorization_code'],
+        redirect_uris: [c.redirectUri],
+        response_types: ['code'],
+        scope: c.scope,
+        token_endpoint_auth_method: 'none',
+      })),
+    ],
+    pkce: { methods: ['S256'], required: () => true },
     scopes: ['mcp:read', 'mcp:write'],
-    ttl: { ClientCredentials: 300 },
+    ttl: {
+      ClientCredentials: 300,
+      AccessToken: 300,
+      AuthorizationCode: 60,
+      Interaction: 600,
+      Session: 600,
+      Grant: 600,
+    },
+    // Any sign-in name is an account; the name is the token's subject.
+    findAccount: (_ctx: unknown, sub: string) => ({ accountId: sub, claims: () => ({ sub }) }),
     cookies: { keys: ['idemgen-test-cookie-key-0123456789'] },
     jwks: { keys: [key] },
     features: {
-      devInteractions: { enabled: false },
+      // The provider's own sign-in and consent pages, only where a test runs the authorization-code flow.
+      devInteractions: { enabled: codeClients.length > 0 },
       clientCredentials: { enabled: true },
       resourceIndicators: {
         enabled: true,

@@ -151,8 +151,8 @@ describe('audit --traces on a JSONL of tool calls', () => {
     );
     const out = await runCli(['audit', '--traces', f], dir);
     expect(out.code).toBe(0);
-    expect(out.stdout).toMatch(/more than once in a turn \(SOP §1 trigger\): 1/);
-    expect(out.stdout).toMatch(/within the window \(Case 2\): 0/);
+    expect(out.stdout).toMatch(/more than once in a turn \(a repeat a key would stop\): 1/);
+    expect(out.stdout).toMatch(/within the window \(maybe a new intent, docs\/concepts\.md#repeated-intent\): 0/);
     expect(out.stdout).toMatch(/Every repeat was absorbed/);
   });
 

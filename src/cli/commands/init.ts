@@ -24,7 +24,8 @@ out: generated
 # SQL dialects for the dedup migrations.
 dialects: [postgres, sqlite, mysql]
 
-# APIs whose store you own (SOP Step 1, question 2): deduplicated in your database (OP-2/3/4).
+# APIs whose store you own: deduplicated in your database (dedup-table, content-address, unique-insert;
+# docs/concepts.md#mechanisms).
 # owned:
 #   hosts: [internal.example.com]
 #   paths: ["/internal/**"]

@@ -21,7 +21,7 @@ function schemaStatements(dialect: SqlDialect, schema: string | undefined): Stat
   return schema !== undefined && dialect.schemaMode === 'create' ? [{ kind: 'create_schema', schema }] : [];
 }
 
-/** 0001: the dedup table (dedup-table, docs/concepts.md#mechanisms and Step 6; docs/concepts.md#outcomes). The schema is never dropped: it may hold other things. */
+/** 0001: the dedup table (dedup-table, docs/concepts.md#mechanisms and #outcomes). The schema is never dropped: it may hold other things. */
 export function buildDedupMigration(dialect: SqlDialect, names: StoreTableNames): Migration {
   const table = storeTable(dialect, names.schema, names.dedupTable);
   return {

@@ -48,7 +48,7 @@ function storeTableDef(
   };
 }
 
-/** The dedup table of docs/contracts.md, column for column (dedup-table, docs/concepts.md#mechanisms, Step 6). */
+/** The dedup table of docs/contracts.md, column for column (dedup-table, docs/concepts.md#mechanisms). */
 export function buildDedupTable(table: TableName, maxLength: number): TableDef {
   return storeTableDef(table, maxLength, DEDUP_TABLE_COLUMNS, DEDUP_STATUSES);
 }

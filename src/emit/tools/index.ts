@@ -1,7 +1,7 @@
 /**
  * `emitTools`: tool schemas for every operation of the plan (OpenAPI operations and tool-definition
  * inputs) in three forms — MCP `tools/list`, OpenAI Chat Completions (strict), Anthropic — with a
- * required, window-documented `idempotency_key` on every side-effecting tool (docs/concepts.md#tool-dedup, Case 4), plus
+ * required, window-documented `idempotency_key` on every side-effecting tool (docs/concepts.md#tool-dedup), plus
  * reverse maps from each emitted name to the operation key.
  */
 import type { Plan } from '../../classify/types.js';

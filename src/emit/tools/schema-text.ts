@@ -25,7 +25,7 @@ export const IN_STRING = -2;
 /** JSON text as the body of a TypeScript string literal (see `IN_STRING`). */
 // JSON.stringify makes the TypeScript literal: after escapeStringifiedJson no invisible code point is left for
 // tsString's own pass to find (the same bytes as `tsString(escapeStringifiedJson(json))`, one scan fewer).
-export const inString = (json: string): string => JSON.stringify(escapeStringifiedJson(json)).slice(1, -1);
+const inString = (json: string): string => JSON.stringify(escapeStringifiedJson(json)).slice(1, -1);
 
 function stringify(value: unknown, level: number): string {
   if (level >= 0) return jsonAt(value, level);

@@ -48,7 +48,7 @@ export type OmitKeyPath<T, P extends readonly string[]> = T extends object
 
 /**
  * An explicit key wins; else the intent hash of a non-empty scope + operation + arguments; a `content`
- * strategy falls back to the content hash (OP-3). Never a fresh random key (docs/concepts.md#store-rules). The run-time twin of
+ * strategy falls back to the content hash (for `content-address`). Never a fresh random key (docs/concepts.md#store-rules). The run-time twin of
  * the types above: JavaScript callers (and `as any`) bypass the compile-time checks.
  */
 export function resolveKey(
@@ -76,7 +76,7 @@ export function resolveKey(
 }
 
 /**
- * docs/concepts.md#replay for a native-key (OP-1) call. The server keeps the record, so the time of the original call
+ * docs/concepts.md#replay for a native-key call. The server keeps the record, so the time of the original call
  * is known only when the server says it: a replay's own `Date` header is the time of the replay, not of
  * the first call, and is never used. `originalCalledAt` is therefore set on a first call (now) and left
  * unset on a replay.
@@ -84,7 +84,7 @@ export function resolveKey(
 export type NativeRunResult<T> = Omit<RunResult<T>, 'originalCalledAt'> & { originalCalledAt?: Date };
 
 /**
- * OP-1: the server dedupes; a replay is visible through `Idempotent-Replayed` (Stripe). `method-idempotent`
+ * `native-key`: the server dedupes; a replay is visible through `Idempotent-Replayed` (Stripe). `method-idempotent`
  * (no key, no store): a replay is a retried DELETE that found the resource gone (`res.replayed`, result `null`).
  */
 export function nativeResult<T>(res: HttpResponse, calledAt: Date = new Date()): NativeRunResult<T> {
@@ -95,7 +95,7 @@ export function nativeResult<T>(res: HttpResponse, calledAt: Date = new Date()):
 }
 
 /**
- * OP-5: the id the downstream assigned, recorded so a duplicate returns it and reconcile can compensate it.
+ * `saga`: the id the downstream assigned, recorded so a duplicate returns it and reconcile can compensate it.
  * Thrown inside the saga's call, after the request: the row stays pending and the caller gets
  * IdempotencyOutcomeUnknownError, so the effect is reconciled, never silently repeated.
  */

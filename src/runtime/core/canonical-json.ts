@@ -48,7 +48,7 @@ function serializeBinary(obj: object): string | undefined {
       'canonicalJson: a Blob cannot be read synchronously; `await digestBlobs(args)` first (generated clients do)',
     );
   }
-  // The same bytes in a Blob or a typed array are the same content (OP-3); a declared type is part of the request.
+  // The same bytes in a Blob or a typed array are the same content (for content-address); a declared type is part of the request.
   const type = d.type === '' ? '' : `,"type":${JSON.stringify(d.type)}`;
   return `{"$binary":{"sha256":"${d.sha256}","size":${d.size}${type}}}`;
 }

@@ -29,7 +29,7 @@ export class IdempotencyError extends Error {
   }
 }
 
-/** Same key, different arguments: a caller bug (docs/concepts.md#outcomes, Case 3). Never retried. */
+/** Same key, different arguments: a caller bug (docs/concepts.md#changed-arguments). Never retried. */
 export class IdempotencyConflictError extends IdempotencyError {
   readonly code = 'idempotency_conflict';
 }

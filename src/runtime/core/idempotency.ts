@@ -1,7 +1,7 @@
 /**
  * The pending → completed state machine (docs/concepts.md#outcomes, docs/concepts.md). The dedup row goes in
  * *before* the side effect (docs/concepts.md#store-rules); `pending` means "wait or fail", never "call again",
- * unless the downstream itself dedupes the key (OP-1 native key, OP-3 content address).
+ * unless the downstream itself dedupes the key (`native-key`, `content-address`).
  */
 import { randomUUID } from 'node:crypto';
 import { currentRun, insideRun } from './active-run.js';
@@ -61,7 +61,7 @@ export interface IdempotencyOptions {
    * sizes, no values; `false` keeps nothing. Runs once per call, before the claim.
    */
   summarize?: Summarize | false;
-  /** Case 2's soft guard (recent-similar.ts), off by default: flag a new intent that repeats a recent one. */
+  /** The soft guard for repeated intent (recent-similar.ts, docs/concepts.md#repeated-intent), off by default: flag a new intent that repeats a recent one. */
   recentSimilar?: RecentSimilarOptions;
 }
 
@@ -71,7 +71,7 @@ export interface RunRequest {
   /** Tenant/principal namespace: one tenant never replays another's result. */
   scope?: string | KeyScope;
   args: unknown;
-  /** The mechanism's name; its SOP number (`OP-1`…`OP-5`, older generated code) is read as that name. */
+  /** The mechanism's name; its alias (`OP-1`…`OP-5`, older generated code) is read as that name. */
   mechanism: MechanismInput;
   /** This call's dedup window, from its completion; longer than `leaseMs`, else `run` rejects with a TypeError. */
   ttlSeconds?: number;
@@ -113,7 +113,7 @@ export interface Idempotency {
   readonly store: DedupStore;
   run<T>(req: RunRequest, fn: (ctx: RunContext) => Promise<T>): Promise<RunResult<T>>;
   /**
-   * A repeat the caller answered itself without `run` (the MCP middleware's OP-7 window): recorded as a
+   * A repeat the caller answered itself without `run` (the MCP middleware's tool-dedup window): recorded as a
    * replay span and count, marked `idemgen.answered_from`, so telemetry sees every repeat.
    */
   answered(req: Omit<RunRequest, 'args' | 'key' | 'scope' | 'ttlSeconds'>, from: AnsweredFrom, argsHash: string): void;
@@ -244,7 +244,7 @@ async function onExisting<T>(
 ): Promise<RunResult<T> | undefined> {
   if (row.argsHash !== call.argsHash || row.operation !== call.req.operation) {
     throw new IdempotencyConflictError(
-      `key reused for ${row.operation} with different arguments (SOP Step 5): not calling`,
+      `key reused for ${row.operation} with different arguments (a new action needs a new key): not calling`,
       call.ctx(row),
     );
   }

@@ -34,8 +34,8 @@ export interface StateSlot {
 }
 
 /**
- * `POST /v1/charges` → `post_v1_charges`, `tool:send_email` → `send_email`: the SOP naming
- * convention `{tool_name}_idempotency_key` needs an identifier-safe tool name.
+ * `POST /v1/charges` → `post_v1_charges`, `tool:send_email` → `send_email`: the slot naming
+ * convention `{tool_name}_idempotency_key` (docs/concepts.md#names) needs an identifier-safe tool name.
  */
 export function keySlotName(operation: string): string {
   const base = operation

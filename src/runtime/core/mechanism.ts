@@ -1,15 +1,15 @@
 /**
  * Mechanism names and their older spelling. Generated code and stored rows from before the rename spell a
- * mechanism by its SOP number (`OP-1` … `OP-5`); the runtime accepts those everywhere a mechanism comes in
+ * mechanism by its alias (`OP-1` … `OP-5`); the runtime accepts those everywhere a mechanism comes in
  * (run requests, HTTP requests, tool bindings, middleware options, rows read from a store) and works with
  * the names alone inside. docs/concepts.md describes each mechanism.
  */
 import type { StoreMechanism } from '../store/types.js';
 
-/** The SOP number a mechanism was spelled with before it had a name. */
+/** The alias a mechanism was spelled with before it had a name (docs/concepts.md#mechanisms). */
 export type LegacyMechanism = 'OP-1' | 'OP-2' | 'OP-3' | 'OP-4' | 'OP-5';
 
-/** A mechanism as a caller may pass it: its name or its SOP number. */
+/** A mechanism as a caller may pass it: its name or its alias. */
 export type MechanismInput = StoreMechanism | LegacyMechanism;
 
 const BY_NUMBER: Readonly<Record<string, StoreMechanism>> = {
@@ -20,7 +20,7 @@ const BY_NUMBER: Readonly<Record<string, StoreMechanism>> = {
   'OP-5': 'saga',
 };
 
-/** The name of a mechanism given by name or SOP number; any other string comes back as it is. */
+/** The name of a mechanism given by name or alias; any other string comes back as it is. */
 export function mechanismName<M extends string>(m: M | LegacyMechanism): Exclude<M, LegacyMechanism> {
   return (Object.hasOwn(BY_NUMBER, m) ? BY_NUMBER[m] : m) as Exclude<M, LegacyMechanism>;
 }

@@ -1,8 +1,8 @@
 /**
- * Case 2's soft guard (opt-in): the model sends a *new* intent — a fresh key — for the same operation
+ * The repeated-intent soft guard (docs/concepts.md#repeated-intent, opt-in): the model sends a *new* intent — a fresh key — for the same operation
  * and the same recipient-like arguments seconds after a completed one. That may be the user asking
  * twice on purpose, so it runs; but the result says `recentSimilar: { calledAt, key }` so the agent
- * can ask "I sent this 20 s ago — re-send?". In-process and bounded (an LRU like OP-7's window):
+ * can ask "I sent this 20 s ago — re-send?". In-process and bounded (an LRU like tool-dedup's window):
  * a hint, not a guarantee — the dedup store stays the only authority on duplicates.
  */
 import { hashArgs } from './canonical-json.js';

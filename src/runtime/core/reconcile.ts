@@ -49,7 +49,7 @@ export interface StaleSaga extends SagaRow {
   compensationState: 'not-started' | 'owed';
 }
 
-/** Saga rows (OP-5) past their lease: their external id says what exists downstream. */
+/** Saga rows past their lease: their external id says what exists downstream. */
 export async function reconcileSagaReport(
   store: DedupStore,
   table?: string,
@@ -169,7 +169,7 @@ export async function resolveUnknown(store: DedupStore, req: ResolveRequest): Pr
   if (current.leaseExpiresAt > now) return { resolved: false, why: 'lease-live', row: current };
   const { record, write } = await decision(req, now, parseJson(current.error), current.attempts);
   const row = await requireCapability(store, 'reconcile', 'resolveUnknown').resolve({ ...id, ...write });
-  // Lost a race with an OP-1/OP-3 takeover or another operator: report what is there now.
+  // Lost a race with a native-key or content-address takeover or another operator: report what is there now.
   if (!row) return { resolved: false, why: 'not-pending', row: await store.get(id) };
   return { resolved: true, row, record };
 }

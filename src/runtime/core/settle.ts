@@ -122,7 +122,7 @@ function recordResult(s: Settle, row: DedupRow, result: unknown, text: string): 
 
 /**
  * Fenced: the lease lapsed (a stalled process; the heartbeat normally prevents it) and another attempt
- * took the key over. For OP-1/OP-3 the downstream deduped the repeat, so this result is the result.
+ * took the key over. For native-key and content-address the downstream deduped the repeat, so this result is the result.
  */
 export async function onFenced<T>(s: Settle, result: T): Promise<T> {
   if (RETRY_SAFE_MECHANISMS.has(s.mechanism)) return result;

@@ -29,11 +29,11 @@ export interface Probe {
   attempts: number;
   /** SHA-256 of the canonical arguments (as in the row): lets `idemgen audit --traces` find repeats. */
   argsHash?: string;
-  /** Case 2's soft guard flagged this new intent (recent-similar.ts): when the similar one completed. */
+  /** The repeated-intent soft guard flagged this new intent (recent-similar.ts): when the similar one completed. */
   recentSimilarAt?: number;
 }
 
-/** Where a replay came from when the store was not asked (the MCP middleware's OP-7 window). */
+/** Where a replay came from when the store was not asked (the MCP middleware's tool-dedup window). */
 export type AnsweredFrom = 'window';
 
 export interface ObservedCall {

@@ -272,7 +272,7 @@ function finalError(req: HttpRequest, p: Prepared, res: HttpResponse): Error {
 }
 
 /**
- * OP-3 (SOP: content-addressed create-if-absent, RFC 9110 §13.1.2): after an ambiguous first PUT with
+ * content-address, written create-if-absent (RFC 9110 §13.1.2): after an ambiguous first PUT with
  * `If-None-Match: *`, the takeover's 412 says the object exists — our own earlier write — not a failure.
  */
 function storedByEarlierAttempt(req: HttpRequest, res: HttpResponse): boolean {

@@ -6,8 +6,8 @@ import { KeySourceError, readTaskScope, type NodeConfig } from './node-config.js
  * written, the restart re-plans the task from an older checkpoint under a new id — a new key, and a
  * second side effect. LangGraph writes it before the task runs with `durability: 'sync'`, concurrently
  * with `'async'` (the default), and only when the run exits with `'exit'`. So before the effect we wait
- * until the planning checkpoint is readable from the checkpointer (SOP Lessons: "the key must be born
- * before the side effect").
+ * until the planning checkpoint is readable from the checkpointer: the key must exist before the side
+ * effect (docs/concepts.md#checkpoint-keys).
  */
 export interface DurableCheckpointOptions {
   /** How long to wait for an `async` write to land before failing closed. */

@@ -44,7 +44,7 @@ export interface InNodeOptions<A extends unknown[]> {
   requireDurableCheckpoint?: boolean;
   /** Bound of that wait (an `async` checkpoint write still in flight). Default 3000 ms. */
   durableWaitMs?: number;
-  /** Hands the key to the callee (an OP-1 header, a tool's `idempotency_key` argument). */
+  /** Hands the key to the callee (a native-key header, a tool's `idempotency_key` argument). */
   withKey?: (key: string, args: A) => A;
 }
 
@@ -100,7 +100,7 @@ export async function nodeKey(operation: string, request: NodeKeyRequest = {}): 
  * Wraps a side-effecting function (a generated client method, a tool handler) for use inside a
  * LangGraph node: each call runs through the dedup state machine under a key drawn from checkpointed
  * state, so the node body can re-run on resume, retry or restart and the effect still happens once
- * (docs/concepts.md#checkpoint-keys + OP-8). Returns `{ result, wasReplay, originalCalledAt }` (docs/concepts.md#replay).
+ * (docs/concepts.md#checkpoint-keys; the claim precedes the call, docs/concepts.md#outcomes). Returns `{ result, wasReplay, originalCalledAt }` (docs/concepts.md#replay).
  */
 export function idempotentInNode<A extends unknown[], R>(
   fn: (...args: A) => Promise<R>,

@@ -1,5 +1,5 @@
 /**
- * `@idemgen/runtime/langgraph`: OP-6 for LangGraph.js — idempotency keys drawn from checkpointed state,
+ * `@idemgen/runtime/langgraph`: checkpoint keys for LangGraph.js (docs/concepts.md#checkpoint-keys) — idempotency keys drawn from checkpointed state,
  * stable across interrupt/resume, retry and restart. `@langchain/langgraph` is an optional peer:
  * nothing here imports it statically.
  */

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { readTaskScope, taskExecutionAnchor, type NodeConfig } from './node-config.js';
 
 /**
- * OP-6 key source: a key drawn from what LangGraph checkpoints, never minted in the node body.
+ * Checkpoint-key source: a key drawn from what LangGraph checkpoints, never minted in the node body.
  *
  * key = SHA-256(thread_id, checkpoint_ns, operation, n) where checkpoint_ns carries the task id and
  * n counts calls of `operation` within one execution of the node body. Why each part:

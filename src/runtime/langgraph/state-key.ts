@@ -5,11 +5,11 @@ import { stateKeyField } from './state-field.js';
 export { stateKeyField };
 
 /**
- * OP-6 via a state slot (docs/concepts.md#keys-and-scopes naming: `{operation}_idempotency_key`).
+ * Checkpoint keys via a state slot (docs/concepts.md#names: `{operation}_idempotency_key`).
  *
  * A node's state update is committed only when the node *returns*: a key minted before `interrupt()`
- * in the same node is lost when the interrupt throws, and the resumed body mints another (the SOP's
- * Python snippet mutates `state` for this; in LangGraph.js that mutation is never checkpointed).
+ * in the same node is lost when the interrupt throws, and the resumed body mints another (writing into
+ * `state` in place, as Python examples do, is never checkpointed in LangGraph.js).
  * So the key is minted by an upstream node that returns it, and the side-effecting node reads it.
  * Minting is deterministic (the node key of the minting task), so a re-run of the minting node
  * writes the same key, and each new execution of it (a loop iteration) writes a new one.

@@ -15,7 +15,7 @@ export interface ToolResultLike {
 
 /** `_meta` key of the replay marker (MCP `_meta` keys use a `prefix/` namespace). */
 export const REPLAY_META = 'idemgen/replay';
-/** `_meta` key of Case 2's soft-guard note: `{ called_at, key }` of the similar call that completed recently. */
+/** `_meta` key of the repeated-intent soft guard's note: `{ called_at, key }` of the similar call that completed recently. */
 export const RECENT_SIMILAR_META = 'idemgen/recent_similar';
 /** `_meta` key of a middleware error's machine-readable code. */
 export const ERROR_META = 'idemgen/error';
@@ -67,7 +67,7 @@ export function replayResult<R extends ToolResultLike>(stored: R, calledAt: Date
 }
 
 /**
- * A new intent that repeats one completed moments ago (Case 2): the result is unchanged but for a note
+ * A new intent that repeats one completed moments ago (docs/concepts.md#repeated-intent): the result is unchanged but for a note
  * the model reads (it only sees `content`) and the same facts in `_meta`. The call already ran, so the
  * note asks the model not to send a third one and to tell the user, rather than to undo anything.
  */

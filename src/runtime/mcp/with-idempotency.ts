@@ -1,5 +1,5 @@
 /**
- * OP-7 at the MCP tool boundary (docs/concepts.md#tool-dedup, Case 4): MCP does not promise at-most-once delivery, so a
+ * tool-dedup at the MCP tool boundary (docs/concepts.md#tool-dedup): MCP does not promise at-most-once delivery, so a
  * side-effecting tool requires an `idempotency_key` argument and the server dedupes on it — an
  * in-process window in front of the persistent dedup store, which keeps the guarantee across restarts.
  * Wraps an MCP SDK tool handler `(args, extra) => CallToolResult`.
@@ -37,7 +37,7 @@ export interface WithIdempotencyOptions<E> {
   /** In-process window (docs/concepts.md#tool-dedup: 5 minutes) and its LRU bound. */
   windowMs?: number;
   windowSize?: number;
-  /** The operation's mechanism (a name or its SOP number): decides what an expired lease means (docs/concepts.md). */
+  /** The operation's mechanism (a name or its alias): decides what an expired lease means (docs/concepts.md). */
   mechanism?: MechanismInput;
   /** Argument carrying the key (a tool's own native key argument, or `idempotency_key`). */
   keyArgument?: string;
@@ -55,7 +55,7 @@ export interface WithIdempotencyOptions<E> {
   maxResultBytes?: number;
   now?: () => number;
   /**
-   * Case 2's soft guard (opt-in): a new key for the same tool and recipient-like arguments within
+   * The repeated-intent soft guard (opt-in): a new key for the same tool and recipient-like arguments within
    * `windowSeconds` of a completed call still runs, and its result tells the model so (text and
    * `_meta['idemgen/recent_similar']`), so it can ask the user before sending a third.
    */

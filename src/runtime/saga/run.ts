@@ -1,5 +1,6 @@
 /**
- * OP-5 saga (record intent → call → completed with external id) and the OP-8 pre-call checkpoint.
+ * The `saga` mechanism (record intent → call → completed with external id), the intent written before the
+ * call (docs/concepts.md#outcomes).
  * A duplicate returns the stored external id without calling; a live pending row is waited on;
  * a stale pending row is never called blindly: the `reconcile` callback asks the downstream what
  * happened first (saga, docs/concepts.md#mechanisms "investigate").

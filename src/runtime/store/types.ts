@@ -130,7 +130,7 @@ export interface DedupStore {
   fail(input: FailInput): Promise<boolean>;
   /**
    * Outcome unknown: keep the row `pending`, store the error and expire the lease now, so
-   * `listStale` sees it at once and an OP-1 retry may take it over with the same key.
+   * `listStale` sees it at once and a native-key retry may take it over with the same key.
    */
   markUnknown(input: FailInput): Promise<boolean>;
   /** Definite failure before execution: delete the pending row so a retry may run. Fenced. */
@@ -190,7 +190,7 @@ export interface PruneCapable {
   prune(now: number): Promise<number>;
 }
 
-/** Capability: the OP-5 saga intent table on the same connection (`runSaga`, `reconcileSagas`). */
+/** Capability: the saga intent table on the same connection (`runSaga`, `reconcileSagas`). */
 export interface SagaCapable {
   saga(table?: string): SagaStore;
 }

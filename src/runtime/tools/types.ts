@@ -39,7 +39,7 @@ export type BindingMechanism =
   | 'saga'
   | 'method-idempotent'
   | 'fail-closed'
-  // the SOP numbers bindings generated before the rename carry; createToolRuntime reads them as the names
+  // the aliases bindings generated before the rename carry; createToolRuntime reads them as the names
   | LegacyMechanism;
 
 export interface ToolBinding {

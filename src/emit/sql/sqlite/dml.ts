@@ -12,7 +12,7 @@ export function renderClaim(table: TableName): string {
 }
 
 /**
- * unique-insert, docs/concepts.md#mechanisms for SQLite ≥ 3.35 (RETURNING). The SOP's `INSERT OR IGNORE … RETURNING *` has the same
+ * unique-insert, docs/concepts.md#mechanisms for SQLite ≥ 3.35 (RETURNING). The common `INSERT OR IGNORE … RETURNING *` has the same
  * shape but also hides NOT NULL/CHECK violations, so the conflict target is named instead.
  */
 export function renderOwnedInsert(table: TableName): string {

@@ -1,5 +1,5 @@
 /**
- * The OP-5 saga intent table over SQL (docs/contracts.md `idemgen_saga`). Same rules as the
+ * The saga intent table over SQL (docs/contracts.md `idemgen_saga`). Same rules as the
  * dedup store: atomic claim through the primary key, every later write fenced by the lease token.
  */
 import { IdempotencyInFlightError } from '../../core/errors.js';

@@ -28,7 +28,7 @@ export interface StoreColumn {
 
 /** docs/concepts.md#outcomes: one state machine in every store. */
 export const DEDUP_STATUSES = ['pending', 'completed', 'failed'] as const;
-/** OP-5 saga: intent → completed, or compensated after reconciliation. */
+/** The saga intent table: intent → completed, or compensated after reconciliation. */
 export const SAGA_STATUSES = ['pending', 'completed', 'compensating', 'compensated', 'failed'] as const;
 
 const SCOPE: StoreColumnType = { kind: 'key', maxLength: 200 };
@@ -45,7 +45,7 @@ function col(name: string, type: StoreColumnType, notNull: boolean, dflt?: strin
 /** Both tables: primary key (scope, idempotency_key); a CHECK on status. */
 export const STORE_PRIMARY_KEY = ['scope', 'idempotency_key'] as const;
 
-/** The dedup table (dedup-table, docs/concepts.md#mechanisms, Step 6). */
+/** The dedup table (dedup-table, docs/concepts.md#mechanisms). */
 export const DEDUP_TABLE_COLUMNS: readonly StoreColumn[] = [
   col('scope', SCOPE, true, ''),
   col('idempotency_key', KEY, true),
