@@ -29,15 +29,16 @@ export type InventoryClientOptions = HttpCallerOptions & {
 
 /** Each operation as data for the runtime engine; the methods below are typed facades over it. */
 const ops = {
-  getArtifact: { operation: "GET /artifacts/{sha256}", method: "GET", path: "/artifacts/{sha256}", mechanism: "none", pathParams: ["sha256"], responseType: "blob" },
-  getOrder: { operation: "GET /orders/{order_id}", method: "GET", path: "/orders/{order_id}", mechanism: "none", pathParams: ["order_id"] },
-  createOrder: { operation: "POST /orders", method: "POST", path: "/orders", mechanism: "unique-insert", body: { encoding: "json" }, keyStrategy: "key", ttlSeconds: 86400 },
+  getArtifact: { operation: "GET /artifacts/{sha256}", method: "GET", path: "/artifacts/{sha256}", mechanism: "none", pathParams: ["sha256"], queryParams: [], responseType: "blob" },
+  getOrder: { operation: "GET /orders/{order_id}", method: "GET", path: "/orders/{order_id}", mechanism: "none", pathParams: ["order_id"], queryParams: [] },
+  createOrder: { operation: "POST /orders", method: "POST", path: "/orders", mechanism: "unique-insert", queryParams: [], body: { encoding: "json" }, keyStrategy: "key", ttlSeconds: 86400 },
   fulfilOrder: {
     operation: "POST /orders/{order_id}/fulfil",
     method: "POST",
     path: "/orders/{order_id}/fulfil",
     mechanism: "dedup-table",
     pathParams: ["order_id"],
+    queryParams: [],
     body: { encoding: "json" },
     keyStrategy: "key",
     ttlSeconds: 86400,
@@ -48,6 +49,7 @@ const ops = {
     path: "/artifacts/{sha256}",
     mechanism: "content-address",
     pathParams: ["sha256"],
+    queryParams: [],
     body: { encoding: "binary", mediaType: "application/octet-stream" },
     keyStrategy: "content",
     blobs: true,

@@ -30,16 +30,17 @@ export type MessagingClientOptions = HttpCallerOptions & {
 
 /** Each operation as data for the runtime engine; the methods below are typed facades over it. */
 const ops = {
-  deleteWebhook: { operation: "DELETE /v2/webhooks/{webhook_id}", method: "DELETE", path: "/v2/webhooks/{webhook_id}", mechanism: "method-idempotent", pathParams: ["webhook_id"] },
-  getWebhook: { operation: "GET /v2/webhooks/{webhook_id}", method: "GET", path: "/v2/webhooks/{webhook_id}", mechanism: "none", pathParams: ["webhook_id"] },
-  sendEmail: { operation: "POST /v2/email/send", method: "POST", path: "/v2/email/send", mechanism: "fail-closed", body: { encoding: "json" }, ttlSeconds: 86400 },
-  searchMessages: { operation: "POST /v2/messages/search", method: "POST", path: "/v2/messages/search", mechanism: "none", body: { encoding: "json" } },
-  sendSms: { operation: "POST /v2/sms", method: "POST", path: "/v2/sms", mechanism: "fail-closed", body: { encoding: "form" }, ttlSeconds: 86400 },
+  deleteWebhook: { operation: "DELETE /v2/webhooks/{webhook_id}", method: "DELETE", path: "/v2/webhooks/{webhook_id}", mechanism: "method-idempotent", pathParams: ["webhook_id"], queryParams: [] },
+  getWebhook: { operation: "GET /v2/webhooks/{webhook_id}", method: "GET", path: "/v2/webhooks/{webhook_id}", mechanism: "none", pathParams: ["webhook_id"], queryParams: [] },
+  sendEmail: { operation: "POST /v2/email/send", method: "POST", path: "/v2/email/send", mechanism: "fail-closed", queryParams: [], body: { encoding: "json" }, ttlSeconds: 86400 },
+  searchMessages: { operation: "POST /v2/messages/search", method: "POST", path: "/v2/messages/search", mechanism: "none", queryParams: [], body: { encoding: "json" } },
+  sendSms: { operation: "POST /v2/sms", method: "POST", path: "/v2/sms", mechanism: "fail-closed", queryParams: [], body: { encoding: "form" }, ttlSeconds: 86400 },
   createWebhook: {
     operation: "POST /v2/webhooks",
     method: "POST",
     path: "/v2/webhooks",
     mechanism: "saga",
+    queryParams: [],
     body: { encoding: "json" },
     ttlSeconds: 86400,
     compensation: { operation: "DELETE /v2/webhooks/{webhook_id}", method: "DELETE", path: "/v2/webhooks/{webhook_id}", idParameter: "webhook_id" },

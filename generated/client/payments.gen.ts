@@ -12,13 +12,14 @@ export type PaymentsClientOptions = HttpCallerOptions & {
 
 /** Each operation as data for the runtime engine; the methods below are typed facades over it. */
 const ops = {
-  listCharges: { operation: "GET /charges", method: "GET", path: "/charges", mechanism: "none" },
-  getCharge: { operation: "GET /charges/{charge_id}", method: "GET", path: "/charges/{charge_id}", mechanism: "none", pathParams: ["charge_id"] },
+  listCharges: { operation: "GET /charges", method: "GET", path: "/charges", mechanism: "none", queryParams: ["limit","starting_after"] },
+  getCharge: { operation: "GET /charges/{charge_id}", method: "GET", path: "/charges/{charge_id}", mechanism: "none", pathParams: ["charge_id"], queryParams: [] },
   createCharge: {
     operation: "POST /charges",
     method: "POST",
     path: "/charges",
     mechanism: "native-key",
+    queryParams: [],
     body: { encoding: "json" },
     carrier: { in: "header", name: "Idempotency-Key" },
     keyLimits: { maxLength: 255, minLength: 16, apiLimits: ["maxLength","minLength"] },
@@ -29,6 +30,7 @@ const ops = {
     method: "POST",
     path: "/payouts",
     mechanism: "native-key",
+    queryParams: [],
     body: { encoding: "json" },
     carrier: { in: "body", name: "idempotency_key" },
     keyLimits: { maxLength: 64, minLength: 16, apiLimits: ["maxLength","minLength"] },
@@ -39,6 +41,7 @@ const ops = {
     method: "POST",
     path: "/refunds",
     mechanism: "native-key",
+    queryParams: [],
     body: { encoding: "json" },
     carrier: { in: "header", name: "Idempotency-Key" },
     keyLimits: { maxLength: 255, minLength: 16, apiLimits: ["maxLength","minLength"] },

@@ -35,11 +35,10 @@ export function registerPaymentsTools(server: McpServer, options: PaymentsMcpOpt
 /**
  * A stdio MCP server configured from the environment (`IDEMGEN_STORE`, `IDEMGEN_MIGRATE=0`, `IDEMGEN_BASE_URL`,
  * `IDEMGEN_AUTH_<SCHEME>`, `IDEMGEN_ARG_<NAME>`, `IDEMGEN_DYNAMIC=1`, `IDEMGEN_KEY_SOURCE=intent`; see
- * `serveStdioFromEnv`). The store's dedup and saga tables are created before the first call
- * (`IDEMGEN_MIGRATE=0`: only checked).
+ * `serveStdioFromEnv`). No tool keeps a row (each write has a native key or is safe by method): no store is opened.
  */
 export async function main(env: Record<string, string | undefined> = process.env): Promise<McpServer> {
-  const module = { name: "payments", version: "2026-11-01", authEnv: PAYMENTS_AUTH_ENV, register: registerPaymentsTools, storeTables };
+  const module = { name: "payments", version: "2026-11-01", authEnv: PAYMENTS_AUTH_ENV, register: registerPaymentsTools, storeTables, needsStore: false };
   return serveStdioFromEnv(module, env);
 }
 

@@ -20,6 +20,11 @@ function substitutedNames(op: HttpOperation): string[] {
   return [...new Set([...op.path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]!))].filter((n) => declared.has(n));
 }
 
+/** The declared query parameter names, once each: the runtime refuses any other name before sending. */
+function queryNames(op: HttpOperation): string[] {
+  return [...new Set(op.parameters.filter((p) => p.in === 'query').map((p) => p.name))];
+}
+
 /**
  * The runtime's `KeyCarrier`: a body/form key also gets its exact `path` (nested envelopes, names with dots),
  * and a `oneOf` body with per-variant paths all of them (`paths`; the runtime picks by the body's shape).
@@ -68,6 +73,8 @@ export function descriptionFields(c: ClientOperation, inverse?: HttpOperation): 
   ];
   const names = substitutedNames(op);
   if (names.length > 0) out.push(`pathParams: ${jsonText(names)}`);
+  // Always written, `[]` too: a description without the list is an older client's, whose query is sent unchecked.
+  out.push(`queryParams: ${jsonText(queryNames(op))}`);
   if (c.queryStyles !== undefined) {
     const styles = Object.entries(c.queryStyles).map(([k, v]) => `${tsObjectKey(k)}: ${tsString(v)}`);
     out.push(`queryStyles: { ${styles.join(', ')} }`);

@@ -25,6 +25,20 @@ function comment(lines: string[], indent = ''): string {
   );
 }
 
+/**
+ * Some tool keeps rows in idemgen's store: every write but a native key the API dedupes (an HTTP carrier) and a
+ * method-idempotent PUT/DELETE — the tool runtime's rule; a write classify refused runs fail-closed, with a row.
+ */
+function needsStore(apiPlan: ApiPlan): boolean {
+  return apiPlan.entries.some(
+    (e) =>
+      e.operation.kind === 'http' &&
+      e.effect === 'write' &&
+      e.mechanism !== 'method-idempotent' &&
+      !(e.mechanism === 'native-key' && e.carrier !== null && e.carrier.in !== 'argument'),
+  );
+}
+
 /** `keySource`: the config's `tools.keySource`, the module's default when its caller names none. */
 export function renderMcpFile(apiPlan: ApiPlan, keySource: ResolvedConfig['tools']['keySource'] = 'model'): string {
   const { api } = apiPlan;
@@ -33,6 +47,7 @@ export function renderMcpFile(apiPlan: ApiPlan, keySource: ResolvedConfig['tools
   const count = apiPlan.entries.filter((e) => e.operation.kind === 'http').length;
   const server = api.servers.find((s) => /^https?:\/\//i.test(s));
   const title = api.title !== undefined ? ` (${api.title}${api.version !== undefined ? ` ${api.version}` : ''})` : '';
+  const store = needsStore(apiPlan);
   const auth = schemeNames(api.root).map((s) => `  ${tsObjectKey(s)}: ${lit(authEnvName(s))},`);
   const what = docLines(`Registers the ${count} tools of ${oneLine(api.title ?? api.id)} on \`server\``)[0];
   return [
@@ -76,11 +91,17 @@ export function renderMcpFile(apiPlan: ApiPlan, keySource: ResolvedConfig['tools
     comment([
       'A stdio MCP server configured from the environment (`IDEMGEN_STORE`, `IDEMGEN_MIGRATE=0`, `IDEMGEN_BASE_URL`,',
       '`IDEMGEN_AUTH_<SCHEME>`, `IDEMGEN_ARG_<NAME>`, `IDEMGEN_DYNAMIC=1`, `IDEMGEN_KEY_SOURCE=intent`; see',
-      "`serveStdioFromEnv`). The store's dedup and saga tables are created before the first call",
-      '(`IDEMGEN_MIGRATE=0`: only checked).',
+      ...(store
+        ? [
+            "`serveStdioFromEnv`). The store's dedup and saga tables are created before the first call",
+            '(`IDEMGEN_MIGRATE=0`: only checked).',
+          ]
+        : [
+            '`serveStdioFromEnv`). No tool keeps a row (each write has a native key or is safe by method): no store is opened.',
+          ]),
     ]),
     'export async function main(env: Record<string, string | undefined> = process.env): Promise<McpServer> {',
-    `  const module = { name: ${lit(api.id)}, version: ${lit(api.version ?? '0.0.0')}, authEnv: ${n.authEnv}, register: ${n.register}, storeTables };`,
+    `  const module = { name: ${lit(api.id)}, version: ${lit(api.version ?? '0.0.0')}, authEnv: ${n.authEnv}, register: ${n.register}, storeTables${store ? '' : ', needsStore: false'} };`,
     '  return serveStdioFromEnv(module, env);',
     '}',
     '',

@@ -9,7 +9,8 @@
 import { sha256Hex } from '../core/canonical-json.js';
 import { createIdempotency, type Idempotency, type RunResult } from '../core/idempotency.js';
 import { scopeString, validateKey, type KeyScope } from '../core/keys.js';
-import { mechanismName, type MechanismInput } from '../core/mechanism.js';
+import { mechanismName, type LegacyMechanism, type MechanismInput } from '../core/mechanism.js';
+import { InvalidArgumentsError } from '../core/errors.js';
 import { digestBlobs } from '../http/binary.js';
 import type { BodyType, QueryStyle } from '../http/body.js';
 import {
@@ -19,6 +20,7 @@ import {
   type HttpRequest,
   type KeyCarrier,
 } from '../http/caller.js';
+import { checkHeaders, expandPath } from '../http/request-check.js';
 import type { ResponseType } from '../http/response.js';
 import { runSaga } from '../saga/run.js';
 import type { DedupStore } from '../store/types.js';
@@ -47,6 +49,11 @@ export interface OperationDescription {
   readonly mechanism: OperationMechanism;
   /** The template's declared path parameters, substituted from `input.path` (any other `{…}` stays literal). */
   readonly pathParams?: readonly string[];
+  /**
+   * The declared query parameter names: a name in `input.query` outside them is refused before anything is
+   * sent. Absent (clients generated before the list existed): the query is sent as given.
+   */
+  readonly queryParams?: readonly string[];
   /** Query parameters whose array/object values are not written in brackets (see `QueryStyle`). */
   readonly queryStyles?: Readonly<Record<string, QueryStyle>>;
   /** The request body's encoding and, for a raw body, its media type; absent: no body. */
@@ -107,10 +114,14 @@ export interface ExecuteOptions extends CallOptions {
   readonly keyStrategy?: 'key' | 'given' | 'content';
   /** Overrides the context's principal namespace for this call. */
   readonly namespace?: string | KeyScope | undefined;
-  /** Query parameters sent but never hashed into the dedup row (an API-key credential). */
-  readonly extraQuery?: Record<string, string>;
-  /** Headers for the saga inverse call (the credentials of the call itself). */
-  readonly compensationHeaders?: Record<string, string>;
+  /**
+   * Credentials from the caller's configuration (the tool runtime's `auth`): sent on the call and on a saga's
+   * inverse, never hashed into the dedup row. A `cookie` header is added to the request's own cookies.
+   */
+  readonly credentials?: {
+    readonly headers?: Readonly<Record<string, string>>;
+    readonly query?: Readonly<Record<string, string>>;
+  };
 }
 
 /** A write's outcome (docs/concepts.md#replay); a plain call's is `{ result, wasReplay: false }`. */
@@ -140,13 +151,56 @@ function wireKey(key: string, namespace: string | KeyScope | undefined, d: Opera
   return sha256Hex(`${s}\n${key}`).slice(0, length);
 }
 
-/** The request every mechanism sends: path parameters, query, headers, body; no key, no mechanism. */
-export function operationRequest(
+/** A request as built and checked, before the mechanism (and a native key) are added. */
+export type CheckedRequest = Omit<HttpRequest, 'mechanism'>;
+type RequestOptions = Pick<ExecuteOptions, 'headers' | 'signal' | 'credentials'>;
+
+/** `headers`, then the credentials' (a credential cookie joins the request's own cookies). */
+function withCredentialHeaders(
+  headers: Record<string, string> | undefined,
+  credentials: Readonly<Record<string, string>> | undefined,
+): Record<string, string> | undefined {
+  if (credentials === undefined) return headers;
+  const out = { ...headers };
+  for (const [name, value] of Object.entries(credentials))
+    out[name] = name === 'cookie' && out.cookie ? `${out.cookie}; ${value}` : value;
+  return out;
+}
+
+/** The saga inverse (`DELETE /things/{id}`), addressed by the id the first call returned, with the call's credentials. */
+function inverseRequest(
+  d: OperationDescription,
+  externalId: string,
+  options: RequestOptions,
+): CheckedRequest | undefined {
+  const comp = d.compensation;
+  if (comp === undefined) return undefined;
+  const req: CheckedRequest = {
+    method: comp.method,
+    path: comp.path,
+    pathParams: { [comp.idParameter]: externalId },
+    bodyType: 'none',
+    operation: comp.operation,
+  };
+  const headers = withCredentialHeaders(undefined, options.credentials?.headers);
+  if (headers !== undefined) req.headers = headers;
+  if (options.credentials?.query !== undefined) req.query = { ...options.credentials.query };
+  return req;
+}
+
+/**
+ * The request every mechanism sends — path parameters, query, headers, credentials, body; no key — built once
+ * and checked before any key is resolved or claimed: a path value that would move the request (empty, `.`,
+ * `..`, encoded or not), a query name the operation does not declare, a header it cannot carry intact. A
+ * refusal is an `InvalidArgumentsError` naming the argument (`path.id`, `query.x`, `header.X-Y`): nothing was
+ * sent and no key was used.
+ */
+export function checkedRequest(
   d: OperationDescription,
   input: OperationInput,
-  options: Pick<ExecuteOptions, 'headers' | 'signal' | 'extraQuery'> = {},
-): Omit<HttpRequest, 'mechanism'> {
-  const req: Omit<HttpRequest, 'mechanism'> = {
+  options: RequestOptions = {},
+): CheckedRequest {
+  const req: CheckedRequest = {
     method: d.method,
     path: d.path,
     bodyType: d.body?.encoding ?? 'none',
@@ -155,14 +209,30 @@ export function operationRequest(
   if (d.pathParams !== undefined && d.pathParams.length > 0) {
     const given = input.path ?? {};
     req.pathParams = Object.fromEntries(d.pathParams.map((n) => [n, given[n]]));
+    expandPath(req.path, req.pathParams);
   }
-  if (input.query !== undefined || options.extraQuery !== undefined)
-    req.query = { ...input.query, ...options.extraQuery };
+  if (input.query !== undefined && d.queryParams !== undefined) {
+    const declared = new Set(d.queryParams);
+    const stray = Object.keys(input.query).find((n) => !declared.has(n) && input.query![n] !== undefined);
+    if (stray !== undefined) {
+      const known = d.queryParams.length > 0 ? `it takes ${d.queryParams.join(', ')}` : 'it takes none';
+      throw new InvalidArgumentsError(
+        `${d.operation}: query parameter ${JSON.stringify(stray)} is not declared by the operation (${known}); nothing was sent`,
+        `query.${stray}`,
+      );
+    }
+  }
+  const credentialQuery = options.credentials?.query;
+  if (input.query !== undefined || credentialQuery !== undefined) req.query = { ...input.query, ...credentialQuery };
   if (d.queryStyles !== undefined) req.queryStyles = d.queryStyles;
   // Per-call headers go after the spec's header parameters; the key carrier still wins (HttpCaller).
-  if (input.header !== undefined || input.cookie !== undefined)
-    req.headers = headersOf(input.header, input.cookie, options.headers);
-  else if (options.headers !== undefined) req.headers = options.headers;
+  const own =
+    input.header !== undefined || input.cookie !== undefined
+      ? headersOf(input.header, input.cookie, options.headers)
+      : options.headers;
+  const headers = withCredentialHeaders(own, options.credentials?.headers);
+  checkHeaders(headers);
+  if (headers !== undefined) req.headers = headers;
   if (d.body !== undefined && input.body !== undefined) req.body = input.body;
   const raw = d.body?.encoding === 'text' || d.body?.encoding === 'binary';
   if (raw && d.body?.mediaType !== undefined) req.contentType = d.body.mediaType;
@@ -174,7 +244,7 @@ export function operationRequest(
 async function native(
   d: OperationDescription,
   key: string,
-  request: Omit<HttpRequest, 'mechanism'>,
+  request: CheckedRequest,
   o: ExecuteOptions,
 ): Promise<OperationResult> {
   const limits = d.keyLimits ?? {};
@@ -190,7 +260,7 @@ async function saga(
   d: OperationDescription,
   key: string,
   input: OperationInput,
-  request: Omit<HttpRequest, 'mechanism'>,
+  request: CheckedRequest,
   o: ExecuteOptions,
 ): Promise<OperationResult> {
   const store = o.context.store;
@@ -215,50 +285,70 @@ async function saga(
           .then((res) => ({ externalId: externalIdOf(d.operation, res.body), result: res.body })),
       ...(comp !== undefined
         ? {
-            // The inverse (`DELETE /things/{id}`) is addressed by the id the first call returned (saga, docs/concepts.md#mechanisms); an id
-            // that is empty or a dot segment would address another resource, so `send` refuses it.
+            // An id that is empty or a dot segment would address another resource, so `send` refuses it.
             compensate: (externalId: string) =>
-              http
-                .send({
-                  method: comp.method,
-                  path: comp.path,
-                  pathParams: { [comp.idParameter]: externalId },
-                  bodyType: 'none',
-                  mechanism: 'saga',
-                  operation: comp.operation,
-                  ...(o.compensationHeaders ? { headers: o.compensationHeaders } : {}),
-                })
-                .then(() => undefined),
+              http.send({ ...inverseRequest(d, externalId, o)!, mechanism: 'saga' }).then(() => undefined),
           }
         : {}),
     },
   );
 }
 
+/** Descriptions whose mechanism is read as a name, one per description object (a generated `ops` entry). */
+const named = new WeakMap<OperationDescription, NamedDescription>();
+
+/** A description whose mechanism is a name (never `OP-N`): what the engine's inner steps take. */
+export type NamedDescription = OperationDescription & {
+  readonly mechanism: Exclude<OperationMechanism, LegacyMechanism>;
+};
+
 /**
- * Runs one operation: a plain call for `none`; for a write, the key (explicit, intent, or content hash per the
- * strategy; never a fresh random one) and then the native carrier, the saga, or one dedup-store run.
+ * The entry for generated descriptions: clients generated before the rename spell the mechanism `OP-1`…`OP-5`,
+ * read here as the names, once per description object. Inner layers (`send`, the dedup run) take names only.
+ */
+function nameOf(given: OperationDescription): NamedDescription {
+  if (!given.mechanism.startsWith('OP-')) return given as NamedDescription;
+  let d = named.get(given);
+  if (d === undefined) {
+    d = { ...given, mechanism: mechanismName(given.mechanism) } as NamedDescription;
+    named.set(given, d);
+  }
+  return d;
+}
+
+/**
+ * Runs one operation: the request built and checked (`checkedRequest`) before any key, then a plain call for
+ * `none`; for a write, the key (explicit, intent, or content hash per the strategy; never a fresh random one)
+ * and then the native carrier, the saga, or one dedup-store run.
  */
 export async function executeOperation(
   given: OperationDescription,
   input: OperationInput,
   options: ExecuteOptions,
 ): Promise<OperationResult> {
-  // Clients generated before the rename spell the mechanism `OP-1`…`OP-5`: read them as the names.
-  const d = given.mechanism.startsWith('OP-') ? { ...given, mechanism: mechanismName(given.mechanism) } : given;
+  const d = nameOf(given);
+  return runChecked(d, input, checkedRequest(d, input, options), options);
+}
+
+/** `executeOperation` once the description is named and its request checked (the tool runtime checks it itself, to answer a refusal as bad arguments). */
+export async function runChecked(
+  d: NamedDescription,
+  input: OperationInput,
+  request: CheckedRequest,
+  options: ExecuteOptions,
+): Promise<OperationResult> {
   const http = options.context.http;
   if (d.mechanism === 'none') {
-    const res = await http.send({ ...operationRequest(d, input, options), mechanism: 'none' });
+    const res = await http.send({ ...request, mechanism: 'none' });
     return { result: res.body, wasReplay: false };
   }
   // A PUT/DELETE safe to repeat by method: no key, no store; the HTTP layer retries an ambiguous outcome and
   // reports a retried DELETE that finds the resource gone as done (core/method-idempotent.ts).
   if (d.mechanism === 'method-idempotent')
-    return nativeResult(await http.send({ ...operationRequest(d, input, options), mechanism: 'method-idempotent' }));
+    return nativeResult(await http.send({ ...request, mechanism: 'method-idempotent' }));
   // A Blob has no JSON form: its bytes are read and hashed before the key and the args hash are derived (docs/concepts.md#outcomes).
   if (d.blobs === true) await digestBlobs(input);
   const key = resolveKey(d.operation, input, options, options.keyStrategy ?? d.keyStrategy ?? 'given');
-  const request = operationRequest(d, input, options);
   if (isNativeKey(d)) return native(d, key, request, options);
   if (d.mechanism === 'saga') return saga(d, key, input, request, options);
   const idem = options.context.idem;

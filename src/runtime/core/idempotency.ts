@@ -20,7 +20,6 @@ import {
 import type { IdempotencyErrorContext } from './errors.js';
 import { complete, onFailure, onFenced, RETRY_SAFE_MECHANISMS, type Settle } from './settle.js';
 import { scopeString, validateKey, type KeyScope } from './keys.js';
-import { mechanismName, type MechanismInput } from './mechanism.js';
 import { startHeartbeat, stopHeartbeat } from './lease-heartbeat.js';
 import { createRunTag, type RunTag } from './run-tag.js';
 import { createSimilarGuard, type RecentSimilar, type RecentSimilarOptions } from './recent-similar.js';
@@ -71,8 +70,11 @@ export interface RunRequest {
   /** Tenant/principal namespace: one tenant never replays another's result. */
   scope?: string | KeyScope;
   args: unknown;
-  /** The mechanism's name; its alias (`OP-1`…`OP-5`, older generated code) is read as that name. */
-  mechanism: MechanismInput;
+  /**
+   * The mechanism's name. An `OP-N` spelling is read as the name where it enters the package (a generated
+   * description, a binding, the config, `withIdempotency`'s options, a stored row), not here.
+   */
+  mechanism: StoreMechanism;
   /** This call's dedup window, from its completion; longer than `leaseMs`, else `run` rejects with a TypeError. */
   ttlSeconds?: number;
   /** For the span (`gen_ai.tool.name`); default: the operation without its `tool:` prefix, if it has one. */
@@ -121,11 +123,8 @@ export interface Idempotency {
 
 export { RETRY_SAFE_MECHANISMS };
 
-/** A run request once its mechanism is read as a name (`OP-1` → `native-key`). */
-type NamedRunRequest = Omit<RunRequest, 'mechanism'> & { mechanism: StoreMechanism };
-
 interface Call {
-  req: NamedRunRequest;
+  req: RunRequest;
   scope: string;
   argsHash: string;
   ctx: (row?: DedupRow) => IdempotencyErrorContext;
@@ -277,7 +276,7 @@ async function onExisting<T>(
   return taken ? execute(m, call, taken, token, fn) : undefined;
 }
 
-function prepareCall(req: NamedRunRequest): Call {
+function prepareCall(req: RunRequest): Call {
   const scope = scopeString(req.scope);
   const call: Call = {
     req,
@@ -296,7 +295,7 @@ function prepareCall(req: NamedRunRequest): Call {
 
 async function run<T>(
   m: Machine,
-  req: NamedRunRequest,
+  req: RunRequest,
   fn: (ctx: RunContext) => Promise<T>,
   probe: Probe,
 ): Promise<RunResult<T>> {
@@ -365,9 +364,7 @@ export function createIdempotency(options: IdempotencyOptions): Idempotency {
     ...(Object.fromEntries(Object.entries(options).filter(([, v]) => v !== undefined)) as IdempotencyOptions),
   };
   checkWindow('createIdempotency: defaultTtlSeconds', m.defaultTtlSeconds, m.leaseMs);
-  const observed = (
-    req: Pick<NamedRunRequest, 'operation' | 'mechanism' | 'toolName' | 'toolCallId'>,
-  ): ObservedCall => ({
+  const observed = (req: Pick<RunRequest, 'operation' | 'mechanism' | 'toolName' | 'toolCallId'>): ObservedCall => ({
     operation: req.operation,
     mechanism: req.mechanism,
     toolCallId: req.toolCallId,
@@ -375,7 +372,7 @@ export function createIdempotency(options: IdempotencyOptions): Idempotency {
   });
   const guard = options.recentSimilar ? createSimilarGuard(options.recentSimilar) : undefined;
   const guarded = async <T>(
-    req: NamedRunRequest,
+    req: RunRequest,
     fn: (ctx: RunContext) => Promise<T>,
     probe: Probe,
   ): Promise<RunResult<T>> => {
@@ -389,14 +386,11 @@ export function createIdempotency(options: IdempotencyOptions): Idempotency {
   return {
     store: m.store,
     // Without the soft guard the state machine's own promise goes straight back (no extra async layer).
-    run: (input, fn) => {
-      const req = { ...input, mechanism: mechanismName(input.mechanism) };
-      return telemetry.observe(
+    run: (req, fn) =>
+      telemetry.observe(
         () => observed(req),
         (probe) => (guard ? guarded(req, fn, probe) : run(m, req, fn, probe)),
-      );
-    },
-    answered: (req, from, argsHash) =>
-      telemetry.answered(observed({ ...req, mechanism: mechanismName(req.mechanism) }), from, argsHash),
+      ),
+    answered: (req, from, argsHash) => telemetry.answered(observed(req), from, argsHash),
   };
 }

@@ -1,8 +1,9 @@
 /**
  * Mechanism names and their older spelling. Generated code and stored rows from before the rename spell a
- * mechanism by its alias (`OP-1` … `OP-5`); the runtime accepts those everywhere a mechanism comes in
- * (run requests, HTTP requests, tool bindings, middleware options, rows read from a store) and works with
- * the names alone inside. docs/concepts.md describes each mechanism.
+ * mechanism by its alias (`OP-1` … `OP-5`); the runtime reads those once, where outside data enters the
+ * package (a generated description in `executeOperation`, bindings in `createToolRuntime`, middleware and
+ * checkpoint options, rows read from a store), and works with the names alone inside: `HttpCaller.send` and
+ * `Idempotency.run` take names. docs/concepts.md describes each mechanism.
  */
 import type { StoreMechanism } from '../store/types.js';
 

@@ -34,7 +34,7 @@ import {
 } from './retry.js';
 import { noteRequest, stampForRun, type RunTag } from '../core/run-tag.js';
 import { goneAfterAmbiguous, methodAttempts, statusMayHaveExecuted } from '../core/method-idempotent.js';
-import { mechanismName, type MechanismInput } from '../core/mechanism.js';
+import type { StoreMechanism } from '../store/types.js';
 
 export type { RetryPolicy } from './retry.js';
 export type { BodyType, QueryStyle, RawBody } from './body.js';
@@ -89,8 +89,12 @@ export interface HttpRequest {
   responseType?: ResponseType;
   key?: string;
   carrier?: KeyCarrier;
-  /** The mechanism's name (`OP-1`…`OP-5`, from older generated code, read as the name) or `none`; `method-idempotent` is retried like a native key but with no key (core/method-idempotent.ts). */
-  mechanism: MechanismInput | 'none' | 'method-idempotent';
+  /**
+   * The mechanism's name or `none`; `method-idempotent` is retried like a native key but with no key
+   * (core/method-idempotent.ts). An `OP-N` spelling is read as the name where it enters the package (a
+   * generated description, a binding), not here.
+   */
+  mechanism: StoreMechanism | 'none' | 'method-idempotent';
   /**
    * The `RunContext` of the dedup run this request belongs to (`idem.run(req, (ctx) => send({ …, run: ctx }))`).
    * With it, a definite failure of the run's only request ("not sent", a 4xx) may release the row;
@@ -286,8 +290,7 @@ export function createHttpCaller(opts: HttpCallerOptions): HttpCaller {
   const random = opts.random ?? Math.random;
   const timeoutMs = opts.timeoutMs ?? 30_000;
 
-  async function send(input: HttpRequest): Promise<HttpResponse> {
-    const req = { ...input, mechanism: mechanismName(input.mechanism) };
+  async function send(req: HttpRequest): Promise<HttpResponse> {
     if (req.mechanism === 'native-key' && req.key !== undefined && !req.carrier) {
       // Retrying without the key on the wire would repeat the effect: the server has nothing to dedupe on.
       throw new TypeError(

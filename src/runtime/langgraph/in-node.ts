@@ -1,4 +1,4 @@
-import type { MechanismInput } from '../core/mechanism.js';
+import { mechanismName, type MechanismInput } from '../core/mechanism.js';
 import { createIdempotency, type Idempotency, type RunResult } from '../core/idempotency.js';
 import type { KeyScope } from '../core/keys.js';
 import type { DedupStore } from '../store/types.js';
@@ -107,7 +107,7 @@ export function idempotentInNode<A extends unknown[], R>(
   options: InNodeOptions<A>,
 ): InNodeCall<A, R> {
   const runtime = resolveRuntime(options);
-  const mechanism = options.mechanism ?? 'fail-closed';
+  const mechanism = mechanismName(options.mechanism ?? 'fail-closed'); // an `OP-N` option read as the name
   const callWith = (config: NodeConfig, args: A): Promise<RunResult<R>> => {
     // Drawn synchronously, before any await, so the per-node call index follows program order.
     const key = drawKey(options, config, args);

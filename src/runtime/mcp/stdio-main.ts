@@ -16,7 +16,8 @@ import { KEY_SOURCES, type McpKeySource } from './intent.js';
 
 /** What `main()` hands the module's `register<Api>Tools`. */
 export interface EnvServerOptions {
-  store: DedupStore;
+  /** Absent when the module's `needsStore` is `false`. */
+  store?: DedupStore;
   auth: Record<string, string>;
   serverArguments: Record<string, string>;
   dynamic: boolean;
@@ -35,6 +36,8 @@ export interface StdioServerModule {
   register: (server: McpServer, options: EnvServerOptions) => void;
   /** The store tables' DDL per dialect (generated); without it the tables are only checked. */
   storeTables?: StoreTablesDdl;
+  /** `false`: no tool keeps a row (every write has a native key or is method-idempotent), so no store is opened. Default `true`. */
+  needsStore?: boolean;
 }
 
 const ARG_PREFIX = 'IDEMGEN_ARG_';
@@ -74,10 +77,10 @@ export async function serveStdioFromEnv(
   const keySource = env.IDEMGEN_KEY_SOURCE;
   if (keySource !== undefined && keySource !== '' && !KEY_SOURCES.includes(keySource as McpKeySource))
     throw new Error(`IDEMGEN_KEY_SOURCE=${JSON.stringify(keySource)}: expected ${KEY_SOURCES.join(' or ')}`);
-  const store = await readyStore(module, env);
+  const store = module.needsStore === false ? undefined : await readyStore(module, env);
   const server = new McpServer({ name: module.name, version: module.version });
   module.register(server, {
-    store,
+    ...(store !== undefined ? { store } : {}),
     auth,
     serverArguments,
     dynamic: env.IDEMGEN_DYNAMIC === '1',

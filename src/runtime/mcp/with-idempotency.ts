@@ -4,7 +4,7 @@
  * in-process window in front of the persistent dedup store, which keeps the guarantee across restarts.
  * Wraps an MCP SDK tool handler `(args, extra) => CallToolResult`.
  */
-import type { MechanismInput } from '../core/mechanism.js';
+import { mechanismName, type MechanismInput } from '../core/mechanism.js';
 import { hashArgs } from '../core/canonical-json.js';
 import {
   IdempotencyConflictError,
@@ -199,7 +199,8 @@ export function withIdempotency<A extends Record<string, unknown>, E, R extends 
       recentSimilar: options.recentSimilar,
     }),
   );
-  const mechanism = options.mechanism ?? 'fail-closed';
+  // An option spelled `OP-N` (middleware set up before the rename) is read as the name once, here.
+  const mechanism = mechanismName(options.mechanism ?? 'fail-closed');
 
   return async (args, extra): Promise<WithMeta<R>> => {
     const host = hostIntent((extra as { _meta?: unknown } | undefined)?._meta, options.operation);

@@ -5,7 +5,7 @@
  * a stale pending row is never called blindly: the `reconcile` callback asks the downstream what
  * happened first (saga, docs/concepts.md#mechanisms "investigate").
  */
-import type { MechanismInput } from '../core/mechanism.js';
+import { mechanismName, type MechanismInput } from '../core/mechanism.js';
 import { randomUUID } from 'node:crypto';
 import { hashArgs } from '../core/canonical-json.js';
 import {
@@ -318,5 +318,9 @@ export function checkpoint<T>(
   fn: (ctx: RunContext) => Promise<T>,
 ): Promise<RunResult<T>> {
   const { operation, key, scope, args, ttlSeconds, mechanism = 'fail-closed', ...options } = req;
-  return createIdempotency({ store, ...options }).run({ operation, key, scope, args, ttlSeconds, mechanism }, fn);
+  const named = mechanismName(mechanism); // an `OP-N` spelling read as the name at this entry
+  return createIdempotency({ store, ...options }).run(
+    { operation, key, scope, args, ttlSeconds, mechanism: named },
+    fn,
+  );
 }

@@ -3,7 +3,6 @@
  * asked of the model (the tool schemas leave them out, tools/http-input.ts). Keyed by the scheme's name
  * in the spec, or by its kind (`bearer`, `basic`, `apiKey`) for "the one token this API takes".
  */
-import type { HttpRequest } from '../http/caller.js';
 import type { BindingSecurity, ToolBinding } from './types.js';
 
 export type ToolCredential = string | { username: string; password: string };
@@ -11,43 +10,52 @@ export type ToolAuth = Readonly<Record<string, ToolCredential | undefined>>;
 /** A function is asked on every call (a token that rotates). */
 export type ToolAuthOption = ToolAuth | (() => ToolAuth | Promise<ToolAuth>);
 
+/** What one call sends for its security schemes: headers (a cookie credential as a `cookie` header) and query values. */
+export interface Credentials {
+  headers?: Record<string, string>;
+  query?: Record<string, string>;
+}
+
 function credentialFor(auth: ToolAuth, s: BindingSecurity): ToolCredential | undefined {
   return auth[s.scheme] ?? auth[s.type];
 }
 
-function apply(req: Omit<HttpRequest, 'mechanism'>, s: BindingSecurity, cred: ToolCredential): void {
-  const headers = { ...req.headers };
-  req.headers = headers;
+function apply(out: Credentials, s: BindingSecurity, cred: ToolCredential): void {
+  const header = (name: string, value: string) => {
+    out.headers = { ...out.headers, [name]: value };
+  };
   if (s.type === 'basic') {
     const pair = typeof cred === 'string' ? cred : `${cred.username}:${cred.password}`;
-    headers.authorization = `Basic ${Buffer.from(pair, 'utf8').toString('base64')}`;
+    header('authorization', `Basic ${Buffer.from(pair, 'utf8').toString('base64')}`);
     return;
   }
   const value = typeof cred === 'string' ? cred : cred.password;
-  if (s.type === 'bearer') headers.authorization = `Bearer ${value}`;
-  else if (s.in === 'header') headers[s.name!] = value;
-  else if (s.in === 'query') req.query = { ...req.query, [s.name!]: value };
-  else headers.cookie = [headers.cookie, `${s.name}=${encodeURIComponent(value)}`].filter(Boolean).join('; ');
+  if (s.type === 'bearer') header('authorization', `Bearer ${value}`);
+  else if (s.in === 'header') header(s.name!, value);
+  else if (s.in === 'query') out.query = { ...out.query, [s.name!]: value };
+  else header('cookie', [out.headers?.cookie, `${s.name}=${encodeURIComponent(value)}`].filter(Boolean).join('; '));
 }
 
 /**
- * The first alternative whose every scheme has a credential is applied; with none, the request goes
- * without, and the API's 401 reaches the model as an `api_error` naming the status.
+ * The credentials of the first alternative whose every scheme has one; with none, the request goes
+ * without, and the API's 401 reaches the model as an `api_error` naming the status. Asked once per call:
+ * the engine sends them on the call and on a saga's inverse.
  */
-export async function applyAuth(
-  req: Omit<HttpRequest, 'mechanism'>,
+export async function credentialsFor(
   binding: ToolBinding,
   option: ToolAuthOption | undefined,
-): Promise<void> {
-  if (option === undefined || binding.security === undefined) return;
+): Promise<Credentials | undefined> {
+  if (option === undefined || binding.security === undefined) return undefined;
   const auth = typeof option === 'function' ? await option() : option;
   for (const alternative of binding.security) {
     const creds = alternative.map((s) => credentialFor(auth, s));
     if (creds.every((c): c is ToolCredential => c !== undefined)) {
+      const out: Credentials = {};
       alternative.forEach((s, i) => {
-        apply(req, s, creds[i]!);
+        apply(out, s, creds[i]!);
       });
-      return;
+      return out;
     }
   }
+  return undefined;
 }

@@ -4,7 +4,7 @@
  * through the same `executeOperation`. The differences are the tool boundary's own: a write classify refused
  * (`none`) is still deduplicated here (fail closed, tool-dedup), and every write accepts a key or an intent.
  */
-import type { OperationDescription } from '../client/operation.js';
+import type { NamedDescription } from '../client/operation.js';
 import type { ToolBinding } from './types.js';
 
 /** native-key with an HTTP carrier: the API dedupes (docs/concepts.md#store-rules, second pattern); the runtime keeps no row. */
@@ -12,18 +12,21 @@ export function isNative(b: ToolBinding): boolean {
   return b.effect === 'write' && b.mechanism === 'native-key' && b.carrier !== undefined;
 }
 
-const described = new WeakMap<ToolBinding, OperationDescription>();
+const described = new WeakMap<ToolBinding, NamedDescription>();
 
-function describe(b: ToolBinding): OperationDescription {
+/** `b.mechanism` is a name: `createToolRuntime` read an `OP-N` spelling at its entry. */
+function describe(b: ToolBinding): NamedDescription {
   const pathParams = b.routes.filter((r) => r.in === 'path').map((r) => r.name);
+  const queryParams = b.routes.filter((r) => r.in === 'query').map((r) => r.name);
   const styled = b.routes.filter((r) => r.in === 'query' && r.style !== undefined);
   const write = b.effect === 'write';
-  const d: OperationDescription = {
+  const d = {
     operation: b.operation,
     method: b.http.method,
     path: b.http.path,
     mechanism: !write ? 'none' : b.mechanism === 'none' ? 'fail-closed' : b.mechanism,
     ...(pathParams.length > 0 ? { pathParams } : {}),
+    queryParams,
     ...(styled.length > 0 ? { queryStyles: Object.fromEntries(styled.map((r) => [r.name, r.style!])) } : {}),
     ...(b.body !== undefined
       ? {
@@ -37,11 +40,11 @@ function describe(b: ToolBinding): OperationDescription {
     ...(write && b.ttlSeconds !== undefined ? { ttlSeconds: b.ttlSeconds } : {}),
     ...(write && b.compensation !== undefined ? { compensation: b.compensation } : {}),
   };
-  return d;
+  return d as NamedDescription;
 }
 
 /** The binding's description, built once per binding object. */
-export function operationOf(b: ToolBinding): OperationDescription {
+export function operationOf(b: ToolBinding): NamedDescription {
   let d = described.get(b);
   if (d === undefined) {
     d = describe(b);

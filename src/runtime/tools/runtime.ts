@@ -4,16 +4,14 @@
  * key), take the key from the arguments (model-supplied, docs/concepts.md#tool-dedup) or derive it from the app's intent
  * (docs/concepts.md#repeated-intent), route flat arguments into the request, and run it through one dedup layer (execute.ts).
  */
-import { headersOf } from '../client/support.js';
-import { executeOperation, operationRequest, type OperationContext } from '../client/operation.js';
-import { createHttpCaller, type HttpRequest, type RetryPolicy } from '../http/caller.js';
-import { checkHeaders, expandPath } from '../http/request-check.js';
+import { checkedRequest, runChecked, type CheckedRequest, type OperationContext } from '../client/operation.js';
+import { createHttpCaller, type RetryPolicy } from '../http/caller.js';
 import { InvalidArgumentsError } from '../core/errors.js';
 import { createIdempotency, type IdempotencyOptions } from '../core/idempotency.js';
 import type { KeyScope } from '../core/keys.js';
 import { mechanismName } from '../core/mechanism.js';
 import type { DedupStore } from '../store/types.js';
-import { applyAuth, type ToolAuthOption } from './auth.js';
+import { credentialsFor, type Credentials, type ToolAuthOption } from './auth.js';
 import { decodeArguments } from './decode.js';
 import { isNative, operationOf } from './execute.js';
 import { invalidArguments, toToolError } from './outcome.js';
@@ -165,32 +163,30 @@ export function createToolRuntime<Name extends string = string>(options: ToolRun
     const description = operationOf(b);
     // The downstream dedupes a repeat of this key, so after an unknown outcome the same key resolves it.
     const retrySafe = isNative(b) || b.mechanism === 'content-address' || b.mechanism === 'method-idempotent';
+    let credentials: Credentials | undefined;
+    let request: CheckedRequest;
     try {
-      // Before the key is claimed: a path value that would move the request, a header it cannot carry intact.
-      const request = operationRequest(description, routed);
-      if (request.pathParams !== undefined) expandPath(request.path, request.pathParams);
-      checkHeaders(request.headers);
+      // Credentials from the server's configuration: sent, never hashed into the dedup row (the routed arguments are).
+      credentials = await credentialsFor(b, options.auth);
+    } catch (err) {
+      return failed(toToolError(err, b.effect, retrySafe));
+    }
+    try {
+      // Built and checked once, before the key is claimed: a path value that would move the request, a query
+      // name the operation does not declare, a header it cannot carry intact.
+      request = checkedRequest(description, routed, credentials !== undefined ? { credentials } : {});
     } catch (err) {
       if (err instanceof InvalidArgumentsError)
         return invalid([{ pointer: pointerOf(b, err), message: err.message }], b.effect);
       throw err;
     }
     try {
-      // Credentials from the server's configuration: sent, never hashed into the dedup row (the routed arguments are).
-      const sent: Omit<HttpRequest, 'mechanism'> = { method: b.http.method, path: '', bodyType: 'none' };
-      if (routed.header !== undefined || routed.cookie !== undefined)
-        sent.headers = headersOf(routed.header, routed.cookie);
-      await applyAuth(sent, b, options.auth);
-      const inverse: Omit<HttpRequest, 'mechanism'> = { method: 'GET', path: '', bodyType: 'none' };
-      if (b.compensation !== undefined) await applyAuth(inverse, b, options.auth);
-      const pending = executeOperation(description, routed, {
+      const pending = runChecked(description, routed, request, {
         context,
         ...keyed,
         keyStrategy: 'given',
         namespace: ctx.scope ?? options.scope,
-        ...(sent.headers !== undefined ? { headers: sent.headers } : {}),
-        ...(sent.query !== undefined ? { extraQuery: sent.query as Record<string, string> } : {}),
-        ...(inverse.headers !== undefined ? { compensationHeaders: inverse.headers } : {}),
+        ...(credentials !== undefined ? { credentials } : {}),
       });
       const done = await raceSignal(pending, ctx.signal);
       if (done === ABORTED) return failed(cancelled(b));

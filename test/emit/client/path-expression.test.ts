@@ -5,7 +5,7 @@ import type { ClientOperation } from '../../../src/emit/client/client-class.js';
 import { descriptionFields } from '../../../src/emit/client/descriptions.js';
 import type { OperationTypes } from '../../../src/emit/client/operation-types.js';
 import type { OperationDescription } from '../../../src/runtime/client/operation.js';
-import { operationRequest } from '../../../src/runtime/client/operation.js';
+import { checkedRequest } from '../../../src/runtime/client/operation.js';
 import { InvalidArgumentsError } from '../../../src/runtime/index.js';
 import { expandPath } from '../../../src/runtime/http/request-check.js';
 
@@ -39,13 +39,13 @@ function clientOp(path: string, params: string[]): ClientOperation {
 
 /**
  * The emitted description of the operation, evaluated the way the module evaluates its `ops` constant, then
- * turned into the request the engine sends and substituted as the runtime's `send` does (`expandPath`).
+ * turned into the checked request the engine sends (`checkedRequest`, which refuses a bad value) and substituted as the runtime's `send` does.
  */
 function evaluate(path: string, params: string[], values: Record<string, string>): string {
   const text = `({ ${descriptionFields(clientOp(path, params)).join(', ')} })`;
   // eslint-disable-next-line @typescript-eslint/no-implied-eval -- the point: run exactly what was emitted
   const d = new Function(`return ${text};`)() as OperationDescription;
-  const req = operationRequest(d, { path: values });
+  const req = checkedRequest(d, { path: values });
   return req.pathParams === undefined ? req.path : expandPath(req.path, req.pathParams);
 }
 

@@ -2,13 +2,15 @@
  * The generated MCP module's `main()` on a fresh machine: no store file, no migration run by hand. Its
  * first call of a compensatable (OP-5) tool succeeds, because `main()` creates the dedup and saga tables
  * from `mcp/store-tables.gen.ts` before serving; with `IDEMGEN_MIGRATE=0` a bare store stops the start
- * with one line on stderr (exit 1) instead of failing the first call.
+ * with one line on stderr (exit 1) instead of failing the first call. A module whose writes need no row
+ * (native keys only) opens no store at all.
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
+import { parse } from 'yaml';
 import { afterEach, beforeAll, expect, it } from 'vitest';
 import { ROOT } from '../../helpers/cli.js';
 import { jsonAnswer, startFaultServer, type FaultServer } from '../../helpers/fault-server.js';
@@ -98,4 +100,35 @@ it("main() with the config's table names (sql.dedupTable, sql.sagaTable) creates
   } finally {
     db.close();
   }
+});
+
+it('main() of a module whose every write has a native key opens no store: nothing created, the call runs', async () => {
+  const payments = parse(readFileSync(join(ROOT, 'specs/payments.openapi.yaml'), 'utf8')) as unknown;
+  const generated = await generateModules('payments-no-store', 'payments.json', payments);
+  const text = generated.texts.get('mcp/payments.server.gen.ts') as string;
+  expect(text).toContain('storeTables, needsStore: false };');
+  api = await startFaultServer({ keyCarrier: { in: 'header', name: 'Idempotency-Key' } });
+  const file = join(dir, 'never', 'idemgen.sqlite');
+  // With IDEMGEN_MIGRATE=0 a store would have to hold the tables already: a module that opened one would not start.
+  const client = await stdioClient([generated.paths.get('mcp/payments.server.gen.ts') as string], {
+    IDEMGEN_STORE: `sqlite:${file}`,
+    IDEMGEN_MIGRATE: '0',
+    IDEMGEN_BASE_URL: api.url,
+  });
+  try {
+    const key = 'no-store-charge-key-0001';
+    const r = await call(client, 'createCharge', {
+      body: { amount: 100, currency: 'usd', source: 'tok_1' },
+      idempotency_key: key,
+    });
+    expect(r.isError).toBeFalsy();
+    expect(api.requests.map((q) => q.key)).toEqual([key]);
+  } finally {
+    await client.close();
+  }
+  expect(existsSync(join(dir, 'never'))).toBe(false);
+});
+
+it('a module with a write that keeps a row still opens its store (no needsStore: false)', () => {
+  expect(readFileSync(modulePath, 'utf8')).toContain('storeTables };');
 });

@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { validateUserConfig } from '../../../src/config/validate.js';
 import { mechanismLabel, mechanismOf } from '../../../src/config/vocabulary.js';
-import { createIdempotency, createMemoryStore, type StoreMechanism } from '../../../src/runtime/index.js';
+import { checkpoint, createIdempotency, createMemoryStore, type StoreMechanism } from '../../../src/runtime/index.js';
 import { makeStore, type TestStore } from '../store/stores.js';
 
 describe.each(['sqlite', 'postgres', 'redis'] as const)('a row stored with an OP-N mechanism on %s', (kind) => {
@@ -34,13 +34,13 @@ describe.each(['sqlite', 'postgres', 'redis'] as const)('a row stored with an OP
   });
 });
 
-describe('run requests spelled with the SOP number', () => {
-  it('OP-2 is stored as dedup-table and a repeat replays the first result', async () => {
+describe('an entry option spelled with the SOP number', () => {
+  it('checkpoint({ mechanism: OP-2 }) is stored as dedup-table and a repeat through run replays the first result', async () => {
     const store = createMemoryStore();
     const idem = createIdempotency({ store });
     let calls = 0;
-    const req = { operation: 'POST /ledger', key: 'alias-key-000001', args: { a: 1 }, mechanism: 'OP-2' as const };
-    const first = await idem.run(req, async () => ++calls);
+    const req = { operation: 'POST /ledger', key: 'alias-key-000001', args: { a: 1 } };
+    const first = await checkpoint(store, { ...req, mechanism: 'OP-2' }, async () => ++calls);
     const second = await idem.run({ ...req, mechanism: 'dedup-table' }, async () => ++calls);
     expect([first.result, second.result, second.wasReplay, calls]).toEqual([1, 1, true, 1]);
     expect((await store.get({ scope: '', key: 'alias-key-000001' }))?.mechanism).toBe('dedup-table');

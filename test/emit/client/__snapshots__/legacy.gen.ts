@@ -17,13 +17,14 @@ export type LegacyClientOptions = HttpCallerOptions & {
 
 /** Each operation as data for the runtime engine; the methods below are typed facades over it. */
 const ops = {
-  addPet: { operation: "POST /pets", method: "POST", path: "/pets", mechanism: "fail-closed", body: { encoding: "json" }, ttlSeconds: 86400 },
+  addPet: { operation: "POST /pets", method: "POST", path: "/pets", mechanism: "fail-closed", queryParams: [], body: { encoding: "json" }, ttlSeconds: 86400 },
   uploadPhoto: {
     operation: "POST /pets/{id}/photo",
     method: "POST",
     path: "/pets/{id}/photo",
     mechanism: "fail-closed",
     pathParams: ["id"],
+    queryParams: [],
     body: { encoding: "multipart" },
     blobs: true,
     ttlSeconds: 86400,

@@ -17,7 +17,7 @@ export type ShapesClientOptions = HttpCallerOptions & {
 
 /** Each operation as data for the runtime engine; the methods below are typed facades over it. */
 const ops = {
-  createShape: { operation: "POST /shapes", method: "POST", path: "/shapes", mechanism: "fail-closed", body: { encoding: "json" }, ttlSeconds: 86400 },
+  createShape: { operation: "POST /shapes", method: "POST", path: "/shapes", mechanism: "fail-closed", queryParams: [], body: { encoding: "json" }, ttlSeconds: 86400 },
 } as const satisfies Record<string, OperationDescription>;
 
 /**
