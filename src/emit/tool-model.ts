@@ -19,7 +19,6 @@ import { buildToolSpec, type ToolSpec } from './tools/tool-spec.js';
 
 // What the tool model's consumers read, from the stage rather than from the tools artifact's folder.
 export { targetNames, type TargetNames } from './tools/names.js';
-export type { OpenAiTool } from '../runtime/tools/strict/to-openai.js';
 export type { ToolSpec } from './tools/tool-spec.js';
 
 /** One API of the model, as its consumers see it from `startApi` to `endApi`. */

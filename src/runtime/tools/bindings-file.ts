@@ -31,10 +31,7 @@ import type { ArgRoute, ToolBinding } from './types.js';
 type Obj = Record<string, unknown>;
 
 /** One binding as the file stores it (see the module comment). */
-export type StoredBinding = Omit<
-  ToolBinding,
-  'names' | 'http' | 'description' | 'routes' | 'inputSchema' | SharedMember
-> & {
+type StoredBinding = Omit<ToolBinding, 'names' | 'http' | 'description' | 'routes' | 'inputSchema' | SharedMember> & {
   name?: string;
   names?: ToolBinding['names'];
   http?: ToolBinding['http'];
@@ -51,7 +48,7 @@ export type StoredBinding = Omit<
 export const SHARED_MEMBERS = ['annotations', 'security', 'body', 'carrier', 'keyLimits'] as const;
 type SharedMember = (typeof SHARED_MEMBERS)[number];
 
-export interface BindingsFile {
+interface BindingsFile {
   tools: StoredBinding[];
   shared?: unknown[];
   defs?: Record<string, unknown>;

@@ -43,11 +43,11 @@ async function listed(bindings: readonly ToolBinding[], compact: boolean): Promi
 
 /** The file's text written by the emitter for these bindings. */
 function fileOf(bindings: readonly ToolBinding[]): string {
-  let text = '';
-  const json = new BindingsJson({ write: (c: string) => void (text += c), end: () => undefined });
+  const chunks: string[] = [];
+  const json = new BindingsJson({ write: (c: string) => void chunks.push(c), end: () => undefined });
   for (const b of bindings) json.write(b);
   json.end();
-  return text;
+  return chunks.join('');
 }
 
 describe('bindings file: bundled specs and Stripe', () => {

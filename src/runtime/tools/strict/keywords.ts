@@ -63,6 +63,9 @@ export const OPENAI_LIMITS = {
  */
 export const PLACEHOLDER_TAIL = ': details omitted to keep this tool schema small; see the API documentation.)';
 
-/** The idempotency key's characters and shortest length (emit/tools/idempotency-key.ts writes them into the key property). */
+/**
+ * The idempotency key's shortest length and its characters: visible ASCII (0x21–0x7E), safe as an HTTP header
+ * value and as a SQL key, no whitespace to trim (emit/tools/idempotency-key.ts writes them into the key property).
+ */
 export const KEY_CHARS = '[!-~]';
 export const KEY_MIN_LENGTH = 16;

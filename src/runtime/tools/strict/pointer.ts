@@ -1,7 +1,7 @@
 /** The JSON Pointer pieces the strict converter needs (the runtime imports nothing outside itself). */
 
 /** One pointer token encoded (RFC 6901: `~` → `~0`, `/` → `~1`). */
-export function escapeSegment(segment: string | number): string {
+function escapeSegment(segment: string | number): string {
   const text = String(segment);
   return text.includes('~') || text.includes('/') ? text.replace(/~/g, '~0').replace(/\//g, '~1') : text;
 }
