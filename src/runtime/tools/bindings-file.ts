@@ -79,28 +79,47 @@ function defName(ref: string): string | undefined {
 /** Values that are data, not schemas: a `$ref`-shaped string in them refers to nothing. */
 const DATA_KEYWORDS = new Set(['enum', 'const', 'default', 'examples']);
 
+/** Node → the definition names it refers to itself (not through definitions). Schemas are never edited once built. */
+const directRefs = new WeakMap<object, string[]>();
+
+function refsIn(node: object): string[] {
+  let refs = directRefs.get(node);
+  if (refs === undefined) {
+    const found = new Set<string>();
+    const visit = (n: unknown): void => {
+      if (Array.isArray(n)) {
+        for (const item of n) visit(item);
+        return;
+      }
+      if (!isObj(n)) return;
+      if (typeof n.$ref === 'string') {
+        const name = defName(n.$ref);
+        if (name !== undefined) found.add(name);
+      }
+      for (const key of Object.keys(n)) if (key !== '$defs' && !DATA_KEYWORDS.has(key)) visit(n[key]);
+    };
+    visit(node);
+    refs = [...found];
+    directRefs.set(node, refs);
+  }
+  return refs;
+}
+
 /**
  * The definition names a schema reaches, through the definitions `lookup` gives (a name it does not know
- * is still listed), sorted the way the generator sorts `$defs`.
+ * is still listed), sorted the way the generator sorts `$defs`. What each definition refers to is found once
+ * per definition object (Graph: thousands of tools reach one entity graph).
  */
-export function reachedDefNames(root: unknown, lookup: (name: string) => unknown): string[] {
+export function reachedDefNames(root: object, lookup: (name: string) => unknown): string[] {
   const seen = new Set<string>();
-  const visit = (node: unknown): void => {
-    if (Array.isArray(node)) {
-      for (const item of node) visit(item);
-      return;
-    }
-    if (!isObj(node)) return;
-    if (typeof node.$ref === 'string') {
-      const name = defName(node.$ref);
-      if (name !== undefined && !seen.has(name)) {
-        seen.add(name);
-        visit(lookup(name));
-      }
-    }
-    for (const key of Object.keys(node)) if (key !== '$defs' && !DATA_KEYWORDS.has(key)) visit(node[key]);
-  };
-  visit(root);
+  const queue = [...refsIn(root)];
+  while (queue.length > 0) {
+    const name = queue.pop() as string;
+    if (seen.has(name)) continue;
+    seen.add(name);
+    const def = lookup(name);
+    if (typeof def === 'object' && def !== null) queue.push(...refsIn(def));
+  }
   return [...seen].sort();
 }
 
