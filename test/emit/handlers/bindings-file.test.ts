@@ -69,6 +69,8 @@ describe('bindings file: bundled specs and Stripe', () => {
       const loaded = parseToolBindings(file.contents);
       expect(loaded.map((b) => JSON.stringify(b.inputSchema))).toEqual(built.map((b) => JSON.stringify(b.inputSchema)));
       expect(loaded).toEqual(built);
+      // Assembled on first read (an accessor until then), then the same object every time.
+      expect(typeof Object.getOwnPropertyDescriptor(loaded[0], 'inputSchema')?.get).toBe('function');
       expect(loaded[0]!.inputSchema).toBe(loaded[0]!.inputSchema);
       // One binding per line between the tools' brackets.
       const lines = file.contents.slice(0, file.contents.indexOf('\n],\n')).split('\n').slice(1);
@@ -179,6 +181,11 @@ describe('bindings file: definitions', () => {
     expect(Object.getPrototypeOf(schema.$defs)).toBe(Object.prototype);
     expect(Object.getPrototypeOf(schema.properties)).toBe(Object.prototype);
     expect(b!.http).toEqual({ method: 'POST', path: '/x' });
+  });
+
+  it('a JSON array of whole bindings (the earlier form) loads as it is', () => {
+    const whole = withDef('a', { type: 'string' });
+    expect(parseToolBindings(JSON.stringify([whole]))).toEqual([whole]);
   });
 
   it('a broken file is a clear error', () => {
