@@ -49,8 +49,9 @@ function baseUrlOf(servers: readonly string[], given: string | undefined, id: st
 }
 
 /**
- * The API's bindings as `buildToolBindings` makes them, minus the strict OpenAI form: serve lists and calls
- * MCP tools only, and that form (`openAiParameters`, `jsonEncoded`) was half of building them (Stripe).
+ * The API's bindings as `buildToolBindings` makes them, from the tool spec alone: serve lists and calls MCP
+ * tools only, so it never builds the strict OpenAI form (half of building a tool, Stripe); bindings do not
+ * carry it anyway (runtime/tools/strict derives it when an OpenAI adapter asks).
  */
 function serveBindings(apiPlan: ApiPlan, config: ResolvedConfig): ToolBinding[] {
   const names = targetNames(apiPlan);

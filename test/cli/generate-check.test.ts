@@ -100,7 +100,7 @@ describe('idemgen check', () => {
     expect(json).toBeDefined();
     const file = join(handlers, json!);
     const text = readFileSync(file, 'utf8');
-    writeFileSync(file, text.replace('"mcp":"', '"mcp":"x'));
+    writeFileSync(file, text.replace('"method":"', '"method":"x'));
     const changed = await runCli(['check'], dir);
     expect(changed.code).toBe(1);
     expect(changed.stderr).toContain(`changed  generated/handlers/${json}`);

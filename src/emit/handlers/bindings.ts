@@ -1,7 +1,7 @@
 /**
  * `buildToolBindings`: the plan turned into `ToolBinding`s — plain data the tool runtime executes
- * (runtime/tools). Built from the same pieces as the tools artifact (names, input schema, strict
- * OpenAI parameters) and the client (body encoding, key limits, mechanism), so a tool call through the
+ * (runtime/tools). Built from the same pieces as the tools artifact (names, input schema; the strict
+ * OpenAI form is derived from the schema at run time, runtime/tools/strict) and the client (body encoding, key limits, mechanism), so a tool call through the
  * runtime is the call the generated client makes. HTTP operations only: a tool-definition input has no
  * request to send.
  */
@@ -12,7 +12,7 @@ import type { ArgRoute, ToolBinding } from '../../runtime/tools/types.js';
 import { queryStyleOf } from '../client/query-style.js';
 import { encodingOf } from '../client/media.js';
 import { keyLimits } from '../client/key-limits.js';
-import { buildTool, targetNames, type OpenAiTool, type TargetNames, type ToolSpec } from '../tool-model.js';
+import { buildTool, targetNames, type TargetNames, type ToolSpec } from '../tool-model.js';
 import { bindingSecurity } from './security.js';
 
 function bodyOf(spec: ToolSpec, op: HttpOperation): ToolBinding['body'] {
@@ -84,8 +84,6 @@ function keyFields(entry: PlanEntry, op: HttpOperation, root: unknown, config: R
 
 export interface ToolSpecPair {
   spec: ToolSpec;
-  /** The strict OpenAI form; without it the binding has no `openAiParameters`/`jsonEncoded` (`serve` lists MCP only). */
-  strict?: OpenAiTool;
 }
 
 /** The binding of one HTTP entry from its tool in the tool model (emit/tool-model.ts). */
@@ -95,7 +93,7 @@ export function bindingOf(
   op: HttpOperation,
   names: TargetNames,
   config: ResolvedConfig,
-  { spec, strict }: ToolSpecPair,
+  { spec }: ToolSpecPair,
 ): ToolBinding {
   const b: ToolBinding = {
     names: { mcp: names.mcp.get(op.key)!, openai: names.openai.get(op.key)!, anthropic: names.anthropic.get(op.key)! },
@@ -118,10 +116,6 @@ export function bindingOf(
   if (body !== undefined) b.body = body;
   const compensation = compensationOf(entry, apiPlan);
   if (compensation !== undefined) b.compensation = compensation;
-  if (strict !== undefined) {
-    b.openAiParameters = (strict.tool.function as { parameters: Record<string, unknown> }).parameters;
-    if (strict.encoded.length > 0) b.jsonEncoded = [...strict.encoded];
-  }
   const security = bindingSecurity(op, apiPlan.api.root);
   if (security !== undefined) b.security = security;
   b.annotations = annotationsOf(spec);

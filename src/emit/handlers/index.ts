@@ -26,10 +26,10 @@ export const handlersConsumer: ToolModelEmit = (_plan, config, sink) => {
       writeHead(out, apiPlan.api, names, toolBindingNames(apiPlan));
       open = { out, json: new BindingsJson(sink.file(`handlers/${bindingsFile(apiPlan.api.id)}`)), names };
     },
-    tool(api, { entry, spec, strict }) {
+    tool(api, { entry, spec }) {
       const op = entry.operation;
       if (open === undefined || op.kind !== 'http') return;
-      open.json.write(bindingOf(api.plan, entry, op, api.names, config, { spec, strict }));
+      open.json.write(bindingOf(api.plan, entry, op, api.names, config, { spec }));
     },
     endApi() {
       if (open === undefined) return;

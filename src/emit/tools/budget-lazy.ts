@@ -13,7 +13,7 @@ import { followRef, isObject } from '../../json-pointer/refs.js';
 import { SCHEMA_BUDGET_CHARS, compactLength, defName, fitBudget, loosenUnions, placeholder, refsOf } from './budget.js';
 import { finishDefs, finishNext, liftsRef, sortedDefs, type DefsBuilder } from './defs.js';
 import { normalizeSchema } from './normalize.js';
-import { pruneDefs } from './strict-limits.js';
+import { pruneDefs } from '../../runtime/tools/strict/strict-limits.js';
 
 type Obj = Record<string, unknown>;
 

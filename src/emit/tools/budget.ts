@@ -6,8 +6,9 @@
  * as fits; the first level that does not fit becomes open placeholders and everything below is dropped.
  * Deterministic (sizes are the compact JSON text), and every `$ref` still resolves.
  */
-import { pruneDefs } from './strict-limits.js';
+import { pruneDefs } from '../../runtime/tools/strict/strict-limits.js';
 import { defsRefName } from '../../json-pointer/refs.js';
+import { PLACEHOLDER_TAIL } from '../../runtime/tools/strict/keywords.js';
 
 type Obj = Record<string, unknown>;
 
@@ -125,9 +126,6 @@ export function placeholder(name: string, def: unknown, lookup?: (name: string) 
   out.description = `${own}(${name}${PLACEHOLDER_TAIL}`;
   return out;
 }
-
-/** How a placeholder's description ends: strict.ts sends such an object as JSON text (it is open). */
-export const PLACEHOLDER_TAIL = ': details omitted to keep this tool schema small; see the API documentation.)';
 
 function kindSchema(kind: Kind): Obj {
   const out: Obj = {};

@@ -4,12 +4,11 @@
  * retry and mints a new one for a new intent (docs/concepts.md#store-rules: the key is born before the side effect, in the caller's state).
  */
 import type { PlanEntry } from '../../classify/types.js';
+// One source for the key's shortest length and characters: the runtime's strict converter puts them in its pattern.
+import { KEY_CHARS, KEY_MIN_LENGTH } from '../../runtime/tools/strict/keywords.js';
 
 export const KEY_PROPERTY = 'idempotency_key';
-export const KEY_MIN_LENGTH = 16;
 const KEY_MAX_LENGTH = 255;
-/** Visible ASCII (0x21–0x7E): safe as an HTTP header value and as a SQL key, no whitespace to trim. */
-export const KEY_CHARS = '[!-~]';
 
 type Obj = Record<string, unknown>;
 

@@ -51,6 +51,9 @@ function definitionText(def: unknown, level: number): string {
   return text;
 }
 
+/** One definition's compact JSON text (`JSON.stringify`'s), made once per run per definition object. */
+export const compactDefinitionText = (def: unknown): string => definitionText(def, COMPACT);
+
 /** A schema's compact JSON text (`JSON.stringify`'s), its `$defs` entries from the per-run texts. */
 export const compactSchemaText = (schema: Obj): string => schemaText(schema, COMPACT);
 

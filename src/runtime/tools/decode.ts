@@ -1,11 +1,12 @@
 /**
  * Tool arguments in the dialect a model sent them → the plain arguments the input schema describes.
  * OpenAI strict mode makes every property required, so an optional field arrives as `null`, and it sends
- * free-form values as JSON text (tools/strict.ts). Passing those on unchanged puts empty form fields and
+ * free-form values as JSON text (strict/strict.ts). Passing those on unchanged puts empty form fields and
  * `metadata=` on the wire; here `null` on an optional property becomes absent and encoded text is parsed,
- * following the input schema (and the pointers the emitter recorded) recursively.
+ * following the input schema (and the pointers the strict converter reports, strict/of-binding.ts) recursively.
  */
 import type { ToolBinding } from './types.js';
+import { strictFormOf } from './strict/of-binding.js';
 
 type Obj = Record<string, unknown>;
 
@@ -113,7 +114,7 @@ function decode(value: unknown, schema: unknown, ptr: string, w: Walk, depth: nu
 export function decodeArguments(binding: ToolBinding, args: unknown, format: string | undefined): unknown {
   if (format !== 'openai' || !isObj(args)) return args;
   const schema = binding.inputSchema;
-  const w: Walk = { defs: isObj(schema.$defs) ? schema.$defs : {}, encoded: new Set(binding.jsonEncoded ?? []) };
+  const w: Walk = { defs: isObj(schema.$defs) ? schema.$defs : {}, encoded: new Set(strictFormOf(binding).encoded) };
   const extraPtr = `/properties/${EXTRA_PROPERTY}`;
   const ownExtra = isObj(schema.properties) && EXTRA_PROPERTY in schema.properties;
   const { [EXTRA_PROPERTY]: extra, ...rest } = args;

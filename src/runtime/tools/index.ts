@@ -3,6 +3,7 @@
  * or built in memory by `idemgen serve`) → one model tool call, one HTTP effect.
  */
 export { createToolRuntime } from './runtime.js';
+export { parseToolBindings } from './bindings-file.js';
 export type { ToolRuntime, ToolRuntimeOptions } from './runtime.js';
 export type { ToolAuth, ToolAuthOption, ToolCredential } from './auth.js';
 export { decodeArguments } from './decode.js';

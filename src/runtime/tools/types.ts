@@ -69,17 +69,11 @@ export interface ToolBinding {
   };
   /** saga: how to undo the effect (the compensating operation, with the external id from the response). */
   compensation?: { operation: string; method: string; path: string; idParameter: string };
-  /** MCP / JSON Schema 2020-12 input schema (with the key property on writes): validation and listing. */
-  inputSchema: Record<string, unknown>;
   /**
-   * OpenAI strict mode: JSON pointers of free-form values sent as JSON-encoded strings. They point into
-   * the strict parameters schema (`/properties/body/properties/metadata`, `/$defs/Address/…`), the way the
-   * tools emitter reports them; the runtime follows the same path through `inputSchema` while decoding.
-   * Optional fields sent as `null` are recognized from `inputSchema` (not in `required`).
+   * MCP / JSON Schema 2020-12 input schema (with the key property on writes): validation and listing. The
+   * OpenAI strict form (parameters, JSON-encoded pointers) is derived from it when asked (strict/of-binding.ts).
    */
-  jsonEncoded?: string[];
-  /** OpenAI strict-mode `parameters` (what `tools/openai/<api>.tools.json` holds for this tool). */
-  openAiParameters?: Record<string, unknown>;
+  inputSchema: Record<string, unknown>;
   /**
    * The spec's security requirements for this operation: alternatives (any one suffices), each a set of
    * schemes used together. The runtime fills them from its `auth` option, never from the model.

@@ -11,7 +11,7 @@ import { emitHandlers } from '../../../src/emit/handlers/index.js';
 import { BindingsJson, handlerNames, writeHead, writeTail } from '../../../src/emit/handlers/render.js';
 import type { EmittedFile } from '../../../src/emit/types.js';
 import type { ApiModel } from '../../../src/ir/types.js';
-import type { ToolBinding, ToolRuntime } from '../../../src/runtime/tools/index.js';
+import { parseToolBindings, type ToolBinding, type ToolRuntime } from '../../../src/runtime/tools/index.js';
 import { OUT_ROOT, typeCheck, writeBatch } from '../client/helpers/compile.js';
 import { fixturePlans } from '../client/helpers/fixture-plans.js';
 import { inlinePlan } from '../client/helpers/inline-spec.js';
@@ -67,13 +67,21 @@ describe('handlers artifact', () => {
       await expect(f.contents).toMatchFileSnapshot(`__snapshots__/${f.path.slice('handlers/'.length)}`);
   });
 
-  it('writes each bindings file as a JSON array, one compact binding per line', async () => {
+  it('writes each bindings file with one compact binding per line, then the shared values and definitions', async () => {
     const { files } = emitHandlers({ apis: await allPlans(), diagnostics: [] }, config);
     for (const f of files.filter((x) => x.path.endsWith('.json'))) {
-      const bindings = JSON.parse(f.contents) as ToolBinding[];
-      expect(bindings.length).toBeGreaterThan(0);
-      const lines = bindings.map((b) => `  ${JSON.stringify(b)}`);
-      expect(f.contents).toBe(`[\n${lines.join(',\n')}\n]\n`);
+      const file = JSON.parse(f.contents) as { tools: unknown[]; shared: unknown[]; defs: Record<string, unknown> };
+      expect(file.tools.length).toBeGreaterThan(0);
+      const tools = file.tools.map((b) => `  ${JSON.stringify(b)}`);
+      const shared = file.shared.map((v) => `  ${JSON.stringify(v)}`);
+      const defs = Object.entries(file.defs).map(([k, v]) => `  ${JSON.stringify(k)}:${JSON.stringify(v)}`);
+      expect(Object.keys(file.defs)).toEqual(Object.keys(file.defs).sort());
+      const list = (open: string, items: string[], close: string) =>
+        items.length === 0 ? `${open}${close}` : `${open}\n${items.join(',\n')}\n${close}`;
+      expect(f.contents).toBe(
+        `${list('{"tools":[', tools, ']')},\n${list('"shared":[', shared, ']')},\n${list('"defs":{', defs, '}')}}\n`,
+      );
+      expect(parseToolBindings(f.contents)).toHaveLength(file.tools.length);
     }
   });
 
@@ -129,9 +137,9 @@ describe('the emitted module', () => {
     expect(binding!.description).toContain('globalThis.pwned');
   });
 
-  it('a property named `__proto__` in a binding stays an own property (the JSON file through JSON.parse)', async () => {
+  it('a property and a definition named `__proto__` in a binding stay own properties (the JSON file through JSON.parse)', async () => {
     const binding = JSON.parse(
-      '{"names":{"mcp":"x","openai":"x","anthropic":"x"},"operation":"POST /x","method":"x","http":{"method":"POST","path":"/x"},"effect":"read","mechanism":"none","description":"d","routes":[],"inputSchema":{"type":"object","properties":{"__proto__":{"type":"string"}}}}',
+      '{"names":{"mcp":"x","openai":"x","anthropic":"x"},"operation":"POST /x","method":"x","http":{"method":"POST","path":"/x"},"effect":"read","mechanism":"none","description":"d","routes":[],"inputSchema":{"type":"object","properties":{"__proto__":{"$ref":"#/$defs/__proto__"}},"$defs":{"__proto__":{"type":"string"}}}}',
     ) as ToolBinding;
     const texts = { module: '', json: '' };
     const writer = (k: keyof typeof texts) => ({
@@ -155,6 +163,10 @@ describe('the emitted module', () => {
     const props = back!.inputSchema.properties as object;
     expect(Object.keys(props)).toEqual(['__proto__']);
     expect(Object.getPrototypeOf(props)).toBe(Object.prototype);
+    const defs = back!.inputSchema.$defs as object;
+    expect(Object.keys(defs)).toEqual(['__proto__']);
+    expect(Object.getPrototypeOf(defs)).toBe(Object.prototype);
+    expect(back!.inputSchema).toEqual(binding.inputSchema);
   });
 
   it('create<Api>Tools drives the API: one effect for a repeated call', async () => {

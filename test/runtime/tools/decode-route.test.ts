@@ -12,6 +12,7 @@ import {
 } from '../../../src/runtime/tools/index.js';
 import { startFaultServer, type FaultServer } from '../../helpers/fault-server.js';
 import { KEY, shopBindings } from './helpers/shop-spec.js';
+import { strictFormOf } from '../../../src/runtime/tools/strict/of-binding.js';
 
 let bindings: ToolBinding[];
 let api: FaultServer;
@@ -26,8 +27,8 @@ beforeEach(async () => {
 afterEach(() => api.close());
 
 describe('OpenAI strict-mode decoding', () => {
-  it('the binding records the encoded free-form object', () => {
-    expect(byName('createCustomer').jsonEncoded).toEqual(['/properties/body/properties/metadata']);
+  it('the strict form derived from the binding encodes the free-form object', () => {
+    expect(strictFormOf(byName('createCustomer')).encoded).toEqual(['/properties/body/properties/metadata']);
   });
 
   it('null for optional fields → absent (nested too); JSON-encoded metadata → an object; required nulls stay', () => {

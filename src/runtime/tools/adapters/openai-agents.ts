@@ -4,6 +4,7 @@
  */
 import { tool, type FunctionTool, type RunContext } from '@openai/agents-core';
 import type { ToolRuntime } from '../runtime.js';
+import { strictFormOf } from '../strict/of-binding.js';
 import { argsFor, callContext, modelSchema, selected, type AdapterOptions } from './shared.js';
 
 /** `context`: the app context you passed to `run(agent, input, { context })`. */
@@ -14,11 +15,11 @@ export function openAiAgentTools<C = unknown>(
   options: OpenAiAgentToolsOptions<C> = {},
 ): FunctionTool<C>[] {
   return selected(runtime, options.include).map((b) => {
-    const parameters = modelSchema(b, b.openAiParameters ?? b.inputSchema, options.keySource);
+    const parameters = modelSchema(b, strictFormOf(b).parameters, options.keySource);
     return tool<never, C, string>({
       name: b.names.openai,
       description: b.description,
-      // The emitted strict parameters: closed objects, every property required (nullable when optional).
+      // The strict parameters (the tools/openai files' form, derived from the input schema): closed objects, every property required (nullable when optional).
       parameters: parameters as never,
       strict: true,
       execute: async (input: unknown, runContext?: RunContext<C>, details?: { signal?: AbortSignal }) => {

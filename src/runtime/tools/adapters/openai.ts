@@ -1,10 +1,11 @@
 /**
- * OpenAI: Chat Completions function tools and Responses API function tools (strict mode, the emitted
- * strict parameters), and the loop step that executes a response's tool calls through the runtime. No
+ * OpenAI: Chat Completions function tools and Responses API function tools (strict mode: the tools/openai
+ * files' parameters, derived from each binding's input schema), and the loop step that executes a response's tool calls through the runtime. No
  * import of `openai`: the shapes are the API's JSON, so any client version (or none) works.
  */
 import { invalidArguments } from '../outcome.js';
 import type { ToolRuntime } from '../runtime.js';
+import { strictFormOf } from '../strict/of-binding.js';
 import type { ToolBinding, ToolOutcome } from '../types.js';
 import { argsFor, callContext, modelSchema, selected, type AdapterOptions } from './shared.js';
 
@@ -14,7 +15,7 @@ type Obj = Record<string, unknown>;
 export type OpenAiToolsOptions<C = unknown> = AdapterOptions<C>;
 
 function parameters(b: ToolBinding, o: OpenAiToolsOptions<never>): Obj {
-  return modelSchema(b, b.openAiParameters ?? b.inputSchema, o.keySource);
+  return modelSchema(b, strictFormOf(b).parameters, o.keySource);
 }
 
 export function openAiChatTools(runtime: ToolRuntime, options: OpenAiToolsOptions<never> = {}) {
@@ -24,7 +25,7 @@ export function openAiChatTools(runtime: ToolRuntime, options: OpenAiToolsOption
       name: b.names.openai,
       description: b.description,
       parameters: parameters(b, options),
-      strict: b.openAiParameters !== undefined,
+      strict: true,
     },
   }));
 }
@@ -35,7 +36,7 @@ export function openAiResponsesTools(runtime: ToolRuntime, options: OpenAiToolsO
     name: b.names.openai,
     description: b.description,
     parameters: parameters(b, options),
-    strict: b.openAiParameters !== undefined,
+    strict: true,
   }));
 }
 

@@ -2,7 +2,7 @@
 // Tool bindings: one model tool call → one HTTP effect, deduplicated per mechanism (@idemgen/runtime/tools).
 // Source: shapes.yaml
 import { readFileSync } from "node:fs";
-import { createToolRuntime } from "@idemgen/runtime/tools";
+import { createToolRuntime, parseToolBindings } from "@idemgen/runtime/tools";
 import type { ToolBinding, ToolRuntime, ToolRuntimeOptions } from "@idemgen/runtime/tools";
 
 /** Every name a tool of this API answers to (its MCP, OpenAI and Anthropic spellings). */
@@ -12,7 +12,7 @@ export type ShapesToolName = "createShape";
 export type ShapesToolsOptions = Omit<ToolRuntimeOptions, "bindings">;
 
 /** One binding per HTTP operation: names, routes, key carrier, mechanism, input schema (read from shapes.tools.json). */
-export const shapesToolBindings: readonly ToolBinding[] = JSON.parse(readFileSync(new URL("./shapes.tools.json", import.meta.url), "utf8")) as ToolBinding[];
+export const shapesToolBindings: readonly ToolBinding[] = parseToolBindings(readFileSync(new URL("./shapes.tools.json", import.meta.url), "utf8"));
 
 /**
  * The tool runtime for this API: `list()` the tools, `call(name, args, ctx)` one of them. A write needs

@@ -6,10 +6,8 @@
  * cannot express (free-form objects, "any" values, tuples) becomes a JSON-encoded string — a deterministic,
  * still-valid degradation that the emitter reports as a warning.
  */
-import { PLACEHOLDER_TAIL } from './budget.js';
-import { OPENAI_FORMATS, OPENAI_KEYWORDS } from './keywords.js';
-import { appendPointer } from '../../json-pointer/pointer.js';
-import { defsRefName } from '../../json-pointer/refs.js';
+import { OPENAI_FORMATS, OPENAI_KEYWORDS, PLACEHOLDER_TAIL } from './keywords.js';
+import { appendPointer, defsRefName } from './pointer.js';
 
 type Obj = Record<string, unknown>;
 

@@ -5,7 +5,7 @@
  * deterministically: its largest top-level properties become JSON-encoded strings until it fits.
  */
 import { OPENAI_LIMITS } from './keywords.js';
-import { defsRefName } from '../../json-pointer/refs.js';
+import { defsRefName } from './pointer.js';
 import { encoded, nullable, type StrictContext } from './strict.js';
 
 type Obj = Record<string, unknown>;

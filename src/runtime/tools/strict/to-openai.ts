@@ -1,12 +1,13 @@
 /**
  * OpenAI Chat Completions tools, strict mode:
- * `[{ type: 'function', function: { name, description, parameters, strict: true } }]`.
+ * `[{ type: 'function', function: { name, description, parameters, strict: true } }]`. The one converter:
+ * the tools emitter writes `tools/openai/<api>.tools.json` with it, and the runtime's OpenAI adapters derive
+ * the same form from a binding's input schema when they are asked (strict/of-binding.ts).
  */
-import { KEY_CHARS, KEY_MIN_LENGTH } from './idempotency-key.js';
+import { KEY_CHARS, KEY_MIN_LENGTH } from './keywords.js';
 import { strictDef } from './strict-defs.js';
 import { fitLimits } from './strict-limits.js';
 import { strictNode, type StrictContext } from './strict.js';
-import type { ToolSpec } from './tool-spec.js';
 
 type Obj = Record<string, unknown>;
 
@@ -39,7 +40,7 @@ function addFreeFormExtras(root: Obj, source: Obj, ctx: StrictContext): void {
  * The root of a strict schema must be an object (never `anyOf`); `$defs` are strictified once each.
  * The key property is set last, from its own schema (its length bounds become the pattern).
  */
-function toStrictParameters(spec: ToolSpec, ctx: StrictContext): Obj {
+function toStrictParameters(spec: StrictSource, ctx: StrictContext): Obj {
   const { $defs, ...rootSrc } = spec.inputSchema;
   const defs = isObj($defs) ? $defs : {};
   ctx.defs = defs;
@@ -63,6 +64,28 @@ function toStrictParameters(spec: ToolSpec, ctx: StrictContext): Obj {
   return root;
 }
 
+/** What the strict form is made from: a tool's MCP input schema (with its `$defs`) and its key property. */
+export interface StrictSource {
+  inputSchema: Obj;
+  keyProperty?: string;
+  description: string;
+}
+
+/** A tool's strict `parameters`, the pointers of values sent as JSON text, and the limits it exceeded. */
+export interface StrictForm {
+  parameters: Obj;
+  encoded: string[];
+  limits: string[];
+}
+
+/** `removed` collects the keywords strict mode does not support (the emitter reports them). */
+export function toStrictForm(spec: StrictSource, removed: Set<string> = new Set()): StrictForm {
+  const ctx: StrictContext = { defs: {}, encoded: [], removed };
+  const parameters = toStrictParameters(spec, ctx);
+  const limits = fitLimits(parameters, ctx, spec.keyProperty);
+  return { parameters, encoded: ctx.encoded, limits };
+}
+
 /** One strict OpenAI tool, with what had to be degraded (for the per-API diagnostics, degrade.ts). */
 export interface OpenAiTool {
   tool: Obj;
@@ -72,10 +95,8 @@ export interface OpenAiTool {
   limits: string[];
 }
 
-export function toOpenAiTool(spec: ToolSpec, name: string, removed: Set<string>): OpenAiTool {
-  const ctx: StrictContext = { defs: {}, encoded: [], removed };
-  const parameters = toStrictParameters(spec, ctx);
-  const limits = fitLimits(parameters, ctx, spec.keyProperty);
+export function toOpenAiTool(spec: StrictSource, name: string, removed: Set<string>): OpenAiTool {
+  const { parameters, encoded, limits } = toStrictForm(spec, removed);
   const tool = { type: 'function', function: { name, description: spec.description, parameters, strict: true } };
-  return { tool, encoded: ctx.encoded, limits };
+  return { tool, encoded, limits };
 }
