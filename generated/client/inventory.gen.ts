@@ -32,29 +32,8 @@ const ops = {
   getArtifact: { operation: "GET /artifacts/{sha256}", method: "GET", path: "/artifacts/{sha256}", mechanism: "none", pathParams: ["sha256"], queryParams: [], responseType: "blob" },
   getOrder: { operation: "GET /orders/{order_id}", method: "GET", path: "/orders/{order_id}", mechanism: "none", pathParams: ["order_id"], queryParams: [] },
   createOrder: { operation: "POST /orders", method: "POST", path: "/orders", mechanism: "unique-insert", queryParams: [], body: { encoding: "json" }, keyStrategy: "key", ttlSeconds: 86400 },
-  fulfilOrder: {
-    operation: "POST /orders/{order_id}/fulfil",
-    method: "POST",
-    path: "/orders/{order_id}/fulfil",
-    mechanism: "dedup-table",
-    pathParams: ["order_id"],
-    queryParams: [],
-    body: { encoding: "json" },
-    keyStrategy: "key",
-    ttlSeconds: 86400,
-  },
-  putArtifact: {
-    operation: "PUT /artifacts/{sha256}",
-    method: "PUT",
-    path: "/artifacts/{sha256}",
-    mechanism: "content-address",
-    pathParams: ["sha256"],
-    queryParams: [],
-    body: { encoding: "binary", mediaType: "application/octet-stream" },
-    keyStrategy: "content",
-    blobs: true,
-    ttlSeconds: 86400,
-  },
+  fulfilOrder: { operation: "POST /orders/{order_id}/fulfil", method: "POST", path: "/orders/{order_id}/fulfil", mechanism: "dedup-table", pathParams: ["order_id"], queryParams: [], body: { encoding: "json" }, keyStrategy: "key", ttlSeconds: 86400 },
+  putArtifact: { operation: "PUT /artifacts/{sha256}", method: "PUT", path: "/artifacts/{sha256}", mechanism: "content-address", pathParams: ["sha256"], queryParams: [], body: { encoding: "binary", mediaType: "application/octet-stream" }, keyStrategy: "content", blobs: true, ttlSeconds: 86400 },
 } as const satisfies Record<string, OperationDescription>;
 
 /**
@@ -82,13 +61,13 @@ export class InventoryClient<StoreType extends DedupStore | undefined = DedupSto
   }
 
   /** `GET /artifacts/{sha256}` */
-  getArtifact(request: GetArtifactRequest, options?: CallOptions): Promise<GetArtifactResponse> {
-    return this.#engine.read<GetArtifactResponse>(ops.getArtifact, request, options);
+  getArtifact(request: GetArtifactRequest, options?: CallOptions): Promise<Blob> {
+    return this.#engine.read(ops.getArtifact, request, options);
   }
 
   /** `GET /orders/{order_id}` */
-  getOrder(request: GetOrderRequest, options?: CallOptions): Promise<GetOrderResponse> {
-    return this.#engine.read<GetOrderResponse>(ops.getOrder, request, options);
+  getOrder(request: GetOrderRequest, options?: CallOptions): Promise<Order> {
+    return this.#engine.read(ops.getOrder, request, options);
   }
 
   /**
@@ -96,8 +75,8 @@ export class InventoryClient<StoreType extends DedupStore | undefined = DedupSto
    * `POST /orders`: owned-store, unique-insert, TTL 24 h.
    * @see ../report/audit.md#post-orders
    */
-  createOrder(this: InventoryClient<DedupStore>, request: CreateOrderRequest, options: CallerKey): Promise<RunResult<CreateOrderResponse>> {
-    return this.#engine.write<CreateOrderResponse>(ops.createOrder, request, options);
+  createOrder(this: InventoryClient<DedupStore>, request: CreateOrderRequest, options: CallerKey): Promise<RunResult<Order>> {
+    return this.#engine.write(ops.createOrder, request, options);
   }
 
   /**
@@ -105,8 +84,8 @@ export class InventoryClient<StoreType extends DedupStore | undefined = DedupSto
    * `POST /orders/{order_id}/fulfil`: owned-store, dedup-table, TTL 24 h.
    * @see ../report/audit.md#post-orders-order-id-fulfil
    */
-  fulfilOrder(this: InventoryClient<DedupStore>, request: FulfilOrderRequest, options: CallerKey): Promise<RunResult<FulfilOrderResponse>> {
-    return this.#engine.write<FulfilOrderResponse>(ops.fulfilOrder, request, options);
+  fulfilOrder(this: InventoryClient<DedupStore>, request: FulfilOrderRequest, options: CallerKey): Promise<RunResult<Order>> {
+    return this.#engine.write(ops.fulfilOrder, request, options);
   }
 
   /**
@@ -114,12 +93,8 @@ export class InventoryClient<StoreType extends DedupStore | undefined = DedupSto
    * `PUT /artifacts/{sha256}`: owned-store, content-address, TTL 24 h.
    * @see ../report/audit.md#put-artifacts-sha256
    */
-  putArtifact<O extends KeyOptions | CallOptions = CallOptions>(
-    this: InventoryClient<DedupStore>,
-    request: PutArtifactRequest,
-    options?: O & NonEmptyScope<O>,
-  ): Promise<RunResult<PutArtifactResponse>> {
-    return this.#engine.write<PutArtifactResponse>(ops.putArtifact, request, options);
+  putArtifact<O extends KeyOptions | CallOptions = CallOptions>(this: InventoryClient<DedupStore>, request: PutArtifactRequest, options?: O & NonEmptyScope<O>): Promise<RunResult<void>> {
+    return this.#engine.write(ops.putArtifact, request, options);
   }
 }
 
@@ -128,7 +103,7 @@ export function createInventoryClient<StoreType extends DedupStore | undefined =
   return new InventoryClient(options);
 }
 
-/** Each operation's `XErrors` by operation key (for `errorOf`). */
+/** Each operation's error bodies (status → body) by its key: what `errorOf` looks up; `InventoryErrors["GET /x"]` is one. */
 export type InventoryErrors = {
   "GET /artifacts/{sha256}": Record<never, never>;
   "GET /orders/{order_id}": Record<never, never>;
@@ -137,35 +112,22 @@ export type InventoryErrors = {
   "PUT /artifacts/{sha256}": Record<never, never>;
 };
 
-/** Input of `GET /artifacts/{sha256}`. */
 export type GetArtifactRequest = {
   path: {
     sha256: string;
   };
 };
 
-/** Success body of `GET /artifacts/{sha256}`. */
-export type GetArtifactResponse = Blob;
-
-/** Input of `GET /orders/{order_id}`. */
 export type GetOrderRequest = {
   path: {
     order_id: string;
   };
 };
 
-/** Success body of `GET /orders/{order_id}`. */
-export type GetOrderResponse = Order;
-
-/** Input of `POST /orders`. */
 export type CreateOrderRequest = {
   body: NewOrder;
 };
 
-/** Success body of `POST /orders`. */
-export type CreateOrderResponse = Order;
-
-/** Input of `POST /orders/{order_id}/fulfil`. */
 export type FulfilOrderRequest = {
   path: {
     order_id: string;
@@ -175,19 +137,12 @@ export type FulfilOrderRequest = {
   };
 };
 
-/** Success body of `POST /orders/{order_id}/fulfil`. */
-export type FulfilOrderResponse = Order;
-
-/** Input of `PUT /artifacts/{sha256}`. */
 export type PutArtifactRequest = {
   path: {
     sha256: string;
   };
   body: Blob | ArrayBuffer | Uint8Array;
 };
-
-/** Success body of `PUT /artifacts/{sha256}`. */
-export type PutArtifactResponse = void;
 
 /** @see #/definitions/NewOrder */
 export type NewOrder = {

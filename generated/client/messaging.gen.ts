@@ -35,16 +35,7 @@ const ops = {
   sendEmail: { operation: "POST /v2/email/send", method: "POST", path: "/v2/email/send", mechanism: "fail-closed", queryParams: [], body: { encoding: "json" }, ttlSeconds: 86400 },
   searchMessages: { operation: "POST /v2/messages/search", method: "POST", path: "/v2/messages/search", mechanism: "none", queryParams: [], body: { encoding: "json" } },
   sendSms: { operation: "POST /v2/sms", method: "POST", path: "/v2/sms", mechanism: "fail-closed", queryParams: [], body: { encoding: "form" }, ttlSeconds: 86400 },
-  createWebhook: {
-    operation: "POST /v2/webhooks",
-    method: "POST",
-    path: "/v2/webhooks",
-    mechanism: "saga",
-    queryParams: [],
-    body: { encoding: "json" },
-    ttlSeconds: 86400,
-    compensation: { operation: "DELETE /v2/webhooks/{webhook_id}", method: "DELETE", path: "/v2/webhooks/{webhook_id}", idParameter: "webhook_id" },
-  },
+  createWebhook: { operation: "POST /v2/webhooks", method: "POST", path: "/v2/webhooks", mechanism: "saga", queryParams: [], body: { encoding: "json" }, ttlSeconds: 86400, compensation: { operation: "DELETE /v2/webhooks/{webhook_id}", method: "DELETE", path: "/v2/webhooks/{webhook_id}", idParameter: "webhook_id" } },
 } as const satisfies Record<string, OperationDescription>;
 
 /**
@@ -53,6 +44,8 @@ const ops = {
  * `{ result, wasReplay, originalCalledAt }`. Its key option:
  * - `{ key }`: a key persisted in your state before the call, reused on every retry.
  * - `{ scope }` (thread/turn/run/node ids): the key is the intent hash of scope + operation + arguments.
+ * A `method-idempotent` write is safe to repeat by HTTP method semantics (RFC 9110 §9.2.2): no key, no store;
+ * an ambiguous outcome is retried, and a retried DELETE that finds the resource gone resolves `{ result: null, wasReplay: true }`.
  * Each write's `@see` is its row in the audit report: carrier, key strategy, TTL and the reasons.
  * A non-2xx answer rejects with `HttpStatusError`; `MessagingClient.errorOf(operation, err)` types its body.
  */
@@ -73,16 +66,16 @@ export class MessagingClient<StoreType extends DedupStore | undefined = DedupSto
 
   /**
    * Remove a subscription
-   * `DELETE /v2/webhooks/{webhook_id}`: method-idempotent: safe to repeat by HTTP method semantics (RFC 9110 §9.2.2), no key, no store; an ambiguous outcome is retried, and a retry that finds the resource gone resolves `{ result: null, wasReplay: true }`.
+   * `DELETE /v2/webhooks/{webhook_id}`: method-idempotent.
    * @see ../report/audit.md#delete-v2-webhooks-webhook-id
    */
-  deleteWebhook(request: DeleteWebhookRequest, options?: CallOptions): Promise<NativeRunResult<DeleteWebhookResponse | null>> {
-    return this.#engine.writeNative<DeleteWebhookResponse | null>(ops.deleteWebhook, request, options);
+  deleteWebhook(request: DeleteWebhookRequest, options?: CallOptions): Promise<NativeRunResult<void | null>> {
+    return this.#engine.writeNative(ops.deleteWebhook, request, options);
   }
 
   /** `GET /v2/webhooks/{webhook_id}` */
-  getWebhook(request: GetWebhookRequest, options?: CallOptions): Promise<GetWebhookResponse> {
-    return this.#engine.read<GetWebhookResponse>(ops.getWebhook, request, options);
+  getWebhook(request: GetWebhookRequest, options?: CallOptions): Promise<Webhook> {
+    return this.#engine.read(ops.getWebhook, request, options);
   }
 
   /**
@@ -90,8 +83,8 @@ export class MessagingClient<StoreType extends DedupStore | undefined = DedupSto
    * `POST /v2/email/send`: irreversible, fail-closed, TTL 24 h.
    * @see ../report/audit.md#post-v2-email-send
    */
-  sendEmail<O extends KeyOptions>(this: MessagingClient<DedupStore>, request: SendEmailRequest, options: O & NonEmptyScope<O>): Promise<RunResult<SendEmailResponse>> {
-    return this.#engine.write<SendEmailResponse>(ops.sendEmail, request, options);
+  sendEmail<O extends KeyOptions>(this: MessagingClient<DedupStore>, request: SendEmailRequest, options: O & NonEmptyScope<O>): Promise<RunResult<Message>> {
+    return this.#engine.write(ops.sendEmail, request, options);
   }
 
   /**
@@ -99,7 +92,7 @@ export class MessagingClient<StoreType extends DedupStore | undefined = DedupSto
    * `POST /v2/messages/search`
    */
   searchMessages(request: SearchMessagesRequest = {}, options?: CallOptions): Promise<SearchMessagesResponse> {
-    return this.#engine.read<SearchMessagesResponse>(ops.searchMessages, request, options);
+    return this.#engine.read(ops.searchMessages, request, options);
   }
 
   /**
@@ -107,8 +100,8 @@ export class MessagingClient<StoreType extends DedupStore | undefined = DedupSto
    * `POST /v2/sms`: irreversible, fail-closed, TTL 24 h.
    * @see ../report/audit.md#post-v2-sms
    */
-  sendSms<O extends KeyOptions>(this: MessagingClient<DedupStore>, request: SendSmsRequest, options: O & NonEmptyScope<O>): Promise<RunResult<SendSmsResponse>> {
-    return this.#engine.write<SendSmsResponse>(ops.sendSms, request, options);
+  sendSms<O extends KeyOptions>(this: MessagingClient<DedupStore>, request: SendSmsRequest, options: O & NonEmptyScope<O>): Promise<RunResult<Message>> {
+    return this.#engine.write(ops.sendSms, request, options);
   }
 
   /**
@@ -116,8 +109,8 @@ export class MessagingClient<StoreType extends DedupStore | undefined = DedupSto
    * `POST /v2/webhooks`: compensatable, saga (undone by `DELETE /v2/webhooks/{webhook_id}`), TTL 24 h.
    * @see ../report/audit.md#post-v2-webhooks
    */
-  createWebhook<O extends KeyOptions>(this: MessagingClient<DedupStore>, request: CreateWebhookRequest, options: O & NonEmptyScope<O>): Promise<RunResult<CreateWebhookResponse>> {
-    return this.#engine.write<CreateWebhookResponse>(ops.createWebhook, request, options);
+  createWebhook<O extends KeyOptions>(this: MessagingClient<DedupStore>, request: CreateWebhookRequest, options: O & NonEmptyScope<O>): Promise<RunResult<Webhook>> {
+    return this.#engine.write(ops.createWebhook, request, options);
   }
 }
 
@@ -126,7 +119,7 @@ export function createMessagingClient<StoreType extends DedupStore | undefined =
   return new MessagingClient(options);
 }
 
-/** Each operation's `XErrors` by operation key (for `errorOf`). */
+/** Each operation's error bodies (status → body) by its key: what `errorOf` looks up; `MessagingErrors["GET /x"]` is one. */
 export type MessagingErrors = {
   "DELETE /v2/webhooks/{webhook_id}": Record<never, never>;
   "GET /v2/webhooks/{webhook_id}": Record<never, never>;
@@ -136,27 +129,18 @@ export type MessagingErrors = {
   "POST /v2/webhooks": Record<never, never>;
 };
 
-/** Input of `DELETE /v2/webhooks/{webhook_id}`. */
 export type DeleteWebhookRequest = {
   path: {
     webhook_id: string;
   };
 };
 
-/** Success body of `DELETE /v2/webhooks/{webhook_id}`. */
-export type DeleteWebhookResponse = void;
-
-/** Input of `GET /v2/webhooks/{webhook_id}`. */
 export type GetWebhookRequest = {
   path: {
     webhook_id: string;
   };
 };
 
-/** Success body of `GET /v2/webhooks/{webhook_id}`. */
-export type GetWebhookResponse = Webhook;
-
-/** Input of `POST /v2/email/send`. */
 export type SendEmailRequest = {
   body: {
     to: string[];
@@ -169,10 +153,6 @@ export type SendEmailRequest = {
   };
 };
 
-/** Success body of `POST /v2/email/send`. */
-export type SendEmailResponse = Message;
-
-/** Input of `POST /v2/messages/search`. */
 export type SearchMessagesRequest = {
   body?: {
     query?: string;
@@ -180,10 +160,8 @@ export type SearchMessagesRequest = {
   };
 };
 
-/** Success body of `POST /v2/messages/search`. */
 export type SearchMessagesResponse = Message[];
 
-/** Input of `POST /v2/sms`. */
 export type SendSmsRequest = {
   body: {
     To: string;
@@ -192,19 +170,12 @@ export type SendSmsRequest = {
   };
 };
 
-/** Success body of `POST /v2/sms`. */
-export type SendSmsResponse = Message;
-
-/** Input of `POST /v2/webhooks`. */
 export type CreateWebhookRequest = {
   body: {
     url: string;
     events: ("delivered" | "failed" | "bounced")[];
   };
 };
-
-/** Success body of `POST /v2/webhooks`. */
-export type CreateWebhookResponse = Webhook;
 
 /** @see #/components/schemas/Message */
 export type Message = {

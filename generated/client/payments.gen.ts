@@ -14,39 +14,9 @@ export type PaymentsClientOptions = HttpCallerOptions & {
 const ops = {
   listCharges: { operation: "GET /charges", method: "GET", path: "/charges", mechanism: "none", queryParams: ["limit","starting_after"] },
   getCharge: { operation: "GET /charges/{charge_id}", method: "GET", path: "/charges/{charge_id}", mechanism: "none", pathParams: ["charge_id"], queryParams: [] },
-  createCharge: {
-    operation: "POST /charges",
-    method: "POST",
-    path: "/charges",
-    mechanism: "native-key",
-    queryParams: [],
-    body: { encoding: "json" },
-    carrier: { in: "header", name: "Idempotency-Key" },
-    keyLimits: { maxLength: 255, minLength: 16, apiLimits: ["maxLength","minLength"] },
-    keyStrategy: "key",
-  },
-  createPayout: {
-    operation: "POST /payouts",
-    method: "POST",
-    path: "/payouts",
-    mechanism: "native-key",
-    queryParams: [],
-    body: { encoding: "json" },
-    carrier: { in: "body", name: "idempotency_key" },
-    keyLimits: { maxLength: 64, minLength: 16, apiLimits: ["maxLength","minLength"] },
-    keyStrategy: "key",
-  },
-  createRefund: {
-    operation: "POST /refunds",
-    method: "POST",
-    path: "/refunds",
-    mechanism: "native-key",
-    queryParams: [],
-    body: { encoding: "json" },
-    carrier: { in: "header", name: "Idempotency-Key" },
-    keyLimits: { maxLength: 255, minLength: 16, apiLimits: ["maxLength","minLength"] },
-    keyStrategy: "key",
-  },
+  createCharge: { operation: "POST /charges", method: "POST", path: "/charges", mechanism: "native-key", queryParams: [], body: { encoding: "json" }, carrier: { in: "header", name: "Idempotency-Key" }, keyLimits: { maxLength: 255, minLength: 16, apiLimits: ["maxLength","minLength"] }, keyStrategy: "key" },
+  createPayout: { operation: "POST /payouts", method: "POST", path: "/payouts", mechanism: "native-key", queryParams: [], body: { encoding: "json" }, carrier: { in: "body", name: "idempotency_key" }, keyLimits: { maxLength: 64, minLength: 16, apiLimits: ["maxLength","minLength"] }, keyStrategy: "key" },
+  createRefund: { operation: "POST /refunds", method: "POST", path: "/refunds", mechanism: "native-key", queryParams: [], body: { encoding: "json" }, carrier: { in: "header", name: "Idempotency-Key" }, keyLimits: { maxLength: 255, minLength: 16, apiLimits: ["maxLength","minLength"] }, keyStrategy: "key" },
 } as const satisfies Record<string, OperationDescription>;
 
 /**
@@ -74,15 +44,15 @@ export class PaymentsClient {
    * `GET /charges`
    */
   listCharges(request: ListChargesRequest = {}, options?: CallOptions): Promise<ListChargesResponse> {
-    return this.#engine.read<ListChargesResponse>(ops.listCharges, request, options);
+    return this.#engine.read(ops.listCharges, request, options);
   }
 
   /**
    * Retrieve a charge
    * `GET /charges/{charge_id}`
    */
-  getCharge(request: GetChargeRequest, options?: CallOptions): Promise<GetChargeResponse> {
-    return this.#engine.read<GetChargeResponse>(ops.getCharge, request, options);
+  getCharge(request: GetChargeRequest, options?: CallOptions): Promise<Charge> {
+    return this.#engine.read(ops.getCharge, request, options);
   }
 
   /**
@@ -90,8 +60,8 @@ export class PaymentsClient {
    * `POST /charges`: native-key (key in header `Idempotency-Key`, ≤ 255 chars).
    * @see ../report/audit.md#post-charges
    */
-  createCharge(request: CreateChargeRequest, options: CallerKey): Promise<NativeRunResult<CreateChargeResponse>> {
-    return this.#engine.writeNative<CreateChargeResponse>(ops.createCharge, request, options);
+  createCharge(request: CreateChargeRequest, options: CallerKey): Promise<NativeRunResult<Charge>> {
+    return this.#engine.writeNative(ops.createCharge, request, options);
   }
 
   /**
@@ -100,7 +70,7 @@ export class PaymentsClient {
    * @see ../report/audit.md#post-payouts
    */
   createPayout(request: CreatePayoutRequest, options: CallerKey): Promise<NativeRunResult<CreatePayoutResponse>> {
-    return this.#engine.writeNative<CreatePayoutResponse>(ops.createPayout, request, options);
+    return this.#engine.writeNative(ops.createPayout, request, options);
   }
 
   /**
@@ -108,8 +78,8 @@ export class PaymentsClient {
    * `POST /refunds`: native-key (key in header `Idempotency-Key`, ≤ 255 chars).
    * @see ../report/audit.md#post-refunds
    */
-  createRefund(request: CreateRefundRequest, options: CallerKey): Promise<NativeRunResult<CreateRefundResponse>> {
-    return this.#engine.writeNative<CreateRefundResponse>(ops.createRefund, request, options);
+  createRefund(request: CreateRefundRequest, options: CallerKey): Promise<NativeRunResult<Refund>> {
+    return this.#engine.writeNative(ops.createRefund, request, options);
   }
 }
 
@@ -118,16 +88,15 @@ export function createPaymentsClient(options: PaymentsClientOptions): PaymentsCl
   return new PaymentsClient(options);
 }
 
-/** Each operation's `XErrors` by operation key (for `errorOf`). */
+/** Each operation's error bodies (status → body) by its key: what `errorOf` looks up; `PaymentsErrors["GET /x"]` is one. */
 export type PaymentsErrors = {
   "GET /charges": Record<never, never>;
-  "GET /charges/{charge_id}": GetChargeErrors;
-  "POST /charges": CreateChargeErrors;
+  "GET /charges/{charge_id}": { 404: ApiError };
+  "POST /charges": { 409: ApiError };
   "POST /payouts": Record<never, never>;
   "POST /refunds": Record<never, never>;
 };
 
-/** Input of `GET /charges`. */
 export type ListChargesRequest = {
   query?: {
     limit?: number;
@@ -135,41 +104,21 @@ export type ListChargesRequest = {
   };
 };
 
-/** Success body of `GET /charges`. */
 export type ListChargesResponse = {
   data: Charge[];
   has_more: boolean;
 };
 
-/** Input of `GET /charges/{charge_id}`. */
 export type GetChargeRequest = {
   path: {
     charge_id: string;
   };
 };
 
-/** Success body of `GET /charges/{charge_id}`. */
-export type GetChargeResponse = Charge;
-
-/** Error bodies of `GET /charges/{charge_id}` by status (see `errorOf`). */
-export type GetChargeErrors = {
-  404: ApiError;
-};
-
-/** Input of `POST /charges`. */
 export type CreateChargeRequest = {
   body: ChargeRequest;
 };
 
-/** Success body of `POST /charges`. */
-export type CreateChargeResponse = Charge;
-
-/** Error bodies of `POST /charges` by status (see `errorOf`). */
-export type CreateChargeErrors = {
-  409: ApiError;
-};
-
-/** Input of `POST /payouts`. */
 export type CreatePayoutRequest = {
   body: {
     amount: number;
@@ -178,13 +127,11 @@ export type CreatePayoutRequest = {
   };
 };
 
-/** Success body of `POST /payouts`. */
 export type CreatePayoutResponse = {
   id: string;
   status: "pending" | "paid" | "failed";
 };
 
-/** Input of `POST /refunds`. */
 export type CreateRefundRequest = {
   body: {
     /** The charge to refund */
@@ -194,9 +141,6 @@ export type CreateRefundRequest = {
     reason?: "duplicate" | "fraudulent" | "requested_by_customer" | null;
   };
 };
-
-/** Success body of `POST /refunds`. */
-export type CreateRefundResponse = Refund;
 
 /** @see #/components/schemas/Charge */
 export type Charge = {

@@ -41,14 +41,20 @@ describe('idemgen audit', () => {
     expect(JSON.parse(readFileSync(join(dir, 'out/a.json'), 'utf8')).operations).toHaveLength(22);
     expect(JSON.parse(readFileSync(join(dir, 'out/a.sarif'), 'utf8')).version).toBe('2.1.0');
     const md = readFileSync(join(dir, 'out/a.md'), 'utf8');
-    expect(md).toContain('| operation | effect | class | mechanism | carrier | key strategy | TTL | reasons |');
+    expect(md).toContain('| operation | class | mechanism | carrier | key strategy | TTL | reasons |');
     const rows = md.split('\n').filter((l) => l.startsWith('| `') || l.startsWith('| <a id="'));
-    expect(rows).toHaveLength(22 + 3); // one row per operation, then one per diagnostic code
+    expect(rows).toHaveLength(14 + 3); // one row per write, then one per diagnostic code
+    const reads = [...md.matchAll(/<details><summary>(\d+) read-only operations: plain calls, no key<\/summary>/g)];
+    expect(reads.reduce((n, m) => n + Number(m[1]), 0)).toBe(8); // each file's reads, collapsed
     expect(rows).toContain(
-      '| <a id="post-v2-sms"></a>`POST /v2/sms` | write | irreversible | fail-closed | — | intent | 24 h | `http_unsafe_method`: POST changes server state (RFC 9110 §9.2.1)<br>`irreversible`: no native key, not our store, no inverse operation: fail closed (a pending row blocks a second call; an ambiguous outcome is never retried automatically) |',
+      '| <a id="post-v2-sms"></a>`POST /v2/sms` | irreversible | fail-closed | — | intent | 24 h | `irreversible` |',
+    );
+    // A reason text every row shares, once under its file's table.
+    expect(md).toContain(
+      '- `irreversible`: no native key, not our store, no inverse operation: fail closed (a pending row blocks a second call; an ambiguous outcome is never retried automatically)',
     );
     expect(rows).toContain(
-      '| <a id="post-payouts"></a>`POST /payouts` | write | native-key | native-key (OP-1) | body idempotency_key (≤ 64) | caller | — | `http_unsafe_method`: POST changes server state (RFC 9110 §9.2.1)<br>`native_field`: request body (application/json) has the key field idempotency_key |',
+      '| <a id="post-payouts"></a>`POST /payouts` | native-key | native-key (OP-1) | body idempotency_key (≤ 64) | caller | — | `native_field`: request body (application/json) has the key field idempotency_key |',
     );
   });
 

@@ -44,7 +44,7 @@ describe('idemgen serve over stdio', () => {
       // The key's retry rule once, in the initialize result; each key property has a one-line summary.
       expect(client.getInstructions()).toContain('retry with the SAME key');
       const create = toolFor(tools, 'POST /v1/customers');
-      expect(JSON.stringify(create?.inputSchema.properties?.idempotency_key)).toContain('the API deduplicates it');
+      expect(JSON.stringify(create?.inputSchema.properties?.idempotency_key)).toContain('The API deduplicates it');
       expect(create?.inputSchema.required).toContain('idempotency_key');
       const args = {
         body: { email: 'ada@example.com', description: 'first' },

@@ -1,6 +1,7 @@
 /**
  * The client class: one method per HTTP operation, each a typed facade of one line over the runtime's engine
- * (`this.#engine.read|write|writeNative(ops.x, request, options)`). The method keeps its own request, options
+ * (`this.#engine.read|write|writeNative(ops.x, request, options)`; its type argument is inferred from the
+ * method's declared return type). The method keeps its own request, options
  * and result types (the key option a write's strategy demands, `this: Client<DedupStore>` where a store is
  * needed); what the call does is the operation's description (descriptions.ts) run by `executeOperation`.
  */
@@ -108,8 +109,8 @@ function readMethod(c: ClientOperation, h: HelperNames): MethodDecl {
     name: methodName(c.op),
     docs: methodDoc(c.entry, c.auditLink),
     parameters: [requestParam(c), { name: 'options', type: h.callOptions, optional: true }],
-    returnType: `Promise<${c.types.responseName}>`,
-    statements: [`return this.#engine.read<${c.types.responseName}>(${opsMember(c)}, request, options);`],
+    returnType: `Promise<${c.types.responseType}>`,
+    statements: [`return this.#engine.read(${opsMember(c)}, request, options);`],
   };
 }
 
@@ -118,13 +119,13 @@ function readMethod(c: ClientOperation, h: HelperNames): MethodDecl {
  * outcome; a retried DELETE that finds the resource gone resolves `{ result: null, wasReplay: true }`.
  */
 function byMethodMethod(c: ClientOperation, h: HelperNames): MethodDecl {
-  const result = c.op.method === 'delete' ? `${c.types.responseName} | null` : c.types.responseName;
+  const result = c.op.method === 'delete' ? `${c.types.responseType} | null` : c.types.responseType;
   return {
     name: methodName(c.op),
     docs: methodDoc(c.entry, c.auditLink),
     parameters: [requestParam(c), { name: 'options', type: h.callOptions, optional: true }],
     returnType: `Promise<${h.nativeWriteResult}<${result}>>`,
-    statements: [`return this.#engine.writeNative<${result}>(${opsMember(c)}, request, options);`],
+    statements: [`return this.#engine.writeNative(${opsMember(c)}, request, options);`],
   };
 }
 
@@ -148,8 +149,8 @@ function writeMethod(c: ClientOperation, h: HelperNames): MethodDecl {
     docs: methodDoc(entry, c.auditLink),
     typeParameters: keyOpt.typeParameter !== undefined ? [keyOpt.typeParameter] : [],
     parameters: [...self, requestParam(c, !keyOpt.optional), options],
-    returnType: `Promise<${native ? h.nativeWriteResult : h.writeResult}<${c.types.responseName}>>`,
-    statements: [`return this.#engine.${call}<${c.types.responseName}>(${opsMember(c)}, request, options);`],
+    returnType: `Promise<${native ? h.nativeWriteResult : h.writeResult}<${c.types.responseType}>>`,
+    statements: [`return this.#engine.${call}(${opsMember(c)}, request, options);`],
   };
 }
 
@@ -169,11 +170,15 @@ function errorOfMethod(h: HelperNames): MethodDecl {
   };
 }
 
-/** `export type PaymentsErrors = { "POST /payouts": CreatePayoutErrors; … }`: what `errorOf` looks up. */
+/** `export type PaymentsErrors = { "POST /payouts": { 400: ApiError }; … }`: what `errorOf` looks up. */
 export function errorsMapStatement(ops: ClientOperation[], h: HelperNames): WriterFunction {
-  const members = ops.map((c): TypeMember => ({ key: propertyKey(c.op.key), type: c.types.errorsName }));
-  return typeAliasStatement(h.errorsMap, ["Each operation's `XErrors` by operation key (for `errorOf`)."], (w) =>
-    writeObjectType(w, members),
+  const members = ops.map((c): TypeMember => ({ key: propertyKey(c.op.key), type: c.types.errors }));
+  return typeAliasStatement(
+    h.errorsMap,
+    [
+      `Each operation's error bodies (status → body) by its key: what \`errorOf\` looks up; \`${h.errorsMap}["GET /x"]\` is one.`,
+    ],
+    (w) => writeObjectType(w, members),
   );
 }
 

@@ -1,15 +1,17 @@
 /**
- * `XErrors`: the error responses a spec declares for one operation, status → body type (`404: NotFound`,
- * `"4XX": …`, `default: Error`). The runtime's `HttpErrorOf<XErrors>` turns it into an `HttpStatusError`
- * whose `status` narrows `body`; the client's static `errorOf` hands it out.
+ * The error responses a spec declares for one operation, status → body type (`404: NotFound`, `"4XX": …`,
+ * `default: Error`), written as that operation's entry of the client's errors map (`PaymentsErrors["POST /charges"]`).
+ * The runtime's `HttpErrorOf<…>` turns it into an `HttpStatusError` whose `status` narrows `body`; the
+ * client's static `errorOf` hands it out.
  */
-import type { CodeWriter } from './code-writer.js';
+import { CodeWriter } from './code-writer.js';
+import type { SharedTypes } from './shared-types.js';
 import type { HttpOperation, ResponseSpec } from '../../ir/types.js';
 import { tsNumber } from '../../escape/index.js';
 import { errorResponses, pickResponseContent } from './media.js';
-import { propertyKey, type NameTable } from './names.js';
-import { typeAliasStatement, writeObjectType, type TypeMember } from './object-type.js';
-import { docInline, writeSchemaType, type TypeWriterContext } from './schema-type.js';
+import { propertyKey } from './names.js';
+import { writeObjectType, type TypeMember } from './object-type.js';
+import { writeSchemaType, type TypeWriterContext } from './schema-type.js';
 
 /** `404` as a number key (so `HttpErrorOf` gives `status: 404`); a range or `default` as a string key. */
 function statusKey(status: string): string {
@@ -29,15 +31,16 @@ function bodyType(r: ResponseSpec, ctx: TypeWriterContext): string | ((w: CodeWr
 }
 
 /**
- * `XErrors` of an operation that declares error responses; one that declares none gets no alias and its
- * `errorOf` entry is `Record<never, never>` (a plain `HttpStatusError`).
+ * The errors-map entry of an operation that declares error responses (one line when every body is a name);
+ * an entry several operations share (Graph: `{ "4XX": ODataError; "5XX": ODataError }` on almost every
+ * one) is written once as `ErrorBodies`, `ErrorBodies2`, …; one that declares none is `Record<never, never>`
+ * (a plain `HttpStatusError`).
  */
 export function errorTypes(
   op: HttpOperation,
-  names: NameTable,
-  base: string,
   ctx: TypeWriterContext,
-): { name: string; statement?: (w: CodeWriter) => void } {
+  shared: SharedTypes,
+): string | ((w: CodeWriter) => void) {
   const seen = new Set<string>();
   const members: TypeMember[] = [];
   for (const r of errorResponses(op.responses)) {
@@ -46,8 +49,11 @@ export function errorTypes(
     seen.add(key);
     members.push({ key, type: bodyType(r, ctx) });
   }
-  if (members.length === 0) return { name: 'Record<never, never>' };
-  const name = names.claim(`${base}Errors`);
-  const doc = [`Error bodies of \`${docInline(op.key)}\` by status (see \`errorOf\`).`];
-  return { name, statement: typeAliasStatement(name, doc, (w) => writeObjectType(w, members)) };
+  if (members.length === 0) return 'Record<never, never>';
+  const scratch = new CodeWriter();
+  writeObjectType(scratch, members, { oneLine: true });
+  return shared.use(scratch.toString(), 'ErrorBodies', SHARED_MIN_LENGTH);
 }
+
+/** `{ 404: NotFound }` stays inline; a shared alias pays off from about this length. */
+const SHARED_MIN_LENGTH = 40;

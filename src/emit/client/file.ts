@@ -31,6 +31,7 @@ import { lineComment } from '../../escape/index.js';
 import { docInline, docLines, writeSchemaType, type TypeWriterContext } from './schema-type.js';
 import { typeAliasStatement } from './object-type.js';
 import { TypeRegistry } from './type-registry.js';
+import { SharedTypes } from './shared-types.js';
 import { printClientFile } from './print.js';
 import { operationsStatement } from './descriptions.js';
 import { queryStyles } from './query-style.js';
@@ -90,9 +91,10 @@ export function renderClientFile(apiPlan: ApiPlan, anchors?: ReadonlyMap<string,
   for (const e of httpEntries) collectOperationRefs(registry, e.operation as HttpOperation);
   registry.collectNamed();
   const ctx: TypeWriterContext = { registry, stack: new Set() };
+  const shared = new SharedTypes();
   const ops: ClientOperation[] = httpEntries.map((entry) => {
     const op = entry.operation as HttpOperation;
-    const types = buildOperationTypes(op, entry.mechanism === 'native-key' ? entry.carrier : null, names, ctx);
+    const types = buildOperationTypes(op, entry.mechanism === 'native-key' ? entry.carrier : null, names, ctx, shared);
     const anchor = anchors?.get(anchorKey(op.source.file, op.key));
     return {
       entry,
@@ -119,6 +121,7 @@ export function renderClientFile(apiPlan: ApiPlan, anchors?: ReadonlyMap<string,
   const doc = classDoc(
     {
       writes: keyed.length > 0,
+      byMethod: use.byMethod,
       scope: keyed.some((c) => c.entry.keyStrategy === 'intent' || c.entry.keyStrategy === null),
       content: use.content,
       audit: wrapped.some((c) => c.auditLink !== undefined),
@@ -134,7 +137,7 @@ export function renderClientFile(apiPlan: ApiPlan, anchors?: ReadonlyMap<string,
     cls: buildClientClass(ops, helpers, doc),
     factory: factoryStatement(helpers, use),
     errorsMap: errorsMapStatement(ops, helpers),
-    types: [...ops.flatMap((c) => c.types.statements), ...namedTypeStatements(registry, ctx)],
+    types: [...ops.flatMap((c) => c.types.statements), ...shared.aliases(names), ...namedTypeStatements(registry, ctx)],
   });
 }
 

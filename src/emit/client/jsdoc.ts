@@ -35,10 +35,8 @@ function summaryLines(entry: PlanEntry): string[] {
  * the class, then the mechanism when its name says more than the class does.
  */
 function writeLine(entry: PlanEntry): string {
-  if (entry.mechanism === 'method-idempotent') {
-    const gone = entry.operation.kind === 'http' && entry.operation.method === 'delete';
-    return `method-idempotent: safe to repeat by HTTP method semantics (RFC 9110 §9.2.2), no key, no store; an ambiguous outcome is retried${gone ? ', and a retry that finds the resource gone resolves `{ result: null, wasReplay: true }`' : ''}.`;
-  }
+  // What method-idempotent means (no key, no store, a retried DELETE that finds the resource gone) is said once, on the class.
+  if (entry.mechanism === 'method-idempotent') return 'method-idempotent.';
   const details: string[] = [];
   if (entry.carrier !== null) details.push(carrierText(entry.carrier));
   if (entry.compensation !== undefined) details.push(`undone by \`${docInline(entry.compensation)}\``);
@@ -66,6 +64,8 @@ export function methodDoc(entry: PlanEntry, auditLink: string | undefined): stri
 
 interface ClassDocUse {
   writes: boolean;
+  /** Some write is method-idempotent (PUT/DELETE safe to repeat, no key). */
+  byMethod?: boolean;
   /** Some write takes `{ scope }` (intent key). */
   scope: boolean;
   /** Some write is content-keyed (OP-3): the key option is optional. */
@@ -89,9 +89,14 @@ export function classDoc(use: ClassDocUse, clientClass: string): string {
       );
     if (use.content)
       lines.push('- none, for a content-keyed write (OP-3): the key is the hash of the canonical request.');
-    if (use.audit)
-      lines.push("Each write's `@see` is its row in the audit report: carrier, key strategy, TTL and the reasons.");
   }
+  if (use.byMethod === true)
+    lines.push(
+      'A `method-idempotent` write is safe to repeat by HTTP method semantics (RFC 9110 §9.2.2): no key, no store;',
+      'an ambiguous outcome is retried, and a retried DELETE that finds the resource gone resolves `{ result: null, wasReplay: true }`.',
+    );
+  if (use.audit)
+    lines.push("Each write's `@see` is its row in the audit report: carrier, key strategy, TTL and the reasons.");
   lines.push(
     `A non-2xx answer rejects with \`HttpStatusError\`; \`${clientClass}.errorOf(operation, err)\` types its body.`,
   );

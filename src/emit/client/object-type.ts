@@ -3,7 +3,7 @@
  * list of members printed by `writeObjectType`, so no type text is pasted together from strings and `\n`;
  * and `typeAliasStatement`, the `export type X = …;` every alias of the client file is written as.
  */
-import type { CodeWriter } from './code-writer.js';
+import { CodeWriter } from './code-writer.js';
 import { writeDocLines } from './doc-lines.js';
 
 export interface TypeMember {
@@ -16,7 +16,24 @@ export interface TypeMember {
   type: string | ((w: CodeWriter) => void);
 }
 
-export function writeObjectType(w: CodeWriter, members: readonly TypeMember[]): void {
+/**
+ * `{ a: A; b: B }` on one line with `oneLine` when no member has docs and each type is one line (a member
+ * whose type spans lines keeps the block form); else one member per line.
+ */
+export function writeObjectType(w: CodeWriter, members: readonly TypeMember[], opts: { oneLine?: boolean } = {}): void {
+  if (opts.oneLine === true && members.every((m) => (m.docs ?? []).length === 0)) {
+    const texts = members.map((m) => {
+      if (typeof m.type === 'string') return m.type;
+      const scratch = new CodeWriter();
+      m.type(scratch);
+      return scratch.toString();
+    });
+    if (texts.every((t) => !t.includes('\n'))) {
+      const parts = members.map((m, i) => `${m.key}${m.optional === true ? '?' : ''}: ${texts[i]}`);
+      w.write(`{ ${parts.join('; ')} }`);
+      return;
+    }
+  }
   w.write('{').newLine();
   w.indent(() => {
     for (const m of members) {

@@ -1,27 +1,35 @@
 /**
  * The request and response types of one HTTP operation: `XRequest` groups parameters by location
  * (`path`, `query`, `header`, `cookie`, `body`) so equal names in different locations never clash;
- * `XResponse` is the union of the success bodies; `XErrors` maps each declared error status to its body.
+ * the response is the union of the success bodies, written in the method's signature when it is only a
+ * name (`Charge`, `void`) and as an `XResponse` alias otherwise; the error bodies by status go straight
+ * into the client's errors map (error-types.ts). The method's JSDoc names the operation, so the aliases
+ * carry none of their own.
  */
-import type { CodeWriter } from './code-writer.js';
+import { CodeWriter } from './code-writer.js';
 import type { HttpOperation, JsonSchema, Parameter } from '../../ir/types.js';
 import type { Carrier } from '../../classify/types.js';
 import { pickRequestContent, responseShape, type BodyEncoding, type ResponseShape } from './media.js';
 import { propertyKey, type NameTable, pascalCase } from './names.js';
 import { jsonText } from '../../escape/index.js';
-import { docInline, docLines, writeSchemaType, writeSchemaTypeWithout, type TypeWriterContext } from './schema-type.js';
+import { docLines, writeSchemaType, writeSchemaTypeWithout, type TypeWriterContext } from './schema-type.js';
 import { typeAliasStatement, writeObjectType, type TypeMember } from './object-type.js';
 import { errorTypes } from './error-types.js';
+import { SharedTypes } from './shared-types.js';
 import { bodyRequired } from '../body-required.js';
 
 type ParamGroup = 'path' | 'query' | 'header' | 'cookie';
+
+/** Type text short enough to write in a signature: names (`Charge`, `void`, `string`), optionally `| undefined`/`| null`. */
+const SIMPLE_TYPE = /^[A-Za-z_$][\w$]*( \| [A-Za-z_$][\w$]*)?$/;
 const GROUPS: ParamGroup[] = ['path', 'query', 'header', 'cookie'];
 
 export interface OperationTypes {
   requestName: string;
-  responseName: string;
-  /** `XErrors` (status → body of the spec's error responses), or `Record<never, never>` when none is declared. */
-  errorsName: string;
+  /** The success type as the method writes it: a name (`Charge`, `void`, `Charge | undefined`) or the `XResponse` alias. */
+  responseType: string;
+  /** Status → body of the spec's error responses (the errors map's entry), or `Record<never, never>` when none is declared. */
+  errors: string | ((w: CodeWriter) => void);
   /** Which request groups exist and whether any of them is required. */
   groups: ParamGroup[];
   body?: { encoding: BodyEncoding; required: boolean; mediaType?: string };
@@ -65,10 +73,10 @@ export function buildOperationTypes(
   carrier: Carrier | null,
   names: NameTable,
   ctx: TypeWriterContext,
+  shared: SharedTypes = new SharedTypes(),
 ): OperationTypes {
   const base = pascalCase(op.name);
   const requestName = names.claim(`${base}Request`);
-  const responseName = names.claim(`${base}Response`);
   const byGroup = new Map<ParamGroup, Parameter[]>();
   for (const g of GROUPS) {
     const seen = new Set<string>();
@@ -86,18 +94,20 @@ export function buildOperationTypes(
   const members: TypeMember[] = groups.map((g) => ({
     key: g,
     optional: !required(g),
-    type: paramsType(byGroup.get(g)!, ctx),
+    type: g === 'path' ? pathType(byGroup.get(g)!, ctx, shared) : paramsType(byGroup.get(g)!, ctx, shared, base),
   }));
   if (body !== undefined)
     members.push({ key: 'body', optional: !body.required, type: (w) => writeBody(w, body, omitted, ctx) });
-  const errors = errorTypes(op, names, base, ctx);
-  const statements = [
-    typeAliasStatement(requestName, [`Input of \`${docInline(op.key)}\`.`], (w) => writeObjectType(w, members)),
-    typeAliasStatement(responseName, [`Success body of \`${docInline(op.key)}\`.`], (w) =>
-      writeResponse(w, response, ctx),
-    ),
-    ...(errors.statement !== undefined ? [errors.statement] : []),
-  ];
+  const statements = [typeAliasStatement(requestName, [], (w) => writeObjectType(w, members))];
+  // A response that is only a name needs no alias of its own: the method's signature says it directly.
+  const scratch = new CodeWriter();
+  writeResponse(scratch, response, ctx);
+  const text = scratch.toString();
+  let responseType = text;
+  if (!SIMPLE_TYPE.test(text)) {
+    responseType = names.claim(`${base}Response`);
+    statements.push(typeAliasStatement(responseType, [], (w) => w.write(text)));
+  }
   const bodyInfo = body && {
     encoding: body.encoding,
     required: body.required,
@@ -106,8 +116,8 @@ export function buildOperationTypes(
   const omitsKeyPath = omitted !== undefined && !isTopLevelOnly(omitted);
   return {
     requestName,
-    responseName,
-    errorsName: errors.name,
+    responseType,
+    errors: errorTypes(op, ctx, shared),
     groups,
     body: bodyInfo,
     requestRequired,
@@ -117,17 +127,42 @@ export function buildOperationTypes(
   };
 }
 
-function paramsType(params: Parameter[], ctx: TypeWriterContext): (w: CodeWriter) => void {
-  const members = params.map(
-    (p): TypeMember => ({
-      key: propertyKey(p.name),
-      optional: !(p.required || p.in === 'path'),
-      ...(p.description !== undefined && p.description.trim() !== '' ? { docs: docLines(p.description) } : {}),
-      type: (w) => writeSchemaType(w, p.schema, ctx),
-    }),
-  );
+function paramMember(p: Parameter, type: (w: CodeWriter) => void): TypeMember {
+  return {
+    key: propertyKey(p.name),
+    optional: !(p.required || p.in === 'path'),
+    ...(p.description !== undefined && p.description.trim() !== '' ? { docs: docLines(p.description) } : {}),
+    type,
+  };
+}
+
+/** Each parameter's type is rendered once and shared when another operation writes the same long text. */
+function paramsType(
+  params: Parameter[],
+  ctx: TypeWriterContext,
+  shared: SharedTypes,
+  base: string,
+): (w: CodeWriter) => void {
+  const members = params.map((p): TypeMember => {
+    const scratch = new CodeWriter();
+    writeSchemaType(scratch, p.schema, ctx);
+    return paramMember(p, shared.use(scratch.toString(), `${base}${pascalCase(p.name)}`));
+  });
   return (w) => writeObjectType(w, members);
 }
+
+/** A path group (`UserIdPath`), shared by every operation under the same path parameters with the same docs. */
+function pathType(params: Parameter[], ctx: TypeWriterContext, shared: SharedTypes): (w: CodeWriter) => void {
+  const scratch = new CodeWriter();
+  writeObjectType(
+    scratch,
+    params.map((p) => paramMember(p, (w) => writeSchemaType(w, p.schema, ctx))),
+  );
+  return shared.use(scratch.toString(), `${pascalCase(params.map((p) => p.name).join('-'))}Path`, PATH_MIN_LENGTH);
+}
+
+/** A one-parameter path group with its doc (`{ /** key: id of user *\/ "user-id": string }`) is about 45 characters. */
+const PATH_MIN_LENGTH = 40;
 
 /** Body paths the client fills with the key (one per `oneOf` variant when they differ), so the caller omits them. */
 function omittedPaths(carrier: Carrier | null): string[][] | undefined {

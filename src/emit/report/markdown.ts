@@ -1,11 +1,12 @@
 /**
- * Markdown audit from `templates/report/audit.md.hbs`: totals per class and mechanism, then one
- * section per file with the per-operation table (class, mechanism, carrier, key strategy, TTL,
- * reasons) and its findings.
+ * Markdown audit from `templates/report/audit.md.hbs`: totals per class and mechanism, then per file what
+ * needs attention: its findings, then its writes (fail-closed first) with class, mechanism, carrier, key
+ * strategy, TTL and reasons (a detail every row shares said once), then its reads collapsed into one list.
  */
 import { readFileSync } from 'node:fs';
 import Handlebars from 'handlebars';
 import { ALL_RULES } from './rule-index.js';
+import { onlyMethodReason } from './json.js';
 import { anchorKey, operationAnchors } from '../audit-anchors.js';
 import { mdCode, mdText } from '../../escape/index.js';
 import { mechanismLabel } from '../../config/vocabulary.js';
@@ -30,10 +31,29 @@ const TEMPLATE = new URL('../../../templates/report/audit.md.hbs', import.meta.u
 const hbs = Handlebars.create();
 let compiled: Handlebars.TemplateDelegate | undefined;
 
-/** HTML the report writes itself: a line break between reasons in a table cell, and each row's anchor. */
-function reasonsText(o: AuditOperation): string {
-  return [...o.effectReasons, ...o.reasons].map((r) => `${mdCode(r.rule)}: ${mdText(r.detail)}`).join('<br>');
+/**
+ * HTML the report writes itself: a line break between reasons in a table cell, and each row's anchor. A rule
+ * whose detail is the same on every write (`shared`) is its bare name; the method's own reason is left out.
+ */
+function reasonsText(o: AuditOperation, shared: Record<string, string>): string {
+  const effect = onlyMethodReason(o) ? [] : o.effectReasons;
+  return [...effect, ...o.reasons]
+    .map((r) => (shared[r.rule] !== undefined ? mdCode(r.rule) : `${mdCode(r.rule)}: ${mdText(r.detail)}`))
+    .join('<br>');
 }
+
+/** Writes that need attention first: fail-closed (irreversible), then the rest by class. */
+const WRITE_ORDER: readonly string[] = [
+  'irreversible',
+  'compensatable',
+  'owned-store',
+  'native-key',
+  'method-idempotent',
+];
+const writeRank = (o: AuditOperation): number => {
+  const i = WRITE_ORDER.indexOf(o.class);
+  return i === -1 ? WRITE_ORDER.length : i;
+};
 
 /** `36:7 (`/paths/~1orders/post`)`: the pointer as code, so `~` and `_` need no escapes. */
 function locationCell(d: AuditDiagnostic): string {
@@ -43,18 +63,31 @@ function locationCell(d: AuditDiagnostic): string {
 }
 
 /** `<a id="post-payouts"></a>`: the row a generated client method links to (anchors are `[a-z0-9-]`). */
-function operationRow(o: AuditOperation, anchors: Map<string, string>): Record<string, string> {
+function operationRow(
+  o: AuditOperation,
+  anchors: Map<string, string>,
+  shared: Record<string, string>,
+): Record<string, string> {
   const anchor = anchors.get(anchorKey(o.source.file, o.key));
   return {
     key: `${anchor !== undefined ? `<a id="${anchor}"></a>` : ''}${mdCode(o.key)}`,
-    effect: mdText(o.effect),
     class: mdText(o.class),
     mechanism: mdText(mechanismText(o)),
     carrier: mdText(carrierText(o.carrier)),
     keyStrategy: mdText(o.keyStrategy ?? '—'),
     ttl: mdText(ttlText(o.ttlSeconds)),
-    reasons: reasonsText(o),
+    reasons: reasonsText(o, shared),
   };
+}
+
+/** The reads of one file: their keys in one paragraph (collapsed in the report), each with the rule that made it a read unless the method did. */
+function readList(reads: AuditOperation[]): string {
+  return reads
+    .map((o) => {
+      const why = onlyMethodReason(o) ? '' : ` (${o.effectReasons.map((r) => mdCode(r.rule)).join(', ')})`;
+      return `${mdCode(o.key)}${why}`;
+    })
+    .join(' · ');
 }
 
 export function renderMarkdown(model: AuditModel): string {
@@ -64,6 +97,21 @@ export function renderMarkdown(model: AuditModel): string {
   ].sort();
   const used = new Set(model.diagnostics.map((d) => d.code));
   const anchors = operationAnchors(model.operations.map((o) => ({ file: o.source.file, key: o.key })));
+  // A rule's detail is said once when it is the same on two or more write rows.
+  const writeReasons = model.operations
+    .filter((o) => o.effect === 'write')
+    .flatMap((o) => [...o.effectReasons, ...o.reasons]);
+  const uses = new Map<string, number>();
+  for (const r of writeReasons) uses.set(r.rule, (uses.get(r.rule) ?? 0) + 1);
+  const details = new Map<string, string | null>();
+  for (const r of writeReasons) {
+    const prev = details.get(r.rule);
+    if (prev === undefined) details.set(r.rule, r.detail);
+    else if (prev !== null && prev !== r.detail) details.set(r.rule, null);
+  }
+  const shared: Record<string, string> = {};
+  for (const [rule, detail] of [...details].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+    if (detail !== null && (uses.get(rule) ?? 0) >= 2) shared[rule] = detail;
   const context = {
     totals: model.totals,
     sourceTotals: model.totals.sources
@@ -77,18 +125,32 @@ export function renderMarkdown(model: AuditModel): string {
       name: mdText(mechanismLabel(name)),
       count: model.totals.mechanism[name],
     })),
-    files: files.map((file) => ({
-      file: mdText(file === '' ? '(no file)' : file),
-      operations: model.operations.filter((o) => o.source.file === file).map((o) => operationRow(o, anchors)),
-      diagnostics: model.diagnostics
-        .filter((d) => (d.file ?? '') === file)
-        .map((d) => ({
-          location: locationCell(d),
-          severity: mdText(d.severity),
-          code: mdCode(d.code),
-          message: mdText(d.message),
-        })),
-    })),
+    files: files.map((file) => {
+      const operations = model.operations.filter((o) => o.source.file === file);
+      // A stable sort: writes keep key order within a class.
+      const writes = operations.filter((o) => o.effect === 'write').sort((a, b) => writeRank(a) - writeRank(b));
+      const reads = operations.filter((o) => o.effect !== 'write');
+      const rules = new Set(writes.flatMap((o) => o.reasons.map((r) => r.rule)));
+      for (const o of writes) if (!onlyMethodReason(o)) for (const r of o.effectReasons) rules.add(r.rule);
+      return {
+        file: mdText(file === '' ? '(no file)' : file),
+        operations: operations.length > 0,
+        writes: writes.map((o) => operationRow(o, anchors, shared)),
+        sharedReasons: Object.entries(shared)
+          .filter(([rule]) => rules.has(rule))
+          .map(([rule, detail]) => ({ rule: mdCode(rule), detail: mdText(detail) })),
+        reads,
+        readList: readList(reads),
+        diagnostics: model.diagnostics
+          .filter((d) => (d.file ?? '') === file)
+          .map((d) => ({
+            location: locationCell(d),
+            severity: mdText(d.severity),
+            code: mdCode(d.code),
+            message: mdText(d.message),
+          })),
+      };
+    }),
     rules: ALL_RULES.filter((r) => used.has(r.id)).map((r) => ({
       id: mdCode(r.id),
       severity: mdText(r.severity),

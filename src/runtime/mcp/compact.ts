@@ -2,7 +2,8 @@
  * A compact `tools/list` for servers that list a whole API (Stripe: 452 tools). Three rewrites, none of
  * which changes which arguments a schema accepts:
  * - the key argument's long retry rule is said once, in the server's `instructions` (MCP initialize
- *   result); each key property keeps a one-line description with its own dedup owner and window;
+ *   result); each key property keeps the short description (tools/key-description.ts) with its own dedup
+ *   owner and window;
  * - `title` inside an input schema is an annotation (Stripe's are internal parameter names) and is dropped;
  * - a sub-schema repeated inside one input schema moves to that schema's `$defs` and is referenced, when
  *   that makes the text shorter (MCP has no way to share definitions across tools, so sharing stops at
@@ -10,6 +11,7 @@
  */
 import type { ToolBinding } from '../tools/types.js';
 import type { ListedTool } from './tool-meta.js';
+import { keyDescription } from '../tools/key-description.js';
 
 type Obj = Record<string, unknown>;
 
@@ -22,19 +24,10 @@ export const KEY_INSTRUCTIONS =
 
 const OUR_KEY = 'idempotency_key';
 
-function windowText(seconds: number): string {
-  const unit = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
-  if (seconds >= 172_800 && seconds % 86_400 === 0) return unit(seconds / 86_400, 'day');
-  if (seconds >= 3600 && seconds % 3600 === 0) return unit(seconds / 3600, 'hour');
-  if (seconds >= 60 && seconds % 60 === 0) return unit(seconds / 60, 'minute');
-  return unit(seconds, 'second');
-}
-
-/** The one-line key description: who deduplicates, for how long (when known); the rule is in the instructions. */
+/** The key description every tools file carries (one source); the longer rule is in the instructions. */
 function shortKeyDescription(binding: ToolBinding): string {
-  const ttl = binding.ttlSeconds !== undefined ? ` for ${windowText(binding.ttlSeconds)}` : '';
-  const who = binding.mechanism === 'native-key' && binding.carrier !== undefined ? 'the API' : 'this server';
-  return `Idempotency key: new per action, the same on every retry (see the server instructions); ${who} deduplicates it${ttl}.`;
+  const owner = binding.mechanism === 'native-key' && binding.carrier !== undefined ? 'api' : 'server';
+  return keyDescription(owner, binding.ttlSeconds);
 }
 
 const SCHEMA_MAPS = new Set(['properties', '$defs', 'definitions', 'patternProperties', 'dependentSchemas']);

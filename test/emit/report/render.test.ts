@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { classify } from '../../../src/classify/index.js';
 import type { Plan } from '../../../src/classify/types.js';
 import { resolveConfig } from '../../../src/config/types.js';
-import { auditFailed, emitReport, renderAudit } from '../../../src/emit/report/index.js';
+import { auditFailed, emitReport, expandAuditJson, renderAudit } from '../../../src/emit/report/index.js';
 import { apiOf, http, tool } from '../../classify/helpers.js';
 import { sarifValidator } from './sarif-validate.js';
 
@@ -104,17 +104,27 @@ describe('renderAudit text', () => {
 });
 
 describe('renderAudit markdown', () => {
-  it('has totals per class and mechanism and a per-operation table with escaped cells', () => {
+  it('has totals, then per file its findings, its writes (fail-closed first) with escaped cells, its reads collapsed', () => {
     const md = renderAudit(samplePlan(), 'markdown');
     expect(md).toContain('| class | operations |');
     expect(md).toContain('| fail-closed | 2 |');
     expect(md).toContain('| method-idempotent | 1 |');
-    expect(md).toContain('| operation | effect | class | mechanism | carrier | key strategy | TTL | reasons |');
+    expect(md).toContain('| operation | class | mechanism | carrier | key strategy | TTL | reasons |');
     expect(md).toContain('`POST /sms \\| urgent`');
     expect(md).toContain('| <a id="post-sms-urgent"></a>`POST /sms \\| urgent` |');
+    // The method's own reason is left out; the next reason is the row's first.
     expect(md).toMatch(
-      /\| <a id="post-charges"><\/a>`POST \/charges` \| write \| native-key \| native-key \(OP-1\) \| header Idempotency-Key \(≤ 8\) \| caller \| — \| `http_unsafe_method`/,
+      /\| <a id="post-charges"><\/a>`POST \/charges` \| native-key \| native-key \(OP-1\) \| header Idempotency-Key \(≤ 8\) \| caller \| — \| `native_header`: /,
     );
+    const spec = md.slice(md.indexOf('## spec.yaml'));
+    // Findings before writes; fail-closed writes first; reads in one collapsed list, each with its key.
+    expect(spec.indexOf('### Findings')).toBeLessThan(spec.indexOf('### Writes'));
+    const rows = spec.split('\n').filter((l) => l.startsWith('| <a id='));
+    expect(rows[0]).toContain('| irreversible | fail-closed |');
+    expect(spec).toMatch(
+      /<details><summary>1 read-only operations: plain calls, no key<\/summary>\n\n`GET \/charges`\n/,
+    );
+    expect(md).not.toContain('<a id="get-charges">');
     expect(md).toMatch(/\| 12:5 \(`\/paths\S*`\) \|/);
     expect(md).toContain('`key_carrier_too_short`');
     for (const line of md.split('\n').filter((l) => l.startsWith('| `') || l.startsWith('| <a id=')))
@@ -170,7 +180,8 @@ describe('auditFailed and emitReport', () => {
     expect(a.files.map((f) => f.path)).toEqual(['report/audit.md', 'report/audit.json']);
     expect(a).toEqual(b);
     const json = JSON.parse(a.files[1].contents);
-    expect(json).toEqual(JSON.parse(renderAudit(samplePlan(), 'json')));
+    // Nothing is lost: the compact document expands back to the whole model `audit --format json` prints.
+    expect(expandAuditJson(json)).toEqual(JSON.parse(renderAudit(samplePlan(), 'json')));
     // One operation and one diagnostic per line, compact.
     const itemLines = a.files[1].contents.split('\n').filter((l) => l.startsWith('    {'));
     expect(itemLines).toHaveLength(json.operations.length + json.diagnostics.length);

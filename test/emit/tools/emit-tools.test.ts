@@ -39,8 +39,8 @@ describe('emitTools: the idempotency key (SOP OP-7, Case 4)', () => {
     const key = send.inputSchema.properties.idempotency_key;
     expect(key).toMatchObject({ type: 'string', minLength: 16, maxLength: 255, pattern: '^[!-~]+$' });
     expect(key.description).toContain('24 hours');
-    expect(key.description).toContain('This tool server (idemgen middleware, OP-7) deduplicates');
-    expect(key.description).toContain('retry with the SAME key');
+    expect(key.description).toContain('This server deduplicates it for');
+    expect(key.description).toContain('the same key on every retry, also after a timeout');
     const anthropic = (out['tools/anthropic/slack.tools.json'] as Obj[]).find(
       (t) => t.name === 'send_slack_message',
     ) as Obj;

@@ -49,7 +49,9 @@ describe('a tool that already has a key argument (carrier in argument)', () => {
   it('keeps its own property, makes it required and adds no second key', () => {
     expect(Object.keys(mcp.inputSchema.properties)).toEqual(['amount', 'request_id']);
     expect(mcp.inputSchema.required).toEqual(['amount', 'request_id']);
-    expect(mcp.inputSchema.properties.request_id.description).toMatch(/^Client token\. Idempotency key/);
+    expect(mcp.inputSchema.properties.request_id.description).toMatch(
+      /^Client token\. One new key per intended action/,
+    );
   });
 });
 

@@ -7,55 +7,55 @@ import { entry, httpOp, toolOp } from '../../helpers/plan.js';
 const post = httpOp('post', '/v1/things');
 const send = toolOp('send_email', { type: 'object', properties: {} });
 
-// Who dedupes must be true per mechanism (SOP OP-1 vs OP-7); each case names the mechanism.
+// Who dedupes must be true per mechanism (the API's own key vs this server's store); each case names the mechanism.
 const keyCases: { mechanism: Mechanism; why: string; e: PlanEntry; says: string; notSays: string }[] = [
   {
     mechanism: 'native-key',
     why: 'HTTP with a known window: the API dedupes',
     e: entry(post, 'native-key', { ttlSeconds: 86_400 }),
-    says: 'the API deduplicates calls with the same key for 24 hours',
-    notSays: 'tool server',
+    says: 'The API deduplicates it for 24 hours.',
+    notSays: 'This server',
   },
   {
     mechanism: 'native-key',
     why: 'HTTP without a known window: no invented window',
     e: entry(post, 'native-key'),
-    says: 'the API deduplicates calls with the same key.',
-    notSays: 'hours',
+    says: 'The API deduplicates it.',
+    notSays: ' for ',
   },
   {
     mechanism: 'native-key',
     why: 'a tool with its own key argument dedupes itself',
     e: entry(send, 'native-key'),
-    says: 'The tool deduplicates',
-    notSays: 'tool server',
+    says: 'The tool deduplicates it.',
+    notSays: 'This server',
   },
   {
     mechanism: 'fail-closed',
     why: 'the tool server dedupes',
     e: entry(send, 'fail-closed'),
-    says: 'This tool server (idemgen middleware, OP-7) deduplicates calls with the same key for 24 hours',
+    says: 'This server deduplicates it for 24 hours.',
     notSays: 'the API',
   },
   {
     mechanism: 'dedup-table',
     why: 'the tool server dedupes',
     e: entry(post, 'dedup-table'),
-    says: 'This tool server (idemgen middleware, OP-7)',
+    says: 'This server deduplicates it for 24 hours.',
     notSays: 'the API',
   },
   {
     mechanism: 'unique-insert',
     why: 'the tool server dedupes',
     e: entry(post, 'unique-insert'),
-    says: 'This tool server (idemgen middleware, OP-7)',
+    says: 'This server deduplicates it for 24 hours.',
     notSays: 'the API',
   },
   {
     mechanism: 'saga',
     why: 'the tool server dedupes',
     e: entry(send, 'saga'),
-    says: 'This tool server (idemgen middleware, OP-7)',
+    says: 'This server deduplicates it for 24 hours.',
     notSays: 'the API',
   },
 ];
@@ -65,11 +65,20 @@ describe('idempotency_key description', () => {
     const text = keyDescription(e, 86_400);
     expect(text).toContain(says);
     expect(text).not.toContain(notSays);
-    expect(text).toContain('one new key per intended action');
-    expect(text).toContain('reuse it on every retry');
-    expect(text).toContain(
-      'After a timeout or unknown outcome, retry with the SAME key; never use a new key for the same action.',
-    );
+    expect(text).toContain('One new key per intended action');
+    expect(text).toContain('reuse the same key on every retry, also after a timeout');
+    expect(text).not.toMatch(/OP-\d|SOP|middleware/);
+  });
+
+  it('stays within 140 characters for every owner and any window up to 9,999 days', () => {
+    const windows = [undefined, 1, 59, 61, 3599, 3601, 86_399, 9_999 * 86_400, 86_400 * 2 - 1];
+    const mechanisms: Mechanism[] = ['native-key', 'fail-closed'];
+    for (const ttl of windows)
+      for (const m of mechanisms)
+        for (const op of [post, send]) {
+          const text = keyDescription(entry(op, m, ttl !== undefined ? { ttlSeconds: ttl } : {}), ttl ?? 86_400);
+          expect(text.length, text).toBeLessThanOrEqual(140);
+        }
   });
 });
 

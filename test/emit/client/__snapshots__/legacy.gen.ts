@@ -18,17 +18,7 @@ export type LegacyClientOptions = HttpCallerOptions & {
 /** Each operation as data for the runtime engine; the methods below are typed facades over it. */
 const ops = {
   addPet: { operation: "POST /pets", method: "POST", path: "/pets", mechanism: "fail-closed", queryParams: [], body: { encoding: "json" }, ttlSeconds: 86400 },
-  uploadPhoto: {
-    operation: "POST /pets/{id}/photo",
-    method: "POST",
-    path: "/pets/{id}/photo",
-    mechanism: "fail-closed",
-    pathParams: ["id"],
-    queryParams: [],
-    body: { encoding: "multipart" },
-    blobs: true,
-    ttlSeconds: 86400,
-  },
+  uploadPhoto: { operation: "POST /pets/{id}/photo", method: "POST", path: "/pets/{id}/photo", mechanism: "fail-closed", pathParams: ["id"], queryParams: [], body: { encoding: "multipart" }, blobs: true, ttlSeconds: 86400 },
 } as const satisfies Record<string, OperationDescription>;
 
 /**
@@ -59,16 +49,16 @@ export class LegacyClient<StoreType extends DedupStore | undefined = DedupStore 
    * `POST /pets`: irreversible, fail-closed, TTL 24 h.
    * @see ../report/audit.md#post-pets
    */
-  addPet<O extends KeyOptions>(this: LegacyClient<DedupStore>, request: AddPetRequest, options: O & NonEmptyScope<O>): Promise<RunResult<AddPetResponse>> {
-    return this.#engine.write<AddPetResponse>(ops.addPet, request, options);
+  addPet<O extends KeyOptions>(this: LegacyClient<DedupStore>, request: AddPetRequest, options: O & NonEmptyScope<O>): Promise<RunResult<Pet>> {
+    return this.#engine.write(ops.addPet, request, options);
   }
 
   /**
    * `POST /pets/{id}/photo`: irreversible, fail-closed, TTL 24 h.
    * @see ../report/audit.md#post-pets-id-photo
    */
-  uploadPhoto<O extends KeyOptions>(this: LegacyClient<DedupStore>, request: UploadPhotoRequest, options: O & NonEmptyScope<O>): Promise<RunResult<UploadPhotoResponse>> {
-    return this.#engine.write<UploadPhotoResponse>(ops.uploadPhoto, request, options);
+  uploadPhoto<O extends KeyOptions>(this: LegacyClient<DedupStore>, request: UploadPhotoRequest, options: O & NonEmptyScope<O>): Promise<RunResult<void>> {
+    return this.#engine.write(ops.uploadPhoto, request, options);
   }
 }
 
@@ -77,21 +67,16 @@ export function createLegacyClient<StoreType extends DedupStore | undefined = un
   return new LegacyClient(options);
 }
 
-/** Each operation's `XErrors` by operation key (for `errorOf`). */
+/** Each operation's error bodies (status → body) by its key: what `errorOf` looks up; `LegacyErrors["GET /x"]` is one. */
 export type LegacyErrors = {
   "POST /pets": Record<never, never>;
   "POST /pets/{id}/photo": Record<never, never>;
 };
 
-/** Input of `POST /pets`. */
 export type AddPetRequest = {
   body: Pet;
 };
 
-/** Success body of `POST /pets`. */
-export type AddPetResponse = Pet;
-
-/** Input of `POST /pets/{id}/photo`. */
 export type UploadPhotoRequest = {
   path: {
     id: number;
@@ -101,9 +86,6 @@ export type UploadPhotoRequest = {
     caption?: string;
   };
 };
-
-/** Success body of `POST /pets/{id}/photo`. */
-export type UploadPhotoResponse = void;
 
 /** @see #/definitions/Owner */
 export type Owner = {

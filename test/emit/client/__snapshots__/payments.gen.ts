@@ -30,106 +30,21 @@ export type PaymentsClientOptions = HttpCallerOptions & {
 
 /** Each operation as data for the runtime engine; the methods below are typed facades over it. */
 const ops = {
-  cancelBooking: {
-    operation: "DELETE /bookings/{bookingId}",
-    method: "DELETE",
-    path: "/bookings/{bookingId}",
-    mechanism: "fail-closed",
-    pathParams: ["bookingId"],
-    queryParams: [],
-    ttlSeconds: 86400,
-  },
-  getCharge: {
-    operation: "GET /charges/{chargeId}",
-    method: "GET",
-    path: "/charges/{chargeId}",
-    mechanism: "none",
-    pathParams: ["chargeId"],
-    queryParams: ["expand[]"],
-    queryStyles: { "expand[]": "multi" },
-  },
+  cancelBooking: { operation: "DELETE /bookings/{bookingId}", method: "DELETE", path: "/bookings/{bookingId}", mechanism: "fail-closed", pathParams: ["bookingId"], queryParams: [], ttlSeconds: 86400 },
+  getCharge: { operation: "GET /charges/{chargeId}", method: "GET", path: "/charges/{chargeId}", mechanism: "none", pathParams: ["chargeId"], queryParams: ["expand[]"], queryStyles: { "expand[]": "multi" } },
   downloadFile: { operation: "GET /files/{fileId}/content", method: "GET", path: "/files/{fileId}/content", mechanism: "none", pathParams: ["fileId"], queryParams: [], responseType: "blob" },
-  createBooking: {
-    operation: "POST /bookings",
-    method: "POST",
-    path: "/bookings",
-    mechanism: "saga",
-    queryParams: [],
-    body: { encoding: "json" },
-    ttlSeconds: 86400,
-    compensation: { operation: "DELETE /bookings/{bookingId}", method: "DELETE", path: "/bookings/{bookingId}", idParameter: "bookingId" },
-  },
-  createCharge: {
-    operation: "POST /charges",
-    method: "POST",
-    path: "/charges",
-    mechanism: "native-key",
-    queryParams: [],
-    body: { encoding: "json" },
-    carrier: { in: "header", name: "Idempotency-Key" },
-    keyLimits: { maxLength: 255, minLength: 16, apiLimits: ["maxLength"] },
-    keyStrategy: "key",
-  },
+  createBooking: { operation: "POST /bookings", method: "POST", path: "/bookings", mechanism: "saga", queryParams: [], body: { encoding: "json" }, ttlSeconds: 86400, compensation: { operation: "DELETE /bookings/{bookingId}", method: "DELETE", path: "/bookings/{bookingId}", idParameter: "bookingId" } },
+  createCharge: { operation: "POST /charges", method: "POST", path: "/charges", mechanism: "native-key", queryParams: [], body: { encoding: "json" }, carrier: { in: "header", name: "Idempotency-Key" }, keyLimits: { maxLength: 255, minLength: 16, apiLimits: ["maxLength"] }, keyStrategy: "key" },
   uploadFile: { operation: "POST /files", method: "POST", path: "/files", mechanism: "fail-closed", queryParams: [], body: { encoding: "multipart" }, blobs: true, ttlSeconds: 86400 },
   postLedgerBatch: { operation: "POST /ledger/batches", method: "POST", path: "/ledger/batches", mechanism: "dedup-table", queryParams: [], body: { encoding: "json" }, ttlSeconds: 86400 },
   createMessage: { operation: "POST /messages", method: "POST", path: "/messages", mechanism: "unique-insert", queryParams: [], body: { encoding: "json" }, keyStrategy: "key", ttlSeconds: 86400 },
-  createRefund: {
-    operation: "POST /refunds",
-    method: "POST",
-    path: "/refunds",
-    mechanism: "native-key",
-    queryParams: [],
-    body: { encoding: "form" },
-    carrier: { in: "header", name: "Idempotency-Key" },
-    keyLimits: { maxLength: 255, minLength: 16, apiLimits: ["maxLength"] },
-  },
+  createRefund: { operation: "POST /refunds", method: "POST", path: "/refunds", mechanism: "native-key", queryParams: [], body: { encoding: "form" }, carrier: { in: "header", name: "Idempotency-Key" }, keyLimits: { maxLength: 255, minLength: 16, apiLimits: ["maxLength"] } },
   renderChart: { operation: "POST /renders", method: "POST", path: "/renders", mechanism: "fail-closed", queryParams: [], body: { encoding: "json" }, responseType: "blob", ttlSeconds: 86400 },
   sendSms: { operation: "POST /sms", method: "POST", path: "/sms", mechanism: "fail-closed", queryParams: [], body: { encoding: "json" }, ttlSeconds: 86400 },
-  createTransfer: {
-    operation: "POST /transfers",
-    method: "POST",
-    path: "/transfers",
-    mechanism: "native-key",
-    queryParams: [],
-    body: { encoding: "json" },
-    carrier: { in: "body", name: "idempotency_key" },
-    keyLimits: { maxLength: 255, minLength: 16 },
-  },
-  putArtifact: {
-    operation: "PUT /artifacts/{digest}",
-    method: "PUT",
-    path: "/artifacts/{digest}",
-    mechanism: "content-address",
-    pathParams: ["digest"],
-    queryParams: [],
-    body: { encoding: "binary", mediaType: "application/octet-stream" },
-    responseType: "blob",
-    keyStrategy: "content",
-    blobs: true,
-    ttlSeconds: 86400,
-  },
-  putBlob: {
-    operation: "PUT /blobs/{digest}",
-    method: "PUT",
-    path: "/blobs/{digest}",
-    mechanism: "content-address",
-    pathParams: ["digest"],
-    queryParams: [],
-    body: { encoding: "json" },
-    keyStrategy: "content",
-    ttlSeconds: 3600,
-  },
-  putNote: {
-    operation: "PUT /notes/{noteId}",
-    method: "PUT",
-    path: "/notes/{noteId}",
-    mechanism: "fail-closed",
-    pathParams: ["noteId"],
-    queryParams: [],
-    body: { encoding: "text", mediaType: "text/markdown" },
-    responseType: "text",
-    ttlSeconds: 86400,
-  },
+  createTransfer: { operation: "POST /transfers", method: "POST", path: "/transfers", mechanism: "native-key", queryParams: [], body: { encoding: "json" }, carrier: { in: "body", name: "idempotency_key" }, keyLimits: { maxLength: 255, minLength: 16 } },
+  putArtifact: { operation: "PUT /artifacts/{digest}", method: "PUT", path: "/artifacts/{digest}", mechanism: "content-address", pathParams: ["digest"], queryParams: [], body: { encoding: "binary", mediaType: "application/octet-stream" }, responseType: "blob", keyStrategy: "content", blobs: true, ttlSeconds: 86400 },
+  putBlob: { operation: "PUT /blobs/{digest}", method: "PUT", path: "/blobs/{digest}", mechanism: "content-address", pathParams: ["digest"], queryParams: [], body: { encoding: "json" }, keyStrategy: "content", ttlSeconds: 3600 },
+  putNote: { operation: "PUT /notes/{noteId}", method: "PUT", path: "/notes/{noteId}", mechanism: "fail-closed", pathParams: ["noteId"], queryParams: [], body: { encoding: "text", mediaType: "text/markdown" }, responseType: "text", ttlSeconds: 86400 },
 } as const satisfies Record<string, OperationDescription>;
 
 /**
@@ -161,18 +76,18 @@ export class PaymentsClient<StoreType extends DedupStore | undefined = DedupStor
    * `DELETE /bookings/{bookingId}`: irreversible, fail-closed, TTL 24 h.
    * @see ../report/audit.md#delete-bookings-bookingid
    */
-  cancelBooking<O extends KeyOptions>(this: PaymentsClient<DedupStore>, request: CancelBookingRequest, options: O & NonEmptyScope<O>): Promise<RunResult<CancelBookingResponse>> {
-    return this.#engine.write<CancelBookingResponse>(ops.cancelBooking, request, options);
+  cancelBooking<O extends KeyOptions>(this: PaymentsClient<DedupStore>, request: CancelBookingRequest, options: O & NonEmptyScope<O>): Promise<RunResult<void>> {
+    return this.#engine.write(ops.cancelBooking, request, options);
   }
 
   /** `GET /charges/{chargeId}` */
-  getCharge(request: GetChargeRequest, options?: CallOptions): Promise<GetChargeResponse> {
-    return this.#engine.read<GetChargeResponse>(ops.getCharge, request, options);
+  getCharge(request: GetChargeRequest, options?: CallOptions): Promise<Charge> {
+    return this.#engine.read(ops.getCharge, request, options);
   }
 
   /** `GET /files/{fileId}/content` */
-  downloadFile(request: DownloadFileRequest, options?: CallOptions): Promise<DownloadFileResponse> {
-    return this.#engine.read<DownloadFileResponse>(ops.downloadFile, request, options);
+  downloadFile(request: DownloadFileRequest, options?: CallOptions): Promise<Blob> {
+    return this.#engine.read(ops.downloadFile, request, options);
   }
 
   /**
@@ -180,8 +95,8 @@ export class PaymentsClient<StoreType extends DedupStore | undefined = DedupStor
    * `POST /bookings`: compensatable, saga (undone by `DELETE /bookings/{bookingId}`), TTL 24 h.
    * @see ../report/audit.md#post-bookings
    */
-  createBooking<O extends KeyOptions>(this: PaymentsClient<DedupStore>, request: CreateBookingRequest, options: O & NonEmptyScope<O>): Promise<RunResult<CreateBookingResponse>> {
-    return this.#engine.write<CreateBookingResponse>(ops.createBooking, request, options);
+  createBooking<O extends KeyOptions>(this: PaymentsClient<DedupStore>, request: CreateBookingRequest, options: O & NonEmptyScope<O>): Promise<RunResult<Booking>> {
+    return this.#engine.write(ops.createBooking, request, options);
   }
 
   /**
@@ -189,8 +104,8 @@ export class PaymentsClient<StoreType extends DedupStore | undefined = DedupStor
    * `POST /charges`: native-key (key in header `Idempotency-Key`, ≤ 255 chars), TTL 24 h.
    * @see ../report/audit.md#post-charges
    */
-  createCharge(request: CreateChargeRequest, options: CallerKey): Promise<NativeRunResult<CreateChargeResponse>> {
-    return this.#engine.writeNative<CreateChargeResponse>(ops.createCharge, request, options);
+  createCharge(request: CreateChargeRequest, options: CallerKey): Promise<NativeRunResult<Charge>> {
+    return this.#engine.writeNative(ops.createCharge, request, options);
   }
 
   /**
@@ -199,7 +114,7 @@ export class PaymentsClient<StoreType extends DedupStore | undefined = DedupStor
    * @see ../report/audit.md#post-files
    */
   uploadFile<O extends KeyOptions>(this: PaymentsClient<DedupStore>, request: UploadFileRequest, options: O & NonEmptyScope<O>): Promise<RunResult<UploadFileResponse>> {
-    return this.#engine.write<UploadFileResponse>(ops.uploadFile, request, options);
+    return this.#engine.write(ops.uploadFile, request, options);
   }
 
   /**
@@ -208,7 +123,7 @@ export class PaymentsClient<StoreType extends DedupStore | undefined = DedupStor
    * @see ../report/audit.md#post-ledger-batches
    */
   postLedgerBatch<O extends KeyOptions>(this: PaymentsClient<DedupStore>, request: PostLedgerBatchRequest, options: O & NonEmptyScope<O>): Promise<RunResult<PostLedgerBatchResponse>> {
-    return this.#engine.write<PostLedgerBatchResponse>(ops.postLedgerBatch, request, options);
+    return this.#engine.write(ops.postLedgerBatch, request, options);
   }
 
   /**
@@ -216,8 +131,8 @@ export class PaymentsClient<StoreType extends DedupStore | undefined = DedupStor
    * `POST /messages`: owned-store, unique-insert, TTL 24 h.
    * @see ../report/audit.md#post-messages
    */
-  createMessage(this: PaymentsClient<DedupStore>, request: CreateMessageRequest, options: CallerKey): Promise<RunResult<CreateMessageResponse>> {
-    return this.#engine.write<CreateMessageResponse>(ops.createMessage, request, options);
+  createMessage(this: PaymentsClient<DedupStore>, request: CreateMessageRequest, options: CallerKey): Promise<RunResult<Message>> {
+    return this.#engine.write(ops.createMessage, request, options);
   }
 
   /**
@@ -226,7 +141,7 @@ export class PaymentsClient<StoreType extends DedupStore | undefined = DedupStor
    * @see ../report/audit.md#post-refunds
    */
   createRefund<O extends KeyOptions>(request: CreateRefundRequest, options: O & NonEmptyScope<O>): Promise<NativeRunResult<CreateRefundResponse>> {
-    return this.#engine.writeNative<CreateRefundResponse>(ops.createRefund, request, options);
+    return this.#engine.writeNative(ops.createRefund, request, options);
   }
 
   /**
@@ -234,8 +149,8 @@ export class PaymentsClient<StoreType extends DedupStore | undefined = DedupStor
    * `POST /renders`: irreversible, fail-closed, TTL 24 h.
    * @see ../report/audit.md#post-renders
    */
-  renderChart<O extends KeyOptions>(this: PaymentsClient<DedupStore>, request: RenderChartRequest, options: O & NonEmptyScope<O>): Promise<RunResult<RenderChartResponse>> {
-    return this.#engine.write<RenderChartResponse>(ops.renderChart, request, options);
+  renderChart<O extends KeyOptions>(this: PaymentsClient<DedupStore>, request: RenderChartRequest, options: O & NonEmptyScope<O>): Promise<RunResult<Blob>> {
+    return this.#engine.write(ops.renderChart, request, options);
   }
 
   /**
@@ -244,7 +159,7 @@ export class PaymentsClient<StoreType extends DedupStore | undefined = DedupStor
    * @see ../report/audit.md#post-sms
    */
   sendSms<O extends KeyOptions>(this: PaymentsClient<DedupStore>, request: SendSmsRequest, options: O & NonEmptyScope<O>): Promise<RunResult<SendSmsResponse>> {
-    return this.#engine.write<SendSmsResponse>(ops.sendSms, request, options);
+    return this.#engine.write(ops.sendSms, request, options);
   }
 
   /**
@@ -252,8 +167,8 @@ export class PaymentsClient<StoreType extends DedupStore | undefined = DedupStor
    * `POST /transfers`: native-key (key in body `idempotency_key`), TTL 24 h.
    * @see ../report/audit.md#post-transfers
    */
-  createTransfer<O extends KeyOptions>(request: CreateTransferRequest, options: O & NonEmptyScope<O>): Promise<NativeRunResult<CreateTransferResponse>> {
-    return this.#engine.writeNative<CreateTransferResponse>(ops.createTransfer, request, options);
+  createTransfer<O extends KeyOptions>(request: CreateTransferRequest, options: O & NonEmptyScope<O>): Promise<NativeRunResult<Transfer>> {
+    return this.#engine.writeNative(ops.createTransfer, request, options);
   }
 
   /**
@@ -261,12 +176,8 @@ export class PaymentsClient<StoreType extends DedupStore | undefined = DedupStor
    * `PUT /artifacts/{digest}`: owned-store, content-address, TTL 24 h.
    * @see ../report/audit.md#put-artifacts-digest
    */
-  putArtifact<O extends KeyOptions | CallOptions = CallOptions>(
-    this: PaymentsClient<DedupStore>,
-    request: PutArtifactRequest,
-    options?: O & NonEmptyScope<O>,
-  ): Promise<RunResult<PutArtifactResponse>> {
-    return this.#engine.write<PutArtifactResponse>(ops.putArtifact, request, options);
+  putArtifact<O extends KeyOptions | CallOptions = CallOptions>(this: PaymentsClient<DedupStore>, request: PutArtifactRequest, options?: O & NonEmptyScope<O>): Promise<RunResult<Blob>> {
+    return this.#engine.write(ops.putArtifact, request, options);
   }
 
   /**
@@ -274,8 +185,8 @@ export class PaymentsClient<StoreType extends DedupStore | undefined = DedupStor
    * `PUT /blobs/{digest}`: owned-store, content-address, TTL 1 h.
    * @see ../report/audit.md#put-blobs-digest
    */
-  putBlob<O extends KeyOptions | CallOptions = CallOptions>(this: PaymentsClient<DedupStore>, request: PutBlobRequest, options?: O & NonEmptyScope<O>): Promise<RunResult<PutBlobResponse>> {
-    return this.#engine.write<PutBlobResponse>(ops.putBlob, request, options);
+  putBlob<O extends KeyOptions | CallOptions = CallOptions>(this: PaymentsClient<DedupStore>, request: PutBlobRequest, options?: O & NonEmptyScope<O>): Promise<RunResult<void>> {
+    return this.#engine.write(ops.putBlob, request, options);
   }
 
   /**
@@ -283,8 +194,8 @@ export class PaymentsClient<StoreType extends DedupStore | undefined = DedupStor
    * `PUT /notes/{noteId}`: irreversible, fail-closed, TTL 24 h.
    * @see ../report/audit.md#put-notes-noteid
    */
-  putNote<O extends KeyOptions>(this: PaymentsClient<DedupStore>, request: PutNoteRequest, options: O & NonEmptyScope<O>): Promise<RunResult<PutNoteResponse>> {
-    return this.#engine.write<PutNoteResponse>(ops.putNote, request, options);
+  putNote<O extends KeyOptions>(this: PaymentsClient<DedupStore>, request: PutNoteRequest, options: O & NonEmptyScope<O>): Promise<RunResult<string>> {
+    return this.#engine.write(ops.putNote, request, options);
   }
 }
 
@@ -293,7 +204,7 @@ export function createPaymentsClient<StoreType extends DedupStore | undefined = 
   return new PaymentsClient(options);
 }
 
-/** Each operation's `XErrors` by operation key (for `errorOf`). */
+/** Each operation's error bodies (status → body) by its key: what `errorOf` looks up; `PaymentsErrors["GET /x"]` is one. */
 export type PaymentsErrors = {
   "DELETE /bookings/{bookingId}": Record<never, never>;
   "GET /charges/{chargeId}": Record<never, never>;
@@ -312,17 +223,12 @@ export type PaymentsErrors = {
   "PUT /notes/{noteId}": Record<never, never>;
 };
 
-/** Input of `DELETE /bookings/{bookingId}`. */
 export type CancelBookingRequest = {
   path: {
     bookingId: string;
   };
 };
 
-/** Success body of `DELETE /bookings/{bookingId}`. */
-export type CancelBookingResponse = void;
-
-/** Input of `GET /charges/{chargeId}`. */
 export type GetChargeRequest = {
   path: {
     chargeId: string;
@@ -332,10 +238,6 @@ export type GetChargeRequest = {
   };
 };
 
-/** Success body of `GET /charges/{chargeId}`. */
-export type GetChargeResponse = Charge;
-
-/** Input of `GET /files/{fileId}/content`. */
 export type DownloadFileRequest = {
   path: {
     fileId: string;
@@ -345,20 +247,12 @@ export type DownloadFileRequest = {
   };
 };
 
-/** Success body of `GET /files/{fileId}/content`. */
-export type DownloadFileResponse = Blob;
-
-/** Input of `POST /bookings`. */
 export type CreateBookingRequest = {
   body: {
     room: string;
   };
 };
 
-/** Success body of `POST /bookings`. */
-export type CreateBookingResponse = Booking;
-
-/** Input of `POST /charges`. */
 export type CreateChargeRequest = {
   header?: {
     "X-Trace"?: string;
@@ -366,10 +260,6 @@ export type CreateChargeRequest = {
   body: ChargeRequest;
 };
 
-/** Success body of `POST /charges`. */
-export type CreateChargeResponse = Charge;
-
-/** Input of `POST /files`. */
 export type UploadFileRequest = {
   body: {
     file: Blob;
@@ -377,30 +267,22 @@ export type UploadFileRequest = {
   };
 };
 
-/** Success body of `POST /files`. */
 export type UploadFileResponse = {
   id?: string;
 };
 
-/** Input of `POST /ledger/batches`. */
 export type PostLedgerBatchRequest = {
   body: LedgerLine[];
 };
 
-/** Success body of `POST /ledger/batches`. */
 export type PostLedgerBatchResponse = {
   posted?: number;
 };
 
-/** Input of `POST /messages`. */
 export type CreateMessageRequest = {
   body: Message;
 };
 
-/** Success body of `POST /messages`. */
-export type CreateMessageResponse = Message;
-
-/** Input of `POST /refunds`. */
 export type CreateRefundRequest = {
   body?: {
     charge?: string;
@@ -411,22 +293,16 @@ export type CreateRefundRequest = {
   };
 };
 
-/** Success body of `POST /refunds`. */
 export type CreateRefundResponse = {
   id?: string;
 };
 
-/** Input of `POST /renders`. */
 export type RenderChartRequest = {
   body: {
     title: string;
   };
 };
 
-/** Success body of `POST /renders`. */
-export type RenderChartResponse = Blob;
-
-/** Input of `POST /sms`. */
 export type SendSmsRequest = {
   body: {
     to: string;
@@ -434,23 +310,17 @@ export type SendSmsRequest = {
   };
 };
 
-/** Success body of `POST /sms`. */
 export type SendSmsResponse = {
   id?: string;
   status?: "queued" | "sent";
 };
 
-/** Input of `POST /transfers`. */
 export type CreateTransferRequest = {
   body: {
     amount: number;
   };
 };
 
-/** Success body of `POST /transfers`. */
-export type CreateTransferResponse = Transfer;
-
-/** Input of `PUT /artifacts/{digest}`. */
 export type PutArtifactRequest = {
   path: {
     digest: string;
@@ -458,10 +328,6 @@ export type PutArtifactRequest = {
   body: Blob | ArrayBuffer | Uint8Array;
 };
 
-/** Success body of `PUT /artifacts/{digest}`. */
-export type PutArtifactResponse = Blob;
-
-/** Input of `PUT /blobs/{digest}`. */
 export type PutBlobRequest = {
   path: {
     digest: string;
@@ -471,19 +337,12 @@ export type PutBlobRequest = {
   };
 };
 
-/** Success body of `PUT /blobs/{digest}`. */
-export type PutBlobResponse = void;
-
-/** Input of `PUT /notes/{noteId}`. */
 export type PutNoteRequest = {
   path: {
     noteId: string;
   };
   body: string;
 };
-
-/** Success body of `PUT /notes/{noteId}`. */
-export type PutNoteResponse = string;
 
 /** @see #/components/schemas/Address */
 export type Address = {

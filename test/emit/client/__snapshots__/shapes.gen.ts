@@ -48,8 +48,8 @@ export class ShapesClient<StoreType extends DedupStore | undefined = DedupStore 
    * `POST /shapes`: irreversible, fail-closed, TTL 24 h.
    * @see ../report/audit.md#post-shapes
    */
-  createShape<O extends KeyOptions>(this: ShapesClient<DedupStore>, request: CreateShapeRequest, options: O & NonEmptyScope<O>): Promise<RunResult<CreateShapeResponse>> {
-    return this.#engine.write<CreateShapeResponse>(ops.createShape, request, options);
+  createShape<O extends KeyOptions>(this: ShapesClient<DedupStore>, request: CreateShapeRequest, options: O & NonEmptyScope<O>): Promise<RunResult<Shape | undefined>> {
+    return this.#engine.write(ops.createShape, request, options);
   }
 }
 
@@ -58,18 +58,14 @@ export function createShapesClient<StoreType extends DedupStore | undefined = un
   return new ShapesClient(options);
 }
 
-/** Each operation's `XErrors` by operation key (for `errorOf`). */
+/** Each operation's error bodies (status → body) by its key: what `errorOf` looks up; `ShapesErrors["GET /x"]` is one. */
 export type ShapesErrors = {
   "POST /shapes": Record<never, never>;
 };
 
-/** Input of `POST /shapes`. */
 export type CreateShapeRequest = {
   body: Shape;
 };
-
-/** Success body of `POST /shapes`. */
-export type CreateShapeResponse = Shape | undefined;
 
 /** @see #/components/schemas/Circle */
 export type Circle = {
