@@ -55,8 +55,17 @@ function rendererStamp(): string {
  * a key of the dialect, names and emitter, so a later start creates its tables without loading the emitter.
  * An entry whose text does not match its recorded hash is rendered again.
  */
-async function storeTablesDdl(dialect: Dialect, sql: ResolvedConfig['sql'], cwd: string): Promise<string> {
+async function storeTablesDdl(
+  dialect: Dialect,
+  sql: ResolvedConfig['sql'],
+  cwd: string,
+  useCache: boolean,
+): Promise<string> {
   const names = dialect === 'sqlite' ? { ...sql, schema: undefined } : sql;
+  if (!useCache) {
+    const { renderStoreMigration } = await import('../emit/sql/index.js');
+    return renderStoreMigration(dialect, names, { saga: true }).up;
+  }
   const key = sha(JSON.stringify({ dialect, names, stamp: rendererStamp() }));
   const file = join(cacheDir(cwd), `store-ddl-${key.slice(0, 16)}.json`);
   try {
@@ -122,12 +131,13 @@ export async function openServeStore(
   url: string | undefined,
   cwd: string,
   sql: ResolvedConfig['sql'],
-  opts: { migrate?: boolean } = {},
+  /** `cache: false` (`--no-cache`): render the DDL now instead of reading the cached text. */
+  opts: { migrate?: boolean; cache?: boolean } = {},
 ): Promise<ServeStore> {
   const spec = withConfigNames(absolute(url ?? `sqlite:${DEFAULT_SERVE_STORE}`, cwd), sql);
   const dialect = dialectOf(spec);
   if (opts.migrate !== false && dialect !== undefined) {
-    const ddl = await storeTablesDdl(dialect, tablesOf(spec, sql), cwd);
+    const ddl = await storeTablesDdl(dialect, tablesOf(spec, sql), cwd, opts.cache !== false);
     await migrateStore(spec, { sqlite: '', postgres: '', mysql: '', [dialect]: ddl }, cwd);
   }
   const store = await openStore(spec);

@@ -45,7 +45,7 @@ export interface ServeArgs extends CommonArgs {
   authWriteScope?: string;
   authSubjectClaim?: string;
   upstreamHeader?: string[];
-  /** false (`--no-cache`): analyse the specs even when the serve cache has them. */
+  /** false (`--no-cache`): analyse the specs (and render the store DDL) even when the cache has them; store nothing. */
   cache?: boolean;
 }
 
@@ -229,6 +229,7 @@ async function serve(ctx: CliContext, args: ServeArgs): Promise<number> {
   // Both store tables exist before the first call (or, with --no-migrate, the start stops naming the missing one).
   const { store, label } = await openServeStore(args.store, ctx.cwd, config.sql, {
     migrate: args.migrate,
+    cache: args.cache,
   }).catch((err: unknown) => {
     throw new ServeSetupError(
       `cannot open the dedup store ${args.store ?? '(default)'}: ${err instanceof Error ? err.message : String(err)}`,
