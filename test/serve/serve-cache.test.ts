@@ -21,7 +21,10 @@ const TSX = pathToFileURL(join(ROOT, 'node_modules/tsx/dist/loader.mjs')).href;
 const CLI = join(ROOT, 'test/helpers/idemgen-src.ts');
 
 /** One `idemgen serve` start in `dir`: the listed tool names and whether the tools came from the cache. */
-async function start(dir: string, extra: string[] = []): Promise<{ names: string[]; cached: boolean }> {
+async function start(
+  dir: string,
+  extra: string[] = [],
+): Promise<{ names: string[]; cached: boolean; listing: string }> {
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: [
@@ -47,7 +50,11 @@ async function start(dir: string, extra: string[] = []): Promise<{ names: string
   try {
     await client.connect(transport);
     const { tools } = await client.listTools();
-    return { names: tools.map((t) => t.name).sort(), cached: err.includes('tools from the serve cache') };
+    return {
+      names: tools.map((t) => t.name).sort(),
+      cached: err.includes('tools from the serve cache'),
+      listing: JSON.stringify(tools),
+    };
   } finally {
     await client.close();
   }
@@ -80,8 +87,9 @@ describe('serve cache, end to end', () => {
     expect(first.names).toHaveLength(3);
     expect(entries(dir)).toHaveLength(1);
 
+    // The cached start lists exactly what the first one did (schemas, descriptions, annotations, order).
     const again = await start(dir);
-    expect(again).toEqual({ names: first.names, cached: true });
+    expect(again).toEqual({ ...first, cached: true });
 
     writeFileSync(join(dir, 'shop.json'), JSON.stringify(withOperation(SHOP_SPEC)));
     const changed = await start(dir);
@@ -93,6 +101,7 @@ describe('serve cache, end to end', () => {
     const configured = await start(dir);
     expect(configured.cached).toBe(false);
     expect(configured.names).toEqual(first.names);
+    expect(configured.listing).toBe(first.listing);
     // Still one entry for this input: a new key overwrites it.
     expect(entries(dir)).toHaveLength(1);
 
@@ -107,7 +116,7 @@ describe('serve cache, end to end', () => {
     const file = join(dir, 'node_modules/.cache/idemgen', entry as string);
     writeFileSync(file, readFileSync(file, 'utf8').slice(0, 100));
     const damaged = await start(dir);
-    expect(damaged).toEqual({ names: first.names, cached: false });
+    expect(damaged).toEqual(first);
     expect(() => JSON.parse(readFileSync(file, 'utf8'))).not.toThrow();
     expect((await start(dir)).cached).toBe(true);
   }, 120_000);
