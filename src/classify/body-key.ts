@@ -100,12 +100,58 @@ function evidenceOf(
   );
 }
 
+/**
+ * Evidence per (spec root, heuristics, declared property schema, name, depth, body kind): what `evidenceOf`
+ * reads is the declared schema (and its `$ref` target, fixed by the root), the name and the depth, so a
+ * component schema reached from many bodies (Graph: entity types in thousands of requests) is weighed
+ * once per place it is met. Evidence is only read by the callers.
+ */
+const EVIDENCE = memoSlot(
+  'body key evidence',
+  () => new WeakMap<object, WeakMap<object, WeakMap<object, Map<string, Evidence>>>>(),
+);
+
+function propertyEvidence(
+  ctx: ClassifyContext,
+  form: boolean,
+  path: string[],
+  declared: unknown,
+  resolved: unknown,
+): Evidence {
+  const root = ctx.api.root;
+  if (declared === null || typeof declared !== 'object' || root === null || typeof root !== 'object')
+    return evidenceOf(ctx, form, path, declared, resolved);
+  const byRoot = ctx.memo.get(EVIDENCE);
+  let byH = byRoot.get(root);
+  if (!byH) {
+    byH = new WeakMap();
+    byRoot.set(root, byH);
+  }
+  let byDeclared = byH.get(ctx.h);
+  if (!byDeclared) {
+    byDeclared = new WeakMap();
+    byH.set(ctx.h, byDeclared);
+  }
+  let known = byDeclared.get(declared);
+  if (!known) {
+    known = new Map();
+    byDeclared.set(declared, known);
+  }
+  const id = `${form ? 'f' : 'b'}${path.length}:${path[path.length - 1]}`;
+  let e = known.get(id);
+  if (!e) {
+    e = evidenceOf(ctx, form, path, declared, resolved);
+    known.set(id, e);
+  }
+  return e;
+}
+
 function searchBody(ctx: ClassifyContext, schema: unknown, pointer: string, form: boolean): BodySearch {
   const root = ctx.api.root;
   const search = (): BodySearch => {
     const possible: PossibleField[] = [];
     const found = findKeyField(ctx.memo, root, schema, pointer, (_name, s, r, at) => {
-      const e = evidenceOf(ctx, form, at.path, s, r);
+      const e = propertyEvidence(ctx, form, at.path, s, r);
       if (e.verdict === 'possible' && !possible.some((p) => p.pointer === at.pointer))
         possible.push({ in: form ? 'form' : 'body', path: at.path, pointer: at.pointer, signals: e.signals });
       return e.verdict === 'key';

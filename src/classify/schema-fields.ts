@@ -48,7 +48,12 @@ interface Shape {
   required: Set<string>;
   /** `oneOf`/`anyOf` lists met on the node or its `allOf` members. */
   branches: Ptr[][];
+  /** `searchable(…)` of this shape, made on first use (a shape is read by every search that reaches it). */
+  searchable?: Searchable[];
 }
+
+/** A property the search tests: its name, declared schema, and the schema its `$ref`s lead to. */
+type Searchable = [name: string, declared: Ptr, target: { value: Record<string, unknown>; pointer: string }];
 
 /** Properties of a schema object merged over `allOf` (and its refs), plus its variant lists. */
 /** Document → schema object → pointer → its shape. */
@@ -118,10 +123,29 @@ interface Walk {
   isKey: KeyTest;
   onPath: Set<unknown>;
   budget: number;
+  /**
+   * `isKey` per depth and property (its entry in a memoised shape): the deepening search (depth 0, 1, 2)
+   * reaches the same properties again, and a verdict depends only on the property (`KeyTest` reads its
+   * name, schemas and depth).
+   */
+  verdicts: Map<Ptr, boolean>[];
 }
 
-const sorted = (props: Map<string, Ptr>): [string, Ptr][] =>
-  [...props].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+/**
+ * The properties a search tests, in name order: an unresolved `$ref` is no property to search (its loader
+ * diagnostic says why); a readOnly one is response-only.
+ */
+function searchable(w: Walk, shape: Shape): Searchable[] {
+  if (shape.searchable !== undefined) return shape.searchable;
+  const out: Searchable[] = [];
+  for (const [name, p] of [...shape.props].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+    const t = resolve(w.memo, w.root, p.schema, p.pointer);
+    if (t !== undefined && t.value.readOnly !== true) out.push([name, p, t]);
+  }
+  // Shapes are memoised per document, so the list is too (shapeAt); a shape made for a non-object root is not.
+  shape.searchable = out;
+  return out;
+}
 
 /** `{ type: 'null' }` or a shapeless `{ type: [object, 'null'] }` (3.0 `nullable`): the "or null" of a variant list, no body shape. */
 function isNullOnly(s: Record<string, unknown> | undefined): boolean {
@@ -161,14 +185,16 @@ function probe(w: Walk, node: Ptr, prefix: string[], required: boolean, depth: n
   w.onPath.add(r.value);
   try {
     const shape = shapeAt(w.memo, w.root, r);
-    // An unresolved `$ref` is no property to search (its loader diagnostic says why); a readOnly one is response-only.
-    const props = sorted(shape.props).filter(([, p]) => {
-      const t = resolve(w.memo, w.root, p.schema, p.pointer);
-      return t !== undefined && t.value.readOnly !== true;
-    });
-    for (const [name, p] of props) {
-      const target = resolve(w.memo, w.root, p.schema, p.pointer)!;
-      if (!w.isKey(name, p.schema, target.value, { path: [...prefix, name], pointer: target.pointer })) continue;
+    const props = searchable(w, shape);
+    w.verdicts[prefix.length] ??= new Map();
+    const verdicts = w.verdicts[prefix.length] as Map<Ptr, boolean>;
+    for (const [name, p, target] of props) {
+      let isKey = verdicts.get(p);
+      if (isKey === undefined) {
+        isKey = w.isKey(name, p.schema, target.value, { path: [...prefix, name], pointer: target.pointer });
+        verdicts.set(p, isKey);
+      }
+      if (!isKey) continue;
       return {
         hits: [
           {
@@ -212,7 +238,7 @@ export function findKeyField(
   pointer: string,
   isKey: KeyTest,
 ): KeySearch | undefined {
-  const w: Walk = { memo, root, isKey, onPath: new Set(), budget: BUDGET };
+  const w: Walk = { memo, root, isKey, onPath: new Set(), budget: BUDGET, verdicts: [] };
   let best: KeySearch | undefined;
   for (let depth = 0; depth <= MAX_DEPTH && w.budget > 0; depth++) {
     const found = probe(w, { schema, pointer }, [], true, depth);

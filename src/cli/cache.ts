@@ -60,8 +60,11 @@ interface CacheRecord {
 
 const sha = (data: Buffer | string): string => createHash('sha256').update(data).digest('hex');
 
+/** The folder of idemgen's caches (generate's input cache, serve's analysis cache). */
+export const cacheDir = (cwd: string): string => join(cwd, 'node_modules', '.cache', 'idemgen');
+
 export function cacheFile(cwd: string, outDir: string): string {
-  return join(cwd, 'node_modules', '.cache', 'idemgen', `${sha(outDir).slice(0, 16)}.json`);
+  return join(cacheDir(cwd), `${sha(outDir).slice(0, 16)}.json`);
 }
 
 export function isUpToDate(file: string, fingerprint: string, outDir: string): boolean {

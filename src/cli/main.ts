@@ -213,6 +213,12 @@ function buildParser(
             default: true,
             describe: 'Create the store tables at start; --no-migrate only checks that they exist',
           })
+          .option('cache', {
+            type: 'boolean',
+            default: true,
+            describe:
+              'Reuse the tools derived from unchanged specs and config at the last start (--no-cache to analyse again)',
+          })
           .option('http', {
             type: 'number',
             describe: 'Serve MCP Streamable HTTP on this port (/mcp) instead of stdio',

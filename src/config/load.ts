@@ -2,7 +2,6 @@
 import { existsSync, readFileSync, writeFileSync, rmSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { parse as parseYaml } from 'yaml';
 import { ConfigError, diagnostic } from '../diagnostics/diagnostic.js';
 import { resolveConfig, type ResolvedConfig, type UserConfig } from './types.js';
 import { validateUserConfig, type ConfigExtensions } from './validate.js';
@@ -50,7 +49,7 @@ async function readUserConfig(file: string): Promise<unknown> {
   if (/\.(json|ya?ml)$/.test(file)) {
     const text = readFileSync(file, 'utf8');
     try {
-      return file.endsWith('.json') ? JSON.parse(text) : parseYaml(text);
+      return file.endsWith('.json') ? JSON.parse(text) : (await import('yaml')).parse(text);
     } catch (err) {
       fail(file, `Cannot parse ${basename(file)}: ${(err as Error).message}`);
     }

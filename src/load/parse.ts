@@ -1,4 +1,12 @@
-import { isAlias, isMap, isScalar, isSeq, parseDocument, type Document, type Node as YamlNode } from 'yaml';
+import { createRequire } from 'node:module';
+import type { Document, Node as YamlNode } from 'yaml';
+
+/** The `yaml` package, loaded on the first YAML input: a JSON spec never pays for it. */
+let yamlModule: typeof import('yaml') | undefined;
+const yaml = (): typeof import('yaml') => {
+  yamlModule ??= createRequire(import.meta.url)('yaml') as typeof import('yaml');
+  return yamlModule;
+};
 import { findJsonErrorOffset } from './json-error.js';
 import { JsonLocator } from './json-scan.js';
 
@@ -36,7 +44,7 @@ function parseJson(text: string): ParseResult {
 function parseYaml(text: string): ParseResult {
   let doc: Document;
   try {
-    doc = parseDocument(stripBom(text), YAML_OPTIONS);
+    doc = yaml().parseDocument(stripBom(text), YAML_OPTIONS);
   } catch (e) {
     // Pathological nesting can exhaust the parser's stack: still the user's input, not our bug.
     return { ok: false, code: 'invalid_yaml', message: (e as Error).message, offset: 0 };
@@ -64,13 +72,14 @@ export function makeOffsetLocator(text: string, syntax: Syntax): (segments: read
   return (segments) => {
     // Parsed again lazily: keeping every YAML AST alive would cost far more memory than re-parsing
     // the few files that actually get a diagnostic.
-    doc ??= parseDocument(stripBom(text), YAML_OPTIONS);
+    doc ??= yaml().parseDocument(stripBom(text), YAML_OPTIONS);
     const at = locateYamlOffset(doc, segments);
     return at === undefined ? undefined : at + bom;
   };
 }
 
 function locateYamlOffset(doc: Document, segments: readonly string[]): number | undefined {
+  const { isAlias, isMap, isScalar, isSeq } = yaml();
   let node = doc.contents as YamlNode | null;
   let found = node?.range?.[0];
   for (const seg of segments) {

@@ -5,7 +5,7 @@
  * (runtime/tools/auth.ts) and no tool schema asks for them. A scheme mapped to a caller's header
  * (`--upstream-header`, caller.ts) is each user's own and is not read from the environment.
  */
-import { authEnvName, securitySchemesOf } from '../ir/security-schemes.js';
+import { authEnvName } from '../ir/security-schemes.js';
 
 export interface ApiCredentials {
   /** Scheme name → credential, the tool runtime's `auth` option. */
@@ -15,16 +15,17 @@ export interface ApiCredentials {
   missing: string[];
 }
 
-const schemeNames = (root: unknown): string[] => Object.keys(securitySchemesOf(root)).sort();
-
-/** `perCaller`: schemes each HTTP caller supplies (caller.ts); the environment is not read for them. */
+/**
+ * `schemes`: the spec's security scheme names. `perCaller`: schemes each HTTP caller supplies (caller.ts);
+ * the environment is not read for them.
+ */
 export function apiCredentials(
-  roots: readonly unknown[],
+  schemes: readonly string[],
   env: NodeJS.ProcessEnv = process.env,
   perCaller: readonly string[] = [],
 ): ApiCredentials {
   const out: ApiCredentials = { auth: {}, used: [], missing: [] };
-  for (const name of new Set(roots.flatMap(schemeNames))) {
+  for (const name of [...new Set(schemes)].sort()) {
     if (perCaller.includes(name)) continue;
     const value = env[authEnvName(name)];
     if (value === undefined || value === '') out.missing.push(name);

@@ -1,7 +1,7 @@
 /**
- * `idemgen serve`'s tools: specs loaded and classified in memory, narrowed by the selection, turned into
- * bindings (the handlers artifact's `bindingOf`, without the strict OpenAI form) and one tool runtime per API
- * (each has its own base URL and credentials), combined behind one name index for MCP.
+ * `idemgen serve`'s tools from a plan: specs loaded and classified in memory, narrowed by the selection,
+ * turned into bindings (the handlers artifact's `bindingOf`, without the strict OpenAI form): the
+ * `ServeAnalysis` the serve cache stores. tools.ts builds the runtime from it.
  */
 import type { ResolvedConfig, ToolSelection } from '../config/types.js';
 import { bindingOf } from '../emit/handlers/bindings.js';
@@ -11,41 +11,14 @@ import { buildToolSpec } from '../emit/tools/tool-spec.js';
 import { targetNames } from '../emit/tool-model.js';
 import type { ApiPlan, Plan } from '../classify/types.js';
 import type { McpToolRuntime } from '../runtime/mcp/register.js';
-import type { DedupStore } from '../runtime/store/types.js';
-import { createToolRuntime } from '../runtime/tools/runtime.js';
 import type { ToolBinding } from '../runtime/tools/types.js';
 import { securitySchemesOf } from '../ir/security-schemes.js';
-import { apiCredentials } from './api-auth.js';
-import { callerAuth } from './caller.js';
+import { type ServeAnalysis, type ServeApi, type ServeRuntimeSettings, serveRuntimeOf } from './tools.js';
 
-export interface ServeRuntimeOptions {
+export interface ServeRuntimeOptions extends Omit<ServeRuntimeSettings, 'sagaTable'> {
   plan: Plan;
   config: ResolvedConfig;
   select: ToolSelection;
-  store: DedupStore;
-  baseUrl?: string;
-  env: NodeJS.ProcessEnv;
-  fetch?: typeof fetch;
-  /** Schemes whose credential comes from each HTTP caller (caller.ts), never from the environment. */
-  perCallerSchemes?: readonly string[];
-}
-
-export interface ServeApi {
-  id: string;
-  baseUrl: string;
-  tools: number;
-  auth: { used: string[]; missing: string[] };
-}
-
-/** Usage problems found while building (no base URL, clashing names): the command prints them, exit 2. */
-export class ServeSetupError extends Error {}
-
-function baseUrlOf(servers: readonly string[], given: string | undefined, id: string): string {
-  if (given !== undefined) return given;
-  const absolute = servers.find((s) => /^https?:\/\//i.test(s));
-  if (absolute === undefined)
-    throw new ServeSetupError(`${id}: the spec names no absolute http(s) server; pass --base-url`);
-  return absolute;
 }
 
 /**
@@ -65,61 +38,20 @@ function serveBindings(apiPlan: ApiPlan, config: ResolvedConfig): ToolBinding[] 
   return out;
 }
 
-export function buildServeRuntime(opts: ServeRuntimeOptions): { runtime: McpToolRuntime; apis: ServeApi[] } {
-  const owners = new Map<string, ReturnType<typeof createToolRuntime>>();
-  const all: ToolBinding[] = [];
-  const apis: ServeApi[] = [];
-  const perCaller = opts.perCallerSchemes ?? [];
-  const schemes = new Set(opts.plan.apis.flatMap((a) => Object.keys(securitySchemesOf(a.api.root))));
-  const unknown = perCaller.filter((s) => !schemes.has(s));
-  if (unknown.length > 0)
-    throw new ServeSetupError(
-      `--upstream-header names no security scheme of the specs: ${unknown.join(', ')} (the specs have: ${[...schemes].sort().join(', ') || 'none'})`,
-    );
-  for (const apiPlan of opts.plan.apis) {
-    const bindings = serveBindings(selectApi(apiPlan, opts.select), opts.config);
-    if (bindings.length === 0) continue;
-    const baseUrl = baseUrlOf(apiPlan.api.servers, opts.baseUrl, apiPlan.api.id);
-    const creds = apiCredentials([apiPlan.api.root], opts.env, perCaller);
-    const runtime = createToolRuntime({
-      bindings,
-      baseUrl,
-      store: opts.store,
-      sagaTable: opts.config.sql.sagaTable,
-      auth: callerAuth(creds.auth, perCaller),
-      ...(opts.fetch ? { fetch: opts.fetch } : {}),
-    });
-    for (const b of bindings) {
-      if (owners.has(b.names.mcp))
-        throw new ServeSetupError(
-          `two specs both have a tool named ${b.names.mcp}; serve them separately or narrow with --exclude`,
-        );
-      owners.set(b.names.mcp, runtime);
-      all.push(b);
-    }
-    apis.push({
+/** What serve holds of the plan: per API the selected bindings, servers and scheme names (tools.ts). */
+export function serveAnalysis(plan: Plan, config: ResolvedConfig, select: ToolSelection): ServeAnalysis {
+  return {
+    apis: plan.apis.map((apiPlan) => ({
       id: apiPlan.api.id,
-      baseUrl,
-      tools: bindings.length,
-      auth: { used: creds.used, missing: creds.missing },
-    });
-  }
-  const runtime: McpToolRuntime = {
-    list: () => all,
-    call: async (name, args, ctx) => {
-      const owner = owners.get(name);
-      if (owner === undefined)
-        return {
-          ok: false,
-          error: {
-            code: 'unknown_tool',
-            executed: 'no',
-            retry_same_key: true,
-            message: `There is no tool named ${JSON.stringify(name)}.`,
-          },
-        };
-      return owner.call(name, args, ctx);
-    },
+      servers: [...apiPlan.api.servers],
+      schemes: Object.keys(securitySchemesOf(apiPlan.api.root)).sort(),
+      bindings: serveBindings(selectApi(apiPlan, select), config),
+    })),
   };
-  return { runtime, apis };
+}
+
+/** The plan's tools as one MCP runtime (`serveAnalysis` then `serveRuntimeOf`). */
+export function buildServeRuntime(opts: ServeRuntimeOptions): { runtime: McpToolRuntime; apis: ServeApi[] } {
+  const { plan, config, select, ...settings } = opts;
+  return serveRuntimeOf(serveAnalysis(plan, config, select), { ...settings, sagaTable: config.sql.sagaTable });
 }

@@ -6,9 +6,15 @@
  * migrated store is a no-op), then probed. With `--no-migrate` only the probe runs, and a missing table stops
  * the start with one line that names it.
  */
-import type { ResolvedConfig } from '../config/types.js';
-import { renderStoreMigration } from '../emit/sql/index.js';
-import { checkStoreTables, migrateStore, type StoreTablesDdl } from '../runtime/store/migrate.js';
+import { createHash } from 'node:crypto';
+import { mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Dialect, ResolvedConfig } from '../config/types.js';
+import { cacheDir } from '../cli/cache.js';
+import { listFiles } from '../cli/output-dir.js';
+import { VERSION } from '../cli/version.js';
+import { checkStoreTables, migrateStore } from '../runtime/store/migrate.js';
 import { openStore } from '../runtime/store/open.js';
 import type { DedupStore } from '../runtime/store/types.js';
 
@@ -20,22 +26,65 @@ export interface ServeStore {
   label: string;
 }
 
+const sha = (data: string): string => createHash('sha256').update(data).digest('hex');
+
+/** The SQL dialect whose tables a store URL needs; none for Redis/Valkey and `memory:`. */
+function dialectOf(url: string): Dialect | undefined {
+  if (url.startsWith('sqlite:')) return 'sqlite';
+  if (/^postgres(ql)?:\/\//.test(url)) return 'postgres';
+  if (/^(mysql|mariadb):\/\//.test(url)) return 'mysql';
+  return undefined;
+}
+
+/** What the rendered DDL depends on besides its inputs: the SQL emitter's code and templates (size + mtime). */
+function rendererStamp(): string {
+  const parts: string[] = [VERSION];
+  for (const rel of ['../emit/sql/', '../../templates/sql/']) {
+    const dir = fileURLToPath(new URL(rel, import.meta.url));
+    for (const f of listFiles(dir)) {
+      const st = statSync(join(dir, f));
+      parts.push(`${rel}${f}:${st.size}:${st.mtimeMs}`);
+    }
+  }
+  return parts.join('\n');
+}
+
 /**
- * The dedup and saga tables' DDL in every dialect, with the config's names (`?table=` etc. override them).
- * Rendered on first read: `migrateStore` reads only the store's own dialect.
+ * The dedup and saga tables' DDL for one dialect, with the config's names (`?table=` etc. override them).
+ * Rendered by the generator's SQL emitter (Handlebars templates) once, then kept in the cache folder under
+ * a key of the dialect, names and emitter, so a later start creates its tables without loading the emitter.
+ * An entry whose text does not match its recorded hash is rendered again.
  */
-function storeTablesDdl(sql: ResolvedConfig['sql']): StoreTablesDdl {
-  return {
-    get sqlite() {
-      return renderStoreMigration('sqlite', { ...sql, schema: undefined }, { saga: true }).up;
-    },
-    get postgres() {
-      return renderStoreMigration('postgres', sql, { saga: true }).up;
-    },
-    get mysql() {
-      return renderStoreMigration('mysql', sql, { saga: true }).up;
-    },
-  };
+async function storeTablesDdl(
+  dialect: Dialect,
+  sql: ResolvedConfig['sql'],
+  cwd: string,
+  useCache: boolean,
+): Promise<string> {
+  const names = dialect === 'sqlite' ? { ...sql, schema: undefined } : sql;
+  if (!useCache) {
+    const { renderStoreMigration } = await import('../emit/sql/index.js');
+    return renderStoreMigration(dialect, names, { saga: true }).up;
+  }
+  const key = sha(JSON.stringify({ dialect, names, stamp: rendererStamp() }));
+  const file = join(cacheDir(cwd), `store-ddl-${key.slice(0, 16)}.json`);
+  try {
+    const cached = JSON.parse(readFileSync(file, 'utf8')) as { key?: unknown; sha?: unknown; ddl?: unknown };
+    if (cached.key === key && typeof cached.ddl === 'string' && cached.sha === sha(cached.ddl)) return cached.ddl;
+  } catch {
+    // no entry yet, or an unreadable one: render below
+  }
+  const { renderStoreMigration } = await import('../emit/sql/index.js');
+  const ddl = renderStoreMigration(dialect, names, { saga: true }).up;
+  const tmp = `${file}.${process.pid}.tmp`;
+  try {
+    mkdirSync(cacheDir(cwd), { recursive: true });
+    writeFileSync(tmp, JSON.stringify({ key, sha: sha(ddl), ddl }));
+    renameSync(tmp, file);
+  } catch {
+    rmSync(tmp, { force: true });
+  }
+  return ddl;
 }
 
 /**
@@ -82,10 +131,15 @@ export async function openServeStore(
   url: string | undefined,
   cwd: string,
   sql: ResolvedConfig['sql'],
-  opts: { migrate?: boolean } = {},
+  /** `cache: false` (`--no-cache`): render the DDL now instead of reading the cached text. */
+  opts: { migrate?: boolean; cache?: boolean } = {},
 ): Promise<ServeStore> {
   const spec = withConfigNames(absolute(url ?? `sqlite:${DEFAULT_SERVE_STORE}`, cwd), sql);
-  if (opts.migrate !== false) await migrateStore(spec, storeTablesDdl(tablesOf(spec, sql)), cwd);
+  const dialect = dialectOf(spec);
+  if (opts.migrate !== false && dialect !== undefined) {
+    const ddl = await storeTablesDdl(dialect, tablesOf(spec, sql), cwd, opts.cache !== false);
+    await migrateStore(spec, { sqlite: '', postgres: '', mysql: '', [dialect]: ddl }, cwd);
+  }
   const store = await openStore(spec);
   try {
     await checkStoreTables(store, sql.sagaTable);

@@ -35,8 +35,12 @@ function staticImports(...entries: string[]): Set<string> {
 
 describe('serve start-up', () => {
   it('the stdio path loads no emit pipeline, HTTP, OAuth or code-mode module', () => {
-    // The command, and what it always imports when it runs: the analysis (load, IR, classify).
-    const loaded = staticImports(join(ROOT, 'src/cli/commands/serve.ts'), join(ROOT, 'src/analyze.ts'));
+    // The command, and what it imports when the serve cache misses: the analysis (load, IR, classify, bindings).
+    const loaded = staticImports(
+      join(ROOT, 'src/cli/commands/serve.ts'),
+      join(ROOT, 'src/analyze.ts'),
+      join(ROOT, 'src/serve/runtime.ts'),
+    );
     // The walk sees the path's real modules (it would be empty if the pattern broke).
     for (const needed of ['src/classify/index.ts', 'src/serve/runtime.ts', '@modelcontextprotocol/sdk'])
       expect(loaded).toContain(needed);
@@ -48,8 +52,23 @@ describe('serve start-up', () => {
       'src/serve/code/sandbox.ts',
       'jose',
       '@hono/node-server',
+      'handlebars',
+      'yaml',
     ])
       expect(loaded).not.toContain(heavy);
+  });
+
+  it('a start served from the cache loads no analysis, no emitter and no SQL templates', () => {
+    const loaded = staticImports(join(ROOT, 'src/cli/commands/serve.ts'));
+    for (const needed of ['src/serve/tools.ts', 'src/serve/cache.ts', 'src/runtime/tools/runtime.ts'])
+      expect(loaded).toContain(needed);
+    // Allowed: the artifact registry's one-line descriptors (config validation) and the auth variable names.
+    const light = /^src\/emit\/(registry|(\w+\/)?artifact)\.ts$|^src\/ir\/security-schemes\.ts$/;
+    const analysis = [...loaded].filter(
+      (f) => /^src\/(load|ir|classify|emit)\/|^src\/analyze\.ts$/.test(f) && !light.test(f),
+    );
+    expect(analysis).toEqual([]);
+    for (const heavy of ['handlebars', 'yaml', '@opentelemetry/api']) expect(loaded).not.toContain(heavy);
   });
 
   describe('on Stripe', () => {

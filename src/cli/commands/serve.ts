@@ -6,16 +6,20 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { KEY_INSTRUCTIONS } from '../../runtime/mcp/compact.js';
-import { registerToolRuntime } from '../../runtime/mcp/register.js';
+import {
+  listedToolsOf,
+  registerListedToolRuntime,
+  type RegisterToolRuntimeOptions,
+} from '../../runtime/mcp/register.js';
 import type { ToolSelection } from '../../config/types.js';
 import { parseTokens, isLoopbackHost, type TokenEntry } from '../../serve/http-guard.js';
 import type { HttpCaller } from '../../serve/http.js';
 import type { UpstreamOptions } from '../../serve/caller.js';
 import type { OAuthSettings } from '../../serve/oauth.js';
 import type { ResolvedConfig } from '../../config/types.js';
-import { explainEmptySelection } from '../../emit/select.js';
 import { terminalText } from '../../escape/index.js';
-import { buildServeRuntime, ServeSetupError } from '../../serve/runtime.js';
+import { readServeCache, serveCacheFile, serveCacheKey, writeServeCache } from '../../serve/cache.js';
+import { type ServeAnalysis, ServeSetupError, serveRuntimeOf } from '../../serve/tools.js';
 import { openServeStore } from '../../serve/store.js';
 import { resolveRun, reportInputDiagnostics, type CliContext, type CommonArgs } from '../context.js';
 import { VERSION } from '../version.js';
@@ -41,6 +45,8 @@ export interface ServeArgs extends CommonArgs {
   authWriteScope?: string;
   authSubjectClaim?: string;
   upstreamHeader?: string[];
+  /** false (`--no-cache`): analyse the specs (and render the store DDL) even when the cache has them; store nothing. */
+  cache?: boolean;
 }
 
 /**
@@ -95,6 +101,58 @@ function serverArguments(pairs: readonly string[]): Record<string, string> {
     out[pair.slice(0, eq)] = pair.slice(eq + 1);
   }
   return out;
+}
+
+/**
+ * The specs' tools: from the serve cache (serve/cache.ts) when it holds this input, config and selection,
+ * else load → IR → classify → bindings, stored for the next start. The analysis modules (and the emitters
+ * the bindings come from) load only on that path. A start with no tools to serve stops here and stores nothing.
+ */
+async function analysisOf(
+  ctx: CliContext,
+  args: ServeArgs,
+  config: ResolvedConfig,
+  inputs: string[],
+  select: ToolSelection,
+  listing: RegisterToolRuntimeOptions | undefined,
+): Promise<ServeAnalysis> {
+  const useCache = args.cache !== false;
+  const file = serveCacheFile(ctx.cwd, inputs);
+  // What the listing depends on besides the bindings: the hidden argument names and the key source.
+  const listedAs = listing && {
+    hidden: Object.keys(listing.serverArguments ?? {}).sort(),
+    keySource: listing.keySource,
+    compact: listing.compact,
+  };
+  const key = useCache ? serveCacheKey(inputs, config, { select, listedAs }) : '';
+  const cached = useCache ? readServeCache(file, key) : undefined;
+  if (cached !== undefined && (listing === undefined || Array.isArray(cached.listing))) {
+    ctx.logger.verbose('idemgen serve: tools from the serve cache (inputs, config and idemgen unchanged)');
+    return cached;
+  }
+  const { analyze } = await import('../../analyze.js');
+  const { serveAnalysis } = await import('../../serve/runtime.js');
+  const result = await analyze(inputs, config, ctx.cwd);
+  reportInputDiagnostics(ctx, { ...result, diagnostics: result.diagnostics.filter((d) => d.severity === 'error') });
+  const analysis: ServeAnalysis = serveAnalysis(result.plan, config, select);
+  if (analysis.apis.every((a) => a.bindings.length === 0)) {
+    const { explainEmptySelection } = await import('../../emit/select.js');
+    throw new ServeSetupError(`no tools to serve: ${terminalText(explainEmptySelection(result.plan, select))}`);
+  }
+  if (listing !== undefined)
+    analysis.listing = listedToolsOf(
+      analysis.apis.flatMap((a) => a.bindings),
+      listing,
+    );
+  if (useCache)
+    writeServeCache(
+      file,
+      key,
+      analysis,
+      result.docs.flatMap((d) => d.parts),
+      ctx.cwd,
+    );
+  return analysis;
 }
 
 /** Resolves on the first of the given events: the server's lifetime. */
@@ -158,9 +216,11 @@ async function serve(ctx: CliContext, args: ServeArgs): Promise<number> {
   }
 
   const fixed = serverArguments(args.arg ?? []);
-  const { analyze } = await import('../../analyze.js');
-  const analysis = await analyze(inputs, config, ctx.cwd);
-  reportInputDiagnostics(ctx, { ...analysis, diagnostics: analysis.diagnostics.filter((d) => d.severity === 'error') });
+  const keySource = args.keySource ?? config.tools.keySource;
+  // One tool per operation, listed the same to every caller: the listing is worth keeping with the analysis.
+  const listing: RegisterToolRuntimeOptions | undefined =
+    args.code || args.dynamic ? undefined : { serverArguments: fixed, keySource, compact: true };
+  const analysis = await analysisOf(ctx, args, config, inputs, select, listing);
   if (args.http === undefined && (tokens.length > 0 || oauth !== undefined || upstream !== undefined))
     ctx.logger.info(
       'idemgen serve: tokens, OAuth and --upstream-header apply to --http only; over stdio the client process is the one principal.',
@@ -169,24 +229,21 @@ async function serve(ctx: CliContext, args: ServeArgs): Promise<number> {
   // Both store tables exist before the first call (or, with --no-migrate, the start stops naming the missing one).
   const { store, label } = await openServeStore(args.store, ctx.cwd, config.sql, {
     migrate: args.migrate,
+    cache: args.cache,
   }).catch((err: unknown) => {
     throw new ServeSetupError(
       `cannot open the dedup store ${args.store ?? '(default)'}: ${err instanceof Error ? err.message : String(err)}`,
     );
   });
   try {
-    const { runtime, apis } = buildServeRuntime({
-      plan: analysis.plan,
-      config,
-      select,
+    const { runtime, apis } = serveRuntimeOf(analysis, {
       store,
+      sagaTable: config.sql.sagaTable,
       baseUrl: args.baseUrl,
       env: process.env,
       perCallerSchemes: Object.keys(upstream?.headers ?? {}),
     });
     const total = apis.reduce((n, a) => n + a.tools, 0);
-    if (total === 0)
-      throw new ServeSetupError(`no tools to serve: ${terminalText(explainEmptySelection(analysis.plan, select))}`);
     for (const a of apis) {
       const missing =
         a.auth.missing.length > 0
@@ -194,7 +251,6 @@ async function serve(ctx: CliContext, args: ServeArgs): Promise<number> {
           : '';
       ctx.logger.info(`idemgen serve: ${a.id}: ${a.tools} tools → ${a.baseUrl}${missing}`);
     }
-    const keySource = args.keySource ?? config.tools.keySource;
     const callers = args.http === undefined ? undefined : await import('../../serve/caller.js');
     const makeServer = (caller?: HttpCaller): McpServer => {
       // The key's retry rule is stated once here; each listed key property carries a one-line summary.
@@ -213,13 +269,18 @@ async function serve(ctx: CliContext, args: ServeArgs): Promise<number> {
             });
       if (code) code.registerCodeMode(server, view.runtime, { runtime: view.runtime, serverArguments: fixed });
       else
-        registerToolRuntime(server, view.runtime, {
-          dynamic: args.dynamic === true,
-          serverArguments: fixed,
-          keySource,
-          compact: true,
-          ...(view.listed ? { listed: view.listed } : {}),
-        });
+        registerListedToolRuntime(
+          server,
+          view.runtime,
+          {
+            dynamic: args.dynamic === true,
+            serverArguments: fixed,
+            keySource,
+            compact: true,
+            ...(view.listed ? { listed: view.listed } : {}),
+          },
+          analysis.listing,
+        );
       return server;
     };
     const keyed = keySource === 'intent' ? ", writes keyed by the host's _meta intent" : '';

@@ -133,9 +133,25 @@ function recorderCheck(otel: Api): () => boolean {
   };
 }
 
-/** `enabled: false` (or no `@opentelemetry/api`) → a pass-through that allocates nothing per call. */
+/**
+ * `enabled: false` (or no `@opentelemetry/api`) → a pass-through that allocates nothing per call. The API
+ * package loads on the first call, not here: a server that builds hundreds of tool runtimes at start-up
+ * (`idemgen serve`) answers `tools/list` without it.
+ */
 export function createTelemetry(enabled = true): Telemetry {
-  const otel = enabled ? loadApi() : null;
+  if (!enabled) return OFF;
+  let ready: Telemetry | undefined;
+  const get = (): Telemetry => {
+    ready ??= withApi(loadApi());
+    return ready;
+  };
+  return {
+    observe: (call, body) => get().observe(call, body),
+    answered: (call, from, argsHash) => get().answered(call, from, argsHash),
+  };
+}
+
+function withApi(otel: Api | null): Telemetry {
   if (!otel) return OFF;
   const api: Api = otel;
   const recording = recorderCheck(otel);

@@ -21,7 +21,7 @@ import { DESCRIBE_TOOL, INVOKE_TOOL, SEARCH_TOOL, describeTool, metaTools, searc
 import { hostIntent, INTENT_REQUIRED, type HostIntent, type McpKeySource } from './intent.js';
 import { compactListedTool } from './compact.js';
 import { outcomeToResult } from './outcome.js';
-import { listedTool } from './tool-meta.js';
+import { listedTool, type ListedTool } from './tool-meta.js';
 import { defaultScope, ScopeUnknownError } from './with-idempotency.js';
 
 /** What registration needs of a tool runtime (`createToolRuntime` returns one). */
@@ -77,10 +77,42 @@ function fail(code: string, message: string): CallToolResult {
 const asRecord = (value: unknown): Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
 
+/** The hidden arguments of a binding: the server's own, and under `keySource: 'intent'` the key. */
+function hiddenOf(options: RegisterToolRuntimeOptions): (b: ToolBinding) => ReadonlySet<string> {
+  const fixed = new Set(Object.keys(options.serverArguments ?? {}));
+  return (b) =>
+    options.keySource === 'intent' && b.keyProperty !== undefined ? new Set([...fixed, b.keyProperty]) : fixed;
+}
+
+/** One listed tool per binding as `tools/list` shows it under these options (without `dynamic`). */
+export function listedToolsOf(
+  bindings: readonly ToolBinding[],
+  options: RegisterToolRuntimeOptions = {},
+): ListedTool[] {
+  const hidden = hiddenOf(options);
+  return bindings.map((b) =>
+    options.compact ? compactListedTool(listedTool(b, hidden(b)), b) : listedTool(b, hidden(b)),
+  );
+}
+
 export function registerToolRuntime(
   server: McpServer | Server,
   runtime: McpToolRuntime,
   options: RegisterToolRuntimeOptions = {},
+): void {
+  registerListedToolRuntime(server, runtime, options);
+}
+
+/**
+ * `registerToolRuntime` with the per-operation listing given when the caller already holds it
+ * (`idemgen serve`'s cache): what `listedToolsOf(runtime.list(), options)` returns for these options.
+ * Not used with `dynamic` or `listed`. Internal: not part of `@idemgen/runtime/mcp`.
+ */
+export function registerListedToolRuntime(
+  server: McpServer | Server,
+  runtime: McpToolRuntime,
+  options: RegisterToolRuntimeOptions = {},
+  listing?: readonly ListedTool[],
 ): void {
   const bindings = runtime.list();
   const byName = new Map(bindings.map((b) => [b.names.mcp, b]));
@@ -88,15 +120,16 @@ export function registerToolRuntime(
   const fixed = new Set(Object.keys(fixedValues));
   const intentOnly = options.keySource === 'intent';
   // Under `intent` the model never sees the key argument: the host's intent is the one source.
-  const hidden = (b: ToolBinding): ReadonlySet<string> =>
-    intentOnly && b.keyProperty !== undefined ? new Set([...fixed, b.keyProperty]) : fixed;
+  const hidden = hiddenOf(options);
   const meta = metaTools().map((t) =>
     intentOnly && t.name === INVOKE_TOOL ? { ...t, description: INVOKE_BY_INTENT } : t,
   );
   const shown = options.listed === undefined ? bindings : bindings.filter(options.listed);
   const listed = options.dynamic
     ? meta
-    : shown.map((b) => (options.compact ? compactListedTool(listedTool(b, hidden(b)), b) : listedTool(b, hidden(b))));
+    : options.listed === undefined && listing !== undefined
+      ? listing
+      : listedToolsOf(shown, options);
   const low = lowLevel(server);
   low.registerCapabilities({ tools: {} });
   low.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: listed as never }));

@@ -1,0 +1,120 @@
+/**
+ * The tools `idemgen serve` holds once the specs are analysed (`ServeAnalysis`: per API its tool bindings,
+ * servers and security scheme names: plain JSON, so the serve cache (cache.ts) can store it) and the runtime
+ * built from them. Kept apart from runtime.ts, which derives the analysis from a plan: a start served from
+ * the cache loads neither the analysis nor the emitters.
+ */
+import type { McpToolRuntime } from '../runtime/mcp/register.js';
+import type { ListedTool } from '../runtime/mcp/tool-meta.js';
+import type { DedupStore } from '../runtime/store/types.js';
+import { createToolRuntime } from '../runtime/tools/runtime.js';
+import type { ToolBinding } from '../runtime/tools/types.js';
+import { apiCredentials } from './api-auth.js';
+import { callerAuth } from './caller.js';
+
+/** Usage problems found while building (no base URL, clashing names): the command prints them, exit 2. */
+export class ServeSetupError extends Error {}
+
+/** One API as serve uses it: no document, no plan. */
+interface ServeApiAnalysis {
+  id: string;
+  servers: string[];
+  /** Its security schemes' names (the credentials read from the environment). */
+  schemes: string[];
+  /** The selected operations' bindings, in plan order; may be empty (the API still names schemes). */
+  bindings: ToolBinding[];
+}
+
+export interface ServeAnalysis {
+  apis: ServeApiAnalysis[];
+  /** `tools/list`'s per-operation answer for every caller, when serve lists one tool per operation. */
+  listing?: ListedTool[];
+}
+
+export interface ServeRuntimeSettings {
+  store: DedupStore;
+  sagaTable: string;
+  baseUrl?: string;
+  env: NodeJS.ProcessEnv;
+  fetch?: typeof fetch;
+  /** Schemes whose credential comes from each HTTP caller (caller.ts), never from the environment. */
+  perCallerSchemes?: readonly string[];
+}
+
+export interface ServeApi {
+  id: string;
+  baseUrl: string;
+  tools: number;
+  auth: { used: string[]; missing: string[] };
+}
+
+function baseUrlOf(servers: readonly string[], given: string | undefined, id: string): string {
+  if (given !== undefined) return given;
+  const absolute = servers.find((s) => /^https?:\/\//i.test(s));
+  if (absolute === undefined)
+    throw new ServeSetupError(`${id}: the spec names no absolute http(s) server; pass --base-url`);
+  return absolute;
+}
+
+/** One tool runtime per API (its own base URL and credentials) behind one name index for MCP. */
+export function serveRuntimeOf(
+  analysis: ServeAnalysis,
+  opts: ServeRuntimeSettings,
+): { runtime: McpToolRuntime; apis: ServeApi[] } {
+  const owners = new Map<string, ReturnType<typeof createToolRuntime>>();
+  const all: ToolBinding[] = [];
+  const apis: ServeApi[] = [];
+  const perCaller = opts.perCallerSchemes ?? [];
+  const schemes = new Set(analysis.apis.flatMap((a) => a.schemes));
+  const unknown = perCaller.filter((s) => !schemes.has(s));
+  if (unknown.length > 0)
+    throw new ServeSetupError(
+      `--upstream-header names no security scheme of the specs: ${unknown.join(', ')} (the specs have: ${[...schemes].sort().join(', ') || 'none'})`,
+    );
+  for (const api of analysis.apis) {
+    const { bindings } = api;
+    if (bindings.length === 0) continue;
+    const baseUrl = baseUrlOf(api.servers, opts.baseUrl, api.id);
+    const creds = apiCredentials(api.schemes, opts.env, perCaller);
+    const runtime = createToolRuntime({
+      bindings,
+      baseUrl,
+      store: opts.store,
+      sagaTable: opts.sagaTable,
+      auth: callerAuth(creds.auth, perCaller),
+      ...(opts.fetch ? { fetch: opts.fetch } : {}),
+    });
+    for (const b of bindings) {
+      if (owners.has(b.names.mcp))
+        throw new ServeSetupError(
+          `two specs both have a tool named ${b.names.mcp}; serve them separately or narrow with --exclude`,
+        );
+      owners.set(b.names.mcp, runtime);
+      all.push(b);
+    }
+    apis.push({
+      id: api.id,
+      baseUrl,
+      tools: bindings.length,
+      auth: { used: creds.used, missing: creds.missing },
+    });
+  }
+  const runtime: McpToolRuntime = {
+    list: () => all,
+    call: async (name, args, ctx) => {
+      const owner = owners.get(name);
+      if (owner === undefined)
+        return {
+          ok: false,
+          error: {
+            code: 'unknown_tool',
+            executed: 'no',
+            retry_same_key: true,
+            message: `There is no tool named ${JSON.stringify(name)}.`,
+          },
+        };
+      return owner.call(name, args, ctx);
+    },
+  };
+  return { runtime, apis };
+}

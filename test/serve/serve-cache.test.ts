@@ -1,0 +1,177 @@
+/**
+ * The serve cache (src/serve/cache.ts): a restart on unchanged specs and config lists the same tools
+ * without analysing again, and nothing stale is ever served: a changed spec, a changed config value, a
+ * changed file a `$ref` bundled in, or an unreadable entry each lead to a fresh analysis (and a rewritten
+ * entry). The end-to-end cases run the CLI from source over stdio in a scratch folder of their own.
+ */
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { describe, expect, it } from 'vitest';
+import { resolveConfig } from '../../src/config/types.js';
+import { readServeCache, serveCacheKey, writeServeCache } from '../../src/serve/cache.js';
+import type { ServeAnalysis } from '../../src/serve/tools.js';
+import { ROOT } from '../helpers/cli.js';
+import { SHOP_SPEC } from './shop-spec.js';
+
+const TSX = pathToFileURL(join(ROOT, 'node_modules/tsx/dist/loader.mjs')).href;
+const CLI = join(ROOT, 'test/helpers/idemgen-src.ts');
+
+/** One `idemgen serve` start in `dir`: the listed tool names and whether the tools came from the cache. */
+async function start(
+  dir: string,
+  extra: string[] = [],
+): Promise<{ names: string[]; cached: boolean; listing: string }> {
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [
+      '--import',
+      TSX,
+      CLI,
+      '--verbose',
+      'serve',
+      'shop.json',
+      '--store',
+      `sqlite:${join(dir, 'dedup.sqlite')}`,
+      ...extra,
+    ],
+    cwd: dir,
+    env: { PATH: process.env.PATH ?? '', CI: 'true' },
+    stderr: 'pipe',
+  });
+  let err = '';
+  transport.stderr?.on('data', (chunk: Buffer) => {
+    err += chunk.toString();
+  });
+  const client = new Client({ name: 'serve-cache-test', version: '1.0.0' });
+  try {
+    await client.connect(transport);
+    const { tools } = await client.listTools();
+    return {
+      names: tools.map((t) => t.name).sort(),
+      cached: err.includes('tools from the serve cache'),
+      listing: JSON.stringify(tools),
+    };
+  } finally {
+    await client.close();
+  }
+}
+
+const entries = (dir: string): string[] =>
+  readdirSync(join(dir, 'node_modules/.cache/idemgen')).filter((f) => f.startsWith('serve-'));
+
+function scratch(spec: object = SHOP_SPEC): string {
+  const dir = mkdtempSync(join(tmpdir(), 'idemgen-serve-cache-'));
+  writeFileSync(join(dir, 'shop.json'), JSON.stringify(spec));
+  return dir;
+}
+
+const withOperation = (spec: typeof SHOP_SPEC) => ({
+  ...spec,
+  paths: {
+    ...spec.paths,
+    '/returns': {
+      get: { operationId: 'listReturns', summary: 'Returns', responses: { '200': { description: 'ok' } } },
+    },
+  },
+});
+
+describe('serve cache, end to end', () => {
+  it('reuses an unchanged analysis, and a changed spec or config value is analysed again', async () => {
+    const dir = scratch();
+    const first = await start(dir);
+    expect(first.cached).toBe(false);
+    expect(first.names).toHaveLength(3);
+    expect(entries(dir)).toHaveLength(1);
+
+    // The cached start lists exactly what the first one did (schemas, descriptions, annotations, order).
+    const again = await start(dir);
+    expect(again).toEqual({ ...first, cached: true });
+
+    writeFileSync(join(dir, 'shop.json'), JSON.stringify(withOperation(SHOP_SPEC)));
+    const changed = await start(dir);
+    expect(changed.cached).toBe(false);
+    expect(changed.names).toHaveLength(4);
+    expect(changed.names.some((n) => /returns/i.test(n))).toBe(true);
+
+    writeFileSync(join(dir, 'idemgen.config.json'), JSON.stringify({ select: { exclude: ['GET /returns'] } }));
+    const configured = await start(dir);
+    expect(configured.cached).toBe(false);
+    expect(configured.names).toEqual(first.names);
+    expect(configured.listing).toBe(first.listing);
+    // Still one entry for this input: a new key overwrites it.
+    expect(entries(dir)).toHaveLength(1);
+
+    // --no-cache analyses even when the entry matches.
+    expect((await start(dir, ['--no-cache'])).cached).toBe(false);
+  }, 120_000);
+
+  it('an unreadable entry is ignored and rewritten', async () => {
+    const dir = scratch();
+    const first = await start(dir);
+    const [entry] = entries(dir);
+    const file = join(dir, 'node_modules/.cache/idemgen', entry as string);
+    writeFileSync(file, readFileSync(file, 'utf8').slice(0, 100));
+    const damaged = await start(dir);
+    expect(damaged).toEqual(first);
+    expect(() => JSON.parse(readFileSync(file, 'utf8'))).not.toThrow();
+    expect((await start(dir)).cached).toBe(true);
+  }, 120_000);
+
+  it('a store DDL entry whose text does not match its hash is rendered again (a fresh store still gets its tables)', async () => {
+    const dir = scratch();
+    await start(dir);
+    const cacheFolder = join(dir, 'node_modules/.cache/idemgen');
+    const ddlEntry = readdirSync(cacheFolder).find((f) => f.startsWith('store-ddl-'));
+    expect(ddlEntry).toBeDefined();
+    const file = join(cacheFolder, ddlEntry as string);
+    const entry = JSON.parse(readFileSync(file, 'utf8')) as { ddl: string };
+    writeFileSync(file, JSON.stringify({ ...entry, ddl: 'SELECT 1;' }));
+    rmSync(join(dir, 'dedup.sqlite'));
+    // Had `SELECT 1;` been run instead, the start would stop on the missing dedup table.
+    expect((await start(dir)).names).toHaveLength(3);
+    expect((JSON.parse(readFileSync(file, 'utf8')) as { ddl: string }).ddl).toBe(entry.ddl);
+  }, 120_000);
+});
+
+describe('serve cache entries', () => {
+  const analysis: ServeAnalysis = {
+    apis: [{ id: 'shop', servers: ['https://shop.example.com'], schemes: [], bindings: [] }],
+  };
+
+  it('the key follows the spec bytes, the config and the serve options', () => {
+    const dir = scratch();
+    const spec = join(dir, 'shop.json');
+    const config = resolveConfig({});
+    const key = serveCacheKey([spec], config, { select: {} });
+    expect(serveCacheKey([spec], config, { select: {} })).toBe(key);
+    expect(serveCacheKey([spec], config, { select: { readOnly: true } })).not.toBe(key);
+    expect(serveCacheKey([spec], resolveConfig({ select: { exclude: ['x'] } }), { select: {} })).not.toBe(key);
+    writeFileSync(spec, JSON.stringify(withOperation(SHOP_SPEC)));
+    expect(serveCacheKey([spec], config, { select: {} })).not.toBe(key);
+  });
+
+  it('is read back only under its key, and not once a bundled file changed', () => {
+    const dir = scratch();
+    const file = join(dir, 'entry.json');
+    const part = join(dir, 'schemas.json');
+    writeFileSync(part, '{"type":"object"}');
+    writeServeCache(file, 'k1', analysis, ['schemas.json'], dir);
+    expect(readServeCache(file, 'k1')).toEqual(analysis);
+    expect(readServeCache(file, 'k2')).toBeUndefined();
+    writeFileSync(part, '{"type":"string"}');
+    expect(readServeCache(file, 'k1')).toBeUndefined();
+  });
+
+  it('an entry that is not JSON, or not an entry, reads as none', () => {
+    const dir = scratch();
+    const file = join(dir, 'entry.json');
+    for (const text of ['', '{"format":1,"key":"k1"', 'null', '[]', '{"format":1,"key":"k1","parts":{}}']) {
+      writeFileSync(file, text);
+      expect(readServeCache(file, 'k1')).toBeUndefined();
+    }
+  });
+});
