@@ -116,16 +116,32 @@ describe('the hostile corpus', () => {
       'then_',
     ]);
     const path = new Proxy({}, { get: () => 'v' });
+    // The spec's own hostile query names (one of them `__proto__`, so built by JSON.parse, as an agent's
+    // arguments would be). A method whose operation declares none of them refuses before sending.
+    const query = JSON.parse('{"${globalThis.__pwned=1}":"q1","__proto__":"q2"}') as Record<string, string>;
+    const refused: string[] = [];
     for (const m of methods) {
-      await client[m]!(
-        { path, query: { q: '1' }, header: {}, cookie: {}, body: { n: 1 } },
-        { key: `${m}-${'k'.repeat(24)}` },
-      );
+      const call = (q: Record<string, string>) =>
+        client[m]!({ path, query: q, header: {}, cookie: {}, body: { n: 1 } }, { key: `${m}-${'k'.repeat(24)}` });
+      const sentBefore = urls.length;
+      try {
+        await call(query);
+      } catch (err) {
+        expect((err as Error).name).toBe('InvalidArgumentsError');
+        expect((err as Error).message).toMatch(/is not declared by the operation/);
+        expect(urls).toHaveLength(sentBefore);
+        refused.push(m);
+        await call({});
+      }
     }
     expect(urls).toHaveLength(methods.length);
-    expect(urls.map(decodeURI)).toContain('http://127.0.0.1:9/a/v/${globalThis.__pwned=1}?q=1');
-    // The engine sends the query it is given (the method's type declares none here; this call is untyped).
-    expect(urls.map(decodeURI)).toContain('http://127.0.0.1:9/b/`+globalThis.__pwned=1+`/v?q=1');
+    expect(refused.length).toBeGreaterThan(0);
+    expect(refused.length).toBeLessThan(methods.length);
+    // The declared names went out percent-encoded in the query string (`__proto__` as a plain name), the payload as data.
+    expect(urls).toContain(
+      'http://127.0.0.1:9/a/v/$%7BglobalThis.__pwned=1%7D?%24%7BglobalThis.__pwned%3D1%7D=q1&__proto__=q2',
+    );
+    expect(urls.map(decodeURI)).toContain('http://127.0.0.1:9/b/`+globalThis.__pwned=1+`/v');
     expect(g.__pwned).toBeUndefined();
   });
 
@@ -133,12 +149,22 @@ describe('the hostile corpus', () => {
     const md = new MarkdownIt({ html: true });
     const text = out('report/audit.md');
     const tokens = md.parse(text, {}).flatMap((t) => [t, ...(t.children ?? [])]);
-    // The only HTML the report writes itself: the `<br>` between reasons and each row's `[a-z0-9-]` anchor.
-    const own = (c: string): boolean => c === '<br>' || c === '</a>' || /^<a id="[a-z0-9-]+">(<\/a>)?$/.test(c);
+    // The only HTML the report writes itself: the `<br>` between reasons, each row's `[a-z0-9-]` anchor, and
+    // the collapsed list of reads (`<details>` with a summary of our own words and a count).
+    const own = (c: string): boolean =>
+      c === '<br>' ||
+      c === '</a>' ||
+      /^<a id="[a-z0-9-]+">(<\/a>)?$/.test(c) ||
+      /^<details><summary>\d+ read-only operations?: plain calls, no key<\/summary>\n$/.test(c) ||
+      c === '</details>\n';
     const htmlTokens = tokens.filter((t) => t.type.startsWith('html')).map((t) => t.content);
     expect(htmlTokens.filter((c) => !own(c))).toEqual([]);
     expect(htmlTokens.filter((c) => c.startsWith('<a id=')).length).toBeGreaterThan(0);
-    const html = md.render(text).replace(/<a id="[a-z0-9-]+"><\/a>/g, '');
+    // Our own per-file section headings (`### Findings`, `### Writes`) are the only h3s.
+    const html = md
+      .render(text)
+      .replace(/<a id="[a-z0-9-]+"><\/a>/g, '')
+      .replace(/<h3>(Findings|Writes)<\/h3>/g, '');
     expect(html).not.toMatch(/<(img|script|a|strong|em|del|b|h[3-6])\b/i);
     expect(html).toContain('&lt;img src=x onerror=');
     expect(html).toContain('&lt;script&gt;globalThis.__pwned=1&lt;/script&gt;');
