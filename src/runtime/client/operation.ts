@@ -156,15 +156,28 @@ function wireKey(key: string, namespace: string | KeyScope | undefined, d: Opera
 export type CheckedRequest = Omit<HttpRequest, 'mechanism'>;
 type RequestOptions = Pick<ExecuteOptions, 'headers' | 'signal' | 'credentials'>;
 
-/** `headers`, then the credentials' (a credential cookie joins the request's own cookies). */
+/**
+ * `headers`, then the credentials'. Header names are compared without case: a credential replaces a request
+ * header of the same name however it is spelled (a model-supplied `Authorization` never travels beside it),
+ * and every `cookie` header, request's and credential's, is joined into one.
+ */
 function withCredentialHeaders(
   headers: Record<string, string> | undefined,
   credentials: Readonly<Record<string, string>> | undefined,
 ): Record<string, string> | undefined {
   if (credentials === undefined) return headers;
-  const out = { ...headers };
-  for (const [name, value] of Object.entries(credentials))
-    out[name] = name === 'cookie' && out.cookie ? `${out.cookie}; ${value}` : value;
+  const taken = new Set(Object.keys(credentials).map((n) => n.toLowerCase()));
+  const out: Record<string, string> = {};
+  const cookies: string[] = [];
+  for (const [name, value] of Object.entries(headers ?? {})) {
+    if (name.toLowerCase() === 'cookie') cookies.push(value);
+    else if (!taken.has(name.toLowerCase())) out[name] = value;
+  }
+  for (const [name, value] of Object.entries(credentials)) {
+    if (name.toLowerCase() === 'cookie') cookies.push(value);
+    else out[name] = value;
+  }
+  if (cookies.length > 0) out.cookie = cookies.join('; ');
   return out;
 }
 
