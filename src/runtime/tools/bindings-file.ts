@@ -27,7 +27,10 @@
  * read, then kept. A JSON array of whole bindings (the form before this one) loads as it is. Either form is
  * checked at load (see checkFile): a hand-edited file fails with the place it is wrong.
  */
+import { setOwn } from './strict/own.js';
 import { defsRefName as defName } from './strict/pointer.js';
+
+export { setOwn };
 import type { ArgRoute, ToolBinding } from './types.js';
 
 type Obj = Record<string, unknown>;
@@ -58,11 +61,6 @@ interface BindingsFile {
 
 const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
 const own = (o: object, k: string): boolean => Object.hasOwn(o, k);
-
-/** `o[k] = v` as an own data property even when `k` is `__proto__` (the way `JSON.parse` makes them). */
-export function setOwn(o: Obj, k: string, v: unknown): void {
-  Object.defineProperty(o, k, { value: v, enumerable: true, writable: true, configurable: true });
-}
 
 /** Values that are data, not schemas: a `$ref`-shaped string in them refers to nothing. */
 const DATA_KEYWORDS = new Set(['enum', 'const', 'default', 'examples']);

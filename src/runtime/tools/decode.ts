@@ -7,13 +7,12 @@
  */
 import type { ToolBinding } from './types.js';
 import { strictFormOf } from './strict/of-binding.js';
+import { setOwn } from './strict/own.js';
 import { defsRefName } from './strict/pointer.js';
 
 type Obj = Record<string, unknown>;
 
 const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
-const setOwn = (o: Obj, k: string, v: unknown): void =>
-  void Object.defineProperty(o, k, { value: v, enumerable: true, writable: true, configurable: true });
 const pointerPart = (name: string): string => name.replace(/~/g, '~0').replace(/\//g, '~1');
 
 /** The property OpenAI tools use for "any further properties" of a free-form root (tools/to-openai.ts). */

@@ -272,6 +272,20 @@ describe('bindings file: a hand-edited or hostile file fails at load, naming whe
     );
   });
 
+  it('the strict form keeps a definition and a property named `__proto__` (a spec may name them so)', () => {
+    const text =
+      '{"tools":[{"operation":"POST /x","method":"x","effect":"read","mechanism":"none","description":"d","routes":[],' +
+      '"inputSchema":{"type":"object","properties":{"__proto__":{"$ref":"#/$defs/__proto__"}},"required":["__proto__"]}}],' +
+      '"defs":{"__proto__":{"type":"object","properties":{"a":{"type":"string"}},"required":["a"]}}}';
+    const [b] = parseToolBindings(text);
+    const p = strictFormOf(b!).parameters as { properties: object; $defs?: object };
+    expect(Object.keys(p.properties)).toEqual(['__proto__']);
+    expect(Object.keys(p.$defs ?? {})).toEqual(['__proto__']);
+    expect(JSON.stringify(p.$defs)).toBe(
+      '{"__proto__":{"type":"object","properties":{"a":{"type":"string"}},"required":["a"],"additionalProperties":false}}',
+    );
+  });
+
   it('a cyclic definition loads, and the strict form and decoding of it end', () => {
     const [, b] = parseToolBindings(
       file({ inputSchema: { type: 'object', properties: { p: { $ref: '#/$defs/A' } } } }, [], {
