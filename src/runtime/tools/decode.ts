@@ -15,7 +15,7 @@ type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
 const pointerPart = (name: string): string => name.replace(/~/g, '~0').replace(/\//g, '~1');
 
-/** The property OpenAI tools use for "any further properties" of a free-form root (tools/to-openai.ts). */
+/** The property OpenAI tools use for "any further properties" of a free-form root (strict/to-openai.ts). */
 const EXTRA_PROPERTY = 'additional_properties';
 
 interface Walk {
