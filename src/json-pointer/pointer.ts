@@ -11,7 +11,7 @@ export function parsePointer(pointer: string): string[] | undefined {
 }
 
 /** One pointer token decoded (RFC 6901 §4: `~1` before `~0`, so `~01` becomes `~1`, not `/`). */
-export function unescapeSegment(token: string): string {
+function unescapeSegment(token: string): string {
   // Most tokens hold no `~` (a hot path: every `$ref` of every tool is parsed).
   return token.includes('~') ? token.replace(/~1/g, '/').replace(/~0/g, '~') : token;
 }

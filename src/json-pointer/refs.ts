@@ -2,7 +2,7 @@
  * `$ref` resolution against a bundled document. Specs are circular (Stripe), so nothing here
  * dereferences a whole tree; every helper that follows refs keeps a `seen` set.
  */
-import { formatPointer, parsePointer, unescapeSegment } from './pointer.js';
+import { formatPointer, parsePointer } from './pointer.js';
 
 export interface ResolvedRef {
   value: unknown;
@@ -51,13 +51,6 @@ export function decodeFragment(fragment: string): string {
 /** Segments of a local ref (`#/a/b~1c`, percent-decoded first); `undefined` when it is not `#` + a pointer. */
 export function localRefSegments(ref: string): string[] | undefined {
   return ref.startsWith('#') ? parsePointer(decodeFragment(ref.slice(1))) : undefined;
-}
-
-const DEFS_PREFIX = '#/$defs/';
-
-/** The name in a `#/$defs/<name>` ref (how emitted tool schemas point at their own definitions), or undefined. */
-export function defsRefName(ref: string): string | undefined {
-  return ref.startsWith(DEFS_PREFIX) ? unescapeSegment(decodeFragment(ref.slice(DEFS_PREFIX.length))) : undefined;
 }
 
 /**

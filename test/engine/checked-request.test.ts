@@ -14,7 +14,11 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { resolveConfig } from '../../src/config/types.js';
 import { emitClient } from '../../src/emit/client/index.js';
 import { buildToolBindings } from '../../src/emit/handlers/bindings.js';
-import { createOperationEngine, type OperationDescription } from '../../src/runtime/client/operation.js';
+import {
+  checkedRequest,
+  createOperationEngine,
+  type OperationDescription,
+} from '../../src/runtime/client/operation.js';
 import { InvalidArgumentsError, type DedupStore } from '../../src/runtime/index.js';
 import { operationOf } from '../../src/runtime/tools/execute.js';
 import { createToolRuntime, type ToolBinding } from '../../src/runtime/tools/index.js';
@@ -204,5 +208,21 @@ describe('generated before the rename (OP-N spellings)', () => {
     expect([first.ok && first.was_replay, again.ok && again.was_replay]).toEqual([false, true]);
     expect(seen).toHaveLength(1);
     expect((await rowOf(key))?.mechanism).toBe('dedup-table');
+  });
+});
+
+describe('credentials and the request headers of other case', () => {
+  const d: OperationDescription = { operation: 'GET /notes', method: 'GET', path: '/notes', mechanism: 'none' };
+
+  it('a credential replaces a request header that differs only in case; a cookie of any case is joined', () => {
+    const req = checkedRequest(
+      d,
+      { header: { Authorization: 'Bearer from-the-model', 'X-Api-Key': 'model' }, cookie: { a: '1' } },
+      {
+        headers: { COOKIE: 'b=2' },
+        credentials: { headers: { authorization: 'Bearer real', 'x-api-key': 'k', cookie: 's=3' } },
+      },
+    );
+    expect(req.headers).toEqual({ authorization: 'Bearer real', 'x-api-key': 'k', cookie: 'a=1; b=2; s=3' });
   });
 });

@@ -48,7 +48,7 @@ export interface HelperNames {
   nativeWriteResult: string;
   clientOptions: string;
   clientClass: string;
-  /** `PaymentsErrors`: each operation's `XErrors` by operation key. */
+  /** `PaymentsErrors`: each operation's error bodies by status, by operation key. */
   errorsMap: string;
   factory: string;
   /** The client's type parameter: the store it was given (`undefined` without one). */

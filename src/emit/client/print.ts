@@ -29,7 +29,7 @@ export interface ClientFileParts {
   operations: WriterFunction;
   cls: ClassDecl;
   factory: FunctionDecl;
-  /** `export type XErrors = …;` */
+  /** `export type PaymentsErrors = { "POST /charges": …; … };`: each operation's error bodies by status. */
   errorsMap: WriterFunction;
   /** `export type …` writers; each is preceded by a blank line. */
   types: WriterFunction[];

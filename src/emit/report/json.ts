@@ -8,8 +8,9 @@
  * - a reason's `detail` or a diagnostic's `hint` whose text occurs more than once is the index of that text
  *   in `texts` (a number instead of a string);
  * - `effectReasons` are left out where the HTTP method alone decided (`http_safe_method`/`http_unsafe_method`);
- *   a read leaves out `class` (`read-only`), `mechanism` (`none`) and `reasons` when they are only `read_only`;
- * - `null` values are left out.
+ *   a read leaves out `class` (`read-only`), `mechanism` (`none`) and `reasons` when they are only `read_only`
+ *   (in both cases a reason with anything more, such as `signals`, is written);
+ * - `null` values are left out, except a reason's `pointer: null`: the reason has no pointer.
  */
 import type { Reason } from '../../classify/types.js';
 import type { AuditDiagnostic, AuditModel, AuditOperation, AuditTotals } from './model.js';
@@ -42,8 +43,16 @@ function methodReason(key: string, effect: 'read' | 'write', pointer: string): R
     : { rule: 'http_unsafe_method', detail: `${m} changes server state (RFC 9110 §9.2.1)`, pointer };
 }
 
+/** Nothing but `rule`, `detail` and `pointer` (a reason with `signals` is written whole). */
+const plain = (r: Reason): boolean => Object.keys(r).every((k) => k === 'rule' || k === 'detail' || k === 'pointer');
+
 const sameReason = (a: Reason | undefined, b: Reason | undefined): boolean =>
-  a !== undefined && b !== undefined && a.rule === b.rule && a.detail === b.detail && a.pointer === b.pointer;
+  a !== undefined &&
+  b !== undefined &&
+  plain(a) &&
+  a.rule === b.rule &&
+  a.detail === b.detail &&
+  a.pointer === b.pointer;
 
 /** The operation's effect was decided by its HTTP method alone, with classify's own words. */
 export function onlyMethodReason(o: AuditOperation): boolean {
@@ -63,6 +72,7 @@ function onlyReadOnly(o: AuditOperation): boolean {
   return (
     o.effect === 'read' &&
     o.reasons.length === 1 &&
+    plain(r!) &&
     r!.rule === READ_ONLY.rule &&
     r!.detail === READ_ONLY.detail &&
     r!.pointer === o.source.pointer
@@ -98,7 +108,9 @@ export function toAuditJson(model: AuditModel): AuditJson {
   table.seal();
   const reason = (o: AuditOperation, r: Reason): Obj => {
     const { rule, detail, pointer, ...rest } = r; // rest: `signals` and the like, kept as they are
-    return { rule, detail: table.ref(detail), ...(pointer !== o.source.pointer ? { pointer } : {}), ...rest };
+    // `pointer: null`: the reason has none (left out, it would read as the operation's).
+    const at = pointer === undefined ? { pointer: null } : pointer !== o.source.pointer ? { pointer } : {};
+    return { rule, detail: table.ref(detail), ...at, ...rest };
   };
   const operations = model.operations.map((o): Obj => {
     const out: Obj = { key: o.key, name: o.name, file: index.get(o.source.file) };
@@ -138,11 +150,12 @@ export function expandAuditJson(doc: AuditJson): AuditModel {
   const operations = doc.operations.map((o): AuditOperation => {
     const key = o.key as string;
     const pointer = (o.pointer as string | undefined) ?? httpPointer(key)!;
-    const reason = (r: Obj): Reason => ({
-      ...(r as unknown as Reason),
-      detail: text(r.detail),
-      pointer: (r.pointer as string | undefined) ?? pointer,
-    });
+    const reason = (r: Obj): Reason => {
+      const { pointer: at, ...rest } = r;
+      const out = { ...(rest as unknown as Reason), detail: text(r.detail) };
+      if (at !== null) out.pointer = (at as string | undefined) ?? pointer;
+      return out;
+    };
     const effect = o.effect as 'read' | 'write';
     const out: AuditOperation = {
       key,

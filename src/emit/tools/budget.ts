@@ -7,7 +7,7 @@
  * Deterministic (sizes are the compact JSON text), and every `$ref` still resolves.
  */
 import { pruneDefs } from '../../runtime/tools/strict/strict-limits.js';
-import { defsRefName } from '../../json-pointer/refs.js';
+import { defsRefName } from '../../runtime/tools/strict/pointer.js';
 import { PLACEHOLDER_TAIL } from '../../runtime/tools/strict/keywords.js';
 
 type Obj = Record<string, unknown>;

@@ -115,8 +115,9 @@ export interface ExecuteOptions extends CallOptions {
   /** Overrides the context's principal namespace for this call. */
   readonly namespace?: string | KeyScope | undefined;
   /**
-   * Credentials from the caller's configuration (the tool runtime's `auth`): sent on the call and on a saga's
-   * inverse, never hashed into the dedup row. A `cookie` header is added to the request's own cookies.
+   * Credentials from the caller's configuration (the tool runtime's `auth`): sent on the call, never hashed into
+   * the dedup row. A `cookie` header is added to the request's own cookies. (A saga's inverse is sent only by
+   * `reconcileSagas` / `compensateSaga`, through the handler their caller passes: its credentials are that handler's.)
    */
   readonly credentials?: {
     readonly headers?: Readonly<Record<string, string>>;
@@ -155,37 +156,29 @@ function wireKey(key: string, namespace: string | KeyScope | undefined, d: Opera
 export type CheckedRequest = Omit<HttpRequest, 'mechanism'>;
 type RequestOptions = Pick<ExecuteOptions, 'headers' | 'signal' | 'credentials'>;
 
-/** `headers`, then the credentials' (a credential cookie joins the request's own cookies). */
+/**
+ * `headers`, then the credentials'. Header names are compared without case: a credential replaces a request
+ * header of the same name however it is spelled (a model-supplied `Authorization` never travels beside it),
+ * and every `cookie` header, request's and credential's, is joined into one.
+ */
 function withCredentialHeaders(
   headers: Record<string, string> | undefined,
   credentials: Readonly<Record<string, string>> | undefined,
 ): Record<string, string> | undefined {
   if (credentials === undefined) return headers;
-  const out = { ...headers };
-  for (const [name, value] of Object.entries(credentials))
-    out[name] = name === 'cookie' && out.cookie ? `${out.cookie}; ${value}` : value;
+  const taken = new Set(Object.keys(credentials).map((n) => n.toLowerCase()));
+  const out: Record<string, string> = {};
+  const cookies: string[] = [];
+  for (const [name, value] of Object.entries(headers ?? {})) {
+    if (name.toLowerCase() === 'cookie') cookies.push(value);
+    else if (!taken.has(name.toLowerCase())) out[name] = value;
+  }
+  for (const [name, value] of Object.entries(credentials)) {
+    if (name.toLowerCase() === 'cookie') cookies.push(value);
+    else out[name] = value;
+  }
+  if (cookies.length > 0) out.cookie = cookies.join('; ');
   return out;
-}
-
-/** The saga inverse (`DELETE /things/{id}`), addressed by the id the first call returned, with the call's credentials. */
-function inverseRequest(
-  d: OperationDescription,
-  externalId: string,
-  options: RequestOptions,
-): CheckedRequest | undefined {
-  const comp = d.compensation;
-  if (comp === undefined) return undefined;
-  const req: CheckedRequest = {
-    method: comp.method,
-    path: comp.path,
-    pathParams: { [comp.idParameter]: externalId },
-    bodyType: 'none',
-    operation: comp.operation,
-  };
-  const headers = withCredentialHeaders(undefined, options.credentials?.headers);
-  if (headers !== undefined) req.headers = headers;
-  if (options.credentials?.query !== undefined) req.query = { ...options.credentials.query };
-  return req;
 }
 
 /**
@@ -283,13 +276,6 @@ async function saga(
         http
           .send({ ...request, mechanism: 'saga', run: ctx })
           .then((res) => ({ externalId: externalIdOf(d.operation, res.body), result: res.body })),
-      ...(comp !== undefined
-        ? {
-            // An id that is empty or a dot segment would address another resource, so `send` refuses it.
-            compensate: (externalId: string) =>
-              http.send({ ...inverseRequest(d, externalId, o)!, mechanism: 'saga' }).then(() => undefined),
-          }
-        : {}),
     },
   );
 }

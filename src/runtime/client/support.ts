@@ -148,7 +148,7 @@ export function needStore<T>(value: T | undefined, operation: string): T {
 
 type Digit = 0 | 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8 | 9;
 type NumberOf<T> = T extends `${infer N extends number}` ? N : never;
-/** The statuses a key of an `XErrors` map stands for: `404` itself, `"4XX"` → 400 … 499, `default` → any. */
+/** The statuses a key of an errors-map entry stands for: `404` itself, `"4XX"` → 400 … 499, `default` → any. */
 type StatusOf<K> = K extends number
   ? K
   : Uppercase<K & string> extends `${infer C extends 1 | 2 | 3 | 4 | 5}XX`
@@ -157,7 +157,7 @@ type StatusOf<K> = K extends number
 
 /**
  * An `HttpStatusError` typed by the error responses a spec declares for one operation (`Errors`: status →
- * body, as a generated `XErrors`): checking `status` narrows `body` (a `default` entry matches any status).
+ * body, as a generated errors map's entry `PaymentsErrors["POST /charges"]`): checking `status` narrows `body` (a `default` entry matches any status).
  * With no declared error response it is a plain `HttpStatusError`.
  */
 export type HttpErrorOf<Errors> = [keyof Errors] extends [never]

@@ -39,7 +39,7 @@ function apply(out: Credentials, s: BindingSecurity, cred: ToolCredential): void
 /**
  * The credentials of the first alternative whose every scheme has one; with none, the request goes
  * without, and the API's 401 reaches the model as an `api_error` naming the status. Asked once per call:
- * the engine sends them on the call and on a saga's inverse.
+ * the engine sends them on the call (client/operation.ts `checkedRequest`).
  */
 export async function credentialsFor(
   binding: ToolBinding,

@@ -24,8 +24,13 @@
  * local name to another entry where two definitions share a name but not their content; `defNames` lists
  * them where reaching would not give exactly the tool's set). The OpenAI strict form is not stored:
  * strict/of-binding.ts derives it. Each tool's self-contained schema is assembled the first time it is
- * read, then kept. A JSON array of whole bindings (the form before this one) loads as it is.
+ * read, then kept. A JSON array of whole bindings (the form before this one) loads as it is. Either form is
+ * checked at load (see checkFile): a hand-edited file fails with the place it is wrong.
  */
+import { setOwn } from './strict/own.js';
+import { defsRefName as defName } from './strict/pointer.js';
+
+export { setOwn };
 import type { ArgRoute, ToolBinding } from './types.js';
 
 type Obj = Record<string, unknown>;
@@ -57,49 +62,35 @@ interface BindingsFile {
 const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
 const own = (o: object, k: string): boolean => Object.hasOwn(o, k);
 
-/** `o[k] = v` as an own data property even when `k` is `__proto__` (the way `JSON.parse` makes them). */
-export function setOwn(o: Obj, k: string, v: unknown): void {
-  Object.defineProperty(o, k, { value: v, enumerable: true, writable: true, configurable: true });
-}
-
-/** `#/$defs/A~1b` → `A/b` (percent-decoding first), else undefined. */
-function defName(ref: string): string | undefined {
-  if (!ref.startsWith('#/$defs/')) return undefined;
-  let token = ref.slice(8);
-  if (token.includes('%')) {
-    try {
-      token = decodeURIComponent(token);
-    } catch {
-      // malformed percent-encoding: the text as it is
-    }
-  }
-  return token.replace(/~1/g, '/').replace(/~0/g, '~');
-}
-
 /** Values that are data, not schemas: a `$ref`-shaped string in them refers to nothing. */
 const DATA_KEYWORDS = new Set(['enum', 'const', 'default', 'examples']);
 
 /** Node → the definition names it refers to itself (not through definitions). Schemas are never edited once built. */
 const directRefs = new WeakMap<object, string[]>();
 
+/** The definition names `node` refers to itself, not through definitions (`$defs` and data skipped). */
+function collectRefs(node: object): string[] {
+  const found = new Set<string>();
+  const visit = (n: unknown): void => {
+    if (Array.isArray(n)) {
+      for (const item of n) visit(item);
+      return;
+    }
+    if (!isObj(n)) return;
+    if (typeof n.$ref === 'string') {
+      const name = defName(n.$ref);
+      if (name !== undefined) found.add(name);
+    }
+    for (const key of Object.keys(n)) if (key !== '$defs' && !DATA_KEYWORDS.has(key)) visit(n[key]);
+  };
+  visit(node);
+  return [...found];
+}
+
 function refsIn(node: object): string[] {
   let refs = directRefs.get(node);
   if (refs === undefined) {
-    const found = new Set<string>();
-    const visit = (n: unknown): void => {
-      if (Array.isArray(n)) {
-        for (const item of n) visit(item);
-        return;
-      }
-      if (!isObj(n)) return;
-      if (typeof n.$ref === 'string') {
-        const name = defName(n.$ref);
-        if (name !== undefined) found.add(name);
-      }
-      for (const key of Object.keys(n)) if (key !== '$defs' && !DATA_KEYWORDS.has(key)) visit(n[key]);
-    };
-    visit(node);
-    refs = [...found];
+    refs = collectRefs(node);
     directRefs.set(node, refs);
   }
   return refs;
@@ -162,7 +153,10 @@ function assemble(stored: StoredBinding, file: BindingsFile): Obj {
   const defs: Obj = {};
   for (const name of names) {
     const key = entry(name);
-    if (!own(shared, key)) throw new Error(`tool bindings: the definition ${JSON.stringify(key)} is missing`);
+    if (!own(shared, key))
+      throw new Error(
+        `tool bindings: the tool ${JSON.stringify(stored.method)} reaches the definition ${JSON.stringify(key)}, which the file's "defs" lacks`,
+      );
     setOwn(defs, name, shared[key]);
   }
   const out: Obj = { ...schema };
@@ -208,25 +202,137 @@ function expand(stored: StoredBinding, file: BindingsFile): ToolBinding {
   return b;
 }
 
-/** Problems with the file's shape (not with a definition's content): a clear message, not a TypeError later. */
+const ROUTE_IN = new Set(['path', 'query', 'header', 'cookie']);
+const isStr = (v: unknown): v is string => typeof v === 'string';
+const SHARED_TYPES: Record<SharedMember, (v: unknown) => boolean> = {
+  annotations: isObj,
+  security: Array.isArray,
+  body: (v) => isObj(v) && isStr(v.property) && isStr(v.encoding),
+  carrier: (v) => v === null || (isObj(v) && isStr(v.in) && isStr(v.name)),
+  keyLimits: isObj,
+};
+
+/** A member the loader or the runtime reads, checked where the file says it (a hand-edited file fails here). */
+function checkMembers(t: Obj, where: string, shared: unknown[] | undefined): void {
+  const bad = (what: string): never => {
+    throw new Error(`tool bindings: ${where}: ${what}`);
+  };
+  const index = (at: unknown, what: string): unknown => {
+    const n = shared?.length ?? 0;
+    if (!Number.isInteger(at) || (at as number) < 0 || (at as number) >= n)
+      bad(`${what} is shared value ${JSON.stringify(at)}, but "shared" has ${n} (0 to ${n - 1})`);
+    return (shared as unknown[])[at as number];
+  };
+  if (t.name !== undefined && !isStr(t.name)) bad('"name" is not a string');
+  if (
+    t.names !== undefined &&
+    !(isObj(t.names) && isStr(t.names.mcp) && isStr(t.names.openai) && isStr(t.names.anthropic))
+  )
+    bad('"names" lacks its mcp, openai or anthropic string');
+  if (t.http !== undefined && !(isObj(t.http) && isStr(t.http.method) && isStr(t.http.path)))
+    bad('"http" lacks its method or path string');
+  (t.routes as unknown[]).forEach((r, i) => {
+    const ok = isStr(r)
+      ? ROUTE_IN.has(r.slice(0, r.indexOf(':')))
+      : isObj(r) && isStr(r.property) && ROUTE_IN.has(r.in as string) && (r.name === undefined || isStr(r.name));
+    if (!ok) bad(`routes[${i}] is not "<path|query|header|cookie>:<property>" nor {property, in, name?}`);
+  });
+  for (const m of SHARED_MEMBERS) {
+    const v = typeof t[m] === 'number' ? index(t[m], `"${m}"`) : t[m];
+    if (v !== undefined && !SHARED_TYPES[m](v)) bad(`"${m}" has the wrong type`);
+  }
+  const props = (t.inputSchema as Obj).properties;
+  if (isObj(props))
+    for (const name of Object.keys(props))
+      if (typeof props[name] === 'number') {
+        const v = index(props[name], `inputSchema property ${JSON.stringify(name)}`);
+        if (!isObj(v) && typeof v !== 'boolean') bad(`inputSchema property ${JSON.stringify(name)} is not a schema`);
+      }
+}
+
+/** The stored definition names (`defs`, `defNames`) and the root's own references name entries that exist. */
+function checkDefs(t: Obj, where: string, defs: Obj, shared: unknown[] | undefined): void {
+  const bad = (what: string): never => {
+    throw new Error(`tool bindings: ${where}: ${what}`);
+  };
+  if (own(t.inputSchema as Obj, '$defs')) return; // stored whole
+  const local = (t.defs ?? {}) as Obj;
+  if (!isObj(local)) bad('"defs" is not an object');
+  const entry = (name: string): string => (own(local, name) ? (local[name] as string) : name);
+  for (const name of Object.keys(local)) {
+    const key = local[name];
+    if (!isStr(key) || !own(defs, key))
+      bad(`"defs" maps ${JSON.stringify(name)} to ${JSON.stringify(key)}, which the file's "defs" lacks`);
+  }
+  if (t.defNames !== undefined) {
+    if (!Array.isArray(t.defNames) || !t.defNames.every(isStr)) bad('"defNames" is not an array of names');
+    for (const name of t.defNames as string[])
+      if (!own(defs, entry(name))) bad(`"defNames" lists ${JSON.stringify(name)}, which the file's "defs" lacks`);
+    return; // the generator lists them where a reference is left dangling on purpose
+  }
+  const root = t.inputSchema as Obj;
+  // Not refsIn: the stored root still holds shared indices, which assembling replaces in place.
+  const names = new Set(collectRefs(root));
+  if (isObj(root.properties))
+    for (const v of Object.values(root.properties))
+      if (typeof v === 'number' && isObj(shared?.[v])) for (const n of refsIn(shared[v] as object)) names.add(n);
+  for (const name of names)
+    if (!own(defs, entry(name)))
+      bad(`inputSchema refers to the definition ${JSON.stringify(name)}, which the file's "defs" lacks`);
+}
+
+/**
+ * Problems with the file's shape, each named by where it is (`tools[3] ("createCharge")`): a clear message
+ * at load, not a TypeError inside a call. What a definition reaches through other definitions is followed
+ * when a tool's schema is first read (Graph: thousands of tools reach one entity graph); a name missing
+ * there is reported then, naming the tool.
+ */
 function checkFile(value: unknown): BindingsFile {
   if (!isObj(value) || !Array.isArray(value.tools))
     throw new Error('tool bindings: expected {"tools": [...]} (or an array of bindings)');
-  for (const t of value.tools)
-    if (
-      !isObj(t) ||
-      !isObj(t.inputSchema) ||
-      typeof t.method !== 'string' ||
-      typeof t.operation !== 'string' ||
-      (t.http === undefined && !t.operation.includes(' ')) ||
-      (typeof t.description !== 'string' && typeof t.title !== 'string') ||
-      !Array.isArray(t.routes)
-    )
-      throw new Error('tool bindings: a tool lacks its method, operation, description, routes or inputSchema');
   if (value.shared !== undefined && !Array.isArray(value.shared))
     throw new Error('tool bindings: "shared" is not an array');
   if (value.defs !== undefined && !isObj(value.defs)) throw new Error('tool bindings: "defs" is not an object');
+  const shared = value.shared as unknown[] | undefined;
+  const defs = (value.defs ?? {}) as Obj;
+  value.tools.forEach((t: unknown, i: number) => {
+    const where = `tools[${i}]${isObj(t) && isStr(t.method) ? ` (${JSON.stringify(t.method)})` : ''}`;
+    if (
+      !isObj(t) ||
+      !isObj(t.inputSchema) ||
+      !isStr(t.method) ||
+      !isStr(t.operation) ||
+      (t.http === undefined && !t.operation.includes(' ')) ||
+      (!isStr(t.description) && !isStr(t.title)) ||
+      !Array.isArray(t.routes)
+    )
+      throw new Error(`tool bindings: ${where} lacks its method, operation, description, routes or inputSchema`);
+    checkMembers(t, where, shared);
+    checkDefs(t, where, defs, shared);
+  });
   return value as unknown as BindingsFile;
+}
+
+/** A JSON array of whole bindings (the earlier form): the same members checked, the schema whole. */
+function checkWhole(value: unknown[]): ToolBinding[] {
+  value.forEach((t, i) => {
+    const where = `[${i}]${isObj(t) && isStr(t.method) ? ` (${JSON.stringify(t.method)})` : ''}`;
+    if (
+      !isObj(t) ||
+      !isObj(t.inputSchema) ||
+      !isStr(t.method) ||
+      !isStr(t.operation) ||
+      !isObj(t.names) ||
+      !isObj(t.http) ||
+      !isStr(t.description) ||
+      !Array.isArray(t.routes)
+    )
+      throw new Error(
+        `tool bindings: ${where} lacks its names, method, operation, http, description, routes or inputSchema`,
+      );
+    checkMembers(t, where, []);
+  });
+  return value as ToolBinding[];
 }
 
 /**
@@ -234,8 +340,13 @@ function checkFile(value: unknown): BindingsFile {
  * stays an own property). What the generated `handlers/<api>.tools.gen.ts` calls at load.
  */
 export function parseToolBindings(text: string): ToolBinding[] {
-  const value: unknown = JSON.parse(text);
-  if (Array.isArray(value)) return value as ToolBinding[];
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (err) {
+    throw new Error(`tool bindings: not JSON (${(err as Error).message})`);
+  }
+  if (Array.isArray(value)) return checkWhole(value);
   const file = checkFile(value);
   return file.tools.map((t) => expand(t, file));
 }

@@ -7,13 +7,15 @@
  */
 import type { ToolBinding } from './types.js';
 import { strictFormOf } from './strict/of-binding.js';
+import { setOwn } from './strict/own.js';
+import { defsRefName } from './strict/pointer.js';
 
 type Obj = Record<string, unknown>;
 
 const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
 const pointerPart = (name: string): string => name.replace(/~/g, '~0').replace(/\//g, '~1');
 
-/** The property OpenAI tools use for "any further properties" of a free-form root (tools/to-openai.ts). */
+/** The property OpenAI tools use for "any further properties" of a free-form root (strict/to-openai.ts). */
 const EXTRA_PROPERTY = 'additional_properties';
 
 interface Walk {
@@ -28,9 +30,9 @@ function resolve(schema: unknown, ptr: string, w: Walk): { schema: Obj; ptr: str
     isObj(schema) && typeof schema.$ref === 'string' && schema.$ref.startsWith('#/$defs/') && hops < 32;
     hops++
   ) {
-    const name = decodeURIComponent(schema.$ref.slice(8)).replace(/~1/g, '/').replace(/~0/g, '~');
+    const name = defsRefName(schema.$ref) as string;
     ptr = `/$defs/${pointerPart(name)}`;
-    schema = w.defs[name];
+    schema = Object.hasOwn(w.defs, name) ? w.defs[name] : undefined;
   }
   return { schema: isObj(schema) ? schema : {}, ptr };
 }
@@ -48,7 +50,7 @@ function objectShape(s: Obj, w: Walk, seen = 0): { props: Obj; required: Set<str
   if (Array.isArray(s.allOf) && seen < 8) {
     for (const branch of s.allOf) {
       const sub = objectShape(resolve(branch, '', w).schema, w, seen + 1);
-      Object.assign(props, sub.props);
+      for (const k of Object.keys(sub.props)) setOwn(props, k, sub.props[k]);
       for (const r of sub.required) required.add(r);
     }
   }
@@ -100,7 +102,14 @@ function decode(value: unknown, schema: unknown, ptr: string, w: Walk, depth: nu
     const out: Obj = {};
     for (const [k, child] of Object.entries(v)) {
       if (child === null && !required.has(k)) continue; // strict mode's spelling of "absent"
-      out[k] = k in props ? decode(child, props[k], `${r.ptr}/properties/${pointerPart(k)}`, w, depth + 1) : child;
+      // A data property even for `__proto__` (an assignment would set the prototype and drop the argument).
+      setOwn(
+        out,
+        k,
+        Object.hasOwn(props, k)
+          ? decode(child, props[k], `${r.ptr}/properties/${pointerPart(k)}`, w, depth + 1)
+          : child,
+      );
     }
     v = out;
   }

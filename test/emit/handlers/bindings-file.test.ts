@@ -189,11 +189,129 @@ describe('bindings file: definitions', () => {
   });
 
   it('a broken file is a clear error', () => {
-    expect(() => parseToolBindings('{"tools":[{}]}')).toThrow(/a tool lacks its method, operation/);
+    expect(() => parseToolBindings('{"tools":[{}]}')).toThrow('tool bindings: tools[0] lacks its method, operation');
     expect(() => parseToolBindings('{"nope":1}')).toThrow(/expected \{"tools"/);
-    const [b] = parseToolBindings(
-      '{"tools":[{"operation":"GET /x","method":"x","effect":"read","mechanism":"none","description":"d","routes":[],"inputSchema":{"properties":{"a":3}}}],"shared":[]}',
+    expect(() =>
+      parseToolBindings(
+        '{"tools":[{"operation":"GET /x","method":"x","effect":"read","mechanism":"none","description":"d","routes":[],"inputSchema":{"properties":{"a":3}}}],"shared":[]}',
+      ),
+    ).toThrow('tool bindings: tools[0] ("x"): inputSchema property "a" is shared value 3, but "shared" has 0');
+  });
+});
+
+describe('bindings file: a hand-edited or hostile file fails at load, naming where', () => {
+  /** One stored tool (the file's form) with `extra` merged in, and the file's `shared` and `defs`. */
+  const file = (extra: object, shared: unknown[] = [], defs: object = {}): string =>
+    JSON.stringify({
+      tools: [
+        {
+          operation: 'GET /a',
+          method: 'a',
+          effect: 'read',
+          mechanism: 'none',
+          description: 'd',
+          routes: [],
+          inputSchema: {},
+        },
+        {
+          operation: 'POST /x',
+          method: 'x',
+          effect: 'read',
+          mechanism: 'none',
+          description: 'd',
+          routes: [],
+          inputSchema: { type: 'object' },
+          ...extra,
+        },
+      ],
+      shared,
+      defs,
+    });
+  const at = 'tool bindings: tools[1] ("x"): ';
+
+  it('an index out of range in "shared", for a property or a member', () => {
+    expect(() => parseToolBindings(file({ inputSchema: { properties: { p: 2 } } }, [{}, {}]))).toThrow(
+      `${at}inputSchema property "p" is shared value 2, but "shared" has 2 (0 to 1)`,
     );
-    expect(() => b!.inputSchema).toThrow(/no shared value 3/);
+    expect(() => parseToolBindings(file({ annotations: -1 }))).toThrow(`${at}"annotations" is shared value -1`);
+    expect(() => parseToolBindings(file({ security: 0.5 }, [[]]))).toThrow(`${at}"security" is shared value 0.5`);
+  });
+
+  it('a $ref to a definition the file lacks, directly or through a shared property', () => {
+    expect(() => parseToolBindings(file({ inputSchema: { properties: { p: { $ref: '#/$defs/Gone' } } } }))).toThrow(
+      `${at}inputSchema refers to the definition "Gone", which the file's "defs" lacks`,
+    );
+    expect(() =>
+      parseToolBindings(file({ inputSchema: { properties: { p: 0 } } }, [{ $ref: '#/$defs/constructor' }])),
+    ).toThrow(`${at}inputSchema refers to the definition "constructor"`);
+    expect(() => parseToolBindings(file({ defs: { A: 'toString' } }))).toThrow(
+      `${at}"defs" maps "A" to "toString", which the file's "defs" lacks`,
+    );
+    expect(() => parseToolBindings(file({ defNames: ['hasOwnProperty'] }))).toThrow(
+      `${at}"defNames" lists "hasOwnProperty"`,
+    );
+    // reached only through another definition: reported when the schema is first read, naming the tool
+    const [, b] = parseToolBindings(
+      file({ inputSchema: { properties: { p: { $ref: '#/$defs/A' } } } }, [], { A: { $ref: '#/$defs/Gone' } }),
+    );
+    expect(() => b!.inputSchema).toThrow('the tool "x" reaches the definition "Gone"');
+  });
+
+  it('`__proto__` and `constructor` keys change no prototype', () => {
+    const text =
+      '{"tools":[{"operation":"POST /x","method":"x","effect":"read","mechanism":"none","description":"d","routes":[],' +
+      '"__proto__":{"polluted":1},"defs":{"__proto__":"A"},"inputSchema":{"properties":{"p":{"$ref":"#/$defs/__proto__"}}}}],' +
+      '"defs":{"A":{"type":"string"},"constructor":{"type":"integer"}}}';
+    const [b] = parseToolBindings(text);
+    expect(({} as { polluted?: unknown }).polluted).toBeUndefined();
+    expect(Object.getPrototypeOf(b)).toBe(Object.prototype);
+    expect(JSON.stringify(b!.inputSchema.$defs)).toBe('{"__proto__":{"type":"string"}}');
+    expect(Object.getPrototypeOf(b!.inputSchema.$defs)).toBe(Object.prototype);
+    expect(() => parseToolBindings(text.replace('"A":{"type":"string"},', ''))).toThrow(
+      'tool bindings: tools[0] ("x"): "defs" maps "__proto__" to "A"',
+    );
+  });
+
+  it('the strict form keeps a definition and a property named `__proto__` (a spec may name them so)', () => {
+    const text =
+      '{"tools":[{"operation":"POST /x","method":"x","effect":"read","mechanism":"none","description":"d","routes":[],' +
+      '"inputSchema":{"type":"object","properties":{"__proto__":{"$ref":"#/$defs/__proto__"}},"required":["__proto__"]}}],' +
+      '"defs":{"__proto__":{"type":"object","properties":{"a":{"type":"string"}},"required":["a"]}}}';
+    const [b] = parseToolBindings(text);
+    const p = strictFormOf(b!).parameters as { properties: object; $defs?: object };
+    expect(Object.keys(p.properties)).toEqual(['__proto__']);
+    expect(Object.keys(p.$defs ?? {})).toEqual(['__proto__']);
+    expect(JSON.stringify(p.$defs)).toBe(
+      '{"__proto__":{"type":"object","properties":{"a":{"type":"string"}},"required":["a"],"additionalProperties":false}}',
+    );
+  });
+
+  it('a cyclic definition loads, and the strict form and decoding of it end', () => {
+    const [, b] = parseToolBindings(
+      file({ inputSchema: { type: 'object', properties: { p: { $ref: '#/$defs/A' } } } }, [], {
+        A: { type: 'object', properties: { b: { $ref: '#/$defs/B' } } },
+        B: { type: 'object', properties: { a: { $ref: '#/$defs/A' } } },
+      }),
+    );
+    expect(Object.keys(b!.inputSchema.$defs as object)).toEqual(['A', 'B']);
+    expect(strictFormOf(b!).parameters).toBeDefined();
+  });
+
+  it('wrong types are named by member', () => {
+    expect(() => parseToolBindings(file({ routes: [5] }))).toThrow(`${at}routes[0] is not`);
+    expect(() => parseToolBindings(file({ routes: ['body:x'] }))).toThrow(`${at}routes[0] is not`);
+    expect(() => parseToolBindings(file({ names: 'x' }))).toThrow(`${at}"names" lacks`);
+    expect(() => parseToolBindings(file({ carrier: 'header' }))).toThrow(`${at}"carrier" has the wrong type`);
+    expect(() => parseToolBindings(file({ defNames: 'A' }))).toThrow(`${at}"defNames" is not an array of names`);
+    expect(() => parseToolBindings(file({ defs: ['A'] }))).toThrow(`${at}"defs" is not an object`);
+    expect(() => parseToolBindings('{"tools":[')).toThrow(/^tool bindings: not JSON/);
+  });
+
+  it('the earlier array form is checked the same way', () => {
+    const whole = withDef('a', { type: 'string' });
+    expect(() => parseToolBindings(JSON.stringify([whole, {}]))).toThrow('tool bindings: [1] lacks its names');
+    expect(() => parseToolBindings(JSON.stringify([{ ...whole, routes: [{ in: 'body' }] }]))).toThrow(
+      'tool bindings: [0] ("a"): routes[0] is not',
+    );
   });
 });

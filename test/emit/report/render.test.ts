@@ -2,7 +2,16 @@ import { describe, expect, it } from 'vitest';
 import { classify } from '../../../src/classify/index.js';
 import type { Plan } from '../../../src/classify/types.js';
 import { resolveConfig } from '../../../src/config/types.js';
-import { auditFailed, emitReport, expandAuditJson, renderAudit } from '../../../src/emit/report/index.js';
+import {
+  type AuditJson,
+  type AuditModel,
+  type AuditOperation,
+  auditFailed,
+  emitReport,
+  expandAuditJson,
+  renderAudit,
+} from '../../../src/emit/report/index.js';
+import { toAuditJson } from '../../../src/emit/report/json.js';
 import { apiOf, http, tool } from '../../classify/helpers.js';
 import { sarifValidator } from './sarif-validate.js';
 
@@ -187,5 +196,61 @@ describe('auditFailed and emitReport', () => {
     expect(itemLines).toHaveLength(json.operations.length + json.diagnostics.length);
     expect(json.operations.length).toBeGreaterThan(0);
     for (const f of a.files) expect(f.contents.endsWith('\n') && !f.contents.includes('\r')).toBe(true);
+  });
+});
+
+describe('report/audit.json round trip: corner cases of the compaction rules', () => {
+  const reason = (rule: string, detail: string, pointer?: string, signals?: string[]) => ({
+    rule,
+    detail,
+    ...(pointer !== undefined ? { pointer } : {}),
+    ...(signals !== undefined ? { signals } : {}),
+  });
+  const op = (key: string, pointer: string, more: Partial<AuditOperation>): AuditOperation => ({
+    key,
+    name: key,
+    source: { file: 'spec.json', pointer },
+    effect: 'write',
+    effectReasons: [],
+    class: 'owned-store',
+    mechanism: 'dedup-table',
+    carrier: null,
+    keyStrategy: 'caller',
+    reasons: [],
+    ...more,
+  });
+  const model: AuditModel = {
+    operations: [
+      // a reason without a pointer stays without one (not the operation's)
+      op('POST /a', '/paths/~1a/post', { reasons: [reason('cfg', 'from the config')] }),
+      // the method's reason with signals: the signals are kept
+      op('POST /b', '/paths/~1b/post', {
+        effectReasons: [
+          reason('http_unsafe_method', 'POST changes server state (RFC 9110 §9.2.1)', '/paths/~1b/post', ['x']),
+        ],
+      }),
+      // a read whose one read_only reason carries signals
+      op('GET /c~d', '/paths/~1c~0d/get', {
+        effect: 'read',
+        class: 'read-only',
+        mechanism: 'none',
+        keyStrategy: null,
+        effectReasons: [reason('http_safe_method', 'GET is a safe method (RFC 9110 §9.2.1)', '/paths/~1c~0d/get')],
+        reasons: [
+          reason('read_only', 'no side effect: not activated (SOP §1), a plain call', '/paths/~1c~0d/get', ['y']),
+        ],
+      }),
+      op('send_email', '/tools/0', { reasons: [reason('r', '7', '/tools/0'), reason('r', '7', '/elsewhere')] }),
+    ],
+    diagnostics: [
+      { code: 'a', severity: 'warning', file: null, pointer: null, line: null, col: null, message: 'm', hint: 'h' },
+      { code: 'b', severity: 'info', file: 'other.json', pointer: '/p', line: 3, col: 4, message: 'm', hint: 'h' },
+    ],
+    totals: { operations: 4 } as unknown as AuditModel['totals'],
+  };
+
+  it('expands back to the model exactly', () => {
+    const doc = JSON.parse(JSON.stringify(toAuditJson(model))) as AuditJson;
+    expect(expandAuditJson(doc)).toStrictEqual(JSON.parse(JSON.stringify(model)));
   });
 });

@@ -94,6 +94,29 @@ describe('OpenAI strict-mode decoding', () => {
   });
 });
 
+describe('OpenAI strict-mode decoding: hostile input', () => {
+  it('an argument named `__proto__` stays an own property; the prototype is untouched', () => {
+    const args = JSON.parse('{"body":{"email":"a@example.com","__proto__":{"polluted":true}}}') as unknown;
+    const out = decodeArguments(byName('createCustomer'), args, 'openai') as { body: object };
+    expect(Object.keys(out.body)).toEqual(['email', '__proto__']);
+    expect(Object.getPrototypeOf(out.body)).toBe(Object.prototype);
+    expect((out.body as { polluted?: unknown }).polluted).toBeUndefined();
+  });
+
+  it('a malformed percent-encoded `$ref` is read as text, not thrown as a URIError', () => {
+    const b = byName('createCustomer');
+    const hostile: ToolBinding = {
+      ...b,
+      inputSchema: {
+        type: 'object',
+        properties: { body: { $ref: '#/$defs/%E0%A4%A' } },
+        $defs: { '%E0%A4%A': { type: 'object', properties: { n: { type: 'integer' } } } },
+      },
+    };
+    expect(decodeArguments(hostile, { body: { n: 1, x: null } }, 'openai')).toEqual({ body: { n: 1 } });
+  });
+});
+
 describe('routing and credentials', () => {
   it('path (encoded), query, header parameters, and every scheme of the chosen requirement', async () => {
     const rt = createToolRuntime({

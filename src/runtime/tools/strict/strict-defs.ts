@@ -6,6 +6,7 @@
  * pointers and removed keywords are recorded for it. Strict forms are never edited afterwards
  * (strict-limits.ts replaces root properties and `$defs` maps, not their contents).
  */
+import { ownValue } from './own.js';
 import { strictNode, type StrictContext } from './strict.js';
 
 type Obj = Record<string, unknown>;
@@ -24,7 +25,7 @@ const strictDefs = new WeakMap<object, StrictDef>();
 export function strictDef(def: unknown, name: string, ctx: StrictContext): Obj {
   if (typeof def !== 'object' || def === null) return strictNode(def, `/$defs/${name}`, ctx);
   const known = strictDefs.get(def);
-  if (known !== undefined && known.name === name && known.reads.every(([n, v]) => ctx.defs[n] === v)) {
+  if (known !== undefined && known.name === name && known.reads.every(([n, v]) => ownValue(ctx.defs, n) === v)) {
     ctx.encoded.push(...known.encoded);
     for (const keyword of known.removed) ctx.removed.add(keyword);
     return known.strict;

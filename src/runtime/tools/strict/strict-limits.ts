@@ -5,6 +5,7 @@
  * deterministically: its largest top-level properties become JSON-encoded strings until it fits.
  */
 import { OPENAI_LIMITS } from './keywords.js';
+import { ownValue, setOwn } from './own.js';
 import { defsRefName } from './pointer.js';
 import { encoded, nullable, type StrictContext } from './strict.js';
 
@@ -41,7 +42,7 @@ function count(node: unknown, defs: Obj, seen: Set<string>, size: SchemaSize): v
     if (seen.has(name)) return;
     seen.add(name);
     size.chars += name.length;
-    count(defs[name], defs, seen, size);
+    count(ownValue(defs, name), defs, seen, size);
     return;
   }
   if (isObj(node.properties)) {
@@ -65,7 +66,7 @@ function depth(node: unknown, defs: Obj, stack: string[]): number {
   if (typeof node.$ref === 'string') {
     const name = defName(node.$ref);
     if (stack.includes(name)) return 0;
-    return depth(defs[name], defs, [...stack, name]);
+    return depth(ownValue(defs, name), defs, [...stack, name]);
   }
   const own = isObj(node.properties) ? 1 : 0;
   return own + Math.max(0, ...children(node).map((c) => depth(c, defs, stack)));
@@ -114,7 +115,7 @@ function reachable(root: Obj, defs: Obj): Set<string> {
       const name = defName(node.$ref);
       if (!seen.has(name)) {
         seen.add(name);
-        visit(defs[name]);
+        visit(ownValue(defs, name));
       }
     }
     for (const [key, value] of Object.entries(node))
@@ -129,7 +130,7 @@ export function pruneDefs(root: Obj): void {
   const defs = (root.$defs ?? {}) as Obj;
   const keep = reachable(root, defs);
   const kept: Obj = {};
-  for (const name of Object.keys(defs).sort()) if (keep.has(name)) kept[name] = defs[name];
+  for (const name of Object.keys(defs).sort()) if (keep.has(name)) setOwn(kept, name, defs[name]);
   if (Object.keys(kept).length > 0) root.$defs = kept;
   else delete root.$defs;
 }

@@ -7,6 +7,7 @@
  * still-valid degradation that the emitter reports as a warning.
  */
 import { OPENAI_FORMATS, OPENAI_KEYWORDS, PLACEHOLDER_TAIL } from './keywords.js';
+import { ownValue, setOwn } from './own.js';
 import { appendPointer, defsRefName } from './pointer.js';
 
 type Obj = Record<string, unknown>;
@@ -57,7 +58,7 @@ function typesOf(node: Obj): string[] {
 function deref(node: unknown, ctx: StrictContext): unknown {
   if (isObj(node) && typeof node.$ref === 'string' && node.$ref.startsWith('#/$defs/')) {
     const name = defsRefName(node.$ref)!;
-    const value = ctx.defs[name];
+    const value = ownValue(ctx.defs, name);
     ctx.reads?.push([name, value]);
     return value;
   }
@@ -75,7 +76,7 @@ function mergeAllOf(node: Obj, ctx: StrictContext): Obj | undefined {
       return undefined;
     const types = typesOf(part);
     if (types.length > 0 && !types.includes('object')) return undefined;
-    if (isObj(part.properties)) Object.assign(properties, part.properties);
+    if (isObj(part.properties)) for (const k of Object.keys(part.properties)) setOwn(properties, k, part.properties[k]);
     if (Array.isArray(part.required)) required.push(...(part.required as string[]));
   }
   const out: Obj = { type: 'object', properties, required: [...new Set(required)], additionalProperties: false };
@@ -124,7 +125,7 @@ function strictObject(node: Obj, types: string[], path: string, ctx: StrictConte
   const properties: Obj = {};
   for (const name of names) {
     const child = strictNode(props[name], appendPointer(path, 'properties', name), ctx);
-    properties[name] = required.has(name) ? child : nullable(child);
+    setOwn(properties, name, required.has(name) ? child : nullable(child));
   }
   const out = copyAllowed(node, ctx);
   const kept = types.filter((t) => t === 'object' || t === 'null');
@@ -151,7 +152,7 @@ function copyAllowed(node: Obj, ctx: StrictContext): Obj {
     const allowed =
       (OPENAI_KEYWORDS as readonly string[]).includes(key) &&
       (key !== 'format' || (OPENAI_FORMATS as readonly string[]).includes(value as string));
-    if (allowed) out[key] = value;
+    if (allowed) setOwn(out, key, value);
     else ctx.removed.add(key === 'format' ? `format: ${String(value)}` : key);
   }
   return out;

@@ -4,6 +4,7 @@
  * the tools emitter writes `tools/openai/<api>.tools.json` with it, and the runtime's OpenAI adapters derive
  * the same form from a binding's input schema when they are asked (strict/of-binding.ts).
  */
+import { setOwn } from './own.js';
 import { KEY_CHARS, KEY_MIN_LENGTH } from './keywords.js';
 import { strictDef } from './strict-defs.js';
 import { fitLimits } from './strict-limits.js';
@@ -59,7 +60,7 @@ function toStrictParameters(spec: StrictSource, ctx: StrictContext): Obj {
     (root.required as string[]).push(spec.keyProperty);
   }
   const strictDefs: Obj = {};
-  for (const name of Object.keys(defs).sort()) strictDefs[name] = strictDef(defs[name], name, ctx);
+  for (const name of Object.keys(defs).sort()) setOwn(strictDefs, name, strictDef(defs[name], name, ctx));
   if (Object.keys(strictDefs).length > 0) root.$defs = strictDefs;
   return root;
 }
