@@ -4,54 +4,11 @@
  * the recorded output hashes are re-checked so a hand-edited output folder is regenerated.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import type { ResolvedConfig } from '../config/types.js';
-import { listFiles } from './output-dir.js';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { cacheDir, listFiles } from '../cache/fingerprint.js';
 
-const SPEC_FILE = /\.(json|ya?ml)$/i;
-
-function walk(path: string, out: string[]): void {
-  if (!existsSync(path)) return;
-  const st = statSync(path);
-  if (st.isFile()) {
-    out.push(path);
-    return;
-  }
-  if (!st.isDirectory()) return;
-  for (const entry of readdirSync(path).sort()) {
-    if (entry.startsWith('.') || entry === 'node_modules') continue;
-    const child = join(path, entry);
-    if (statSync(child, { throwIfNoEntry: false })?.isDirectory()) walk(child, out);
-    else if (SPEC_FILE.test(entry)) out.push(child);
-  }
-}
-
-/** idemgen's own code: the compiled files and templates next to this module (size + mtime is enough). */
-function codeFingerprint(hash: ReturnType<typeof createHash>): void {
-  const root = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
-  for (const dir of ['dist', 'src', 'templates']) {
-    for (const rel of listFiles(join(root, dir))) {
-      const st = statSync(join(root, dir, rel));
-      hash.update(`${dir}/${rel}:${st.size}:${st.mtimeMs}\n`);
-    }
-  }
-}
-
-export function fingerprintInputs(inputs: string[], config: ResolvedConfig, outDir: string): string {
-  const hash = createHash('sha256');
-  hash.update(JSON.stringify({ ...config, inputs, out: outDir }));
-  if (config.configFile && existsSync(config.configFile)) hash.update(readFileSync(config.configFile));
-  const files: string[] = [];
-  for (const input of inputs) walk(input, files);
-  for (const file of files) {
-    hash.update(`\0${file}\0`);
-    hash.update(readFileSync(file));
-  }
-  codeFingerprint(hash);
-  return hash.digest('hex');
-}
+export { cacheDir, fingerprintInputs } from '../cache/fingerprint.js';
 
 interface CacheRecord {
   fingerprint: string;
@@ -59,9 +16,6 @@ interface CacheRecord {
 }
 
 const sha = (data: Buffer | string): string => createHash('sha256').update(data).digest('hex');
-
-/** The folder of idemgen's caches (generate's input cache, serve's analysis cache). */
-export const cacheDir = (cwd: string): string => join(cwd, 'node_modules', '.cache', 'idemgen');
 
 export function cacheFile(cwd: string, outDir: string): string {
   return join(cacheDir(cwd), `${sha(outDir).slice(0, 16)}.json`);

@@ -22,6 +22,10 @@ import type { EmittedFile, FileSink, FileWriter } from '../emit/types.js';
 import { InputError, diagnostic } from '../diagnostics/diagnostic.js';
 import { outputPathProblem } from '../escape/index.js';
 
+import { listFiles } from '../cache/fingerprint.js';
+
+export { listFiles };
+
 /** Every path an emitter hands over is checked here, at the one place files are written (an internal error if not). */
 function assertSafeRelativePath(path: string): void {
   const problem = outputPathProblem(path);
@@ -42,17 +46,6 @@ function claimPath(claimed: Map<string, string>, path: string): void {
       `emitter produced output paths that differ only by case (or twice): ${JSON.stringify(first)} and ${JSON.stringify(path)}`,
     );
   claimed.set(folded, path);
-}
-
-export function listFiles(dir: string, base = ''): string[] {
-  if (!existsSync(dir)) return [];
-  const out: string[] = [];
-  for (const entry of readdirSync(join(dir, base), { withFileTypes: true })) {
-    const rel = base ? `${base}/${entry.name}` : entry.name;
-    if (entry.isDirectory()) out.push(...listFiles(dir, rel));
-    else out.push(rel);
-  }
-  return out.sort();
 }
 
 export interface WriteHooks {

@@ -1,6 +1,2 @@
-/** idemgen's own version, from the package.json next to src/ and dist/. */
-import { readFileSync } from 'node:fs';
-
-export const VERSION = (
-  JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }
-).version;
+/** idemgen's own version (src/cache/version.ts, below the CLI and `serve`). */
+export { VERSION } from '../cache/version.js';

@@ -10,8 +10,8 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { ResolvedConfig } from '../config/types.js';
-import { cacheDir, fingerprintInputs } from '../cli/cache.js';
-import { VERSION } from '../cli/version.js';
+import { cacheDir, fingerprintInputs } from '../cache/fingerprint.js';
+import { VERSION } from '../cache/version.js';
 import type { ServeAnalysis } from './tools.js';
 
 /** Bumped whenever `ServeAnalysis` (or the binding shape inside it) changes: older entries stop matching. */

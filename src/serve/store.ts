@@ -11,9 +11,8 @@ import { mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } 
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Dialect, ResolvedConfig } from '../config/types.js';
-import { cacheDir } from '../cli/cache.js';
-import { listFiles } from '../cli/output-dir.js';
-import { VERSION } from '../cli/version.js';
+import { cacheDir, listFiles } from '../cache/fingerprint.js';
+import { VERSION } from '../cache/version.js';
 import { checkStoreTables, migrateStore } from '../runtime/store/migrate.js';
 import { openStore } from '../runtime/store/open.js';
 import type { DedupStore } from '../runtime/store/types.js';
@@ -29,7 +28,7 @@ export interface ServeStore {
 const sha = (data: string): string => createHash('sha256').update(data).digest('hex');
 
 /** The SQL dialect whose tables a store URL needs; none for Redis/Valkey and `memory:`. */
-function dialectOf(url: string): Dialect | undefined {
+function sqlDialectOf(url: string): Dialect | undefined {
   if (url.startsWith('sqlite:')) return 'sqlite';
   if (/^postgres(ql)?:\/\//.test(url)) return 'postgres';
   if (/^(mysql|mariadb):\/\//.test(url)) return 'mysql';
@@ -50,23 +49,23 @@ function rendererStamp(): string {
 }
 
 /**
- * The dedup and saga tables' DDL for one dialect, with the config's names (`?table=` etc. override them).
+ * The dedup and saga tables' DDL for one SQL dialect, with the config's names (`?table=` etc. override them).
  * Rendered by the generator's SQL emitter (Handlebars templates) once, then kept in the cache folder under
  * a key of the dialect, names and emitter, so a later start creates its tables without loading the emitter.
  * An entry whose text does not match its recorded hash is rendered again.
  */
 async function storeTablesDdl(
-  dialect: Dialect,
+  sqlDialect: Dialect,
   sql: ResolvedConfig['sql'],
   cwd: string,
   useCache: boolean,
 ): Promise<string> {
-  const names = dialect === 'sqlite' ? { ...sql, schema: undefined } : sql;
+  const names = sqlDialect === 'sqlite' ? { ...sql, schema: undefined } : sql;
   if (!useCache) {
     const { renderStoreMigration } = await import('../emit/sql/index.js');
-    return renderStoreMigration(dialect, names, { saga: true }).up;
+    return renderStoreMigration(sqlDialect, names, { saga: true }).up;
   }
-  const key = sha(JSON.stringify({ dialect, names, stamp: rendererStamp() }));
+  const key = sha(JSON.stringify({ sqlDialect, names, stamp: rendererStamp() }));
   const file = join(cacheDir(cwd), `store-ddl-${key.slice(0, 16)}.json`);
   try {
     const cached = JSON.parse(readFileSync(file, 'utf8')) as { key?: unknown; sha?: unknown; ddl?: unknown };
@@ -75,7 +74,7 @@ async function storeTablesDdl(
     // no entry yet, or an unreadable one: render below
   }
   const { renderStoreMigration } = await import('../emit/sql/index.js');
-  const ddl = renderStoreMigration(dialect, names, { saga: true }).up;
+  const ddl = renderStoreMigration(sqlDialect, names, { saga: true }).up;
   const tmp = `${file}.${process.pid}.tmp`;
   try {
     mkdirSync(cacheDir(cwd), { recursive: true });
@@ -135,10 +134,10 @@ export async function openServeStore(
   opts: { migrate?: boolean; cache?: boolean } = {},
 ): Promise<ServeStore> {
   const spec = withConfigNames(absolute(url ?? `sqlite:${DEFAULT_SERVE_STORE}`, cwd), sql);
-  const dialect = dialectOf(spec);
-  if (opts.migrate !== false && dialect !== undefined) {
-    const ddl = await storeTablesDdl(dialect, tablesOf(spec, sql), cwd, opts.cache !== false);
-    await migrateStore(spec, { sqlite: '', postgres: '', mysql: '', [dialect]: ddl }, cwd);
+  const sqlDialect = sqlDialectOf(spec);
+  if (opts.migrate !== false && sqlDialect !== undefined) {
+    const ddl = await storeTablesDdl(sqlDialect, tablesOf(spec, sql), cwd, opts.cache !== false);
+    await migrateStore(spec, { sqlite: '', postgres: '', mysql: '', [sqlDialect]: ddl }, cwd);
   }
   const store = await openStore(spec);
   try {

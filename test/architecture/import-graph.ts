@@ -13,7 +13,7 @@ export const LAYERS: readonly (readonly string[])[] = [
   ['json-pointer', 'escape', 'timing'],
   ['diagnostics'],
   ['load', 'config'],
-  ['ir'],
+  ['ir', 'cache'],
   ['classify'],
   ['validate', 'traces', 'audit-code'],
   ['audit-mcp'],

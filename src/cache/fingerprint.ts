@@ -1,0 +1,68 @@
+/**
+ * What idemgen's caches are keyed by and where they live, below the CLI and `serve` (both use it): the
+ * fingerprint of a run's inputs — every input file, the config file, the resolved config and idemgen's own
+ * code — and the cache folder.
+ */
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { ResolvedConfig } from '../config/types.js';
+
+/** Every file under `dir`, relative to it with `/` separators, sorted. */
+export function listFiles(dir: string, base = ''): string[] {
+  if (!existsSync(dir)) return [];
+  const out: string[] = [];
+  for (const entry of readdirSync(join(dir, base), { withFileTypes: true })) {
+    const rel = base ? `${base}/${entry.name}` : entry.name;
+    if (entry.isDirectory()) out.push(...listFiles(dir, rel));
+    else out.push(rel);
+  }
+  return out.sort();
+}
+
+const SPEC_FILE = /\.(json|ya?ml)$/i;
+
+function walk(path: string, out: string[]): void {
+  if (!existsSync(path)) return;
+  const st = statSync(path);
+  if (st.isFile()) {
+    out.push(path);
+    return;
+  }
+  if (!st.isDirectory()) return;
+  for (const entry of readdirSync(path).sort()) {
+    if (entry.startsWith('.') || entry === 'node_modules') continue;
+    const child = join(path, entry);
+    if (statSync(child, { throwIfNoEntry: false })?.isDirectory()) walk(child, out);
+    else if (SPEC_FILE.test(entry)) out.push(child);
+  }
+}
+
+/** idemgen's own code: the compiled files and templates next to this module (size + mtime is enough). */
+function codeFingerprint(hash: ReturnType<typeof createHash>): void {
+  const root = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
+  for (const dir of ['dist', 'src', 'templates']) {
+    for (const rel of listFiles(join(root, dir))) {
+      const st = statSync(join(root, dir, rel));
+      hash.update(`${dir}/${rel}:${st.size}:${st.mtimeMs}\n`);
+    }
+  }
+}
+
+export function fingerprintInputs(inputs: string[], config: ResolvedConfig, outDir: string): string {
+  const hash = createHash('sha256');
+  hash.update(JSON.stringify({ ...config, inputs, out: outDir }));
+  if (config.configFile && existsSync(config.configFile)) hash.update(readFileSync(config.configFile));
+  const files: string[] = [];
+  for (const input of inputs) walk(input, files);
+  for (const file of files) {
+    hash.update(`\0${file}\0`);
+    hash.update(readFileSync(file));
+  }
+  codeFingerprint(hash);
+  return hash.digest('hex');
+}
+
+/** The folder of idemgen's caches (generate's input cache, serve's analysis cache). */
+export const cacheDir = (cwd: string): string => join(cwd, 'node_modules', '.cache', 'idemgen');

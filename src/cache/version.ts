@@ -1,0 +1,6 @@
+/** idemgen's own version, from the package.json next to src/ and dist/. */
+import { readFileSync } from 'node:fs';
+
+export const VERSION = (
+  JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }
+).version;
