@@ -127,6 +127,49 @@ export function placeholder(name: string, def: unknown, lookup?: (name: string) 
   return out;
 }
 
+interface Stub {
+  /** The names `placeholder` looked up, in first-lookup order, and what each gave (by identity). */
+  readonly names: string[];
+  readonly found: unknown[];
+  readonly schema: Obj;
+  /** Its share of the compact JSON text of `$defs` (`"name":…,`), as `fitBudget` counts it. */
+  readonly size: number;
+}
+
+/** Definition object → name → its last placeholder (definitions are shared by the tools that reach them, defs.ts). */
+const stubs = new WeakMap<object, Map<string, Stub>>();
+
+/**
+ * `placeholder(name, def, lookup)` with its size, computed once per definition object: a placeholder reads
+ * only `def`, `name` and what `lookup` gives, so when the same names looked up again give the same objects
+ * (in the same order, so a lazy `lookup` does the same work) the remembered one is the same result. The
+ * placeholder is shared like the definitions: nothing edits emitted schemas (drop-key-path.ts copies).
+ */
+export function placeholderStub(name: string, def: unknown, lookup: (name: string) => unknown): Stub {
+  const byName = isObj(def) ? (stubs.get(def) ?? new Map<string, Stub>()) : undefined;
+  const known = byName?.get(name);
+  if (known?.names.every((n, i) => lookup(n) === known.found[i])) return known;
+  const names: string[] = [];
+  const found: unknown[] = [];
+  const looked = new Set<string>();
+  const recording = (n: string): unknown => {
+    const value = lookup(n);
+    if (!looked.has(n)) {
+      looked.add(n);
+      names.push(n);
+      found.push(value);
+    }
+    return value;
+  };
+  const schema = placeholder(name, def, recording);
+  const stub: Stub = { names, found, schema, size: name.length + 4 + JSON.stringify(schema).length };
+  if (byName !== undefined) {
+    if (byName.size === 0) stubs.set(def as object, byName);
+    byName.set(name, stub);
+  }
+  return stub;
+}
+
 function kindSchema(kind: Kind): Obj {
   const out: Obj = {};
   if (kind.types !== undefined) out.type = kind.types.length === 1 ? kind.types[0] : kind.types;
@@ -279,8 +322,7 @@ export function fitBudget(schema: Obj, budget = SCHEMA_BUDGET_CHARS): number {
   const byLevel = levels(rest, defs);
   const sizeOf = (name: string): number => name.length + 4 + compactLength(defs[name]);
   const lookup = (name: string): unknown => defs[name];
-  const stubSize = (name: string): number =>
-    name.length + 4 + JSON.stringify(placeholder(name, defs[name], lookup)).length;
+  const stubSize = (name: string): number => placeholderStub(name, defs[name], lookup).size;
   let used = JSON.stringify(rest).length + 12;
   let keep = 0;
   // Keep level after level while the kept levels plus the next level as placeholders fit.
@@ -294,7 +336,7 @@ export function fitBudget(schema: Obj, budget = SCHEMA_BUDGET_CHARS): number {
   if (keep === byLevel.length) return 0;
   const stubbed = byLevel[keep];
   const trimmed: Obj = { ...defs };
-  for (const name of stubbed) trimmed[name] = placeholder(name, defs[name], lookup);
+  for (const name of stubbed) trimmed[name] = placeholderStub(name, defs[name], lookup).schema;
   schema.$defs = trimmed;
   pruneDefs(schema);
   loosenUnions(schema, new Set(stubbed));
