@@ -31,6 +31,32 @@ export function compactLength(schema: unknown): number {
   return n;
 }
 
+/** `JSON.stringify(value)` has text (objects of a schema hold none of the values it leaves out). */
+const written = (v: unknown): boolean => v !== undefined && typeof v !== 'function' && typeof v !== 'symbol';
+
+/**
+ * `JSON.stringify(schema).length` of a schema with `$defs`, without writing the definitions again: each
+ * one's length is remembered (`compactLength`), the rest is measured. `{` `}`, a comma between members,
+ * each member `"key":value`.
+ */
+export function schemaLength(schema: Obj): number {
+  const objectLength = (obj: Obj, member: (key: string, value: unknown) => number): number => {
+    let n = 2;
+    let count = 0;
+    for (const [key, value] of Object.entries(obj)) {
+      if (!written(value)) continue;
+      n += (JSON.stringify(key) as string).length + 1 + member(key, value);
+      count += 1;
+    }
+    return n + Math.max(count - 1, 0);
+  };
+  return objectLength(schema, (key, value) =>
+    key === '$defs' && isObj(value)
+      ? objectLength(value, (_name, def) => compactLength(def))
+      : (JSON.stringify(value) as string).length,
+  );
+}
+
 /** Names of the `$defs` a node refers to directly (not through other definitions). */
 export function refsOf(node: unknown, out: Set<string>): Set<string> {
   if (Array.isArray(node)) for (const n of node) refsOf(n, out);
@@ -316,7 +342,7 @@ export function loosenUnions(schema: Obj, stubbed: ReadonlySet<string>): void {
  * placeholders (0 when the schema fit).
  */
 export function fitBudget(schema: Obj, budget = SCHEMA_BUDGET_CHARS): number {
-  if (!isObj(schema.$defs) || JSON.stringify(schema).length <= budget) return 0;
+  if (!isObj(schema.$defs) || schemaLength(schema) <= budget) return 0;
   const { $defs, ...rest } = schema;
   const defs = $defs as Obj;
   const byLevel = levels(rest, defs);

@@ -2,9 +2,11 @@
  * `placeholderStub` remembers a definition's placeholder per definition object and name, and reuses it
  * only while the definitions it looked up are the same objects: a tool whose lookup gives another
  * definition (a name taken by something else in that tool) gets the placeholder `placeholder` gives.
+ * `schemaLength` measures a schema with `$defs` as `JSON.stringify` would, from remembered definition lengths.
  */
 import { describe, expect, it } from 'vitest';
-import { placeholder, placeholderStub } from '../../../src/emit/tools/budget.js';
+import fc from 'fast-check';
+import { placeholder, placeholderStub, schemaLength } from '../../../src/emit/tools/budget.js';
 
 describe('placeholderStub', () => {
   const def = { allOf: [{ $ref: '#/$defs/Base' }], description: 'A pet.' };
@@ -29,5 +31,24 @@ describe('placeholderStub', () => {
     // Another name is another placeholder (its description names the definition).
     const renamed = placeholderStub('Animal_2', def, (n) => (n === 'Base' ? stringBase : undefined));
     expect(renamed.schema.description).toContain('Animal_2');
+  });
+});
+
+describe('schemaLength', () => {
+  const json = fc.jsonValue({ maxDepth: 3 });
+  const object = fc.dictionary(fc.string(), json, { maxKeys: 5 });
+
+  it('is the length of JSON.stringify for any schema with $defs (escaped names, undefined members left out)', () => {
+    fc.assert(
+      fc.property(
+        object,
+        fc.dictionary(fc.string(), fc.oneof(object, fc.boolean(), fc.constant(undefined))),
+        (rest, defs) => {
+          const schema = { ...rest, $defs: defs, skipped: undefined };
+          expect(schemaLength(schema)).toBe(JSON.stringify(schema).length);
+        },
+      ),
+      { numRuns: 300 },
+    );
   });
 });
