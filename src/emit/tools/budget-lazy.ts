@@ -18,6 +18,7 @@ import {
   loosenUnions,
   placeholderStub,
   refsOf,
+  defRefsOf,
 } from './budget.js';
 import { finishDefs, finishNext, liftsRef, sortedDefs, type DefsBuilder } from './defs.js';
 import { normalizeSchema } from './normalize.js';
@@ -127,8 +128,7 @@ export function fitBudgetLazily(schema: Obj, builder: DefsBuilder, budget = SCHE
       byLevel.push(frontier);
       const next = new Set<string>();
       for (const name of frontier)
-        for (const ref of refsOf(pending.get(name), new Set()))
-          if (builder.used.has(ref) && !seen.has(ref)) next.add(ref);
+        for (const ref of defRefsOf(pending.get(name))) if (builder.used.has(ref) && !seen.has(ref)) next.add(ref);
       frontier = [...next].sort();
     }
   };

@@ -68,6 +68,22 @@ export function refsOf(node: unknown, out: Set<string>): Set<string> {
   return out;
 }
 
+const defRefs = new WeakMap<object, readonly string[]>();
+
+/**
+ * `refsOf` of one definition, found once per definition object (they are shared by the tools that reach
+ * them and never edited once emitted, defs.ts): in the order `refsOf` adds them.
+ */
+export function defRefsOf(def: unknown): readonly string[] {
+  if (typeof def !== 'object' || def === null) return [...refsOf(def, new Set())];
+  let refs = defRefs.get(def);
+  if (refs === undefined) {
+    refs = [...refsOf(def, new Set())];
+    defRefs.set(def, refs);
+  }
+  return refs;
+}
+
 /** Definition levels: level 0 is what the schema's own properties refer to, level n+1 what level n adds. */
 function levels(rest: Obj, defs: Obj): string[][] {
   const out: string[][] = [];
@@ -78,7 +94,7 @@ function levels(rest: Obj, defs: Obj): string[][] {
     out.push(frontier);
     const next = new Set<string>();
     for (const name of frontier)
-      for (const ref of refsOf(defs[name], new Set())) if (ref in defs && !seen.has(ref)) next.add(ref);
+      for (const ref of defRefsOf(defs[name])) if (ref in defs && !seen.has(ref)) next.add(ref);
     frontier = [...next].sort();
   }
   return out;
