@@ -1,7 +1,8 @@
 /**
  * The tool model: the stage between classify and the artifacts that render tools. Per API it assigns the
  * tool names of every target once, then builds each operation's tool once — its `ToolSpec` (name, texts,
- * input schema with the key, the arguments' HTTP routes and body that the handlers' bindings read) and its
+ * input schema with the key, the arguments' HTTP routes and body that the handlers' bindings read) and,
+ * only when a consumer asks for it (`needsStrict`: the tools artifact writing the `openai` format), its
  * strict OpenAI form — and hands it to every consumer of the run before building the next. Nothing holds
  * an API's tools at once (a Graph-sized API has ~11,000), and no artifact builds a tool again.
  *
@@ -28,7 +29,8 @@ interface ToolModelApi {
   readonly names: TargetNames;
   /**
    * What building the API's tools degraded (unresolved refs, trimmed schemas, strict OpenAI encodings) and
-   * the keywords strict mode removed: complete at `endApi`. The tools artifact reports them.
+   * the keywords strict mode removed: complete at `endApi`. The tools artifact reports them. The strict
+   * findings exist only in a run that built the strict form (a consumer with `needsStrict`).
    */
   readonly log: DegradeLog;
   readonly removedKeywords: ReadonlySet<string>;
@@ -38,10 +40,13 @@ interface ToolModelApi {
 export interface ToolModelTool {
   readonly entry: PlanEntry;
   readonly spec: ToolSpec;
-  readonly strict: OpenAiTool;
+  /** The strict OpenAI form: built only when a consumer of the run declares `needsStrict`. */
+  readonly strict?: OpenAiTool;
 }
 
 export interface ToolModelConsumer {
+  /** Reads `tool.strict` (the OpenAI format); when no consumer does, the stage skips building it. */
+  readonly needsStrict?: boolean;
   startApi(api: ToolModelApi): void;
   /** Every entry of the API, in plan order. */
   tool(api: ToolModelApi, tool: ToolModelTool): void;
@@ -54,8 +59,9 @@ export interface ToolModelConsumer {
 export type ToolModelEmit = (plan: Plan, config: ResolvedConfig, sink: FileSink) => ToolModelConsumer;
 
 /**
- * One entry's tool, as the stage builds it: what it degraded goes to `log`, the keywords strict mode removed
- * to `removed`. Also for callers that need one API's tools outside a run (`buildToolBindings`, `serve`).
+ * One entry's tool, as the stage builds it: what it degraded goes to `log`; with `removed` given, its strict
+ * OpenAI form too, the keywords strict mode removed going to `removed`. Also for callers that need one
+ * API's tools outside a run (`buildToolBindings`, `serve`), which read no strict form.
  */
 export function buildTool(
   apiPlan: ApiPlan,
@@ -63,9 +69,10 @@ export function buildTool(
   names: TargetNames,
   config: ResolvedConfig,
   log: DegradeLog = new DegradeLog(apiPlan.api.id),
-  removed: Set<string> = new Set(),
+  removed?: Set<string>,
 ): ToolModelTool {
   const spec = buildToolSpec(apiPlan, entry, config, log);
+  if (removed === undefined) return { entry, spec };
   const strict = toOpenAiTool(spec, names.openai.get(spec.key) as string, removed);
   log.openAi(spec.key, spec.source, strict.encoded, strict.limits);
   return { entry, spec, strict };
@@ -77,6 +84,7 @@ export function streamToolModel(
   config: ResolvedConfig,
   consumers: readonly ToolModelConsumer[],
 ): Diagnostic[][] {
+  const needsStrict = consumers.some((c) => c.needsStrict === true);
   for (const apiPlan of plan.apis) {
     const removed = new Set<string>();
     const api: ToolModelApi = {
@@ -87,7 +95,7 @@ export function streamToolModel(
     };
     for (const c of consumers) c.startApi(api);
     for (const entry of apiPlan.entries) {
-      const tool = buildTool(apiPlan, entry, api.names, config, api.log, removed);
+      const tool = buildTool(apiPlan, entry, api.names, config, api.log, needsStrict ? removed : undefined);
       for (const c of consumers) c.tool(api, tool);
     }
     for (const c of consumers) c.endApi(api);

@@ -24,6 +24,7 @@ const under = (files: EmittedFile[], folder: string) => files.filter((f) => f.pa
 /** Wraps a consumer, recording what reaches it. */
 function recording(inner: ToolModelConsumer, seen: ToolModelTool[], order: string[]): ToolModelConsumer {
   return {
+    needsStrict: inner.needsStrict,
     startApi: (api) => {
       order.push(`start ${api.plan.api.id}`);
       inner.startApi(api);
@@ -43,19 +44,23 @@ function recording(inner: ToolModelConsumer, seen: ToolModelTool[], order: strin
 describe('the tool model stage', () => {
   it('gives tools and handlers run together the files and diagnostics each gives alone', async () => {
     const p = await plan();
-    const both = await emitAll(p, resolveConfig({ artifacts: ['handlers', 'tools'] }));
-    const handlers = await emitAll(p, resolveConfig({ artifacts: ['handlers'] }));
-    const tools = await emitAll(p, resolveConfig({ artifacts: ['tools'] }));
+    // With the OpenAI format, so the tools report the strict form's findings too.
+    const config = (artifacts: ('handlers' | 'tools')[]) =>
+      resolveConfig({ artifacts, tools: { formats: ['mcp', 'openai'] } });
+    const both = await emitAll(p, config(['handlers', 'tools']));
+    const handlers = await emitAll(p, config(['handlers']));
+    const toolsAlone = await emitAll(p, config(['tools']));
     expect(under(both.files, 'handlers').length).toBeGreaterThan(1);
     expect(under(both.files, 'handlers')).toEqual(handlers.files);
-    expect(under(both.files, 'tools')).toEqual(tools.files);
-    expect(tools.diagnostics.length).toBeGreaterThan(0);
-    expect(both.diagnostics).toEqual([...handlers.diagnostics, ...tools.diagnostics]);
+    expect(under(both.files, 'tools')).toEqual(toolsAlone.files);
+    expect(toolsAlone.diagnostics.some((d) => d.code.startsWith('tools_openai_'))).toBe(true);
+    expect(both.diagnostics).toEqual([...handlers.diagnostics, ...toolsAlone.diagnostics]);
   });
 
   it('builds each tool once and hands the same objects to every consumer, in plan order', async () => {
     const p = await plan();
-    const config = resolveConfig();
+    // The OpenAI format makes the stage build the strict form, which the consumers then share too.
+    const config = resolveConfig({ tools: { formats: ['mcp', 'openai'] } });
     const files: EmittedFile[] = [];
     const sink = memorySink((f) => files.push(f));
     const [toolsSeen, handlersSeen, toolsOrder, handlersOrder]: [ToolModelTool[], ToolModelTool[], string[], string[]] =
@@ -70,6 +75,7 @@ describe('the tool model stage', () => {
     expect(handlersSeen).toHaveLength(toolsSeen.length);
     handlersSeen.forEach((t, i) => {
       expect(t.spec).toBe(toolsSeen[i]!.spec);
+      expect(t.strict).toBeDefined();
       expect(t.strict).toBe(toolsSeen[i]!.strict);
     });
     expect(handlersOrder).toEqual(toolsOrder);
@@ -79,5 +85,21 @@ describe('the tool model stage', () => {
     expect(diagnostics[1]).toEqual([]);
     expect(files.some((f) => f.path.startsWith('handlers/'))).toBe(true);
     expect(files.some((f) => f.path.startsWith('tools/mcp/'))).toBe(true);
+  });
+
+  it('builds no strict OpenAI form, and reports none of its findings, when no consumer writes the OpenAI format', async () => {
+    const p = await plan();
+    const config = resolveConfig();
+    const seen: ToolModelTool[] = [];
+    const sink = memorySink(() => {});
+    const [toolDiagnostics] = streamToolModel(p, config, [
+      recording(toolsConsumer(p, config, sink), seen, []),
+      handlersConsumer(p, config, sink),
+    ]);
+    expect(seen.length).toBeGreaterThan(0);
+    expect(seen.every((t) => t.strict === undefined)).toBe(true);
+    expect(toolDiagnostics!.filter((d) => d.code.startsWith('tools_openai_'))).toEqual([]);
+    const withOpenAi = await emitAll(p, resolveConfig({ artifacts: ['tools'], tools: { formats: ['openai'] } }));
+    expect(withOpenAi.diagnostics.some((d) => d.code.startsWith('tools_openai_'))).toBe(true);
   });
 });

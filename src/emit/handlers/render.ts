@@ -71,10 +71,19 @@ export function writeHead(out: FileWriter, api: ApiModel, names: HandlerNames, t
   );
 }
 
+/**
+ * `setOwn` only where it is needed (`__proto__`): `Object.defineProperty` on every member turned the stored
+ * objects into slow dictionaries, and stringifying them was a good part of the handlers' time on Graph.
+ */
+function put(o: Obj, k: string, v: unknown): void {
+  if (k === '__proto__') setOwn(o, k, v);
+  else o[k] = v;
+}
+
 /** A copy of `schema` (an own-keys copy: `__proto__` stays a key) with `name` set to `value`, in place. */
 function withMember(schema: Obj, name: string, value: unknown): Obj {
   const out: Obj = { ...schema };
-  setOwn(out, name, value);
+  put(out, name, value);
   return out;
 }
 
@@ -137,7 +146,7 @@ export class BindingsJson {
       const stored: Obj = {};
       for (const name of Object.keys(props)) {
         const p = props[name];
-        setOwn(stored, name, isObj(p) ? this.index(compactDefinitionText(p)) : p);
+        put(stored, name, isObj(p) ? this.index(compactDefinitionText(p)) : p);
       }
       schema = withMember(schema, 'properties', stored);
     }
@@ -155,7 +164,7 @@ export class BindingsJson {
     const local: Record<string, string> = {};
     for (const name of names) {
       const key = this.entry(name, compactDefinitionText(defs[name]));
-      if (key !== name) setOwn(local, name, key);
+      if (key !== name) put(local, name, key);
     }
     if (Object.keys(local).length > 0) out.defs = local;
     return out;

@@ -10,7 +10,16 @@
  */
 import type { JsonSchema } from '../../ir/types.js';
 import { followRef, isObject } from '../../json-pointer/refs.js';
-import { SCHEMA_BUDGET_CHARS, compactLength, defName, fitBudget, loosenUnions, placeholder, refsOf } from './budget.js';
+import {
+  SCHEMA_BUDGET_CHARS,
+  compactLength,
+  defName,
+  fitBudget,
+  loosenUnions,
+  placeholderStub,
+  refsOf,
+  defRefsOf,
+} from './budget.js';
 import { finishDefs, finishNext, liftsRef, sortedDefs, type DefsBuilder } from './defs.js';
 import { normalizeSchema } from './normalize.js';
 import { pruneDefs } from '../../runtime/tools/strict/strict-limits.js';
@@ -119,14 +128,12 @@ export function fitBudgetLazily(schema: Obj, builder: DefsBuilder, budget = SCHE
       byLevel.push(frontier);
       const next = new Set<string>();
       for (const name of frontier)
-        for (const ref of refsOf(pending.get(name), new Set()))
-          if (builder.used.has(ref) && !seen.has(ref)) next.add(ref);
+        for (const ref of defRefsOf(pending.get(name))) if (builder.used.has(ref) && !seen.has(ref)) next.add(ref);
       frontier = [...next].sort();
     }
   };
   const lookup = (name: string): unknown => (builder.used.has(name) ? pending.get(name) : undefined);
-  const stubSize = (name: string): number =>
-    name.length + 4 + JSON.stringify(placeholder(name, pending.get(name), lookup)).length;
+  const stubSize = (name: string): number => placeholderStub(name, pending.get(name), lookup).size;
   let used = restSize + 12;
   let keep = 0;
   for (;;) {
@@ -140,7 +147,7 @@ export function fitBudgetLazily(schema: Obj, builder: DefsBuilder, budget = SCHE
   }
   if (keep === byLevel.length) return finishEagerly(schema, builder, budget);
   const trimmed: Obj = sortedDefs(builder);
-  for (const name of byLevel[keep]) trimmed[name] = placeholder(name, builder.defs.get(name), lookup);
+  for (const name of byLevel[keep]) trimmed[name] = placeholderStub(name, builder.defs.get(name), lookup).schema;
   const quiet =
     builder.unresolved.every((ref) => followRef(builder.root, { $ref: ref }, '').value === undefined) &&
     rejectsOnlyReported(builder.root);

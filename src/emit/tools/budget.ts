@@ -31,6 +31,32 @@ export function compactLength(schema: unknown): number {
   return n;
 }
 
+/** `JSON.stringify(value)` has text (objects of a schema hold none of the values it leaves out). */
+const written = (v: unknown): boolean => v !== undefined && typeof v !== 'function' && typeof v !== 'symbol';
+
+/**
+ * `JSON.stringify(schema).length` of a schema with `$defs`, without writing the definitions again: each
+ * one's length is remembered (`compactLength`), the rest is measured. `{` `}`, a comma between members,
+ * each member `"key":value`.
+ */
+export function schemaLength(schema: Obj): number {
+  const objectLength = (obj: Obj, member: (key: string, value: unknown) => number): number => {
+    let n = 2;
+    let count = 0;
+    for (const [key, value] of Object.entries(obj)) {
+      if (!written(value)) continue;
+      n += (JSON.stringify(key) as string).length + 1 + member(key, value);
+      count += 1;
+    }
+    return n + Math.max(count - 1, 0);
+  };
+  return objectLength(schema, (key, value) =>
+    key === '$defs' && isObj(value)
+      ? objectLength(value, (_name, def) => compactLength(def))
+      : (JSON.stringify(value) as string).length,
+  );
+}
+
 /** Names of the `$defs` a node refers to directly (not through other definitions). */
 export function refsOf(node: unknown, out: Set<string>): Set<string> {
   if (Array.isArray(node)) for (const n of node) refsOf(n, out);
@@ -40,6 +66,22 @@ export function refsOf(node: unknown, out: Set<string>): Set<string> {
       if (key !== 'enum' && key !== 'const' && key !== 'examples' && key !== 'default') refsOf(value, out);
   }
   return out;
+}
+
+const defRefs = new WeakMap<object, readonly string[]>();
+
+/**
+ * `refsOf` of one definition, found once per definition object (they are shared by the tools that reach
+ * them and never edited once emitted, defs.ts): in the order `refsOf` adds them.
+ */
+export function defRefsOf(def: unknown): readonly string[] {
+  if (typeof def !== 'object' || def === null) return [...refsOf(def, new Set())];
+  let refs = defRefs.get(def);
+  if (refs === undefined) {
+    refs = [...refsOf(def, new Set())];
+    defRefs.set(def, refs);
+  }
+  return refs;
 }
 
 /** Definition levels: level 0 is what the schema's own properties refer to, level n+1 what level n adds. */
@@ -52,7 +94,7 @@ function levels(rest: Obj, defs: Obj): string[][] {
     out.push(frontier);
     const next = new Set<string>();
     for (const name of frontier)
-      for (const ref of refsOf(defs[name], new Set())) if (ref in defs && !seen.has(ref)) next.add(ref);
+      for (const ref of defRefsOf(defs[name])) if (ref in defs && !seen.has(ref)) next.add(ref);
     frontier = [...next].sort();
   }
   return out;
@@ -125,6 +167,49 @@ export function placeholder(name: string, def: unknown, lookup?: (name: string) 
     isObj(def) && typeof def.description === 'string' && def.description.length <= 300 ? `${def.description} ` : '';
   out.description = `${own}(${name}${PLACEHOLDER_TAIL}`;
   return out;
+}
+
+interface Stub {
+  /** The names `placeholder` looked up, in first-lookup order, and what each gave (by identity). */
+  readonly names: string[];
+  readonly found: unknown[];
+  readonly schema: Obj;
+  /** Its share of the compact JSON text of `$defs` (`"name":…,`), as `fitBudget` counts it. */
+  readonly size: number;
+}
+
+/** Definition object → name → its last placeholder (definitions are shared by the tools that reach them, defs.ts). */
+const stubs = new WeakMap<object, Map<string, Stub>>();
+
+/**
+ * `placeholder(name, def, lookup)` with its size, computed once per definition object: a placeholder reads
+ * only `def`, `name` and what `lookup` gives, so when the same names looked up again give the same objects
+ * (in the same order, so a lazy `lookup` does the same work) the remembered one is the same result. The
+ * placeholder is shared like the definitions: nothing edits emitted schemas (drop-key-path.ts copies).
+ */
+export function placeholderStub(name: string, def: unknown, lookup: (name: string) => unknown): Stub {
+  const byName = isObj(def) ? (stubs.get(def) ?? new Map<string, Stub>()) : undefined;
+  const known = byName?.get(name);
+  if (known?.names.every((n, i) => lookup(n) === known.found[i])) return known;
+  const names: string[] = [];
+  const found: unknown[] = [];
+  const looked = new Set<string>();
+  const recording = (n: string): unknown => {
+    const value = lookup(n);
+    if (!looked.has(n)) {
+      looked.add(n);
+      names.push(n);
+      found.push(value);
+    }
+    return value;
+  };
+  const schema = placeholder(name, def, recording);
+  const stub: Stub = { names, found, schema, size: name.length + 4 + JSON.stringify(schema).length };
+  if (byName !== undefined) {
+    if (byName.size === 0) stubs.set(def as object, byName);
+    byName.set(name, stub);
+  }
+  return stub;
 }
 
 function kindSchema(kind: Kind): Obj {
@@ -273,14 +358,13 @@ export function loosenUnions(schema: Obj, stubbed: ReadonlySet<string>): void {
  * placeholders (0 when the schema fit).
  */
 export function fitBudget(schema: Obj, budget = SCHEMA_BUDGET_CHARS): number {
-  if (!isObj(schema.$defs) || JSON.stringify(schema).length <= budget) return 0;
+  if (!isObj(schema.$defs) || schemaLength(schema) <= budget) return 0;
   const { $defs, ...rest } = schema;
   const defs = $defs as Obj;
   const byLevel = levels(rest, defs);
   const sizeOf = (name: string): number => name.length + 4 + compactLength(defs[name]);
   const lookup = (name: string): unknown => defs[name];
-  const stubSize = (name: string): number =>
-    name.length + 4 + JSON.stringify(placeholder(name, defs[name], lookup)).length;
+  const stubSize = (name: string): number => placeholderStub(name, defs[name], lookup).size;
   let used = JSON.stringify(rest).length + 12;
   let keep = 0;
   // Keep level after level while the kept levels plus the next level as placeholders fit.
@@ -294,7 +378,7 @@ export function fitBudget(schema: Obj, budget = SCHEMA_BUDGET_CHARS): number {
   if (keep === byLevel.length) return 0;
   const stubbed = byLevel[keep];
   const trimmed: Obj = { ...defs };
-  for (const name of stubbed) trimmed[name] = placeholder(name, defs[name], lookup);
+  for (const name of stubbed) trimmed[name] = placeholderStub(name, defs[name], lookup).schema;
   schema.$defs = trimmed;
   pruneDefs(schema);
   loosenUnions(schema, new Set(stubbed));

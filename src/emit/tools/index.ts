@@ -55,11 +55,12 @@ interface OpenFiles {
  */
 export const toolsConsumer: ToolModelEmit = (_plan, config, sink) => {
   const diagnostics: Diagnostic[] = [];
-  // Only the formats the config asks for are written (tools.formats, default MCP). The tool model still
-  // builds the OpenAI strict form of every tool: the handlers' bindings carry it.
+  // Only the formats the config asks for are written (tools.formats, default MCP). The tool model builds
+  // the OpenAI strict form (and its findings) only for the `openai` format.
   const formats = new Set(config.tools.formats);
   let open: OpenFiles | undefined;
   return {
+    needsStrict: formats.has('openai'),
     startApi({ plan: apiPlan }) {
       const id = apiPlan.api.id;
       // One tool per line, its JSON compact (indenting deep schemas doubled the files: Stripe's MCP file
@@ -85,7 +86,7 @@ export const toolsConsumer: ToolModelEmit = (_plan, config, sink) => {
         const anthropicTool = toAnthropicTool(spec, names.anthropic.get(spec.key) as string);
         anthropic.pushText(compactObjectText(anthropicTool, { input_schema: compactSchemaText(spec.inputSchema) }));
       }
-      openAi?.pushText(openAiToolText(strict.tool));
+      if (openAi !== undefined && strict !== undefined) openAi.pushText(openAiToolText(strict.tool));
     },
     endApi({ plan: apiPlan, names, log, removedKeywords: removed }) {
       const { mcp, openAi, anthropic } = open as OpenFiles;

@@ -47,15 +47,19 @@ export function objectAt(obj: Record<string, unknown>, level: number, texts: Rec
 export function compactObjectText(
   obj: Record<string, unknown>,
   texts: Record<string, string>,
-  encode: (json: string) => string = (json) => json,
+  encode?: (json: string) => string,
 ): string {
-  const members: string[] = [];
-  for (const [key, value] of Object.entries(obj)) {
+  // Appended piece by piece (no member array, no entry pairs): a tool's `$defs` has hundreds of members.
+  let out = '{';
+  for (const key of Object.keys(obj)) {
+    const value = obj[key];
     if (value === undefined) continue;
-    const text = Object.hasOwn(texts, key) ? texts[key] : encode(JSON.stringify(value));
-    members.push(`${encode(JSON.stringify(key))}:${text}`);
+    const json = Object.hasOwn(texts, key) ? texts[key] : (JSON.stringify(value) as string);
+    const text = encode === undefined || Object.hasOwn(texts, key) ? json : encode(json);
+    const name = JSON.stringify(key);
+    out += `${out.length === 1 ? '' : ','}${encode === undefined ? name : encode(name)}:${text}`;
   }
-  return `{${members.join(',')}}`;
+  return `${out}}`;
 }
 
 /**
