@@ -8,7 +8,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { cacheDir, listFiles } from '../cache/fingerprint.js';
 
-export { cacheDir, fingerprintInputs } from '../cache/fingerprint.js';
+export { fingerprintInputs } from '../cache/fingerprint.js';
 
 interface CacheRecord {
   fingerprint: string;
