@@ -111,6 +111,30 @@ const EVIDENCE = memoSlot(
   () => new WeakMap<object, WeakMap<object, WeakMap<object, Map<string, Evidence>>>>(),
 );
 
+/** `map.get(key)`, adding `make()` first when it is missing. */
+function getOrAdd<K, V>(map: { get(k: K): V | undefined; set(k: K, v: V): unknown }, key: K, make: () => V): V {
+  let value = map.get(key);
+  if (value === undefined) {
+    value = make();
+    map.set(key, value);
+  }
+  return value;
+}
+
+/** The memo of one document and one heuristics object (both memos here are kept per document, then per heuristics). */
+function perRootAndHeuristics<H extends object, V>(
+  byRoot: WeakMap<object, WeakMap<H, V>>,
+  root: object,
+  h: H,
+  make: () => V,
+): V {
+  return getOrAdd(
+    getOrAdd(byRoot, root, () => new WeakMap<H, V>()),
+    h,
+    make,
+  );
+}
+
 function propertyEvidence(
   ctx: ClassifyContext,
   form: boolean,
@@ -121,22 +145,8 @@ function propertyEvidence(
   const root = ctx.api.root;
   if (declared === null || typeof declared !== 'object' || root === null || typeof root !== 'object')
     return evidenceOf(ctx, form, path, declared, resolved);
-  const byRoot = ctx.memo.get(EVIDENCE);
-  let byH = byRoot.get(root);
-  if (!byH) {
-    byH = new WeakMap();
-    byRoot.set(root, byH);
-  }
-  let byDeclared = byH.get(ctx.h);
-  if (!byDeclared) {
-    byDeclared = new WeakMap();
-    byH.set(ctx.h, byDeclared);
-  }
-  let known = byDeclared.get(declared);
-  if (!known) {
-    known = new Map();
-    byDeclared.set(declared, known);
-  }
+  const byDeclared = perRootAndHeuristics(ctx.memo.get(EVIDENCE), root, ctx.h, () => new WeakMap());
+  const known = getOrAdd(byDeclared, declared, () => new Map<string, Evidence>());
   const id = `${form ? 'f' : 'b'}${path.length}:${path[path.length - 1]}`;
   let e = known.get(id);
   if (!e) {
@@ -160,17 +170,7 @@ function searchBody(ctx: ClassifyContext, schema: unknown, pointer: string, form
   };
   const ref = refOnly(schema);
   if (ref === undefined || root === null || typeof root !== 'object') return search();
-  const byRef = ctx.memo.get(BY_REF);
-  let perH = byRef.get(root);
-  if (!perH) {
-    perH = new WeakMap();
-    byRef.set(root, perH);
-  }
-  let cache = perH.get(ctx.h);
-  if (!cache) {
-    cache = new Map();
-    perH.set(ctx.h, cache);
-  }
+  const cache = perRootAndHeuristics(ctx.memo.get(BY_REF), root, ctx.h, () => new Map<string, BodySearch>());
   const id = `${form ? 'f' : 'b'}${ref}`;
   let hit = cache.get(id);
   if (!hit) {
