@@ -6,7 +6,9 @@
  *   refused with nothing sent and no dedup row, and the corrected call with the same key runs once;
  * - the tool runtime asks its credentials once per call and sends them on the call (header and query);
  * - a description without `queryParams` (a client generated before the list) still sends its query;
- * - descriptions and bindings spelled `OP-N` (generated before the rename) still run, read as the names.
+ * - descriptions and bindings spelled `OP-N` (generated before the rename) still run, read as the names;
+ * - header names are one per name whatever their case: a per-call header replaces the spec's, cookies share one
+ *   `cookie` header (on the wire, with and without credentials).
  */
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -70,6 +72,8 @@ interface Seen {
   method: string;
   url: string;
   headers: IncomingMessage['headers'];
+  /** Name/value pairs as they came on the wire (Node merges repeats in `headers`). */
+  raw: string[];
 }
 
 let server: Server;
@@ -83,7 +87,7 @@ beforeAll(async () => {
   server = createServer((req, res) => {
     req.resume();
     req.on('end', () => {
-      seen.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers });
+      seen.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers, raw: req.rawHeaders });
       res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ id: `note_${seen.length}` }));
     });
   });
@@ -224,5 +228,24 @@ describe('credentials and the request headers of other case', () => {
       },
     );
     expect(req.headers).toEqual({ authorization: 'Bearer real', 'x-api-key': 'k', cookie: 'a=1; b=2; s=3' });
+  });
+});
+
+describe('headers whose names differ only in case, without credentials', () => {
+  const d: OperationDescription = { operation: 'GET /notes', method: 'GET', path: '/notes', mechanism: 'none' };
+  const input = { header: { 'X-Trace': 'from-spec', Cookie: 'h=0' }, cookie: { a: '1 2' } };
+
+  it('the per-call header replaces the parameter; every cookie goes into one cookie header', () => {
+    const req = checkedRequest(d, input, { headers: { 'x-trace': 'per-call', COOKIE: 'b=2' } });
+    expect(req.headers).toEqual({ 'x-trace': 'per-call', cookie: 'h=0; a=1%202; b=2' });
+  });
+
+  it('on the wire: one x-trace and one cookie header, as a server reads them', async () => {
+    const engine = createOperationEngine({ baseUrl });
+    await engine.read(d, input, { headers: { 'x-trace': 'per-call', COOKIE: 'b=2' } });
+    expect(seen).toHaveLength(1);
+    const pairs = seen[0]!.raw.flatMap((v, i, all) => (i % 2 === 0 ? [[v.toLowerCase(), all[i + 1]!]] : []));
+    expect(pairs.filter(([n]) => n === 'x-trace')).toEqual([['x-trace', 'per-call']]);
+    expect(pairs.filter(([n]) => n === 'cookie')).toEqual([['cookie', 'h=0; a=1%202; b=2']]);
   });
 });
