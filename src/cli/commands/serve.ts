@@ -14,7 +14,7 @@ import type { OAuthSettings } from '../../serve/oauth.js';
 import type { ResolvedConfig } from '../../config/types.js';
 import { ConfigError, InputError } from '../../diagnostics/diagnostic.js';
 import { terminalText } from '../../escape/index.js';
-import type { ServeAnalysisJob, ServeAnalysisOutcome } from '../../serve/analysis-job.js';
+import type { ServeAnalysisJob } from '../../serve/analysis-job.js';
 import { readServeCache, serveCacheFile, serveCacheKey } from '../../serve/cache.js';
 import { type ServeAnalysis, ServeSetupError, serveRuntimeOf } from '../../serve/tools.js';
 import { openServeStore } from '../../serve/store.js';
@@ -42,7 +42,10 @@ export interface ServeArgs extends CommonArgs {
   authWriteScope?: string;
   authSubjectClaim?: string;
   upstreamHeader?: string[];
-  /** false (`--no-cache`): analyse the specs (and render the store DDL) even when the cache has them; store nothing. */
+  /**
+   * false (`--no-cache`): analyse the specs (and render the store DDL of non-default table names) even when
+   * the cache has them; store nothing.
+   */
   cache?: boolean;
 }
 
