@@ -244,7 +244,7 @@ async function serve(ctx: CliContext, args: ServeArgs): Promise<number> {
   // One tool per operation, listed the same to every caller: the listing is worth keeping with the analysis.
   const listing: RegisterToolRuntimeOptions | undefined =
     args.code || args.dynamic ? undefined : { serverArguments: fixed, keySource, compact: true };
-  // The analysis runs (in a worker) while this thread loads the SDK; its problems are reported first.
+  // The SDK is imported while the specs are analysed; the analysis's problems are reported first.
   const pending = analysisOf(ctx, args, config, inputs, select, listing);
   const sdk = loadSdk();
   // Neither may reject unobserved while the other is awaited.
