@@ -13,6 +13,7 @@ import { fileURLToPath } from 'node:url';
 import type { Dialect, ResolvedConfig } from '../config/types.js';
 import { cacheDir, listFiles } from '../cache/fingerprint.js';
 import { VERSION } from '../cache/version.js';
+import { DEFAULT_STORE_DDL, DEFAULT_STORE_DDL_NAMES } from './default-store-ddl.js';
 import { checkStoreTables, migrateStore } from '../runtime/store/migrate.js';
 import { openStore } from '../runtime/store/open.js';
 import type { DedupStore } from '../runtime/store/types.js';
@@ -48,11 +49,20 @@ function rendererStamp(): string {
   return parts.join('\n');
 }
 
+/** The names are the defaults the prebuilt DDL was rendered for (a missing and an undefined field agree). */
+function defaultNames(names: ResolvedConfig['sql']): boolean {
+  const given = names as unknown as Record<string, unknown>;
+  const prebuilt = DEFAULT_STORE_DDL_NAMES as Record<string, unknown>;
+  return [...new Set([...Object.keys(given), ...Object.keys(prebuilt)])].every((k) => given[k] === prebuilt[k]);
+}
+
 /**
  * The dedup and saga tables' DDL for one SQL dialect, with the config's names (`?table=` etc. override them).
- * Rendered by the generator's SQL emitter (Handlebars templates) once, then kept in the cache folder under
- * a key of the dialect, names and emitter, so a later start creates its tables without loading the emitter.
- * An entry whose text does not match its recorded hash is rendered again.
+ * Under the default names it is the emitter's text rendered ahead of time (default-store-ddl.ts), so no start
+ * loads the emitter for it. Other names are rendered by the generator's SQL emitter (Handlebars templates)
+ * once, then kept in the cache folder under a key of the dialect, names and emitter, so a later start creates
+ * its tables without loading the emitter. An entry whose text does not match its recorded hash is rendered
+ * again.
  */
 async function storeTablesDdl(
   sqlDialect: Dialect,
@@ -61,6 +71,7 @@ async function storeTablesDdl(
   useCache: boolean,
 ): Promise<string> {
   const names = sqlDialect === 'sqlite' ? { ...sql, schema: undefined } : sql;
+  if (defaultNames(names)) return DEFAULT_STORE_DDL[sqlDialect];
   if (!useCache) {
     const { renderStoreMigration } = await import('../emit/sql/index.js');
     return renderStoreMigration(sqlDialect, names, { saga: true }).up;
@@ -130,7 +141,7 @@ export async function openServeStore(
   url: string | undefined,
   cwd: string,
   sql: ResolvedConfig['sql'],
-  /** `cache: false` (`--no-cache`): render the DDL now instead of reading the cached text. */
+  /** `cache: false` (`--no-cache`): render the DDL of non-default names now instead of reading the cached text. */
   opts: { migrate?: boolean; cache?: boolean } = {},
 ): Promise<ServeStore> {
   const spec = withConfigNames(absolute(url ?? `sqlite:${DEFAULT_SERVE_STORE}`, cwd), sql);

@@ -121,8 +121,18 @@ describe('serve cache, end to end', () => {
     expect((await start(dir)).cached).toBe(true);
   }, 120_000);
 
+  it('under the default table names the store DDL is the prebuilt text: no DDL entry, tables made', async () => {
+    const dir = scratch();
+    expect(await start(dir, ['--no-cache'])).toMatchObject({ cached: false });
+    expect((await start(dir)).names).toHaveLength(3);
+    const cacheFolder = join(dir, 'node_modules/.cache/idemgen');
+    expect(readdirSync(cacheFolder).filter((f) => f.startsWith('store-ddl-'))).toEqual([]);
+  }, 120_000);
+
   it('a store DDL entry whose text does not match its hash is rendered again (a fresh store still gets its tables)', async () => {
     const dir = scratch();
+    // Other than the default names (those have prebuilt DDL and no entry).
+    writeFileSync(join(dir, 'idemgen.config.json'), JSON.stringify({ sql: { dedupTable: 'shop_dedup' } }));
     await start(dir);
     const cacheFolder = join(dir, 'node_modules/.cache/idemgen');
     const ddlEntry = readdirSync(cacheFolder).find((f) => f.startsWith('store-ddl-'));

@@ -1,8 +1,9 @@
 /**
  * A selection that leaves no tools says why in one line: which tags the specs have (or that they have
- * none) and an operation-key or name glob that would select something.
+ * none) and an operation-key or name glob that would select something. A spec that does not parse stops the
+ * start the same way, located, before the store is opened.
  */
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, it } from 'vitest';
@@ -28,4 +29,14 @@ it('--include tag:X that matches no tag lists the tags the spec has', async () =
   expect(run.code).toBe(2);
   expect(run.stderr).toContain('the tags are "Messages";');
   expect(run.stderr).toMatch(/--include "(GET|POST) \/accounts\/\*"/);
+});
+
+it('a spec that does not parse stops the start with its located diagnostic (exit 2, no stack) before the store opens', async () => {
+  writeFileSync(join(dir, 'broken.json'), '{\n  "openapi": "3.0.0",\n  "paths": {,}\n}\n');
+  const file = join(dir, 'broken.sqlite');
+  const run = await runCli(['serve', 'broken.json', '--store', `sqlite:${file}`, '--no-cache'], dir);
+  expect(run.code).toBe(2);
+  expect(run.stderr).toMatch(/3:\d+.*invalid_json/);
+  expect(run.stderr).not.toMatch(/\n\s+at .+:\d+:\d+/);
+  expect(existsSync(file)).toBe(false);
 });

@@ -3,25 +3,22 @@
  * `--http PORT` for Streamable HTTP. The pieces live in src/serve/; this file turns flags into them and
  * keeps the process up until the client goes away (stdio) or a signal arrives.
  */
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { KEY_INSTRUCTIONS } from '../../runtime/mcp/compact.js';
-import {
-  listedToolsOf,
-  registerListedToolRuntime,
-  type RegisterToolRuntimeOptions,
-} from '../../runtime/mcp/register.js';
+import type { RegisterToolRuntimeOptions } from '../../runtime/mcp/register.js';
 import type { ToolSelection } from '../../config/types.js';
 import { parseTokens, isLoopbackHost, type TokenEntry } from '../../serve/http-guard.js';
 import type { HttpCaller } from '../../serve/http.js';
 import type { UpstreamOptions } from '../../serve/caller.js';
 import type { OAuthSettings } from '../../serve/oauth.js';
 import type { ResolvedConfig } from '../../config/types.js';
+import { ConfigError, InputError } from '../../diagnostics/diagnostic.js';
 import { terminalText } from '../../escape/index.js';
-import { readServeCache, serveCacheFile, serveCacheKey, writeServeCache } from '../../serve/cache.js';
+import type { ServeAnalysisJob } from '../../serve/analysis-job.js';
+import { readServeCache, serveCacheFile, serveCacheKey } from '../../serve/cache.js';
 import { type ServeAnalysis, ServeSetupError, serveRuntimeOf } from '../../serve/tools.js';
 import { openServeStore } from '../../serve/store.js';
-import { resolveRun, reportInputDiagnostics, type CliContext, type CommonArgs } from '../context.js';
+import { resolveRun, type CliContext, type CommonArgs } from '../context.js';
 import { VERSION } from '../version.js';
 
 export interface ServeArgs extends CommonArgs {
@@ -45,7 +42,10 @@ export interface ServeArgs extends CommonArgs {
   authWriteScope?: string;
   authSubjectClaim?: string;
   upstreamHeader?: string[];
-  /** false (`--no-cache`): analyse the specs (and render the store DDL) even when the cache has them; store nothing. */
+  /**
+   * false (`--no-cache`): analyse the specs (and render the store DDL of non-default table names) even when
+   * the cache has them; store nothing.
+   */
   cache?: boolean;
 }
 
@@ -105,10 +105,12 @@ function serverArguments(pairs: readonly string[]): Record<string, string> {
 
 /**
  * The specs' tools: from the serve cache (serve/cache.ts) when it holds this input, config and selection,
- * else load → IR → classify → bindings, stored for the next start. The analysis modules (and the emitters
- * the bindings come from) load only on that path. A start with no tools to serve stops here and stores nothing.
+ * else load → IR → classify → bindings (analysis-job.ts), stored for the next start. The analysis modules
+ * (and the emitters the bindings come from) load only on that path. Returns a promise the caller awaits
+ * after starting the MCP SDK's import, so the SDK's files are read while the specs are analysed. A start
+ * with no tools to serve stores nothing.
  */
-async function analysisOf(
+function analysisOf(
   ctx: CliContext,
   args: ServeArgs,
   config: ResolvedConfig,
@@ -128,31 +130,53 @@ async function analysisOf(
   const cached = useCache ? readServeCache(file, key) : undefined;
   if (cached !== undefined && (listing === undefined || Array.isArray(cached.listing))) {
     ctx.logger.verbose('idemgen serve: tools from the serve cache (inputs, config and idemgen unchanged)');
-    return cached;
+    return Promise.resolve(cached);
   }
-  const { analyze } = await import('../../analyze.js');
-  const { serveAnalysis } = await import('../../serve/runtime.js');
-  const result = await analyze(inputs, config, ctx.cwd);
-  reportInputDiagnostics(ctx, { ...result, diagnostics: result.diagnostics.filter((d) => d.severity === 'error') });
-  const analysis: ServeAnalysis = serveAnalysis(result.plan, config, select);
-  if (analysis.apis.every((a) => a.bindings.length === 0)) {
-    const { explainEmptySelection } = await import('../../emit/select.js');
-    throw new ServeSetupError(`no tools to serve: ${terminalText(explainEmptySelection(result.plan, select))}`);
+  const job: ServeAnalysisJob = {
+    inputs,
+    config,
+    cwd: ctx.cwd,
+    select,
+    ...(listing !== undefined
+      ? {
+          listing: {
+            serverArguments: listing.serverArguments,
+            keySource: listing.keySource,
+            compact: listing.compact,
+          },
+        }
+      : {}),
+    ...(useCache ? { cache: { file, key } } : {}),
+  };
+  return import('../../serve/analysis-job.js').then(async ({ runServeAnalysis }) => {
+    const outcome = await runServeAnalysis(job);
+    if (outcome.ok) return outcome.analysis;
+    if (outcome.problem === 'setup') throw new ServeSetupError(outcome.message);
+    throw outcome.problem === 'input' ? new InputError(outcome.diagnostics) : new ConfigError(outcome.diagnostics);
+  });
+}
+
+/** The MCP SDK's server side (an optional peer dependency: its absence is an install step, not a crash). */
+async function loadSdk() {
+  try {
+    const [mcp, stdio, register] = await Promise.all([
+      import('@modelcontextprotocol/sdk/server/mcp.js'),
+      import('@modelcontextprotocol/sdk/server/stdio.js'),
+      import('../../runtime/mcp/register.js'),
+    ]);
+    return {
+      McpServer: mcp.McpServer,
+      StdioServerTransport: stdio.StdioServerTransport,
+      registerListedToolRuntime: register.registerListedToolRuntime,
+    };
+  } catch (err) {
+    if (
+      (err as NodeJS.ErrnoException).code === 'ERR_MODULE_NOT_FOUND' &&
+      String((err as Error).message).includes('@modelcontextprotocol/sdk')
+    )
+      throw new ServeSetupError('needs the MCP SDK: npm install @modelcontextprotocol/sdk');
+    throw err;
   }
-  if (listing !== undefined)
-    analysis.listing = listedToolsOf(
-      analysis.apis.flatMap((a) => a.bindings),
-      listing,
-    );
-  if (useCache)
-    writeServeCache(
-      file,
-      key,
-      analysis,
-      result.docs.flatMap((d) => d.parts),
-      ctx.cwd,
-    );
-  return analysis;
 }
 
 /** Resolves on the first of the given events: the server's lifetime. */
@@ -220,7 +244,14 @@ async function serve(ctx: CliContext, args: ServeArgs): Promise<number> {
   // One tool per operation, listed the same to every caller: the listing is worth keeping with the analysis.
   const listing: RegisterToolRuntimeOptions | undefined =
     args.code || args.dynamic ? undefined : { serverArguments: fixed, keySource, compact: true };
-  const analysis = await analysisOf(ctx, args, config, inputs, select, listing);
+  // The SDK is imported while the specs are analysed; the analysis's problems are reported first.
+  const pending = analysisOf(ctx, args, config, inputs, select, listing);
+  const sdk = loadSdk();
+  // Neither may reject unobserved while the other is awaited.
+  pending.catch(() => undefined);
+  sdk.catch(() => undefined);
+  const analysis = await pending;
+  const { McpServer, StdioServerTransport, registerListedToolRuntime } = await sdk;
   if (args.http === undefined && (tokens.length > 0 || oauth !== undefined || upstream !== undefined))
     ctx.logger.info(
       'idemgen serve: tokens, OAuth and --upstream-header apply to --http only; over stdio the client process is the one principal.',

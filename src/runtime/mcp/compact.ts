@@ -59,58 +59,162 @@ function mapSubschemas(schema: Obj, f: (sub: unknown) => unknown): Obj {
   return out;
 }
 
-/** `f` on each direct sub-schema, without copying (mapSubschemas' walk). */
-function forEachSubschema(schema: Obj, f: (sub: unknown) => void): void {
-  for (const [k, v] of Object.entries(schema)) {
-    if (SCHEMA_MAPS.has(k) && isObj(v)) for (const s of Object.values(v)) f(s);
-    else if (SCHEMA_LISTS.has(k) && Array.isArray(v)) for (const s of v) f(s);
-    else if (SCHEMA_ONE.has(k) && isObj(v)) f(v);
-  }
+/** The smallest sub-schema text worth a definition: `{"$ref":"#/$defs/_N"}` costs about 20 characters. */
+const MIN_SHARED = 40;
+
+/** What one walk over a schema learns of each object sub-schema (and of the schema itself). */
+interface Shape {
+  /** Equal for two sub-schemas exactly when their compact JSON texts (titles dropped when asked) are equal. */
+  id: number;
+  /** The length of that text. */
+  length: number;
+  /** A `title` keyword is dropped somewhere in this sub-schema. */
+  titled: boolean;
 }
 
-function withoutTitles(schema: unknown): unknown {
-  if (!isObj(schema)) return schema;
-  const out = mapSubschemas(schema, withoutTitles);
+/**
+ * Each object sub-schema's `Shape`, in one bottom-up walk. Instead of building every sub-schema's text (each
+ * character copied once per nesting level), a sub-schema's signature is its own JSON text with each
+ * sub-schema inside written as `#<id>`: two signatures are equal exactly when the texts are (JSON strings
+ * are quoted, so `#` outside them only marks an id), and each leaf is stringified once. The same walk counts
+ * the occurrences of each sub-schema long enough to share. `stripTitles`: the texts are those of the schema
+ * without its `title` keywords (compactListedTool).
+ */
+function shapesOf(schema: Obj, stripTitles: boolean): { shapes: Map<Obj, Shape>; counts: number[] } {
+  const shapes = new Map<Obj, Shape>();
+  // Occurrences per id of the sub-schemas long enough to share (the schema itself is not one).
+  const counts: number[] = [];
+  const ids = new Map<string, number>();
+  let sig = '';
+  let length = 0;
+  let titled = false;
+  // Appends a sub-schema (or a leaf) to the signature being built and adds its text length.
+  const sub = (value: unknown): void => {
+    if (!isObj(value)) {
+      const t = value === undefined ? 'null' : (JSON.stringify(value) as string);
+      sig += t;
+      length += t.length;
+      return;
+    }
+    const shape = walk(value);
+    if (shape.length >= MIN_SHARED) counts[shape.id] = (counts[shape.id] ?? 0) + 1;
+    sig += `#${shape.id}`;
+    length += shape.length;
+    if (shape.titled) titled = true;
+  };
+  const walk = (value: Obj): Shape => {
+    const outerSig = sig;
+    const outerLength = length;
+    const outerTitled = titled;
+    sig = '{';
+    length = 0;
+    titled = false;
+    let first = true;
+    for (const k of Object.keys(value)) {
+      const v = value[k];
+      if (v === undefined) continue;
+      if (stripTitles && k === 'title') {
+        titled = true;
+        continue;
+      }
+      const key = `${first ? '' : ','}${JSON.stringify(k)}:`;
+      first = false;
+      sig += key;
+      length += key.length;
+      if (SCHEMA_MAPS.has(k) && isObj(v)) {
+        sig += '{';
+        let firstMember = true;
+        for (const n of Object.keys(v)) {
+          const s = v[n];
+          if (s === undefined) continue;
+          const name = `${firstMember ? '' : ','}${JSON.stringify(n)}:`;
+          firstMember = false;
+          sig += name;
+          length += name.length;
+          sub(s);
+        }
+        sig += '}';
+        length += 2;
+      } else if (SCHEMA_LISTS.has(k) && Array.isArray(v)) {
+        sig += '[';
+        for (let i = 0; i < v.length; i++) {
+          if (i > 0) {
+            sig += ',';
+            length += 1;
+          }
+          sub(v[i]);
+        }
+        sig += ']';
+        length += 2;
+      } else if (SCHEMA_ONE.has(k) && isObj(v)) sub(v);
+      else {
+        const t = JSON.stringify(v) as string;
+        sig += t;
+        length += t.length;
+      }
+    }
+    sig += '}';
+    let id = ids.get(sig);
+    if (id === undefined) {
+      id = ids.size;
+      ids.set(sig, id);
+    }
+    const shape: Shape = { id, length: length + 2, titled };
+    shapes.set(value, shape);
+    sig = outerSig;
+    length = outerLength;
+    titled = outerTitled;
+    return shape;
+  };
+  walk(schema);
+  return { shapes, counts };
+}
+
+/** `schema` without `title` keywords; sub-schemas that have none are kept as they are, not copied. */
+function withoutTitles(schema: unknown, shapes: Map<Obj, Shape>): unknown {
+  if (!isObj(schema) || !(shapes.get(schema) as Shape).titled) return schema;
+  const out = mapSubschemas(schema, (s) => withoutTitles(s, shapes));
   // A property *named* title lives under `properties` and is kept: only the keyword goes.
   delete out.title;
   return out;
 }
 
-/** The smallest sub-schema text worth a definition: `{"$ref":"#/$defs/_N"}` costs about 20 characters. */
-const MIN_SHARED = 40;
-
 /**
- * The compact JSON text of every object sub-schema under `schema` (and of `schema`), built bottom-up so each
- * character is produced once (stringifying every sub-schema on its own costs depth × size: 0.5 s on Stripe).
- * Equal to `JSON.stringify(sub)`.
+ * Sub-schemas that occur twice or more in `schema` (compared as compact JSON text) become `$defs` entries
+ * named `_0`, `_1`, … (numbered in first-occurrence order, skipping names the schema already uses), and each
+ * occurrence a `$ref`. `stripTitles`: the `title` keywords are dropped as well. Returns the schema (without
+ * titles) when sharing does not make the text shorter.
  */
-function subschemaTexts(schema: Obj): Map<Obj, string> {
-  const texts = new Map<Obj, string>();
-  const text = (value: unknown): string => {
-    if (!isObj(value)) return JSON.stringify(value);
-    const known = texts.get(value);
-    if (known !== undefined) return known;
-    const members: string[] = [];
-    for (const [k, v] of Object.entries(value)) {
-      if (v === undefined) continue;
-      let t: string;
-      if (SCHEMA_MAPS.has(k) && isObj(v))
-        t = `{${Object.entries(v)
-          .filter(([, s]) => s !== undefined)
-          .map(([n, s]) => `${JSON.stringify(n)}:${text(s)}`)
-          .join(',')}}`;
-      else if (SCHEMA_LISTS.has(k) && Array.isArray(v))
-        t = `[${v.map((s) => (s === undefined ? 'null' : text(s))).join(',')}]`;
-      else if (SCHEMA_ONE.has(k) && isObj(v)) t = text(v);
-      else t = JSON.stringify(v);
-      members.push(`${JSON.stringify(k)}:${t}`);
-    }
-    const out = `{${members.join(',')}}`;
-    texts.set(value, out);
+function shareRepeated(schema: Obj, stripTitles: boolean): Obj {
+  const { shapes, counts } = shapesOf(schema, stripTitles);
+  if (!counts.some((n) => n > 1)) return withoutTitles(schema, shapes) as Obj;
+  const existing = isObj(schema.$defs) ? schema.$defs : {};
+  const added: Obj = {};
+  const names = new Map<number, string>();
+  let next = 0;
+  const copy = (sub: Obj): Obj => {
+    const out = mapSubschemas(sub, rewrite);
+    if (stripTitles) delete out.title;
     return out;
   };
-  text(schema);
-  return texts;
+  const rewrite = (sub: unknown): unknown => {
+    if (!isObj(sub)) return sub;
+    const { id } = shapes.get(sub) as Shape;
+    if ((counts[id] ?? 0) < 2) return copy(sub);
+    let name = names.get(id);
+    if (name === undefined) {
+      do name = `_${next++}`;
+      while (name in existing);
+      names.set(id, name);
+      added[name] = copy(sub);
+    }
+    return { $ref: `#/$defs/${name}` };
+  };
+  const out = copy(schema);
+  out.$defs = { ...(isObj(out.$defs) ? out.$defs : {}), ...added };
+  return JSON.stringify(out).length < (shapes.get(schema) as Shape).length
+    ? out
+    : (withoutTitles(schema, shapes) as Obj);
 }
 
 /**
@@ -119,46 +223,18 @@ function subschemaTexts(schema: Obj): Map<Obj, string> {
  * occurrence a `$ref`. Returns the original when the result is not shorter.
  */
 export function shareRepeatedSubschemas(schema: Obj): Obj {
-  const texts = subschemaTexts(schema);
-  const counts = new Map<string, number>();
-  const count = (sub: unknown): void => {
-    if (!isObj(sub)) return;
-    const text = texts.get(sub) as string;
-    if (text.length >= MIN_SHARED) counts.set(text, (counts.get(text) ?? 0) + 1);
-    forEachSubschema(sub, count);
-  };
-  forEachSubschema(schema, count);
-  if (![...counts.values()].some((n) => n > 1)) return schema;
-  const existing = isObj(schema.$defs) ? schema.$defs : {};
-  const added: Obj = {};
-  const names = new Map<string, string>();
-  let next = 0;
-  const rewrite = (sub: unknown): unknown => {
-    if (!isObj(sub)) return sub;
-    const text = texts.get(sub) as string;
-    if ((counts.get(text) ?? 0) < 2) return mapSubschemas(sub, rewrite);
-    let name = names.get(text);
-    if (name === undefined) {
-      do name = `_${next++}`;
-      while (name in existing);
-      names.set(text, name);
-      added[name] = mapSubschemas(sub, rewrite);
-    }
-    return { $ref: `#/$defs/${name}` };
-  };
-  const out = mapSubschemas(schema, rewrite);
-  out.$defs = { ...(isObj(out.$defs) ? out.$defs : {}), ...added };
-  return JSON.stringify(out).length < (texts.get(schema) as string).length ? out : schema;
+  return shareRepeated(schema, false);
 }
 
 /** One listed tool in its compact form (the binding tells which property is the key). */
 export function compactListedTool(tool: ListedTool, binding: ToolBinding): ListedTool {
-  let inputSchema = withoutTitles(tool.inputSchema) as Obj;
+  let inputSchema = tool.inputSchema;
   const key = binding.keyProperty;
   const props = inputSchema.properties;
   if (key === OUR_KEY && isObj(props) && isObj(props[key])) {
     const keyProp = { ...props[key], description: shortKeyDescription(binding) };
     inputSchema = { ...inputSchema, properties: { ...props, [key]: keyProp } };
   }
-  return { ...tool, inputSchema: shareRepeatedSubschemas(inputSchema) };
+  // Titles go in the same walk that finds repeated sub-schemas (their texts are compared without them).
+  return { ...tool, inputSchema: shareRepeated(inputSchema, true) };
 }

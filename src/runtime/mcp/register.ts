@@ -19,9 +19,9 @@ import type { KeyScope } from '../core/keys.js';
 import type { ToolBinding, ToolCallContext, ToolOutcome } from '../tools/types.js';
 import { DESCRIBE_TOOL, INVOKE_TOOL, SEARCH_TOOL, describeTool, metaTools, searchTools } from './dynamic.js';
 import { hostIntent, INTENT_REQUIRED, type HostIntent, type McpKeySource } from './intent.js';
-import { compactListedTool } from './compact.js';
 import { outcomeToResult } from './outcome.js';
-import { listedTool, type ListedTool } from './tool-meta.js';
+import { hiddenOf, listedToolsOf } from './listing.js';
+import type { ListedTool } from './tool-meta.js';
 import { defaultScope, ScopeUnknownError } from './with-idempotency.js';
 
 /** What registration needs of a tool runtime (`createToolRuntime` returns one). */
@@ -76,24 +76,6 @@ function fail(code: string, message: string): CallToolResult {
 
 const asRecord = (value: unknown): Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
-
-/** The hidden arguments of a binding: the server's own, and under `keySource: 'intent'` the key. */
-function hiddenOf(options: RegisterToolRuntimeOptions): (b: ToolBinding) => ReadonlySet<string> {
-  const fixed = new Set(Object.keys(options.serverArguments ?? {}));
-  return (b) =>
-    options.keySource === 'intent' && b.keyProperty !== undefined ? new Set([...fixed, b.keyProperty]) : fixed;
-}
-
-/** One listed tool per binding as `tools/list` shows it under these options (without `dynamic`). */
-export function listedToolsOf(
-  bindings: readonly ToolBinding[],
-  options: RegisterToolRuntimeOptions = {},
-): ListedTool[] {
-  const hidden = hiddenOf(options);
-  return bindings.map((b) =>
-    options.compact ? compactListedTool(listedTool(b, hidden(b)), b) : listedTool(b, hidden(b)),
-  );
-}
 
 export function registerToolRuntime(
   server: McpServer | Server,
