@@ -28,7 +28,7 @@
  * checked at load (see checkFile): a hand-edited file fails with the place it is wrong.
  */
 import { setOwn } from './strict/own.js';
-import { defsRefName as defName } from './strict/pointer.js';
+import { ownDefRefs, reachableDefs } from './schema-refs.js';
 
 export { setOwn };
 import type { ArgRoute, ToolBinding } from './types.js';
@@ -63,34 +63,13 @@ const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !
 const own = (o: object, k: string): boolean => Object.hasOwn(o, k);
 
 /** Values that are data, not schemas: a `$ref`-shaped string in them refers to nothing. */
-const DATA_KEYWORDS = new Set(['enum', 'const', 'default', 'examples']);
-
 /** Node → the definition names it refers to itself (not through definitions). Schemas are never edited once built. */
 const directRefs = new WeakMap<object, string[]>();
-
-/** The definition names `node` refers to itself, not through definitions (`$defs` and data skipped). */
-function collectRefs(node: object): string[] {
-  const found = new Set<string>();
-  const visit = (n: unknown): void => {
-    if (Array.isArray(n)) {
-      for (const item of n) visit(item);
-      return;
-    }
-    if (!isObj(n)) return;
-    if (typeof n.$ref === 'string') {
-      const name = defName(n.$ref);
-      if (name !== undefined) found.add(name);
-    }
-    for (const key of Object.keys(n)) if (key !== '$defs' && !DATA_KEYWORDS.has(key)) visit(n[key]);
-  };
-  visit(node);
-  return [...found];
-}
 
 function refsIn(node: object): string[] {
   let refs = directRefs.get(node);
   if (refs === undefined) {
-    refs = collectRefs(node);
+    refs = ownDefRefs(node);
     directRefs.set(node, refs);
   }
   return refs;
@@ -102,16 +81,7 @@ function refsIn(node: object): string[] {
  * per definition object (Graph: thousands of tools reach one entity graph).
  */
 export function reachedDefNames(root: object, lookup: (name: string) => unknown): string[] {
-  const seen = new Set<string>();
-  const queue = [...refsIn(root)];
-  while (queue.length > 0) {
-    const name = queue.pop() as string;
-    if (seen.has(name)) continue;
-    seen.add(name);
-    const def = lookup(name);
-    if (typeof def === 'object' && def !== null) queue.push(...refsIn(def));
-  }
-  return [...seen].sort();
+  return [...reachableDefs(root, lookup, refsIn)].sort();
 }
 
 function sharedAt(file: BindingsFile, at: number): unknown {
@@ -272,7 +242,7 @@ function checkDefs(t: Obj, where: string, defs: Obj, shared: unknown[] | undefin
   }
   const root = t.inputSchema as Obj;
   // Not refsIn: the stored root still holds shared indices, which assembling replaces in place.
-  const names = new Set(collectRefs(root));
+  const names = new Set(ownDefRefs(root));
   if (isObj(root.properties))
     for (const v of Object.values(root.properties))
       if (typeof v === 'number' && isObj(shared?.[v])) for (const n of refsIn(shared[v] as object)) names.add(n);

@@ -7,6 +7,7 @@
 import { OPENAI_LIMITS } from './keywords.js';
 import { ownValue, setOwn } from './own.js';
 import { defsRefName } from './pointer.js';
+import { reachableDefs } from '../schema-refs.js';
 import { encoded, nullable, type StrictContext } from './strict.js';
 
 type Obj = Record<string, unknown>;
@@ -102,33 +103,10 @@ function cost(size: SchemaSize): number {
   return size.properties + size.enumValues + size.chars / 100 + (size.depth >= OPENAI_LIMITS.depth ? 1e9 : 0);
 }
 
-/** Names of `$defs` reachable from the root's own (non-`$defs`) content. */
-function reachable(root: Obj, defs: Obj): Set<string> {
-  const seen = new Set<string>();
-  const visit = (node: unknown): void => {
-    if (Array.isArray(node)) {
-      for (const item of node) visit(item);
-      return;
-    }
-    if (!isObj(node)) return;
-    if (typeof node.$ref === 'string' && node.$ref.startsWith('#/$defs/')) {
-      const name = defName(node.$ref);
-      if (!seen.has(name)) {
-        seen.add(name);
-        visit(ownValue(defs, name));
-      }
-    }
-    for (const [key, value] of Object.entries(node))
-      if (key !== '$defs' && key !== 'enum' && key !== 'const') visit(value);
-  };
-  visit(root);
-  return seen;
-}
-
 /** Drop definitions nothing references any more (after degrading). */
 export function pruneDefs(root: Obj): void {
   const defs = (root.$defs ?? {}) as Obj;
-  const keep = reachable(root, defs);
+  const keep = reachableDefs(root, (name) => ownValue(defs, name));
   const kept: Obj = {};
   for (const name of Object.keys(defs).sort()) if (keep.has(name)) setOwn(kept, name, defs[name]);
   if (Object.keys(kept).length > 0) root.$defs = kept;

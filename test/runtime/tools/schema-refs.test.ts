@@ -1,0 +1,54 @@
+/**
+ * The one `$defs` reference walk (runtime/tools/schema-refs.ts) the budget, the strict converter's pruning and
+ * the bindings loader share: what counts as a reference, and what a definition reaches through others.
+ */
+import { describe, expect, it } from 'vitest';
+import { ownDefRefs, reachableDefs } from '../../../src/runtime/tools/schema-refs.js';
+import { pruneDefs } from '../../../src/runtime/tools/strict/strict-limits.js';
+
+describe('ownDefRefs', () => {
+  it('lists the definitions a node names, first met first, decoding the pointer token', () => {
+    const node = {
+      type: 'object',
+      properties: {
+        b: { $ref: '#/$defs/B' },
+        a: { anyOf: [{ $ref: '#/$defs/A~1x' }, { $ref: '#/$defs/B' }] },
+        c: { items: { $ref: '#/$defs/C%20D' } },
+      },
+    };
+    expect(ownDefRefs(node)).toEqual(['B', 'A/x', 'C D']);
+  });
+
+  it('does not count data (enum, const, default, examples), a nested $defs, or a reference elsewhere', () => {
+    const node = {
+      properties: {
+        x: { default: { $ref: '#/$defs/Data' }, examples: [{ $ref: '#/$defs/Ex' }], const: { $ref: '#/$defs/K' } },
+        y: { enum: [{ $ref: '#/$defs/E' }], $ref: '#/components/schemas/Y' },
+      },
+      $defs: { Inner: { $ref: '#/$defs/Nested' } },
+    };
+    expect(ownDefRefs(node)).toEqual([]);
+  });
+});
+
+describe('reachableDefs', () => {
+  it('follows definitions through each other, cycles included, and lists a name it cannot look up', () => {
+    const defs: Record<string, unknown> = {
+      A: { properties: { b: { $ref: '#/$defs/B' } } },
+      B: { items: { $ref: '#/$defs/A' }, properties: { m: { $ref: '#/$defs/Missing' } } },
+      Unused: { type: 'string' },
+    };
+    const root = { properties: { a: { $ref: '#/$defs/A' } }, $defs: defs };
+    expect([...reachableDefs(root, (n) => defs[n])].sort()).toEqual(['A', 'B', 'Missing']);
+  });
+
+  it('pruneDefs keeps what the root reaches and drops a definition named only inside data', () => {
+    const root: Record<string, unknown> = {
+      type: 'object',
+      properties: { a: { $ref: '#/$defs/A', default: { $ref: '#/$defs/OnlyInData' } } },
+      $defs: { A: { $ref: '#/$defs/B' }, B: { type: 'string' }, OnlyInData: { type: 'number' } },
+    };
+    pruneDefs(root);
+    expect(Object.keys(root.$defs as object)).toEqual(['A', 'B']);
+  });
+});
