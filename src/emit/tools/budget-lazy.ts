@@ -22,7 +22,6 @@ import {
 } from './budget.js';
 import { finishDefs, finishNext, liftsRef, sortedDefs, type DefsBuilder } from './defs.js';
 import { normalizeSchema } from './normalize.js';
-import { compactSchemaText } from './schema-text.js';
 import { pruneDefs } from '../../runtime/tools/strict/strict-limits.js';
 
 type Obj = Record<string, unknown>;
@@ -117,8 +116,7 @@ function reachesPending(schema: Obj, defs: Obj, builder: DefsBuilder): boolean {
  */
 export function fitBudgetLazily(schema: Obj, builder: DefsBuilder, budget = SCHEMA_BUDGET_CHARS): number {
   const pending = new PendingDefs(builder);
-  // Its properties' texts are kept for the tools and handlers artifacts, which write the same objects.
-  const restSize = compactSchemaText(schema).length;
+  const restSize = JSON.stringify(schema).length;
   // `{…rest,"$defs":{…}}` is the rest's text plus 10 plus each definition's size: a running lower bound.
   let total = restSize + 10;
   for (;;) {

@@ -9,7 +9,6 @@
 import { pruneDefs } from '../../runtime/tools/strict/strict-limits.js';
 import { defsRefName } from '../../runtime/tools/strict/pointer.js';
 import { PLACEHOLDER_TAIL } from '../../runtime/tools/strict/keywords.js';
-import { compactPropertiesText } from './schema-text.js';
 
 type Obj = Record<string, unknown>;
 
@@ -54,9 +53,7 @@ export function schemaLength(schema: Obj): number {
   return objectLength(schema, (key, value) =>
     key === '$defs' && isObj(value)
       ? objectLength(value, (_name, def) => compactLength(def))
-      : key === 'properties' && isObj(value)
-        ? compactPropertiesText(value).length
-        : (JSON.stringify(value) as string).length,
+      : (JSON.stringify(value) as string).length,
   );
 }
 

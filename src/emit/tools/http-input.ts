@@ -82,39 +82,6 @@ function withDescription(schema: JsonSchema, description: string | undefined): J
   return { ...schema, description };
 }
 
-/**
- * Parameter → its property schema, and source schema → its normalized form, for those whose normalizing
- * lifted no `$ref` (so nothing of the tool's builder went into them): the same for every tool, and shared
- * like definitions (nothing edits a built schema; drop-key-path.ts and budget.ts copy). Graph: 48,000
- * parameters over 27,000 schema objects, 26 of them with a `$ref`.
- */
-const builtParams = new WeakMap<Parameter, JsonSchema>();
-const normalizedParams = new WeakMap<object, JsonSchema>();
-
-function parameterSchema(p: Parameter, builder: DefsBuilder): JsonSchema {
-  const known = builtParams.get(p);
-  if (known !== undefined) return known;
-  const source = p.schema ?? { type: 'string' };
-  let normalized = typeof source === 'object' && source !== null ? normalizedParams.get(source) : undefined;
-  let plain = normalized !== undefined;
-  if (normalized === undefined) {
-    // No ref lifted: `liftRef` was never asked (a trace is only ever set while a definition is normalized).
-    const before = builder.trace;
-    const trace: NonNullable<DefsBuilder['trace']> = { refs: [], answers: [] };
-    if (before === undefined && builder.replay === undefined) builder.trace = trace;
-    try {
-      normalized = normalizeSchema(source, builder);
-    } finally {
-      builder.trace = before;
-    }
-    plain = before === undefined && builder.replay === undefined && trace.refs.length === 0;
-    if (plain && typeof source === 'object' && source !== null) normalizedParams.set(source, normalized);
-  }
-  const schema = withDescription(normalized, p.description);
-  if (plain) builtParams.set(p, schema);
-  return schema;
-}
-
 /** JSON first (application/json or +json), then form encodings, then the first declared media type. */
 function pickContent(content: MediaContent[]): MediaContent | undefined {
   const json = content.find((c) => /^application\/(.+\+)?json\b/i.test(c.mediaType));
@@ -202,7 +169,7 @@ export function startHttpInput(op: HttpOperation, api: ApiModel, carrier: Carrie
     .sort((a, b) => LOCATION_ORDER.indexOf(a.in) - LOCATION_ORDER.indexOf(b.in));
   const routes: NonNullable<BuiltInput['routes']> = [];
   for (const p of params) {
-    const schema = parameterSchema(p, builder);
+    const schema = withDescription(normalizeSchema(p.schema ?? { type: 'string' }, builder), p.description);
     const name = propertyName(p, taken);
     routes.push({ property: name, in: p.in, name: p.name });
     properties[name] = schema;

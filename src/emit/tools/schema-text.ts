@@ -2,51 +2,70 @@
  * The JSON text of emitted tool schemas, with each `$defs` entry's text made once per run. A definition
  * object is shared by every tool that reaches it (defs.ts, strict-defs.ts): on Graph the input schemas'
  * definitions are 16 M characters of compact JSON but only 1.5 M distinct, so stringifying each one once
- * instead of once per tool and file removes most of the emit's serialization. A tool's property schemas
- * get the same treatment. Texts are byte-identical to `JSON.stringify`'s and not escaped
- * (escapeStringifiedJson runs on the whole item).
+ * (per indent level) instead of once per tool and file removes most of the emit's serialization. Texts
+ * are byte-identical to `JSON.stringify`'s and not escaped (escapeStringifiedJson runs on the whole item), except
+ * `IN_STRING` ones.
  */
-import { compactObjectText } from './json.js';
+import { escapeStringifiedJson } from '../../escape/index.js';
+import { compactObjectText, jsonAt, objectAt } from './json.js';
 
 type Obj = Record<string, unknown>;
 
 const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
 
-/** Definition (or property schema) object → its compact text. Neither is edited once built. */
-const texts = new WeakMap<object, string>();
+/** The level for compact text (no indent). */
+const COMPACT = -1;
+/**
+ * The level for compact text escaped (escapeStringifiedJson) and then written inside a double-quoted TypeScript string
+ * literal (tsString without its quotes): the handlers' `JSON.parse("…")`. Both escapes work character by
+ * character and JSON text never splits a surrogate pair at a member boundary, so pieces join exactly.
+ */
+export const IN_STRING = -2;
 
-/** One definition's compact JSON text (`JSON.stringify`'s), made once per run per definition object. */
-export function compactDefinitionText(def: unknown): string {
-  if (typeof def !== 'object' || def === null) return JSON.stringify(def) as string;
-  let text = texts.get(def);
+/** JSON text as the body of a TypeScript string literal (see `IN_STRING`). */
+// JSON.stringify makes the TypeScript literal: after escapeStringifiedJson no invisible code point is left for
+// tsString's own pass to find (the same bytes as `tsString(escapeStringifiedJson(json))`, one scan fewer).
+const inString = (json: string): string => JSON.stringify(escapeStringifiedJson(json)).slice(1, -1);
+
+function stringify(value: unknown, level: number): string {
+  if (level >= 0) return jsonAt(value, level);
+  const json = JSON.stringify(value) as string;
+  return level === COMPACT ? json : inString(json);
+}
+
+/** Level → definition object → its text at that level. Definitions are never edited once emitted. */
+const texts = new Map<number, WeakMap<object, string>>();
+
+function definitionText(def: unknown, level: number): string {
+  if (typeof def !== 'object' || def === null) return stringify(def, level);
+  let cache = texts.get(level);
+  if (cache === undefined) {
+    cache = new WeakMap();
+    texts.set(level, cache);
+  }
+  let text = cache.get(def);
   if (text === undefined) {
-    text = JSON.stringify(def);
-    texts.set(def, text);
+    text = stringify(def, level);
+    cache.set(def, text);
   }
   return text;
 }
 
-/**
- * A `properties` object's compact JSON text, each property's from the per-run texts: the tool model's
- * budget measures a tool's input (tools/budget-lazy.ts), the tools artifact writes it and the handlers
- * store each property, so one tool's property schemas were stringified three times.
- */
-export function compactPropertiesText(properties: Obj): string {
-  const entries: Record<string, string> = Object.create(null); // a property may be named `__proto__`
-  for (const [name, schema] of Object.entries(properties))
-    if (schema !== undefined) entries[name] = compactDefinitionText(schema);
-  return compactObjectText(properties, entries);
-}
+/** One definition's compact JSON text (`JSON.stringify`'s), made once per run per definition object. */
+export const compactDefinitionText = (def: unknown): string => definitionText(def, COMPACT);
 
-/** A schema's compact JSON text (`JSON.stringify`'s), its `properties` and `$defs` entries from the per-run texts. */
-export function compactSchemaText(schema: Obj): string {
-  const given: Record<string, string> = {};
-  if (isObj(schema.properties)) given.properties = compactPropertiesText(schema.properties);
+/** A schema's compact JSON text (`JSON.stringify`'s), its `$defs` entries from the per-run texts. */
+export const compactSchemaText = (schema: Obj): string => schemaText(schema, COMPACT);
+
+/** `jsonAt(schema, level)` (or the `COMPACT` / `IN_STRING` text), its `$defs` entries from the per-run texts. */
+export function schemaText(schema: Obj, level: number): string {
   const defs = schema.$defs;
-  if (isObj(defs) && Object.values(defs).some((d) => d !== undefined)) {
-    const entries: Record<string, string> = Object.create(null); // a definition may be named `__proto__`
-    for (const [name, def] of Object.entries(defs)) if (def !== undefined) entries[name] = compactDefinitionText(def);
-    given.$defs = compactObjectText(defs, entries);
-  }
-  return compactObjectText(schema, given);
+  if (!isObj(defs) || !Object.values(defs).some((d) => d !== undefined)) return stringify(schema, level);
+  const entries: Record<string, string> = Object.create(null); // a definition may be named `__proto__`
+  const entryLevel = level < 0 ? level : level + 2;
+  for (const [name, def] of Object.entries(defs))
+    if (def !== undefined) entries[name] = definitionText(def, entryLevel);
+  if (level >= 0) return objectAt(schema, level, { $defs: objectAt(defs, level + 1, entries) });
+  const encode = level === IN_STRING ? inString : undefined;
+  return compactObjectText(schema, { $defs: compactObjectText(defs, entries, encode) }, encode);
 }

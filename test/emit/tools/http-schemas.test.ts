@@ -206,37 +206,3 @@ describe('a native key carried in the JSON body', () => {
     expect(tool.inputSchema.$defs).toBeUndefined();
   });
 });
-
-describe('a parameter shared by operations', () => {
-  // One parameter object on two operations; its schema names `#/components/schemas/B`. In `first` an
-  // earlier parameter takes the name `B` (from `#/other/B`), so the shared one's ref must read `B_2` there
-  // and `B` in `second`: a schema with a ref is built per tool, a plain one once for all.
-  const sharedRoot = {
-    openapi: '3.1.0',
-    components: { schemas: { B: { type: 'string', maxLength: 3 } } },
-    other: { B: { type: 'integer' } },
-  };
-  const shared = p('shared', 'query', false, { $ref: '#/components/schemas/B' });
-  const plain = p('plain', 'query', false, { type: 'string', enum: ['a', 'b'] });
-  const first = httpOp('get', '/first', {
-    operationId: 'first',
-    parameters: [p('other', 'query', false, { $ref: '#/other/B' }), shared, plain],
-  });
-  const second = httpOp('get', '/second', { operationId: 'second', parameters: [shared, plain] });
-  const out = emitTools(
-    planOf('params', [entry(first, 'none'), entry(second, 'none')], sharedRoot, 'openapi3.1'),
-    resolveConfig(),
-  );
-  const tools = JSON.parse(out.files.find((f) => f.path === 'tools/mcp/params.tools.json')!.contents).tools as Obj[];
-  const byName = new Map(tools.map((t) => [t.name as string, t.inputSchema as Obj]));
-
-  it('gives a ref the name of each tool, and a plain schema the same content everywhere', () => {
-    const [a, b] = [byName.get('first')!, byName.get('second')!];
-    expect(a.properties.shared).toEqual({ $ref: '#/$defs/B_2' });
-    expect(a.$defs).toEqual({ B: { type: 'integer' }, B_2: { type: 'string', maxLength: 3 } });
-    expect(b.properties.shared).toEqual({ $ref: '#/$defs/B' });
-    expect(b.$defs).toEqual({ B: { type: 'string', maxLength: 3 } });
-    expect(a.properties.plain).toEqual({ type: 'string', enum: ['a', 'b'] });
-    expect(b.properties.plain).toEqual(a.properties.plain);
-  });
-});

@@ -1,15 +1,15 @@
 /**
  * The per-run memos of the tools pass give the bytes the plain path gives: texts assembled from pieces equal
- * `JSON.stringify` (indented at any level, and compact with remembered property and definition texts), and a definition
+ * `JSON.stringify` (indented at any level, compact, and escaped into a TypeScript string), and a definition
  * normalized again under other names (a clash in a later tool) gets those names, not the remembered ones.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { escapeStringifiedJson } from '../../../src/escape/index.js';
+import { escapeStringifiedJson, jsonText, tsString } from '../../../src/escape/index.js';
 import { createDefs, finishDefs, liftRef } from '../../../src/emit/tools/defs.js';
 import { compactObjectText, jsonAt, objectAt } from '../../../src/emit/tools/json.js';
 import { normalizeSchema } from '../../../src/emit/tools/normalize.js';
-import { compactPropertiesText, compactSchemaText } from '../../../src/emit/tools/schema-text.js';
+import { IN_STRING, schemaText } from '../../../src/emit/tools/schema-text.js';
 
 type Obj = Record<string, any>;
 
@@ -62,15 +62,14 @@ describe('schema texts', () => {
     );
   });
 
-  it('compactSchemaText equals the stringify of the schema with its properties and $defs', () => {
+  it('schemaText equals the stringify of the schema with its $defs, at every level and escaped into a string', () => {
     fc.assert(
-      fc.property(withDefs, ([root, defs]) => {
+      fc.property(withDefs, fc.integer({ min: 0, max: 5 }), ([root, defs], level) => {
         const s: Obj = { ...root, $defs: defs };
-        expect(compactSchemaText(s)).toBe(JSON.stringify(s));
-        // Twice: the second time the properties' and definitions' texts come from the memo.
-        expect(compactSchemaText(s)).toBe(JSON.stringify(s));
-        expect(compactSchemaText(root)).toBe(JSON.stringify(root));
-        expect(compactPropertiesText(root.properties)).toBe(JSON.stringify(root.properties));
+        expect(schemaText(s, level)).toBe(reindented(s, level));
+        // Twice: the second time the definitions' texts come from the memo.
+        expect(schemaText(s, level)).toBe(reindented(s, level));
+        expect(`"${schemaText(s, IN_STRING)}"`).toBe(tsString(jsonText(s)));
       }),
       { seed: 13, numRuns: 200 },
     );
@@ -86,6 +85,8 @@ describe('schema texts', () => {
             (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
           ),
         );
+        // The in-string text (no $defs: one stringify, then the escape into a literal) is the two passes in one.
+        expect(`"${schemaText({ t }, IN_STRING)}"`).toBe(tsString(escapeStringifiedJson(JSON.stringify({ t }))));
       }),
       { seed: 13, numRuns: 300 },
     );
