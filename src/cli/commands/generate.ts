@@ -28,18 +28,19 @@ function summarize(files: { path: string }[]): string {
 const BATCH_BYTES = 1 << 20;
 
 /**
- * Streams every file into the staging folder and records its sha256 for the cache as it goes (the
- * same digest as hashing the whole text: sha256 over the UTF-8 bytes, fed chunk by chunk). Chunks are
+ * Streams every file into the staging folder and, when the run keeps a cache (`hashing`), records each
+ * file's sha256 for it as it goes (the same digest as hashing the whole text: sha256 over the UTF-8 bytes,
+ * fed chunk by chunk); a `--no-cache` run records the paths only, as nothing reads the digests. Chunks are
  * encoded straight into one reused buffer per file and written when it is full, so Graph's ~300 MB in
  * tens of thousands of chunks take a few hundred writes and no per-chunk allocation.
  */
-function hashingSink(staging: Staging, written: Record<string, string>): FileSink {
+function stagingSink(staging: Staging, written: Record<string, string>, hashing: boolean): FileSink {
   // Buffers of ended files are reused: Graph writes ~110 files, and a fresh 1 MiB each would sit in RSS until a GC.
   const spare: Buffer[] = [];
   return {
     file(path) {
       const out = staging.file(path);
-      const hash = createHash('sha256');
+      const hash = hashing ? createHash('sha256') : undefined;
       let batch: Buffer | undefined;
       let used = 0;
       const flush = (): void => {
@@ -48,18 +49,22 @@ function hashingSink(staging: Staging, written: Record<string, string>): FileSin
       };
       return {
         write(chunk) {
-          const length = Buffer.byteLength(chunk);
-          if (used + length > BATCH_BYTES) flush();
-          if (length > BATCH_BYTES) {
-            // Large chunks (a whole client file) as strings: Node encodes them into memory it frees at once,
-            // where a Buffer would sit in RSS until the next GC.
-            out.write(chunk);
-            hash.update(chunk);
-            return;
+          // UTF-8 takes at most 3 bytes per UTF-16 code unit: a chunk that surely fits the batch is encoded
+          // without measuring it first (measuring every chunk was a second pass over all the output).
+          if (chunk.length * 3 > BATCH_BYTES - used) {
+            const length = Buffer.byteLength(chunk);
+            if (used + length > BATCH_BYTES) flush();
+            if (length > BATCH_BYTES) {
+              // Large chunks (a whole client file) as strings: Node encodes them into memory it frees at once,
+              // where a Buffer would sit in RSS until the next GC.
+              out.write(chunk);
+              hash?.update(chunk);
+              return;
+            }
           }
           batch ??= spare.pop() ?? Buffer.allocUnsafe(BATCH_BYTES);
-          batch.write(chunk, used);
-          hash.update(batch.subarray(used, used + length));
+          const length = batch.write(chunk, used);
+          hash?.update(batch.subarray(used, used + length));
           used += length;
         },
         end() {
@@ -67,7 +72,7 @@ function hashingSink(staging: Staging, written: Record<string, string>): FileSin
           if (batch !== undefined) spare.push(batch);
           batch = undefined;
           out.end();
-          written[path] = hash.digest('hex');
+          written[path] = hash === undefined ? '' : hash.digest('hex');
         },
       };
     },
@@ -100,7 +105,7 @@ export async function generateOnce(ctx: CliContext, args: GenerateArgs, hooks: W
   const staging = stageOutput(outDir, hooks);
   const written: Record<string, string> = {};
   try {
-    const emitDiagnostics = await emitEach(analysis.plan, config, hashingSink(staging, written));
+    const emitDiagnostics = await emitEach(analysis.plan, config, stagingSink(staging, written, args.cache !== false));
     reportInputDiagnostics(ctx, analysis, emitDiagnostics);
   } catch (err) {
     staging.abort();

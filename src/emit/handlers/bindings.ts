@@ -33,12 +33,23 @@ function styledRoute(route: ArgRoute, op: HttpOperation, root: unknown): ArgRout
   return style === undefined ? route : { ...route, style };
 }
 
+/** Per API: operation key → its first HTTP operation (a saga looks its inverse up; Graph has ~11,000 operations). */
+const httpByKey = new WeakMap<ApiPlan['api'], Map<string, HttpOperation>>();
+
+function httpOperation(api: ApiPlan['api'], key: string): HttpOperation | undefined {
+  let byKey = httpByKey.get(api);
+  if (byKey === undefined) {
+    byKey = new Map();
+    for (const o of api.operations) if (o.kind === 'http' && !byKey.has(o.key)) byKey.set(o.key, o);
+    httpByKey.set(api, byKey);
+  }
+  return byKey.get(key);
+}
+
 /** OP-5: the inverse is addressed by the id the first call returned — only when it has exactly one path parameter. */
 function compensationOf(entry: PlanEntry, apiPlan: ApiPlan): ToolBinding['compensation'] {
   if (entry.mechanism !== 'saga' || entry.compensation === undefined) return undefined;
-  const inverse = apiPlan.api.operations.find(
-    (o): o is HttpOperation => o.kind === 'http' && o.key === entry.compensation,
-  );
+  const inverse = httpOperation(apiPlan.api, entry.compensation);
   const params = inverse?.parameters.filter((p) => p.in === 'path') ?? [];
   if (inverse === undefined || params.length !== 1) return undefined;
   return {

@@ -141,24 +141,36 @@ export class BindingsJson {
   /** The stored input schema: property schemas as shared indexes, definitions in the shared section. */
   private schemaOf(input: Obj): { schema: Obj; defs?: Record<string, string>; defNames?: string[] } {
     let schema = input;
+    // What `reachedDefNames` walks: the input without the properties whose text has no `$ref` (they reach
+    // nothing; most are parameters), so the walk does not go through every property of every tool again.
+    let refRoot = input;
     const props = schema.properties;
     if (isObj(props)) {
       const stored: Obj = {};
+      const withRefs: Obj = {};
+      let dropped = false;
       for (const name of Object.keys(props)) {
         const p = props[name];
-        put(stored, name, isObj(p) ? this.index(compactDefinitionText(p)) : p);
+        // Plain JSON.stringify: a property schema is built per tool, so remembering its text (as definitions'
+        // are) would only fill the memo.
+        const text = isObj(p) ? (JSON.stringify(p) as string) : undefined;
+        put(stored, name, text !== undefined ? this.index(text) : p);
+        if (text === undefined || text.includes('"$ref"')) put(withRefs, name, p);
+        else dropped = true;
       }
       schema = withMember(schema, 'properties', stored);
+      if (dropped) refRoot = withMember(input, 'properties', withRefs);
     }
     const defs = schema.$defs;
     const members = Object.keys(schema);
     // `$defs` elsewhere than last (or empty) could not be put back as it was: such a schema keeps it.
     if (isObj(defs) && (members[members.length - 1] !== '$defs' || Object.keys(defs).length === 0)) return { schema };
     // No `$defs` but a `$ref` into them (dangling): the loader must not find one in the shared section.
-    if (!isObj(defs)) return reachedDefNames(input, () => undefined).length > 0 ? { schema, defNames: [] } : { schema };
+    if (!isObj(defs))
+      return reachedDefNames(refRoot, () => undefined).length > 0 ? { schema, defNames: [] } : { schema };
     const { $defs: _defs, ...root } = schema;
     const names = Object.keys(defs);
-    const reached = reachedDefNames(input, (n) => (Object.hasOwn(defs, n) ? defs[n] : undefined));
+    const reached = reachedDefNames(refRoot, (n) => (Object.hasOwn(defs, n) ? defs[n] : undefined));
     const out: { schema: Obj; defs?: Record<string, string>; defNames?: string[] } = { schema: root };
     if (reached.length !== names.length || reached.some((n, i) => n !== names[i])) out.defNames = names;
     const local: Record<string, string> = {};

@@ -67,11 +67,18 @@ function rejectsOnlyReported(root: unknown): boolean {
   let known = quietRefs.get(root);
   if (known === undefined) {
     const refs = new Set<string>();
-    const walk = (node: unknown): void => {
-      if (Array.isArray(node)) node.forEach(walk);
-      else if (isObject(node)) {
-        if (typeof node.$ref === 'string') refs.add(node.$ref);
-        for (const value of Object.values(node)) walk(value);
+    // The whole document, once: keys by `for…in` (no array of values per node; a parsed document has no
+    // inherited enumerable keys), and only objects descended into.
+    const walk = (node: object): void => {
+      if (Array.isArray(node)) {
+        for (const item of node) if (typeof item === 'object' && item !== null) walk(item);
+        return;
+      }
+      const obj = node as Obj;
+      if (typeof obj.$ref === 'string') refs.add(obj.$ref);
+      for (const key in obj) {
+        const value = obj[key];
+        if (typeof value === 'object' && value !== null) walk(value);
       }
     };
     walk(root);

@@ -79,12 +79,24 @@ export function liftRef(builder: DefsBuilder, ref: string): string | undefined {
   return answer;
 }
 
+/**
+ * Ref text → its decoded pointer, and definition name → its `#/$defs/…` ref: the same few thousand strings
+ * are asked for again by every tool (a definition reused from another tool asks for all its refs again,
+ * `normalizeDef`), so each is made once and later answers are the same string (compared by identity).
+ */
+const pointers = new Map<string, string>();
+const defRefs = new Map<string, string>();
+
 function register(builder: DefsBuilder, ref: string): string | undefined {
   if (!ref.startsWith('#')) {
     builder.unresolved.push(ref);
     return undefined;
   }
-  const pointer = decodeFragment(ref.slice(1));
+  let pointer = pointers.get(ref);
+  if (pointer === undefined) {
+    pointer = decodeFragment(ref.slice(1));
+    pointers.set(ref, pointer);
+  }
   let name = builder.names.get(pointer);
   if (name === undefined) {
     const facts = factsOf(builder.root, pointer);
@@ -99,7 +111,12 @@ function register(builder: DefsBuilder, ref: string): string | undefined {
     builder.names.set(pointer, name);
     builder.queue.push(pointer);
   }
-  return `#/$defs/${escapeSegment(name)}`;
+  let text = defRefs.get(name);
+  if (text === undefined) {
+    text = `#/$defs/${escapeSegment(name)}`;
+    defRefs.set(name, text);
+  }
+  return text;
 }
 
 /** A local ref's target can be lifted: it exists, is a schema (object or boolean) and is not a ref-only cycle. */

@@ -31,6 +31,8 @@ export function plainText(html: string): string {
 
 /** At most `max` characters (code points), ending with an ellipsis when cut. */
 export function capText(text: string, max = MAX_DESCRIPTION): string {
+  // No more code points than UTF-16 units: a short text needs no array of its characters (most of them).
+  if (text.length <= max) return text;
   const chars = Array.from(text);
   if (chars.length <= max) return text;
   return `${chars

@@ -27,8 +27,21 @@ export interface BuiltInput {
 const IGNORED_HEADERS = ['accept', 'authorization', 'content-type'];
 const LOCATION_ORDER: Parameter['in'][] = ['path', 'query', 'header', 'cookie'];
 
+/** Per document: `authParams`, read once (every operation of an API asks; the document is not edited while tools are built). */
+const authByRoot = new WeakMap<object, ReadonlySet<string>>();
+
 /** apiKey security schemes name the credentials the caller injects; the model must never be asked for them. */
-function authParams(root: unknown): Set<string> {
+function authParams(root: unknown): ReadonlySet<string> {
+  if (typeof root !== 'object' || root === null) return readAuthParams(root);
+  let auth = authByRoot.get(root);
+  if (auth === undefined) {
+    auth = readAuthParams(root);
+    authByRoot.set(root, auth);
+  }
+  return auth;
+}
+
+function readAuthParams(root: unknown): Set<string> {
   const schemes = securitySchemesOf(root);
   const out = new Set<string>();
   for (const scheme of Object.values(schemes)) {
@@ -40,7 +53,7 @@ function authParams(root: unknown): Set<string> {
   return out;
 }
 
-function isExposed(p: Parameter, auth: Set<string>, carrier: Carrier | null): boolean {
+function isExposed(p: Parameter, auth: ReadonlySet<string>, carrier: Carrier | null): boolean {
   const id = p.in === 'header' ? p.name.toLowerCase() : p.name;
   if (auth.has(`${p.in}:${id}`)) return false;
   if (p.in === 'header' && IGNORED_HEADERS.includes(id)) return false;
