@@ -8,6 +8,7 @@
  */
 import { pruneDefs } from '../../runtime/tools/strict/strict-limits.js';
 import { defsRefName } from '../../runtime/tools/strict/pointer.js';
+import { ownDefRefs } from '../../runtime/tools/schema-refs.js';
 import { PLACEHOLDER_TAIL } from '../../runtime/tools/strict/keywords.js';
 
 type Obj = Record<string, unknown>;
@@ -57,14 +58,9 @@ export function schemaLength(schema: Obj): number {
   );
 }
 
-/** Names of the `$defs` a node refers to directly (not through other definitions). */
+/** The `$defs` names `node` refers to itself (the one walk of runtime/tools/schema-refs.ts), added to `out`. */
 export function refsOf(node: unknown, out: Set<string>): Set<string> {
-  if (Array.isArray(node)) for (const n of node) refsOf(n, out);
-  else if (isObj(node)) {
-    if (typeof node.$ref === 'string' && node.$ref.startsWith('#/$defs/')) out.add(defName(node.$ref));
-    for (const [key, value] of Object.entries(node))
-      if (key !== 'enum' && key !== 'const' && key !== 'examples' && key !== 'default') refsOf(value, out);
-  }
+  for (const name of ownDefRefs(node)) out.add(name);
   return out;
 }
 
