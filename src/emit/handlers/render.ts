@@ -235,7 +235,7 @@ export function writeTail(out: FileWriter, names: HandlerNames): void {
     '/**\n * The tool runtime for this API: `list()` the tools, `call(name, args, ctx)` one of them. A write needs\n',
   );
   out.write(
-    ' * `store` (its dedup table, created by the generated migration) unless the API dedupes it (OP-1) or its\n * method makes a repeat harmless (method-idempotent PUT/DELETE).\n */\n',
+    ' * `store` (its dedup table, created by the generated migration) unless the API dedupes it (native-key) or its\n * method makes a repeat harmless (method-idempotent PUT/DELETE).\n */\n',
   );
   out.write(`export function ${names.factory}(options: ${names.options}): ToolRuntime<${names.toolName}> {\n`);
   out.write(`  return createToolRuntime<${names.toolName}>({ ...options, bindings: ${names.bindings} });\n`);

@@ -16,7 +16,7 @@ export const shapesToolBindings: readonly ToolBinding[] = parseToolBindings(read
 
 /**
  * The tool runtime for this API: `list()` the tools, `call(name, args, ctx)` one of them. A write needs
- * `store` (its dedup table, created by the generated migration) unless the API dedupes it (OP-1) or its
+ * `store` (its dedup table, created by the generated migration) unless the API dedupes it (native-key) or its
  * method makes a repeat harmless (method-idempotent PUT/DELETE).
  */
 export function createShapesTools(options: ShapesToolsOptions): ToolRuntime<ShapesToolName> {
