@@ -2,7 +2,7 @@
  * The streaming path (`generate`: emitEach → staging folder, tool JSON written chunk by chunk) and the
  * in-memory path (`emitAll`/`emitTools`: the library and `check`) must give the same bytes.
  */
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
@@ -12,7 +12,7 @@ import { emitTools, streamTools } from '../../src/emit/tools/index.js';
 import { memorySink } from '../../src/emit/memory-sink.js';
 import type { EmittedFile } from '../../src/emit/types.js';
 import { analyze, emitAll, emitEach } from '../../src/pipeline.js';
-import { ROOT } from '../helpers/cli.js';
+import { ROOT, runCli } from '../helpers/cli.js';
 import { referenceToolsFile } from '../helpers/mcp-reference.js';
 
 const asMap = (files: EmittedFile[]): Record<string, string> =>
@@ -99,4 +99,40 @@ describe('sinks', () => {
     staging.abort();
     expect(listFiles(join(out, '..'))).toEqual([]);
   });
+});
+
+describe("generate's write step", () => {
+  test('multi-byte text across its 1 MiB write batches: the files on disk are the emitted text, with and without the cache', async () => {
+    // 1-, 2-, 3- and 4-byte UTF-8 characters (and a surrogate pair split nowhere), so chunks end at every offset.
+    const words = 'Zahlung für Köln — 東京の支払い 😀 ok ';
+    const paths: Record<string, unknown> = {};
+    for (let i = 0; i < 400; i++)
+      paths[`/orders${i}`] = {
+        post: {
+          operationId: `createOrder${i}`,
+          description: `${words.repeat(40 + (i % 7))}#${i}`,
+          requestBody: {
+            content: {
+              'application/json': {
+                schema: { type: 'object', properties: { note: { type: 'string', description: words.repeat(20) } } },
+              },
+            },
+          },
+          responses: { '201': { description: `créé ${i}` } },
+        },
+      };
+    const dir = mkdtempSync(join(tmpdir(), 'idemgen-write-'));
+    const spec = join(dir, 'big.json');
+    writeFileSync(spec, JSON.stringify({ openapi: '3.0.3', info: { title: 'Big', version: '1' }, paths }));
+    const config = resolveConfig({});
+    const expected = asMap((await emitAll((await analyze([spec], config, dir)).plan, config)).files);
+    const sizes = Object.values(expected).map((t) => Buffer.byteLength(t));
+    expect(sizes.filter((n) => n > 1 << 20).length).toBeGreaterThan(1);
+    for (const flags of [['--no-cache'], []]) {
+      const out = join(dir, `out${flags.length}`);
+      const run = await runCli(['generate', spec, '--out', out, ...flags], dir, { quiet: true });
+      expect(run.code, run.stderr).toBe(0);
+      expect(readDir(out)).toEqual(expected);
+    }
+  }, 120_000);
 });
