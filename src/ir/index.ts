@@ -78,7 +78,9 @@ export function buildApiModel(doc: LoadedDoc): IrResult {
   }
   const format = doc.format as SpecFormat;
   // Schemas in the 3.1 form from here on (ir/schemas.ts); `doc.root` itself stays as it was read.
-  const root = normalizeSchemas(doc.root, format) as typeof doc.root;
+  // A JSON text with no other file bundled in is a tree (JSON.parse shares no node): no alias bookkeeping.
+  const tree = doc.syntax === 'json' && doc.parts.length === 0;
+  const root = normalizeSchemas(doc.root, format, { tree }) as typeof doc.root;
   api.root = root;
   const ctx: IrContext = { doc, root, format, diagnostics, report };
   const info = isObject(root.info) ? root.info : {};
