@@ -15,7 +15,11 @@ export interface IrContext {
 
 export function extensionsOf(value: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const key of Object.keys(value).sort()) if (key.startsWith('x-')) out[key] = value[key];
+  // Only the `x-*` keys are sorted (most operations have none): same order, a fraction of the work.
+  for (const key of Object.keys(value)
+    .filter((k) => k.startsWith('x-'))
+    .sort())
+    out[key] = value[key];
   return out;
 }
 

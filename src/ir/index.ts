@@ -138,11 +138,14 @@ function nameHttpOperations(ctx: IrContext, operations: HttpOperation[]): void {
       );
   }
   const items = sorted.map((op) => {
-    const base = operationBaseName(op.method, op.path, op.operationId);
-    return { key: op.key, base, rank: operationNameRank(op.operationId, base) };
+    // camelCase of the operationId once, for both the name and its rank.
+    const camel = op.operationId === undefined ? '' : camelCase(op.operationId);
+    const base = operationBaseName(op.method, op.path, op.operationId, camel);
+    return { key: op.key, base, rank: operationNameRank(op.operationId, base, camel) };
   });
   const { names, collisions } = assignNamesWithCollisions(items);
   for (const op of operations) op.name = names.get(op.key)!;
+  if (collisions.length === 0) return;
   const pointers = new Map(
     sorted.map((op) => [
       op.key,
