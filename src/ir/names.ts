@@ -73,7 +73,7 @@ const RESERVED_WORDS: ReadonlySet<string> = new Set([
   '__proto__',
 ]);
 
-const NON_ASCII = /[^\x00-\x7f]/;
+const NON_ASCII = /[\u0080-\uffff]/;
 
 /** Words of a free-form string: ASCII-folded, split on punctuation and on case changes. */
 function splitWords(input: string): string[] {
