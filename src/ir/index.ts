@@ -6,7 +6,7 @@ import { diagnostic, type Diagnostic } from '../diagnostics/diagnostic.js';
 import type { LoadedDoc } from '../load/types.js';
 import { apiIdFromFile, uniqueApiIds } from './api-id.js';
 import type { IrContext } from './context.js';
-import { stringOrUndefined } from './context.js';
+import { refTargets, stringOrUndefined } from './context.js';
 import { buildHttpOperations } from './http.js';
 import {
   assignNamesWithCollisions,
@@ -82,7 +82,7 @@ export function buildApiModel(doc: LoadedDoc): IrResult {
   const tree = doc.syntax === 'json' && doc.parts.length === 0;
   const root = normalizeSchemas(doc.root, format, { tree }) as typeof doc.root;
   api.root = root;
-  const ctx: IrContext = { doc, root, format, diagnostics, report };
+  const ctx: IrContext = { doc, root, format, diagnostics, report, refTarget: refTargets(root) };
   const info = isObject(root.info) ? root.info : {};
   api.title = stringOrUndefined(info.title);
   api.version = info.version === undefined ? undefined : String(info.version);

@@ -94,6 +94,8 @@ export function followRef(
   root: unknown,
   value: unknown,
   pointer: string,
+  /** How one ref is resolved: `resolveRefTarget` in `root` unless the caller remembers targets. */
+  targetOf: (ref: string) => ResolvedRef | undefined = (ref) => resolveRefTarget(root, ref),
 ): { value: unknown; pointer: string; ref?: string } {
   if (!isRef(value)) return { value, pointer, ref: undefined };
   const firstRef = value.$ref;
@@ -109,7 +111,7 @@ export function followRef(
       if (seen.has(ref)) return { value: undefined, pointer: at, ref: firstRef };
       seen.add(ref);
     }
-    const target = resolveRefTarget(root, ref);
+    const target = targetOf(ref);
     if (!target) return { value: undefined, pointer: at, ref: firstRef };
     current = target.value;
     at = target.pointer;
