@@ -25,7 +25,7 @@ function lookup(ctx: ClassifyContext, ref: string): Operation | undefined {
 }
 
 function explicit(op: Operation, ctx: ClassifyContext): CompensationResult | 'missing' | undefined {
-  const ov = findOverride(ctx.config, op);
+  const ov = findOverride(ctx, op);
   const raw = extension(op, 'x-compensation');
   const fromExt =
     typeof raw === 'string' ? raw : isObject(raw) && typeof raw.operation === 'string' ? raw.operation : undefined;

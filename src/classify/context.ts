@@ -3,7 +3,7 @@ import type { ResolvedConfig, OperationOverride } from '../config/types.js';
 import type { Diagnostic, Severity } from '../diagnostics/diagnostic.js';
 import type { ApiModel, Operation, ToolOperation } from '../ir/types.js';
 import type { Heuristics } from './heuristics.js';
-import type { ClassifyMemo } from './memo.js';
+import { type ClassifyMemo, memoSlot } from './memo.js';
 import { makeFinding } from './rules.js';
 import type { Reason } from './types.js';
 
@@ -33,14 +33,20 @@ export function reason(rule: string, detail: string, pointer?: string): Reason {
   return pointer === undefined ? { rule, detail } : { rule, detail, pointer };
 }
 
+/** The configured override keys, once per run: most configs have none, and every step of every operation asks. */
+const OVERRIDE_KEYS = memoSlot('override keys', () => ({ keys: undefined as ReadonlySet<string> | undefined }));
+
 /** Overrides match by operation key, then operationId, then generated name / tool name. */
 export function findOverride(
-  config: ResolvedConfig,
+  ctx: Pick<ClassifyContext, 'config' | 'memo'>,
   op: Operation,
 ): { key: string; override: OperationOverride } | undefined {
+  const slot = ctx.memo.get(OVERRIDE_KEYS);
+  slot.keys ??= new Set(Object.keys(ctx.config.overrides));
+  if (slot.keys.size === 0) return undefined;
   const candidates = [op.key, op.kind === 'http' ? op.operationId : op.toolName, op.name];
   for (const c of candidates) {
-    if (c !== undefined && Object.hasOwn(config.overrides, c)) return { key: c, override: config.overrides[c] };
+    if (c !== undefined && Object.hasOwn(ctx.config.overrides, c)) return { key: c, override: ctx.config.overrides[c] };
   }
   return undefined;
 }

@@ -52,7 +52,7 @@ function isExempt(value: unknown): boolean {
 }
 
 export function classifyEffect(op: Operation, ctx: ClassifyContext): EffectResult {
-  const ov = findOverride(ctx.config, op);
+  const ov = findOverride(ctx, op);
   if (ov?.override.effect) {
     return {
       effect: ov.override.effect,

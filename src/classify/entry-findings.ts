@@ -15,7 +15,7 @@ const KEY_HINT =
 function queryEvidence(entry: PlanEntry, ctx: ClassifyContext): QueryEvidence | undefined {
   const op = entry.operation;
   if (op.kind !== 'http' || entry.effect !== 'write') return undefined;
-  if (findOverride(ctx.config, op)?.override.effect !== undefined) return undefined;
+  if (findOverride(ctx, op)?.override.effect !== undefined) return undefined;
   return queryPostEvidence(op, ctx.h);
 }
 

@@ -90,7 +90,7 @@ function decideTree(op: Operation, ctx: ClassifyContext): Decision {
 
 /** `config.overrides` beat every inferred step (docs/concepts.md#mechanisms "overridable"). */
 function decide(op: Operation, ctx: ClassifyContext): Decision {
-  const found = findOverride(ctx.config, op);
+  const found = findOverride(ctx, op);
   const tree = decideTree(op, ctx);
   if (!found) return tree;
   const { key, override } = found;
@@ -155,7 +155,7 @@ function applyTail(
 
 export function classifyOperation(op: Operation, ctx: ClassifyContext): PlanEntry {
   const eff = classifyEffect(op, ctx);
-  const override = findOverride(ctx.config, op)?.override;
+  const override = findOverride(ctx, op)?.override;
   const entry: PlanEntry = {
     operation: op,
     effect: eff.effect,

@@ -219,7 +219,7 @@ export function methodSemantics(op: Operation): MethodSemantics {
 export function reportContradictedMethod(entry: PlanEntry, ctx: ClassifyContext): void {
   const op = entry.operation;
   if (entry.effect !== 'write' || entry.mechanism === 'method-idempotent') return;
-  if (findOverride(ctx.config, op)?.override.mechanism !== undefined) return;
+  if (findOverride(ctx, op)?.override.mechanism !== undefined) return;
   const m = methodSemantics(op);
   if (m.kind !== 'contradicted') return;
   addFinding(

@@ -245,7 +245,7 @@ const POSSIBLE_CARRIERS = memoSlot('possible key carriers', () => new WeakMap<Ht
 export function reportPossibleKeyCarriers(entry: PlanEntry, ctx: ClassifyContext): void {
   const op = entry.operation;
   if (op.kind !== 'http' || entry.effect !== 'write' || entry.mechanism === 'native-key') return;
-  if (findOverride(ctx.config, op) !== undefined) return;
+  if (findOverride(ctx, op) !== undefined) return;
   const found: PossibleField[] = [];
   for (const p of ctx.memo.get(POSSIBLE_CARRIERS).get(op) ?? [])
     if (!found.some((q) => q.in === p.in && q.path.join('.') === p.path.join('.'))) found.push(p);

@@ -32,7 +32,7 @@ function prosePromise(op: HttpOperation): { quote: string; header: string } | un
 export function reportProseOnlyKey(entry: PlanEntry, ctx: ClassifyContext): void {
   const op = entry.operation;
   if (op.kind !== 'http' || entry.effect !== 'write' || entry.mechanism === 'native-key') return;
-  if (findOverride(ctx.config, op) !== undefined) return;
+  if (findOverride(ctx, op) !== undefined) return;
   const promise = prosePromise(op);
   if (!promise) return;
   const override = {

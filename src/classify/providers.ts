@@ -78,17 +78,43 @@ function globbablePath(path: string): string {
 }
 
 type Matcher = (text: string) => boolean;
-/** Compiled globs, by options and pattern: compiling one per operation was a visible part of classify on Graph. */
-const COMPILED = memoSlot('compiled provider globs', () => new Map<string, Matcher>());
+/**
+ * Compiled globs, by options and pattern (a string, or a list by identity: providers and config are not
+ * edited during a run): compiling one per operation was a visible part of classify on Graph.
+ */
+const COMPILED = memoSlot('compiled provider globs', () => ({
+  exact: new Map<string | readonly string[], Matcher>(),
+  nocase: new Map<string | readonly string[], Matcher>(),
+}));
 function globMatcher(memo: ClassifyMemo, patterns: string | string[], nocase: boolean): Matcher {
   const compiled = memo.get(COMPILED);
-  const id = `${nocase ? 'i' : 's'}\0${Array.isArray(patterns) ? patterns.join('\0') : patterns}\0${Array.isArray(patterns) ? 'a' : 'o'}`;
-  let match = compiled.get(id);
+  const byPattern = nocase ? compiled.nocase : compiled.exact;
+  let match = byPattern.get(patterns);
   if (match === undefined) {
-    match = nocase ? picomatch(patterns, { nocase: true, dot: true }) : picomatch(patterns);
-    compiled.set(id, match);
+    const glob = nocase ? picomatch(patterns, { nocase: true, dot: true }) : picomatch(patterns);
+    // Every operation of an API asks about the same few hosts: each answer is kept.
+    const answers = new Map<string, boolean>();
+    match = (text) => {
+      let yes = answers.get(text);
+      if (yes === undefined) {
+        yes = glob(text);
+        answers.set(text, yes);
+      }
+      return yes;
+    };
+    byPattern.set(patterns, match);
   }
   return match;
+}
+
+/** Host of each server URL, once per run: every operation of an API lists the same few servers. */
+const HOSTS = memoSlot('server hosts', () => new Map<string, string | undefined>());
+function hostOfServer(memo: ClassifyMemo, serverUrl: string): string | undefined {
+  const hosts = memo.get(HOSTS);
+  if (hosts.has(serverUrl)) return hosts.get(serverUrl);
+  const host = hostOf(serverUrl);
+  hosts.set(serverUrl, host);
+  return host;
 }
 
 export function findProvider(
@@ -98,17 +124,22 @@ export function findProvider(
   method: string,
   path: string,
 ): Provider | undefined {
+  let globbable: string | undefined;
   for (const p of providers) {
     if (!p.methods.includes(method)) continue;
-    if (p.paths && !p.paths.some((g) => globMatcher(memo, g, false)(globbablePath(path)))) continue;
+    // Hosts first: their answers are remembered, and most providers are not the API's.
     const hostMatch = globMatcher(memo, p.hosts, true);
     if (
-      servers.some((s) => {
-        const h = hostOf(s);
+      !servers.some((s) => {
+        const h = hostOfServer(memo, s);
         return h !== undefined && hostMatch(h);
       })
     )
-      return p;
+      continue;
+    if (!p.paths) return p;
+    globbable ??= globbablePath(path);
+    const target = globbable;
+    if (p.paths.some((g) => globMatcher(memo, g, false)(target))) return p;
   }
   return undefined;
 }

@@ -13,7 +13,7 @@ import type { Heuristics } from './heuristics.js';
  * `verify` (`/verify-otp` consumes the code), `export` and `download` (mostly start a job or generate
  * a file), `estimate` (GitLab `time_estimate` sets one), `view`/`filter` (nouns in most names).
  */
-const QUERY_POST_VERBS: readonly string[] = [
+const QUERY_POST_VERBS: ReadonlySet<string> = new Set([
   'get',
   'list',
   'search',
@@ -29,7 +29,7 @@ const QUERY_POST_VERBS: readonly string[] = [
   'count',
   'check',
   'render',
-];
+]);
 
 /** Only as the first word: as a last word they are nouns (`UpdateShardCount`, `ActiveBundleHealthCheck`). */
 const START_ONLY = new Set(['count', 'check']);
@@ -72,7 +72,7 @@ function dropMethodWord(words: string[], method: string): string[] {
 /** Evidence that this POST is a query, or undefined (no read verb, or a write verb present). */
 export function queryPostEvidence(op: HttpOperation, h: Heuristics): QueryEvidence | undefined {
   if (op.method !== 'post') return undefined;
-  const query = new Set(QUERY_POST_VERBS);
+  const query = QUERY_POST_VERBS;
   const segment = lastSegmentName(op.path);
   const names: [string, string[]][] = [[`path segment "${segment}"`, nameWords(segment)]];
   if (op.operationId !== undefined)

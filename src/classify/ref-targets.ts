@@ -12,7 +12,9 @@ export type Resolved = { value: Record<string, unknown>; pointer: string } | und
 const REF_TARGETS = memoSlot('resolved $refs', () => new WeakMap<object, Map<string, Resolved>>());
 
 export function resolve(memo: ClassifyMemo, root: unknown, schema: unknown, pointer: string): Resolved {
-  if (!isRef(schema) || !isObject(root)) {
+  // Not a ref: the schema itself, where it is (what followRef would answer).
+  if (!isRef(schema)) return isObject(schema) ? { value: schema, pointer } : undefined;
+  if (!isObject(root)) {
     const r = followRef(root, schema, pointer);
     return isObject(r.value) ? { value: r.value, pointer: r.pointer } : undefined;
   }

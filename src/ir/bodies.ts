@@ -25,7 +25,7 @@ function mediaContents(content: unknown, pointer: string): MediaContent[] {
 
 export function buildRequestBody(ctx: IrContext, raw: unknown, pointer: string): RequestBody | undefined {
   if (raw === undefined) return undefined;
-  const target = followRef(ctx.root, raw, pointer);
+  const target = followRef(ctx.root, raw, pointer, ctx.refTarget);
   if (!isObject(target.value)) return undefined;
   const body: RequestBody = {
     required: target.value.required === true,
@@ -104,7 +104,7 @@ export function buildResponses(ctx: IrContext, op: RawOperation, opPointer: stri
   const out: ResponseSpec[] = [];
   for (const status of Object.keys(responses)) {
     if (status.startsWith('x-')) continue;
-    const target = followRef(ctx.root, responses[status], appendPointer(base, status));
+    const target = followRef(ctx.root, responses[status], appendPointer(base, status), ctx.refTarget);
     const r = target.value;
     if (!isObject(r)) continue;
     const spec: ResponseSpec = {

@@ -16,7 +16,7 @@ interface PathItem {
 
 /** A path item, following a `$ref` (Swagger 2.0 and OpenAPI 3.1 allow one). */
 function pathItemAt(ctx: IrContext, raw: unknown, pointer: string): PathItem | undefined {
-  const target = followRef(ctx.root, raw, pointer);
+  const target = followRef(ctx.root, raw, pointer, ctx.refTarget);
   if (isObject(target.value)) return { item: target.value, pointer: target.pointer };
   if (target.value !== undefined || target.ref === undefined)
     ctx.report('invalid_path_item', 'warning', 'path item is not an object; ignored', pointer);
@@ -143,7 +143,7 @@ function callbackEvents(ctx: IrContext, opKey: string, op: RawOperation, opPoint
   const out: EventOperation[] = [];
   for (const cbName of Object.keys(op.callbacks)) {
     if (cbName.startsWith('x-')) continue;
-    const cb = followRef(ctx.root, op.callbacks[cbName], appendPointer(opPointer, 'callbacks', cbName));
+    const cb = followRef(ctx.root, op.callbacks[cbName], appendPointer(opPointer, 'callbacks', cbName), ctx.refTarget);
     if (!isObject(cb.value)) continue;
     for (const expression of Object.keys(cb.value)) {
       if (expression.startsWith('x-')) continue;

@@ -6,7 +6,7 @@ import { diagnostic, type Diagnostic } from '../diagnostics/diagnostic.js';
 import type { LoadedDoc } from '../load/types.js';
 import { apiIdFromFile, uniqueApiIds } from './api-id.js';
 import type { IrContext } from './context.js';
-import { stringOrUndefined } from './context.js';
+import { refTargets, stringOrUndefined } from './context.js';
 import { buildHttpOperations } from './http.js';
 import {
   assignNamesWithCollisions,
@@ -78,17 +78,21 @@ export function buildApiModel(doc: LoadedDoc): IrResult {
   }
   const format = doc.format as SpecFormat;
   // Schemas in the 3.1 form from here on (ir/schemas.ts); `doc.root` itself stays as it was read.
-  const root = normalizeSchemas(doc.root, format) as typeof doc.root;
+  // A JSON text with no other file bundled in is a tree (JSON.parse shares no node): no alias bookkeeping.
+  const tree = doc.syntax === 'json' && doc.parts.length === 0;
+  const root = normalizeSchemas(doc.root, format, { tree }) as typeof doc.root;
   api.root = root;
-  const ctx: IrContext = { doc, root, format, diagnostics, report };
+  const ctx: IrContext = { doc, root, format, diagnostics, report, refTarget: refTargets(root) };
   const info = isObject(root.info) ? root.info : {};
   api.title = stringOrUndefined(info.title);
   api.version = info.version === undefined ? undefined : String(info.version);
   api.servers = ctx.format === 'openapi2' ? swaggerServers(root, {}) : (serverUrls(root.servers) ?? []);
   const { operations, events } = buildHttpOperations(ctx);
+  // Sorted once, here: nameHttpOperations' own sort of a sorted copy is then one linear pass.
+  operations.sort(byKey);
   nameHttpOperations(ctx, operations);
   nameEvents(events);
-  api.operations = (operations as Operation[]).sort(byKey);
+  api.operations = operations as Operation[];
   api.events = events.sort(byKey);
   if (api.title === undefined) delete api.title;
   if (api.version === undefined) delete api.version;
@@ -136,11 +140,14 @@ function nameHttpOperations(ctx: IrContext, operations: HttpOperation[]): void {
       );
   }
   const items = sorted.map((op) => {
-    const base = operationBaseName(op.method, op.path, op.operationId);
-    return { key: op.key, base, rank: operationNameRank(op.operationId, base) };
+    // camelCase of the operationId once, for both the name and its rank.
+    const camel = op.operationId === undefined ? '' : camelCase(op.operationId);
+    const base = operationBaseName(op.method, op.path, op.operationId, camel);
+    return { key: op.key, base, rank: operationNameRank(op.operationId, base, camel) };
   });
   const { names, collisions } = assignNamesWithCollisions(items);
   for (const op of operations) op.name = names.get(op.key)!;
+  if (collisions.length === 0) return;
   const pointers = new Map(
     sorted.map((op) => [
       op.key,

@@ -73,9 +73,12 @@ const RESERVED_WORDS: ReadonlySet<string> = new Set([
   '__proto__',
 ]);
 
+const NON_ASCII = /[\u0080-\uffff]/;
+
 /** Words of a free-form string: ASCII-folded, split on punctuation and on case changes. */
 function splitWords(input: string): string[] {
-  const ascii = input.normalize('NFKD').replace(/[\u0300-\u036f]/g, '');
+  // NFKD folding only changes non-ASCII text; most names are ASCII already.
+  const ascii = NON_ASCII.test(input) ? input.normalize('NFKD').replace(/[\u0300-\u036f]/g, '') : input;
   return ascii
     .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
     .replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2')
@@ -123,10 +126,17 @@ export function synthesizeOperationName(method: string, path: string): string {
   return makeSafeIdentifier(parts[0] + parts.slice(1).map(capitalize).join(''));
 }
 
-/** The identifier for an HTTP operation: its camelCased operationId, else a synthesized one. */
-export function operationBaseName(method: string, path: string, operationId: string | undefined): string {
-  const fromId = operationId === undefined ? '' : camelCase(operationId);
-  return fromId !== '' ? makeSafeIdentifier(fromId) : synthesizeOperationName(method, path);
+/**
+ * The identifier for an HTTP operation: its camelCased operationId, else a synthesized one. `camel`: the
+ * operationId's camelCase when the caller already has it.
+ */
+export function operationBaseName(
+  method: string,
+  path: string,
+  operationId: string | undefined,
+  camel = operationId === undefined ? '' : camelCase(operationId),
+): string {
+  return camel !== '' ? makeSafeIdentifier(camel) : synthesizeOperationName(method, path);
 }
 
 const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
@@ -137,8 +147,12 @@ const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
  * operationId (`make-promise`), 3 a name synthesized from method + path. An author who wrote an
  * identifier meant it; the names we made up yield.
  */
-export function operationNameRank(operationId: string | undefined, base: string): number {
-  if (operationId === undefined || camelCase(operationId) === '') return 3;
+export function operationNameRank(
+  operationId: string | undefined,
+  base: string,
+  camel = operationId === undefined ? '' : camelCase(operationId),
+): number {
+  if (operationId === undefined || camel === '') return 3;
   if (!IDENTIFIER.test(operationId) || RESERVED_WORDS.has(operationId)) return 2;
   return base === operationId ? 0 : 1;
 }

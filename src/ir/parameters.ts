@@ -54,7 +54,7 @@ function parameterSchema(ctx: IrContext, p: Record<string, unknown>): JsonSchema
 }
 
 function buildParameter(ctx: IrContext, raw: unknown, pointer: string, broken: string[]): SourceParameter | undefined {
-  const target = followRef(ctx.root, raw, pointer);
+  const target = followRef(ctx.root, raw, pointer, ctx.refTarget);
   const p = target.value;
   const locations = ctx.format === 'openapi2' ? SWAGGER_LOCATIONS : LOCATIONS;
   if (!isObject(p) || typeof p.name !== 'string' || typeof p.in !== 'string' || !locations.has(p.in)) {

@@ -60,52 +60,87 @@ const COMPOSITIONS = ['allOf', 'anyOf', 'oneOf'] as const;
 interface Walk {
   /** 2.0 and 3.0: the siblings of a `$ref` are ignored. */
   refSiblingsIgnored: boolean;
-  /** Rewritten nodes by original, so a node shared through a YAML alias stays one shared (rewritten) node. */
-  done: Map<object, unknown>;
+  /**
+   * Rewritten nodes by original, so a node shared through a YAML alias stays one shared (rewritten) node;
+   * `undefined` when the document is a tree (nothing to remember).
+   */
+  done: Map<object, unknown> | undefined;
   /** Nodes on the current path: YAML anchors can make real cycles; such a node is left as it is. */
   active: Set<object>;
 }
 
 const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
 
-/** The document with every Schema Object in the 3.1 form (the input itself when nothing needed a change). */
-export function normalizeSchemas(root: unknown, format: SpecFormat): unknown {
-  return visit({ refSiblingsIgnored: format !== 'openapi3.1', done: new Map(), active: new Set() }, root, 'node');
+/**
+ * The document with every Schema Object in the 3.1 form (the input itself when nothing needed a change).
+ * `tree`: the caller knows no node is reachable twice (a JSON text with nothing bundled in: what JSON.parse
+ * makes), so the walk keeps no alias or cycle bookkeeping; should a cycle show up after all (the stack runs
+ * out), the walk is redone with it.
+ */
+export function normalizeSchemas(root: unknown, format: SpecFormat, opts: { tree?: boolean } = {}): unknown {
+  const refSiblingsIgnored = format !== 'openapi3.1';
+  if (opts.tree === true) {
+    try {
+      return visit({ refSiblingsIgnored, done: undefined, active: new Set() }, root, 'node');
+    } catch (err) {
+      if (!(err instanceof RangeError)) throw err;
+    }
+  }
+  return visit({ refSiblingsIgnored, done: new Map(), active: new Set() }, root, 'node');
 }
 
 function visit(w: Walk, node: unknown, mode: Mode): unknown {
   if (node === null || typeof node !== 'object') return node;
-  const memo = w.done.get(node);
+  const done = w.done;
+  if (done === undefined) return Array.isArray(node) ? visitArray(w, node) : visitObject(w, node as Obj, mode);
+  const memo = done.get(node);
   if (memo !== undefined || w.active.has(node)) return memo ?? node;
   w.active.add(node);
   const out = Array.isArray(node) ? visitArray(w, node) : visitObject(w, node as Obj, mode);
   w.active.delete(node);
-  // Only changed nodes are remembered: a parsed JSON document shares nothing, and a map of every node of a
-  // GitHub-sized spec would cost more than walking an unchanged alias twice.
-  if (out !== node) w.done.set(node, out);
+  // Only changed nodes are remembered: a map of every node of a GitHub-sized spec would cost more than
+  // walking an unchanged alias twice.
+  if (out !== node) done.set(node, out);
   return out;
 }
 
 function visitArray(w: Walk, node: unknown[]): unknown[] {
   let copy: unknown[] | undefined;
-  node.forEach((v, i) => {
+  for (let i = 0; i < node.length; i++) {
+    const v = node[i];
     const n = visit(w, v, 'node');
     if (n !== v) {
       copy ??= [...node];
       copy[i] = n;
     }
-  });
+  }
   return copy ?? node;
 }
 
+/** Keys that can make `rewrite` change a node (`type` only when it is `file`); a node without one is already 3.1. */
+const REWRITE_KEYS: ReadonlySet<string> = new Set([
+  '$ref',
+  'type',
+  'exclusiveMinimum',
+  'exclusiveMaximum',
+  'nullable',
+  'x-nullable',
+]);
+
 function visitObject(w: Walk, node: Obj, mode: Mode): Obj {
   let copy: Obj | undefined;
+  // Most nodes need no rewrite: noticed while walking their keys, so `rewrite` runs only for the few that might.
+  let rewritable = false;
   for (const key of Object.keys(node)) {
+    if (mode === 'node' && !rewritable && REWRITE_KEYS.has(key))
+      rewritable = key === 'type' ? node.type === 'file' : key !== '$ref' || w.refSiblingsIgnored;
     if (mode === 'node' ? LITERAL_KEYS.has(key) || key.startsWith('x-') : mode === 'names' && key.startsWith('x-'))
       continue;
     const v = node[key];
+    // Scalars are never rewritten.
+    if (v === null || typeof v !== 'object') continue;
     const childMode: Mode =
-      mode !== 'node' || !isObj(v)
+      mode !== 'node' || Array.isArray(v)
         ? 'node'
         : SCHEMA_NAME_MAPS.has(key)
           ? 'schema-names'
@@ -118,8 +153,14 @@ function visitObject(w: Walk, node: Obj, mode: Mode): Obj {
       copy[key] = n;
     }
   }
-  return mode === 'node' ? rewrite(w, copy ?? node) : (copy ?? node);
+  if (mode !== 'node') return copy ?? node;
+  return rewritable ? rewrite(w, copy ?? node) : (copy ?? node);
 }
+
+const EXCLUSIVE_BOUNDS = [
+  ['exclusiveMinimum', 'minimum'],
+  ['exclusiveMaximum', 'maximum'],
+] as const;
 
 /** One node in the 3.1 form; `s` itself when it already is. */
 function rewrite(w: Walk, s: Obj): Obj {
@@ -133,10 +174,7 @@ function rewrite(w: Walk, s: Obj): Obj {
       if (k !== '$ref' && k !== 'nullable' && k !== 'x-nullable' && !ANNOTATIONS.has(k) && !k.startsWith('x-'))
         delete edit()[k];
   }
-  for (const [flag, bound] of [
-    ['exclusiveMinimum', 'minimum'],
-    ['exclusiveMaximum', 'maximum'],
-  ] as const) {
+  for (const [flag, bound] of EXCLUSIVE_BOUNDS) {
     if (typeof out[flag] !== 'boolean') continue;
     const o = edit();
     if (o[flag] === true && typeof o[bound] === 'number') {

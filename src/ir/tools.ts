@@ -6,7 +6,7 @@ import { isObject } from '../json-pointer/refs.js';
 import type { LoadedToolList } from '../load/types.js';
 import type { JsonSchema, ToolAnnotations, ToolFormat, ToolOperation } from './types.js';
 
-type ToolContext = Omit<IrContext, 'format' | 'root' | 'doc'> & { doc: LoadedToolList };
+type ToolContext = Omit<IrContext, 'format' | 'root' | 'doc' | 'refTarget'> & { doc: LoadedToolList };
 
 // OpenAI allows a function without `parameters`: it then takes no arguments.
 const EMPTY_OBJECT_SCHEMA: JsonSchema = { type: 'object', properties: {} };

@@ -94,16 +94,24 @@ export function followRef(
   root: unknown,
   value: unknown,
   pointer: string,
+  /** How one ref is resolved: `resolveRefTarget` in `root` unless the caller remembers targets. */
+  targetOf: (ref: string) => ResolvedRef | undefined = (ref) => resolveRefTarget(root, ref),
 ): { value: unknown; pointer: string; ref?: string } {
-  const firstRef = isRef(value) ? value.$ref : undefined;
-  const seen = new Set<string>();
-  let current = value;
+  if (!isRef(value)) return { value, pointer, ref: undefined };
+  const firstRef = value.$ref;
+  // Made on the second hop: most refs lead straight to a non-ref value.
+  let seen: Set<string> | undefined;
+  let current: unknown = value;
   let at = pointer;
+  let hops = 0;
   while (isRef(current)) {
     const ref = current.$ref;
-    if (seen.has(ref)) return { value: undefined, pointer: at, ref: firstRef };
-    seen.add(ref);
-    const target = resolveRefTarget(root, ref);
+    if (hops++ > 0) {
+      seen ??= new Set([firstRef]);
+      if (seen.has(ref)) return { value: undefined, pointer: at, ref: firstRef };
+      seen.add(ref);
+    }
+    const target = targetOf(ref);
     if (!target) return { value: undefined, pointer: at, ref: firstRef };
     current = target.value;
     at = target.pointer;

@@ -21,12 +21,45 @@ export interface PartFile {
 /** Reads another file of the spec; a diagnostic when it cannot be read or parsed. */
 export type ReadPart = (abs: string) => PartFile | Diagnostic;
 
-interface Site {
-  /** Pointer in the bundled root. */
-  at: string;
-  /** Absolute path of the file the node was written in, and its pointer there. */
-  file: string;
-  local: string;
+/**
+ * Where a node is: its pointer in the bundled root (`at`), the file it was written in and its pointer there
+ * (`local`). Both pointers are built on first use, from the parent's: the walk visits every node of the
+ * spec, and only the few that carry a `$ref` or a problem ever need theirs.
+ */
+class Site {
+  private atText: string | undefined;
+  private localText: string | undefined;
+
+  private constructor(
+    readonly file: string,
+    private readonly parent: Site | undefined,
+    private readonly key: string | number,
+    at?: string,
+    local?: string,
+  ) {
+    this.atText = at;
+    this.localText = local;
+  }
+
+  /** A node whose pointers are known: the root, or an external target placed at `at`. */
+  static placed(file: string, at: string, local: string): Site {
+    return new Site(file, undefined, '', at, local);
+  }
+
+  /** The member `key` (or item) of this node, in the same file. */
+  child(key: string | number): Site {
+    return new Site(this.file, this, key);
+  }
+
+  get at(): string {
+    this.atText ??= `${(this.parent as Site).at}/${escapeSegment(this.key)}`;
+    return this.atText;
+  }
+
+  get local(): string {
+    this.localText ??= `${(this.parent as Site).local}/${escapeSegment(this.key)}`;
+    return this.localText;
+  }
 }
 
 // A `$ref` inside LITERAL_KEYS is literal (GitHub's SCIM examples carry `"$ref": "https://…"`). `x-*`
@@ -50,7 +83,7 @@ export class Bundler {
 
   bundle(): unknown {
     const holder = { root: this.root.value };
-    this.visit(holder, 'root', { at: '', file: this.root.abs, local: '' }, undefined);
+    this.visit(holder, 'root', Site.placed(this.root.abs, '', ''), undefined);
     this.checkInternalRefs(holder.root);
     return holder.root;
   }
@@ -63,7 +96,8 @@ export class Bundler {
   ): void {
     const node = (holder as Record<string | number, unknown>)[key];
     if (Array.isArray(node)) {
-      for (let i = 0; i < node.length; i++) this.visit(node, i, child(site, i), parentKey);
+      for (let i = 0; i < node.length; i++)
+        if (typeof node[i] === 'object' && node[i] !== null) this.visit(node, i, site.child(i), parentKey);
       return;
     }
     if (!isObject(node)) return;
@@ -82,15 +116,16 @@ export class Bundler {
       }
     }
     const ownKey = typeof key === 'string' ? key : parentKey;
+    const names = ownKey !== undefined && NAME_MAPS.has(ownKey);
     for (const k of Object.keys(content)) {
       if (k === '$ref') continue;
-      const names = ownKey !== undefined && NAME_MAPS.has(ownKey);
       if (!names && (LITERAL_KEYS.has(k) || k.startsWith('x-'))) {
         if (k === 'examples' && isObject(content[k]))
-          this.visitExampleRefs(content[k] as Record<string, unknown>, child(contentSite, k));
+          this.visitExampleRefs(content[k] as Record<string, unknown>, contentSite.child(k));
         continue;
       }
-      this.visit(content, k, child(contentSite, k), ownKey);
+      // Scalars hold no `$ref`: no site is made for them.
+      if (typeof content[k] === 'object' && content[k] !== null) this.visit(content, k, contentSite.child(k), ownKey);
     }
   }
 
@@ -98,7 +133,7 @@ export class Bundler {
   private visitExampleRefs(examples: Record<string, unknown>, site: Site): void {
     for (const name of Object.keys(examples)) {
       const entry = examples[name];
-      if (isObject(entry) && typeof entry.$ref === 'string') this.visit(examples, name, child(site, name), 'examples');
+      if (isObject(entry) && typeof entry.$ref === 'string') this.visit(examples, name, site.child(name), 'examples');
     }
   }
 
@@ -161,7 +196,7 @@ export class Bundler {
     const { $ref: _ref, ...siblings } = node;
     const copy = structuredClone(target);
     const value = isObject(copy) && Object.keys(siblings).length > 0 ? { ...copy, ...siblings } : copy;
-    return { value, site: { at: site.at, file: abs, local: fragment } };
+    return { value, site: Site.placed(abs, site.at, fragment) };
   }
 
   /** Pointer in the bundled root where (file, fragment) already lives, via its nearest placed ancestor. */
@@ -223,12 +258,6 @@ export class Bundler {
     const where = 'value' in part ? { file: part.display, pointer, ...part.locate(pointer) } : { pointer };
     this.diagnostics.push(diagnostic(code, severity, message, where));
   }
-}
-
-/** Called for every node of every spec: the key is escaped once for both pointers (appendPointer's text). */
-function child(site: Site, key: string | number): Site {
-  const segment = `/${typeof key === 'number' ? key : escapeSegment(key)}`;
-  return { at: site.at + segment, file: site.file, local: site.local + segment };
 }
 
 function idIndexHas(root: unknown, base: string): boolean {

@@ -4,39 +4,61 @@
  * Works on 20+ MB texts: one forward pass, values that are not on the path are skipped unparsed.
  */
 
-const WS = new Set([' ', '\t', '\n', '\r']);
+// Char codes: the scanner compares numbers, never one-character strings (a 20 MB text is skipped mostly
+// value by value, so this loop is the whole cost of locating Graph's thousands of diagnostics).
+const SPACE = 0x20;
+const TAB = 0x09;
+const LF = 0x0a;
+const CR = 0x0d;
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+const COMMA = 0x2c;
+const COLON = 0x3a;
+const OPEN_BRACE = 0x7b;
+const CLOSE_BRACE = 0x7d;
+const OPEN_BRACKET = 0x5b;
+const CLOSE_BRACKET = 0x5d;
+
+const isWs = (c: number): boolean => c === SPACE || c === LF || c === CR || c === TAB;
 
 function skipWs(text: string, i: number): number {
-  while (i < text.length && WS.has(text[i])) i++;
+  while (i < text.length && isWs(text.charCodeAt(i))) i++;
   return i;
 }
 
 /** Index just after the closing quote of the string starting at `i`, or -1. */
 function skipString(text: string, i: number): number {
-  for (let j = i + 1; j < text.length; j++) {
-    const c = text[j];
-    if (c === '\\') j++;
-    else if (c === '"') return j + 1;
+  // Jump from quote to quote; a quote preceded by an odd run of backslashes is escaped.
+  let q = text.indexOf('"', i + 1);
+  while (q !== -1) {
+    let b = q - 1;
+    while (text.charCodeAt(b) === BACKSLASH) b--;
+    if ((q - 1 - b) % 2 === 0) return q + 1;
+    q = text.indexOf('"', q + 1);
   }
   return -1;
 }
 
 function skipValue(text: string, i: number): number {
-  const c = text[i];
-  if (c === '"') return skipString(text, i);
-  if (c !== '{' && c !== '[') {
+  const c = text.charCodeAt(i);
+  if (c === QUOTE) return skipString(text, i);
+  const n = text.length;
+  if (c !== OPEN_BRACE && c !== OPEN_BRACKET) {
     let j = i;
-    while (j < text.length && !WS.has(text[j]) && text[j] !== ',' && text[j] !== '}' && text[j] !== ']') j++;
+    for (; j < n; j++) {
+      const d = text.charCodeAt(j);
+      if (isWs(d) || d === COMMA || d === CLOSE_BRACE || d === CLOSE_BRACKET) break;
+    }
     return j;
   }
   let depth = 0;
-  for (let j = i; j < text.length; j++) {
-    const d = text[j];
-    if (d === '"') {
+  for (let j = i; j < n; j++) {
+    const d = text.charCodeAt(j);
+    if (d === QUOTE) {
       j = skipString(text, j) - 1;
       if (j < 0) return -1;
-    } else if (d === '{' || d === '[') depth++;
-    else if (d === '}' || d === ']') {
+    } else if (d === OPEN_BRACE || d === OPEN_BRACKET) depth++;
+    else if (d === CLOSE_BRACE || d === CLOSE_BRACKET) {
       depth--;
       if (depth === 0) return j + 1;
     }
@@ -91,8 +113,8 @@ export class JsonLocator {
     let i = skipWs(text, text.charCodeAt(0) === 0xfeff ? 1 : 0);
     let found: number | undefined = i < text.length ? i : undefined;
     for (const seg of segments) {
-      const c = text[i];
-      const next = c === '{' ? this.member(i, seg) : c === '[' ? this.item(i, seg) : undefined;
+      const c = text.charCodeAt(i);
+      const next = c === OPEN_BRACE ? this.member(i, seg) : c === OPEN_BRACKET ? this.item(i, seg) : undefined;
       if (!next) return found;
       found = next.at;
       i = next.value;
@@ -146,7 +168,7 @@ export class JsonLocator {
     const items = c.items;
     while (items.length <= target && this.advance(c)) {
       const at = c.next;
-      if (at >= this.text.length || this.text[at] === ']') {
+      if (at >= this.text.length || this.text.charCodeAt(at) === CLOSE_BRACKET) {
         c.next = -1;
         break;
       }
@@ -161,16 +183,16 @@ export class JsonLocator {
 function afterValue(text: string, end: number): number {
   if (end < 0) return -1;
   const i = skipWs(text, end);
-  return text[i] === ',' ? skipWs(text, i + 1) : -1;
+  return text.charCodeAt(i) === COMMA ? skipWs(text, i + 1) : -1;
 }
 
 /** The member whose key starts at `i`: its key and where its value starts. */
 function scanMember(text: string, i: number): (Slot & { key: string }) | undefined {
-  if (i >= text.length || text[i] !== '"') return undefined;
+  if (i >= text.length || text.charCodeAt(i) !== QUOTE) return undefined;
   const k = readKey(text, i);
   if (!k) return undefined;
   let j = skipWs(text, k.end);
-  if (text[j] !== ':') return undefined;
+  if (text.charCodeAt(j) !== COLON) return undefined;
   j = skipWs(text, j + 1);
   return { key: k.key, at: i, value: j };
 }

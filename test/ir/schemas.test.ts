@@ -138,4 +138,18 @@ describe('copy on write', () => {
     const out = schemasOf(normalizeSchemas(doc30({ N: node }), 'openapi3.0')).N as any;
     expect(out.type).toEqual(['object', 'null']);
   });
+
+  it('a cycle in a document said to be a tree still terminates, with the same result as without the hint', () => {
+    const make = () => {
+      const node: Record<string, unknown> = { type: 'object', nullable: true };
+      node.properties = { self: node, n: { type: 'integer', 'x-nullable': true } };
+      return doc30({ N: node });
+    };
+    const hinted = schemasOf(normalizeSchemas(make(), 'openapi3.0', { tree: true })).N as any;
+    const plain = schemasOf(normalizeSchemas(make(), 'openapi3.0')).N as any;
+    expect(hinted.type).toEqual(['object', 'null']);
+    expect(hinted.properties.n).toEqual({ type: ['integer', 'null'] });
+    expect(hinted.properties.n).toEqual(plain.properties.n);
+    expect(hinted.properties.self.type).toEqual(plain.properties.self.type);
+  });
 });
