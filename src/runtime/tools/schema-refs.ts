@@ -6,10 +6,13 @@ import { defsRefName } from './strict/pointer.js';
 
 /** Keywords whose values are data, not schemas: a `$ref` member inside them refers to nothing. */
 const DATA_KEYWORDS = new Set(['enum', 'const', 'default', 'examples']);
+/** Keywords whose members are named schemas: a member named `default` (or `$defs`) there is a schema, not data. */
+const NAMED_SCHEMAS = new Set(['properties', 'patternProperties', 'dependentSchemas']);
 
 /**
  * The definition names `node` refers to itself, in the order first met (depth first, members in key order).
- * Not through the definitions it names, and not inside a nested `$defs` or a data keyword.
+ * Not through the definitions it names, and not inside a nested `$defs` or a data keyword (a property of that
+ * name under `properties` is a schema and is walked).
  */
 export function ownDefRefs(node: unknown): string[] {
   const found = new Set<string>();
@@ -24,7 +27,14 @@ export function ownDefRefs(node: unknown): string[] {
       const name = defsRefName(o.$ref);
       if (name !== undefined) found.add(name);
     }
-    for (const key in o) if (key !== '$defs' && !DATA_KEYWORDS.has(key) && Object.hasOwn(o, key)) visit(o[key]);
+    for (const key in o) {
+      if (key === '$defs' || DATA_KEYWORDS.has(key) || !Object.hasOwn(o, key)) continue;
+      const v = o[key];
+      if (NAMED_SCHEMAS.has(key) && typeof v === 'object' && v !== null && !Array.isArray(v)) {
+        const members = v as Record<string, unknown>;
+        for (const name in members) if (Object.hasOwn(members, name)) visit(members[name]);
+      } else visit(v);
+    }
   };
   visit(node);
   return [...found];

@@ -29,6 +29,21 @@ describe('ownDefRefs', () => {
     };
     expect(ownDefRefs(node)).toEqual([]);
   });
+
+  it('counts a property named like a data keyword or $defs: under properties a name is a name, its value a schema', () => {
+    const node = {
+      type: 'object',
+      properties: {
+        default: { $ref: '#/$defs/D' },
+        examples: { items: { $ref: '#/$defs/Ex' } },
+        enum: { $ref: '#/$defs/E' },
+        const: { $ref: '#/$defs/K' },
+        $defs: { $ref: '#/$defs/N' },
+      },
+      patternProperties: { '^default$': { $ref: '#/$defs/P' } },
+    };
+    expect(ownDefRefs(node)).toEqual(['D', 'Ex', 'E', 'K', 'N', 'P']);
+  });
 });
 
 describe('reachableDefs', () => {
@@ -50,5 +65,15 @@ describe('reachableDefs', () => {
     };
     pruneDefs(root);
     expect(Object.keys(root.$defs as object)).toEqual(['A', 'B']);
+  });
+
+  it('pruneDefs keeps a definition a property named default or examples refers to (the strict form stays resolvable)', () => {
+    const root: Record<string, unknown> = {
+      type: 'object',
+      properties: { default: { $ref: '#/$defs/Method' }, examples: { $ref: '#/$defs/Sample' } },
+      $defs: { Method: { type: 'string' }, Sample: { type: 'number' }, Unused: { type: 'boolean' } },
+    };
+    pruneDefs(root);
+    expect(Object.keys(root.$defs as object)).toEqual(['Method', 'Sample']);
   });
 });
