@@ -22,10 +22,20 @@ export interface DefsBuilder {
   trace?: { refs: string[]; answers: (string | undefined)[] };
   /** While one definition is normalized again: what `liftRef` answers, in order, without registering anything. */
   replay?: { answers: (string | undefined)[]; at: number };
+  /** The document's ref texts, shared by every builder over the same root (`register`). */
+  texts: RefTexts;
 }
 
 export function createDefs(root: unknown): DefsBuilder {
-  return { root, names: new Map(), used: new Set(), defs: new Map(), queue: [], unresolved: [] };
+  return {
+    root,
+    names: new Map(),
+    used: new Set(),
+    defs: new Map(),
+    queue: [],
+    unresolved: [],
+    texts: refTextsOf(root),
+  };
 }
 
 /**
@@ -82,16 +92,31 @@ export function liftRef(builder: DefsBuilder, ref: string): string | undefined {
 /**
  * Ref text → its decoded pointer, and definition name → its `#/$defs/…` ref: the same few thousand strings
  * are asked for again by every tool (a definition reused from another tool asks for all its refs again,
- * `normalizeDef`), so each is made once and later answers are the same string (compared by identity).
+ * `normalizeDef`), so each is made once and later answers are the same string (compared by identity). Kept
+ * per document, so they go when the document does (a long `generate --watch` does not collect every run's).
  */
-const pointers = new Map<string, string>();
-const defRefs = new Map<string, string>();
+interface RefTexts {
+  pointers: Map<string, string>;
+  defRefs: Map<string, string>;
+}
+const refTextsByRoot = new WeakMap<object, RefTexts>();
+
+function refTextsOf(root: unknown): RefTexts {
+  if (typeof root !== 'object' || root === null) return { pointers: new Map(), defRefs: new Map() };
+  let texts = refTextsByRoot.get(root);
+  if (texts === undefined) {
+    texts = { pointers: new Map(), defRefs: new Map() };
+    refTextsByRoot.set(root, texts);
+  }
+  return texts;
+}
 
 function register(builder: DefsBuilder, ref: string): string | undefined {
   if (!ref.startsWith('#')) {
     builder.unresolved.push(ref);
     return undefined;
   }
+  const { pointers, defRefs } = builder.texts;
   let pointer = pointers.get(ref);
   if (pointer === undefined) {
     pointer = decodeFragment(ref.slice(1));
