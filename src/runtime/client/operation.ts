@@ -27,6 +27,7 @@ import type { DedupStore } from '../store/types.js';
 import {
   externalIdOf,
   headersOf,
+  mergeHeaders,
   nativeResult,
   resolveKey,
   type CallOptions,
@@ -157,31 +158,6 @@ export type CheckedRequest = Omit<HttpRequest, 'mechanism'>;
 type RequestOptions = Pick<ExecuteOptions, 'headers' | 'signal' | 'credentials'>;
 
 /**
- * `headers`, then the credentials'. Header names are compared without case: a credential replaces a request
- * header of the same name however it is spelled (a model-supplied `Authorization` never travels beside it),
- * and every `cookie` header, request's and credential's, is joined into one.
- */
-function withCredentialHeaders(
-  headers: Record<string, string> | undefined,
-  credentials: Readonly<Record<string, string>> | undefined,
-): Record<string, string> | undefined {
-  if (credentials === undefined) return headers;
-  const taken = new Set(Object.keys(credentials).map((n) => n.toLowerCase()));
-  const out: Record<string, string> = {};
-  const cookies: string[] = [];
-  for (const [name, value] of Object.entries(headers ?? {})) {
-    if (name.toLowerCase() === 'cookie') cookies.push(value);
-    else if (!taken.has(name.toLowerCase())) out[name] = value;
-  }
-  for (const [name, value] of Object.entries(credentials)) {
-    if (name.toLowerCase() === 'cookie') cookies.push(value);
-    else out[name] = value;
-  }
-  if (cookies.length > 0) out.cookie = cookies.join('; ');
-  return out;
-}
-
-/**
  * The request every mechanism sends — path parameters, query, headers, credentials, body; no key — built once
  * and checked before any key is resolved or claimed: a path value that would move the request (empty, `.`,
  * `..`, encoded or not), a query name the operation does not declare, a header it cannot carry intact. A
@@ -223,7 +199,9 @@ export function checkedRequest(
     input.header !== undefined || input.cookie !== undefined
       ? headersOf(input.header, input.cookie, options.headers)
       : options.headers;
-  const headers = withCredentialHeaders(own, options.credentials?.headers);
+  // Credentials last: they replace a request header of the same name in any case (mergeHeaders).
+  const credentialHeaders = options.credentials?.headers;
+  const headers = credentialHeaders === undefined ? own : mergeHeaders(own, credentialHeaders);
   checkHeaders(headers);
   if (headers !== undefined) req.headers = headers;
   if (d.body !== undefined && input.body !== undefined) req.body = input.body;

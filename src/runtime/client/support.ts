@@ -119,39 +119,47 @@ function headerText(v: unknown): string {
 }
 
 /**
- * Header and cookie parameters as the string map fetch sends (RFC 6265 §4.2 cookie pairs), then per-call `extra`.
- * Names are matched without regard to case, as HTTP does: a later source replaces an earlier header of the same
- * name (`extra` wins over the spec's header parameters) instead of sending both, and every cookie — cookie
- * parameters, a header parameter named `Cookie`, a per-call `cookie` — goes into one `cookie` header joined by `; `
- * (two cookie headers, or one joined by `, `, are read differently by servers).
+ * Header layers merged the way HTTP reads names, without case: a later layer's header replaces an earlier one
+ * of the same name however it is spelled (a credential's `authorization` never travels beside a model-supplied
+ * `Authorization`), and every layer's cookie goes into one `cookie` header joined by `; ` (two cookie headers,
+ * or one joined by `, `, are read differently by servers).
+ */
+export function mergeHeaders(...layers: (Readonly<Record<string, string>> | undefined)[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  const nameOf = new Map<string, string>();
+  const cookies: string[] = [];
+  for (const layer of layers)
+    for (const [name, value] of Object.entries(layer ?? {})) {
+      const lower = name.toLowerCase();
+      if (lower === 'cookie') {
+        cookies.push(value);
+        continue;
+      }
+      const before = nameOf.get(lower);
+      if (before !== undefined) delete out[before];
+      nameOf.set(lower, name);
+      out[name] = value;
+    }
+  if (cookies.length > 0) out.cookie = cookies.join('; ');
+  return out;
+}
+
+/**
+ * Header and cookie parameters as the string map fetch sends (RFC 6265 §4.2 cookie pairs), then per-call
+ * `extra`, merged by `mergeHeaders`: `extra` wins over a header parameter of the same name in any case, and
+ * cookie parameters, a `Cookie` header parameter and a per-call `cookie` share one `cookie` header.
  */
 export function headersOf(
   header: Record<string, unknown> | undefined,
   cookie: Record<string, unknown> | undefined,
   extra?: Record<string, string>,
 ): Record<string, string> {
-  const out: Record<string, string> = {};
-  const nameOf = new Map<string, string>();
-  const cookies: string[] = [];
-  const put = (name: string, value: string): void => {
-    const lower = name.toLowerCase();
-    if (lower === 'cookie') {
-      cookies.push(value);
-      return;
-    }
-    const before = nameOf.get(lower);
-    if (before !== undefined) delete out[before];
-    nameOf.set(lower, name);
-    out[name] = value;
-  };
-  for (const [k, v] of Object.entries(header ?? {})) if (v !== undefined && v !== null) put(k, headerText(v));
+  const params: Record<string, string> = {};
+  for (const [k, v] of Object.entries(header ?? {})) if (v !== undefined && v !== null) params[k] = headerText(v);
   const jar = Object.entries(cookie ?? {})
     .filter(([, v]) => v !== undefined && v !== null)
     .map(([k, v]) => `${k}=${encodeURIComponent(String(v))}`);
-  if (jar.length > 0) cookies.push(jar.join('; '));
-  for (const [k, v] of Object.entries(extra ?? {})) put(k, v);
-  if (cookies.length > 0) out.cookie = cookies.join('; ');
-  return out;
+  return mergeHeaders(params, jar.length > 0 ? { cookie: jar.join('; ') } : undefined, extra);
 }
 
 /**
