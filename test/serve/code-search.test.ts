@@ -83,7 +83,7 @@ describe('code mode on Stripe', () => {
   it('tools/list: code mode lists two tools in under 3 KB; dynamic and full listings are larger', async () => {
     const full = await listedBytes((s) => registerToolRuntime(s, runtime));
     const dynamic = await listedBytes((s) => registerToolRuntime(s, runtime, { dynamic: true }));
-    const code = await listedBytes((s) => registerCodeMode(s, runtime, { runtime }));
+    const code = await listedBytes((s) => registerCodeMode(s, runtime, {}));
     expect(code).toBeLessThan(3_000);
     expect(dynamic).toBeLessThan(full);
     expect(full).toBeGreaterThan(100 * code);

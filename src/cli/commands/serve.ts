@@ -5,7 +5,8 @@
  */
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { KEY_INSTRUCTIONS } from '../../runtime/mcp/compact.js';
-import type { RegisterToolRuntimeOptions } from '../../runtime/mcp/register.js';
+import type { McpToolRuntime, RegisterToolRuntimeOptions, RuntimeSource } from '../../runtime/mcp/register.js';
+import type { ToolBinding } from '../../runtime/tools/types.js';
 import type { ToolSelection } from '../../config/types.js';
 import { parseTokens, isLoopbackHost, type TokenEntry } from '../../serve/http-guard.js';
 import type { HttpCaller } from '../../serve/http.js';
@@ -244,11 +245,15 @@ async function serve(ctx: CliContext, args: ServeArgs): Promise<number> {
   // One tool per operation, listed the same to every caller: the listing is worth keeping with the analysis.
   const listing: RegisterToolRuntimeOptions | undefined =
     args.code || args.dynamic ? undefined : { serverArguments: fixed, keySource, compact: true };
-  // The SDK is imported while the specs are analysed; the analysis's problems are reported first.
-  const pending = analysisOf(ctx, args, config, inputs, select, listing);
+  const analyse = () => analysisOf(ctx, args, config, inputs, select, listing);
+  // Dynamic and code mode list fixed tools: over stdio the server connects first and analyses the specs
+  // after answering the client's `tools/list` (or at its first call), so a large API does not hold up the
+  // handshake. Otherwise the SDK is imported while the specs are analysed; the analysis's problems come first.
+  const early = args.http === undefined && listing === undefined;
+  const pending = early ? undefined : analyse();
   const sdk = loadSdk();
   // Neither may reject unobserved while the other is awaited.
-  pending.catch(() => undefined);
+  pending?.catch(() => undefined);
   sdk.catch(() => undefined);
   const analysis = await pending;
   const { McpServer, StdioServerTransport, registerListedToolRuntime } = await sdk;
@@ -267,30 +272,86 @@ async function serve(ctx: CliContext, args: ServeArgs): Promise<number> {
     );
   });
   try {
-    const { runtime, apis } = serveRuntimeOf(analysis, {
-      store,
-      sagaTable: config.sql.sagaTable,
-      baseUrl: args.baseUrl,
-      env: process.env,
-      perCallerSchemes: Object.keys(upstream?.headers ?? {}),
-    });
-    const total = apis.reduce((n, a) => n + a.tools, 0);
-    for (const a of apis) {
-      const missing =
-        a.auth.missing.length > 0
-          ? `; no credentials for ${a.auth.missing.join(', ')} (set ${a.auth.missing.map((m) => `IDEMGEN_AUTH_${m.toUpperCase().replace(/[^A-Z0-9]+/g, '_')}`).join(', ')})`
-          : '';
-      ctx.logger.info(`idemgen serve: ${a.id}: ${a.tools} tools → ${a.baseUrl}${missing}`);
+    /** The runtime over an analysis; says per API how many tools go where and which credentials are missing. */
+    const runtimeOf = (analysis: ServeAnalysis) => {
+      const { runtime, apis } = serveRuntimeOf(analysis, {
+        store,
+        sagaTable: config.sql.sagaTable,
+        baseUrl: args.baseUrl,
+        env: process.env,
+        perCallerSchemes: Object.keys(upstream?.headers ?? {}),
+      });
+      for (const a of apis) {
+        const missing =
+          a.auth.missing.length > 0
+            ? `; no credentials for ${a.auth.missing.join(', ')} (set ${a.auth.missing.map((m) => `IDEMGEN_AUTH_${m.toUpperCase().replace(/[^A-Z0-9]+/g, '_')}`).join(', ')})`
+            : '';
+        ctx.logger.info(`idemgen serve: ${a.id}: ${a.tools} tools → ${a.baseUrl}${missing}`);
+      }
+      return { runtime, total: apis.reduce((n, a) => n + a.tools, 0) };
+    };
+    // The key's retry rule is stated once, in the server's instructions; each listed key property carries
+    // a one-line summary. Code mode and host-intent mode list no key argument for the model: no key rule.
+    const keyRule = !args.code && keySource !== 'intent';
+    const newServer = () =>
+      new McpServer({ name: 'idemgen-serve', version: VERSION }, keyRule ? { instructions: KEY_INSTRUCTIONS } : {});
+    const registerTools = (server: McpServer, source: RuntimeSource, listed?: (b: ToolBinding) => boolean) => {
+      if (code) code.registerCodeMode(server, source, { serverArguments: fixed });
+      else
+        registerListedToolRuntime(
+          server,
+          source,
+          {
+            dynamic: args.dynamic === true,
+            serverArguments: fixed,
+            keySource,
+            compact: true,
+            ...(listed ? { listed } : {}),
+          },
+          analysis?.listing,
+        );
+    };
+    const keyed = keySource === 'intent' ? ", writes keyed by the host's _meta intent" : '';
+    const modeOf = (total: number | undefined) =>
+      args.code
+        ? `code mode (search, execute${total === undefined ? '' : ` over ${total} tools`})`
+        : `${args.dynamic ? 'dynamic (search_tools, describe_tool, invoke_tool)' : `${total} tools`}${keyed}`;
+    if (analysis === undefined) {
+      // Stdio in dynamic or code mode: connected before the analysis. It starts once the client has its
+      // list, at its first call, or 300 ms after connecting, whichever comes first; a failed analysis ends
+      // the server with its diagnostics, and a server never exits 0 on specs it could not analyse.
+      let failed: (err: unknown) => void = () => undefined;
+      const failure = new Promise<never>((_, reject) => (failed = reject));
+      failure.catch(() => undefined);
+      let built: Promise<McpToolRuntime> | undefined;
+      const build = (): Promise<McpToolRuntime> => {
+        if (built === undefined) {
+          built = analyse().then((a) => runtimeOf(a).runtime);
+          built.catch(failed);
+        }
+        return built;
+      };
+      const server = newServer();
+      registerTools(server, build);
+      const transport = new StdioServerTransport();
+      const closed = new Promise<string>((resolve) => (transport.onclose = () => resolve('transport closed')));
+      await server.connect(transport);
+      const timer = setTimeout(() => build().catch(() => undefined), 300);
+      ctx.logger.info(`idemgen serve: ${modeOf(undefined)} over stdio; dedup store ${label}`);
+      try {
+        const ended = await Promise.race([until({ stdinEnd: true }), closed, failure]);
+        // A signal stops at once; a client that went away leaves the analysis to finish (and be cached).
+        if (!ended.startsWith('SIG') || built !== undefined) await build();
+      } finally {
+        clearTimeout(timer);
+        await server.close();
+      }
+      return 0;
     }
+    const { runtime, total } = runtimeOf(analysis);
     const callers = args.http === undefined ? undefined : await import('../../serve/caller.js');
     const makeServer = (caller?: HttpCaller): McpServer => {
-      // The key's retry rule is stated once here; each listed key property carries a one-line summary.
-      // Code mode and host-intent mode list no key argument for the model, so they get no key rule.
-      const keyRule = !args.code && keySource !== 'intent';
-      const server = new McpServer(
-        { name: 'idemgen-serve', version: VERSION },
-        keyRule ? { instructions: KEY_INSTRUCTIONS } : {},
-      );
+      const server = newServer();
       const view =
         caller === undefined
           ? { runtime }
@@ -298,26 +359,10 @@ async function serve(ctx: CliContext, args: ServeArgs): Promise<number> {
               ...(oauth ? { writeScope: oauth.writeScope } : {}),
               ...(upstream ? { upstream } : {}),
             });
-      if (code) code.registerCodeMode(server, view.runtime, { runtime: view.runtime, serverArguments: fixed });
-      else
-        registerListedToolRuntime(
-          server,
-          view.runtime,
-          {
-            dynamic: args.dynamic === true,
-            serverArguments: fixed,
-            keySource,
-            compact: true,
-            ...(view.listed ? { listed: view.listed } : {}),
-          },
-          analysis.listing,
-        );
+      registerTools(server, view.runtime, view.listed);
       return server;
     };
-    const keyed = keySource === 'intent' ? ", writes keyed by the host's _meta intent" : '';
-    const mode = args.code
-      ? `code mode (search, execute over ${total} tools)`
-      : `${args.dynamic ? 'dynamic (search_tools, describe_tool, invoke_tool)' : `${total} tools`}${keyed}`;
+    const mode = modeOf(total);
     if (args.http === undefined) {
       const server = makeServer();
       const transport = new StdioServerTransport();

@@ -86,18 +86,50 @@ export function registerToolRuntime(
 }
 
 /**
+ * A runtime, or a function that builds one (`idemgen serve` in dynamic and code mode, whose listed tools are
+ * fixed: the server answers `tools/list` before the specs are analysed).
+ */
+export type RuntimeSource = McpToolRuntime | (() => Promise<McpToolRuntime>);
+
+/**
+ * What a registration derives from its runtime (`derive`): at once for a runtime, else on first need. A
+ * built runtime is asked for by the first `tools/call`; `soon()` asks for it on the next turn of the event
+ * loop, after the answer being sent (a `tools/list` that needed no runtime), so the client has its list
+ * before the analysis occupies the thread. A failed build fails the requests that wait for it.
+ */
+export function onDemand<T>(
+  source: RuntimeSource,
+  derive: (runtime: McpToolRuntime) => T,
+): { get(): T | Promise<T>; soon(): void } {
+  if (typeof source !== 'function') {
+    const value = derive(source);
+    return { get: () => value, soon: () => undefined };
+  }
+  let pending: Promise<T> | undefined;
+  const get = (): Promise<T> => {
+    pending ??= source().then(derive);
+    return pending;
+  };
+  return {
+    get,
+    soon: () => {
+      if (pending === undefined) setTimeout(() => get().catch(() => undefined), 0);
+    },
+  };
+}
+
+/**
  * `registerToolRuntime` with the per-operation listing given when the caller already holds it
  * (`idemgen serve`'s cache): what `listedToolsOf(runtime.list(), options)` returns for these options.
- * Not used with `dynamic` or `listed`. Internal: not part of `@idemgen/runtime/mcp`.
+ * Not used with `dynamic` or `listed`. A runtime built on demand (`RuntimeSource`) suits dynamic mode,
+ * whose list needs none. Internal: not part of `@idemgen/runtime/mcp`.
  */
 export function registerListedToolRuntime(
   server: McpServer | Server,
-  runtime: McpToolRuntime,
+  source: RuntimeSource,
   options: RegisterToolRuntimeOptions = {},
   listing?: readonly ListedTool[],
 ): void {
-  const bindings = runtime.list();
-  const byName = new Map(bindings.map((b) => [b.names.mcp, b]));
   const fixedValues = options.serverArguments ?? {};
   const fixed = new Set(Object.keys(fixedValues));
   const intentOnly = options.keySource === 'intent';
@@ -106,15 +138,23 @@ export function registerListedToolRuntime(
   const meta = metaTools().map((t) =>
     intentOnly && t.name === INVOKE_TOOL ? { ...t, description: INVOKE_BY_INTENT } : t,
   );
-  const shown = options.listed === undefined ? bindings : bindings.filter(options.listed);
-  const listed = options.dynamic
-    ? meta
-    : options.listed === undefined && listing !== undefined
-      ? listing
-      : listedToolsOf(shown, options);
+  const routes = onDemand(source, (runtime) => {
+    const bindings = runtime.list();
+    const shown = options.listed === undefined ? bindings : bindings.filter(options.listed);
+    const listed = options.dynamic
+      ? meta
+      : options.listed === undefined && listing !== undefined
+        ? listing
+        : listedToolsOf(shown, options);
+    return { runtime, byName: new Map(bindings.map((b) => [b.names.mcp, b])), shown, listed };
+  });
   const low = lowLevel(server);
   low.registerCapabilities({ tools: {} });
-  low.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: listed as never }));
+  low.setRequestHandler(ListToolsRequestSchema, async () => {
+    if (!options.dynamic) return { tools: (await routes.get()).listed as never };
+    routes.soon();
+    return { tools: meta as never };
+  });
 
   const invoke = async (
     binding: ToolBinding,
@@ -146,13 +186,14 @@ export function registerListedToolRuntime(
       const { [binding.keyProperty as string]: _modelKey, ...rest } = sent;
       sent = rest;
     }
-    const outcome = await runtime.call(binding.names.mcp, sent, ctx);
+    const outcome = await (await routes.get()).runtime.call(binding.names.mcp, sent, ctx);
     return outcomeToResult(outcome) as CallToolResult;
   };
 
   low.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     const { name } = request.params;
     const args = asRecord(request.params.arguments);
+    const { byName, shown } = await routes.get();
     if (options.dynamic) {
       if (name === SEARCH_TOOL) {
         const hits = searchTools(

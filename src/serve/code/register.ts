@@ -12,7 +12,7 @@ import {
   type CallToolResult,
 } from '@modelcontextprotocol/sdk/types.js';
 import { validateKey } from '../../runtime/core/keys.js';
-import type { McpToolRuntime } from '../../runtime/mcp/register.js';
+import { onDemand, type RuntimeSource } from '../../runtime/mcp/register.js';
 import { defaultScope, ScopeUnknownError } from '../../runtime/mcp/with-idempotency.js';
 import type { ToolCallError } from '../../runtime/tools/types.js';
 import { runCode, type CodeRunOptions } from './run.js';
@@ -70,18 +70,30 @@ function refused(error: ToolCallError): CallToolResult {
   };
 }
 
-export function registerCodeMode(server: McpServer, runtime: McpToolRuntime, options: CodeRunOptions): void {
+/**
+ * `source`: the runtime, or a function that builds it (serve answers `tools/list` before analysing the
+ * specs; the runtime is built after that answer or at the first call, register.ts `onDemand`).
+ */
+export function registerCodeMode(
+  server: McpServer,
+  source: RuntimeSource,
+  options: Omit<CodeRunOptions, 'runtime'>,
+): void {
   const { limits } = options;
   const codeBytes = limits?.codeBytes ?? 64 * 1024;
-  const index = indexBindings(runtime.list());
+  const state = onDemand(source, (runtime) => ({ runtime, index: indexBindings(runtime.list()) }));
   const hidden = new Set(Object.keys(options.serverArguments ?? {}));
   const listed = codeTools({ codeBytes });
   const low = server.server;
   low.registerCapabilities({ tools: {} });
-  low.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: listed as never }));
+  low.setRequestHandler(ListToolsRequestSchema, async () => {
+    state.soon();
+    return { tools: listed as never };
+  });
   low.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     const { name } = request.params;
     const args = asRecord(request.params.arguments);
+    const { runtime, index } = await state.get();
     if (name === CODE_SEARCH_TOOL) {
       if (typeof args.query !== 'string' || args.query.trim() === '')
         return refused({
@@ -128,7 +140,7 @@ export function registerCodeMode(server: McpServer, runtime: McpToolRuntime, opt
         });
       throw err;
     }
-    const run = await runCode(options, args.code, args.idempotency_key as string, {
+    const run = await runCode({ ...options, runtime }, args.code, args.idempotency_key as string, {
       format: 'mcp',
       scope,
       signal: extra.signal,
