@@ -52,11 +52,13 @@ export async function runServeAnalysis(job: ServeAnalysisJob): Promise<ServeAnal
       problem: 'setup',
       message: `no tools to serve: ${terminalText(explainEmptySelection(result.plan, job.select))}`,
     };
-  if (job.listing !== undefined)
+  if (job.listing !== undefined) {
     analysis.listing = listedToolsOf(
       analysis.apis.flatMap((a) => a.bindings),
       job.listing,
     );
+    analysis.listingBytes = Buffer.byteLength(JSON.stringify(analysis.listing));
+  }
   if (job.cache !== undefined)
     writeServeCache(
       job.cache.file,

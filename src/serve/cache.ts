@@ -15,7 +15,7 @@ import { VERSION } from '../cache/version.js';
 import type { ServeAnalysis } from './tools.js';
 
 /** Bumped whenever `ServeAnalysis` (or the binding shape inside it) changes: older entries stop matching. */
-const SERVE_CACHE_FORMAT = 1;
+const SERVE_CACHE_FORMAT = 2;
 
 interface ServeCacheRecord {
   format: number;

@@ -29,6 +29,8 @@ export interface ServeAnalysis {
   apis: ServeApiAnalysis[];
   /** `tools/list`'s per-operation answer for every caller, when serve lists one tool per operation. */
   listing?: ListedTool[];
+  /** The UTF-8 bytes of that listing as JSON (`{ tools }` less a few): what a client puts in its model's context. */
+  listingBytes?: number;
 }
 
 export interface ServeRuntimeSettings {

