@@ -23,6 +23,8 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { ToolSchema } from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
 
 const root = resolve(import.meta.dirname, '..');
 const args = process.argv.slice(2);
@@ -39,6 +41,23 @@ export const SERVE_SPECS = [
 ];
 const PEER = join(root, 'node_modules/@ivotoby/openapi-mcp-server/bin/mcp-server.js');
 const SEARCH_QUERY = 'create customer';
+/** A `tools/list` result as sent: tools as plain objects, no MCP schema check. */
+const RAW_LIST = z.looseObject({ tools: z.array(z.looseObject({ name: z.string() })) });
+const TOOL_MEMBERS = new Set(Object.keys(ToolSchema.shape));
+
+/** Why the SDK refused a result, in one line: its first schema issue and how many there were. */
+function refusal(err) {
+  const message = String(err?.message ?? err);
+  try {
+    const issues = JSON.parse(message);
+    if (Array.isArray(issues) && issues.length > 0) {
+      const [first] = issues;
+      const where = (first.path ?? []).map((p) => (typeof p === 'number' ? `[${p}]` : `.${p}`)).join('');
+      return `${issues.length} schema issue(s), first ${first.code} at result${where}`;
+    }
+  } catch {}
+  return message.replace(/\s+/g, ' ').trim();
+}
 const CACHE = join(root, 'node_modules/.cache/idemgen');
 
 /** The serve cache's entries now: file name → modification time. */
@@ -79,7 +98,13 @@ async function listOnce(command, commandArgs, { search, keepTools = false } = {}
       ({ tools } = await client.listTools());
     } catch (err) {
       // The SDK client refuses a list whose schemas break the MCP result schema (the peer on GitHub).
-      return { ms: performance.now() - started, failed: String(err?.message ?? err).split('\n')[0] };
+      const failed = refusal(err);
+      if (!keepTools) return { ms: performance.now() - started, failed };
+      // For --breakdown, the same answer once more without the SDK's check, cut to the members the SDK's
+      // Tool schema keeps (it drops the rest, as it does on a list it accepts).
+      const raw = await client.request({ method: 'tools/list', params: {} }, RAW_LIST);
+      const list = raw.tools.map((t) => Object.fromEntries(Object.entries(t).filter(([k]) => TOOL_MEMBERS.has(k))));
+      return { ms: performance.now() - started, failed, list, tools: list.length };
     }
     const ms = performance.now() - started;
     const instructions = client.getInstructions() ?? '';
@@ -346,9 +371,13 @@ function accountSchema(schema, add) {
   }
 }
 
+/** idemgen lists a request body as one root property (`body`, or `body_2`… when a parameter has that name). */
+const BODY_WRAPPER = /^body(_\d+)?$/;
+
 /**
  * A copy of `schema` whose `description` strings are `keep(text, where)` (undefined drops the member);
- * where is `root`, `top` (a property of the root) or `inner`.
+ * where is `root`, `top` (a property of the root, or of a root `body` object without a description of its
+ * own: the operation's parameters either way) or `inner`.
  */
 function withDescriptions(schema, keep, where = 'root') {
   if (!isObject(schema)) return schema;
@@ -358,11 +387,18 @@ function withDescriptions(schema, keep, where = 'root') {
       const kept = keep(v, where);
       if (kept !== undefined) members.push([k, kept]);
     } else if (SCHEMA_MAP.has(k) && isObject(v)) {
-      const inner = where === 'root' && k === 'properties' ? 'top' : 'inner';
+      const levelOf = (name, sub) => {
+        if (k !== 'properties' || (where !== 'root' && where !== 'body')) return 'inner';
+        const wrapper = where === 'root' && BODY_WRAPPER.test(name) && isObject(sub?.properties);
+        return wrapper && sub.description === undefined ? 'body' : 'top';
+      };
       members.push([
         k,
         Object.fromEntries(
-          Object.entries(v).map(([name, sub]) => [name, Array.isArray(sub) ? sub : withDescriptions(sub, keep, inner)]),
+          Object.entries(v).map(([name, sub]) => [
+            name,
+            Array.isArray(sub) ? sub : withDescriptions(sub, keep, levelOf(name, sub)),
+          ]),
         ),
       ]);
     } else if (SCHEMA_LIST.has(k) && Array.isArray(v))
@@ -373,13 +409,17 @@ function withDescriptions(schema, keep, where = 'root') {
   return Object.fromEntries(members);
 }
 
-/** Up to the first `.`, `!` or `?` that ends the text or is followed by white space, or the first line break. */
+/**
+ * Up to the first `.`, `!` or `?` that ends the text or is followed by white space and a capital letter (so
+ * "e.g. a token" goes on), or up to the first line break.
+ */
 function firstSentence(text) {
-  const end = /[.!?](?=\s|$)|\r?\n/.exec(text);
+  const end = /[.!?](?=\s*$|\s+[A-Z])|\r?\n/.exec(text);
   if (end === null) return text;
-  return text.slice(0, end[0].startsWith('\n') || end[0].startsWith('\r') ? end.index : end.index + 1).trimEnd();
+  return text.slice(0, /[\r\n]/.test(end[0]) ? end.index : end.index + 1).trimEnd();
 }
 
+const FRAMING = 'framing (`{"tools":[…]}`, tool objects\' braces and commas, `"inputSchema":`)';
 const TOOL_PARTS = { name: 'tool names', description: 'tool descriptions', annotations: 'annotations', _meta: '_meta' };
 
 /** The bytes of `JSON.stringify({ tools })` by part, and by keyword inside the input schemas' structure. */
@@ -390,19 +430,18 @@ function breakdownOf(tools) {
     const seen = map.get(key) ?? { bytes: 0, count: 0 };
     map.set(key, { bytes: seen.bytes + bytes, count: seen.count + count });
   };
-  const framing = 'framing (`{"tools":[…]}`, tool objects\' braces and commas, `"inputSchema":`)';
-  bump(parts, framing, size({ tools: [] }) + Math.max(tools.length - 1, 0));
+  bump(parts, FRAMING, size({ tools: [] }) + Math.max(tools.length - 1, 0));
   for (const tool of tools) {
     const members = Object.entries(tool);
-    bump(parts, framing, punctuation(members.length));
+    bump(parts, FRAMING, punctuation(members.length));
     for (const [k, v] of members) {
       if (k === 'inputSchema') {
-        bump(parts, framing, keySize(k));
+        bump(parts, FRAMING, keySize(k));
         accountSchema(v, (part, keyword, bytes) => {
           bump(parts, `input schemas: ${part === 'structure' ? 'structure (every other keyword)' : part}`, bytes);
           if (part === 'structure') bump(keywords, keyword, bytes, keyword === PUNCT ? 0 : 1);
         });
-      } else bump(parts, TOOL_PARTS[k] ?? 'other tool fields (title, outputSchema, …)', keySize(k) + size(v));
+      } else bump(parts, TOOL_PARTS[k] ?? `tool field \`${k}\``, keySize(k) + size(v));
     }
   }
   const total = size({ tools });
@@ -417,7 +456,10 @@ function breakdownOf(tools) {
     scenarios: [
       ['as listed', total],
       ['cut to their first sentence', listWith(firstSentence)],
-      ['kept on top-level properties only', listWith((text, where) => (where === 'top' ? text : undefined))],
+      [
+        "kept on the operation's parameters only (top-level properties; idemgen's `body` fields count as such)",
+        listWith((text, where) => (where === 'top' ? text : undefined)),
+      ],
       ['none (the floor with every validation keyword kept)', listWith(() => undefined)],
     ],
   };
@@ -428,7 +470,6 @@ const PART_ORDER = [
   'tool descriptions',
   'annotations',
   '_meta',
-  'other tool fields (title, outputSchema, …)',
   'input schemas: description',
   'input schemas: property names',
   'input schemas: structure (every other keyword)',
@@ -438,15 +479,22 @@ export function printBreakdowns(breakdowns) {
   for (const { name, ours, peer } of breakdowns) {
     if (ours.failed) usage(`${name}: idemgen's tools/list failed: ${ours.failed}`);
     const a = breakdownOf(ours.list);
-    const b = peer.failed ? undefined : breakdownOf(peer.list);
+    const b = peer.list === undefined ? undefined : breakdownOf(peer.list);
+    let peerNote = `, ${peer.tools} tools`;
+    if (b === undefined) peerNote = `: failed, ${peer.failed}`;
+    else if (peer.failed)
+      peerNote = `, ${peer.tools} tools, read without the SDK's result check, which refused it: ${peer.failed}`;
     const pct = (x, of) => `${((100 * x) / of).toFixed(1)} %`;
-    const peerCell = (bytes) => (b === undefined ? '—' : `${thousands(bytes)} | ${pct(bytes, b.total)}`);
+    const peerCell = (bytes) => (b === undefined ? '— | —' : `${thousands(bytes)} | ${pct(bytes, b.total)}`);
     console.log(
-      `\n${name}: what tools/list is made of (bytes of the compact JSON \`{ tools }\` the SDK client received; idemgen full mode, ${ours.tools} tools; peer default mode${b === undefined ? `: failed, ${peer.failed.slice(0, 80)}` : `, ${peer.tools} tools`})`,
+      `\n${name}: what tools/list is made of (bytes of the compact JSON \`{ tools }\` the SDK client received; idemgen full mode, ${ours.tools} tools; peer default mode${peerNote})`,
     );
     console.log('| part | idemgen bytes | idemgen share | peer bytes | peer share |');
     console.log('|---|---:|---:|---:|---:|');
-    const names = [...new Set([...PART_ORDER, ...a.parts.keys(), ...(b?.parts.keys() ?? [])])];
+    const fields = [...new Set([...a.parts.keys(), ...(b?.parts.keys() ?? [])])].filter(
+      (p) => !PART_ORDER.includes(p) && p !== FRAMING,
+    );
+    const names = [...PART_ORDER, ...fields.sort(), FRAMING];
     for (const part of names) {
       const x = a.parts.get(part)?.bytes ?? 0;
       const y = b?.parts.get(part)?.bytes ?? 0;
@@ -482,6 +530,8 @@ export function printBreakdowns(breakdowns) {
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   if (!existsSync(join(root, 'dist/cli/main.js'))) usage('it measures the built CLI: run `npm run build` first');
+  if (option('--runs') !== undefined && !/^[1-9]\d*$/.test(option('--runs')))
+    usage(`--runs: expected a positive whole number, got ${JSON.stringify(option('--runs'))}`);
   const unknownSpec = only.filter((n) => !SERVE_SPECS.some(([s]) => s === n));
   if (unknownSpec.length > 0)
     usage(`--only: unknown spec ${unknownSpec.join(', ')} (known: ${SERVE_SPECS.map(([s]) => s).join(', ')})`);
