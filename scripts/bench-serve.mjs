@@ -15,7 +15,7 @@
 // --breakdown adds, per spec, what one full-mode list is made of (no timing): the bytes of the compact JSON
 // `{ tools }` by part (names, descriptions, annotations, `_meta`, and inside input schemas `description`
 // strings, property names and every other keyword), the top keywords, and the list's size with the input
-// schemas' descriptions cut to a first sentence, kept on top-level properties only, or dropped — for
+// schemas' descriptions cut to a first sentence, kept on the operation's parameters only, or dropped — for
 // idemgen and the peer, from the lists the SDK client received, by a walk over JSON Schema keywords.
 // Options: --runs N, --only stripe,github, --modes full,dynamic, --breakdown. Needs `npm run build` first.
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -41,6 +41,7 @@ export const SERVE_SPECS = [
 ];
 const PEER = join(root, 'node_modules/@ivotoby/openapi-mcp-server/bin/mcp-server.js');
 const SEARCH_QUERY = 'create customer';
+const CACHE = join(root, 'node_modules/.cache/idemgen');
 /** A `tools/list` result as sent: tools as plain objects, no MCP schema check. */
 const RAW_LIST = z.looseObject({ tools: z.array(z.looseObject({ name: z.string() })) });
 const TOOL_MEMBERS = new Set(Object.keys(ToolSchema.shape));
@@ -58,7 +59,6 @@ function refusal(err) {
   } catch {}
   return message.replace(/\s+/g, ' ').trim();
 }
-const CACHE = join(root, 'node_modules/.cache/idemgen');
 
 /** The serve cache's entries now: file name → modification time. */
 function serveEntries() {
@@ -67,7 +67,7 @@ function serveEntries() {
   return new Map(names.map((f) => [f, statSync(join(CACHE, f)).mtimeMs]));
 }
 
-/** Runs `start`; true when it (re)wrote a serve-cache entry, i.e. the start did not find its analysis there. */
+/** Runs `start`; `written`: the serve-cache entries it (re)wrote (none when it found its analysis there). */
 async function rewroteCache(start) {
   const before = serveEntries();
   const result = await start();
@@ -153,11 +153,15 @@ const PEER_SEARCH = {
 };
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-const medianOf = (samples) => ({
-  ...samples[0],
-  ms: median(samples.map((s) => s.ms)),
-  ...(samples[0].searchMs === undefined ? {} : { searchMs: median(samples.map((s) => s.searchMs)) }),
-});
+/** The first sample with the median times; `emptySearches`: the runs whose discovery answer listed nothing. */
+function medianOf(samples) {
+  const searched = samples.filter((s) => s.search !== undefined);
+  const row = { ...samples[0], ms: median(samples.map((s) => s.ms)) };
+  if (searched.length === 0) return row;
+  row.searchMs = median(searched.map((s) => s.searchMs));
+  row.emptySearches = searched.filter((s) => s.search.length === 0).length;
+  return row;
+}
 
 /**
  * Table rows per spec and mode: idemgen serve (first start, cached) vs the peer in the same mode, medians
@@ -293,11 +297,16 @@ export function printServe(rows, n = runs) {
     if (ours.missed > 0)
       notes.push(`${name}: ${ours.missed} of the starts missed the serve cache (the entry was rewritten)`);
   for (const note of notes) console.log(`- ${note}`);
-  // A search that lists nothing is not a usable API: the run fails after the table is out.
-  const empty = rows.filter((r) => r.ours.search !== undefined && r.ours.search.length === 0);
-  if (empty.length > 0) usage(`search_tools listed no tools for ${empty.map((r) => r.name).join(', ')}`);
-  const peerEmpty = rows.filter((r) => r.peer.search !== undefined && r.peer.search.length === 0);
-  if (peerEmpty.length > 0) usage(`list-api-endpoints listed nothing for ${peerEmpty.map((r) => r.name).join(', ')}`);
+  // A discovery answer that lists nothing is not a usable API: the run fails after the table is out.
+  const empty = rows.flatMap(({ name, ours, peer }) => [
+    ...(ours.emptySearches > 0
+      ? [`idemgen's search_tools listed no tools in ${ours.emptySearches} run(s) of ${name}`]
+      : []),
+    ...(peer.emptySearches > 0
+      ? [`the peer's list-api-endpoints listed nothing in ${peer.emptySearches} run(s) of ${name}`]
+      : []),
+  ]);
+  if (empty.length > 0) usage(empty.join('; '));
 }
 
 // --- What a tools/list is made of -------------------------------------------------------------------------
