@@ -18,7 +18,7 @@
 // schemas' descriptions cut to a first sentence, kept on the operation's parameters only, or dropped — for
 // idemgen and the peer, from the lists the SDK client received, by a walk over JSON Schema keywords.
 // Options: --runs N, --only stripe,github, --modes full,dynamic, --breakdown. Needs `npm run build` first.
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -204,24 +204,11 @@ export async function benchServe(
     };
     const samples = Object.fromEntries(selected.map((m) => [m, { first: [], cached: [], peer: [] }]));
     try {
-      // Fills the serve cache (node_modules/.cache/idemgen) for the cached runs; not measured. serve keeps one
-      // entry per set of inputs, keyed also by how tools are listed, so a full-mode and a `--dynamic` start
-      // on the same spec overwrite each other's entry. With both modes, the warm-up runs A, B, A (B and the
-      // second A each replace the other's entry) and keeps each mode's bytes; they are put back before that
-      // mode's cached start, as a server that always runs in one mode would find them.
-      const entries = {};
-      const warmOrder = selected.length > 1 ? [...selected, selected[0]] : selected;
-      for (const [j, mode] of warmOrder.entries()) {
-        const { written } = await rewroteCache(() => idemgen(`warm-${j}.sqlite`, plan[mode].ours));
-        if (written.length === 1)
-          entries[mode] = { file: join(CACHE, written[0]), bytes: readFileSync(join(CACHE, written[0])) };
-      }
-      if (selected.length > 1 && selected.some((m) => entries[m] === undefined))
-        console.error('bench-serve: a warm-up start wrote no single serve-cache entry; cached starts may miss');
-      /** A cached start on this mode's own entry; `missed` when the start rewrote an entry (a cache miss). */
+      // Fills the serve cache (node_modules/.cache/idemgen) for the cached runs; not measured. Full mode and
+      // the fixed-tool modes keep an entry each for the same spec (src/serve/cache.ts).
+      for (const [j, mode] of selected.entries()) await idemgen(`warm-${j}.sqlite`, plan[mode].ours);
+      /** A cached start; `missed` when the start rewrote an entry (a cache miss). */
       const cachedStart = async (mode, i, options) => {
-        const entry = entries[mode];
-        if (entry !== undefined) writeFileSync(entry.file, entry.bytes);
         const { result, written } = await rewroteCache(() =>
           idemgen(`${mode}-cached-${i}.sqlite`, plan[mode].ours, options),
         );

@@ -27,9 +27,13 @@ interface ServeCacheRecord {
 
 const sha = (data: Buffer | string): string => createHash('sha256').update(data).digest('hex');
 
-/** The entry for these inputs (resolved paths): one file per input set, overwritten when the key changes. */
-export const serveCacheFile = (cwd: string, inputs: readonly string[]): string =>
-  join(cacheDir(cwd), `serve-${sha(JSON.stringify(inputs)).slice(0, 16)}.json`);
+/**
+ * The entry for these inputs (resolved paths) served one tool per operation (`listed`) or through fixed
+ * tools (dynamic and code mode): a start in either mode keeps its own entry for the same specs; each is
+ * overwritten when its key changes (another config, selection, idemgen or input bytes).
+ */
+export const serveCacheFile = (cwd: string, inputs: readonly string[], listed: boolean): string =>
+  join(cacheDir(cwd), `serve-${sha(JSON.stringify(inputs)).slice(0, 16)}${listed ? '' : '-fixed'}.json`);
 
 /** `options`: every serve option the stored analysis depends on (the tool selection, how tools are listed). */
 export function serveCacheKey(inputs: string[], config: ResolvedConfig, options: object): string {

@@ -109,6 +109,48 @@ describe('serve cache, end to end', () => {
     expect((await start(dir, ['--no-cache'])).cached).toBe(false);
   }, 120_000);
 
+  it('a full-mode and a --dynamic start on the same spec keep an entry each', async () => {
+    const dir = scratch();
+    expect((await start(dir)).cached).toBe(false);
+    // Dynamic mode analyses after the handshake: a search waits for it (and so for the entry being written).
+    const dynamic = async () => {
+      const transport = new StdioClientTransport({
+        command: process.execPath,
+        args: [
+          '--import',
+          TSX,
+          CLI,
+          '--verbose',
+          'serve',
+          'shop.json',
+          '--dynamic',
+          '--store',
+          `sqlite:${join(dir, 'd.sqlite')}`,
+        ],
+        cwd: dir,
+        env: { PATH: process.env.PATH ?? '', CI: 'true' },
+        stderr: 'pipe',
+      });
+      let err = '';
+      transport.stderr?.on('data', (chunk: Buffer) => {
+        err += chunk.toString();
+      });
+      const client = new Client({ name: 'serve-cache-test', version: '1.0.0' });
+      try {
+        await client.connect(transport);
+        const found = await client.callTool({ name: 'search_tools', arguments: { query: 'order' } });
+        expect((found.structuredContent as { tools: unknown[] }).tools.length).toBeGreaterThan(0);
+        return err.includes('tools from the serve cache');
+      } finally {
+        await client.close();
+      }
+    };
+    expect(await dynamic()).toBe(false);
+    expect(entries(dir)).toHaveLength(2);
+    expect((await start(dir)).cached).toBe(true);
+    expect(await dynamic()).toBe(true);
+  }, 120_000);
+
   it('an unreadable entry is ignored and rewritten', async () => {
     const dir = scratch();
     const first = await start(dir);

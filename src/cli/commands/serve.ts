@@ -120,13 +120,13 @@ function analysisOf(
   listing: RegisterToolRuntimeOptions | undefined,
 ): Promise<ServeAnalysis> {
   const useCache = args.cache !== false;
-  const file = serveCacheFile(ctx.cwd, inputs);
   // What the listing depends on besides the bindings: the hidden argument names and the key source.
   const listedAs = listing && {
     hidden: Object.keys(listing.serverArguments ?? {}).sort(),
     keySource: listing.keySource,
     compact: listing.compact,
   };
+  const file = serveCacheFile(ctx.cwd, inputs, listing !== undefined);
   const key = useCache ? serveCacheKey(inputs, config, { select, listedAs }) : '';
   const cached = useCache ? readServeCache(file, key) : undefined;
   if (cached !== undefined && (listing === undefined || Array.isArray(cached.listing))) {
