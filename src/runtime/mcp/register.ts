@@ -92,10 +92,10 @@ export function registerToolRuntime(
 export type RuntimeSource = McpToolRuntime | (() => Promise<McpToolRuntime>);
 
 /**
- * What a registration derives from its runtime (`derive`): at once for a runtime, else on first need. A
- * built runtime is asked for by the first `tools/call`; `soon()` asks for it on the next turn of the event
- * loop, after the answer being sent (a `tools/list` that needed no runtime), so the client has its list
- * before the analysis occupies the thread. A failed build fails the requests that wait for it.
+ * What a registration derives from its runtime (`derive`): at once for a runtime; for a function, when the
+ * first `tools/call` needs it, or on the next turn of the event loop after `soon()` (called by a `tools/list`
+ * that needed no runtime: its answer is written before the build occupies the thread). The function runs
+ * once; a failed build fails the requests that wait for it.
  */
 export function onDemand<T>(
   source: RuntimeSource,
@@ -157,6 +157,7 @@ export function registerListedToolRuntime(
   });
 
   const invoke = async (
+    runtime: McpToolRuntime,
     binding: ToolBinding,
     args: Record<string, unknown>,
     extra: CallExtra,
@@ -186,14 +187,14 @@ export function registerListedToolRuntime(
       const { [binding.keyProperty as string]: _modelKey, ...rest } = sent;
       sent = rest;
     }
-    const outcome = await (await routes.get()).runtime.call(binding.names.mcp, sent, ctx);
+    const outcome = await runtime.call(binding.names.mcp, sent, ctx);
     return outcomeToResult(outcome) as CallToolResult;
   };
 
   low.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     const { name } = request.params;
     const args = asRecord(request.params.arguments);
-    const { byName, shown } = await routes.get();
+    const { runtime, byName, shown } = await routes.get();
     if (options.dynamic) {
       if (name === SEARCH_TOOL) {
         const hits = searchTools(
@@ -213,7 +214,7 @@ export function registerListedToolRuntime(
             'unknown_tool',
             `No operation named ${JSON.stringify(args.name)}; find names with ${SEARCH_TOOL}. Nothing was executed.`,
           );
-        if (name === INVOKE_TOOL) return invoke(target, asRecord(args.arguments), extra, request.params._meta);
+        if (name === INVOKE_TOOL) return invoke(runtime, target, asRecord(args.arguments), extra, request.params._meta);
         const description = describeTool(target, hidden(target));
         return {
           content: [{ type: 'text', text: JSON.stringify(description) }],
@@ -224,6 +225,6 @@ export function registerListedToolRuntime(
     }
     const binding = byName.get(name);
     if (binding === undefined) throw new McpError(ErrorCode.InvalidParams, `Tool ${name} not found`);
-    return invoke(binding, args, extra, request.params._meta);
+    return invoke(runtime, binding, args, extra, request.params._meta);
   });
 }
