@@ -55,18 +55,24 @@ const refusal = (code: string, message: string): ToolOutcome => ({
 const schemesOf = (b: ToolBinding): Set<string> =>
   new Set((b.security ?? []).flatMap((alternative) => alternative.map((s) => s.scheme)));
 
-export interface CallerView {
-  runtime: McpToolRuntime;
-  /** For `registerToolRuntime`'s `listed`: undefined when the caller sees every tool. */
-  listed?: (binding: ToolBinding) => boolean;
+const mayWrite = (caller: HttpCaller, writeScope: string | undefined): boolean =>
+  writeScope === undefined || (caller.auth?.scopes ?? []).includes(writeScope);
+
+/** Which tools this caller is shown (`listed` of the tool registration), known before any runtime exists. */
+export function callerListed(
+  caller: HttpCaller,
+  opts: { writeScope?: string },
+): ((binding: ToolBinding) => boolean) | undefined {
+  return mayWrite(caller, opts.writeScope) ? undefined : (b) => b.effect !== 'write';
 }
 
+/** The shared runtime as this caller may use it: writes need the scope, mapped schemes take its headers. */
 export function callerView(
   runtime: McpToolRuntime,
   caller: HttpCaller,
   opts: { writeScope?: string; upstream?: UpstreamOptions },
-): CallerView {
-  const canWrite = opts.writeScope === undefined || (caller.auth?.scopes ?? []).includes(opts.writeScope);
+): McpToolRuntime {
+  const canWrite = mayWrite(caller, opts.writeScope);
   const byName = new Map(runtime.list().map((b) => [b.names.mcp, b]));
   const mapped = Object.entries(opts.upstream?.headers ?? {});
   const view: McpToolRuntime = {
@@ -92,5 +98,5 @@ export function callerView(
       return current.run(creds, () => runtime.call(name, args, ctx));
     },
   };
-  return canWrite ? { runtime: view } : { runtime: view, listed: (b) => b.effect !== 'write' };
+  return view;
 }

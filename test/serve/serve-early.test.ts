@@ -10,7 +10,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, it } from 'vitest';
 import { ROOT } from '../helpers/cli.js';
-import { call, stdioClient } from '../emit/mcp/client.js';
+import { call, httpClient, stdioClient } from '../emit/mcp/client.js';
+import { spawnServe } from './spawn-serve.js';
 import { NOTES_SPEC } from '../emit/mcp/notes-spec.js';
 
 const CLI = 'test/helpers/idemgen-src.ts';
@@ -106,6 +107,41 @@ it.each([
   },
   60_000,
 );
+
+it('--http --dynamic listens before analysing: its address comes before the tools line, a search waits for the analysis', async () => {
+  const dir = tmp();
+  writeFileSync(join(dir, 'notes.json'), JSON.stringify(NOTES_SPEC));
+  const serve = await spawnServe([
+    join(dir, 'notes.json'),
+    '--dynamic',
+    '--http',
+    '0',
+    '--store',
+    `sqlite:${join(dir, 's.db')}`,
+  ]);
+  try {
+    const client = await httpClient(serve.url);
+    try {
+      expect((await client.listTools()).tools.map((t) => t.name)).toEqual([
+        'search_tools',
+        'describe_tool',
+        'invoke_tool',
+      ]);
+      const found = await call(client, 'search_tools', { query: 'message' });
+      const hits = (found.structuredContent as { tools: { name: string }[] }).tools.map((h) => h.name);
+      expect(hits).toContain('createMessage');
+    } finally {
+      await client.close();
+    }
+    const log = serve.stderr();
+    const at = log.indexOf(serve.url);
+    const tools = log.search(/: \d+ tools → /);
+    expect(at).toBeGreaterThan(0);
+    expect(tools).toBeGreaterThan(at);
+  } finally {
+    await serve.stop();
+  }
+}, 60_000);
 
 it('a full listing over 256 KB is named at start with the modes that list fewer tools; a small one is not', async () => {
   const dir = tmp();

@@ -259,11 +259,10 @@ async function serve(ctx: CliContext, args: ServeArgs): Promise<number> {
   const listing: RegisterToolRuntimeOptions | undefined =
     args.code || args.dynamic ? undefined : { serverArguments: fixed, keySource, compact: true };
   const analyse = () => analysisOf(ctx, args, config, inputs, select, listing);
-  // Dynamic and code mode list fixed tools: over stdio the server connects first and analyses the specs
-  // after answering the client's `tools/list` (or at its first call), so a large API does not hold up the
-  // handshake. Otherwise the SDK is imported while the specs are analysed; the analysis's problems come first.
-  const early = args.http === undefined && listing === undefined;
-  const pending = early ? undefined : analyse();
+  // Dynamic and code mode list fixed tools: the server is up first and analyses the specs after answering a
+  // client's `tools/list` (or at its first call), so a large API does not hold up the handshake. In full mode
+  // the SDK is imported while the specs are analysed, and the analysis's problems come first.
+  const pending = listing === undefined ? undefined : analyse();
   const sdk = loadSdk();
   // Neither may reject unobserved while the other is awaited.
   pending?.catch(() => undefined);
@@ -329,62 +328,67 @@ async function serve(ctx: CliContext, args: ServeArgs): Promise<number> {
       args.code
         ? `code mode (search, execute${total === undefined ? '' : ` over ${total} tools`})`
         : `${args.dynamic ? 'dynamic (search_tools, describe_tool, invoke_tool)' : `${total} tools`}${keyed}`;
-    if (analysis === undefined) {
-      // Stdio in dynamic or code mode: connected before the analysis. It starts once the client has its
-      // list, at its first call, or 300 ms after connecting, whichever comes first; a failed analysis ends
-      // the server with its diagnostics, and a server never exits 0 on specs it could not analyse.
-      let failed: (err: unknown) => void = () => undefined;
-      const failure = new Promise<never>((_, reject) => (failed = reject));
-      failure.catch(() => undefined);
-      let built: Promise<McpToolRuntime> | undefined;
-      const build = (): Promise<McpToolRuntime> => {
-        if (built === undefined) {
-          built = analyse().then((a) => runtimeOf(a).runtime);
-          built.catch(failed);
-        }
-        return built;
-      };
-      const server = newServer();
-      registerTools(server, build);
-      const transport = new StdioServerTransport();
-      const closed = new Promise<string>((resolve) => (transport.onclose = () => resolve('transport closed')));
-      await server.connect(transport);
-      const timer = setTimeout(() => build().catch(() => undefined), 300);
-      ctx.logger.info(`idemgen serve: ${modeOf(undefined)} over stdio; dedup store ${label}`);
-      try {
-        const ended = await Promise.race([until({ stdinEnd: true }), closed, failure]);
-        // A signal stops at once; a client that went away leaves the analysis to finish (and be cached).
-        if (!ended.startsWith('SIG') || built !== undefined) await build();
-      } finally {
-        clearTimeout(timer);
-        await server.close();
-      }
-      return 0;
-    }
-    const { runtime, total } = runtimeOf(analysis);
     const callers = args.http === undefined ? undefined : await import('../../serve/caller.js');
+    const viewOptions = { ...(oauth ? { writeScope: oauth.writeScope } : {}), ...(upstream ? { upstream } : {}) };
+    const ready = analysis === undefined ? undefined : runtimeOf(analysis);
+    // Dynamic and code mode (no analysis yet): the runtime is built once, on demand. The analysis starts after
+    // a client's `tools/list` answer, at its first call, or 300 ms after the server is up, whichever comes
+    // first; a failure ends the server with its diagnostics (never exit 0 on specs it could not analyse).
+    let failed: (err: unknown) => void = () => undefined;
+    const failure = new Promise<never>((_, reject) => (failed = reject));
+    failure.catch(() => undefined);
+    let built: Promise<McpToolRuntime> | undefined;
+    const build = (): Promise<McpToolRuntime> => {
+      if (built === undefined) {
+        built = analyse().then((a) => runtimeOf(a).runtime);
+        built.catch(failed);
+      }
+      return built;
+    };
+    /** The runtime a session's server registers (an HTTP caller's view of it) and the tools it lists. */
+    const sourceFor = (caller?: HttpCaller): { source: RuntimeSource; listed?: (b: ToolBinding) => boolean } => {
+      if (caller === undefined) return { source: ready?.runtime ?? build };
+      const listed = callers!.callerListed(caller, viewOptions);
+      const view = (runtime: McpToolRuntime) => callers!.callerView(runtime, caller, viewOptions);
+      return {
+        source: ready === undefined ? () => build().then(view) : view(ready.runtime),
+        ...(listed ? { listed } : {}),
+      };
+    };
     const makeServer = (caller?: HttpCaller): McpServer => {
       const server = newServer();
-      const view =
-        caller === undefined
-          ? { runtime }
-          : callers!.callerView(runtime, caller, {
-              ...(oauth ? { writeScope: oauth.writeScope } : {}),
-              ...(upstream ? { upstream } : {}),
-            });
-      registerTools(server, view.runtime, view.listed);
+      const { source, listed } = sourceFor(caller);
+      registerTools(server, source, listed);
       return server;
     };
-    const mode = modeOf(total);
+    /** Waits for the server's end; without an analysis yet, also for a failed one, and (unless stopped by a signal) for its end. */
+    const lifetime = async (ended: Promise<string>): Promise<void> => {
+      if (ready !== undefined) {
+        await ended;
+        return;
+      }
+      const timer = setTimeout(() => build().catch(() => undefined), 300);
+      try {
+        const how = await Promise.race([ended, failure]);
+        // A signal stops at once; a client that went away leaves the analysis to finish (and be cached).
+        if (!how.startsWith('SIG') || built !== undefined) await build();
+      } finally {
+        clearTimeout(timer);
+      }
+    };
+    const mode = modeOf(ready?.total);
     if (args.http === undefined) {
       const server = makeServer();
       const transport = new StdioServerTransport();
       const closed = new Promise<string>((resolve) => (transport.onclose = () => resolve('transport closed')));
       await server.connect(transport);
       ctx.logger.info(`idemgen serve: ${mode} over stdio; dedup store ${label}`);
-      hintListSize(ctx, analysis.listingBytes);
-      await Promise.race([until({ stdinEnd: true }), closed]);
-      await server.close();
+      hintListSize(ctx, analysis?.listingBytes);
+      try {
+        await lifetime(Promise.race([until({ stdinEnd: true }), closed]));
+      } finally {
+        await server.close();
+      }
       return 0;
     }
     const { listenHttp } = await import('../../serve/http.js');
@@ -407,10 +411,13 @@ async function serve(ctx: CliContext, args: ServeArgs): Promise<number> {
         ? ` (bearer token required, ${tokens.length} subject(s))`
         : '';
     ctx.logger.info(`idemgen serve: ${mode} at ${url}${guard}; dedup store ${label}`);
-    hintListSize(ctx, analysis.listingBytes);
-    await until({});
-    server.closeAllConnections();
-    await new Promise<void>((resolve) => server.close(() => resolve()));
+    hintListSize(ctx, analysis?.listingBytes);
+    try {
+      await lifetime(until({}));
+    } finally {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
     return 0;
   } finally {
     await store.close();
