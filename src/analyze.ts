@@ -27,13 +27,14 @@ export interface AnalysisResult {
  * `extraDocs`: documents that did not come from a file, e.g. a live MCP server's tools/list.
  * `opts.locateIrDiagnostics: false`: the IR's diagnostics come without line/col (a caller that keeps only
  * some of them locates those with `locateDiagnostics`, which gives the same positions).
+ * `opts.entryFindings: false`: classify skips the findings about finished entries (same plan entries).
  */
 export async function analyze(
   inputs: string[],
   config: ResolvedConfig,
   cwd: string,
   extraDocs: LoadedDoc[] = [],
-  opts: { locateIrDiagnostics?: boolean } = {},
+  opts: { locateIrDiagnostics?: boolean; entryFindings?: boolean } = {},
 ): Promise<AnalysisResult> {
   const fromFiles = await timedAsync('load', () => loadInputs(inputs, { cwd }));
   const loaded = { docs: [...fromFiles.docs, ...extraDocs], diagnostics: fromFiles.diagnostics };
@@ -48,7 +49,7 @@ export async function analyze(
   );
   const apis: ApiModel[] = built.apis;
   const diagnostics = [...loaded.diagnostics, ...named.diagnostics, ...built.diagnostics];
-  const classified = timed('classify', () => classify(apis, config));
+  const classified = timed('classify', () => classify(apis, config, { entryFindings: opts.entryFindings }));
   // Findings carry line/col in every report, generated/report included, not only in `idemgen audit`.
   const plan = {
     ...classified,
