@@ -23,12 +23,18 @@ export interface AnalysisResult {
   diagnostics: Diagnostic[];
 }
 
-/** `extraDocs`: documents that did not come from a file, e.g. a live MCP server's tools/list. */
+/**
+ * `extraDocs`: documents that did not come from a file, e.g. a live MCP server's tools/list.
+ * `opts.locateIrDiagnostics: false`: the IR's diagnostics come without line/col (a caller that keeps only
+ * some of them locates those with `locateDiagnostics`, which gives the same positions).
+ * `opts.entryFindings: false`: classify skips the findings about finished entries (same plan entries).
+ */
 export async function analyze(
   inputs: string[],
   config: ResolvedConfig,
   cwd: string,
   extraDocs: LoadedDoc[] = [],
+  opts: { locateIrDiagnostics?: boolean; entryFindings?: boolean } = {},
 ): Promise<AnalysisResult> {
   const fromFiles = await timedAsync('load', () => loadInputs(inputs, { cwd }));
   const loaded = { docs: [...fromFiles.docs, ...extraDocs], diagnostics: fromFiles.diagnostics };
@@ -38,10 +44,12 @@ export async function analyze(
     config.apiNames ?? {},
     config.apiName,
   );
-  const built = timed('ir', () => buildApiModels(loaded.docs, named.ids));
+  const built = timed('ir', () =>
+    buildApiModels(loaded.docs, named.ids, { locate: opts.locateIrDiagnostics !== false }),
+  );
   const apis: ApiModel[] = built.apis;
   const diagnostics = [...loaded.diagnostics, ...named.diagnostics, ...built.diagnostics];
-  const classified = timed('classify', () => classify(apis, config));
+  const classified = timed('classify', () => classify(apis, config, { entryFindings: opts.entryFindings }));
   // Findings carry line/col in every report, generated/report included, not only in `idemgen audit`.
   const plan = {
     ...classified,

@@ -13,6 +13,11 @@ export interface ClassifyContext {
   h: Heuristics;
   byKey: ReadonlyMap<string, Operation>;
   findings: Diagnostic[];
+  /**
+   * `false`: the findings about a finished entry (entry-findings.ts, contradicted methods, resume safety) are
+   * not made: a caller that never reads `plan.diagnostics` (`idemgen serve`) skips them. Decisions are the same.
+   */
+  entryFindings?: boolean;
   /** Lookups remembered for this `classify` call only (memo.ts); never shared between runs. */
   memo: ClassifyMemo;
 }

@@ -202,7 +202,9 @@ export function classifyOperation(op: Operation, ctx: ClassifyContext): PlanEntr
     );
   }
   applyTail(entry, op, d, ctx, override);
-  reportContradictedMethod(entry, ctx);
-  addEntryFindings(entry, ctx);
+  if (ctx.entryFindings !== false) {
+    reportContradictedMethod(entry, ctx);
+    addEntryFindings(entry, ctx);
+  }
   return entry;
 }

@@ -30,7 +30,18 @@ function sortDiagnostics(ds: Diagnostic[]): Diagnostic[] {
   );
 }
 
-function classifyApi(api: ApiModel, config: ResolvedConfig, findings: Diagnostic[], memo: ClassifyMemo): ApiPlan {
+/** `entryFindings: false`: no findings about finished entries (see `ClassifyContext`); the entries are the same. */
+export interface ClassifyOptions {
+  entryFindings?: boolean;
+}
+
+function classifyApi(
+  api: ApiModel,
+  config: ResolvedConfig,
+  findings: Diagnostic[],
+  memo: ClassifyMemo,
+  opts: ClassifyOptions,
+): ApiPlan {
   const ctx: ClassifyContext = {
     api,
     config,
@@ -38,16 +49,18 @@ function classifyApi(api: ApiModel, config: ResolvedConfig, findings: Diagnostic
     byKey: new Map(api.operations.map((op) => [op.key, op])),
     findings,
     memo,
+    entryFindings: opts.entryFindings !== false,
   };
   return { api, entries: api.operations.map((op) => classifyOperation(op, ctx)) };
 }
 
-export function classify(apis: ApiModel[], config: ResolvedConfig): Plan {
+export function classify(apis: ApiModel[], config: ResolvedConfig, opts: ClassifyOptions = {}): Plan {
   const diagnostics: Diagnostic[] = [];
   // One run's memos: they go with this call, while the documents they are keyed by live on through emit.
   const memo = new ClassifyMemo();
-  const planned = apis.map((api) => classifyApi(api, config, diagnostics, memo));
+  const planned = apis.map((api) => classifyApi(api, config, diagnostics, memo, opts));
   // docs/concepts.md#checkpoint-keys: keys that cannot survive a framework resume (LangGraph node re-runs) are findings too.
-  for (const p of planned) diagnostics.push(...checkResumeSafety(p.entries, { severities: config.severities }));
+  if (opts.entryFindings !== false)
+    for (const p of planned) diagnostics.push(...checkResumeSafety(p.entries, { severities: config.severities }));
   return { apis: planned, diagnostics: sortDiagnostics(diagnostics) };
 }

@@ -132,13 +132,16 @@ function visitObject(w: Walk, node: Obj, mode: Mode): Obj {
   // Most nodes need no rewrite: noticed while walking their keys, so `rewrite` runs only for the few that might.
   let rewritable = false;
   for (const key of Object.keys(node)) {
-    if (mode === 'node' && !rewritable && REWRITE_KEYS.has(key))
-      rewritable = key === 'type' ? node.type === 'file' : key !== '$ref' || w.refSiblingsIgnored;
+    const v = node[key];
+    // Scalars are never rewritten; only a scalar can make `rewrite` change its node (a string `$ref`,
+    // `type: file`, a boolean bound or nullable flag), so only theirs are looked up in REWRITE_KEYS.
+    if (v === null || typeof v !== 'object') {
+      if (mode === 'node' && !rewritable && REWRITE_KEYS.has(key))
+        rewritable = key === 'type' ? v === 'file' : key !== '$ref' || w.refSiblingsIgnored;
+      continue;
+    }
     if (mode === 'node' ? LITERAL_KEYS.has(key) || key.startsWith('x-') : mode === 'names' && key.startsWith('x-'))
       continue;
-    const v = node[key];
-    // Scalars are never rewritten.
-    if (v === null || typeof v !== 'object') continue;
     const childMode: Mode =
       mode !== 'node' || Array.isArray(v)
         ? 'node'

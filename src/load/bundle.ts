@@ -118,14 +118,14 @@ export class Bundler {
     const ownKey = typeof key === 'string' ? key : parentKey;
     const names = ownKey !== undefined && NAME_MAPS.has(ownKey);
     for (const k of Object.keys(content)) {
-      if (k === '$ref') continue;
+      const v = content[k];
+      // Scalars hold no `$ref` (whatever their key): no site is made for them, no key is looked up.
+      if (typeof v !== 'object' || v === null || k === '$ref') continue;
       if (!names && (LITERAL_KEYS.has(k) || k.startsWith('x-'))) {
-        if (k === 'examples' && isObject(content[k]))
-          this.visitExampleRefs(content[k] as Record<string, unknown>, contentSite.child(k));
+        if (k === 'examples' && isObject(v)) this.visitExampleRefs(v, contentSite.child(k));
         continue;
       }
-      // Scalars hold no `$ref`: no site is made for them.
-      if (typeof content[k] === 'object' && content[k] !== null) this.visit(content, k, contentSite.child(k), ownKey);
+      this.visit(content, k, contentSite.child(k), ownKey);
     }
   }
 

@@ -22,7 +22,25 @@ import {
 type Obj = Record<string, unknown>;
 
 const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
-const has = (list: readonly string[], key: string): boolean => list.includes(key);
+
+type KeywordKind = 'schema' | 'schemas' | 'map' | 'count' | 'number' | 'string' | 'boolean' | 'value';
+
+/** Each known keyword's table (keywords.ts; the tables share no keyword): one lookup per key, not eight list scans. */
+const KIND = new Map<string, KeywordKind>(
+  (
+    [
+      [SCHEMA_KEYWORDS, 'schema'],
+      [SCHEMA_ARRAY_KEYWORDS, 'schemas'],
+      [SCHEMA_MAP_KEYWORDS, 'map'],
+      [COUNT_KEYWORDS, 'count'],
+      [NUMBER_KEYWORDS, 'number'],
+      [STRING_KEYWORDS, 'string'],
+      [BOOLEAN_KEYWORDS, 'boolean'],
+      [VALUE_KEYWORDS, 'value'],
+    ] as const
+  ).flatMap(([list, kind]) => list.map((k): [string, KeywordKind] => [k, kind])),
+);
+const TYPES: ReadonlySet<string> = new Set(JSON_TYPES);
 
 /** Normalize one schema node. Non-schema input (a string, a number) becomes `{}` — no constraint. */
 export function normalizeSchema(schema: unknown, builder: DefsBuilder): JsonSchema {
@@ -66,6 +84,13 @@ function withoutRef(src: Obj): Obj {
  * `type: file`) never get here: the IR rewrote them.
  */
 function preprocess(schema: Obj): Obj {
+  // Most schemas need none of these rewrites: they are read as they are (callers only read the result).
+  if (
+    (schema.example === undefined || schema.examples !== undefined) &&
+    !Array.isArray(schema.items) &&
+    !isObj(schema.dependencies)
+  )
+    return schema;
   const src: Obj = { ...schema };
   if (src.example !== undefined && src.examples === undefined) src.examples = [src.example];
   if (Array.isArray(src.items)) {
@@ -83,33 +108,42 @@ function preprocess(schema: Obj): Obj {
 }
 
 function copyKeyword(out: Obj, key: string, value: unknown, builder: DefsBuilder): void {
-  if (has(SCHEMA_KEYWORDS, key)) {
-    if (isObj(value) || typeof value === 'boolean') out[key] = normalizeSchema(value, builder);
-  } else if (has(SCHEMA_ARRAY_KEYWORDS, key)) {
-    if (Array.isArray(value) && (value.length > 0 || key === 'prefixItems')) {
-      out[key] = value.map((v) => normalizeSchema(v, builder));
-    }
-  } else if (has(SCHEMA_MAP_KEYWORDS, key)) {
-    if (isObj(value)) out[key] = mapSchemas(key === 'patternProperties' ? regexKeys(value) : value, builder);
-  } else if (has(COUNT_KEYWORDS, key)) {
-    if (Number.isInteger(value) && (value as number) >= 0) out[key] = value;
-  } else if (has(NUMBER_KEYWORDS, key)) {
-    if (typeof value === 'number' && Number.isFinite(value) && (key !== 'multipleOf' || value > 0)) out[key] = value;
-  } else if (has(STRING_KEYWORDS, key)) {
-    if (typeof value === 'string' && (key !== 'pattern' || isRegex(value))) out[key] = value;
-  } else if (has(BOOLEAN_KEYWORDS, key)) {
-    if (typeof value === 'boolean') out[key] = value;
-  } else if (has(VALUE_KEYWORDS, key)) {
-    out[key] = value;
-  } else {
-    copyStructural(out, key, value);
+  switch (KIND.get(key)) {
+    case 'schema':
+      if (isObj(value) || typeof value === 'boolean') out[key] = normalizeSchema(value, builder);
+      return;
+    case 'schemas':
+      if (Array.isArray(value) && (value.length > 0 || key === 'prefixItems')) {
+        out[key] = value.map((v) => normalizeSchema(v, builder));
+      }
+      return;
+    case 'map':
+      if (isObj(value)) out[key] = mapSchemas(key === 'patternProperties' ? regexKeys(value) : value, builder);
+      return;
+    case 'count':
+      if (Number.isInteger(value) && (value as number) >= 0) out[key] = value;
+      return;
+    case 'number':
+      if (typeof value === 'number' && Number.isFinite(value) && (key !== 'multipleOf' || value > 0)) out[key] = value;
+      return;
+    case 'string':
+      if (typeof value === 'string' && (key !== 'pattern' || isRegex(value))) out[key] = value;
+      return;
+    case 'boolean':
+      if (typeof value === 'boolean') out[key] = value;
+      return;
+    case 'value':
+      out[key] = value;
+      return;
+    default:
+      copyStructural(out, key, value);
   }
 }
 
 function copyStructural(out: Obj, key: string, value: unknown): void {
   switch (key) {
     case 'type': {
-      const types = (Array.isArray(value) ? value : [value]).filter((t): t is string => has(JSON_TYPES, t as string));
+      const types = (Array.isArray(value) ? value : [value]).filter((t): t is string => TYPES.has(t as string));
       const unique = [...new Set(types)];
       if (unique.length === 1) out.type = unique[0];
       else if (unique.length > 1) out.type = unique;
@@ -168,11 +202,17 @@ function stringArrays(value: Obj): Obj {
   return out;
 }
 
-/** 2020-12 does not require unique enum values, but Ajv's meta-schema check does. */
+/**
+ * 2020-12 does not require unique enum values, but Ajv's meta-schema check does. Two values are the same when
+ * their JSON texts are; a string's text is itself in quotes (no other value's text starts with one), so strings
+ * are compared as they are, without writing their JSON.
+ */
 function dedupeValues(values: unknown[]): unknown[] {
-  const seen = new Set<string>();
+  const strings = new Set<string>();
+  const others = new Set<string | undefined>();
   return values.filter((v) => {
-    const key = JSON.stringify(v);
+    const seen: Set<string | undefined> = typeof v === 'string' ? strings : others;
+    const key = typeof v === 'string' ? v : JSON.stringify(v);
     if (seen.has(key)) return false;
     seen.add(key);
     return true;
