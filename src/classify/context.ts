@@ -14,10 +14,10 @@ export interface ClassifyContext {
   byKey: ReadonlyMap<string, Operation>;
   findings: Diagnostic[];
   /**
-   * `false`: the findings about a finished entry (entry-findings.ts, contradicted methods, resume safety) are
-   * not made: a caller that never reads `plan.diagnostics` (`idemgen serve`) skips them. Decisions are the same.
+   * Whether the findings about a finished entry (entry-findings.ts, contradicted methods) are made: a caller
+   * that never reads `plan.diagnostics` (`idemgen serve`) skips them. Decisions are the same either way.
    */
-  entryFindings?: boolean;
+  entryFindings: boolean;
   /** Lookups remembered for this `classify` call only (memo.ts); never shared between runs. */
   memo: ClassifyMemo;
 }

@@ -202,7 +202,7 @@ export function classifyOperation(op: Operation, ctx: ClassifyContext): PlanEntr
     );
   }
   applyTail(entry, op, d, ctx, override);
-  if (ctx.entryFindings !== false) {
+  if (ctx.entryFindings) {
     reportContradictedMethod(entry, ctx);
     addEntryFindings(entry, ctx);
   }

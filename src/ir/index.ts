@@ -182,8 +182,8 @@ function nameEvents(events: EventOperation[]): void {
   for (const e of events) e.name = names.get(e.key)!;
 }
 
-/** Models for several inputs, with `api.id` made unique across them (deterministically, by file). */
 /**
+ * Models for several inputs, with `api.id` made unique across them (deterministically, by file).
  * `opts.locate: false` leaves line/col off the diagnostics, for a caller that drops most of them and
  * locates the rest itself (`locateDiagnostics`): `idemgen serve` keeps errors only, and locating each of
  * Stripe's 213 `body_to_query` notes in its one-line JSON cost ≈ 25 ms of a first start.

@@ -62,7 +62,6 @@ interface BindingsFile {
 const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
 const own = (o: object, k: string): boolean => Object.hasOwn(o, k);
 
-/** Values that are data, not schemas: a `$ref`-shaped string in them refers to nothing. */
 /** Node → the definition names it refers to itself (not through definitions). Schemas are never edited once built. */
 const directRefs = new WeakMap<object, string[]>();
 
