@@ -234,7 +234,7 @@ async function serve(ctx: CliContext, args: ServeArgs): Promise<number> {
   // Code mode, HTTP and OAuth modules load only for the modes that use them (stdio start-up time).
   const code = args.code ? await import('../../serve/code/register.js') : undefined;
   if (args.code)
-    await (await import('../../serve/code/sandbox.js')).quickjs().catch((err: unknown) => {
+    await (await import('../../serve/code/isolate.js')).warmSandbox().catch((err: unknown) => {
       throw new ServeSetupError(
         `--code needs the QuickJS sandbox: npm install quickjs-emscripten-core @jitl/quickjs-wasmfile-release-sync (${err instanceof Error ? err.message : String(err)})`,
       );
@@ -316,7 +316,7 @@ async function serve(ctx: CliContext, args: ServeArgs): Promise<number> {
     const newServer = () =>
       new McpServer({ name: 'idemgen-serve', version: VERSION }, keyRule ? { instructions: KEY_INSTRUCTIONS } : {});
     const registerTools = (server: McpServer, source: RuntimeSource, listed?: (b: ToolBinding) => boolean) => {
-      if (code) code.registerCodeMode(server, source, { serverArguments: fixed });
+      if (code) code.registerCodeMode(server, source, { serverArguments: fixed, ...(listed ? { listed } : {}) });
       else
         registerListedToolRuntime(
           server,

@@ -14,7 +14,7 @@ import {
 import { validateKey } from '../../runtime/core/keys.js';
 import { onDemand, type RuntimeSource } from '../../runtime/mcp/register.js';
 import { defaultScope, ScopeUnknownError } from '../../runtime/mcp/with-idempotency.js';
-import type { ToolCallError } from '../../runtime/tools/types.js';
+import type { ToolBinding, ToolCallError } from '../../runtime/tools/types.js';
 import { runCode, type CodeRunOptions } from './run.js';
 import { indexBindings, searchOperations } from './search.js';
 
@@ -77,11 +77,17 @@ function refused(error: ToolCallError): CallToolResult {
 export function registerCodeMode(
   server: McpServer,
   source: RuntimeSource,
-  options: Omit<CodeRunOptions, 'runtime'>,
+  options: Omit<CodeRunOptions, 'runtime'> & {
+    /** The operations this caller may call (a read-only token: the reads); search shows only these. */
+    listed?: (binding: ToolBinding) => boolean;
+  },
 ): void {
-  const { limits } = options;
+  const { limits, listed: visible, ...runOptions } = options;
   const codeBytes = limits?.codeBytes ?? 64 * 1024;
-  const state = onDemand(source, (runtime) => ({ runtime, index: indexBindings(runtime.list()) }));
+  const state = onDemand(source, (runtime) => ({
+    runtime,
+    index: indexBindings(visible === undefined ? runtime.list() : runtime.list().filter(visible)),
+  }));
   const hidden = new Set(Object.keys(options.serverArguments ?? {}));
   const listed = codeTools({ codeBytes });
   const low = server.server;
@@ -140,7 +146,7 @@ export function registerCodeMode(
         });
       throw err;
     }
-    const run = await runCode({ ...options, runtime }, args.code, args.idempotency_key as string, {
+    const run = await runCode({ ...runOptions, ...(limits ? { limits } : {}), runtime }, args.code, args.idempotency_key as string, {
       format: 'mcp',
       scope,
       signal: extra.signal,

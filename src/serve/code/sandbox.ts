@@ -1,10 +1,13 @@
 /**
  * The code-mode sandbox: a script runs inside QuickJS compiled to WebAssembly (quickjs-emscripten), a
- * fresh runtime per run. Nothing of Node is reachable from inside — no `process`, `require`, module
- * loader, `fetch` or file system exist there — and the one door out is the host function behind
- * `api.<tool>(args)`, which takes a tool name and JSON text and answers with JSON text. Limits: code size,
- * CPU time spent inside the interpreter (interrupt handler), wall time, memory, stack, host calls and
- * output. Every failure comes back as a `SandboxFailure` with a stable code, never as an exception.
+ * fresh runtime per run, inside a worker thread of its own (worker.ts; the host side is pool.ts and
+ * run.ts, which stop the thread from outside when a budget runs out). Nothing of Node is reachable from
+ * inside — no `process`, `require`, module loader, `fetch` or file system exist there — and the one door
+ * out is the host function behind `api.<tool>(args)`, which takes a tool name and JSON text and answers
+ * with JSON text. Limits: code size, CPU time spent inside the interpreter (interrupt handler), wall time,
+ * memory, stack, host calls, calls in flight, argument and output bytes. Every string the script hands
+ * out is measured inside the engine before it is copied. Every failure comes back as a `SandboxResult`
+ * with a stable code, never as an exception.
  */
 import type {
   QuickJSDeferredPromise,
@@ -26,6 +29,10 @@ export interface SandboxLimits {
   outputBytes: number;
   /** `api` calls per run. */
   calls: number;
+  /** `api` calls of one run started and not yet answered. */
+  callsInFlight: number;
+  /** UTF-8 bytes of one call's arguments as JSON. */
+  argumentBytes: number;
 }
 
 export const DEFAULT_LIMITS: SandboxLimits = {
@@ -36,11 +43,17 @@ export const DEFAULT_LIMITS: SandboxLimits = {
   stackBytes: 128 * 1024,
   outputBytes: 256 * 1024,
   calls: 100,
+  callsInFlight: 16,
+  argumentBytes: 64 * 1024,
 };
 
 /** What the host answers to one `api` call: the value the script receives, or the error it sees thrown. */
 export type HostAnswer = { ok: true; value: unknown } | { ok: false; error: Record<string, unknown> };
-export type HostCall = (tool: string, args: unknown) => Promise<HostAnswer>;
+/** `argsText`: the script's arguments as JSON text, at most `argumentBytes` long. */
+export type HostCall = (tool: string, argsText: string) => Promise<HostAnswer>;
+
+/** The engine running (`run`) or waiting for host calls (`wait`): the watchdog outside counts `run` as CPU time. */
+export type SandboxPhase = 'run' | 'wait';
 
 type SandboxFailureCode =
   | 'code_too_large'
@@ -69,15 +82,20 @@ let packages:
  * a run grew is freed with it. `serve --code` calls this at start, so a missing package is a start-up
  * message, not a failed call.
  */
-export async function quickjs(): Promise<QuickJSWASMModule> {
+export async function quickjs(wasmModule?: WebAssembly.Module): Promise<QuickJSWASMModule> {
   packages ??= (async () => {
-    const [{ newQuickJSWASMModuleFromVariant }, variant] = await Promise.all([
+    const [{ newQuickJSWASMModuleFromVariant, newVariant }, variant] = await Promise.all([
       import('quickjs-emscripten-core'),
       import('@jitl/quickjs-wasmfile-release-sync'),
     ]);
     // Typed as CommonJS (the default is the module object), loaded as ESM (the default is the variant).
     const loaded = variant.default as unknown as QuickJSSyncVariant & { default?: QuickJSSyncVariant };
-    return { load: newQuickJSWASMModuleFromVariant, variant: loaded.default ?? loaded };
+    const base = loaded.default ?? loaded;
+    // A module compiled once by the host (pool.ts) spares each worker the wasm compile.
+    return {
+      load: newQuickJSWASMModuleFromVariant,
+      variant: wasmModule === undefined ? base : newVariant(base, { wasmModule }),
+    };
   })();
   const { load, variant } = await packages;
   return load(variant);
@@ -88,8 +106,10 @@ export async function quickjs(): Promise<QuickJSWASMModule> {
  * the host functions, keeping its own references to JSON and Error so a script that replaces globals only
  * breaks itself. Returns the helpers the host uses to read the result and errors.
  */
-const BOOTSTRAP = `(function (host, log, namesText) {
+const BOOTSTRAP = `(function (host, log, namesText, lineMax) {
   var parse = JSON.parse, stringify = JSON.stringify, ErrorC = Error, TypeErrorC = TypeError;
+  var apply = Reflect.apply, slice = String.prototype.slice, join = Array.prototype.join, map = Array.prototype.map;
+  function cut(s, n) { return s.length > n ? apply(slice, s, [0, n]) : s; }
   var names = parse(namesText), has = Object.prototype.hasOwnProperty;
   var tools = Object.create(null);
   names.forEach(function (name) {
@@ -122,7 +142,7 @@ const BOOTSTRAP = `(function (host, log, namesText) {
     if (typeof v === 'string') return v;
     try { var s = stringify(v); return typeof s === 'string' ? s : String(v); } catch (e) { return '[unprintable]'; }
   }
-  var say = function () { log(Array.prototype.map.call(arguments, show).join(' ')); };
+  var say = function () { log(cut(apply(join, apply(map, arguments, [show]), [' ']), lineMax)); };
   Object.defineProperty(globalThis, 'console', { value: Object.freeze({ log: say, info: say, warn: say, error: say }), writable: false, configurable: false });
   function result(v) {
     if (v === undefined) return 'null';
@@ -136,8 +156,8 @@ const BOOTSTRAP = `(function (host, log, namesText) {
   }
   function describe(e) {
     try {
-      if (e instanceof ErrorC) return stringify({ name: String(e.name), message: String(e.message), code: typeof e.code === 'string' ? e.code : undefined, details: e.details });
-      return stringify({ name: 'thrown value', message: show(e) });
+      if (e instanceof ErrorC) return stringify({ name: cut(String(e.name), 200), message: cut(String(e.message), 2000), code: typeof e.code === 'string' ? cut(e.code, 200) : undefined });
+      return stringify({ name: 'thrown value', message: cut(show(e), 2000) });
     } catch (x) { return stringify({ name: 'thrown value', message: 'a value that cannot be shown' }); }
   }
   return [result, describe];
@@ -145,14 +165,22 @@ const BOOTSTRAP = `(function (host, log, namesText) {
 
 const utf8Bytes = (s: string): number => Buffer.byteLength(s, 'utf8');
 
+export interface SandboxOptions {
+  /** The caller stopped waiting (MCP cancel): the script is stopped at its next interrupt check or await. */
+  signal?: AbortSignal;
+  /** A loaded module (worker.ts loads it before its run arrives); else one is loaded now. */
+  module?: QuickJSWASMModule;
+  /** Told when the engine starts running or starts waiting for host calls. */
+  onPhase?: (phase: SandboxPhase) => void;
+}
+
 /** Runs `code` as the body of an async function; `api.<name>` calls `host`. Never throws for the script's faults. */
 export async function runInSandbox(
   code: string,
   names: readonly string[],
   host: HostCall,
   limits: SandboxLimits = DEFAULT_LIMITS,
-  /** The caller stopped waiting (MCP cancel): the script is stopped at its next interrupt check or await. */
-  signal?: AbortSignal,
+  options: SandboxOptions = {},
 ): Promise<SandboxResult> {
   const logs: string[] = [];
   if (utf8Bytes(code) > limits.codeBytes)
@@ -162,9 +190,9 @@ export async function runInSandbox(
       message: `The code is ${utf8Bytes(code)} bytes; at most ${limits.codeBytes} are accepted.`,
       logs,
     };
-  const module = await quickjs();
+  const module = options.module ?? (await quickjs());
   try {
-    return await runInModule(module, code, names, host, limits, signal, logs);
+    return await runInModule(module, code, names, host, limits, options, logs);
   } catch (err) {
     // The instance trapped (the host's stack ran out inside the engine's C code, or an engine assertion):
     // it is dropped with this run; the process and the next run are unaffected.
@@ -186,7 +214,7 @@ async function runInModule(
   names: readonly string[],
   host: HostCall,
   limits: SandboxLimits,
-  signal: AbortSignal | undefined,
+  { signal, onPhase }: SandboxOptions,
   logs: string[],
 ): Promise<SandboxResult> {
   const runtime = module.newRuntime();
@@ -230,19 +258,31 @@ async function runInModule(
   function fail(code: SandboxFailureCode, message: string): SandboxResult {
     return { ok: false, code, message, logs };
   }
+  /** A string's length in UTF-16 units, read inside the engine (nothing is copied out); -1 for a non-string. */
+  const lengthOf = (h: QuickJSHandle): number => {
+    if (ctx.typeof(h) !== 'string') return -1;
+    const length = ctx.getProp(h, 'length');
+    const n = ctx.getNumber(length);
+    length.dispose();
+    return n;
+  };
+  /** The string, or undefined when it is longer than `maxBytes` as UTF-8 (measured before the copy). */
+  const copyOut = (h: QuickJSHandle, maxBytes: number): string | undefined => {
+    const n = lengthOf(h);
+    if (n < 0 || n > maxBytes) return undefined;
+    const text = ctx.getString(h);
+    return utf8Bytes(text) > maxBytes ? undefined : text;
+  };
+  const refuse = (code: string, message: string): Promise<HostAnswer> =>
+    Promise.resolve({ ok: false, error: { code, message, executed: 'no' } });
 
   try {
     const hostFn = keep(
       ctx.newFunction('host', (nameH, argsH) => {
         const deferred = ctx.newPromise();
         pending.add(deferred);
-        const name = ctx.getString(nameH);
-        let args: unknown;
-        try {
-          args = JSON.parse(ctx.getString(argsH));
-        } catch {
-          args = undefined;
-        }
+        const name = copyOut(nameH, 1024) ?? '';
+        const args = copyOut(argsH, limits.argumentBytes);
         const settle = (answer: HostAnswer): void => {
           if (!alive) return;
           pending.delete(deferred);
@@ -254,20 +294,20 @@ async function runInModule(
         calls += 1;
         if (signal?.aborted) stopped ??= 'cancelled';
         const answer: Promise<HostAnswer> = stopped
-          ? Promise.resolve({
-              ok: false,
-              error: { code: 'cancelled', message: 'The run was stopped; this call was not made.', executed: 'no' },
-            })
+          ? refuse('cancelled', 'The run was stopped; this call was not made.')
           : calls > limits.calls
-            ? Promise.resolve({
-                ok: false,
-                error: {
-                  code: 'code_too_many_calls',
-                  message: `A run may make at most ${limits.calls} api calls; this one was not made.`,
-                  executed: 'no',
-                },
-              })
-            : host(name, args);
+            ? refuse('code_too_many_calls', `A run may make at most ${limits.calls} api calls; this one was not made.`)
+            : pending.size > limits.callsInFlight
+              ? refuse(
+                  'code_too_many_calls_in_flight',
+                  `A run may have at most ${limits.callsInFlight} api calls unanswered at once; this one was not made. Await some before starting more.`,
+                )
+              : args === undefined
+                ? refuse(
+                    'arguments_too_large',
+                    `api.${name}: the arguments are more than ${limits.argumentBytes} bytes as JSON; this call was not made. Send less per call.`,
+                  )
+                : host(name, args);
         const done = answer.then(settle, (err: unknown) =>
           settle({ ok: false, error: { code: 'internal_error', message: String(err) } }),
         );
@@ -278,9 +318,9 @@ async function runInModule(
     );
     const logFn = keep(
       ctx.newFunction('log', (lineH) => {
-        const line = ctx.getString(lineH);
         if (logCut) return;
-        if (logBytes + utf8Bytes(line) > limits.outputBytes / 4) {
+        const line = copyOut(lineH, limits.outputBytes / 4 - logBytes);
+        if (line === undefined) {
           logCut = true;
           logs.push('[console output cut: limit reached]');
           return;
@@ -290,10 +330,11 @@ async function runInModule(
       }),
     );
     const namesH = keep(ctx.newString(JSON.stringify(names)));
+    const lineMaxH = keep(ctx.newNumber(Math.floor(limits.outputBytes / 4)));
     const boot = segment(() => ctx.evalCode(BOOTSTRAP, 'idemgen-bootstrap.js'));
     const bootFn = keep(ctx.unwrapResult(boot));
     const helpers = keep(
-      ctx.unwrapResult(segment(() => ctx.callFunction(bootFn, ctx.undefined, hostFn, logFn, namesH))),
+      ctx.unwrapResult(segment(() => ctx.callFunction(bootFn, ctx.undefined, hostFn, logFn, namesH, lineMaxH))),
     );
     const resultFn = keep(ctx.getProp(helpers, 0));
     const describeFn = keep(ctx.getProp(helpers, 1));
@@ -305,10 +346,10 @@ async function runInModule(
         r.error.dispose();
         return 'the script failed with a value that cannot be shown';
       }
-      const text = ctx.getString(r.value);
+      const text = copyOut(r.value, 16 * 1024);
       r.value.dispose();
       try {
-        const e = JSON.parse(text) as { name: string; message: string; code?: string };
+        const e = JSON.parse(text ?? '') as { name: string; message: string; code?: string };
         return `${e.name}${e.code ? ` [${e.code}]` : ''}: ${e.message}`;
       } catch {
         return 'the script failed with a value that cannot be shown';
@@ -371,12 +412,13 @@ async function runInModule(
             )
           );
         }
-        const text = ctx.getString(r.value);
+        const room = limits.outputBytes - logBytes;
+        const text = copyOut(r.value, room);
         r.value.dispose();
-        if (utf8Bytes(text) + logBytes > limits.outputBytes)
+        if (text === undefined)
           return fail(
             'code_output_too_large',
-            `The result is ${utf8Bytes(text)} bytes; at most ${limits.outputBytes - logBytes} can be returned. Return less (select the fields you need).`,
+            `The result is more than ${room} bytes as JSON, which is all that can be returned. Return less (select the fields you need).`,
           );
         return { ok: true, value: JSON.parse(text) as unknown, logs };
       }
@@ -391,6 +433,7 @@ async function runInModule(
       if (stopped) return limitHit('') as SandboxResult;
       let timer: NodeJS.Timeout | undefined;
       let onAbort: (() => void) | undefined;
+      onPhase?.('wait');
       await Promise.race([
         ...inflight,
         new Promise<void>((resolve) => {
@@ -401,6 +444,7 @@ async function runInModule(
       ]);
       clearTimeout(timer);
       if (onAbort) signal?.removeEventListener('abort', onAbort);
+      onPhase?.('run');
     }
   } catch (err) {
     trapped = true;

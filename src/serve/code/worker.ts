@@ -1,0 +1,35 @@
+/**
+ * A sandbox worker thread: loads QuickJS (from the module the host compiled), says `ready`, runs exactly
+ * one script and reports its end. The host stops the thread when a budget runs out, whatever the script
+ * is doing (a long built-in call included), and never reuses it: each run gets a fresh thread and engine.
+ */
+import { parentPort, workerData } from 'node:worker_threads';
+import type { CallAnswer, RunRequest, WorkerMessage } from './protocol.js';
+import { quickjs, runInSandbox, type HostAnswer } from './sandbox.js';
+
+const port = parentPort;
+if (port !== null) {
+  const { wasm } = workerData as { wasm?: WebAssembly.Module };
+  const module = await quickjs(wasm);
+  port.once('message', (request: RunRequest) => {
+    const out = request.port;
+    const send = (m: WorkerMessage): void => out.postMessage(m);
+    const waiting = new Map<number, (answer: HostAnswer) => void>();
+    out.on('message', (m: CallAnswer) => {
+      waiting.get(m.id)?.(m.answer);
+      waiting.delete(m.id);
+    });
+    let next = 0;
+    const host = (tool: string, args: string): Promise<HostAnswer> =>
+      new Promise((resolve) => {
+        next += 1;
+        waiting.set(next, resolve);
+        send({ kind: 'call', id: next, tool, args });
+      });
+    void runInSandbox(request.code, request.names, host, request.limits, {
+      module,
+      onPhase: (phase) => send({ kind: 'phase', phase }),
+    }).then((result) => send({ kind: 'done', result }));
+  });
+  port.postMessage('ready');
+}
