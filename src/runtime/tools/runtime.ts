@@ -13,6 +13,7 @@ import { mechanismName } from '../core/mechanism.js';
 import type { DedupStore } from '../store/types.js';
 import { credentialsFor, type Credentials, type ToolAuthOption } from './auth.js';
 import { decodeArguments } from './decode.js';
+import { MAX_ARGUMENT_DEPTH, tooDeep } from './depth.js';
 import { isNative, operationOf } from './execute.js';
 import { invalidArguments, toToolError } from './outcome.js';
 import { routeArguments } from './route.js';
@@ -153,6 +154,9 @@ export function createToolRuntime<Name extends string = string>(options: ToolRun
         message: `There is no tool named ${JSON.stringify(name)}.`,
       });
     }
+    const deep = tooDeep(args);
+    if (deep !== undefined)
+      return invalid([{ pointer: deep, message: `nested deeper than ${MAX_ARGUMENT_DEPTH} levels` }], b.effect);
     const decoded = decodeArguments(b, args ?? {}, ctx.format);
     if (!isObj(decoded)) return invalid([{ pointer: '', message: 'arguments must be a JSON object' }], b.effect);
     const issues = await validateArguments(b, decoded);

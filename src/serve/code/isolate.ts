@@ -12,6 +12,13 @@ import { createRequire } from 'node:module';
 import { MessageChannel, receiveMessageOnPort, Worker, type ResourceLimits } from 'node:worker_threads';
 import type { CallAnswer, RunRequest, WorkerMessage } from './protocol.js';
 import type { HostAnswer, HostCall, SandboxLimits, SandboxResult } from './sandbox.js';
+import { threadCpuMs } from './thread-cpu.js';
+
+/** A started thread with QuickJS loaded; `stat`: its /proc stat file (its CPU clock), where there is one. */
+interface Sandbox {
+  worker: Worker;
+  stat: string | undefined;
+}
 
 /** V8 heap of one sandbox thread; QuickJS's own heap is capped separately (SandboxLimits.memoryBytes). */
 const WORKER_RESOURCES: ResourceLimits = { maxOldGenerationSizeMb: 64, maxYoungGenerationSizeMb: 8, stackSizeMb: 1 };
@@ -23,7 +30,7 @@ const GRACE_MS = 500;
 const TICK_MS = 50;
 
 let wasm: Promise<WebAssembly.Module> | undefined;
-const warm: Promise<Worker>[] = [];
+const warm: Promise<Sandbox>[] = [];
 
 function compiled(): Promise<WebAssembly.Module> {
   wasm ??= readFile(createRequire(import.meta.url).resolve('@jitl/quickjs-wasmfile-release-sync/wasm')).then(
@@ -43,16 +50,16 @@ function newWorker(module: WebAssembly.Module): Worker {
   });
 }
 
-async function spawn(): Promise<Worker> {
+async function spawn(): Promise<Sandbox> {
   const worker = newWorker(await compiled());
   worker.unref();
-  await new Promise<void>((resolve, reject) => {
-    worker.once('message', () => resolve());
+  const { stat } = await new Promise<{ stat?: string }>((resolve, reject) => {
+    worker.once('message', resolve);
     worker.once('error', reject);
     worker.once('exit', (code) => reject(new Error(`the sandbox thread exited (${code}) before it was ready`)));
   });
   worker.removeAllListeners();
-  return worker;
+  return { worker, stat };
 }
 
 function refill(): void {
@@ -70,7 +77,7 @@ export async function warmSandbox(): Promise<void> {
   await warm[0];
 }
 
-function take(): Promise<Worker> {
+function take(): Promise<Sandbox> {
   const next = warm.shift() ?? spawn();
   refill();
   return next;
@@ -91,8 +98,9 @@ export async function runInWorker(
   signal?: AbortSignal,
 ): Promise<SandboxResult> {
   let worker: Worker;
+  let stat: string | undefined;
   try {
-    worker = await take();
+    ({ worker, stat } = await take());
   } catch (err) {
     return failure('code_aborted', `The sandbox could not start (${err instanceof Error ? err.message : String(err)}).`);
   }
@@ -102,6 +110,13 @@ export async function runInWorker(
   let spent = 0;
   let runningSince = started;
   let ended = false;
+  const cpuAtStart = stat === undefined ? undefined : threadCpuMs(stat);
+  /** CPU time of the run so far: the thread's own clock, else the time its engine was running. */
+  const cpuSpent = (now: number): number => {
+    const cpu = stat === undefined || cpuAtStart === undefined ? undefined : threadCpuMs(stat);
+    if (cpu !== undefined && cpuAtStart !== undefined) return cpu - cpuAtStart;
+    return spent + (runningSince >= 0 ? now - runningSince : 0);
+  };
   return new Promise<SandboxResult>((resolve) => {
     const finish = (result: SandboxResult): void => {
       if (ended) return;
@@ -117,7 +132,7 @@ export async function runInWorker(
     const onAbort = () => finish(failure('cancelled', 'The caller stopped waiting, so the script was stopped.'));
     const watchdog = setInterval(() => {
       const now = Date.now();
-      if (runningSince >= 0 && spent + (now - runningSince) > limits.cpuMs + GRACE_MS)
+      if (cpuSpent(now) > limits.cpuMs + GRACE_MS)
         finish(
           failure(
             'code_timeout',

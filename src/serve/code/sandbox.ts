@@ -106,7 +106,7 @@ export async function quickjs(wasmModule?: WebAssembly.Module): Promise<QuickJSW
  * the host functions, keeping its own references to JSON and Error so a script that replaces globals only
  * breaks itself. Returns the helpers the host uses to read the result and errors.
  */
-const BOOTSTRAP = `(function (host, log, namesText, lineMax) {
+const BOOTSTRAP = `(function (host, log, namesText, lineMax, argMax) {
   var parse = JSON.parse, stringify = JSON.stringify, ErrorC = Error, TypeErrorC = TypeError;
   var apply = Reflect.apply, slice = String.prototype.slice, join = Array.prototype.join, map = Array.prototype.map;
   function cut(s, n) { return s.length > n ? apply(slice, s, [0, n]) : s; }
@@ -114,8 +114,23 @@ const BOOTSTRAP = `(function (host, log, namesText, lineMax) {
   var tools = Object.create(null);
   names.forEach(function (name) {
     tools[name] = function (args) {
-      var text;
-      try { text = stringify(args === undefined ? {} : args); } catch (e) { text = undefined; }
+      var text, left = argMax, big = false;
+      // Counted while the text is built, so an oversized argument is refused before it exists.
+      var measure = function (k, x) {
+        left -= k.length + 4;
+        if (typeof x === 'string') left -= x.length;
+        if (left < 0) { big = true; throw big; }
+        return x;
+      };
+      try { text = stringify(args === undefined ? {} : args, measure); } catch (e) { text = undefined; }
+      if (big) {
+        var m = 'api.' + name + ': the arguments are more than ' + argMax + ' bytes as JSON; this call was not made. Send less per call.';
+        var e = new ErrorC(m);
+        e.name = 'ToolError';
+        e.code = 'arguments_too_large';
+        e.details = { code: 'arguments_too_large', message: m, executed: 'no' };
+        return Promise.reject(e);
+      }
       if (typeof text !== 'string')
         return Promise.reject(new TypeErrorC('api.' + name + ': arguments must be a JSON object'));
       return host(name, text).then(function (answer) {
@@ -172,6 +187,11 @@ export interface SandboxOptions {
   module?: QuickJSWASMModule;
   /** Told when the engine starts running or starts waiting for host calls. */
   onPhase?: (phase: SandboxPhase) => void;
+  /**
+   * The thread's CPU time in ms (thread-cpu.ts). Without it, time spent running counts as CPU time; with
+   * it, a run whose running time passes the budget is stopped only once its CPU time has too.
+   */
+  cpuClock?: () => number;
 }
 
 /** Runs `code` as the body of an async function; `api.<name>` calls `host`. Never throws for the script's faults. */
@@ -214,7 +234,7 @@ async function runInModule(
   names: readonly string[],
   host: HostCall,
   limits: SandboxLimits,
-  { signal, onPhase }: SandboxOptions,
+  { signal, onPhase, cpuClock }: SandboxOptions,
   logs: string[],
 ): Promise<SandboxResult> {
   const runtime = module.newRuntime();
@@ -224,11 +244,20 @@ async function runInModule(
   let spent = 0;
   let segmentStart = -1;
   let stopped: 'cpu' | 'wall' | 'cancelled' | undefined;
+  const cpuAtStart = cpuClock?.() ?? 0;
+  let nextCpuCheck = 0;
+  /** Past the budget in running time: past it in CPU time too (read at most every 20 ms)? */
+  const overBudget = (now: number): boolean => {
+    if (cpuClock === undefined) return true;
+    if (now < nextCpuCheck) return false;
+    nextCpuCheck = now + 20;
+    return cpuClock() - cpuAtStart > limits.cpuMs;
+  };
   runtime.setInterruptHandler(() => {
     if (stopped) return true;
     const now = Date.now();
     if (signal?.aborted) stopped = 'cancelled';
-    else if (segmentStart >= 0 && spent + (now - segmentStart) > limits.cpuMs) stopped = 'cpu';
+    else if (segmentStart >= 0 && spent + (now - segmentStart) > limits.cpuMs && overBudget(now)) stopped = 'cpu';
     else if (now - started > limits.wallMs) stopped = 'wall';
     return stopped !== undefined;
   });
@@ -331,10 +360,11 @@ async function runInModule(
     );
     const namesH = keep(ctx.newString(JSON.stringify(names)));
     const lineMaxH = keep(ctx.newNumber(Math.floor(limits.outputBytes / 4)));
+    const argMaxH = keep(ctx.newNumber(limits.argumentBytes));
     const boot = segment(() => ctx.evalCode(BOOTSTRAP, 'idemgen-bootstrap.js'));
     const bootFn = keep(ctx.unwrapResult(boot));
     const helpers = keep(
-      ctx.unwrapResult(segment(() => ctx.callFunction(bootFn, ctx.undefined, hostFn, logFn, namesH, lineMaxH))),
+      ctx.unwrapResult(segment(() => ctx.callFunction(bootFn, ctx.undefined, hostFn, logFn, namesH, lineMaxH, argMaxH))),
     );
     const resultFn = keep(ctx.getProp(helpers, 0));
     const describeFn = keep(ctx.getProp(helpers, 1));

@@ -6,11 +6,13 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import type { CallAnswer, RunRequest, WorkerMessage } from './protocol.js';
 import { quickjs, runInSandbox, type HostAnswer } from './sandbox.js';
+import { ownThreadStat, threadCpuMs } from './thread-cpu.js';
 
 const port = parentPort;
 if (port !== null) {
   const { wasm } = workerData as { wasm?: WebAssembly.Module };
   const module = await quickjs(wasm);
+  const stat = ownThreadStat();
   port.once('message', (request: RunRequest) => {
     const out = request.port;
     const send = (m: WorkerMessage): void => out.postMessage(m);
@@ -29,7 +31,8 @@ if (port !== null) {
     void runInSandbox(request.code, request.names, host, request.limits, {
       module,
       onPhase: (phase) => send({ kind: 'phase', phase }),
+      ...(stat === undefined ? {} : { cpuClock: () => threadCpuMs(stat) ?? Number.POSITIVE_INFINITY }),
     }).then((result) => send({ kind: 'done', result }));
   });
-  port.postMessage('ready');
+  port.postMessage({ stat });
 }
