@@ -45,7 +45,7 @@ interface RunCall {
   executed?: 'unknown';
   /** A write whose outcome is unknown: the key it was sent with (the same run key resolves it). */
   key?: string;
-  /** A failed run's completed write: what the API answered, so a new run does not redo it. */
+  /** A completed write of a failed run, or one the script never awaited: what the API answered. */
   result?: unknown;
 }
 
@@ -176,6 +176,7 @@ async function runGated(opts: CodeRunOptions, code: string, runKey: string, ctx:
 
   const ran = await runInWorker(code, [...byName.keys()], host, limits, ctx.signal);
   // Calls the script started and did not await are still running: their outcome belongs in this answer.
+  const late = new Set(inflight.keys());
   if (inflight.size > 0) {
     let timer: NodeJS.Timeout | undefined;
     await Promise.race([
@@ -188,18 +189,19 @@ async function runGated(opts: CodeRunOptions, code: string, runKey: string, ctx:
     entry.executed = 'unknown';
     if (entry.write !== undefined) unknown = true;
   }
-  return answer(ran, calls, { conflict, unknown });
+  return answer(ran, calls, { conflict, unknown, late });
 }
 
 function answer(
   ran: Awaited<ReturnType<typeof runInWorker>>,
   calls: RunCall[],
-  state: { conflict: RunCall | undefined; unknown: boolean },
+  state: { conflict: RunCall | undefined; unknown: boolean; late: ReadonlySet<RunCall> },
 ): CodeRunResult {
-  const { conflict, unknown } = state;
+  const { conflict, unknown, late } = state;
   for (const c of calls) if (c.executed === undefined) delete c.key;
   if (ran.ok && conflict === undefined) {
-    for (const c of calls) delete c.result;
+    // The script saw what its awaited calls answered; a write it never awaited is reported with its result.
+    for (const c of calls) if (!late.has(c)) delete c.result;
     return { ok: true, result: ran.value, calls, logs: ran.logs };
   }
   let room = RESULT_BYTES;

@@ -5,6 +5,7 @@
  * to wall time spent running.
  */
 import { readFileSync, readlinkSync } from 'node:fs';
+import { setPriority } from 'node:os';
 
 const TICK_MS = 10;
 
@@ -26,5 +27,20 @@ export function threadCpuMs(statPath: string): number | undefined {
     return (Number(fields[11]) + Number(fields[12])) * TICK_MS;
   } catch {
     return undefined;
+  }
+}
+
+/**
+ * Lowers the calling thread's scheduling priority (Linux: setpriority on a thread id acts on that thread
+ * alone). A script that keeps its thread busy then yields the cores to the server's own thread, which
+ * keeps answering other requests. Best effort: elsewhere nothing changes.
+ */
+export function lowerOwnPriority(statPath: string | undefined, nice: number): void {
+  const tid = /task\/(\d+)\/stat$/.exec(statPath ?? '')?.[1];
+  if (tid === undefined) return;
+  try {
+    setPriority(Number(tid), nice);
+  } catch {
+    // Not permitted or not supported: the thread keeps the normal priority.
   }
 }

@@ -6,13 +6,17 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import type { CallAnswer, RunRequest, WorkerMessage } from './protocol.js';
 import { quickjs, runInSandbox, type HostAnswer } from './sandbox.js';
-import { ownThreadStat, threadCpuMs } from './thread-cpu.js';
+import { lowerOwnPriority, ownThreadStat, threadCpuMs } from './thread-cpu.js';
+
+/** The nice value of a sandbox thread: under contention the server's own thread runs first. */
+const SANDBOX_NICE = 10;
 
 const port = parentPort;
 if (port !== null) {
   const { wasm } = workerData as { wasm?: WebAssembly.Module };
-  const module = await quickjs(wasm);
   const stat = ownThreadStat();
+  lowerOwnPriority(stat, SANDBOX_NICE);
+  const module = await quickjs(wasm);
   port.once('message', (request: RunRequest) => {
     const out = request.port;
     const send = (m: WorkerMessage): void => out.postMessage(m);
