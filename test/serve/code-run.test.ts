@@ -107,6 +107,38 @@ describe('code-mode runs', () => {
     expect(after).toMatchObject({ ok: true, result: 1 });
   });
 
+  it('reports a write still in flight past the settle bound as executed unknown, with its key', async () => {
+    api.inject({ kind: 'delay', ms: 2_500 });
+    const before = api.effectsOn('/orders');
+    const run = await runCode(
+      { ...opts, settleMs: 300 },
+      `api.createOrder({ body: { item: 'slow' } }); return 'done';`,
+      'unknown-run-key-00001',
+      {},
+    );
+    expect(run).toMatchObject({ ok: true, result: 'done' });
+    expect(run.calls).toEqual([
+      {
+        tool: 'createOrder',
+        write: 1,
+        ok: false,
+        executed: 'unknown',
+        key: expect.stringMatching(/^cm-[0-9a-f]{64}$/),
+      },
+    ]);
+    await new Promise((r) => setTimeout(r, 3_000));
+    expect(api.effectsOn('/orders')).toBe(before + 1);
+    // The same run key resolves it: the write is replayed, not repeated.
+    const again = await runCode(
+      opts,
+      `return (await api.createOrder({ body: { item: 'slow' } })).id;`,
+      'unknown-run-key-00001',
+      {},
+    );
+    expect(again.ok && again.calls[0]?.was_replay).toBe(true);
+    expect(api.effectsOn('/orders')).toBe(before + 1);
+  });
+
   it('cuts console output at its share of the output limit', async () => {
     const run = await runCode(
       { ...opts, limits: { ...DEFAULT_LIMITS, outputBytes: 4_000 } },

@@ -46,7 +46,13 @@ describe('serve --code reports what reached the API', () => {
     expect(errorOf(outcome)).toMatchObject({ code: 'code_timeout', executed: 'yes' });
     expect(errorOf(outcome)?.message).not.toMatch(/No write was executed/);
     expect(calls(outcome)).toEqual([
-      { tool: 'createOrder', write: 1, ok: true, was_replay: false, result: expect.objectContaining({ path: '/orders' }) },
+      {
+        tool: 'createOrder',
+        write: 1,
+        ok: true,
+        was_replay: false,
+        result: expect.objectContaining({ path: '/orders' }),
+      },
     ]);
     await expectNormalRun(s);
   }, 60_000);
@@ -94,7 +100,13 @@ describe('serve --code never repeats a write under one run key', () => {
     expect(errorOf(outcome)?.message).toMatch(/no later write of this run was sent/);
     expect(calls(outcome)).toEqual([
       { tool: 'getStatus', ok: true },
-      { tool: 'createOrder', write: 1, ok: true, was_replay: true, result: expect.objectContaining({ id: expect.any(String) }) },
+      {
+        tool: 'createOrder',
+        write: 1,
+        ok: true,
+        was_replay: true,
+        result: expect.objectContaining({ id: expect.any(String) }),
+      },
       { tool: 'createOrder', write: 2, ok: false, error_code: 'idempotency_conflict' },
       { tool: 'createOrder', ok: false, error_code: 'idempotency_conflict' },
     ]);
@@ -118,11 +130,13 @@ describe('serve --code small bounds', () => {
     expect(s.api.effectsOn('/orders')).toBe(before);
   }, 60_000);
 
-  it("search shows a read-only caller only what it may call", async () => {
+  it('search shows a read-only caller only what it may call', async () => {
     const names = async (c: typeof s.alice) =>
-      ((await call(c, 'search', { query: 'create an order ship status', limit: 30 })).structuredContent as {
-        operations: { name: string }[];
-      }).operations.map((o) => o.name);
+      (
+        (await call(c, 'search', { query: 'create an order ship status', limit: 30 })).structuredContent as {
+          operations: { name: string }[];
+        }
+      ).operations.map((o) => o.name);
     expect((await names(s.alice)).sort()).toEqual(['createOrder', 'createShipment', 'getStatus']);
     expect(await names(s.reader)).toEqual(['getStatus']);
   }, 60_000);

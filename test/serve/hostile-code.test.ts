@@ -57,7 +57,10 @@ describe('serve --code under attack', () => {
     // Arrays filled near the cap: the engine spends its time collecting garbage (40 s in one thread
     // before this design); it ends out of memory or is stopped on its CPU budget, whichever comes first.
     const many = 'const a = []; for (;;) a.push(new Array(1e5).fill(a.length));';
-    const { outcome } = await watch(s, () => execute(s.alice, many, newKey('memory-bomb')), { startMs: 300, rounds: 2 });
+    const { outcome } = await watch(s, () => execute(s.alice, many, newKey('memory-bomb')), {
+      startMs: 300,
+      rounds: 2,
+    });
     expect(['code_out_of_memory', 'code_timeout']).toContain(errorOf(outcome)?.code);
     expect(errorOf(outcome)?.executed).toBe('no');
     // The engine's heap is capped at 32 MiB and the thread's V8 heap at 72 MiB; the process stays far from its own limit.

@@ -66,7 +66,8 @@ export async function startHostileServer(respond?: Respond): Promise<HostileServ
   ]);
   const clients: Client[] = [];
   const connect = async (who: 'alice' | 'bob' | 'reader'): Promise<Client> => {
-    const [client, scope] = who === 'alice' ? [ALICE, 'mcp:write'] : who === 'bob' ? [BOB, 'mcp:write'] : [READER, 'mcp:read'];
+    const [client, scope] =
+      who === 'alice' ? [ALICE, 'mcp:write'] : who === 'bob' ? [BOB, 'mcp:write'] : [READER, 'mcp:read'];
     const c = await httpClient(serve.url, { authorization: `Bearer ${await as.token(client, audience, scope)}` });
     clients.push(c);
     return c;
@@ -98,12 +99,14 @@ export async function startHostileServer(respond?: Respond): Promise<HostileServ
 export const execute = (c: Client, code: string, key: string): Promise<Result> =>
   call(c, 'execute', { code, idempotency_key: key }, 120_000);
 export const body = (r: Result) => r.structuredContent as Record<string, unknown>;
-export const errorOf = (r: Result) =>
-  body(r).error as { code: string; executed: string; message: string } | undefined;
+export const errorOf = (r: Result) => body(r).error as { code: string; executed: string; message: string } | undefined;
 
 let keys = 0;
 /** A fresh run key. */
-export const newKey = (tag: string): string => `${tag}-${Date.now()}-${(keys += 1)}`.padEnd(16, '0');
+export function newKey(tag: string): string {
+  keys += 1;
+  return `${tag}-${Date.now()}-${keys}`.padEnd(16, '0');
+}
 
 /** The time one request took, in ms. */
 async function timed(f: () => Promise<unknown>): Promise<number> {

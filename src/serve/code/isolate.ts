@@ -11,7 +11,13 @@ import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { MessageChannel, receiveMessageOnPort, Worker, type ResourceLimits } from 'node:worker_threads';
 import type { CallAnswer, RunRequest, WorkerMessage } from './protocol.js';
-import type { HostAnswer, HostCall, SandboxLimits, SandboxResult } from './sandbox.js';
+import {
+  RUNNING_WALL_FACTOR,
+  type HostAnswer,
+  type HostCall,
+  type SandboxLimits,
+  type SandboxResult,
+} from './sandbox.js';
 import { threadCpuMs } from './thread-cpu.js';
 
 /** A started thread with QuickJS loaded; `stat`: its /proc stat file (its CPU clock), where there is one. */
@@ -33,8 +39,8 @@ let wasm: Promise<WebAssembly.Module> | undefined;
 const warm: Promise<Sandbox>[] = [];
 
 function compiled(): Promise<WebAssembly.Module> {
-  wasm ??= readFile(createRequire(import.meta.url).resolve('@jitl/quickjs-wasmfile-release-sync/wasm')).then(
-    (bytes) => WebAssembly.compile(bytes),
+  wasm ??= readFile(createRequire(import.meta.url).resolve('@jitl/quickjs-wasmfile-release-sync/wasm')).then((bytes) =>
+    WebAssembly.compile(bytes),
   );
   return wasm;
 }
@@ -102,7 +108,10 @@ export async function runInWorker(
   try {
     ({ worker, stat } = await take());
   } catch (err) {
-    return failure('code_aborted', `The sandbox could not start (${err instanceof Error ? err.message : String(err)}).`);
+    return failure(
+      'code_aborted',
+      `The sandbox could not start (${err instanceof Error ? err.message : String(err)}).`,
+    );
   }
   worker.ref();
   const { port1, port2 } = new MessageChannel();
@@ -111,11 +120,16 @@ export async function runInWorker(
   let runningSince = started;
   let ended = false;
   const cpuAtStart = stat === undefined ? undefined : threadCpuMs(stat);
-  /** CPU time of the run so far: the thread's own clock, else the time its engine was running. */
-  const cpuSpent = (now: number): number => {
+  /**
+   * Whether the run is past its CPU budget (plus the grace): by the thread's own clock, or, without one,
+   * by the time its engine was running; with one, also once it has been running RUNNING_WALL_FACTOR times
+   * the budget (a thread the machine starves of CPU does not hold its slot for minutes).
+   */
+  const pastBudget = (now: number): boolean => {
+    const running = spent + (runningSince >= 0 ? now - runningSince : 0);
     const cpu = stat === undefined || cpuAtStart === undefined ? undefined : threadCpuMs(stat);
-    if (cpu !== undefined && cpuAtStart !== undefined) return cpu - cpuAtStart;
-    return spent + (runningSince >= 0 ? now - runningSince : 0);
+    if (cpu === undefined || cpuAtStart === undefined) return running > limits.cpuMs + GRACE_MS;
+    return cpu - cpuAtStart > limits.cpuMs + GRACE_MS || running > limits.cpuMs * RUNNING_WALL_FACTOR + GRACE_MS;
   };
   return new Promise<SandboxResult>((resolve) => {
     const finish = (result: SandboxResult): void => {
@@ -132,7 +146,7 @@ export async function runInWorker(
     const onAbort = () => finish(failure('cancelled', 'The caller stopped waiting, so the script was stopped.'));
     const watchdog = setInterval(() => {
       const now = Date.now();
-      if (cpuSpent(now) > limits.cpuMs + GRACE_MS)
+      if (pastBudget(now))
         finish(
           failure(
             'code_timeout',

@@ -146,11 +146,16 @@ export function registerCodeMode(
         });
       throw err;
     }
-    const run = await runCode({ ...runOptions, ...(limits ? { limits } : {}), runtime }, args.code, args.idempotency_key as string, {
-      format: 'mcp',
-      scope,
-      signal: extra.signal,
-    });
+    const run = await runCode(
+      { ...runOptions, ...(limits ? { limits } : {}), runtime },
+      args.code,
+      args.idempotency_key as string,
+      {
+        format: 'mcp',
+        scope,
+        signal: extra.signal,
+      },
+    );
     if (!run.ok) {
       const body = { error: run.error, calls: run.calls, logs: run.logs };
       return {

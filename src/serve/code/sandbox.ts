@@ -180,6 +180,9 @@ const BOOTSTRAP = `(function (host, log, namesText, lineMax, argMax) {
 
 const utf8Bytes = (s: string): number => Buffer.byteLength(s, 'utf8');
 
+/** With a CPU clock, a run is also stopped once it has been running this many times its CPU budget. */
+export const RUNNING_WALL_FACTOR = 4;
+
 export interface SandboxOptions {
   /** The caller stopped waiting (MCP cancel): the script is stopped at its next interrupt check or await. */
   signal?: AbortSignal;
@@ -246,9 +249,12 @@ async function runInModule(
   let stopped: 'cpu' | 'wall' | 'cancelled' | undefined;
   const cpuAtStart = cpuClock?.() ?? 0;
   let nextCpuCheck = 0;
-  /** Past the budget in running time: past it in CPU time too (read at most every 20 ms)? */
-  const overBudget = (now: number): boolean => {
-    if (cpuClock === undefined) return true;
+  /**
+   * Past the budget in running time: past it in CPU time too (read at most every 20 ms), or running for
+   * RUNNING_WALL_FACTOR times the budget (a thread starved of CPU on a busy machine is stopped as well)?
+   */
+  const overBudget = (now: number, running: number): boolean => {
+    if (cpuClock === undefined || running > limits.cpuMs * RUNNING_WALL_FACTOR) return true;
     if (now < nextCpuCheck) return false;
     nextCpuCheck = now + 20;
     return cpuClock() - cpuAtStart > limits.cpuMs;
@@ -257,7 +263,12 @@ async function runInModule(
     if (stopped) return true;
     const now = Date.now();
     if (signal?.aborted) stopped = 'cancelled';
-    else if (segmentStart >= 0 && spent + (now - segmentStart) > limits.cpuMs && overBudget(now)) stopped = 'cpu';
+    else if (
+      segmentStart >= 0 &&
+      spent + (now - segmentStart) > limits.cpuMs &&
+      overBudget(now, spent + now - segmentStart)
+    )
+      stopped = 'cpu';
     else if (now - started > limits.wallMs) stopped = 'wall';
     return stopped !== undefined;
   });
@@ -364,7 +375,9 @@ async function runInModule(
     const boot = segment(() => ctx.evalCode(BOOTSTRAP, 'idemgen-bootstrap.js'));
     const bootFn = keep(ctx.unwrapResult(boot));
     const helpers = keep(
-      ctx.unwrapResult(segment(() => ctx.callFunction(bootFn, ctx.undefined, hostFn, logFn, namesH, lineMaxH, argMaxH))),
+      ctx.unwrapResult(
+        segment(() => ctx.callFunction(bootFn, ctx.undefined, hostFn, logFn, namesH, lineMaxH, argMaxH)),
+      ),
     );
     const resultFn = keep(ctx.getProp(helpers, 0));
     const describeFn = keep(ctx.getProp(helpers, 1));
