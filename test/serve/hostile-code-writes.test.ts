@@ -43,7 +43,7 @@ describe('serve --code reports what reached the API', () => {
     const code = "api.createOrder({ body: { item: 'unawaited-loop' } }); for (;;) {}";
     const { outcome } = await watch(s, () => execute(s.alice, code, newKey('unawaited-loop')));
     expect(ordersOf('unawaited-loop')).toBe(1);
-    expect(errorOf(outcome)).toMatchObject({ code: 'code_timeout', executed: 'yes' });
+    expect(errorOf(outcome), JSON.stringify(body(outcome))).toMatchObject({ code: 'code_timeout', executed: 'yes' });
     expect(errorOf(outcome)?.message).not.toMatch(/No write was executed/);
     expect(calls(outcome)).toEqual([
       {

@@ -1,11 +1,11 @@
 /**
  * The host side of the sandbox threads. Each run gets a worker thread of its own (worker.ts) with a heap
  * cap, taken from a small pool of threads that have QuickJS loaded already, and the host keeps the clock:
- * the thread reports when its engine runs and when it waits for calls, and the host terminates it once
- * the running time passes the CPU budget (plus a grace for the engine's own check to answer first) or
- * the run passes its wall budget — a single built-in call that never reaches an interrupt check (a
- * big-integer `toString`) is stopped all the same, and the server's own thread is never the one that
- * is busy. A stopped or finished thread is never reused.
+ * it reads the thread's own CPU time (thread-cpu.ts; elsewhere, the time the thread reported its engine
+ * running) and terminates the thread once that passes the CPU budget (plus a grace for the engine's own
+ * check to answer first) or the run passes its wall budget. A single built-in call that never reaches an
+ * interrupt check (a big-integer `toString`) is stopped all the same, and the server's own thread is
+ * never the one that is busy. A stopped or finished thread is never reused.
  */
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';

@@ -181,7 +181,7 @@ const BOOTSTRAP = `(function (host, log, namesText, lineMax, argMax) {
 const utf8Bytes = (s: string): number => Buffer.byteLength(s, 'utf8');
 
 /** With a CPU clock, a run is also stopped once it has been running this many times its CPU budget. */
-export const RUNNING_WALL_FACTOR = 4;
+export const RUNNING_WALL_FACTOR = 10;
 
 export interface SandboxOptions {
   /** The caller stopped waiting (MCP cancel): the script is stopped at its next interrupt check or await. */

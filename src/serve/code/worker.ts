@@ -9,7 +9,7 @@ import { quickjs, runInSandbox, type HostAnswer } from './sandbox.js';
 import { lowerOwnPriority, ownThreadStat, threadCpuMs } from './thread-cpu.js';
 
 /** The nice value of a sandbox thread: under contention the server's own thread runs first. */
-const SANDBOX_NICE = 10;
+const SANDBOX_NICE = 5;
 
 const port = parentPort;
 if (port !== null) {
