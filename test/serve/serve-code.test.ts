@@ -167,7 +167,7 @@ describe('serve --code', () => {
       expect(body(next).result, `after ${what}`).toBe(true);
     }
     expect(writes()).toBe(before);
-  }, 180_000);
+  }, 420_000);
 
   it('does not start with both --code and --dynamic', async () => {
     const run = await runCli(['serve', 'shop.json', '--code', '--dynamic'], dir);
