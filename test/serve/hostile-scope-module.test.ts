@@ -10,6 +10,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ERROR_META, withIdempotency } from '../../src/runtime/mcp/index.js';
 import { INTENT_META } from '../../src/runtime/mcp/server.js';
 import { createSqliteStore } from '../../src/runtime/store/sqlite.js';
 import type { DedupStore } from '../../src/runtime/store/types.js';
@@ -176,5 +177,51 @@ describe('generated MCP module without a caller credential', () => {
     // No credential of its own: the subject scope ('' without auth); the API sees no Authorization header.
     expect(errorOf(r)).toBeUndefined();
     expect(api.requests.at(-1)?.headers.authorization).toBeUndefined();
+  });
+});
+
+describe('withIdempotency: credentials + scopeSecret', () => {
+  type Extra = { authInfo?: { token: string; clientId: string; scopes: string[]; extra?: Record<string, unknown> }; upstream?: string };
+  const as = (upstream: string): Extra => ({
+    authInfo: { token: 't', clientId: 'app', scopes: [], extra: { sub: 'alice' } },
+    upstream,
+  });
+  function counted(scopeSecret?: string) {
+    const sent: string[] = [];
+    const tool = withIdempotency(
+      async (_args: Record<string, unknown>, extra: Extra) => {
+        sent.push(extra.upstream ?? '');
+        return { content: [{ type: 'text' as const, text: `sent as ${extra.upstream}` }] };
+      },
+      {
+        store,
+        operation: 'tool:send_as',
+        credentials: (extra: Extra) => ({ api: extra.upstream }),
+        ...(scopeSecret !== undefined ? { scopeSecret } : {}),
+      },
+    );
+    return { tool, sent };
+  }
+
+  it('one subject, two upstream accounts, one key → 2 handler runs, each answered with its own', async () => {
+    const { tool, sent } = counted(SECRET);
+    const args = { text: 'x', idempotency_key: 'middleware-shared-key-01' };
+    const one = await tool(args, as('acct-one'));
+    const two = await tool(args, as('acct-two'));
+    expect(sent).toEqual(['acct-one', 'acct-two']);
+    expect([one.content, two.content]).toEqual([
+      [{ type: 'text', text: 'sent as acct-one' }],
+      [{ type: 'text', text: 'sent as acct-two' }],
+    ]);
+    expect((await tool(args, as('acct-one'))).content).toEqual(one.content);
+    expect(sent).toHaveLength(2);
+  });
+
+  it('credentials without a scopeSecret → idempotency_scope_unknown, the handler never runs', async () => {
+    const { tool, sent } = counted();
+    const r = await tool({ text: 'x', idempotency_key: 'middleware-no-secret-01' }, as('acct-one'));
+    expect(r.isError).toBe(true);
+    expect((r._meta?.[ERROR_META] as { code?: string }).code).toBe('idempotency_scope_unknown');
+    expect(sent).toEqual([]);
   });
 });
