@@ -42,6 +42,8 @@ export interface ServeArgs extends CommonArgs {
   authAudience?: string;
   authWriteScope?: string;
   authSubjectClaim?: string;
+  /** JOSE `typ` values accepted besides RFC 9068's `at+jwt` default (`none`: no `typ`). */
+  authTokenType?: string[];
   upstreamHeader?: string[];
   /**
    * false (`--no-cache`): analyse the specs (and render the store DDL of non-default table names) even when
@@ -62,6 +64,7 @@ async function oauthOf(config: ResolvedConfig, args: ServeArgs): Promise<OAuthSe
     writeScope: args.authWriteScope ?? fromConfig.writeScope,
     subjectClaim: args.authSubjectClaim ?? fromConfig.subjectClaim,
     clockToleranceSeconds: fromConfig.clockToleranceSeconds,
+    tokenTypes: args.authTokenType ?? fromConfig.tokenTypes,
   };
   if (Object.values(input).every((v) => v === undefined)) return undefined;
   const { oauthSettings } = await import('../../serve/oauth.js');
