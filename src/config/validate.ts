@@ -171,7 +171,12 @@ function checkServe(value: unknown, pointer: string, out: Diagnostic[], file: st
             bad(out, file, `${p}/${k}`, `${p}/${k} must be a whole number of seconds from 0 to 300`);
         } else if (k === 'tokenTypes') {
           if (!Array.isArray(w) || w.length === 0 || !w.every((t) => typeof t === 'string' && t !== ''))
-            bad(out, file, `${p}/${k}`, `${p}/${k} must be a non-empty array of JOSE typ values (e.g. ["at+jwt", "JWT"])`);
+            bad(
+              out,
+              file,
+              `${p}/${k}`,
+              `${p}/${k} must be a non-empty array of JOSE typ values (e.g. ["at+jwt", "JWT"])`,
+            );
         } else string(w, `${p}/${k}`, out, file);
       }
     } else if (key === 'upstreamHeaders') {

@@ -247,7 +247,10 @@ function issuerKeys(s: OAuthSettings, fetchImpl: typeof fetch, cooldownMs: numbe
     }
     return keys;
   };
-  return { get, failed, succeeded: () => void (failure = undefined) };
+  const succeeded = (): void => {
+    failure = undefined;
+  };
+  return { get, failed, succeeded };
 }
 
 /**

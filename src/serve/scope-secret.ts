@@ -12,10 +12,10 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, isAbsolute, join } from 'node:path';
 import { checkScopeSecret } from '../runtime/core/principal.js';
 
-export const SCOPE_SECRET_ENV = 'IDEMGEN_SCOPE_SECRET';
+const SCOPE_SECRET_ENV = 'IDEMGEN_SCOPE_SECRET';
 
 /** A problem the operator fixes (no secret for a shared store, a short one): one line, exit 2. */
-export class ScopeSecretError extends Error {}
+class ScopeSecretError extends Error {}
 
 /** The SQLite file a `sqlite:` URL names, relative to `cwd`; undefined for other stores. */
 function sqliteFile(url: string, cwd: string): string | undefined {

@@ -159,7 +159,13 @@ describe('tool runtime: ctx.credentials', () => {
 
   it('a caller with no credential of its own keeps the subject scope (rows from before stay valid)', async () => {
     const bindings = await bindingsOf();
-    const tools = createToolRuntime({ bindings, baseUrl: api.url, store, scopeSecret: SECRET, auth: { bearerAuth: 'srv' } });
+    const tools = createToolRuntime({
+      bindings,
+      baseUrl: api.url,
+      store,
+      scopeSecret: SECRET,
+      auth: { bearerAuth: 'srv' },
+    });
     const before = api.effects;
     const ctx = { format: 'mcp' as const, scope: 'sub:carol' };
     await tools.call('createMessage', args('runtime-key-0000003'), ctx);
@@ -181,7 +187,10 @@ describe('generated MCP module without a caller credential', () => {
 });
 
 describe('withIdempotency: credentials + scopeSecret', () => {
-  type Extra = { authInfo?: { token: string; clientId: string; scopes: string[]; extra?: Record<string, unknown> }; upstream?: string };
+  type Extra = {
+    authInfo?: { token: string; clientId: string; scopes: string[]; extra?: Record<string, unknown> };
+    upstream?: string;
+  };
   const as = (upstream: string): Extra => ({
     authInfo: { token: 't', clientId: 'app', scopes: [], extra: { sub: 'alice' } },
     upstream,
@@ -221,7 +230,7 @@ describe('withIdempotency: credentials + scopeSecret', () => {
     const { tool, sent } = counted();
     const r = await tool({ text: 'x', idempotency_key: 'middleware-no-secret-01' }, as('acct-one'));
     expect(r.isError).toBe(true);
-    expect((r._meta?.[ERROR_META] as { code?: string }).code).toBe('idempotency_scope_unknown');
+    expect(r._meta?.[ERROR_META]).toMatchObject({ code: 'idempotency_scope_unknown' });
     expect(sent).toEqual([]);
   });
 });

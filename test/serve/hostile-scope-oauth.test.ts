@@ -158,12 +158,26 @@ describe('serve --auth-issuer: garbage bearer tokens', () => {
 
   it('--auth-token-type with a bad value, or serve.auth.tokenTypes not a list, refuses to start (exit 2)', async () => {
     const flag = await runCli(
-      ['serve', spec, '--http', '0', '--auth-issuer', as.issuer, '--auth-audience', 'http://x/mcp', '--auth-token-type', 'a b'],
+      [
+        'serve',
+        spec,
+        '--http',
+        '0',
+        '--auth-issuer',
+        as.issuer,
+        '--auth-audience',
+        'http://x/mcp',
+        '--auth-token-type',
+        'a b',
+      ],
       dir,
     );
     expect([flag.code, /accepted token types must be JOSE typ values/.test(flag.stderr)]).toEqual([2, true]);
     const config = join(dir, 'types.config.json');
-    writeFileSync(config, JSON.stringify({ serve: { auth: { issuer: as.issuer, audience: 'http://x/mcp', tokenTypes: 'JWT' } } }));
+    writeFileSync(
+      config,
+      JSON.stringify({ serve: { auth: { issuer: as.issuer, audience: 'http://x/mcp', tokenTypes: 'JWT' } } }),
+    );
     const bad = await runCli(['serve', spec, '--config', config, '--http', '0'], dir);
     expect([bad.code, /tokenTypes must be a non-empty array/.test(bad.stderr)]).toEqual([2, true]);
   });

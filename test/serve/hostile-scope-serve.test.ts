@@ -101,7 +101,8 @@ describe('serve: callers with different upstream credentials never share a dedup
     const bob = await caller(url, 'acct-bob-token');
     const before = api.effects;
     const intent = { _meta: { [INTENT_META]: { thread: 'shared-thread', turn: 1 } } };
-    const send = (c: Client) => c.callTool({ name: 'createMessage', arguments: message(), ...intent }) as Promise<Result>;
+    const send = (c: Client) =>
+      c.callTool({ name: 'createMessage', arguments: message(), ...intent }) as Promise<Result>;
     const a = resultOf(await send(alice));
     const b = resultOf(await send(bob));
     expect(api.effects - before).toBe(2);

@@ -43,8 +43,7 @@ async function threeScopes(store: TestStore['store']): Promise<void> {
   const again = await run('alice   ');
   expect([again.wasReplay, again.result]).toEqual([true, { sentFor: 'alice   ' }]);
   expect(effects).toHaveLength(3);
-  for (const scope of SCOPES)
-    expect((await store.get({ scope, key: 'pad-space-key-000001' }))?.scope).toBe(scope);
+  for (const scope of SCOPES) expect((await store.get({ scope, key: 'pad-space-key-000001' }))?.scope).toBe(scope);
 }
 
 describe.each<StoreKind>(['sqlite', 'postgres', 'mysql', 'redis'])('%s: scopes compare exactly', (kind) => {
@@ -176,7 +175,11 @@ describe('MariaDB: an old-shaped table (VARCHAR utf8mb4_bin, PAD SPACE) and the 
     await admin.query(`CREATE DATABASE \`${database}\``);
     try {
       // Default table names: what `idemgen migrate` creates without a config.
-      await admin.query(oldShapedDdl(database, name).replaceAll(`${name}_dedup`, 'idemgen_dedup').replaceAll(`${name}_saga`, 'idemgen_saga'));
+      await admin.query(
+        oldShapedDdl(database, name)
+          .replaceAll(`${name}_dedup`, 'idemgen_dedup')
+          .replaceAll(`${name}_saga`, 'idemgen_saga'),
+      );
       const run = await runCli(
         ['migrate', '--store', `${url()}?database=${database}`],
         mkdtempSync(join(tmpdir(), 'idemgen-migrate-pad-')),

@@ -15,7 +15,7 @@ import { scopeString, type KeyScope } from './keys.js';
 export type CallerCredentials = Readonly<Record<string, string | { username: string; password: string } | undefined>>;
 
 /** Shorter secrets are refused: the HMAC is only as strong as its key (RFC 2104 §3: at least the output length / 2). */
-export const MIN_SCOPE_SECRET_BYTES = 32;
+const MIN_SCOPE_SECRET_BYTES = 32;
 
 /** A scope secret, checked once where it is configured; throws a TypeError naming the problem. */
 export function checkScopeSecret(secret: string | Uint8Array, what = 'scopeSecret'): Uint8Array {
@@ -35,8 +35,10 @@ function present(credentials: CallerCredentials | undefined): Record<string, unk
 }
 
 /** `hmac-sha256:<64 hex>` of the canonical credentials: stable for one credential, unlinkable without the secret. */
-export function credentialTag(credentials: CallerCredentials, secret: Uint8Array): string {
-  const mac = createHmac('sha256', secret).update(canonicalJson(present(credentials) ?? {})).digest('hex');
+function credentialTag(credentials: CallerCredentials, secret: Uint8Array): string {
+  const mac = createHmac('sha256', secret)
+    .update(canonicalJson(present(credentials) ?? {}))
+    .digest('hex');
   return `hmac-sha256:${mac}`;
 }
 
