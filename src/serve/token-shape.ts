@@ -27,14 +27,14 @@ export function tokenShapeProblem(
   token: string,
   expect: { issuer: string; algorithms: readonly string[]; tokenTypes: readonly string[] },
 ): string | undefined {
-  if (token.length > MAX_TOKEN_CHARS || !COMPACT_JWS.test(token)) return 'the token is not a signed JWT';
+  if (token.length > MAX_TOKEN_CHARS || !COMPACT_JWS.test(token)) return 'the token is not a valid signed JWT';
   let header: ReturnType<typeof decodeProtectedHeader>;
   let payload: ReturnType<typeof decodeJwt>;
   try {
     header = decodeProtectedHeader(token);
     payload = decodeJwt(token);
   } catch {
-    return 'the token is not a signed JWT';
+    return 'the token is not a valid signed JWT';
   }
   if (typeof header.alg !== 'string' || !expect.algorithms.includes(header.alg))
     return 'the token uses a signing algorithm this server refuses';
