@@ -23,13 +23,14 @@ export type PaymentsMcpOptions = Omit<ToolRuntimeOptions, "bindings" | "baseUrl"
 /**
  * Registers the 5 tools of Example Payments API on `server`: one dedup row per call in `options.store`, scoped to the
  * authenticated subject; credentials (`auth`) and `serverArguments` come from the server, never the model.
+ * A caller's own API credentials (`credentials`) are part of its scope as a keyed hash (`scopeSecret`).
  */
 export function registerPaymentsTools(server: McpServer, options: PaymentsMcpOptions): void {
-  const { dynamic, serverArguments, scope, keySource, baseUrl, ...runtime } = options;
+  const { dynamic, serverArguments, scope, credentials, keySource, baseUrl, ...runtime } = options;
   const url = baseUrl ?? PAYMENTS_BASE_URL;
   if (url === undefined) throw new TypeError("registerPaymentsTools: the spec names no absolute server URL; pass baseUrl");
   const tools = createToolRuntime({ ...runtime, bindings: paymentsToolBindings, baseUrl: url });
-  registerToolRuntime(server, tools, { dynamic, serverArguments, scope, keySource });
+  registerToolRuntime(server, tools, { dynamic, serverArguments, scope, credentials, keySource });
 }
 
 /**

@@ -254,6 +254,12 @@ function buildParser(
             type: 'string',
             describe: 'OAuth: the claim naming the user, the dedup scope (default sub)',
           })
+          .option('auth-token-type', {
+            type: 'string',
+            array: true,
+            describe:
+              'OAuth: accept access tokens of this JOSE typ (repeatable; default at+jwt only, RFC 9068; none = no typ)',
+          })
           .option('upstream-header', {
             type: 'string',
             array: true,

@@ -45,6 +45,8 @@ export interface ServeConfig {
     writeScope?: string;
     subjectClaim?: string;
     clockToleranceSeconds?: number;
+    /** The access tokens' accepted JOSE `typ` values (default `["at+jwt"]`, RFC 9068; `none`: no `typ`). */
+    tokenTypes?: string[];
   };
   /** Security scheme name → the request header carrying each caller's own API credential. */
   upstreamHeaders?: Record<string, string>;

@@ -141,7 +141,14 @@ function checkTools(value: unknown, pointer: string, out: Diagnostic[], file: st
     stringArray(new Set(TOOL_FILE_FORMATS))(value.formats, `${pointer}/formats`, out, file);
 }
 
-const SERVE_AUTH_KEYS = new Set(['issuer', 'audience', 'writeScope', 'subjectClaim', 'clockToleranceSeconds']);
+const SERVE_AUTH_KEYS = new Set([
+  'issuer',
+  'audience',
+  'writeScope',
+  'subjectClaim',
+  'clockToleranceSeconds',
+  'tokenTypes',
+]);
 
 /** `serve`: shapes only; `idemgen serve` checks the URLs and words themselves when it starts. */
 function checkServe(value: unknown, pointer: string, out: Diagnostic[], file: string): void {
@@ -162,6 +169,14 @@ function checkServe(value: unknown, pointer: string, out: Diagnostic[], file: st
         else if (k === 'clockToleranceSeconds') {
           if (!Number.isInteger(w) || (w as number) < 0 || (w as number) > 300)
             bad(out, file, `${p}/${k}`, `${p}/${k} must be a whole number of seconds from 0 to 300`);
+        } else if (k === 'tokenTypes') {
+          if (!Array.isArray(w) || w.length === 0 || !w.every((t) => typeof t === 'string' && t !== ''))
+            bad(
+              out,
+              file,
+              `${p}/${k}`,
+              `${p}/${k} must be a non-empty array of JOSE typ values (e.g. ["at+jwt", "JWT"])`,
+            );
         } else string(w, `${p}/${k}`, out, file);
       }
     } else if (key === 'upstreamHeaders') {

@@ -6,8 +6,10 @@
  * - Upstream credentials per user: a scheme mapped to a request header (`--upstream-header SCHEME=HEADER`)
  *   takes the caller's own credential from that header; a mapped scheme never falls back to a server-wide
  *   secret, and the MCP access token itself is never sent upstream (the MCP spec forbids token passthrough).
+ *   The credentials travel as the call's `credentials`: the tool runtime sends them and keys their hash into
+ *   the dedup scope (runtime/core/principal.ts), in every mode — tools, `--dynamic` and `--code` all call through
+ *   this view.
  */
-import { AsyncLocalStorage } from 'node:async_hooks';
 import type { McpToolRuntime } from '../runtime/mcp/register.js';
 import type { ToolAuth } from '../runtime/tools/auth.js';
 import type { ToolBinding, ToolOutcome } from '../runtime/tools/types.js';
@@ -16,15 +18,6 @@ import type { HttpCaller } from './http.js';
 export interface UpstreamOptions {
   /** Security scheme name → the request header carrying the caller's credential for it (lower-cased). */
   headers: Readonly<Record<string, string>>;
-}
-
-/** The caller's upstream credentials while its tool call runs (read by the runtime's `auth` function). */
-const current = new AsyncLocalStorage<ToolAuth>();
-
-/** The tool runtime's `auth`: server-wide credentials, minus per-caller schemes, plus the caller's. */
-export function callerAuth(serverWide: ToolAuth, perCaller: readonly string[]): () => ToolAuth {
-  const shared = Object.fromEntries(Object.entries(serverWide).filter(([scheme]) => !perCaller.includes(scheme)));
-  return () => ({ ...shared, ...(current.getStore() ?? {}) });
 }
 
 /** `SCHEME=Header-Name` pairs; the Authorization header is the MCP token's and cannot be mapped. */
@@ -95,7 +88,7 @@ export function callerView(
             `Not executed: this server calls the API with each user's own credential, and the request has no ${header} header for ${scheme}.`,
           );
       }
-      return current.run(creds, () => runtime.call(name, args, ctx));
+      return runtime.call(name, args, Object.keys(creds).length > 0 ? { ...ctx, credentials: creds } : ctx);
     },
   };
   return view;

@@ -2,12 +2,16 @@
  * `idemgen serve --http` as an OAuth 2.1 resource server (the MCP authorization spec): it publishes
  * RFC 9728 protected-resource metadata naming its authorization server, answers a request without a
  * usable token with `401` and a `WWW-Authenticate: Bearer resource_metadata="…"` challenge, and accepts
- * only JWT access tokens issued for it: signed by a key of the issuer's JWKS (found through RFC 8414 or
- * OpenID discovery, cached, fetched again for an unknown `kid` at most once per cooldown), with the
- * configured `iss`, this server as `aud`, and `exp`/`nbf` within a small clock tolerance. The token's
- * subject becomes the dedup scope; the MCP access token itself never leaves this process.
+ * only JWT access tokens issued for it: of type `at+jwt` (RFC 9068; `tokenTypes` widens it), signed by a
+ * key of the issuer's JWKS (found through RFC 8414 or OpenID discovery, cached, fetched again for an unknown
+ * `kid` at most once per cooldown), with the configured `iss`, this server as `aud`, and `exp`/`nbf` within a
+ * small clock tolerance. A token that is not such a JWT is refused before any request to the issuer
+ * (token-shape.ts), and a failed discovery or key fetch is not retried before a back-off (1 s, doubling to
+ * 60 s), so a flood of bad tokens costs the authorization server a handful of requests. The token's subject
+ * becomes the dedup scope; the MCP access token itself never leaves this process.
  */
 import { createRemoteJWKSet, errors as joseErrors, jwtVerify, type JWTPayload } from 'jose';
+import { DEFAULT_TOKEN_TYPES, NO_TOKEN_TYPE, normalTokenType, tokenShapeProblem } from './token-shape.js';
 
 export interface OAuthSettings {
   /** The authorization server's issuer identifier (`https://auth.example.com`). */
@@ -20,6 +24,11 @@ export interface OAuthSettings {
   subjectClaim: string;
   /** Seconds of clock skew accepted on `exp` and `nbf` (default 30). */
   clockToleranceSeconds: number;
+  /**
+   * The JOSE `typ` values accepted (lower case, no `application/`): default `at+jwt` only (RFC 9068);
+   * `none` accepts a token without `typ`. For issuers whose access tokens say `JWT`.
+   */
+  tokenTypes: string[];
 }
 
 const DEFAULT_WRITE_SCOPE = 'mcp:write';
@@ -28,6 +37,9 @@ const DEFAULT_TOLERANCE = 30;
 /** A token naming an unknown `kid` makes the verifier fetch the JWKS again, at most this often. */
 const JWKS_COOLDOWN_MS = 30_000;
 const JWKS_MAX_AGE_MS = 10 * 60_000;
+/** After a failed discovery or key fetch, no request to the issuer for this long, doubling per failure up to the max. */
+const BACKOFF_FIRST_MS = 1_000;
+const BACKOFF_MAX_MS = 60_000;
 const ALGORITHMS = ['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'ES256', 'ES384', 'ES512', 'EdDSA'];
 
 /** What a user gives, from flags or `serve.auth` in the config: checked by `oauthSettings`. */
@@ -37,6 +49,7 @@ export interface OAuthInput {
   writeScope?: unknown;
   subjectClaim?: unknown;
   clockToleranceSeconds?: unknown;
+  tokenTypes?: unknown;
 }
 
 function httpUrl(value: unknown, what: string, problems: string[]): string | undefined {
@@ -58,11 +71,24 @@ function httpUrl(value: unknown, what: string, problems: string[]): string | und
   return value;
 }
 
+/** `--auth-token-type` / `serve.auth.tokenTypes`: JOSE `typ` words (or `none`), normalised; default `at+jwt`. */
+function tokenTypesOf(value: unknown, problems: string[]): string[] {
+  if (value === undefined) return [...DEFAULT_TOKEN_TYPES];
+  const list = Array.isArray(value) ? value : [value];
+  if (list.length === 0 || !list.every((t) => typeof t === 'string' && /^[A-Za-z0-9!#$&^_.+/-]+$/.test(t))) {
+    problems.push(
+      `the accepted token types must be JOSE typ values such as at+jwt or JWT, or ${NO_TOKEN_TYPE} for a token without typ`,
+    );
+    return [...DEFAULT_TOKEN_TYPES];
+  }
+  return [...new Set(list.map((t) => normalTokenType(t as string)))].sort();
+}
+
 /** Checks the settings; returns them or the problems, each a sentence naming the option. */
 export function oauthSettings(input: OAuthInput): { settings?: OAuthSettings; problems: string[] } {
   const problems: string[] = [];
   if (input.issuer === undefined && input.audience === undefined) {
-    for (const k of ['writeScope', 'subjectClaim', 'clockToleranceSeconds'] as const)
+    for (const k of ['writeScope', 'subjectClaim', 'clockToleranceSeconds', 'tokenTypes'] as const)
       if (input[k] !== undefined) problems.push(`${k} applies to OAuth only: set the issuer and audience too`);
     return { problems };
   }
@@ -83,9 +109,10 @@ export function oauthSettings(input: OAuthInput): { settings?: OAuthSettings; pr
   const tolerance = input.clockToleranceSeconds ?? DEFAULT_TOLERANCE;
   if (typeof tolerance !== 'number' || !Number.isInteger(tolerance) || tolerance < 0 || tolerance > 300)
     problems.push('the clock tolerance must be a whole number of seconds from 0 to 300');
+  const tokenTypes = tokenTypesOf(input.tokenTypes, problems);
   if (problems.length > 0 || issuer === undefined || audience === undefined) return { problems };
   return {
-    settings: { issuer, audience, writeScope, subjectClaim, clockToleranceSeconds: tolerance as number },
+    settings: { issuer, audience, writeScope, subjectClaim, clockToleranceSeconds: tolerance as number, tokenTypes },
     problems,
   };
 }
@@ -194,29 +221,57 @@ export interface TokenVerifier {
 }
 
 /**
- * Discovery runs at the first token and again after a failure; the key set is jose's remote JWKS cache.
- * `cooldownMs`: the least time between two JWKS fetches for unknown `kid`s (default 30 s).
+ * The issuer's key set, discovered once and shared; a failure (discovery or a key fetch) is remembered for a
+ * back-off that doubles per consecutive failure, and a success resets it. While backing off every caller gets
+ * the last failure at once, with no request to the issuer.
+ */
+function issuerKeys(s: OAuthSettings, fetchImpl: typeof fetch, cooldownMs: number, now: () => number) {
+  let keys: Promise<ReturnType<typeof createRemoteJWKSet>> | undefined;
+  let failure: { until: number; delay: number; reason: string } | undefined;
+  /** A discovery or key fetch failed: forget the key set and back off. */
+  const failed = (err: unknown): void => {
+    keys = undefined;
+    // Callers that shared the failed fetch all report it: one failure, one step of back-off.
+    if (failure !== undefined && now() < failure.until) return;
+    const delay = failure === undefined ? BACKOFF_FIRST_MS : Math.min(failure.delay * 2, BACKOFF_MAX_MS);
+    failure = { until: now() + delay, delay, reason: message(err) };
+  };
+  const get = (): Promise<ReturnType<typeof createRemoteJWKSet>> => {
+    if (failure !== undefined && now() < failure.until) return Promise.reject(new DiscoveryError(failure.reason));
+    if (keys === undefined) {
+      const pending = discoverJwksUri(s.issuer, fetchImpl).then((uri) =>
+        createRemoteJWKSet(new URL(uri), { cooldownDuration: cooldownMs, cacheMaxAge: JWKS_MAX_AGE_MS }),
+      );
+      keys = pending;
+      pending.catch(failed);
+    }
+    return keys;
+  };
+  const succeeded = (): void => {
+    failure = undefined;
+  };
+  return { get, failed, succeeded };
+}
+
+/**
+ * Discovery runs at the first well-formed token and again after a failure's back-off; the key set is jose's
+ * remote JWKS cache. `cooldownMs`: the least time between two JWKS fetches for unknown `kid`s (default 30 s).
  */
 export function createTokenVerifier(
   s: OAuthSettings,
   fetchImpl: typeof fetch = fetch,
   cooldownMs = JWKS_COOLDOWN_MS,
+  now: () => number = Date.now,
 ): TokenVerifier {
-  let keys: Promise<ReturnType<typeof createRemoteJWKSet>> | undefined;
-  const keySet = () => {
-    keys ??= discoverJwksUri(s.issuer, fetchImpl).then((uri) =>
-      createRemoteJWKSet(new URL(uri), { cooldownDuration: cooldownMs, cacheMaxAge: JWKS_MAX_AGE_MS }),
-    );
-    keys.catch(() => {
-      keys = undefined;
-    });
-    return keys;
-  };
+  const issuer = issuerKeys(s, fetchImpl, cooldownMs, now);
+  const shape = { issuer: s.issuer, algorithms: ALGORITHMS, tokenTypes: s.tokenTypes };
   return {
     async verify(token) {
+      const problem = tokenShapeProblem(token, shape);
+      if (problem !== undefined) return { ok: false, status: 401, description: problem };
       let jwks: ReturnType<typeof createRemoteJWKSet>;
       try {
-        jwks = await keySet();
+        jwks = await issuer.get();
       } catch (err) {
         return { ok: false, status: 503, description: `the authorization server cannot be reached: ${message(err)}` };
       }
@@ -230,10 +285,13 @@ export function createTokenVerifier(
           requiredClaims: ['exp'],
         }));
       } catch (err) {
-        if (err instanceof joseErrors.JWKSTimeout || !(err instanceof joseErrors.JOSEError))
+        if (err instanceof joseErrors.JWKSTimeout || !(err instanceof joseErrors.JOSEError)) {
+          issuer.failed(err);
           return { ok: false, status: 503, description: `the issuer's keys cannot be fetched: ${message(err)}` };
+        }
         return { ok: false, status: 401, description: rejection(err) };
       }
+      issuer.succeeded();
       const subject = payload[s.subjectClaim];
       if (typeof subject !== 'string' || subject === '')
         return { ok: false, status: 401, description: `the token names no subject in claim ${s.subjectClaim}` };

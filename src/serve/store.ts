@@ -18,7 +18,7 @@ import { checkStoreTables, migrateStore } from '../runtime/store/migrate.js';
 import { openStore } from '../runtime/store/open.js';
 import type { DedupStore } from '../runtime/store/types.js';
 
-const DEFAULT_SERVE_STORE = '.idemgen/serve.sqlite';
+export const DEFAULT_SERVE_STORE = '.idemgen/serve.sqlite';
 
 export interface ServeStore {
   store: DedupStore;

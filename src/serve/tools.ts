@@ -10,7 +10,6 @@ import type { DedupStore } from '../runtime/store/types.js';
 import { createToolRuntime } from '../runtime/tools/runtime.js';
 import type { ToolBinding } from '../runtime/tools/types.js';
 import { apiCredentials } from './api-auth.js';
-import { callerAuth } from './caller.js';
 
 /** Usage problems found while building (no base URL, clashing names): the command prints them, exit 2. */
 export class ServeSetupError extends Error {}
@@ -41,6 +40,8 @@ export interface ServeRuntimeSettings {
   fetch?: typeof fetch;
   /** Schemes whose credential comes from each HTTP caller (caller.ts), never from the environment. */
   perCallerSchemes?: readonly string[];
+  /** Keys per-caller credentials into the dedup scope (scope-secret.ts); needed with `perCallerSchemes`. */
+  scopeSecret?: Uint8Array;
 }
 
 export interface ServeApi {
@@ -83,7 +84,9 @@ export function serveRuntimeOf(
       baseUrl,
       store: opts.store,
       sagaTable: opts.sagaTable,
-      auth: callerAuth(creds.auth, perCaller),
+      // Per-caller schemes are not in `creds.auth`: each call brings its own (caller.ts).
+      auth: creds.auth,
+      ...(opts.scopeSecret !== undefined ? { scopeSecret: opts.scopeSecret } : {}),
       ...(opts.fetch ? { fetch: opts.fetch } : {}),
     });
     for (const b of bindings) {

@@ -64,7 +64,7 @@ const settings = (issuer: string) => {
 
 const token = async (issuer: string, priv: JWK) =>
   new SignJWT({ scope: 'mcp:write' })
-    .setProtectedHeader({ alg: 'ES256', kid: priv.kid as string })
+    .setProtectedHeader({ alg: 'ES256', typ: 'at+jwt', kid: priv.kid as string })
     .setIssuer(issuer)
     .setAudience(AUDIENCE)
     .setSubject('user-1')
@@ -113,7 +113,7 @@ describe('createTokenVerifier', () => {
     const key1 = await importJWK(k1.priv, 'ES256');
     const signed = async (claims: Record<string, unknown>) =>
       new SignJWT(claims)
-        .setProtectedHeader({ alg: 'ES256', kid: 'k1' })
+        .setProtectedHeader({ alg: 'ES256', typ: 'at+jwt', kid: 'k1' })
         .setIssuer(as.issuer)
         .setAudience(AUDIENCE)
         .setSubject('service-account')
@@ -141,7 +141,7 @@ describe('createTokenVerifier', () => {
     expect(as.paths).not.toContain('/t/jwks');
   });
 
-  it('answers 503 while the issuer is unreachable and discovers again on the next token', async () => {
+  it('answers 503 while the issuer is unreachable and discovers again once the back-off has passed', async () => {
     const k1 = await key('k1');
     const down = settings('http://127.0.0.1:1/gone');
     const verdict = await createTokenVerifier(down).verify(await token(down.issuer, k1.priv));
@@ -150,11 +150,18 @@ describe('createTokenVerifier', () => {
     const as = await fakeIssuer('/late');
     as.keys = [k1.pub];
     let up = false;
-    const verifier = createTokenVerifier(settings(as.issuer), (input, init) =>
-      up ? fetch(input, init) : Promise.reject(new Error('connection refused')),
+    let clock = 0;
+    const verifier = createTokenVerifier(
+      settings(as.issuer),
+      (input, init) => (up ? fetch(input, init) : Promise.reject(new Error('connection refused'))),
+      undefined,
+      () => clock,
     );
     expect(await verifier.verify(await token(as.issuer, k1.priv))).toMatchObject({ ok: false, status: 503 });
     up = true;
+    // Within the back-off the failure is answered from memory; after it, discovery runs again.
+    expect(await verifier.verify(await token(as.issuer, k1.priv))).toMatchObject({ ok: false, status: 503 });
+    clock += 1_000;
     expect((await verifier.verify(await token(as.issuer, k1.priv))).ok).toBe(true);
   });
 

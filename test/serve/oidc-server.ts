@@ -28,6 +28,8 @@ export interface OidcServer {
   issuer: string;
   /** The private signing key (with its `kid`), for tokens the provider will not mint (expired ones). */
   privateJwk: JWK;
+  /** Every request's path, in order (what a resource server's discovery and key fetches cost the issuer). */
+  requests: string[];
   /** A client-credentials access token for `resource` with the given scopes. */
   token(client: OidcClient, resource: string, scope: string): Promise<string>;
   close(): Promise<void>;
@@ -47,7 +49,11 @@ export async function startOidcServer(
     _req,
     res,
   ) => res.end();
-  const server: Server = createServer((req, res) => handler(req, res));
+  const requests: string[] = [];
+  const server: Server = createServer((req, res) => {
+    requests.push(req.url ?? '');
+    handler(req, res);
+  });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const provider = new Provider(issuer, {
@@ -107,6 +113,7 @@ export async function startOidcServer(
   return {
     issuer,
     privateJwk: key,
+    requests,
     async token(client, resource, scope) {
       const res = await fetch(`${issuer}/token`, {
         method: 'POST',

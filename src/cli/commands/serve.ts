@@ -18,7 +18,7 @@ import { terminalText } from '../../escape/index.js';
 import type { ServeAnalysisJob } from '../../serve/analysis-job.js';
 import { readServeCache, serveCacheFile, serveCacheKey } from '../../serve/cache.js';
 import { type ServeAnalysis, ServeSetupError, serveRuntimeOf } from '../../serve/tools.js';
-import { openServeStore } from '../../serve/store.js';
+import { DEFAULT_SERVE_STORE, openServeStore } from '../../serve/store.js';
 import { resolveRun, type CliContext, type CommonArgs } from '../context.js';
 import { VERSION } from '../version.js';
 
@@ -42,6 +42,8 @@ export interface ServeArgs extends CommonArgs {
   authAudience?: string;
   authWriteScope?: string;
   authSubjectClaim?: string;
+  /** JOSE `typ` values accepted besides RFC 9068's `at+jwt` default (`none`: no `typ`). */
+  authTokenType?: string[];
   upstreamHeader?: string[];
   /**
    * false (`--no-cache`): analyse the specs (and render the store DDL of non-default table names) even when
@@ -62,6 +64,7 @@ async function oauthOf(config: ResolvedConfig, args: ServeArgs): Promise<OAuthSe
     writeScope: args.authWriteScope ?? fromConfig.writeScope,
     subjectClaim: args.authSubjectClaim ?? fromConfig.subjectClaim,
     clockToleranceSeconds: fromConfig.clockToleranceSeconds,
+    tokenTypes: args.authTokenType ?? fromConfig.tokenTypes,
   };
   if (Object.values(input).every((v) => v === undefined)) return undefined;
   const { oauthSettings } = await import('../../serve/oauth.js');
@@ -80,6 +83,15 @@ async function upstreamOf(config: ResolvedConfig, args: ServeArgs): Promise<Upst
   const { parseUpstreamHeaders } = await import('../../serve/caller.js');
   try {
     return { headers: parseUpstreamHeaders(pairs) };
+  } catch (err) {
+    throw new ServeSetupError((err as Error).message);
+  }
+}
+
+async function scopeSecretOf(store: string | undefined, cwd: string): Promise<Uint8Array> {
+  const { serveScopeSecret } = await import('../../serve/scope-secret.js');
+  try {
+    return serveScopeSecret(store, DEFAULT_SERVE_STORE, cwd, process.env);
   } catch (err) {
     throw new ServeSetupError((err as Error).message);
   }
@@ -261,6 +273,9 @@ async function serve(ctx: CliContext, args: ServeArgs): Promise<number> {
     );
   }
 
+  // Each caller's API credential joins its dedup scope, keyed with this secret (serve/scope-secret.ts).
+  const scopeSecret =
+    upstream === undefined || args.http === undefined ? undefined : await scopeSecretOf(args.store, ctx.cwd);
   const fixed = serverArguments(args.arg ?? []);
   const keySource = args.keySource ?? config.tools.keySource;
   // One tool per operation, listed the same to every caller: the listing is worth keeping with the analysis.
@@ -300,6 +315,7 @@ async function serve(ctx: CliContext, args: ServeArgs): Promise<number> {
         baseUrl: args.baseUrl,
         env: process.env,
         perCallerSchemes: Object.keys(upstream?.headers ?? {}),
+        ...(scopeSecret !== undefined ? { scopeSecret } : {}),
       });
       for (const a of apis) {
         const missing =

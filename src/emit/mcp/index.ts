@@ -77,15 +77,16 @@ export function renderMcpFile(apiPlan: ApiPlan, keySource: ResolvedConfig['tools
     comment([
       `${what}: one dedup row per call in \`options.store\`, scoped to the`,
       'authenticated subject; credentials (`auth`) and `serverArguments` come from the server, never the model.',
+      "A caller's own API credentials (`credentials`) are part of its scope as a keyed hash (`scopeSecret`).",
     ]),
     `export function ${n.register}(server: McpServer, options: ${n.options}): void {`,
-    '  const { dynamic, serverArguments, scope, keySource, baseUrl, ...runtime } = options;',
+    '  const { dynamic, serverArguments, scope, credentials, keySource, baseUrl, ...runtime } = options;',
     `  const url = baseUrl ?? ${n.baseUrl};`,
     `  if (url === undefined) throw new TypeError(${lit(`${n.register}: the spec names no absolute server URL; pass baseUrl`)});`,
     `  const tools = createToolRuntime({ ...runtime, bindings: ${tools}, baseUrl: url });`,
     keySource === 'intent'
-      ? '  registerToolRuntime(server, tools, { dynamic, serverArguments, scope, keySource: keySource ?? "intent" });'
-      : '  registerToolRuntime(server, tools, { dynamic, serverArguments, scope, keySource });',
+      ? '  registerToolRuntime(server, tools, { dynamic, serverArguments, scope, credentials, keySource: keySource ?? "intent" });'
+      : '  registerToolRuntime(server, tools, { dynamic, serverArguments, scope, credentials, keySource });',
     '}',
     '',
     comment([

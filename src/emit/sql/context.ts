@@ -85,3 +85,25 @@ export function columnChangeContext(
 ): { table: string; column: ColumnContext } {
   return { table: q.quoteTable(table), column: columnContext(column, q) };
 }
+
+/**
+ * `exact_columns`: the table as an identifier and as literals (the catalog lookup), the column names as
+ * literals, and the conversion's text as one literal (MySQL runs it through PREPARE only when needed).
+ */
+export function exactColumnsContext(
+  table: TableName,
+  columns: readonly ColumnDef[],
+  q: Quoting,
+): { table: string; schemaName: string | null; tableName: string; names: string; alter: string } {
+  const modify = columns.map((c) => {
+    const col = columnContext(c, q);
+    return `MODIFY ${col.name} ${col.type}${col.notNull ? ' NOT NULL' : ''}${col.default !== null ? ` DEFAULT ${col.default}` : ''}`;
+  });
+  return {
+    table: q.quoteTable(table),
+    schemaName: table.schema === undefined ? null : q.quoteLiteral(table.schema),
+    tableName: q.quoteLiteral(table.name),
+    names: columns.map((c) => q.quoteLiteral(c.name)).join(', '),
+    alter: q.quoteLiteral(`ALTER TABLE ${q.quoteTable(table)} ${modify.join(', ')}`),
+  };
+}

@@ -1,4 +1,4 @@
-import { columnChangeContext, indexContext, tableContext, type Quoting } from './context.js';
+import { columnChangeContext, exactColumnsContext, indexContext, tableContext, type Quoting } from './context.js';
 import { assertNever, type Statement } from './statements.js';
 import { renderSqlTemplate } from './templates.js';
 import type { Dialect } from '../../config/types.js';
@@ -33,6 +33,8 @@ export function createConverter(
         return render('add-column', columnChangeContext(stmt.table, stmt.column, quoting));
       case 'drop_column':
         return render('drop-column', columnChangeContext(stmt.table, stmt.column, quoting));
+      case 'exact_columns':
+        return render('exact-columns', exactColumnsContext(stmt.table, stmt.columns, quoting));
       default:
         return assertNever(stmt, 'statement');
     }

@@ -1,7 +1,7 @@
 import type { SqlDialect } from './sql-dialect.js';
-import type { Migration, Statement, TableName } from './statements.js';
+import type { Migration, Statement, TableDef, TableName } from './statements.js';
 import { deriveName } from './identifiers.js';
-import { buildDedupTable, buildSagaTable, OWNED_KEY_COLUMN } from './tables.js';
+import { buildDedupTable, buildSagaTable, exactColumnsOf, OWNED_KEY_COLUMN } from './tables.js';
 
 const TIMES_NOTE =
   'Times are epoch milliseconds; rows expire at expires_at (prune) and stale pending rows are found by (status, lease_expires_at) (reconcile).';
@@ -21,6 +21,13 @@ function schemaStatements(dialect: SqlDialect, schema: string | undefined): Stat
   return schema !== undefined && dialect.schemaMode === 'create' ? [{ kind: 'create_schema', schema }] : [];
 }
 
+/** CREATE TABLE IF NOT EXISTS, then (where text used to pad) an existing table's identity columns made exact. */
+function createStoreTable(dialect: SqlDialect, def: TableDef): Statement[] {
+  const create: Statement = { kind: 'create_table', def };
+  if (!dialect.padsText) return [create];
+  return [create, { kind: 'exact_columns', table: def.table, columns: exactColumnsOf(def) }];
+}
+
 /** 0001: the dedup table (dedup-table, docs/concepts.md#mechanisms and #outcomes). The schema is never dropped: it may hold other things. */
 export function buildDedupMigration(dialect: SqlDialect, names: StoreTableNames): Migration {
   const table = storeTable(dialect, names.schema, names.dedupTable);
@@ -30,7 +37,7 @@ export function buildDedupMigration(dialect: SqlDialect, names: StoreTableNames)
     notes: [TIMES_NOTE],
     up: [
       ...schemaStatements(dialect, names.schema),
-      { kind: 'create_table', def: buildDedupTable(table, dialect.maxIdentifierLength) },
+      ...createStoreTable(dialect, buildDedupTable(table, dialect.maxIdentifierLength)),
     ],
     down: [{ kind: 'drop_table', table }],
   };
@@ -45,7 +52,7 @@ export function buildSagaMigration(dialect: SqlDialect, names: StoreTableNames):
     notes: [TIMES_NOTE],
     up: [
       ...schemaStatements(dialect, names.schema),
-      { kind: 'create_table', def: buildSagaTable(table, dialect.maxIdentifierLength) },
+      ...createStoreTable(dialect, buildSagaTable(table, dialect.maxIdentifierLength)),
     ],
     down: [{ kind: 'drop_table', table }],
   };

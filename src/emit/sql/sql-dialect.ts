@@ -16,6 +16,11 @@ export interface SqlDialect {
    * (which must exist); SQLite has no schemas (an attached database is a connection matter).
    */
   schemaMode: 'create' | 'qualify' | 'ignore';
+  /**
+   * Whether text columns of older store tables compared with trailing spaces padded away (MySQL/MariaDB):
+   * their migrations then convert the identity columns of an existing table (`exact_columns`).
+   */
+  padsText: boolean;
   quoteIdentifier(name: string): string;
   quoteTable(table: TableName): string;
   quoteLiteral(value: string): string;

@@ -50,7 +50,12 @@ export type Statement =
   | { kind: 'create_index'; table: TableName; index: IndexDef }
   | { kind: 'drop_index'; table: TableName; index: IndexDef }
   | { kind: 'add_column'; table: TableName; column: ColumnDef }
-  | { kind: 'drop_column'; table: TableName; column: ColumnDef };
+  | { kind: 'drop_column'; table: TableName; column: ColumnDef }
+  /**
+   * An existing table's identity columns converted to their `exact` type, once and only where they are not
+   * yet (re-runnable): tables made before the columns were `exact` (MySQL/MariaDB PAD SPACE).
+   */
+  | { kind: 'exact_columns'; table: TableName; columns: ColumnDef[] };
 
 /** A migration before rendering: a name (`0001_idemgen_dedup`), a purpose, and both directions. */
 export interface Migration {

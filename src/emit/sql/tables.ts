@@ -3,6 +3,7 @@ import type { ColumnDef, TableDef, TableName } from './statements.js';
 import {
   DEDUP_STATUSES,
   DEDUP_TABLE_COLUMNS,
+  EXACT_COLUMN_NAMES,
   SAGA_STATUSES,
   SAGA_TABLE_COLUMNS,
   STORE_PRIMARY_KEY,
@@ -56,4 +57,9 @@ export function buildDedupTable(table: TableName, maxLength: number): TableDef {
 /** The saga intent table (saga, docs/concepts.md#mechanisms: record intent → call → completed with external id). */
 export function buildSagaTable(table: TableName, maxLength: number): TableDef {
   return storeTableDef(table, maxLength, SAGA_TABLE_COLUMNS, SAGA_STATUSES);
+}
+
+/** The identity columns of a store table (`exact`), for converting an older table (`exact_columns`). */
+export function exactColumnsOf(def: TableDef): ColumnDef[] {
+  return def.columns.filter((c) => (EXACT_COLUMN_NAMES as readonly string[]).includes(c.name));
 }

@@ -19,6 +19,7 @@ export type SqlTemplateName =
   | 'drop-index'
   | 'add-column'
   | 'drop-column'
+  | 'exact-columns'
   | 'owned-example';
 
 // An isolated instance: no helpers or partials registered by anyone else can change our output.

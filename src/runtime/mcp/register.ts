@@ -16,6 +16,7 @@ import {
   type CallToolResult,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { KeyScope } from '../core/keys.js';
+import type { ToolAuth } from '../tools/auth.js';
 import type { ToolBinding, ToolCallContext, ToolOutcome } from '../tools/types.js';
 import { DESCRIBE_TOOL, INVOKE_TOOL, SEARCH_TOOL, describeTool, metaTools, searchTools } from './dynamic.js';
 import { hostIntent, INTENT_REQUIRED, type HostIntent, type McpKeySource } from './intent.js';
@@ -42,6 +43,12 @@ export interface RegisterToolRuntimeOptions {
   serverArguments?: Record<string, unknown>;
   /** Dedup namespace per request. Default: the authenticated subject (`authInfo.extra.sub`), none on stdio. */
   scope?: (extra: CallExtra) => string | KeyScope | undefined;
+  /**
+   * The caller's own API credentials per request, by security scheme (from a header of `extra.requestInfo`, a
+   * token exchange): sent on its calls over the runtime's `auth`, and part of the dedup scope as a keyed hash
+   * (`createToolRuntime({ scopeSecret })`), so callers on different upstream accounts never share a result.
+   */
+  credentials?: (extra: CallExtra) => ToolAuth | undefined;
   /**
    * Where a write's key comes from (intent.ts). `model` (default): the host's `_meta["io.idemgen/intent"]`
    * or `_meta["io.idemgen/key"]` when the request carries one (it wins over the model's key), else the
@@ -180,6 +187,8 @@ export function registerListedToolRuntime(
     // On a cancel (client timeout) the runtime stops waiting but lets the call finish and be recorded, so
     // the same-key retry replays it instead of finding an unknown outcome.
     const ctx: ToolCallContext = { format: 'mcp', scope, signal: extra.signal };
+    const credentials = options.credentials?.(extra);
+    if (credentials !== undefined) ctx.credentials = credentials;
     let sent: Record<string, unknown> = { ...args, ...injected };
     if (host.intent !== undefined) {
       // The host's intent wins over a key the model wrote (intent.ts: the host is the trusted side).

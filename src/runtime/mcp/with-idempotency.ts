@@ -22,6 +22,12 @@ import { HttpStatusError } from '../http/caller.js';
 import { createIdempotency, type Idempotency } from '../core/idempotency.js';
 import { parseApiError } from '../tools/api-error.js';
 import { intentKey, scopeString, validateKey, type KeyScope } from '../core/keys.js';
+import {
+  checkScopeSecret,
+  principalScope,
+  ScopeSecretMissingError,
+  type CallerCredentials,
+} from '../core/principal.js';
 import type { DedupStore } from '../store/types.js';
 import type { RecentSimilarOptions } from '../core/recent-similar.js';
 import { errorResult, recentSimilarResult, replayResult, unreplayable, type ToolResultLike } from './tool-result.js';
@@ -48,6 +54,14 @@ export interface WithIdempotencyOptions<E> {
    * answers `idempotency_scope_unknown` (keys of different users must never share a namespace).
    */
   scope?: (extra: E) => string | KeyScope | undefined;
+  /**
+   * The caller's own API credentials for this request, when they choose the upstream account the handler acts
+   * on: part of the dedup scope as HMAC-SHA256 under `scopeSecret` (never stored as such). With credentials and
+   * no secret every call answers `idempotency_scope_unknown`.
+   */
+  credentials?: (extra: E) => CallerCredentials | undefined;
+  /** At least 32 bytes, the same on every instance sharing the store. */
+  scopeSecret?: string | Uint8Array;
   /** How long a duplicate waits for an in-flight first call before answering "in progress". */
   waitMs?: number;
   leaseMs?: number;
@@ -166,6 +180,12 @@ function toToolError(err: unknown, keyArgument: string): ToolResultLike {
       `The API refused the request (HTTP ${err.status}${detail !== '' ? `, ${detail}` : ''}); nothing was executed. Correct the arguments and retry with the same ${keyArgument}.`,
     );
   }
+  if (err instanceof ScopeSecretMissingError) {
+    return errorResult(
+      'idempotency_scope_unknown',
+      `Server configuration error: ${err.message}; pass \`scopeSecret\` to withIdempotency. Nothing was executed.`,
+    );
+  }
   if (err instanceof ScopeUnknownError) {
     return errorResult(
       'idempotency_scope_unknown',
@@ -201,6 +221,7 @@ export function withIdempotency<A extends Record<string, unknown>, E, R extends 
   );
   // An option spelled `OP-N` (middleware set up before the rename) is read as the name once, here.
   const mechanism = mechanismName(options.mechanism ?? 'fail-closed');
+  const secret = options.scopeSecret === undefined ? undefined : checkScopeSecret(options.scopeSecret);
 
   return async (args, extra): Promise<WithMeta<R>> => {
     const host = hostIntent((extra as { _meta?: unknown } | undefined)?._meta, options.operation);
@@ -222,7 +243,7 @@ export function withIdempotency<A extends Record<string, unknown>, E, R extends 
     }
     const rest = withoutKey(args, keyArgument);
     try {
-      const scope = (options.scope ?? defaultScope)(extra);
+      const scope = principalScope((options.scope ?? defaultScope)(extra), options.credentials?.(extra), secret);
       validateKey(key, { maxLength: options.keyMaxLength });
       const argsHash = hashArgs(rest);
       const id = `${scopeString(scope)}\n${key as string}`;

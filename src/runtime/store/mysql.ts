@@ -4,7 +4,8 @@
  * CHECK constraints; nothing newer is used — no RETURNING, which MySQL lacks and MariaDB has on INSERT
  * only). The claim is a plain INSERT whose ER_DUP_ENTRY means "the key exists"; every fenced update is
  * `UPDATE … WHERE lease_token = ?`; an update that must hand its row back runs in a transaction (see
- * sql/returning.ts). `mysql2` is imported statically; the main entry does not import this file.
+ * sql/returning.ts). Scopes and keys are VARBINARY: they compare exactly, trailing spaces included.
+ * `mysql2` is imported statically; the main entry does not import this file.
  */
 import mysql from 'mysql2/promise';
 import type { SqlDriver, SqlQueries } from './sql/driver.js';
@@ -68,12 +69,27 @@ async function retryDeadlock<T>(fn: () => Promise<T>): Promise<T> {
   }
 }
 
+/**
+ * The identity columns (scope, idempotency_key) are VARBINARY, so they compare byte for byte (utf8mb4_bin is
+ * PAD SPACE: `'alice' = 'alice   '`); mysql2 hands them back as Buffers. No store column holds real binary
+ * data, so every Buffer is the UTF-8 text the store wrote.
+ */
+function textual(row: Record<string, unknown>): Record<string, unknown> {
+  let out: Record<string, unknown> | undefined;
+  for (const [name, value] of Object.entries(row)) {
+    if (!Buffer.isBuffer(value)) continue;
+    out ??= { ...row };
+    out[name] = value.toString('utf8');
+  }
+  return out ?? row;
+}
+
 function queries(q: MysqlQueryable, timeout: number | undefined): SqlQueries {
   const statement = (sql: string) => (timeout === undefined ? sql : { sql, timeout });
   return {
     async all(sql, params) {
       const [rows] = await q.query(statement(sql), [...params]);
-      return Array.isArray(rows) ? (rows as Record<string, unknown>[]) : [];
+      return Array.isArray(rows) ? (rows as Record<string, unknown>[]).map(textual) : [];
     },
     async run(sql, params) {
       const [result] = await q.query(statement(sql), [...params]);

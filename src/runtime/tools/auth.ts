@@ -38,15 +38,19 @@ function apply(out: Credentials, s: BindingSecurity, cred: ToolCredential): void
 
 /**
  * The credentials of the first alternative whose every scheme has one; with none, the request goes
- * without, and the API's 401 reaches the model as an `api_error` naming the status. Asked once per call:
+ * without, and the API's 401 reaches the model as an `api_error` naming the status. `caller`: the call's own
+ * credentials (`ToolCallContext.credentials`), over the server's. Asked once per call:
  * the engine sends them on the call (client/operation.ts `checkedRequest`).
  */
 export async function credentialsFor(
   binding: ToolBinding,
   option: ToolAuthOption | undefined,
+  caller?: ToolAuth,
 ): Promise<Credentials | undefined> {
-  if (option === undefined || binding.security === undefined) return undefined;
-  const auth = typeof option === 'function' ? await option() : option;
+  if ((option === undefined && caller === undefined) || binding.security === undefined) return undefined;
+  const shared = typeof option === 'function' ? await option() : (option ?? {});
+  // The caller's own credential wins over the server's for the same scheme (it chooses the account).
+  const auth = caller === undefined ? shared : { ...shared, ...caller };
   for (const alternative of binding.security) {
     const creds = alternative.map((s) => credentialFor(auth, s));
     if (creds.every((c): c is ToolCredential => c !== undefined)) {

@@ -9,6 +9,7 @@ import { createHttpCaller, type RetryPolicy } from '../http/caller.js';
 import { InvalidArgumentsError } from '../core/errors.js';
 import { createIdempotency, type IdempotencyOptions } from '../core/idempotency.js';
 import type { KeyScope } from '../core/keys.js';
+import { checkScopeSecret, principalScope, ScopeSecretMissingError } from '../core/principal.js';
 import { mechanismName } from '../core/mechanism.js';
 import type { DedupStore } from '../store/types.js';
 import { credentialsFor, type Credentials, type ToolAuthOption } from './auth.js';
@@ -38,6 +39,12 @@ export interface ToolRuntimeOptions {
   sagaTable?: string;
   /** The principal's namespace for stored keys when the call context names none. */
   scope?: string | KeyScope;
+  /**
+   * Keys the hash of a call's own credentials (`ToolCallContext.credentials`) into its dedup scope
+   * (HMAC-SHA256; at least 32 bytes, the same on every instance sharing a store). A call carrying credentials
+   * without it is refused, not run unscoped.
+   */
+  scopeSecret?: string | Uint8Array;
   /** Per HTTP attempt. */
   timeoutMs?: number;
   /** Transport retries, for native-key (the API dedupes the repeat) and method-idempotent PUT/DELETE only. */
@@ -114,6 +121,7 @@ export function createToolRuntime<Name extends string = string>(options: ToolRun
     b.mechanism.startsWith('OP-') ? { ...b, mechanism: mechanismName(b.mechanism) } : b,
   );
   const index = nameIndex(bindings);
+  const secret = options.scopeSecret === undefined ? undefined : checkScopeSecret(options.scopeSecret);
   const http = createHttpCaller({
     baseUrl: options.baseUrl,
     ...(options.fetch ? { fetch: options.fetch } : {}),
@@ -167,11 +175,27 @@ export function createToolRuntime<Name extends string = string>(options: ToolRun
     const description = operationOf(b);
     // The downstream dedupes a repeat of this key, so after an unknown outcome the same key resolves it.
     const retrySafe = isNative(b) || b.mechanism === 'content-address' || b.mechanism === 'method-idempotent';
+    let namespace: string | KeyScope | undefined;
+    try {
+      // The caller's own credentials choose the upstream account: a write's principal includes them (principal.ts).
+      const own = b.effect === 'write' ? ctx.credentials : undefined;
+      namespace = principalScope(ctx.scope ?? options.scope, own, secret);
+    } catch (err) {
+      if (err instanceof ScopeSecretMissingError)
+        return failed({
+          code: 'idempotency_scope_unknown',
+          executed: 'no',
+          retry_same_key: true,
+          message: `Server configuration error: ${err.message}. Nothing was executed.`,
+        });
+      throw err;
+    }
     let credentials: Credentials | undefined;
     let request: CheckedRequest;
     try {
-      // Credentials from the server's configuration: sent, never hashed into the dedup row (the routed arguments are).
-      credentials = await credentialsFor(b, options.auth);
+      // Credentials are sent, never stored: the routed arguments are hashed into the row, and the caller's own
+      // credentials enter only the scope, as a keyed hash.
+      credentials = await credentialsFor(b, options.auth, ctx.credentials);
     } catch (err) {
       return failed(toToolError(err, b.effect, retrySafe));
     }
@@ -189,7 +213,7 @@ export function createToolRuntime<Name extends string = string>(options: ToolRun
         context,
         ...keyed,
         keyStrategy: 'given',
-        namespace: ctx.scope ?? options.scope,
+        namespace,
         ...(credentials !== undefined ? { credentials } : {}),
       });
       const done = await raceSignal(pending, ctx.signal);

@@ -4,6 +4,7 @@
  * The `handlers` artifact writes bindings into `handlers/<api>.tools.gen.ts`; `idemgen serve` builds
  * the same bindings in memory from the plan. Both hand them to `createToolRuntime`.
  */
+import type { ToolAuth } from './auth.js';
 import type { KeyScope } from '../core/keys.js';
 import type { QueryStyle } from '../http/body.js';
 import type { LegacyMechanism } from '../core/mechanism.js';
@@ -109,6 +110,12 @@ export interface ToolCallContext {
    * arguments — never from the tool-call id (docs/concepts.md#store-rules: one per emission, not per intent).
    */
   intent?: Record<string, string | number>;
+  /**
+   * The caller's own API credentials for this call, by security scheme (a per-user token): sent on the call
+   * over the runtime's `auth`, and part of the dedup scope as a keyed hash (the runtime's `scopeSecret`), so
+   * two callers acting on different upstream accounts never share a row.
+   */
+  credentials?: ToolAuth;
   signal?: AbortSignal;
 }
 

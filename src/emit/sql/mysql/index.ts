@@ -13,10 +13,17 @@ function notes(statements: readonly Statement[]): string[] {
   const once = statements.some(
     (s) => s.kind === 'add_column' || s.kind === 'drop_column' || s.kind === 'create_index' || s.kind === 'drop_index',
   );
+  const exact = statements.some((s) => s.kind === 'exact_columns');
   return [
     once
       ? 'Runs once: MySQL 8 has no IF [NOT] EXISTS for ALTER TABLE columns and indexes.'
       : 'Re-runnable: CREATE/DROP TABLE IF [NOT] EXISTS, indexes declared inline.',
+    ...(exact
+      ? [
+          'A table made before scope and idempotency_key were VARBINARY (utf8mb4_bin is PAD SPACE: "a" = "a  ") is',
+          'converted by a prepared ALTER TABLE that runs only while a column is not VARBINARY yet.',
+        ]
+      : []),
     'golang-migrate: several statements per file need multiStatements=true in the DSN.',
   ];
 }
@@ -26,6 +33,7 @@ export const dialect: SqlDialect = {
   label: 'MySQL/MariaDB',
   maxIdentifierLength: MAX_IDENTIFIER_LENGTH,
   schemaMode: 'qualify',
+  padsText: true,
   quoteIdentifier,
   quoteTable,
   quoteLiteral,

@@ -4,6 +4,7 @@ import { assertNever, type ColumnType } from '../statements.js';
 export function columnType(type: ColumnType): string {
   switch (type.kind) {
     case 'key':
+    case 'exact':
     case 'hash':
     case 'text':
     case 'json':

@@ -14,6 +14,7 @@ export const dialect: SqlDialect = {
   label: 'PostgreSQL',
   maxIdentifierLength: MAX_IDENTIFIER_LENGTH,
   schemaMode: 'create',
+  padsText: false,
   quoteIdentifier,
   quoteTable,
   quoteLiteral,

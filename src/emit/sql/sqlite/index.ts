@@ -19,6 +19,7 @@ export const dialect: SqlDialect = {
   label: 'SQLite',
   maxIdentifierLength: MAX_IDENTIFIER_LENGTH,
   schemaMode: 'ignore',
+  padsText: false,
   quoteIdentifier,
   quoteTable,
   quoteLiteral,

@@ -6,8 +6,13 @@
 
 /** Logical column types; each dialect of the emitter maps them to its own (`column-type.ts`). */
 export type StoreColumnType =
-  /** Short text that is compared exactly and may be indexed (keys, scope, operation, status). */
+  /** Short text that is compared exactly and may be indexed (operation, status, lease token). */
   | { kind: 'key'; maxLength: number }
+  /**
+   * The row's identity (scope, idempotency key): compared byte for byte, never with trailing spaces padded
+   * away or case folded (MySQL/MariaDB: VARBINARY, as every `*_bin` collation there is PAD SPACE).
+   */
+  | { kind: 'exact'; maxLength: number }
   /** SHA-256 hex digest (64 characters). */
   | { kind: 'hash' }
   /** Free text of moderate size (an external id). */
@@ -31,8 +36,8 @@ export const DEDUP_STATUSES = ['pending', 'completed', 'failed'] as const;
 /** The saga intent table: intent → completed, or compensated after reconciliation. */
 export const SAGA_STATUSES = ['pending', 'completed', 'compensating', 'compensated', 'failed'] as const;
 
-const SCOPE: StoreColumnType = { kind: 'key', maxLength: 200 };
-const KEY: StoreColumnType = { kind: 'key', maxLength: 255 };
+const SCOPE: StoreColumnType = { kind: 'exact', maxLength: 200 };
+const KEY: StoreColumnType = { kind: 'exact', maxLength: 255 };
 const OPERATION: StoreColumnType = { kind: 'key', maxLength: 200 };
 const STATUS: StoreColumnType = { kind: 'key', maxLength: 16 };
 const LEASE_TOKEN: StoreColumnType = { kind: 'key', maxLength: 64 };
@@ -44,6 +49,9 @@ function col(name: string, type: StoreColumnType, notNull: boolean, dflt?: strin
 
 /** Both tables: primary key (scope, idempotency_key); a CHECK on status. */
 export const STORE_PRIMARY_KEY = ['scope', 'idempotency_key'] as const;
+
+/** Columns of kind `exact`: what an older table (made when they were `key`) converts (emit/sql `exact_columns`). */
+export const EXACT_COLUMN_NAMES = ['scope', 'idempotency_key'] as const;
 
 /** The dedup table (dedup-table, docs/concepts.md#mechanisms). */
 export const DEDUP_TABLE_COLUMNS: readonly StoreColumn[] = [
