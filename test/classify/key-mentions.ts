@@ -119,6 +119,7 @@ export function candidateAt(m: Mention, p: Place): Candidate | undefined {
     schema,
     declared: p.ref !== undefined ? { $ref: p.ref } : schema,
     depth: p.depth,
+    inItems: p.path.some((x) => x.endsWith('[]')),
   };
 }
 
