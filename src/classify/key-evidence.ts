@@ -150,11 +150,11 @@ const DECISIVE: readonly [RegExp, string][] = [
     'idempotent when the field is set',
   ],
   [
-    /\b(?:used|use it|uses it|is used|this is used) (?:to|for) (?:de-?dup(?:e|licate)?|deduplicat\w*)\b/i,
+    /\b(?:used|use it|uses it|is used|this is used) (?:to|for) (?:de-?dup(?:e|licate)?|de-?duplicat\w*)\b/i,
     'used to de-duplicate',
   ],
   [
-    /\b(?:de-?dup(?:e|es|ed|licates?|lication)?|deduplicat\w*)\b[^.]{0,60}\b(?:requests?|calls?|commands?|submissions?|messages?|transactions?|retries|payments?|orders?|operations?|insert\w*)\b/i,
+    /\b(?:de-?dup(?:e|es|ed|licates?|lication)?|de-?duplicat\w*)\b[^.]{0,60}\b(?:requests?|calls?|commands?|submissions?|messages?|transactions?|retries|payments?|orders?|operations?|insert\w*)\b/i,
     'de-duplicates requests',
   ],
   [/\bdetect\w*\b[^.]{0,30}\bduplicat\w* (?:requests?|calls?|submissions?)\b/i, 'detects duplicate requests'],
@@ -180,7 +180,7 @@ const DECISIVE: readonly [RegExp, string][] = [
     'safe to retry',
   ],
   [
-    /\b(?:id|identifier|key|token)\b[^.]{0,20}\bfor (?:best-effort )?(?:de-?dup\w*|deduplicat\w*)\b/i,
+    /\b(?:id|identifier|key|token)\b[^.]{0,20}\bfor (?:best-effort )?(?:de-?dup\w*|de-?duplicat\w*)\b/i,
     'an id for de-duplication',
   ],
   [
@@ -248,7 +248,7 @@ const SUGGESTIVE: readonly [RegExp, string, number, boolean][] = [
     1,
     false,
   ],
-  [/\b(?:useful|used|helps?) for (?:de-?dup\w*|deduplicat\w*)\b/i, 'useful for deduplication', POSSIBLE, false],
+  [/\b(?:useful|used|helps?) for (?:de-?dup\w*|de-?duplicat\w*)\b/i, 'useful for deduplication', POSSIBLE, false],
   [/\bidempoten(?:cy|ce|t)\b/i, 'mentions idempotency', POSSIBLE, false],
   [
     /\bunique (?:per|for (?:each|every)) (?:request|call|submission|attempt)\b|\bunique (?:\w+ ){0,2}(?:that|which) identifies (?:this|the|each) (?:\w+ )?request\b|\buniquely identif(?:y|ies) (?:this|the|each) (?:\w+ )?request\b/i,
@@ -282,11 +282,11 @@ const NEGATIONS: readonly [RegExp, string][] = [
     'names another request',
   ],
   [
-    /\b(?:webhook|notification|callback|event delivery|delivery|delivered event)s?\b[^.]{0,80}\b(?:can|may|should|could) be used\b[^.]{0,30}\b(?:idempoten\w*|de-?dup\w*|deduplicat\w*|detect\w* duplicate)/i,
+    /\b(?:webhook|notification|callback|event delivery|delivery|delivered event)s?\b[^.]{0,80}\b(?:can|may|should|could) be used\b[^.]{0,30}\b(?:idempoten\w*|de-?dup\w*|de-?duplicat\w*|detect\w* duplicate)/i,
     'a receiver-side id',
   ],
   [
-    /\b(?:your|the receiving|the receiver'?s?|the consumer'?s?|the subscriber'?s?) (?:endpoint|handler|receiver|consumer|listener|webhook handler)s?\b[^.]{0,60}\b(?:idempoten\w*|de-?dup\w*|deduplicat\w*|duplicates?)\b/i,
+    /\b(?:your|the receiving|the receiver'?s?|the consumer'?s?|the subscriber'?s?) (?:endpoint|handler|receiver|consumer|listener|webhook handler)s?\b[^.]{0,60}\b(?:idempoten\w*|de-?dup\w*|de-?duplicat\w*|duplicates?)\b/i,
     'a receiver-side id',
   ],
   [
@@ -306,12 +306,12 @@ const NEGATIONS: readonly [RegExp, string][] = [
 /**
  * Statements that weigh against what the description says, but not against a key's name: the field names
  * the resource acted on ("The id of the request to approve"; not AWS "The client token of the application to
- * update"), or is response data ("returned by"; AWS copies "if NextToken was returned" onto DynamoDB's
- * ClientRequestToken).
+ * update"), is response data ("returned by"; AWS copies "if NextToken was returned" onto DynamoDB's
+ * ClientRequestToken), a switch, a pagination marker, a resource's name or a credential.
  */
 const WEAK_NEGATIONS: readonly [RegExp, string][] = [
   [
-    /^(?![\s\S]*\b(?:idempoten|client token))[\s\S]*\b(?:id|identifier|key|token|reference)\b[^.]{0,30}\b(?:of|for) the \w+(?: \w+)? (?:to|being|you want to) (?:retrieve|fetch|get|cancel|delete|update|approve|reject|return|look up|modify|remove|refund|capture|void)\b/i,
+    /^(?![\s\S]*\bclient (?:idempotency )?token)[\s\S]*\b(?:id|identifier|key|token|reference)\b[^.]{0,30}\b(?:of|for) the \w+(?: \w+)? (?:to|being|you want to) (?:retrieve|fetch|get|cancel|delete|update|approve|reject|return|look up|modify|remove|refund|capture|void)\b/i,
     'names the resource acted on',
   ],
   [/\breturned (?:by|from|in)\b/i, 'response data'],
