@@ -224,7 +224,7 @@ const DECISIVE: readonly [RegExp, string][] = [
     'the earlier response is returned',
   ],
   [
-    /\b(?:existing|same) (?:request )?(?:id|key|token)\b[^.]{0,30}\breturns? the \w+ (?:created|made)\b|\binstead of creating (?:a |another )?new\b/i,
+    /\b(?:existing|same) (?:request )?(?:id|key|token)\b[^.]{0,30}\breturns? the \w+ (?:created|made)\b/i,
     'the earlier result is returned',
   ],
 ];
@@ -388,7 +388,8 @@ function firstMatch<T extends unknown[]>(
 ): { why: string; sentence: string; rest: T } | undefined {
   for (const [re, why, ...rest] of table) {
     const m = re.exec(text);
-    if (m) return { why, sentence: quote(sentenceOf(text, m.index)), rest };
+    // The sentence where the match ends: a match may open with the end of the sentence before it.
+    if (m) return { why, sentence: quote(sentenceOf(text, m.index + Math.max(m[0].length - 1, 0))), rest };
   }
   return undefined;
 }
