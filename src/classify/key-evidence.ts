@@ -375,10 +375,11 @@ function sentenceOf(text: string, index: number): string {
   return text.slice(start, end ? index + end.index + 1 : undefined);
 }
 
-/** Markup out, white space collapsed: the statements are about the words. */
+/** Markup and links out (a `…#idempotency` anchor says nothing), white space collapsed: the statements are about the words. */
 const plain = (text: string): string =>
   text
     .replace(/<[^>]+>/g, ' ')
+    .replace(/\bhttps?:\/\/[^\s)\]]+/g, ' ')
     .replace(/\s+/g, ' ')
     .trim();
 
