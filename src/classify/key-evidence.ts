@@ -320,7 +320,10 @@ const WEAK_NEGATIONS: readonly [RegExp, string][] = [
     'a switch',
   ],
   [/\b(?:pagination|next page|marker value|page token|continuation token)\b/i, 'a pagination marker'],
-  [/\b(?:name|identifier|id) must be unique (?:within|in|across) (?:a|an|the|each|your) (?!request)/i, 'a resource name'],
+  [
+    /\b(?:name|identifier|id) must be unique (?:within|in|across) (?:a|an|the|each|your) (?!request)/i,
+    'a resource name',
+  ],
   [/^\s*(?:required\.\s*)?(?:an?|the) valid\b/i, 'a credential or resource the call acts on'],
 ];
 
@@ -505,7 +508,9 @@ function schemaKind(schema: unknown): SchemaKind {
   if (types.length > 0 && types.every((x) => x === 'boolean')) return 'boolean';
   if (types.some((x) => x === 'object' || x === 'array')) return 'container';
   if (types.length === 0 && (schema.properties !== undefined || schema.items !== undefined)) return 'container';
-  if (types.some((x) => x === 'integer' || x === 'number')) return 'number';
+  // Google discovery writes 64-bit integers as strings with `format: int64`.
+  if (types.some((x) => x === 'integer' || x === 'number') || /^u?int-?\d*$/.test(String(schema.format ?? '')))
+    return 'number';
   if (Array.isArray(schema.enum)) return 'enum';
   if (/^date/.test(String(schema.format ?? ''))) return 'date';
   return 'string';
@@ -547,7 +552,8 @@ export function weighCandidate(c: Candidate, h: Heuristics, memo: ClassifyMemo):
       ? withStandard({ verdict: 'key', signals, decidedBy: by })
       : withStandard({ verdict: 'possible', signals: [...signals, cap] });
   // A key name on a number stays a key (an SMS API's int32 `deduplication-id`): the vendor named it so.
-  if (name.score >= KEY) return c.inItems ? decide('name') : withStandard({ verdict: 'key', signals, decidedBy: 'name' });
+  if (name.score >= KEY)
+    return c.inItems ? decide('name') : withStandard({ verdict: 'key', signals, decidedBy: 'name' });
   if (reading?.against) return { verdict: 'no', signals: [...signals, `veto (${reading.against})`] };
   if (kind === 'container') return { verdict: 'no', signals };
   // A tracing header is never a key unless its own description says the server dedupes on it.

@@ -19,7 +19,7 @@ const FIXTURES = path.resolve(import.meta.dirname, '..', 'fixtures', 'key-mentio
 export const MENTION =
   /idempoten|\bde-?dup|deduplicat|duplicat|\breplay\w*|\bretr(?:y|ies|ied|ying|yable)\b|\bre-?(?:submit|send|try)\w*|\b(?:more than once|twice|multiple times|only once|at most once|exactly once)\b|\bsame request\b|\brepeated (?:requests?|calls?)\b|\bunique\w*\b[^.]{0,60}\b(?:requests?|calls?|submissions?|attempts?|invocations?)\b|\b(?:requests?|calls?|submissions?)\b[^.]{0,30}\bunique/i;
 
-export interface Place {
+interface Place {
   spec: string;
   operation: string;
   in: 'header' | 'query' | 'path' | 'cookie' | 'body' | 'form';
@@ -36,7 +36,7 @@ export interface Place {
   ref?: string;
 }
 
-export interface Mention {
+interface Mention {
   id: string;
   name: string;
   text: string;
@@ -78,12 +78,12 @@ function refOf(schema: unknown): string | undefined {
   return undefined;
 }
 
-export function readMentions(): Mention[] {
+function readMentions(): Mention[] {
   return JSON.parse(readFileSync(path.join(FIXTURES, 'mentions.json'), 'utf8')) as Mention[];
 }
 
 /** labels.tsv: id, count, name, label (carrier | not), reason, excerpt (tab-separated, `#` comments). */
-export function readLabels(): Map<string, { carrier: boolean; reason: string }> {
+function readLabels(): Map<string, { carrier: boolean; reason: string }> {
   const out = new Map<string, { carrier: boolean; reason: string }>();
   for (const line of readFileSync(path.join(FIXTURES, 'labels.tsv'), 'utf8').split('\n')) {
     if (line === '' || line.startsWith('#') || line.startsWith('id\t')) continue;
@@ -104,7 +104,7 @@ export function readPopulation(): Labelled[] {
 }
 
 /** The candidate the classifier weighs at a place (path and cookie parameters are never carriers). */
-export function candidateAt(m: Mention, p: Place): Candidate | undefined {
+function candidateAt(m: Mention, p: Place): Candidate | undefined {
   if (p.in === 'path' || p.in === 'cookie') return undefined;
   const schema: Record<string, unknown> = {};
   if (p.type !== undefined) schema.type = p.type;
@@ -232,7 +232,7 @@ export async function scoreOperations(
     for (const [key, places] of ops) {
       const e = entries.get(key);
       const isCarrier = places.some((x) => x.m.carrier);
-      if (!e || e.effect !== 'write') {
+      if (e?.effect !== 'write') {
         reads++;
         if (isCarrier) readCarriers++;
         continue;
