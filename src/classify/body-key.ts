@@ -93,8 +93,9 @@ function evidenceOf(
   const schema = typedSchema(ctx, resolved);
   const description = descriptionOf(declared, resolved);
   const name = path[path.length - 1];
+  const inItems = path.some((p) => p.endsWith('[]'));
   return weighCandidate(
-    { in: form ? 'form' : 'body', name, description, schema, declared, depth: path.length - 1 },
+    { in: form ? 'form' : 'body', name, description, schema, declared, depth: path.length - 1, inItems },
     ctx.h,
     ctx.memo,
   );
@@ -147,7 +148,7 @@ function propertyEvidence(
     return evidenceOf(ctx, form, path, declared, resolved);
   const byDeclared = perRootAndHeuristics(ctx.memo.get(EVIDENCE), root, ctx.h, () => new WeakMap());
   const known = getOrAdd(byDeclared, declared, () => new Map<string, Evidence>());
-  const id = `${form ? 'f' : 'b'}${path.length}:${path[path.length - 1]}`;
+  const id = `${form ? 'f' : 'b'}${path.length}${path.some((p) => p.endsWith('[]')) ? '[]' : ''}:${path[path.length - 1]}`;
   let e = known.get(id);
   if (!e) {
     e = evidenceOf(ctx, form, path, declared, resolved);

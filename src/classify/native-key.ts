@@ -254,6 +254,10 @@ export function reportPossibleKeyCarriers(entry: PlanEntry, ctx: ClassifyContext
   const name = first.path.join('.');
   const carrier = first.path.length > 1 ? { in: first.in, name, path: first.path } : { in: first.in, name };
   const override = { overrides: { [op.key]: { mechanism: 'native-key', carrier } } };
+  // A key in an array's items is one per item: one key per call would make the items collide.
+  const hint = first.path.some((p) => p.endsWith('[]'))
+    ? `${first.in} ${name} is one key per item; idemgen sends one key per call, so keep this operation ${entry.mechanism} or dedupe the items yourself`
+    : `if the API dedupes on ${first.in} ${name}, add to idemgen.config.json: ${JSON.stringify(override)}`;
   const others =
     found.length > 1
       ? `; also ${found
@@ -266,7 +270,7 @@ export function reportPossibleKeyCarriers(entry: PlanEntry, ctx: ClassifyContext
     'possible_key_carrier',
     `${op.key}: ${first.in} ${name} may carry an idempotency key (${first.signals.join('; ')})${others}; classified ${entry.mechanism} until confirmed`,
     first.pointer,
-    { hint: `if the API dedupes on ${first.in} ${name}, add to idemgen.config.json: ${JSON.stringify(override)}` },
+    { hint },
   );
 }
 

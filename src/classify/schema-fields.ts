@@ -9,7 +9,10 @@ import { type ClassifyMemo, memoSlot } from './memo.js';
 import { appendPointer } from '../json-pointer/pointer.js';
 
 interface FoundField {
-  /** Property names from the body root (`['idempotency_key']`, `['data', 'attributes', 'idempotencyKey']`). */
+  /**
+   * Property names from the body root (`['idempotency_key']`, `['data', 'attributes', 'idempotencyKey']`); an
+   * array's items are `name[]` (`['events[]', 'transaction_id']`).
+   */
   path: string[];
   schema: Record<string, unknown>;
   /** The property schema as written (a `$ref`, an `allOf` wrapper): where a sibling description lives. */
@@ -214,11 +217,18 @@ function probe(w: Walk, node: Ptr, prefix: string[], required: boolean, depth: n
     }
     if (depth === 0) return undefined;
     let partial: KeySearch | undefined;
-    for (const [name, p] of props) {
+    for (const [name, p, target] of props) {
       if (NOT_ENVELOPE.test(name)) continue;
       const found = probe(w, p, [...prefix, name], required && shape.required.has(name), depth - 1);
       if (found && found.missing.length === 0) return found;
       partial ??= found;
+      // An array's items are searched too (`events[]`): the test sees them, a key there is one per item.
+      if (target.value.items !== undefined && typeof target.value.items === 'object') {
+        const items = { schema: target.value.items, pointer: `${target.pointer}/items` };
+        const inItems = probe(w, items, [...prefix, `${name}[]`], false, depth - 1);
+        if (inItems && inItems.missing.length === 0) return inItems;
+        partial ??= inItems;
+      }
     }
     return partial;
   } finally {
