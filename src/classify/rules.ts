@@ -12,6 +12,11 @@ export interface RuleMeta {
   description: string;
   /** Where the rule's reasoning is written down: a docs/concepts.md section, an RFC or spec section. */
   source: string;
+  /**
+   * A lower severity the rule reports in one named case (the case is decided where the finding is made);
+   * the reports show both, so the rule table and the findings never disagree.
+   */
+  lowered?: { severity: Severity; when: string };
 }
 
 export const RULES: readonly RuleMeta[] = [
@@ -22,6 +27,10 @@ export const RULES: readonly RuleMeta[] = [
     description:
       'The operation writes, the API accepts no idempotency key, the store is not ours and no inverse is known, so it is fail-closed: a duplicate is blocked, and an ambiguous outcome is never retried automatically and must be reconciled by hand.',
     source: 'docs/concepts.md#fail-closed',
+    lowered: {
+      severity: 'info',
+      when: 'the write is a PUT or DELETE, which a repeat leaves in the same state by method semantics',
+    },
   },
   {
     id: 'method_semantics_contradicted',
@@ -78,6 +87,7 @@ export const RULES: readonly RuleMeta[] = [
     description:
       'The POST is named like a read (its last path segment or operationId starts or ends with get, list, search, retrieve, query, lookup, fetch, find, describe, calculate, preview, validate, count, check or render, and no write verb). It stays a write — only config or x-idempotency: exempt may declare a POST a query — so check it and, if it only reads, add the override from the hint. A note when the API already takes a key (native-key).',
     source: 'docs/concepts.md#side-effects; RFC 9110 §9.3.3',
+    lowered: { severity: 'info', when: 'the API already takes an idempotency key (native-key)' },
   },
   {
     id: 'key_not_resume_safe',
@@ -130,6 +140,11 @@ export const RULES: readonly RuleMeta[] = [
 ];
 
 const RULE_BY_ID: ReadonlyMap<string, RuleMeta> = new Map(RULES.map((r) => [r.id, r]));
+
+/** The severity a rule reports in its lowered case (`RuleMeta.lowered`); the default where it has none. */
+export function loweredSeverity(id: string): Severity | undefined {
+  return RULE_BY_ID.get(id)?.lowered?.severity;
+}
 
 /** Build a finding with the configured severity; `undefined` when the user turned the rule off. */
 export function makeFinding(
