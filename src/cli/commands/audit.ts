@@ -176,18 +176,18 @@ async function generateDiagnostics(plan: Plan, config: ResolvedConfig): Promise<
   return emitEach(plan, { ...config, artifacts }, nowhere);
 }
 
-/** Each operation's line in its spec, for the HTML report's links. */
+/** Each operation's position in its spec (`line:col`), for the HTML report's links. */
 function operationLines(
   plan: Plan,
-  docs: readonly { file: string; locate(pointer: string): { line: number } | undefined }[],
-): Map<string, number> {
+  docs: readonly { file: string; locate(pointer: string): { line: number; col: number } | undefined }[],
+): Map<string, string> {
   const byFile = new Map(docs.map((d) => [d.file, d]));
-  const out = new Map<string, number>();
+  const out = new Map<string, string>();
   for (const api of plan.apis)
     for (const e of api.entries) {
       const src = e.operation.source;
-      const line = byFile.get(src.file)?.locate(src.pointer)?.line;
-      if (line !== undefined) out.set(opId(src.file, e.operation.key), line);
+      const at = byFile.get(src.file)?.locate(src.pointer);
+      if (at !== undefined) out.set(opId(src.file, e.operation.key), `${at.line}:${at.col}`);
     }
   return out;
 }

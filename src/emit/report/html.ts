@@ -20,8 +20,8 @@ export interface HtmlOptions {
   changes?: AuditChanges;
   /** Operation tags by `file \0 key` (OpenAPI `tags`), for the tag filter. */
   tags?: ReadonlyMap<string, readonly string[]>;
-  /** The spec line of an operation by `file \0 key`, for its link. */
-  lines?: ReadonlyMap<string, number>;
+  /** The spec position (`line:col`) of an operation by `file \0 key`, for its link. */
+  lines?: ReadonlyMap<string, string>;
   /** The link to a spec file from where the report is written (default: the path as given). */
   fileHref?: (file: string) => string;
 }
@@ -89,7 +89,7 @@ function pageData(model: AuditModel, opts: HtmlOptions): unknown {
     o.name,
     fileIndex.get(o.source.file),
     o.source.pointer,
-    opts.lines?.get(opId(o.source.file, o.key)) ?? 0,
+    opts.lines?.get(opId(o.source.file, o.key)) ?? '',
     o.effect === 'write' ? 1 : 0,
     CLASSES.indexOf(o.class),
     MECHANISMS.indexOf(o.mechanism),
@@ -301,7 +301,7 @@ function operationsSection(): string {
 <div class="ops" id="ops" role="list" aria-label="operations">
 <div class="op-head" aria-hidden="true"><span>operation</span><span>class</span><span>mechanism</span><span>key carrier</span><span>findings</span></div>
 </div>
-<p><button type="button" id="more" hidden>Show more</button></p>
+<p id="more-host"><button type="button" id="more" hidden>Show more</button></p>
 </section>`;
 }
 

@@ -5,6 +5,7 @@
 //           tags[], findings[]]
 // findings[i] = [rule, severity, file, pointer, line, message, hint, operation]
 (() => {
+  const started = performance.now();
   const data = JSON.parse(document.getElementById('audit-data').textContent);
   const S = data.strings;
   const CHUNK = 150;
@@ -335,5 +336,7 @@
   }
 
   apply();
+  // Milliseconds since navigation start when the page became usable, and how much of that was this script.
   document.documentElement.dataset.ready = String(Math.round(performance.now()));
+  document.documentElement.dataset.scriptMs = String(Math.round(performance.now() - started));
 })();
