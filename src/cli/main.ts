@@ -165,7 +165,17 @@ function buildParser(
     .command(
       'check [inputs..]',
       'Exit 1 when the output folder is stale',
-      (y) => withRunOptions(y).option('out', { type: 'string', describe: 'Output folder (default: generated/)' }),
+      (y) =>
+        withRunOptions(y)
+          .option('out', { type: 'string', describe: 'Output folder (default: generated/)' })
+          .option('baseline', {
+            type: 'string',
+            describe: 'A previous audit JSON or spec: also fail on retry-safety changes since then',
+          })
+          .option('fail-on-change', {
+            type: 'string',
+            describe: 'With --baseline: the changes that fail (default fail-closed,lost-key,lost-inverse; any; none)',
+          }),
       (a) => run(async (ctx) => (await import('./commands/check.js')).checkCommand(ctx, a), a),
     )
     .command(
