@@ -14,6 +14,7 @@ import { CHANGE_KINDS, CHANGE_TITLES, changesOf, transitionText, type AuditChang
 import { CARRIER_LEGEND, CLASS_LEGEND, KEY_STRATEGY_LEGEND, MECHANISM_LEGEND, type LegendEntry } from './legend.js';
 import { CLASSES, MECHANISMS, mechanismText, ttlText, type AuditModel, type AuditOperation } from './model.js';
 import { RULE_BY_ID } from './rule-index.js';
+import { severityText } from '../../classify/rules.js';
 
 export interface HtmlOptions {
   toolVersion?: string;
@@ -230,8 +231,7 @@ function findingsSection(model: AuditModel): string {
       const found = SEVERITIES.filter((sv) => c[sv] > 0)
         .map((sv) => `${SEVERITY_MARK[sv]} ${c[sv]} ${sv}`)
         .join(', ');
-      const lowered = meta?.lowered ? `; ${meta.lowered.severity} when ${meta.lowered.when}` : '';
-      const severity = meta ? `${meta.severity}${lowered}` : 'set by the emitter';
+      const severity = meta ? severityText(meta) : 'as found (reading or generating, not a classification rule)';
       return `<tr><th scope="row"><code>${htmlText(code)}</code></th><td>${found}</td><td>${htmlText(severity)}</td><td>${htmlText(meta?.description ?? '')}</td><td><button type="button" class="show-rule" data-rule="${htmlText(code)}">Show operations</button></td></tr>`;
     });
   const body =
