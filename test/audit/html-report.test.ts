@@ -243,10 +243,49 @@ describe('HTML audit report of Microsoft Graph in Chromium', () => {
 
     await page.click('#f-reset');
     await expect.poll(() => countText(page)).toBe(`${ops.length} of ${ops.length} operations`);
-    await page.click('#more');
+    // The button adds one chunk (clicked in place: scrolling it into view would load the next chunk too) …
+    await page.$eval('#more', (b) => (b as HTMLButtonElement).click());
     expect(await page.locator('#ops .op').count()).toBe(2 * CHUNK);
+    expect(await shownKeys(page)).toEqual(ops.slice(0, 2 * CHUNK).map((o) => o.key));
+    // … and scrolling to the end of the rows loads the next one.
+    await page.$eval('#more', (b) => b.scrollIntoView());
+    await expect.poll(() => page.locator('#ops .op').count()).toBeGreaterThan(2 * CHUNK);
     expect(blocked).toEqual([]);
     expect(errors).toEqual([]);
     await context.close();
   }, 120_000);
+});
+
+describe('HTML audit report with a baseline in Chromium', () => {
+  test('the changes tab lists each change kind with its operations, from the keyboard', async () => {
+    const before = join(ROOT, 'test/fixtures/baseline/before.yaml');
+    const after = join(ROOT, 'test/fixtures/baseline/after.yaml');
+    const html = join(out, 'changes.html');
+    const run = await runCli(['audit', after, '--baseline', before, '-o', html, '--fail-on', 'none'], out);
+    expect(run.code, run.stderr).toBe(0);
+    const { page, context, blocked, errors } = await open(html);
+    expect(await page.textContent('#tab-changes')).toBe('Changes (8)');
+    await page.focus('#tab-summary');
+    for (let i = 0; i < 3; i++) await page.keyboard.press('ArrowRight');
+    expect(await page.getAttribute('#tab-changes', 'aria-selected')).toBe('true');
+    const lost = page.locator('details.change[data-kind="lost-key"]');
+    await lost.locator('summary').focus();
+    await page.keyboard.press('Enter');
+    expect(await lost.locator('tbody tr').allTextContents()).toEqual([
+      'POST /chargesnative-key → fail-closed; key header Idempotency-Key → none',
+    ]);
+    const kinds = await page.$$eval('details.change', (els) => els.map((e) => (e as HTMLElement).dataset.kind));
+    expect(kinds).toEqual([
+      'fail-closed',
+      'lost-key',
+      'lost-inverse',
+      'new-write',
+      'mechanism',
+      'gained-key',
+      'removed',
+    ]);
+    expect(blocked).toEqual([]);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
 });
