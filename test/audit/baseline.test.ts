@@ -3,7 +3,7 @@
  * one operation per change kind, compared from the spec, from a previous `audit --format json` and from
  * the compact report/audit.json `generate` writes; the change rules that fail a run, and each report form.
  */
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';

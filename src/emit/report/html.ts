@@ -208,7 +208,8 @@ function mechanismTextOf(m: Mechanism): string {
 /** Class × mechanism counts: the chart's numbers as a table (what a screen reader or a copy-paste reads). */
 function classMechanismTable(model: AuditModel): string {
   const count = new Map<string, number>();
-  for (const o of model.operations) count.set(`${o.class}|${o.mechanism}`, (count.get(`${o.class}|${o.mechanism}`) ?? 0) + 1);
+  for (const o of model.operations)
+    count.set(`${o.class}|${o.mechanism}`, (count.get(`${o.class}|${o.mechanism}`) ?? 0) + 1);
   const mechs = MECHANISMS.filter((m) => model.totals.mechanism[m] > 0);
   const rows = CLASSES.filter((c) => model.totals.class[c] > 0).map(
     (c) =>

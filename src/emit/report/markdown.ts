@@ -202,7 +202,8 @@ export function renderMarkdown(model: AuditModel): string {
       const grouped = writeRows(writes, anchors, shared);
       const fileDiagnostics = model.diagnostics.filter((d) => (d.file ?? '') === file);
       const noteCount = new Map<string, number>();
-      for (const d of fileDiagnostics) if (d.severity === 'info') noteCount.set(d.code, (noteCount.get(d.code) ?? 0) + 1);
+      for (const d of fileDiagnostics)
+        if (d.severity === 'info') noteCount.set(d.code, (noteCount.get(d.code) ?? 0) + 1);
       const folded = (d: AuditDiagnostic): boolean => d.severity === 'info' && (noteCount.get(d.code) ?? 0) > 1;
       const seen = new Set<string>();
       const shown: Record<string, string>[] = [];
