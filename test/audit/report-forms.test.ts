@@ -41,7 +41,7 @@ describe("Stripe's audit as Markdown and text", () => {
     expect([...md.matchAll(/<a id="[a-z0-9-]+"><\/a>/g)]).toHaveLength(writes);
     const notes = audit.diagnostics.filter((d) => d.code === 'key_not_resume_safe').length;
     expect(md).toContain(`| ${notes} places (below) | info | \`key_not_resume_safe\` | ${notes} notes, e.g. `);
-    expect(md).toContain(`<details><summary>${notes} notes \`key_not_resume_safe\`: where</summary>`);
+    expect(md).toContain(`<details><summary>${notes} notes <code>key_not_resume_safe</code>: where</summary>`);
     expect(md).toMatch(/\| 209 operations, e\.g\. `POST \/v1\/account_links` \(listed below\) \| native-key \|/);
     expect(md).toContain('## Words used here');
   });

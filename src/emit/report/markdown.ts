@@ -10,7 +10,7 @@ import { ALL_RULES } from './rule-index.js';
 import { severityText } from '../../classify/rules.js';
 import { onlyMethodReason } from './json.js';
 import { anchorKey, operationAnchors } from '../audit-anchors.js';
-import { mdCode, mdText } from '../../escape/index.js';
+import { htmlText, mdCode, mdText } from '../../escape/index.js';
 import { mechanismLabel } from '../../config/vocabulary.js';
 import type { Severity } from '../../diagnostics/diagnostic.js';
 import { CARRIER_LEGEND, CLASS_LEGEND, KEY_STRATEGY_LEGEND, MECHANISM_LEGEND } from './legend.js';
@@ -140,7 +140,8 @@ function writeRows(
     });
     groups.push({
       count: g.ops.length,
-      label: mdText(label),
+      // An HTML block (`<details><summary>…`): HTML text, no Markdown inside.
+      label: htmlText(label),
       keys: g.ops
         .map((o) => {
           const anchor = anchors.get(anchorKey(o.source.file, o.key));
@@ -230,7 +231,7 @@ export function renderMarkdown(model: AuditModel): string {
         readList: readList(reads),
         diagnostics: shown,
         noteGroups: [...seen].map((code) => ({
-          code: mdCode(code),
+          code: `<code>${htmlText(code)}</code>`,
           count: noteCount.get(code),
           places: fileDiagnostics
             .filter((d) => d.code === code && folded(d))
