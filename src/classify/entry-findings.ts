@@ -1,6 +1,7 @@
 /** Audit findings about one classified write (rule ids in rules.ts). */
 import { addFinding, findOverride, toolSchemaPointer, type ClassifyContext } from './context.js';
 import { reportPossibleKeyCarriers } from './native-key.js';
+import { loweredSeverity } from './rules.js';
 import { reportProseOnlyKey } from './prose-key.js';
 import { queryOverrideHint, queryPostEvidence, type QueryEvidence } from './query-post.js';
 import type { PlanEntry } from './types.js';
@@ -25,7 +26,7 @@ export function addEntryFindings(entry: PlanEntry, ctx: ClassifyContext): void {
   const query = queryEvidence(entry, ctx);
   if (query && op.kind === 'http') {
     // OP-1 is safe either way (the API dedupes), so a query-looking native-key POST is only a note.
-    const severity = entry.mechanism === 'native-key' ? 'info' : undefined;
+    const severity = entry.mechanism === 'native-key' ? loweredSeverity('probable_query_post') : undefined;
     addFinding(
       ctx,
       'probable_query_post',
@@ -39,7 +40,7 @@ export function addEntryFindings(entry: PlanEntry, ctx: ClassifyContext): void {
   }
   if (entry.mechanism === 'fail-closed') {
     // PUT/DELETE repeat harmlessly by method semantics (RFC 9110 §9.2.2): reported, at lower severity.
-    const severity = entry.methodIdempotent ? 'info' : undefined;
+    const severity = entry.methodIdempotent ? loweredSeverity('write_without_key_mechanism') : undefined;
     const hint =
       query && op.kind === 'http'
         ? `${KEY_HINT}; or, since it looks like a query, set overrides[…].effect: read — ${queryOverrideHint(op)}`

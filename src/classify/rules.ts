@@ -12,6 +12,12 @@ export interface RuleMeta {
   description: string;
   /** Where the rule's reasoning is written down: a docs/concepts.md section, an RFC or spec section. */
   source: string;
+  /**
+   * The other severities the rule reports, each in a named case (decided where the finding is made); the
+   * reports print them with the default, so the rule table and the findings never disagree. The first
+   * case is the rule's lowered severity (`loweredSeverity`).
+   */
+  cases?: readonly { severity: Severity; when: string }[];
 }
 
 export const RULES: readonly RuleMeta[] = [
@@ -22,6 +28,12 @@ export const RULES: readonly RuleMeta[] = [
     description:
       'The operation writes, the API accepts no idempotency key, the store is not ours and no inverse is known, so it is fail-closed: a duplicate is blocked, and an ambiguous outcome is never retried automatically and must be reconciled by hand.',
     source: 'docs/concepts.md#fail-closed',
+    cases: [
+      {
+        severity: 'info',
+        when: 'the write is a PUT or DELETE, which a repeat leaves in the same state by method semantics',
+      },
+    ],
   },
   {
     id: 'method_semantics_contradicted',
@@ -78,6 +90,7 @@ export const RULES: readonly RuleMeta[] = [
     description:
       'The POST is named like a read (its last path segment or operationId starts or ends with get, list, search, retrieve, query, lookup, fetch, find, describe, calculate, preview, validate, count, check or render, and no write verb). It stays a write — only config or x-idempotency: exempt may declare a POST a query — so check it and, if it only reads, add the override from the hint. A note when the API already takes a key (native-key).',
     source: 'docs/concepts.md#side-effects; RFC 9110 §9.3.3',
+    cases: [{ severity: 'info', when: 'the API already takes an idempotency key (native-key)' }],
   },
   {
     id: 'key_not_resume_safe',
@@ -86,6 +99,10 @@ export const RULES: readonly RuleMeta[] = [
     description:
       'A LangGraph node body re-runs from the top on resume: a caller key must be persisted in the state slot {operation}_idempotency_key before the call (a reminder when the state fields are unknown), a content key swallows a new intent with the same arguments, and a write without a key strategy repeats its call.',
     source: 'docs/concepts.md#checkpoint-keys, docs/concepts.md#good-keys',
+    cases: [
+      { severity: 'info', when: 'a caller key and the graph state fields are not known (a reminder)' },
+      { severity: 'error', when: 'the write has no key strategy at all' },
+    ],
   },
   {
     id: 'operation_name_collision',
@@ -130,6 +147,16 @@ export const RULES: readonly RuleMeta[] = [
 ];
 
 const RULE_BY_ID: ReadonlyMap<string, RuleMeta> = new Map(RULES.map((r) => [r.id, r]));
+
+/** The severity a rule reports in its first named case (`RuleMeta.cases`); undefined (the default) without one. */
+export function loweredSeverity(id: string): Severity | undefined {
+  return RULE_BY_ID.get(id)?.cases?.[0]?.severity;
+}
+
+/** `warning; info when …`: every severity a rule reports, the default first. */
+export function severityText(rule: RuleMeta): string {
+  return [rule.severity, ...(rule.cases ?? []).map((c) => `${c.severity} when ${c.when}`)].join('; ');
+}
 
 /** Build a finding with the configured severity; `undefined` when the user turned the rule off. */
 export function makeFinding(

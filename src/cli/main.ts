@@ -86,8 +86,8 @@ function buildParser(
         withRunOptions(y)
           .option('format', {
             alias: 'f',
-            choices: ['text', 'markdown', 'json', 'sarif'] as const,
-            describe: 'Report format (default: text)',
+            choices: ['text', 'markdown', 'json', 'sarif', 'html'] as const,
+            describe: 'Report format (default: text); html is one self-contained page',
           })
           .option('output', {
             alias: 'o',
@@ -99,6 +99,15 @@ function buildParser(
             choices: ['error', 'warning', 'info', 'none'] as const,
             default: 'error' as const,
             describe: 'Exit 1 when findings of this severity or worse exist',
+          })
+          .option('baseline', {
+            type: 'string',
+            describe: 'A previous audit JSON or spec: also report what changed for retry safety',
+          })
+          .option('fail-on-change', {
+            type: 'string',
+            describe:
+              'With --baseline: exit 1 on these changes (comma-separated: fail-closed, lost-key, lost-inverse, new-write, mechanism, gained-key, removed, any)',
           })
           .option('mcp', {
             type: 'string',
@@ -156,7 +165,17 @@ function buildParser(
     .command(
       'check [inputs..]',
       'Exit 1 when the output folder is stale',
-      (y) => withRunOptions(y).option('out', { type: 'string', describe: 'Output folder (default: generated/)' }),
+      (y) =>
+        withRunOptions(y)
+          .option('out', { type: 'string', describe: 'Output folder (default: generated/)' })
+          .option('baseline', {
+            type: 'string',
+            describe: 'A previous audit JSON or spec: also fail on retry-safety changes since then',
+          })
+          .option('fail-on-change', {
+            type: 'string',
+            describe: 'With --baseline: the changes that fail (default fail-closed,lost-key,lost-inverse; any; none)',
+          }),
       (a) => run(async (ctx) => (await import('./commands/check.js')).checkCommand(ctx, a), a),
     )
     .command(

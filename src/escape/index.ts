@@ -10,3 +10,4 @@ export { sqlComment } from './sql.js';
 export { escapeStringifiedJson, jsonText } from './json.js';
 export { terminalText } from './terminal.js';
 export { fileNameSegment, outputPathProblem } from './file-name.js';
+export { htmlText, scriptJson } from './html.js';

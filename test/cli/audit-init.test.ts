@@ -41,9 +41,11 @@ describe('idemgen audit', () => {
     expect(JSON.parse(readFileSync(join(dir, 'out/a.json'), 'utf8')).operations).toHaveLength(22);
     expect(JSON.parse(readFileSync(join(dir, 'out/a.sarif'), 'utf8')).version).toBe('2.1.0');
     const md = readFileSync(join(dir, 'out/a.md'), 'utf8');
-    expect(md).toContain('| operation | class | mechanism | carrier | key strategy | TTL | reasons |');
+    expect(md).toContain('| operation | class | mechanism | key carrier | key strategy | TTL | reasons |');
     const rows = md.split('\n').filter((l) => l.startsWith('| `') || l.startsWith('| <a id="'));
-    expect(rows).toHaveLength(14 + 3); // one row per write, then one per diagnostic code
+    // One row per write, then one per rule found: 3 from classifying, 2 that only generate used to report.
+    expect(rows).toHaveLength(14 + 5);
+    expect(md).toContain('| `tools_openai_json_encoded` | 1 warning |');
     const reads = [...md.matchAll(/<details><summary>(\d+) read-only operations: plain calls, no key<\/summary>/g)];
     expect(reads.reduce((n, m) => n + Number(m[1]), 0)).toBe(8); // each file's reads, collapsed
     expect(rows).toContain(

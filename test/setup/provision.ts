@@ -76,6 +76,17 @@ export const POSTGRES: ServicePiece = {
   locate: findPgBin,
 };
 
+/** Debian's headless-capable Chromium, driven by playwright-core in the HTML report's browser test. */
+export const CHROMIUM: ServicePiece = {
+  what: 'Chromium browser (chromium)',
+  aptPackage: 'chromium',
+  envVar: 'IDEMGEN_CHROMIUM',
+  locate: () => {
+    const path = process.env.IDEMGEN_CHROMIUM ?? '/usr/bin/chromium';
+    return existsSync(path) ? path : undefined;
+  },
+};
+
 /** One line: what is missing and the command that fixes it (no stack: this is a setup problem, not a bug). */
 function missingError(piece: ServicePiece, why: string): Error {
   const err = new Error(missingLine(piece, why));

@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { forgetServer, recordServer, stopLeftovers } from './leftovers.js';
-import { MARIADB, POSTGRES, REDIS, provision, realHost } from './provision.js';
+import { CHROMIUM, MARIADB, POSTGRES, REDIS, provision, realHost } from './provision.js';
 import { startRedis } from './redis.js';
 
 declare module 'vitest' {
@@ -21,6 +21,8 @@ declare module 'vitest' {
     pgUrl: string;
     mysqlUrl: string;
     redisUrl: string;
+    /** Where the Chromium the browser tests drive is (/usr/bin/chromium, or IDEMGEN_CHROMIUM). */
+    chromium: string;
   }
 }
 
@@ -142,7 +144,7 @@ async function startMariadb(mariadbd: string): Promise<{ url: string; stop: () =
 
 export default async function setup(project: TestProject): Promise<() => void> {
   stopLeftovers();
-  const [pgBin, mariadbd, redisServer] = provision([POSTGRES, MARIADB, REDIS], realHost());
+  const [pgBin, mariadbd, redisServer, chromium] = provision([POSTGRES, MARIADB, REDIS, CHROMIUM], realHost());
   const [pg, my, redis] = await Promise.all([
     startPostgres(pgBin),
     startMariadb(mariadbd),
@@ -151,6 +153,7 @@ export default async function setup(project: TestProject): Promise<() => void> {
   project.provide('pgUrl', pg.url);
   project.provide('mysqlUrl', my.url);
   project.provide('redisUrl', redis.url);
+  project.provide('chromium', chromium!);
   process.env.IDEMGEN_TEST_PG_URL = pg.url;
   process.env.IDEMGEN_TEST_MYSQL_URL = my.url;
   process.env.IDEMGEN_TEST_REDIS_URL = redis.url;

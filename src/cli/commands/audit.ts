@@ -4,9 +4,19 @@
  * servers (audit-mcp); code inputs are routed by extension or tsconfig content, the rest as before.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { dirname, extname, resolve } from 'node:path';
-import { analyze } from '../../pipeline.js';
-import { auditFailed, renderAudit } from '../../emit/report/index.js';
+import { dirname, extname, relative, resolve, sep } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { analyze, emitEach } from '../../pipeline.js';
+import { auditFailed, buildAuditModel, renderAudit, type RenderOptions } from '../../emit/report/index.js';
+import { diffAudits, trippedChanges, type ChangeKind } from '../../emit/report/changes.js';
+import { countsText } from '../../emit/report/changes-render.js';
+import { opId } from '../../emit/report/html.js';
+import { ARTIFACTS } from '../../emit/registry.js';
+import type { FileSink } from '../../emit/types.js';
+import type { Plan } from '../../classify/types.js';
+import type { ResolvedConfig } from '../../config/types.js';
+import type { Diagnostic, Severity } from '../../diagnostics/diagnostic.js';
+import { changeRules, loadBaseline } from './audit-baseline.js';
 import { auditCode, CODE_RULES, routeInputs } from '../../audit-code/index.js';
 import { annotationFindings, auditLiveServers } from '../../audit-mcp/index.js';
 import { ConfigError, diagnostic, InputError } from '../../diagnostics/diagnostic.js';
@@ -15,8 +25,8 @@ import { locateDiagnostics } from '../diagnostics.js';
 import { resolveRun, reportInputDiagnostics, type CliContext, type CommonArgs } from '../context.js';
 import { VERSION } from '../version.js';
 
-export type AuditFormat = 'text' | 'markdown' | 'json' | 'sarif';
-export const AUDIT_FORMATS: readonly AuditFormat[] = ['text', 'markdown', 'json', 'sarif'];
+export type AuditFormat = 'text' | 'markdown' | 'json' | 'sarif' | 'html';
+export const AUDIT_FORMATS: readonly AuditFormat[] = ['text', 'markdown', 'json', 'sarif', 'html'];
 
 export interface AuditArgs extends CommonArgs {
   format?: AuditFormat;
@@ -27,6 +37,10 @@ export interface AuditArgs extends CommonArgs {
   header?: string[];
   mcpTimeout?: number;
   save?: string;
+  /** A previous audit JSON or a spec: report what changed for retry safety. */
+  baseline?: string;
+  /** Change kinds (changes.ts) that make the run exit 1, comma-separated. */
+  failOnChange?: string;
 }
 
 export const DEFAULT_MCP_TIMEOUT_MS = 30_000;
@@ -37,6 +51,8 @@ const BY_EXTENSION: Record<string, AuditFormat> = {
   '.sarif': 'sarif',
   '.md': 'markdown',
   '.txt': 'text',
+  '.html': 'html',
+  '.htm': 'html',
 };
 
 /** With several -o files the format comes from each extension; with one, --format wins. */
@@ -48,7 +64,7 @@ function formatFor(file: string, args: AuditArgs): AuditFormat {
       diagnostic(
         'unknown_report_format',
         'error',
-        `Cannot tell the report format of ${file} from its extension; use .json, .sarif, .md or .txt, or pass --format with a single -o.`,
+        `Cannot tell the report format of ${file} from its extension; use .json, .sarif, .md, .html or .txt, or pass --format with a single -o.`,
       ),
     ]);
   }
@@ -88,7 +104,6 @@ export async function auditCommand(ctx: CliContext, args: AuditArgs): Promise<nu
     ...annotations,
     ...code.diagnostics,
   ];
-  const plan = { ...analysis.plan, diagnostics };
   const liveFiles = new Set(liveDocs.map((d) => d.file));
   const sources = new Map<string, SourceKind>([
     ...analysis.docs.map((d): [string, SourceKind] => [
@@ -97,15 +112,26 @@ export async function auditCommand(ctx: CliContext, args: AuditArgs): Promise<nu
     ]),
     ...code.files.map((f): [string, SourceKind] => [f, 'code']),
   ]);
+  const failOnChange = changeRules(args.failOnChange);
+  if (failOnChange.length > 0 && args.baseline === undefined)
+    throw new ConfigError([diagnostic('invalid_baseline_option', 'error', '--fail-on-change needs --baseline')]);
+  const emitted = analysis.docs.length > 0 ? await generateDiagnostics(analysis.plan, config) : [];
+  const plan = { ...analysis.plan, diagnostics: [...diagnostics, ...locateDiagnostics(emitted, analysis.docs)] };
+  const changes =
+    args.baseline !== undefined
+      ? diffAudits(await loadBaseline(args.baseline, config, ctx.cwd), buildAuditModel(plan), args.baseline)
+      : undefined;
   const outputs = args.output ?? [];
+  const wantsHtml = outputs.length === 0 ? args.format === 'html' : outputs.some((f) => formatFor(f, args) === 'html');
+  const lines = wantsHtml ? operationLines(plan, analysis.docs) : undefined;
+  const base: RenderOptions = { verbose: args.verbose, toolVersion: VERSION, sources, changes, lines };
   if (outputs.length === 0) {
     ctx.logger.out(
       renderAudit(plan, args.format ?? 'text', {
+        ...base,
         color: ctx.logger.color,
-        verbose: args.verbose,
         quiet: args.quiet,
-        toolVersion: VERSION,
-        sources,
+        fileHref: (f) => pathToFileURL(resolve(ctx.cwd, f)).href,
       }),
     );
   } else {
@@ -113,14 +139,83 @@ export async function auditCommand(ctx: CliContext, args: AuditArgs): Promise<nu
       const target = resolve(ctx.cwd, file);
       mkdirSync(dirname(target), { recursive: true });
       const text = renderAudit(plan, formatFor(file, args), {
+        ...base,
         color: false,
-        verbose: args.verbose,
-        toolVersion: VERSION,
-        sources,
+        fileHref: (f) => relativeHref(dirname(target), resolve(ctx.cwd, f)),
       });
       writeFileSync(target, text.endsWith('\n') ? text : `${text}\n`);
       ctx.logger.info(`wrote ${file}`);
     }
   }
-  return auditFailed(plan, args.failOn ?? 'error') ? 1 : 0;
+  const failOn = args.failOn ?? 'error';
+  let failed = false;
+  if (failOn !== 'none' && auditFailed(plan, failOn)) {
+    failed = true;
+    ctx.logger.error(failOnLine(plan.diagnostics, failOn));
+  }
+  if (changes) {
+    const tripped = trippedChanges(changes, failOnChange);
+    if (tripped.length > 0) {
+      failed = true;
+      ctx.logger.error(changeFailLine(failOnChange, tripped));
+    }
+  }
+  return failed ? 1 : 0;
+}
+
+/**
+ * The findings `generate` reports (tool schemas, clients, SQL) without writing anything, so a CI audit sees
+ * every warning a build would print (`tools_openai_json_encoded` and the like). The report artifact is
+ * left out: it is this audit.
+ */
+async function generateDiagnostics(plan: Plan, config: ResolvedConfig): Promise<Diagnostic[]> {
+  const nowhere: FileSink = { file: () => ({ write() {}, end() {} }) };
+  const artifacts = (config.artifacts ?? ARTIFACTS.filter((a) => a.byDefault).map((a) => a.name)).filter(
+    (name) => name !== 'report',
+  );
+  return emitEach(plan, { ...config, artifacts }, nowhere);
+}
+
+/** Each operation's position in its spec (`line:col`), for the HTML report's links. */
+function operationLines(
+  plan: Plan,
+  docs: readonly { file: string; locate(pointer: string): { line: number; col: number } | undefined }[],
+): Map<string, string> {
+  const byFile = new Map(docs.map((d) => [d.file, d]));
+  const out = new Map<string, string>();
+  for (const api of plan.apis)
+    for (const e of api.entries) {
+      const src = e.operation.source;
+      const at = byFile.get(src.file)?.locate(src.pointer);
+      if (at !== undefined) out.set(opId(src.file, e.operation.key), `${at.line}:${at.col}`);
+    }
+  return out;
+}
+
+/** A link from the report's folder to a spec file (relative, so the two can move together). */
+function relativeHref(from: string, to: string): string {
+  return relative(from, to)
+    .split(sep)
+    .map((seg) => encodeURIComponent(seg))
+    .join('/');
+}
+
+const AT_OR_ABOVE: Record<'error' | 'warning' | 'info', readonly Severity[]> = {
+  error: ['error'],
+  warning: ['error', 'warning'],
+  info: ['error', 'warning', 'info'],
+};
+const PLURAL: Record<Severity, string> = { error: 'errors', warning: 'warnings', info: 'notes' };
+
+/** `✖ --fail-on warning: 3 findings at or above warning (1 error, 2 warnings)`: what tripped, and how many. */
+function failOnLine(diagnostics: readonly Diagnostic[], failOn: 'error' | 'warning' | 'info'): string {
+  const levels = AT_OR_ABOVE[failOn];
+  const counts = levels.map((sv) => [sv, diagnostics.filter((d) => d.severity === sv).length] as const);
+  const total = counts.reduce((n, [, c]) => n + c, 0);
+  return `✖ --fail-on ${failOn}: ${total} finding${total === 1 ? '' : 's'} at or above ${failOn} (${counts.map(([sv, c]) => `${c} ${PLURAL[sv]}`).join(', ')})`;
+}
+
+/** `✖ --fail-on-change fail-closed,lost-key: fail-closed 2, lost-key 1`. */
+function changeFailLine(rules: readonly ChangeKind[], tripped: readonly [ChangeKind, number][]): string {
+  return `✖ --fail-on-change ${rules.join(',')}: ${countsText(tripped)}`;
 }

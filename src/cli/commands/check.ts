@@ -1,12 +1,45 @@
-/** `idemgen check`: regenerate in memory and byte-compare with the output folder; exit 1 when stale. */
+/**
+ * `idemgen check`: regenerate in memory and byte-compare with the output folder; exit 1 when stale. With
+ * `--baseline`, also compare retry safety with a previous audit or spec and exit 1 on the changes named by
+ * `--fail-on-change` (by default the ones that make an agent's retries less safe).
+ */
 import { analyze, emitEach } from '../../pipeline.js';
+import { buildAuditModel } from '../../emit/report/index.js';
+import { diffAudits, trippedChanges, type ChangeKind } from '../../emit/report/changes.js';
+import { countsText, renderChangesText } from '../../emit/report/changes-render.js';
+import { changeRules, loadBaseline } from './audit-baseline.js';
 import { resolveRun, reportInputDiagnostics, type CliContext, type CommonArgs } from '../context.js';
 import { compareSink, displayPath } from '../output-dir.js';
 import { paint } from '../logger.js';
 
-export async function checkCommand(ctx: CliContext, args: CommonArgs): Promise<number> {
+export interface CheckArgs extends CommonArgs {
+  baseline?: string;
+  failOnChange?: string;
+}
+
+/** What `check --baseline` fails on when `--fail-on-change` is not given. */
+export const CHECK_FAIL_ON_CHANGE = 'fail-closed,lost-key,lost-inverse';
+
+export async function checkCommand(ctx: CliContext, args: CheckArgs): Promise<number> {
   const { config, inputs, outDir } = await resolveRun(ctx, args);
+  const rules: ChangeKind[] = args.baseline !== undefined ? changeRules(args.failOnChange ?? CHECK_FAIL_ON_CHANGE) : [];
   const analysis = await analyze(inputs, config, ctx.cwd);
+  let changed = 0;
+  if (args.baseline !== undefined) {
+    const changes = diffAudits(
+      await loadBaseline(args.baseline, config, ctx.cwd),
+      buildAuditModel(analysis.plan),
+      args.baseline,
+    );
+    ctx.logger.info(renderChangesText(changes, args).join('\n'));
+    const tripped = trippedChanges(changes, rules);
+    if (tripped.length > 0) {
+      changed = 1;
+      ctx.logger.error(
+        `${paint(ctx.logger.color, 'red', '✖')} --fail-on-change ${rules.join(',')}: ${countsText(tripped)}`,
+      );
+    }
+  }
   // Each file is compared as soon as it is complete and then dropped (Graph-sized output is ~200 MB).
   const compare = compareSink(outDir);
   const emitDiagnostics = await emitEach(analysis.plan, config, compare.sink);
@@ -16,7 +49,7 @@ export async function checkCommand(ctx: CliContext, args: CommonArgs): Promise<n
   const total = drift.missing.length + drift.extra.length + drift.changed.length;
   if (total === 0) {
     ctx.logger.info(`${paint(ctx.logger.color, 'green', '✔')} ${where}/ is up to date (${compare.count()} files).`);
-    return 0;
+    return changed;
   }
   const lines = [
     `${paint(ctx.logger.color, 'red', '✖')} ${where}/ is stale: ${total} file(s) differ from what idemgen generates.`,

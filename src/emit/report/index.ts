@@ -10,22 +10,31 @@ import { buildAuditModel, type AuditModel, type SourceKind } from './model.js';
 import { renderSarif, type SarifOptions } from './sarif.js';
 import { renderText, type TextOptions } from './text.js';
 import { toAuditJson } from './json.js';
+import { renderHtml, opId, type HtmlOptions } from './html.js';
+import type { AuditChanges } from './changes.js';
+import { renderChangesMarkdown, renderChangesText } from './changes-render.js';
 
 export { expandAuditJson, type AuditJson } from './json.js';
 
-export type AuditFormat = 'text' | 'markdown' | 'json' | 'sarif';
+export type AuditFormat = 'text' | 'markdown' | 'json' | 'sarif' | 'html';
 /**
  * `color`, `verbose` (text), `toolVersion`, `informationUri` (SARIF). Renderers stay pure: the CLI
  * reads the package version and passes it in.
  */
-export type RenderOptions = TextOptions & SarifOptions & { sources?: ReadonlyMap<string, SourceKind> };
+export type RenderOptions = TextOptions &
+  SarifOptions &
+  Omit<HtmlOptions, 'tags'> & {
+    sources?: ReadonlyMap<string, SourceKind>;
+    /** `--baseline`: what changed since then (text, Markdown, JSON and HTML show it). */
+    changes?: AuditChanges;
+  };
 
 export { buildAuditModel, toDiagnostic } from './model.js';
 export type { AuditModel, AuditOperation, AuditDiagnostic, AuditTotals, SourceKind, SourceTotal } from './model.js';
 
-/** `idemgen audit --format json`: the whole model, indented (the stable shape scripts read). */
-export function renderJson(model: AuditModel): string {
-  return `${jsonText(model, 2)}\n`;
+/** `idemgen audit --format json`: the whole model, indented (the stable shape scripts read), and `changes` with a baseline. */
+export function renderJson(model: AuditModel, opts: RenderOptions = {}): string {
+  return `${jsonText(opts.changes ? { ...model, changes: opts.changes } : model, 2)}\n`;
 }
 
 /**
@@ -42,16 +51,41 @@ function renderJsonFile(model: AuditModel): string {
 }
 
 export const RENDERERS: Readonly<Record<AuditFormat, (model: AuditModel, opts: RenderOptions) => string>> = {
-  text: renderText,
-  markdown: renderMarkdown,
+  text: (model, opts) => {
+    const text = renderText(model, opts);
+    if (!opts.changes) return text;
+    return `${renderChangesText(opts.changes, opts).join('\n')}\n\n${text}`;
+  },
+  markdown: (model, opts) => {
+    const md = renderMarkdown(model);
+    if (!opts.changes) return md;
+    // The changes right under the title: in a PR comment they are what the reader came for.
+    const cut = md.indexOf('\n## ');
+    return cut === -1
+      ? `${md}\n${renderChangesMarkdown(opts.changes)}`
+      : `${md.slice(0, cut)}\n${renderChangesMarkdown(opts.changes)}${md.slice(cut)}`;
+  },
   json: renderJson,
   sarif: renderSarif,
+  html: renderHtml,
 };
+
+/** Operation tags by file and key (the HTML report's tag filter). */
+function operationTags(plan: Plan): Map<string, readonly string[]> {
+  const out = new Map<string, readonly string[]>();
+  for (const api of plan.apis)
+    for (const e of api.entries) {
+      const op = e.operation;
+      if (op.kind === 'http' && op.tags.length > 0) out.set(opId(op.source.file, op.key), op.tags);
+    }
+  return out;
+}
 
 export function renderAudit(plan: Plan, format: AuditFormat, opts: RenderOptions = {}): string {
   const render = RENDERERS[format];
   if (!render) throw new Error(`unknown audit format ${String(format)}`);
-  return render(buildAuditModel(plan, opts.sources), opts);
+  const model = buildAuditModel(plan, opts.sources);
+  return format === 'html' ? renderHtml(model, { ...opts, tags: operationTags(plan) }) : render(model, opts);
 }
 
 /** `--fail-on`: error → any error; warning → any error or warning; info → any finding; none → never. */

@@ -1,15 +1,20 @@
 /**
- * Markdown audit from `templates/report/audit.md.hbs`: totals per class and mechanism, then per file what
- * needs attention: its findings, then its writes (fail-closed first) with class, mechanism, carrier, key
- * strategy, TTL and reasons (a detail every row shares said once), then its reads collapsed into one list.
+ * Markdown audit from `templates/report/audit.md.hbs`, grouped like the text audit so a reviewer can scan
+ * it: totals, a per-rule summary (found vs. default severity), then per file its errors and warnings one by
+ * one and its notes one row per rule (places folded), its writes with the rows that share every column
+ * collapsed into one (operations folded below, each keeping its anchor), its reads folded; then the words.
  */
 import { readFileSync } from 'node:fs';
 import Handlebars from 'handlebars';
 import { ALL_RULES } from './rule-index.js';
+import { severityText } from '../../classify/rules.js';
 import { onlyMethodReason } from './json.js';
 import { anchorKey, operationAnchors } from '../audit-anchors.js';
-import { mdCode, mdText } from '../../escape/index.js';
+import { htmlText, mdCode, mdText } from '../../escape/index.js';
 import { mechanismLabel } from '../../config/vocabulary.js';
+import type { Severity } from '../../diagnostics/diagnostic.js';
+import { CARRIER_LEGEND, CLASS_LEGEND, KEY_STRATEGY_LEGEND, MECHANISM_LEGEND } from './legend.js';
+import { groupOperations } from './text-collapse.js';
 import {
   carrierText,
   CLASSES,
@@ -62,6 +67,10 @@ function locationCell(d: AuditDiagnostic): string {
   return line !== '' && pointer !== '' ? `${line} (${pointer})` : line || pointer;
 }
 
+function diagnosticRow(d: AuditDiagnostic, message: string): Record<string, string> {
+  return { location: locationCell(d), severity: mdText(d.severity), code: mdCode(d.code), message };
+}
+
 /** `<a id="post-payouts"></a>`: the row a generated client method links to (anchors are `[a-z0-9-]`). */
 function operationRow(
   o: AuditOperation,
@@ -88,6 +97,65 @@ function readList(reads: AuditOperation[]): string {
       return `${mdCode(o.key)}${why}`;
     })
     .join(' · ');
+}
+
+/** Groups larger than this are one row (text-collapse.ts collapses at the same size). */
+const COLLAPSE_OVER = 3;
+
+const NOTE_WORD: Record<Severity, [string, string]> = {
+  error: ['error', 'errors'],
+  warning: ['warning', 'warnings'],
+  info: ['note', 'notes'],
+};
+
+/** `1 warning, 2 notes`: the severities a rule's findings have in this report. */
+function foundText(counts: Record<Severity, number>): string {
+  return (['error', 'warning', 'info'] as const)
+    .filter((sv) => counts[sv] > 0)
+    .map((sv) => `${counts[sv]} ${NOTE_WORD[sv][counts[sv] === 1 ? 0 : 1]}`)
+    .join(', ');
+}
+
+/** The writes of one file as rows: a group of more than COLLAPSE_OVER becomes one counted row, listed below. */
+function writeRows(
+  writes: AuditOperation[],
+  anchors: Map<string, string>,
+  shared: Record<string, string>,
+): { rows: Record<string, string>[]; groups: { count: number; label: string; keys: string }[] } {
+  const rows: Record<string, string>[] = [];
+  const groups: { count: number; label: string; keys: string }[] = [];
+  for (const g of groupOperations(writes)) {
+    if (g.ops.length <= COLLAPSE_OVER) {
+      rows.push(...g.ops.map((o) => operationRow(o, anchors, shared)));
+      continue;
+    }
+    const first = g.ops[0]!;
+    const row = operationRow(first, anchors, shared);
+    const rules = [...new Set(g.ops.flatMap((o) => reasonRules(o)))];
+    const label = `${mechanismText(first)} writes (${first.class}, ${carrierText(first.carrier)})`;
+    rows.push({
+      ...row,
+      key: `${g.ops.length} operations, e.g. ${mdCode(first.key)} (listed below)`,
+      reasons: rules.map((r) => (shared[r] !== undefined ? mdCode(r) : `${mdCode(r)} (per operation)`)).join('<br>'),
+    });
+    groups.push({
+      count: g.ops.length,
+      // An HTML block (`<details><summary>…`): HTML text, no Markdown inside.
+      label: htmlText(label),
+      keys: g.ops
+        .map((o) => {
+          const anchor = anchors.get(anchorKey(o.source.file, o.key));
+          return `${anchor !== undefined ? `<a id="${anchor}"></a>` : ''}${mdCode(o.key)}`;
+        })
+        .join(' · '),
+    });
+  }
+  return { rows, groups };
+}
+
+/** The rules of an operation's reasons, the HTTP method's own left out. */
+function reasonRules(o: AuditOperation): string[] {
+  return [...(onlyMethodReason(o) ? [] : o.effectReasons), ...o.reasons].map((r) => r.rule);
 }
 
 export function renderMarkdown(model: AuditModel): string {
@@ -132,30 +200,67 @@ export function renderMarkdown(model: AuditModel): string {
       const reads = operations.filter((o) => o.effect !== 'write');
       const rules = new Set(writes.flatMap((o) => o.reasons.map((r) => r.rule)));
       for (const o of writes) if (!onlyMethodReason(o)) for (const r of o.effectReasons) rules.add(r.rule);
+      const grouped = writeRows(writes, anchors, shared);
+      const fileDiagnostics = model.diagnostics.filter((d) => (d.file ?? '') === file);
+      const noteCount = new Map<string, number>();
+      for (const d of fileDiagnostics)
+        if (d.severity === 'info') noteCount.set(d.code, (noteCount.get(d.code) ?? 0) + 1);
+      const folded = (d: AuditDiagnostic): boolean => d.severity === 'info' && (noteCount.get(d.code) ?? 0) > 1;
+      const seen = new Set<string>();
+      const shown: Record<string, string>[] = [];
+      for (const d of fileDiagnostics) {
+        if (!folded(d)) {
+          shown.push(diagnosticRow(d, mdText(d.message)));
+        } else if (!seen.has(d.code)) {
+          seen.add(d.code);
+          shown.push({
+            ...diagnosticRow(d, `${noteCount.get(d.code)} notes, e.g. ${mdText(d.message)}`),
+            location: `${noteCount.get(d.code)} places (below)`,
+          });
+        }
+      }
       return {
         file: mdText(file === '' ? '(no file)' : file),
         operations: operations.length > 0,
-        writes: writes.map((o) => operationRow(o, anchors, shared)),
+        writes: grouped.rows,
+        writeGroups: grouped.groups,
         sharedReasons: Object.entries(shared)
           .filter(([rule]) => rules.has(rule))
           .map(([rule, detail]) => ({ rule: mdCode(rule), detail: mdText(detail) })),
         reads,
         readList: readList(reads),
-        diagnostics: model.diagnostics
-          .filter((d) => (d.file ?? '') === file)
-          .map((d) => ({
-            location: locationCell(d),
-            severity: mdText(d.severity),
-            code: mdCode(d.code),
-            message: mdText(d.message),
-          })),
+        diagnostics: shown,
+        noteGroups: [...seen].map((code) => ({
+          code: `<code>${htmlText(code)}</code>`,
+          count: noteCount.get(code),
+          places: fileDiagnostics
+            .filter((d) => d.code === code && folded(d))
+            .map((d) => (d.pointer ? mdCode(d.pointer) : mdText(locationText(d))))
+            .join(' · '),
+        })),
       };
     }),
-    rules: ALL_RULES.filter((r) => used.has(r.id)).map((r) => ({
-      id: mdCode(r.id),
-      severity: mdText(r.severity),
-      description: mdText(r.description),
-      source: mdText(r.source),
+    failClosed: model.totals.mechanism['fail-closed'],
+    rules: [...used].sort().map((id) => {
+      const r = ALL_RULES.find((x) => x.id === id);
+      const counts: Record<Severity, number> = { error: 0, warning: 0, info: 0 };
+      for (const d of model.diagnostics) if (d.code === id) counts[d.severity]++;
+      return {
+        id: mdCode(id),
+        found: mdText(foundText(counts)),
+        severity: mdText(r ? severityText(r) : 'as found (reading or generating, not a classification rule)'),
+        description: mdText(r?.description ?? ''),
+        source: mdText(r?.source ?? ''),
+      };
+    }),
+    legend: [
+      ...Object.values(MECHANISM_LEGEND),
+      ...Object.values(CLASS_LEGEND).map((e) => ({ ...e, term: `${e.term} (class)` })),
+      ...Object.values(KEY_STRATEGY_LEGEND).map((e) => ({ ...e, term: `${e.term} (key strategy)` })),
+      ...CARRIER_LEGEND,
+    ].map((e) => ({
+      term: `${mdCode(e.term)}${e.alias ? ` (${mdText(e.alias)})` : ''}`,
+      text: mdText(e.text),
     })),
   };
   return compiled(context)

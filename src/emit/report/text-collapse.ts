@@ -8,7 +8,7 @@ import { carrierText, mechanismText, ttlText, type AuditDiagnostic, type AuditOp
 /** Groups larger than this are collapsed into one row. */
 const COLLAPSE_OVER = 3;
 
-interface OperationGroup {
+export interface OperationGroup {
   ops: AuditOperation[];
   cells: string[];
 }
@@ -26,7 +26,7 @@ export function rowCells(o: AuditOperation): string[] {
 }
 
 /** Operations grouped by their row (first-seen order); a compensation is per operation, so never shared. */
-function groupOperations(ops: AuditOperation[]): OperationGroup[] {
+export function groupOperations(ops: AuditOperation[]): OperationGroup[] {
   const groups = new Map<string, OperationGroup>();
   for (const o of ops) {
     const cells = rowCells(o);

@@ -38,6 +38,16 @@ function table(rows: string[][], indent: string): string[] {
   );
 }
 
+/** Column headers of the operation rows (text-collapse.ts `rowCells`, after the key). */
+const OPERATION_HEADER = ['operation', 'class', 'mechanism', 'key carrier', 'key strategy', 'TTL', 'undo'];
+const FINDING_HEADER = ['location', 'severity', 'message', 'rule'];
+
+/** The header over rows, without the columns no row fills (the `undo` column of a file without sagas). */
+function withHeader(header: string[], rows: string[][]): string[][] {
+  const used = header.map((_, i) => i === 0 || rows.some((r) => (r[i] ?? '') !== ''));
+  return [header, ...rows].map((r) => r.filter((_, i) => used[i]));
+}
+
 function operationRows(ops: AuditOperation[]): string[][] {
   const row = (o: AuditOperation): string[] => [o.key, ...rowCells(o)];
   return ops.map((o) => row(o).map(terminalText));
@@ -57,11 +67,15 @@ function diagnosticLines(ds: AuditDiagnostic[], paint: Paint, collapse: boolean)
     ).map(terminalText),
   );
   const severities = lines.map((l) => (l.kind === 'one' ? l.d.severity : 'info'));
-  const widths = [0, 1, 2].map((i) => Math.max(0, ...rows.map((r) => r[i].length)));
-  return rows.map((r, i) => {
-    const sev = paint(SEVERITY_COLOR[severities[i]], r[1].padEnd(widths[1]));
-    return `  ${paint('2', r[0].padEnd(widths[0]))}  ${sev}  ${r[2].padEnd(widths[2])}  ${paint('2', r[3])}`;
-  });
+  const widths = [0, 1, 2].map((i) => Math.max(0, ...[FINDING_HEADER, ...rows].map((r) => r[i].length)));
+  const header = `  ${FINDING_HEADER.map((h, i) => (i < 3 ? h.padEnd(widths[i]) : h)).join('  ')}`;
+  return [
+    paint('2', header),
+    ...rows.map((r, i) => {
+      const sev = paint(SEVERITY_COLOR[severities[i]], r[1].padEnd(widths[1]));
+      return `  ${paint('2', r[0].padEnd(widths[0]))}  ${sev}  ${r[2].padEnd(widths[2])}  ${paint('2', r[3])}`;
+    }),
+  ];
 }
 
 function reasonLines(o: AuditOperation, indent: string, paint: Paint): string[] {
@@ -85,10 +99,12 @@ function fileSection(
   // Verbose lists the reads too, so every decision can be disputed by its rule (docs/concepts.md#mechanisms reasons[]).
   const shown = verbose ? [...writes, ...reads] : writes;
   if (verbose) {
-    const rows = table(operationRows(shown), '  ');
+    const [header, ...rows] = table(withHeader(OPERATION_HEADER, operationRows(shown)), '  ');
+    if (shown.length > 0) lines.push(paint('2', header!));
     for (const [i, row] of rows.entries()) lines.push(row, ...reasonLines(shown[i], '      ', paint));
-  } else if (!opts.quiet) {
-    lines.push(...table(collapsedRows(shown), '  '));
+  } else if (!opts.quiet && shown.length > 0) {
+    const [header, ...rows] = table(withHeader(OPERATION_HEADER, collapsedRows(shown)), '  ');
+    lines.push(paint('2', header!), ...rows);
   }
   if (ds.length > 0) lines.push(...diagnosticLines(ds, paint, !verbose));
   return lines;

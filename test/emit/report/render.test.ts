@@ -118,7 +118,7 @@ describe('renderAudit markdown', () => {
     expect(md).toContain('| class | operations |');
     expect(md).toContain('| fail-closed | 2 |');
     expect(md).toContain('| method-idempotent | 1 |');
-    expect(md).toContain('| operation | class | mechanism | carrier | key strategy | TTL | reasons |');
+    expect(md).toContain('| operation | class | mechanism | key carrier | key strategy | TTL | reasons |');
     expect(md).toContain('`POST /sms \\| urgent`');
     expect(md).toContain('| <a id="post-sms-urgent"></a>`POST /sms \\| urgent` |');
     // The method's own reason is left out; the next reason is the row's first.
