@@ -261,6 +261,16 @@ async function serve(ctx: CliContext, args: ServeArgs): Promise<number> {
     );
   }
 
+  // Dynamic and code mode analyse after the handshake: inputs that hold no spec file at all are refused now.
+  if (args.code || args.dynamic) {
+    const [{ discoverInputs }, noDocs] = await Promise.all([
+      import('../../load/discover.js'),
+      import('../../load/no-documents.js'),
+    ]);
+    const found = await discoverInputs(inputs, ctx.cwd);
+    if (found.candidates.length === 0 && noDocs.isNoDocumentRun(inputs, 0, found.diagnostics))
+      throw new InputError([await noDocs.noDocumentDiagnostic(inputs, ctx.cwd)]);
+  }
   const fixed = serverArguments(args.arg ?? []);
   const keySource = args.keySource ?? config.tools.keySource;
   // One tool per operation, listed the same to every caller: the listing is worth keeping with the analysis.
