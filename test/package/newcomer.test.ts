@@ -208,8 +208,11 @@ test('packed tarballs → init → Stripe → npm run build → a write through 
     for (const command of ['generate', 'check', 'validate', 'audit']) {
       const r = await idemgen([command, input]);
       expect({ command, input, code: r.code }).toEqual({ command, input, code: 2 });
+      // audit reads agent code too: an empty folder is told so in its own words, still one line.
       expect(r.stderr.trim().split('\n'), `${command} ${input}`).toEqual([
-        `no spec or tool list in ${searched}: idemgen reads OpenAPI 3.0/3.1 and Swagger 2.0 documents and MCP, OpenAI or Anthropic tool lists, as .json, .yaml or .yml files (no_input_document)`,
+        command === 'audit' && input === 'empty'
+          ? 'empty/ holds nothing to audit: expected agent code (.ts, .tsx, .mts, .cts, .js, .jsx, .mjs, .cjs) or specs and tool lists (.json, .yaml, .yml) (unrecognized_input)'
+          : `no spec or tool list in ${searched}: idemgen reads OpenAPI 3.0/3.1 and Swagger 2.0 documents and MCP, OpenAI or Anthropic tool lists, as .json, .yaml or .yml files (no_input_document)`,
       ]);
       expect(treeHash(join(app, 'generated')), `${command} ${input}`).toBe(before);
     }
