@@ -12,11 +12,11 @@ import { displayPath } from './discover.js';
 const SPEC_EXTENSIONS = /\.(json|ya?ml)$/i;
 
 /** What idemgen reads, named in every no-document message. */
-export const ACCEPTED_INPUTS =
+const ACCEPTED_INPUTS =
   'idemgen reads OpenAPI 3.0/3.1 and Swagger 2.0 documents and MCP, OpenAI or Anthropic tool lists, as .json, .yaml or .yml files';
 
 /** Load codes a run without documents folds into the one line (a file's syntax error keeps its own report). */
-export const FOLDED_CODES: ReadonlySet<string> = new Set([
+const FOLDED_CODES: ReadonlySet<string> = new Set([
   'input_not_found',
   'unrecognized_input',
   'unrecognized_file',
