@@ -16,11 +16,7 @@ const ACCEPTED_INPUTS =
   'idemgen reads OpenAPI 3.0/3.1 and Swagger 2.0 documents and MCP, OpenAI or Anthropic tool lists, as .json, .yaml or .yml files';
 
 /** Load codes a run without documents folds into the one line (a file's syntax error keeps its own report). */
-const FOLDED_CODES: ReadonlySet<string> = new Set([
-  'input_not_found',
-  'unrecognized_input',
-  'unrecognized_file',
-]);
+const FOLDED_CODES: ReadonlySet<string> = new Set(['input_not_found', 'unrecognized_input', 'unrecognized_file']);
 
 /** .json/.yaml/.yml files under `dir`, skipping dot-folders and node_modules like the scan does. */
 async function countSpecFiles(dir: string, seen = new Set<string>()): Promise<number> {
