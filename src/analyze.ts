@@ -6,9 +6,10 @@
 import type { ApiModel } from './ir/types.js';
 import type { Plan } from './classify/types.js';
 import type { ResolvedConfig } from './config/types.js';
-import type { Diagnostic } from './diagnostics/diagnostic.js';
+import { InputError, type Diagnostic } from './diagnostics/diagnostic.js';
 import type { LoadedDoc } from './load/types.js';
 import { loadInputs } from './load/index.js';
+import { isNoDocumentRun, noDocumentDiagnostic } from './load/no-documents.js';
 import { buildApiModels } from './ir/index.js';
 import { namedApiIds } from './config/api-names.js';
 import { classify } from './classify/index.js';
@@ -28,15 +29,23 @@ export interface AnalysisResult {
  * `opts.locateIrDiagnostics: false`: the IR's diagnostics come without line/col (a caller that keeps only
  * some of them locates those with `locateDiagnostics`, which gives the same positions).
  * `opts.entryFindings: false`: classify skips the findings about finished entries (same plan entries).
+ * Inputs that yield no document (and no extra one) throw `no_input_document` (an InputError, exit 2) unless
+ * `opts.requireDocuments` is false (audit, when agent code is its input).
  */
 export async function analyze(
   inputs: string[],
   config: ResolvedConfig,
   cwd: string,
   extraDocs: LoadedDoc[] = [],
-  opts: { locateIrDiagnostics?: boolean; entryFindings?: boolean } = {},
+  opts: { locateIrDiagnostics?: boolean; entryFindings?: boolean; requireDocuments?: boolean } = {},
 ): Promise<AnalysisResult> {
   const fromFiles = await timedAsync('load', () => loadInputs(inputs, { cwd }));
+  if (
+    opts.requireDocuments !== false &&
+    extraDocs.length === 0 &&
+    isNoDocumentRun(inputs, fromFiles.docs.length, fromFiles.diagnostics)
+  )
+    throw new InputError([await noDocumentDiagnostic(inputs, cwd)]);
   const loaded = { docs: [...fromFiles.docs, ...extraDocs], diagnostics: fromFiles.diagnostics };
   const named = namedApiIds(
     loaded.docs.map((d) => d.file),

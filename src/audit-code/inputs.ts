@@ -125,13 +125,13 @@ export function routeInputs(inputs: readonly string[], cwd: string): RoutedInput
       for (const f of found) code.add(f);
       const specLike = files.some((f) => SPEC_LIKE.test(f));
       if (specLike) specs.push(abs);
+      // No file: the CLI prints a file-less problem as one line, like every command's no_input_document.
       if (found.length === 0 && !specLike)
         diagnostics.push(
           diagnostic(
             'unrecognized_input',
             'error',
-            `${input} holds nothing to audit: expected agent code (.ts, .tsx, .mts, .cts, .js, .jsx, .mjs, .cjs) or specs and tool lists (.json, .yaml, .yml)`,
-            { file: displayPath(abs, cwd) },
+            `${displayPath(abs, cwd)}/ holds nothing to audit: expected agent code (.ts, .tsx, .mts, .cts, .js, .jsx, .mjs, .cjs) or specs and tool lists (.json, .yaml, .yml)`,
           ),
         );
     } else specs.push(abs);

@@ -9,7 +9,7 @@ import { dirname, resolve } from 'node:path';
 import { ConfigError, diagnostic, InputError, type Diagnostic } from '../diagnostics/diagnostic.js';
 import { loadInputs, toolListAt, type LoadedDoc } from '../load/index.js';
 import { parseHeader, splitCommand } from './command.js';
-import { listLiveTools, type LiveTarget } from './connect.js';
+import type { LiveTarget } from './connect.js';
 
 export { annotationFindings } from './annotations.js';
 
@@ -75,10 +75,34 @@ function targets(opts: LiveOptions): LiveTarget[] {
   return out;
 }
 
+/**
+ * The MCP client side, loaded only for --mcp/--mcp-url: the SDK is an optional peer, and an audit of specs
+ * or code must run without it.
+ */
+async function liveClient(): Promise<typeof import('./connect.js')> {
+  try {
+    return await import('./connect.js');
+  } catch (err) {
+    if (
+      (err as NodeJS.ErrnoException).code === 'ERR_MODULE_NOT_FOUND' &&
+      String((err as Error).message).includes('@modelcontextprotocol/sdk')
+    )
+      throw new ConfigError([
+        diagnostic(
+          'invalid_mcp_option',
+          'error',
+          'idemgen audit --mcp/--mcp-url needs the MCP SDK: npm install @modelcontextprotocol/sdk',
+        ),
+      ]);
+    throw err;
+  }
+}
+
 export async function auditLiveServers(opts: LiveOptions): Promise<LiveResult> {
   const docs: LoadedDoc[] = [];
   const failures: Diagnostic[] = [];
   const pages: Record<string, number> = {};
+  const { listLiveTools } = await liveClient();
   for (const target of targets(opts)) {
     let list: Awaited<ReturnType<typeof listLiveTools>>;
     try {

@@ -10,6 +10,7 @@ import type { ValidateArgs } from './commands/validate.js';
 import type { MigrateArgs } from './commands/migrate.js';
 import type { ServeArgs } from './commands/serve.js';
 import { renderDiagnostics } from './diagnostics.js';
+import { terminalText } from '../escape/index.js';
 import { createLogger, type Logger } from './logger.js';
 import type { CliContext } from './context.js';
 
@@ -368,6 +369,12 @@ export async function main(argv: string[], options: MainOptions = {}): Promise<n
 
 function handleError(err: unknown, logger: Logger): number {
   if (err instanceof InputError || err instanceof ConfigError) {
+    const [only] = err.diagnostics;
+    // One problem that belongs to no file and no place in one (no spec found, no OpenAPI input): one line.
+    if (err.diagnostics.length === 1 && only.file === undefined && only.line === undefined && !only.pointer) {
+      logger.error(terminalText(`${only.message} (${only.code})`));
+      return 2;
+    }
     logger.error(renderDiagnostics(err.diagnostics, logger.color));
     return 2;
   }

@@ -44,6 +44,11 @@ export const LOAD_CODES = {
     summary: 'a chain of $refs leads back to itself without reaching a schema; treated like an unresolved ref',
   },
   document_too_deep: { severity: 'error', summary: 'nesting deep enough to exhaust the stack' },
+  no_input_document: {
+    severity: 'error',
+    summary:
+      'the inputs hold no spec or tool list (an empty or missing folder, a missing file, only other files): nothing is written',
+  },
 } as const satisfies Record<string, CodeInfo>;
 
 export const IR_CODES = {

@@ -7,6 +7,7 @@
 import type { McpToolRuntime } from '../runtime/mcp/register.js';
 import type { ListedTool } from '../runtime/mcp/tool-meta.js';
 import type { DedupStore } from '../runtime/store/types.js';
+import { isNative } from '../runtime/tools/execute.js';
 import { createToolRuntime } from '../runtime/tools/runtime.js';
 import type { ToolBinding } from '../runtime/tools/types.js';
 import { apiCredentials } from './api-auth.js';
@@ -32,8 +33,19 @@ export interface ServeAnalysis {
   listingBytes?: number;
 }
 
+/**
+ * Whether a listed tool keeps a row in the dedup store: a write the API does not dedupe itself (native-key
+ * with its carrier) and whose method does not make a repeat harmless (method-idempotent). Reads keep none.
+ */
+export function needsStore(analysis: ServeAnalysis): boolean {
+  return analysis.apis.some((a) =>
+    a.bindings.some((b) => b.effect === 'write' && !isNative(b) && b.mechanism !== 'method-idempotent'),
+  );
+}
+
 export interface ServeRuntimeSettings {
-  store: DedupStore;
+  /** Absent when no listed tool needs one (`needsStore`). */
+  store: DedupStore | undefined;
   sagaTable: string;
   baseUrl?: string;
   env: NodeJS.ProcessEnv;

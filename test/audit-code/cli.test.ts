@@ -121,8 +121,9 @@ describe('idemgen audit on agent code', () => {
     writeFileSync(join(dir, 'notes', 'deeper', 'todo.txt'), 'nothing here\n');
     const empty = await runCli(['audit', 'notes'], dir);
     expect(empty.code).toBe(2);
-    expect(empty.stderr).toMatch(
-      /notes holds nothing to audit: expected agent code \(\.ts, .*\) or specs and tool lists/,
+    // One line: the folder, what audit reads, the code.
+    expect(empty.stderr.trim()).toMatch(
+      /^notes\/ holds nothing to audit: expected agent code \(\.ts, .*\) or specs and tool lists \(\.json, \.yaml, \.yml\) \(unrecognized_input\)$/,
     );
     expect(empty.stderr).not.toMatch(/\n\s+at /);
   });

@@ -1,7 +1,7 @@
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { runCli, scratchProject } from '../helpers/cli.js';
+import { ROOT, runCli, scratchProject } from '../helpers/cli.js';
 
 interface AuditJson {
   operations: {
@@ -83,6 +83,12 @@ describe('idemgen audit', () => {
 describe('idemgen init', () => {
   test('writes a commented config and a prebuild script, and refuses to overwrite', async () => {
     const dir = scratchProject(false);
+    // The MCP SDK installed in the project: init keeps every artifact, mcp included.
+    mkdirSync(join(dir, 'node_modules', '@modelcontextprotocol'), { recursive: true });
+    symlinkSync(
+      join(ROOT, 'node_modules/@modelcontextprotocol/sdk'),
+      join(dir, 'node_modules/@modelcontextprotocol/sdk'),
+    );
     writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'x', scripts: { build: 'tsc' } }, null, 2));
     expect((await runCli(['init'], dir)).code).toBe(0);
     expect(readFileSync(join(dir, 'idemgen.config.yaml'), 'utf8')).toMatch(/^# idemgen configuration/);
@@ -92,6 +98,33 @@ describe('idemgen init', () => {
     expect(existsSync(join(dir, 'generated', 'report', 'audit.json'))).toBe(true);
     // Every default artifact, the agent ones included (the config once listed four and dropped handlers and mcp).
     expect(readdirSync(join(dir, 'generated')).sort()).toEqual(['client', 'handlers', 'mcp', 'report', 'sql', 'tools']);
+  });
+
+  test('where the MCP SDK is not installed, mcp is left out of the config and init names the package to add', async () => {
+    const dir = scratchProject(false);
+    writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'x', scripts: { build: 'tsc' } }, null, 2));
+    const run = await runCli(['init'], dir);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain(
+      'left the mcp artifact (an MCP server module per API) out of artifacts: it needs @modelcontextprotocol/sdk — npm install @modelcontextprotocol/sdk, then add mcp to artifacts in idemgen.config.yaml',
+    );
+    expect(readFileSync(join(dir, 'idemgen.config.yaml'), 'utf8')).toMatch(
+      /^artifacts: \[client, handlers, report, sql, tools\]$/m,
+    );
+    const generate = await runCli(['generate'], dir);
+    expect(generate.code).toBe(0);
+    expect(generate.stderr + generate.stdout).not.toMatch(/modelcontextprotocol/);
+    expect(readdirSync(join(dir, 'generated')).sort()).toEqual(['client', 'handlers', 'report', 'sql', 'tools']);
+  });
+
+  test('generate says once, naming the artifact, when mcp is emitted and the SDK is not installed', async () => {
+    const dir = scratchProject(false);
+    const run = await runCli(['generate'], dir);
+    expect(run.code).toBe(0);
+    const notes = run.stderr.split('\n').filter((l) => l.includes('@modelcontextprotocol/sdk'));
+    expect(notes).toEqual([
+      'note: generated/mcp/ (artifact mcp) imports @modelcontextprotocol/sdk, which is not installed here: npm install @modelcontextprotocol/sdk, or leave mcp out of artifacts',
+    ]);
   });
 
   test('without a build script no prebuild is added (it would never run): a generate script and how to hook it', async () => {

@@ -113,8 +113,8 @@ describe('broken references degrade instead of aborting', () => {
     expect((await runCli(['generate', 'broken-refs.yaml', '--out', 'out', '--strict'], dir)).code).toBe(2);
     expect(listFiles(join(dir, 'out'))).toEqual([
       'client/broken-refs.gen.ts',
+      'handlers/broken-refs.bindings.gen.ts',
       'handlers/broken-refs.tools.gen.ts',
-      'handlers/broken-refs.tools.json',
       'mcp/broken-refs.server.gen.ts',
       'mcp/store-tables.gen.ts',
       'report/audit.json',

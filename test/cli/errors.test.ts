@@ -17,7 +17,12 @@ const NO_STACK = /\n\s+at .+:\d+:\d+/;
 
 describe('user mistakes exit 2 with a diagnostic and no stack trace', () => {
   test.each([
-    ['a missing path', {}, ['generate', 'nope.yaml'], /input_not_found/],
+    [
+      'a missing path',
+      {},
+      ['generate', 'nope.yaml'],
+      /^no spec or tool list in nope\.yaml \(not found\): .*\(no_input_document\)$/m,
+    ],
     [
       'invalid JSON (with line:col)',
       { 'bad.json': '{\n  "openapi": "3.0.0",\n  "paths": {,}\n}\n' },
@@ -35,7 +40,7 @@ describe('user mistakes exit 2 with a diagnostic and no stack trace', () => {
       'a file that is neither a spec nor a tool list',
       { 'x.json': '{"hello": "world"}' },
       ['audit', 'x.json'],
-      /unrecognized_input/,
+      /^no spec or tool list in x\.json \(not a spec\): .*\(no_input_document\)$/m,
     ],
     ['an unknown config key', { 'idemgen.config.json': '{"inptus": ["specs"]}' }, ['generate'], /invalid_config/],
     [
@@ -52,6 +57,37 @@ describe('user mistakes exit 2 with a diagnostic and no stack trace', () => {
     expect(run.stderr).toMatch(expected);
     expect(run.stderr).not.toMatch(NO_STACK);
     expect(run.stderr).not.toMatch(/internal error/);
+  });
+
+  test('inputs with no spec (empty folder, missing file, a folder of other files): exit 2, one line, generated/ as it was', async () => {
+    const { cpSync, readdirSync, readFileSync, statSync } = await import('node:fs');
+    const { ROOT } = await import('../helpers/cli.js');
+    const dir = project({ 'notes/package.json': '{"name":"x"}', 'notes/a.yaml': 'a: 1\n' });
+    mkdirSync(join(dir, 'empty'));
+    cpSync(join(ROOT, 'specs'), join(dir, 'specs'), { recursive: true });
+    expect((await runCli(['generate'], dir)).code).toBe(0);
+    const snapshot = (at: string): string[] =>
+      readdirSync(at)
+        .sort()
+        .flatMap((n) =>
+          statSync(join(at, n)).isDirectory()
+            ? snapshot(join(at, n)).map((f) => `${n}/${f}`)
+            : [`${n}:${readFileSync(join(at, n), 'base64')}`],
+        );
+    const before = snapshot(join(dir, 'generated'));
+    expect(before.length).toBeGreaterThan(20);
+    for (const [input, searched] of [
+      ['empty', 'empty/ (no .json, .yaml or .yml file)'],
+      ['missing.yaml', 'missing.yaml (not found)'],
+      ['notes', 'notes/ (2 .json/.yaml files, none a spec)'],
+    ]) {
+      const run = await runCli(['generate', input!, '--no-cache'], dir);
+      expect(run.code).toBe(2);
+      expect(run.stderr.trim().split('\n')).toEqual([
+        `no spec or tool list in ${searched}: idemgen reads OpenAPI 3.0/3.1 and Swagger 2.0 documents and MCP, OpenAI or Anthropic tool lists, as .json, .yaml or .yml files (no_input_document)`,
+      ]);
+      expect(snapshot(join(dir, 'generated'))).toEqual(before);
+    }
   });
 
   test('nothing is written when an input is broken', async () => {

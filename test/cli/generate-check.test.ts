@@ -92,15 +92,15 @@ describe('idemgen check', () => {
     expect((await runCli(['check'], dir)).code).toBe(0);
   });
 
-  test('compares the handlers bindings file too: a changed or missing <api>.tools.json is stale', async () => {
+  test('compares the handlers bindings module too: a changed or missing <api>.bindings.gen.ts is stale', async () => {
     const dir = scratchProject();
     expect((await runCli(['generate'], dir)).code).toBe(0);
     const handlers = join(dir, 'generated', 'handlers');
-    const json = readdirSync(handlers).find((n) => n.endsWith('.tools.json'));
+    const json = readdirSync(handlers).find((n) => n.endsWith('.bindings.gen.ts'));
     expect(json).toBeDefined();
     const file = join(handlers, json!);
     const text = readFileSync(file, 'utf8');
-    writeFileSync(file, text.replace('"method":"', '"method":"x'));
+    writeFileSync(file, text.replace('\\"method\\":\\"', '\\"method\\":\\"x'));
     const changed = await runCli(['check'], dir);
     expect(changed.code).toBe(1);
     expect(changed.stderr).toContain(`changed  generated/handlers/${json}`);

@@ -49,7 +49,7 @@ afterEach(() => {
 describe('the hostile corpus', () => {
   it('writes only inside --out, with safe, distinct file names', () => {
     const added = listFiles(dir).filter((f) => !before.includes(f));
-    expect(added).toHaveLength(37); // with mcp/store-tables.gen.ts and handlers/hostile.tools.json
+    expect(added).toHaveLength(37); // with mcp/store-tables.gen.ts and handlers/hostile.bindings.gen.ts
     expect(added.filter((f) => !f.startsWith('out/'))).toEqual([]);
     for (const f of outFiles)
       expect(f).toMatch(/^(client|handlers|mcp|report|sql|tools)\/([a-z]+\/)?[a-z0-9][a-z0-9._-]*$/);
@@ -71,11 +71,16 @@ describe('the hostile corpus', () => {
 
   it('generated tool handlers and MCP server modules compile under --strict --noUnusedLocals', () => {
     expect(outFiles.filter((f) => f.startsWith('handlers/'))).toEqual([
+      'handlers/hostile.bindings.gen.ts',
       'handlers/hostile.tools.gen.ts',
-      'handlers/hostile.tools.json',
     ]);
     const modules = outFiles.filter((f) => (f.startsWith('handlers/') || f.startsWith('mcp/')) && f.endsWith('.ts'));
-    expect(modules).toEqual(['handlers/hostile.tools.gen.ts', 'mcp/hostile.server.gen.ts', 'mcp/store-tables.gen.ts']);
+    expect(modules).toEqual([
+      'handlers/hostile.bindings.gen.ts',
+      'handlers/hostile.tools.gen.ts',
+      'mcp/hostile.server.gen.ts',
+      'mcp/store-tables.gen.ts',
+    ]);
     // Inside the repository (test/emit/client/__out__), so the MCP SDK and the runtime resolve as in a user's project.
     const base = join(OUT_ROOT, 'hostile-modules');
     rmSync(base, { recursive: true, force: true });

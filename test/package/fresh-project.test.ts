@@ -93,7 +93,7 @@ test('init + npm run build: every default artifact, and the MCP module answers i
   for (const file of [
     'client/widgets.gen.ts',
     'handlers/widgets.tools.gen.ts',
-    'handlers/widgets.tools.json',
+    'handlers/widgets.bindings.gen.ts',
     'mcp/widgets.server.gen.ts',
     'mcp/store-tables.gen.ts',
     'report/audit.md',

@@ -89,7 +89,7 @@ describe('serve --http is closed by default', () => {
       false,
     ]);
     const missing = await runCli(['serve', join(dir, 'nope.json')], dir);
-    expect([missing.code, /input_not_found/.test(missing.stderr)]).toEqual([2, true]);
+    expect([missing.code, /nope\.json \(not found\).*no_input_document/.test(missing.stderr)]).toEqual([2, true]);
     const both = await runCli(['serve', spec, '--read-only', '--writes-only'], dir);
     expect([both.code, /exclude each other/.test(both.stderr)]).toEqual([2, true]);
   });

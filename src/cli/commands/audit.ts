@@ -93,7 +93,10 @@ export async function auditCommand(ctx: CliContext, args: AuditArgs): Promise<nu
     : [];
   if (args.save !== undefined && !live)
     throw new ConfigError([diagnostic('invalid_mcp_option', 'error', '--save needs --mcp or --mcp-url')]);
-  const analysis = await analyze(routed.specs, config, ctx.cwd, liveDocs);
+  // Agent code is something to audit: a folder of code with only a package.json beside it is no mistake.
+  const analysis = await analyze(routed.specs, config, ctx.cwd, liveDocs, {
+    requireDocuments: routed.code.length === 0,
+  });
   reportInputDiagnostics(ctx, { ...analysis, diagnostics: analysis.diagnostics.filter((d) => d.severity === 'error') });
   const code = auditCode(routed.code, config, ctx.cwd);
   const inputErrors = code.diagnostics.filter((d) => !CODE_RULE_IDS.has(d.code));

@@ -6,6 +6,7 @@ import { resolveRun, reportInputDiagnostics, type CliContext, type CommonArgs } 
 import { displayPath, stageOutput, type Staging, type WriteHooks } from '../output-dir.js';
 import type { FileSink } from '../../emit/types.js';
 import { paint } from '../logger.js';
+import { isInstalled, MCP_SDK } from '../peers.js';
 import { strictErrors } from '../strict.js';
 
 export interface GenerateArgs extends CommonArgs {
@@ -119,6 +120,10 @@ export async function generateOnce(ctx: CliContext, args: GenerateArgs, hooks: W
   staging.commit();
   if (args.cache !== false) saveCache(cache, fingerprint, written);
   const paths = Object.keys(written).map((path) => ({ path }));
+  if (paths.some((p) => p.path.startsWith('mcp/')) && !isInstalled(ctx.cwd, MCP_SDK))
+    ctx.logger.info(
+      `note: ${where}/mcp/ (artifact mcp) imports ${MCP_SDK}, which is not installed here: npm install ${MCP_SDK}, or leave mcp out of artifacts`,
+    );
   const entries = analysis.plan.apis.flatMap((a) => a.entries);
   const writes = entries.filter((e) => e.effect === 'write').length;
   const findings = analysis.plan.diagnostics.filter((d) => d.severity !== 'info');

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { findConfigFile } from '../../config/load.js';
 import { ConfigError, diagnostic } from '../../diagnostics/diagnostic.js';
 import type { CliContext } from '../context.js';
+import { isInstalled, MCP_SDK } from '../peers.js';
 
 export const INIT_CONFIG = `# idemgen configuration (all keys: README.md of the idemgen package, section Configuration)
 # Paths are relative to this file.
@@ -49,6 +50,16 @@ dialects: [postgres, sqlite, mysql]
 #   write_without_key_mechanism: error
 `;
 
+/** The config with every artifact but mcp named, and how to add it. */
+function withoutMcp(config: string): string {
+  const line = '# artifacts: [client, handlers, mcp, report, sql, tools]\n';
+  if (!config.includes(line)) throw new Error('init: the artifacts line of the config template moved');
+  return config.replace(
+    line,
+    `# mcp (generated/mcp/, an MCP server module per API) needs ${MCP_SDK}, not installed here:\n# npm install ${MCP_SDK}, then add mcp below.\nartifacts: [client, handlers, report, sql, tools]\n`,
+  );
+}
+
 export function initCommand(ctx: CliContext, args: { force?: boolean }): number {
   // `init && generate` must work: the default input folder has to exist.
   const specs = join(ctx.cwd, 'specs');
@@ -66,8 +77,15 @@ export function initCommand(ctx: CliContext, args: { force?: boolean }): number 
       ),
     ]);
   }
-  writeFileSync(join(ctx.cwd, 'idemgen.config.yaml'), INIT_CONFIG);
+  // A first `npm run build` must compile: the MCP modules import the MCP SDK, an optional peer, so they are
+  // in the defaults only where it is installed.
+  const sdk = isInstalled(ctx.cwd, MCP_SDK);
+  writeFileSync(join(ctx.cwd, 'idemgen.config.yaml'), sdk ? INIT_CONFIG : withoutMcp(INIT_CONFIG));
   ctx.logger.out('wrote idemgen.config.yaml');
+  if (!sdk)
+    ctx.logger.out(
+      `left the mcp artifact (an MCP server module per API) out of artifacts: it needs ${MCP_SDK} — npm install ${MCP_SDK}, then add mcp to artifacts in idemgen.config.yaml`,
+    );
   const pkgPath = join(ctx.cwd, 'package.json');
   if (!existsSync(pkgPath)) {
     ctx.logger.info('No package.json here: add `idemgen generate` to your build yourself.');

@@ -17,7 +17,7 @@ import { ConfigError, InputError } from '../../diagnostics/diagnostic.js';
 import { terminalText } from '../../escape/index.js';
 import type { ServeAnalysisJob } from '../../serve/analysis-job.js';
 import { readServeCache, serveCacheFile, serveCacheKey } from '../../serve/cache.js';
-import { type ServeAnalysis, ServeSetupError, serveRuntimeOf } from '../../serve/tools.js';
+import { needsStore, type ServeAnalysis, ServeSetupError, serveRuntimeOf } from '../../serve/tools.js';
 import { DEFAULT_SERVE_STORE, openServeStore } from '../../serve/store.js';
 import { resolveRun, type CliContext, type CommonArgs } from '../context.js';
 import { VERSION } from '../version.js';
@@ -276,6 +276,16 @@ async function serve(ctx: CliContext, args: ServeArgs): Promise<number> {
   // Each caller's API credential joins its dedup scope, keyed with this secret (serve/scope-secret.ts).
   const scopeSecret =
     upstream === undefined || args.http === undefined ? undefined : await scopeSecretOf(args.store, ctx.cwd);
+  // Dynamic and code mode analyse after the handshake: inputs that hold no spec file at all are refused now.
+  if (args.code || args.dynamic) {
+    const [{ discoverInputs }, noDocs] = await Promise.all([
+      import('../../load/discover.js'),
+      import('../../load/no-documents.js'),
+    ]);
+    const found = await discoverInputs(inputs, ctx.cwd);
+    if (found.candidates.length === 0 && noDocs.isNoDocumentRun(inputs, 0, found.diagnostics))
+      throw new InputError([await noDocs.noDocumentDiagnostic(inputs, ctx.cwd)]);
+  }
   const fixed = serverArguments(args.arg ?? []);
   const keySource = args.keySource ?? config.tools.keySource;
   // One tool per operation, listed the same to every caller: the listing is worth keeping with the analysis.
@@ -298,14 +308,19 @@ async function serve(ctx: CliContext, args: ServeArgs): Promise<number> {
     );
   // A store that cannot be opened (unsupported URL, refused connection) is the user's to fix, not a crash.
   // Both store tables exist before the first call (or, with --no-migrate, the start stops naming the missing one).
-  const { store, label } = await openServeStore(args.store, ctx.cwd, config.sql, {
-    migrate: args.migrate,
-    cache: args.cache,
-  }).catch((err: unknown) => {
-    throw new ServeSetupError(
-      `cannot open the dedup store ${args.store ?? '(default)'}: ${err instanceof Error ? err.message : String(err)}`,
-    );
-  });
+  // With the tools known (full mode), none of them keeping a row (all native-key, method-idempotent or reads)
+  // means no store is opened, and no driver needed, unless --store names one.
+  const { store, label } =
+    args.store === undefined && analysis !== undefined && !needsStore(analysis)
+      ? { store: undefined, label: 'none (no listed tool needs one)' }
+      : await openServeStore(args.store, ctx.cwd, config.sql, {
+          migrate: args.migrate,
+          cache: args.cache,
+        }).catch((err: unknown) => {
+          throw new ServeSetupError(
+            `cannot open the dedup store ${args.store ?? '(default)'}: ${err instanceof Error ? err.message : String(err)}`,
+          );
+        });
   try {
     /** The runtime over an analysis; says per API how many tools go where and which credentials are missing. */
     const runtimeOf = (analysis: ServeAnalysis) => {
@@ -444,6 +459,6 @@ async function serve(ctx: CliContext, args: ServeArgs): Promise<number> {
     }
     return 0;
   } finally {
-    await store.close();
+    await store?.close();
   }
 }

@@ -4,6 +4,7 @@
  */
 import { InputError, diagnostic, type Diagnostic } from '../../diagnostics/diagnostic.js';
 import { loadInputs } from '../../load/index.js';
+import { isNoDocumentRun, noDocumentDiagnostic } from '../../load/no-documents.js';
 import { toDiagnostic } from '../../emit/report/index.js';
 import { validateDocument } from '../../validate/index.js';
 import { resolveRun, type CliContext, type CommonArgs } from '../context.js';
@@ -27,6 +28,8 @@ interface FileResult {
 export async function validateCommand(ctx: CliContext, args: ValidateArgs): Promise<number> {
   const { inputs } = await resolveRun(ctx, args);
   const loaded = await loadInputs(inputs, { cwd: ctx.cwd });
+  if (isNoDocumentRun(inputs, loaded.docs.length, loaded.diagnostics))
+    throw new InputError([await noDocumentDiagnostic(inputs, ctx.cwd)]);
   const unreadable = loaded.diagnostics.filter((d) => d.severity === 'error');
   if (unreadable.length > 0) throw new InputError(unreadable);
   const openapi = loaded.docs.filter((d) => d.kind === 'openapi');

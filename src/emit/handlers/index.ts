@@ -1,6 +1,6 @@
 /**
- * The handlers artifact: per API with HTTP operations, `handlers/<api>.tools.json` (its `ToolBinding`s) and
- * `handlers/<api>.tools.gen.ts`, which reads them at load, with a typed `create<Api>Tools(options)` over
+ * The handlers artifact: per API with HTTP operations, `handlers/<api>.bindings.gen.ts` (its `ToolBinding`s as
+ * JSON text) and `handlers/<api>.tools.gen.ts`, which parses them at load, with a typed `create<Api>Tools(options)` over
  * `createToolRuntime` (issue 14). A consumer of the tool model (emit/tool-model.ts): each binding is written from the tool the model built once for the run,
  * binding by binding, so a Graph-sized API never holds every binding's text at once.
  */
@@ -9,7 +9,15 @@ import type { Emitter, FileWriter, StreamingEmitter } from '../types.js';
 import { collectFiles } from '../memory-sink.js';
 import { streamToolModel, type ToolModelEmit } from '../tool-model.js';
 import { bindingOf, toolBindingNames } from './bindings.js';
-import { BindingsJson, bindingsFile, handlerNames, writeHead, writeTail, type HandlerNames } from './render.js';
+import {
+  BindingsJson,
+  bindingsModule,
+  bindingsModuleWriter,
+  handlerNames,
+  writeHead,
+  writeTail,
+  type HandlerNames,
+} from './render.js';
 
 export { buildToolBindings, eachToolBinding } from './bindings.js';
 
@@ -24,7 +32,8 @@ export const handlersConsumer: ToolModelEmit = (_plan, config, sink) => {
       const names = handlerNames(apiPlan.api);
       const out = sink.file(`handlers/${apiPlan.api.id}.tools.gen.ts`);
       writeHead(out, apiPlan.api, names, toolBindingNames(apiPlan));
-      open = { out, json: new BindingsJson(sink.file(`handlers/${bindingsFile(apiPlan.api.id)}`)), names };
+      const data = bindingsModuleWriter(sink.file(`handlers/${bindingsModule(apiPlan.api.id)}`), apiPlan.api);
+      open = { out, json: new BindingsJson(data), names };
     },
     tool(api, { entry, spec }) {
       const op = entry.operation;

@@ -1,10 +1,13 @@
 /**
- * `handlers/<api>.tools.gen.ts` + `handlers/<api>.tools.json`: the API's tool bindings as data (one compact
- * binding per line, members in the binding's fixed order, definitions shared; runtime/tools/bindings-file.ts,
- * docs/decisions.md) and a typed module that reads that file at load (`readFileSync(new URL(…,
- * import.meta.url))` + `parseToolBindings`, which is `JSON.parse`) plus a factory over the tool runtime. Spec
- * strings reach the module only as its tool-name union (tsString); the JSON is escaped (escapeStringifiedJson),
- * and `JSON.parse` keeps a property named `__proto__` in a spec schema an own property.
+ * `handlers/<api>.tools.gen.ts` + `handlers/<api>.bindings.gen.ts`: the API's tool bindings as data (JSON
+ * text, one compact binding per line, members in the binding's fixed order, definitions shared;
+ * runtime/tools/bindings-file.ts, docs/decisions.md) and a typed module that parses it at load
+ * (`parseToolBindings`, which is `JSON.parse`) plus a factory over the tool runtime. The data is a module
+ * whose lines are string literals, so any compiler that builds the handlers carries it (a `.json` beside
+ * them was left behind by tsc's outDir), with no `resolveJsonModule` and no type inferred from a large
+ * literal. Spec strings reach the modules only as the tool-name union and the data's string literals
+ * (tsString); the JSON is escaped (escapeStringifiedJson), and `JSON.parse` keeps a property named
+ * `__proto__` in a spec schema an own property.
  */
 import type { ApiModel } from '../../ir/types.js';
 import type { ArgRoute, ToolBinding } from '../../runtime/tools/types.js';
@@ -46,15 +49,15 @@ function sourceLine(api: ApiModel): string {
   return `// Source: ${lineComment(api.file)}`;
 }
 
-/** The bindings file beside the module: `handlers/<api>.tools.json`. */
-export const bindingsFile = (apiId: string): string => `${apiId}.tools.json`;
+/** The bindings module beside the handlers module: `handlers/<api>.bindings.gen.ts`. */
+export const bindingsModule = (apiId: string): string => `${apiId}.bindings.gen.ts`;
 
 export function writeHead(out: FileWriter, api: ApiModel, names: HandlerNames, toolNames: string[]): void {
   const union = toolNames.length > 0 ? toolNames.map(tsString).join(' | ') : 'never';
-  // api.id is a file-name segment already; encoded for the URL path, escaped for the string literal.
-  const url = tsString(`./${encodeURIComponent(bindingsFile(api.id))}`);
+  // api.id is a file-name segment already; escaped for the string literal.
+  const from = tsString(`./${bindingsModule(api.id).replace(/\.ts$/, '.js')}`);
   out.write(`${HANDLERS_HEADER}\n${sourceLine(api)}\n`);
-  out.write('import { readFileSync } from "node:fs";\n');
+  out.write(`import { bindingsText } from ${from};\n`);
   out.write('import { createToolRuntime, parseToolBindings } from "@idemgen/runtime/tools";\n');
   out.write('import type { ToolBinding, ToolRuntime, ToolRuntimeOptions } from "@idemgen/runtime/tools";\n\n');
   out.write('/** Every name a tool of this API answers to (its MCP, OpenAI and Anthropic spellings). */\n');
@@ -64,11 +67,34 @@ export function writeHead(out: FileWriter, api: ApiModel, names: HandlerNames, t
   );
   out.write(`export type ${names.options} = Omit<ToolRuntimeOptions, "bindings">;\n\n`);
   out.write(
-    `/** One binding per HTTP operation: names, routes, key carrier, mechanism, input schema (read from ${lineComment(bindingsFile(api.id))}). */\n`,
+    `/** One binding per HTTP operation: names, routes, key carrier, mechanism, input schema (data: ${lineComment(bindingsModule(api.id))}). */\n`,
   );
+  out.write(`export const ${names.bindings}: readonly ToolBinding[] = parseToolBindings(bindingsText);\n\n`);
+}
+
+/**
+ * The bindings module: the JSON text `BindingsJson` writes, as an array of one string literal per line
+ * joined with `\n` (the text comes back exactly; a binding is still one line of a diff). Chunks are cut
+ * into lines as they arrive, so only the current line is held.
+ */
+export function bindingsModuleWriter(out: FileWriter, api: ApiModel): FileWriter {
+  out.write(`${HANDLERS_HEADER}\n${sourceLine(api)}\n`);
   out.write(
-    `export const ${names.bindings}: readonly ToolBinding[] = parseToolBindings(readFileSync(new URL(${url}, import.meta.url), "utf8"));\n\n`,
+    `// The bindings of ${lineComment(`${api.id}.tools.gen.ts`)} as JSON text, one line per string (parseToolBindings reads it).\n`,
   );
+  out.write('export const bindingsText: string = [\n');
+  let rest = '';
+  return {
+    write(chunk) {
+      const lines = (rest + chunk).split('\n');
+      rest = lines.pop() as string;
+      for (const line of lines) out.write(`  ${tsString(line)},\n`);
+    },
+    end() {
+      out.write(`  ${tsString(rest)},\n].join("\\n");\n`);
+      out.end();
+    },
+  };
 }
 
 /**

@@ -1,5 +1,5 @@
 /**
- * The bindings file (`handlers/<api>.tools.json`) and its loader. The file holds what cannot be derived:
+ * The bindings file (the JSON text of `handlers/<api>.bindings.gen.ts`) and its loader. The file holds what cannot be derived:
  *
  *   {"tools":[
  *     {binding},            one stored binding per line, in plan order

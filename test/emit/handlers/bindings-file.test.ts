@@ -19,6 +19,7 @@ import { BindingsJson } from '../../../src/emit/handlers/render.js';
 import { emitTools } from '../../../src/emit/tools/index.js';
 import { registerToolRuntime } from '../../../src/runtime/mcp/register.js';
 import { parseToolBindings } from '../../../src/runtime/tools/bindings-file.js';
+import { bindingsTextOf } from '../../helpers/bindings-text.js';
 import { strictFormOf } from '../../../src/runtime/tools/strict/of-binding.js';
 import type { ToolBinding } from '../../../src/runtime/tools/types.js';
 
@@ -63,17 +64,18 @@ describe('bindings file: bundled specs and Stripe', () => {
   it('loads back the bindings the generator built, input schemas byte for byte, each assembled once', () => {
     for (const apiPlan of apis) {
       const built = buildToolBindings(apiPlan, config);
-      const file = emitHandlers({ apis: [apiPlan], diagnostics: [] }, config).files.find((f) =>
-        f.path.endsWith('.tools.json'),
+      const module = emitHandlers({ apis: [apiPlan], diagnostics: [] }, config).files.find((f) =>
+        f.path.endsWith('.bindings.gen.ts'),
       )!;
-      const loaded = parseToolBindings(file.contents);
+      const text = bindingsTextOf(module.contents);
+      const loaded = parseToolBindings(text);
       expect(loaded.map((b) => JSON.stringify(b.inputSchema))).toEqual(built.map((b) => JSON.stringify(b.inputSchema)));
       expect(loaded).toEqual(built);
       // Assembled on first read (an accessor until then), then the same object every time.
       expect(typeof Object.getOwnPropertyDescriptor(loaded[0], 'inputSchema')?.get).toBe('function');
       expect(loaded[0]!.inputSchema).toBe(loaded[0]!.inputSchema);
       // One binding per line between the tools' brackets.
-      const lines = file.contents.slice(0, file.contents.indexOf('\n],\n')).split('\n').slice(1);
+      const lines = text.slice(0, text.indexOf('\n],\n')).split('\n').slice(1);
       expect(lines).toHaveLength(built.length);
     }
   });

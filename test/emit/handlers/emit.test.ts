@@ -8,7 +8,13 @@ import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolveConfig } from '../../../src/config/types.js';
 import { emitHandlers } from '../../../src/emit/handlers/index.js';
-import { BindingsJson, handlerNames, writeHead, writeTail } from '../../../src/emit/handlers/render.js';
+import {
+  BindingsJson,
+  bindingsModuleWriter,
+  handlerNames,
+  writeHead,
+  writeTail,
+} from '../../../src/emit/handlers/render.js';
 import type { EmittedFile } from '../../../src/emit/types.js';
 import type { ApiModel } from '../../../src/ir/types.js';
 import { parseToolBindings, type ToolBinding, type ToolRuntime } from '../../../src/runtime/tools/index.js';
@@ -17,6 +23,7 @@ import { fixturePlans } from '../client/helpers/fixture-plans.js';
 import { inlinePlan } from '../client/helpers/inline-spec.js';
 import { startFaultServer, type FaultServer } from '../../helpers/fault-server.js';
 import { KEY, shopPlan } from '../../runtime/tools/helpers/shop-spec.js';
+import { bindingsTextOf } from '../../helpers/bindings-text.js';
 
 const config = resolveConfig();
 const ROOT = join(import.meta.dirname, '../../..');
@@ -54,14 +61,14 @@ describe('handlers artifact', () => {
     const { files, diagnostics } = emitHandlers({ apis: await allPlans(), diagnostics: [] }, config);
     expect(diagnostics).toEqual([]);
     expect(files.map((f) => f.path)).toEqual([
+      'handlers/legacy.bindings.gen.ts',
       'handlers/legacy.tools.gen.ts',
-      'handlers/legacy.tools.json',
+      'handlers/payments.bindings.gen.ts',
       'handlers/payments.tools.gen.ts',
-      'handlers/payments.tools.json',
+      'handlers/shapes.bindings.gen.ts',
       'handlers/shapes.tools.gen.ts',
-      'handlers/shapes.tools.json',
+      'handlers/shop.bindings.gen.ts',
       'handlers/shop.tools.gen.ts',
-      'handlers/shop.tools.json',
     ]);
     for (const f of files)
       await expect(f.contents).toMatchFileSnapshot(`__snapshots__/${f.path.slice('handlers/'.length)}`);
@@ -69,8 +76,9 @@ describe('handlers artifact', () => {
 
   it('writes each bindings file with one compact binding per line, then the shared values and definitions', async () => {
     const { files } = emitHandlers({ apis: await allPlans(), diagnostics: [] }, config);
-    for (const f of files.filter((x) => x.path.endsWith('.json'))) {
-      const file = JSON.parse(f.contents) as { tools: unknown[]; shared: unknown[]; defs: Record<string, unknown> };
+    for (const f of files.filter((x) => x.path.endsWith('.bindings.gen.ts'))) {
+      const text = bindingsTextOf(f.contents);
+      const file = JSON.parse(text) as { tools: unknown[]; shared: unknown[]; defs: Record<string, unknown> };
       expect(file.tools.length).toBeGreaterThan(0);
       const tools = file.tools.map((b) => `  ${JSON.stringify(b)}`);
       const shared = file.shared.map((v) => `  ${JSON.stringify(v)}`);
@@ -78,10 +86,10 @@ describe('handlers artifact', () => {
       expect(Object.keys(file.defs)).toEqual(Object.keys(file.defs).sort());
       const list = (open: string, items: string[], close: string) =>
         items.length === 0 ? `${open}${close}` : `${open}\n${items.join(',\n')}\n${close}`;
-      expect(f.contents).toBe(
+      expect(text).toBe(
         `${list('{"tools":[', tools, ']')},\n${list('"shared":[', shared, ']')},\n${list('"defs":{', defs, '}')}}\n`,
       );
-      expect(parseToolBindings(f.contents)).toHaveLength(file.tools.length);
+      expect(parseToolBindings(text)).toHaveLength(file.tools.length);
     }
   });
 
@@ -95,15 +103,22 @@ describe('handlers artifact', () => {
     const { files } = emitHandlers({ apis: await allPlans(), diagnostics: [] }, config);
     const ts = files.filter((f) => f.path.endsWith('.ts'));
     const batch = new Map(ts.map((f) => [f.path.slice('handlers/'.length), f.contents]));
+    // The repository's modules beside the fixtures' (same API names): prefixed, and so is their data import.
     for (const name of readdirSync(join(ROOT, 'generated/handlers')).filter((n) => n.endsWith('.ts')))
-      batch.set(`repo-${name}`, readFileSync(join(ROOT, 'generated/handlers', name), 'utf8'));
+      batch.set(
+        `repo-${name}`,
+        readFileSync(join(ROOT, 'generated/handlers', name), 'utf8').replace(
+          /from "\.\/([^"]+\.bindings\.gen\.js)"/,
+          'from "./repo-$1"',
+        ),
+      );
     batch.set('type-proof.ts', TYPE_PROOF);
     const result = typeCheck(writeBatch('handlers', batch));
     expect(Object.fromEntries(result)).toEqual(Object.fromEntries([...batch.keys()].map((k) => [k, []])));
   });
 });
 
-/** Writes an API's handlers files (module + bindings JSON) side by side and imports the module. */
+/** Writes an API's handlers files (module + bindings module) side by side and imports the module. */
 async function importModule(dir: string, files: readonly EmittedFile[]): Promise<Record<string, unknown>> {
   const base = join(OUT_ROOT, dir);
   writeBatch(dir, new Map());
@@ -117,7 +132,7 @@ async function importModule(dir: string, files: readonly EmittedFile[]): Promise
         JSON.stringify(runtime.startsWith('.') ? runtime : `./${runtime}`),
       ),
     );
-  const module = files.find((f) => f.path.endsWith('.ts'));
+  const module = files.find((f) => f.path.endsWith('.tools.gen.ts'));
   return (await import(at(module!.path))) as Record<string, unknown>;
 }
 
@@ -137,7 +152,7 @@ describe('the emitted module', () => {
     expect(binding!.description).toContain('globalThis.pwned');
   });
 
-  it('a property and a definition named `__proto__` in a binding stay own properties (the JSON file through JSON.parse)', async () => {
+  it('a property and a definition named `__proto__` in a binding stay own properties (the bindings text through JSON.parse)', async () => {
     const binding = JSON.parse(
       '{"names":{"mcp":"x","openai":"x","anthropic":"x"},"operation":"POST /x","method":"x","http":{"method":"POST","path":"/x"},"effect":"read","mechanism":"none","description":"d","routes":[],"inputSchema":{"type":"object","properties":{"__proto__":{"$ref":"#/$defs/__proto__"}},"$defs":{"__proto__":{"type":"string"}}}}',
     ) as ToolBinding;
@@ -151,13 +166,15 @@ describe('the emitted module', () => {
     const names = handlerNames({ id: 'proto' } as ApiModel);
     const out = writer('module');
     writeHead(out, { id: 'proto', file: 'proto.json' } as ApiModel, names, ['x']);
-    const json = new BindingsJson(writer('json'));
+    const json = new BindingsJson(
+      bindingsModuleWriter(writer('json'), { id: 'proto', file: 'proto.json' } as ApiModel),
+    );
     json.write(binding);
     json.end();
     writeTail(out, names);
     const mod = await importModule('handlers-proto', [
       { path: 'handlers/proto.tools.gen.ts', contents: texts.module },
-      { path: 'handlers/proto.tools.json', contents: texts.json },
+      { path: 'handlers/proto.bindings.gen.ts', contents: texts.json },
     ]);
     const [back] = mod.protoToolBindings as ToolBinding[];
     const props = back!.inputSchema.properties as object;

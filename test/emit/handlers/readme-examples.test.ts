@@ -94,7 +94,7 @@ it('the AI SDK, OpenAI and intent key-source examples compile', () => {
     '}',
   ].join('\n');
   const paths = writeBatch('readme', new Map([['example.ts', source]]));
-  copyGenerated('readme', ['handlers/messaging.tools.gen.ts']);
+  copyGenerated('readme', ['handlers/messaging.tools.gen.ts', 'handlers/messaging.bindings.gen.ts']);
   expect(ai.split('\n').filter((l) => l.trim() !== '').length).toBeLessThan(10);
   expect(openai.split('\n').filter((l) => l.trim() !== '').length).toBeLessThan(10);
   expect(Object.fromEntries(typeCheck(paths))).toEqual({ 'example.ts': [] });

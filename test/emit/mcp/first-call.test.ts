@@ -25,8 +25,8 @@ const dir = mkdtempSync(join(tmpdir(), 'idemgen-mcp-first-call-'));
 beforeAll(async () => {
   const generated = await generateModules('widgets', 'widgets.json', WIDGETS_SPEC);
   expect([...generated.paths.keys()].sort()).toEqual([
+    'handlers/widgets.bindings.gen.ts',
     'handlers/widgets.tools.gen.ts',
-    'handlers/widgets.tools.json',
     'mcp/store-tables.gen.ts',
     'mcp/widgets.server.gen.ts',
   ]);

@@ -38,7 +38,12 @@ it('a Twilio MCP server in 8 lines of glue sends a message once per key', async 
   const { base, texts } = await generateModules('twilio', 'twilio.json', spec);
   // Type-checked as a user's project holds it (package imports, --strict --noUnusedLocals) …
   const check = new Map([['server.ts', GLUE.replaceAll('"idemgen/runtime"', "'idemgen/runtime'")]]);
-  for (const k of ['handlers/twilio.tools.gen.ts', 'mcp/twilio.server.gen.ts', 'mcp/store-tables.gen.ts'])
+  for (const k of [
+    'handlers/twilio.bindings.gen.ts',
+    'handlers/twilio.tools.gen.ts',
+    'mcp/twilio.server.gen.ts',
+    'mcp/store-tables.gen.ts',
+  ])
     check.set(k, texts.get(k) as string);
   const written = new Map(
     [...check].map(([k, text]) => {
@@ -51,6 +56,7 @@ it('a Twilio MCP server in 8 lines of glue sends a message once per key', async 
   writeFileSync(join(base, 'compile', 'package.json'), '{ "type": "module" }\n');
   expect(Object.fromEntries(typeCheck(written))).toEqual({
     'server.ts': [],
+    'handlers/twilio.bindings.gen.ts': [],
     'handlers/twilio.tools.gen.ts': [],
     'mcp/twilio.server.gen.ts': [],
     'mcp/store-tables.gen.ts': [],
