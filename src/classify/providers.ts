@@ -76,7 +76,13 @@ export function providerReplayHeader(servers: readonly string[]): string | undef
   for (const p of BUILTIN_PROVIDERS) {
     if (p.replayHeader === undefined) continue;
     const match = picomatch(p.hosts, { nocase: true, dot: true });
-    if (servers.some((s) => { const h = hostOf(s); return h !== undefined && match(h); })) return p.replayHeader;
+    if (
+      servers.some((s) => {
+        const h = hostOf(s);
+        return h !== undefined && match(h);
+      })
+    )
+      return p.replayHeader;
   }
   return undefined;
 }

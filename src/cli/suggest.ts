@@ -5,7 +5,7 @@
  */
 
 /** Optimal string alignment distance: insertions, deletions, substitutions and swaps of neighbours cost 1. */
-export function editDistance(a: string, b: string): number {
+function editDistance(a: string, b: string): number {
   const d: number[][] = Array.from({ length: a.length + 1 }, (_, i) => [i, ...Array<number>(b.length).fill(0)]);
   for (let j = 1; j <= b.length; j++) d[0]![j] = j;
   for (let i = 1; i <= a.length; i++) {
@@ -48,6 +48,8 @@ export function unknownNames(message: string): string[] | undefined {
   const m = /^Unknown arguments?: (.+)$/.exec(message.trim());
   if (m === null) return undefined;
   const names = m[1]!.split(', ').map((s) => s.trim());
-  const kebab = new Set(names.filter((n) => n.includes('-')).map((n) => n.replace(/-([a-z])/g, (_, c) => c.toUpperCase())));
+  const kebab = new Set(
+    names.filter((n) => n.includes('-')).map((n) => n.replace(/-([a-z])/g, (_, c) => c.toUpperCase())),
+  );
   return names.filter((n) => !kebab.has(n) || n.includes('-'));
 }

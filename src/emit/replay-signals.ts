@@ -39,7 +39,10 @@ const PARAM = /\{[^}]+\}/;
 /** A POST to a collection: the last segment is neither an id template nor an action. */
 function creates(op: HttpOperation): boolean {
   if (op.method !== 'post') return false;
-  const last = op.path.split('/').filter((s) => s !== '').at(-1);
+  const last = op.path
+    .split('/')
+    .filter((s) => s !== '')
+    .at(-1);
   return last !== undefined && !PARAM.test(last) && !isActionSegment(last);
 }
 

@@ -63,7 +63,11 @@ function baseUrlOf(servers: readonly string[], given: string | undefined, id: st
  * requirement is a list of alternatives, any one of which is enough (OpenAPI: each alternative's schemes
  * together), so a tool that bearer credentials satisfy needs nothing for its basic-auth alternative.
  */
-function unmetSchemes(bindings: readonly ToolBinding[], used: readonly string[], perCaller: readonly string[]): string[] {
+function unmetSchemes(
+  bindings: readonly ToolBinding[],
+  used: readonly string[],
+  perCaller: readonly string[],
+): string[] {
   const have = new Set([...used, ...perCaller]);
   const missing = new Set<string>();
   for (const b of bindings) {

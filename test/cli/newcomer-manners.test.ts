@@ -24,7 +24,10 @@ interface Run {
 }
 
 /** The built CLI as a user runs it; `hide` makes driver packages unresolvable, as in an app without them. */
-function idemgen(args: string[], opts: { cwd?: string; hide?: string[]; env?: Record<string, string> } = {}): Promise<Run> {
+function idemgen(
+  args: string[],
+  opts: { cwd?: string; hide?: string[]; env?: Record<string, string> } = {},
+): Promise<Run> {
   const pre = opts.hide !== undefined ? ['--import', HIDE] : [];
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [...pre, BIN, ...args], {
@@ -49,7 +52,9 @@ function idemgen(args: string[], opts: { cwd?: string; hide?: string[]; env?: Re
 describe('misspelled commands and options', () => {
   it('`idemgen genrate` → did you mean generate, exit 2', async () => {
     const r = await idemgen(['genrate']);
-    expect(r.stderr).toBe('Unknown command "genrate": did you mean idemgen generate?\nRun `idemgen --help` for usage.\n');
+    expect(r.stderr).toBe(
+      'Unknown command "genrate": did you mean idemgen generate?\nRun `idemgen --help` for usage.\n',
+    );
     expect(r.code).toBe(2);
   });
 
@@ -97,7 +102,9 @@ describe('store errors: one line, naming the package or the server', () => {
 
   it('prune --store postgres:// and sqlite: without their drivers', async () => {
     const pg = await idemgen(['prune', '--store', 'postgres://u@127.0.0.1:5432/db'], { hide: ['pg'] });
-    expect(pg.stderr).toBe('error: postgres:// stores need the pg package, which is not installed: npm i pg  store_driver_missing\n');
+    expect(pg.stderr).toBe(
+      'error: postgres:// stores need the pg package, which is not installed: npm i pg  store_driver_missing\n',
+    );
     const cwd = tmp();
     writeFileSync(join(cwd, 'idem.db'), '');
     const sqlite = await idemgen(['prune', '--store', 'sqlite:idem.db'], { cwd, hide: ['better-sqlite3'] });
@@ -194,18 +201,33 @@ describe('serve', () => {
     const dir = tmp();
     const spec = join(dir, 'notes.json');
     writeFileSync(spec, JSON.stringify(TWO_SCHEMES));
-    const code = await stdioClient(['test/helpers/idemgen-src.ts', 'serve', spec, '--code', '--store', `sqlite:${join(dir, 'c.db')}`]);
+    const code = await stdioClient([
+      'test/helpers/idemgen-src.ts',
+      'serve',
+      spec,
+      '--code',
+      '--store',
+      `sqlite:${join(dir, 'c.db')}`,
+    ]);
     try {
       expect(code.getInstructions()).toMatch(/^execute takes a required idempotency_key for the whole run\./);
       expect(code.getInstructions()).toContain('send the SAME key, with the same code, when you retry it');
     } finally {
       await code.close();
     }
-    const dyn = await stdioClient(['test/helpers/idemgen-src.ts', 'serve', spec, '--dynamic', '--store', `sqlite:${join(dir, 'd.db')}`]);
+    const dyn = await stdioClient([
+      'test/helpers/idemgen-src.ts',
+      'serve',
+      spec,
+      '--dynamic',
+      '--store',
+      `sqlite:${join(dir, 'd.db')}`,
+    ]);
     try {
       const invoke = (await dyn.listTools()).tools.find((t) => t.name === 'invoke_tool')!;
-      const args = (invoke.inputSchema.properties as Record<string, { description: string; properties: Record<string, unknown> }>)
-        .arguments!;
+      const args = (
+        invoke.inputSchema.properties as Record<string, { description: string; properties: Record<string, unknown> }>
+      ).arguments!;
       expect(args.description).toContain('"idempotency_key": "…"');
       expect(args.properties.idempotency_key).toMatchObject({ type: 'string', minLength: 16, maxLength: 255 });
     } finally {

@@ -19,7 +19,13 @@ import { ROOT, scratchProject } from '../helpers/cli.js';
 
 const BIN = join(ROOT, 'bin/idemgen.js');
 const GUIDES = join(ROOT, 'docs/guides');
-const DOCS = ['README.md', ...readdirSync(GUIDES).filter((f) => f.endsWith('.md')).sort().map((f) => `docs/guides/${f}`)];
+const DOCS = [
+  'README.md',
+  ...readdirSync(GUIDES)
+    .filter((f) => f.endsWith('.md'))
+    .sort()
+    .map((f) => `docs/guides/${f}`),
+];
 const COMMANDS = ['generate', 'audit', 'validate', 'check', 'serve', 'reconcile', 'prune', 'migrate', 'init'];
 const SCRIPTS = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> })
   .scripts;
@@ -101,7 +107,10 @@ async function problemsOf(line: string): Promise<string[]> {
 
 type Version = [number, number, number];
 const parse = (v: string): Version => {
-  const [a = 0, b = 0, c = 0] = v.replace(/^v/, '').split('.').map((x) => (/^\d+$/.test(x) ? Number(x) : 0));
+  const [a = 0, b = 0, c = 0] = v
+    .replace(/^v/, '')
+    .split('.')
+    .map((x) => (/^\d+$/.test(x) ? Number(x) : 0));
   return [a, b, c];
 };
 const cmp = (a: Version, b: Version): number => a[0] - b[0] || a[1] - b[1] || a[2] - b[2];
@@ -140,7 +149,8 @@ describe('the README’s Node.js claims', () => {
   it('using: both published packages ask for no more than the README says', () => {
     expect(use).toBeDefined();
     for (const manifest of ['package.json', 'packages/runtime/package.json']) {
-      const engines = (JSON.parse(readFileSync(join(ROOT, manifest), 'utf8')) as { engines?: { node?: string } }).engines;
+      const engines = (JSON.parse(readFileSync(join(ROOT, manifest), 'utf8')) as { engines?: { node?: string } })
+        .engines;
       expect(engines?.node, manifest).toBe(`>=${use}`);
     }
   });
@@ -191,7 +201,8 @@ describe('the code blocks of the README and the guides', () => {
     const checked = ALL.filter((b) => b.tag === 'text' || (b.tag === 'sh' && b.doc === 'README.md'));
     const problems: string[] = [];
     for (const b of checked)
-      for (const line of commandLines(b.text)) for (const p of await problemsOf(line)) problems.push(`${b.doc}:${b.line}: ${p}`);
+      for (const line of commandLines(b.text))
+        for (const p of await problemsOf(line)) problems.push(`${b.doc}:${b.line}: ${p}`);
     expect(problems).toEqual([]);
     expect(checked.length).toBeGreaterThanOrEqual(4);
   }, 120_000);

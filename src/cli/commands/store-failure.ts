@@ -29,7 +29,7 @@ function serverOf(url: string): string {
 }
 
 /** The package a "cannot find module" error names (`mysql2/promise` → `mysql2`), if it is one. */
-export function missingPackage(err: unknown): string | undefined {
+function missingPackage(err: unknown): string | undefined {
   for (let e: unknown = err; e !== undefined && e !== null; e = (e as { cause?: unknown }).cause) {
     const { code, message } = e as { code?: unknown; message?: unknown };
     if (code !== 'ERR_MODULE_NOT_FOUND' && code !== 'MODULE_NOT_FOUND') continue;
@@ -97,7 +97,10 @@ export function describeStoreError(url: string, err: unknown): ConfigError | und
       `the store has no dedup table (${message}): run \`idemgen migrate --store …\` or apply generated/sql/<dialect>/0001_idemgen_dedup.up.sql`,
     );
   }
-  if (store !== undefined && /Access denied|password authentication|authentication failed|WRONGPASS|NOAUTH/i.test(message)) {
+  if (
+    store !== undefined &&
+    /Access denied|password authentication|authentication failed|WRONGPASS|NOAUTH/i.test(message)
+  ) {
     return storeFailure(
       'store_unavailable',
       `the ${store.kind} server at ${serverOf(url)} refused the login (${message}): check the user and password in --store`,

@@ -56,10 +56,7 @@ export async function open(ctx: CliContext, url: string): Promise<FullDedupStore
     // A missing driver or a server that did not answer is said as such; only a URL openStore refused is invalid.
     throw (
       describeStoreError(url, err) ??
-      storeError(
-        'invalid_store_url',
-        String((err as Error).message).replace(/^openStore: /, ''),
-      )
+      storeError('invalid_store_url', String((err as Error).message).replace(/^openStore: /, ''))
     );
   }
 }

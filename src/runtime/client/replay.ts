@@ -7,7 +7,6 @@
 import type { ReplayEvidence } from '../core/idempotency.js';
 import type { HttpResponse } from '../http/caller.js';
 
-export type { ReplayEvidence } from '../core/idempotency.js';
 
 /** What the generator found, per operation, that marks a replay in the API's answer. */
 export interface ReplaySignals {
@@ -27,7 +26,11 @@ export interface ReplaySignals {
  * Lower-case, as `HttpResponse.headers` holds them. A value other than `true` (often `false`) is the API saying
  * "fresh", and then no timestamp is read.
  */
-export const REPLAY_HEADERS: readonly string[] = ['idempotent-replayed', 'idempotency-replayed', 'x-idempotency-replayed'];
+export const REPLAY_HEADERS: readonly string[] = [
+  'idempotent-replayed',
+  'idempotency-replayed',
+  'x-idempotency-replayed',
+];
 
 /** The header's name as the evidence spells it: the vendors' capitalisation. */
 const SPELLED: Readonly<Record<string, string>> = {

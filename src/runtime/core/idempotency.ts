@@ -184,7 +184,12 @@ function replay<T>(call: Call, row: DedupRow): RunResult<T> {
       call.ctx(row),
     );
   }
-  return { result: decoded.value as T, wasReplay: true, replayEvidence: 'store', originalCalledAt: new Date(row.createdAt) };
+  return {
+    result: decoded.value as T,
+    wasReplay: true,
+    replayEvidence: 'store',
+    originalCalledAt: new Date(row.createdAt),
+  };
 }
 
 async function execute<T>(

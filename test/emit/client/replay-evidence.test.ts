@@ -84,7 +84,8 @@ async function startApi(mode: Mode) {
       }
       effects++;
       const now = Date.now();
-      const created = mode.createdAs === 'unix' ? { created: Math.floor(now / 1000) } : { created_at: new Date(now).toISOString() };
+      const created =
+        mode.createdAs === 'unix' ? { created: Math.floor(now / 1000) } : { created_at: new Date(now).toISOString() };
       const body = { id: `obj_${effects}`, ...created };
       done.set(key, body);
       // Committed, then the answer stalls past the client's timeout: the client retries with the same key.
@@ -226,7 +227,9 @@ describe('native-key replays through a tool call (createToolRuntime and its MCP 
     expect(again).toMatchObject({ ok: true, was_replay: true, replay_evidence: 'header:X-Idempotency-Replayed' });
     expect('original_called_at' in again).toBe(false);
     const mcp = outcomeToResult(again);
-    expect(mcp._meta).toEqual({ 'idemgen/replay': { wasReplay: true, replayEvidence: 'header:X-Idempotency-Replayed' } });
+    expect(mcp._meta).toEqual({
+      'idemgen/replay': { wasReplay: true, replayEvidence: 'header:X-Idempotency-Replayed' },
+    });
     expect(api.effects()).toBe(1);
   });
 
