@@ -130,6 +130,11 @@ function verbStem(word: string, verbs: ReadonlySet<string>): string {
 }
 
 /** `mark_uncollectible` → `mark`, `sendInvoice` → `send`, `re-send` → `re`: the segment's first word. */
+/** A path segment that names an RPC-style action (`capture`, `cancel`, `:run`), not a collection or a resource. */
+export function isActionSegment(segment: string): boolean {
+  return /:[A-Za-z][\w-]*$/.test(segment) || PATH_ACTIONS.has(firstWord(segment));
+}
+
 function firstWord(segment: string): string {
   return (segment.split(/[^A-Za-z]+|(?<=[a-z])(?=[A-Z])/).find((s) => s !== '') ?? '').toLowerCase();
 }

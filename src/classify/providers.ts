@@ -18,6 +18,8 @@ export interface Provider {
   paths?: string[];
   /** Where the claim comes from (vendor documentation URL or config). */
   source: string;
+  /** The response header the provider sets to `true` on a replayed request (its absence means a fresh call). */
+  replayHeader?: string;
 }
 
 const DAY = 24 * 60 * 60;
@@ -32,6 +34,8 @@ export const BUILTIN_PROVIDERS: readonly Provider[] = [
     ttlSeconds: DAY,
     methods: ['post'],
     source: 'https://docs.stripe.com/api/idempotent_requests',
+    // Stripe marks a replayed answer with `Idempotent-Replayed: true` (its API reference, idempotent requests).
+    replayHeader: 'Idempotent-Replayed',
   },
   {
     // https://docs.adyen.com/development-resources/api-idempotency — POST requests, `Idempotency-Key`
@@ -66,6 +70,22 @@ export const BUILTIN_PROVIDERS: readonly Provider[] = [
     source: 'https://www.checkout.com/docs/developer-resources/api/idempotency',
   },
 ];
+
+/** The replay header a built-in provider documents for these servers, if one does. */
+export function providerReplayHeader(servers: readonly string[]): string | undefined {
+  for (const p of BUILTIN_PROVIDERS) {
+    if (p.replayHeader === undefined) continue;
+    const match = picomatch(p.hosts, { nocase: true, dot: true });
+    if (
+      servers.some((s) => {
+        const h = hostOf(s);
+        return h !== undefined && match(h);
+      })
+    )
+      return p.replayHeader;
+  }
+  return undefined;
+}
 
 export function hostOf(serverUrl: string): string | undefined {
   const m = /^[a-z][a-z0-9+.-]*:\/\/([^/:?#]+)/i.exec(serverUrl.trim());

@@ -8,11 +8,17 @@ const ORDER = { error: 0, warning: 1, info: 2 } as const;
 
 export function renderDiagnostics(diagnostics: Diagnostic[], color: boolean): string {
   const groups = new Map<string, Diagnostic[]>();
-  for (const d of diagnostics) {
-    const key = d.file ?? '(no file)';
-    groups.set(key, [...(groups.get(key) ?? []), d]);
-  }
   const lines: string[] = [];
+  // A diagnostic about no file (a store URL, a server, a missing package) is one line: no header, no totals.
+  for (const d of diagnostics.filter((x) => x.file === undefined)) {
+    const sev = paint(color, d.severity === 'error' ? 'red' : d.severity === 'warning' ? 'yellow' : 'cyan', d.severity);
+    const hint = d.hint !== undefined ? ` (${d.hint})` : '';
+    lines.push(`${sev}: ${terminalText(d.message + hint)}  ${paint(color, 'dim', d.code)}`);
+  }
+  for (const d of diagnostics) {
+    if (d.file === undefined) continue;
+    groups.set(d.file, [...(groups.get(d.file) ?? []), d]);
+  }
   for (const [file, list] of [...groups].sort(([a], [b]) => (a < b ? -1 : 1))) {
     // Messages, pointers and file names carry spec text: no control sequence may reach the terminal.
     lines.push(paint(color, 'bold', terminalText(file)));
@@ -34,6 +40,6 @@ export function renderDiagnostics(diagnostics: Diagnostic[], color: boolean): st
   }
   const errors = diagnostics.filter((d) => d.severity === 'error').length;
   const warnings = diagnostics.filter((d) => d.severity === 'warning').length;
-  if (diagnostics.length > 0) lines.push('', `${errors} error(s), ${warnings} warning(s)`);
+  if (groups.size > 0) lines.push('', `${errors} error(s), ${warnings} warning(s)`);
   return lines.join('\n');
 }

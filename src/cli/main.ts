@@ -12,11 +12,15 @@ import type { ServeArgs } from './commands/serve.js';
 import { renderDiagnostics } from './diagnostics.js';
 import { terminalText } from '../escape/index.js';
 import { createLogger, type Logger } from './logger.js';
+import { closest, optionsInHelp, unknownNames } from './suggest.js';
 import type { CliContext } from './context.js';
 
 import { VERSION } from './version.js';
 
 class UsageError extends Error {}
+
+/** The commands, in the order the help lists them: what a misspelled command is matched against. */
+const COMMANDS = ['generate', 'audit', 'validate', 'check', 'serve', 'reconcile', 'prune', 'migrate', 'init'];
 
 function withRunOptions<T>(y: Argv<T>) {
   return y
@@ -329,7 +333,7 @@ function buildParser(
       (y) => y.option('force', { type: 'boolean', describe: 'Overwrite an existing idemgen.config.yaml' }),
       (a) => run(async (ctx) => (await import('./commands/init.js')).initCommand(ctx, a), a),
     )
-    .demandCommand(1, 'Name a command: generate, audit, validate, check, serve, reconcile, prune, migrate or init.')
+    .demandCommand(1, `Name a command: ${COMMANDS.slice(0, -1).join(', ')} or ${COMMANDS.at(-1)}.`)
     .strict()
     .version(VERSION)
     .help()
@@ -363,8 +367,50 @@ export async function main(argv: string[], options: MainOptions = {}): Promise<n
     if (printed) logger.out(printed);
     return pending ? await pending : 0;
   } catch (err) {
-    return handleError(err, logger);
+    return handleError(err instanceof UsageError ? await withSuggestion(err, argv) : err, logger);
   }
+}
+
+/** The `--help` text of one command, as the parser prints it. */
+async function helpOf(command: string): Promise<string> {
+  let text = '';
+  await buildParser([command, '--help'], () => undefined).parseAsync([command, '--help'], {}, (_e, _a, output) => {
+    text = output;
+  });
+  return text;
+}
+
+/**
+ * yargs' "Unknown argument: genrate" as a sentence that names what was meant: the closest command, or the
+ * closest option of the command that was run (its own `--help` is the list), with where to read the rest.
+ */
+async function withSuggestion(err: UsageError, argv: string[]): Promise<UsageError> {
+  const unknown = unknownNames(err.message) ?? [];
+  const words = argv.filter((a) => !a.startsWith('-'));
+  const command = words[0];
+  if (command !== undefined && !COMMANDS.includes(command) && unknown.includes(command)) {
+    const near = closest(command, COMMANDS);
+    return new UsageError(
+      near !== undefined
+        ? `Unknown command "${command}": did you mean idemgen ${near}?`
+        : `Unknown command "${command}". The commands are ${COMMANDS.join(', ')}.`,
+    );
+  }
+  if (command === undefined || !COMMANDS.includes(command)) return err;
+  const options = optionsInHelp(await helpOf(command));
+  // Every long option given that the command does not know: yargs may have stopped at another complaint first
+  // (`--stroe` leaves `--store` missing), but the misspelling is what to fix.
+  const given = argv.filter((a) => a.startsWith('--') && a.length > 2).map((a) => a.slice(2).split('=')[0]!);
+  const known = (n: string) => options.includes(n) || (n.startsWith('no-') && options.includes(n.slice(3)));
+  const flags = [...new Set(given.filter((n) => !known(n)))];
+  if (flags.length === 0) return err;
+  const lines = flags.map((n) => {
+    const near = closest(n, options);
+    return near !== undefined
+      ? `Unknown option --${n} for idemgen ${command}: did you mean --${near}?`
+      : `Unknown option --${n} for idemgen ${command}.`;
+  });
+  return new UsageError(`${lines.join('\n')}\nRun \`idemgen ${command} --help\` for its options.`, { cause: err });
 }
 
 function handleError(err: unknown, logger: Logger): number {
@@ -379,7 +425,7 @@ function handleError(err: unknown, logger: Logger): number {
     return 2;
   }
   if (err instanceof UsageError) {
-    logger.error(`${err.message}\nRun \`idemgen --help\` for usage.`);
+    logger.error(err.message.includes('--help') ? err.message : `${err.message}\nRun \`idemgen --help\` for usage.`);
     return 2;
   }
   const e = err as Error;

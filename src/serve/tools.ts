@@ -71,6 +71,27 @@ function baseUrlOf(servers: readonly string[], given: string | undefined, id: st
   return absolute;
 }
 
+/**
+ * The schemes worth asking for: those of the tools no credential at hand can authorise. A tool's security
+ * requirement is a list of alternatives, any one of which is enough (OpenAPI: each alternative's schemes
+ * together), so a tool that bearer credentials satisfy needs nothing for its basic-auth alternative.
+ */
+function unmetSchemes(
+  bindings: readonly ToolBinding[],
+  used: readonly string[],
+  perCaller: readonly string[],
+): string[] {
+  const have = new Set([...used, ...perCaller]);
+  const missing = new Set<string>();
+  for (const b of bindings) {
+    const alternatives = b.security;
+    if (alternatives === undefined || alternatives.length === 0) continue;
+    if (alternatives.some((all) => all.every((s) => have.has(s.scheme)))) continue;
+    for (const all of alternatives) for (const s of all) if (!have.has(s.scheme)) missing.add(s.scheme);
+  }
+  return [...missing].sort();
+}
+
 /** One tool runtime per API (its own base URL and credentials) behind one name index for MCP. */
 export function serveRuntimeOf(
   analysis: ServeAnalysis,
@@ -113,7 +134,7 @@ export function serveRuntimeOf(
       id: api.id,
       baseUrl,
       tools: bindings.length,
-      auth: { used: creds.used, missing: creds.missing },
+      auth: { used: creds.used, missing: unmetSchemes(bindings, creds.used, perCaller) },
     });
   }
   const runtime: McpToolRuntime = {

@@ -49,7 +49,7 @@ describe('user mistakes exit 2 with a diagnostic and no stack trace', () => {
       ['audit'],
       /\/overrides\/POST ~1x\/mechanism/,
     ],
-    ['an unknown command', {}, ['frobnicate'], /Unknown argument|Name a command/],
+    ['an unknown command', {}, ['frobnicate'], /Unknown command "frobnicate"|Name a command/],
   ])('%s', async (_name, files, args, expected) => {
     const dir = project(files as Record<string, string>);
     const run = await runCli(args as string[], dir);

@@ -4,6 +4,7 @@
  * and `?schema=` in the URL override them). Every statement is `IF NOT EXISTS`, so running it again is
  * harmless. `--dry-run` prints the SQL instead.
  */
+import { describeStoreError, storeFailure } from './store-failure.js';
 import { createRequire } from 'node:module';
 import { resolve } from 'node:path';
 import { renderStoreMigration } from '../../emit/sql/index.js';
@@ -113,11 +114,14 @@ export async function migrateCommand(ctx: CliContext, args: MigrateArgs): Promis
   try {
     await apply(target, up, ctx.cwd);
   } catch (err) {
-    throw new ConfigError([
-      diagnostic('store_unavailable', 'error', `Cannot create the store tables: ${(err as Error).message}`, {
-        hint: 'Check the URL (and for SQLite that the folder exists); --dry-run prints the SQL.',
-      }),
-    ]);
+    // A driver that is not installed, a server that did not answer: one line each; else what the database said.
+    throw (
+      describeStoreError(args.store, err) ??
+      storeFailure(
+        'store_unavailable',
+        `cannot create the store tables: ${String((err as Error)?.message ?? err).split('\n')[0]} (for SQLite, does the folder exist? --dry-run prints the SQL)`,
+      )
+    );
   }
   ctx.logger.out(
     `Created (if missing) ${sqlConfig.dedupTable} and ${sqlConfig.sagaTable} in ${target.dialect === 'sqlite' ? target.location : target.dialect === 'mysql' ? 'the MySQL/MariaDB database' : 'the PostgreSQL database'}.`,

@@ -295,7 +295,17 @@ async function serve(ctx: CliContext, args: ServeArgs): Promise<number> {
   // Dynamic and code mode list fixed tools: the server is up first and analyses the specs after answering a
   // client's `tools/list` (or at its first call), so a large API does not hold up the handshake. In full mode
   // the SDK is imported while the specs are analysed, and the analysis's problems come first.
-  const pending = listing === undefined ? undefined : analyse();
+  // Arguments that only the specs can check (a selection, a server argument, a per-caller scheme, a base URL
+  // the specs may lack) are checked before any client connects, in every mode: a bad one refuses the start
+  // (exit 2) instead of showing a client a tool list and then closing the connection.
+  const specBound =
+    (args.include?.length ?? 0) > 0 ||
+    (args.exclude?.length ?? 0) > 0 ||
+    args.readOnly === true ||
+    args.writesOnly === true ||
+    (args.arg?.length ?? 0) > 0 ||
+    (args.upstreamHeader?.length ?? 0) > 0;
+  const pending = listing !== undefined || specBound ? analyse() : undefined;
   const sdk = loadSdk();
   // Neither may reject unobserved while the other is awaited.
   pending?.catch(() => undefined);
@@ -342,10 +352,11 @@ async function serve(ctx: CliContext, args: ServeArgs): Promise<number> {
       return { runtime, total: apis.reduce((n, a) => n + a.tools, 0) };
     };
     // The key's retry rule is stated once, in the server's instructions; each listed key property carries
-    // a one-line summary. Code mode and host-intent mode list no key argument for the model: no key rule.
-    const keyRule = !args.code && keySource !== 'intent';
+    // a one-line summary. Host-intent mode lists no key argument for the model: no key rule.
+    // Code mode keys runs, not calls: its own rule, for `execute`'s key.
+    const instructions = code ? code.CODE_KEY_INSTRUCTIONS : keySource !== 'intent' ? KEY_INSTRUCTIONS : undefined;
     const newServer = () =>
-      new McpServer({ name: 'idemgen-serve', version: VERSION }, keyRule ? { instructions: KEY_INSTRUCTIONS } : {});
+      new McpServer({ name: 'idemgen-serve', version: VERSION }, instructions ? { instructions } : {});
     const registerTools = (server: McpServer, source: RuntimeSource, listed?: (b: ToolBinding) => boolean) => {
       if (code) code.registerCodeMode(server, source, { serverArguments: fixed, ...(listed ? { listed } : {}) });
       else

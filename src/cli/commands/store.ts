@@ -14,7 +14,7 @@ import {
 } from '../../runtime/index.js';
 import { ConfigError, diagnostic } from '../../diagnostics/diagnostic.js';
 import { terminalText } from '../../escape/index.js';
-import { isStoreUnavailable, unavailableReason } from '../../runtime/store/unavailable.js';
+import { describeStoreError } from './store-failure.js';
 import type { CliContext } from '../context.js';
 
 export interface StoreArgs {
@@ -46,18 +46,17 @@ export async function open(ctx: CliContext, url: string): Promise<FullDedupStore
     if (!existsSync(file))
       throw storeError(
         'store_not_found',
-        `No SQLite database at ${file}`,
-        'Pass the file your application uses: --store sqlite:./path/to/idem.db',
+        `no SQLite database at ${file}: pass the file your application uses (--store sqlite:./path/to/idem.db)`,
       );
     target = `sqlite:${file}${url.includes('?') ? url.slice(url.indexOf('?')) : ''}`;
   }
   try {
     return await openStore(target);
   } catch (err) {
-    throw storeError(
-      'invalid_store_url',
-      (err as Error).message,
-      'Use sqlite:path/to/file.db, postgres://user@host:5432/db, mysql://user@host:3306/db or redis://host:6379',
+    // A missing driver or a server that did not answer is said as such; only a URL openStore refused is invalid.
+    throw (
+      describeStoreError(url, err) ??
+      storeError('invalid_store_url', String((err as Error).message).replace(/^openStore: /, ''))
     );
   }
 }
@@ -71,20 +70,8 @@ export async function withStore<T>(
   try {
     return await fn(store);
   } catch (err) {
-    const message = isStoreUnavailable(err) ? unavailableReason(err) : ((err as Error).message ?? String(err));
-    if (
-      isStoreUnavailable(err) ||
-      /no such table|does not exist|doesn't exist|Access denied|Unknown database|ECONNREFUSED|ENOTFOUND|password authentication|database .* does not exist/i.test(
-        message,
-      )
-    ) {
-      throw storeError(
-        'store_unavailable',
-        `Cannot read the dedup store: ${message}`,
-        'Check the URL and that the generated migration (generated/sql/<dialect>/0001_idemgen_dedup.up.sql) was applied, or run `idemgen migrate --store …`.',
-      );
-    }
-    throw err;
+    // A server that did not answer, a missing table, a refused login: one line; anything else is a bug.
+    throw describeStoreError(url, err) ?? err;
   } finally {
     await store.close();
   }

@@ -5,6 +5,7 @@
  * and result types (the key option a write's strategy demands, `this: Client<DedupStore>` where a store is
  * needed); what the call does is the operation's description (descriptions.ts) run by `executeOperation`.
  */
+import type { ReplaySignals } from '../../runtime/client/replay.js';
 import type { QueryStyle } from '../../runtime/http/body.js';
 import type { ClassDecl, MethodDecl, ParameterDecl, PropertyDecl, WriterFunction } from './structures.js';
 import type { HttpOperation } from '../../ir/types.js';
@@ -23,6 +24,8 @@ export interface ClientOperation {
   types: OperationTypes;
   /** OP-1 with a carrier: the limits the key is validated against before any request. */
   keyLimits?: KeyLimits;
+  /** native-key: what marks a replay in the API's answer (emit/replay-signals.ts). */
+  replay?: ReplaySignals;
   /** The operation's row in the audit report (`../report/audit.md#post-payouts`), when the report is written. */
   auditLink?: string;
   /** Query parameters not written in the runtime's bracket style (query-style.ts). */

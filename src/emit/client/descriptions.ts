@@ -7,6 +7,7 @@
  */
 import type { Carrier, PlanEntry } from '../../classify/types.js';
 import type { HttpOperation } from '../../ir/types.js';
+import type { ReplaySignals } from '../../runtime/client/replay.js';
 import { jsonText, tsNumber, tsObjectKey, tsString } from '../../escape/index.js';
 import type { CodeWriter } from './code-writer.js';
 import type { ClientOperation } from './client-class.js';
@@ -39,6 +40,14 @@ function carrierText(c: Carrier): string {
   // A plain top-level field is the runtime's default reading of `name`: no path needed.
   const plain = c.path.length === 1 && c.path[0] === c.name && !c.name.includes('.');
   return `{ ${head}${plain ? '' : `, path: ${jsonText(c.path)}`}${more} }`;
+}
+
+/** The runtime's `ReplaySignals` (client/replay.ts): a replay header, or the creation-time field and its format. */
+function replayText(r: ReplaySignals | undefined): string | undefined {
+  if (r === undefined) return undefined;
+  if (r.header !== undefined) return `{ header: ${tsString(r.header)} }`;
+  if (r.created === undefined) return undefined;
+  return `{ created: { field: ${tsString(r.created.field)}, format: ${tsString(r.created.format)} } }`;
 }
 
 /** What the runtime's `resolveKey` enforces when the caller passes no key (`given` is the engine's default). */
@@ -92,6 +101,8 @@ export function descriptionFields(c: ClientOperation, inverse?: HttpOperation): 
     const l = c.keyLimits ?? { maxLength: 255, minLength: 16, apiLimits: [] };
     const api = l.apiLimits.length > 0 ? `, apiLimits: ${jsonText(l.apiLimits)}` : '';
     out.push(`keyLimits: { maxLength: ${tsNumber(l.maxLength)}, minLength: ${tsNumber(l.minLength)}${api} }`);
+    const replay = replayText(c.replay);
+    if (replay !== undefined) out.push(`replay: ${replay}`);
   }
   const strategy = keyStrategyOf(entry);
   if (strategy !== 'given') out.push(`keyStrategy: ${tsString(strategy)}`);

@@ -37,6 +37,7 @@ import { operationsStatement } from './descriptions.js';
 import { queryStyles } from './query-style.js';
 import type { QueryStyle } from '../../runtime/http/body.js';
 import { keyLimits } from './key-limits.js';
+import { replaySignals } from '../replay-signals.js';
 import { classDoc } from './jsdoc.js';
 import { anchorKey } from '../audit-anchors.js';
 
@@ -96,11 +97,13 @@ export function renderClientFile(apiPlan: ApiPlan, anchors?: ReadonlyMap<string,
     const op = entry.operation as HttpOperation;
     const types = buildOperationTypes(op, entry.mechanism === 'native-key' ? entry.carrier : null, names, ctx, shared);
     const anchor = anchors?.get(anchorKey(op.source.file, op.key));
+    const replay = isNative(entry) ? replaySignals(entry, op, api.root) : undefined;
     return {
       entry,
       op,
       types,
       ...(isNative(entry) ? { keyLimits: keyLimits(api.root, op, entry.carrier!) } : {}),
+      ...(replay !== undefined ? { replay } : {}),
       ...optionalStyles(queryStyles(op, api.root)),
       ...(anchor !== undefined ? { auditLink: `../report/audit.md#${anchor}` } : {}),
     };

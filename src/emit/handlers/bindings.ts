@@ -12,6 +12,7 @@ import type { ArgRoute, ToolBinding } from '../../runtime/tools/types.js';
 import { queryStyleOf } from '../client/query-style.js';
 import { encodingOf } from '../client/media.js';
 import { keyLimits } from '../client/key-limits.js';
+import { replaySignals } from '../replay-signals.js';
 import { buildTool, targetNames, type TargetNames, type ToolSpec } from '../tool-model.js';
 import { bindingSecurity } from './security.js';
 
@@ -85,6 +86,8 @@ function keyFields(entry: PlanEntry, op: HttpOperation, root: unknown, config: R
       if (distinct.length > 1) out.carrier.paths = distinct;
     }
     out.keyLimits = keyLimits(root, op, c);
+    const replay = replaySignals(entry, op, root);
+    if (replay !== undefined) out.replay = replay;
     if (entry.ttlSeconds !== undefined) out.ttlSeconds = entry.ttlSeconds;
   } else {
     // The window the tool description promises the model (tools/idempotency-key.ts).

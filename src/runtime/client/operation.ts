@@ -33,6 +33,7 @@ import {
   type CallOptions,
   type NativeRunResult,
 } from './support.js';
+import type { ReplaySignals } from './replay.js';
 
 /**
  * `none`: a plain call (a read, or a write classify refused and the client sends as is). `OP-1`…`OP-5` from
@@ -84,6 +85,8 @@ export interface OperationDescription {
     readonly path: string;
     readonly idParameter: string;
   };
+  /** native-key: what marks a replay in the API's answer besides the vendors' replay headers (client/replay.ts). */
+  readonly replay?: ReplaySignals;
 }
 
 /** The grouped input: the generated client's `request` argument, and what the tool runtime routes flat arguments into. */
@@ -223,8 +226,9 @@ async function native(
   const valid = validateKey(key, { ...limits, operation: d.operation });
   const wire = wireKey(valid, o.namespace ?? o.context.scope, d);
   const res = await o.context.http.send({ ...request, key: wire, carrier: d.carrier!, mechanism: 'native-key' });
-  // A native replay knows its original time only from a header that carries it (docs/concepts.md#replay): never the replay's Date.
-  return nativeResult(res);
+  // A native replay is read from the answer: a replay header, else a creation time older than the request
+  // (docs/concepts.md#replay); never the replay's own Date.
+  return nativeResult(res, d.replay);
 }
 
 async function saga(

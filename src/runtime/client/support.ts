@@ -6,6 +6,7 @@
 import type { RunResult } from '../core/idempotency.js';
 import { HttpStatusError, type HttpResponse } from '../http/caller.js';
 import { contentKey, intentKey, type KeyScope } from '../core/keys.js';
+import { readReplay, type ReplaySignals } from './replay.js';
 
 /**
  * Per-call options every generated method takes: extra headers for this request (e.g. `Stripe-Account`;
@@ -77,21 +78,28 @@ export function resolveKey(
 
 /**
  * docs/concepts.md#replay for a native-key call. The server keeps the record, so the time of the original call
- * is known only when the server says it: a replay's own `Date` header is the time of the replay, not of
- * the first call, and is never used. `originalCalledAt` is therefore set on a first call (now) and left
- * unset on a replay.
+ * is known only when the answer carries it (a creation time that proved the replay): a replay's own `Date`
+ * header is the time of the replay, not of the first call, and is never used. `originalCalledAt` is therefore
+ * set on a first call (now), on a replay recognised by its creation time, and left out otherwise.
  */
 export type NativeRunResult<T> = Omit<RunResult<T>, 'originalCalledAt'> & { originalCalledAt?: Date };
 
 /**
- * `native-key`: the server dedupes; a replay is visible through `Idempotent-Replayed` (Stripe). `method-idempotent`
- * (no key, no store): a replay is a retried DELETE that found the resource gone (`res.replayed`, result `null`).
+ * `native-key`: the server dedupes; a replay is read from its answer (client/replay.ts: a replay header, else a
+ * creation time older than the request). `method-idempotent` (no key, no store): a replay is a retried DELETE
+ * that found the resource gone (`res.replayed`, result `null`).
  */
-export function nativeResult<T>(res: HttpResponse, calledAt: Date = new Date()): NativeRunResult<T> {
-  const wasReplay = res.replayed === true || res.headers['idempotent-replayed'] === 'true';
-  return wasReplay
-    ? { result: res.body as T, wasReplay }
-    : { result: res.body as T, wasReplay, originalCalledAt: calledAt };
+export function nativeResult<T>(
+  res: HttpResponse,
+  signals?: ReplaySignals,
+  calledAt: Date = new Date(),
+): NativeRunResult<T> {
+  if (res.replayed === true) return { result: res.body as T, wasReplay: true, replayEvidence: 'gone-after-retry' };
+  const replay = readReplay(res, signals);
+  if (replay === undefined) return { result: res.body as T, wasReplay: false, originalCalledAt: calledAt };
+  const out: NativeRunResult<T> = { result: res.body as T, wasReplay: true, replayEvidence: replay.evidence };
+  if (replay.originalCalledAt !== undefined) out.originalCalledAt = replay.originalCalledAt;
+  return out;
 }
 
 /**

@@ -95,11 +95,27 @@ export interface RunContext {
   tag: RunTag;
 }
 
+/** How a replay was recognised; present only when `wasReplay` is `true` (docs/concepts.md#replay). */
+export type ReplayEvidence =
+  /** The API's replay header said `true` (`header:Idempotent-Replayed`, the header's name as the vendor spells it). */
+  | `header:${string}`
+  /** The body's creation time is provably older than the request that got it (client/replay.ts). */
+  | 'created-before-send'
+  /** The dedup store held the completed row (own store, saga, dedup table, content address). */
+  | 'store'
+  /** A retried DELETE found the resource gone after an ambiguous first attempt (`method-idempotent`). */
+  | 'gone-after-retry';
+
 /** docs/concepts.md#replay: the model must know it did not re-send. */
 export interface RunResult<T> {
   result: T;
   wasReplay: boolean;
   originalCalledAt: Date;
+  /**
+   * How the replay was recognised (only when `wasReplay`): `store` for a stored row; for a native key, what
+   * the API's answer showed (`header:Idempotent-Replayed`, `created-before-send`; client/replay.ts).
+   */
+  replayEvidence?: ReplayEvidence;
   /** With `recentSimilar` on: this new intent repeats one completed `calledAt` under `key`, within the window. */
   recentSimilar?: RecentSimilar;
   /**
@@ -168,7 +184,12 @@ function replay<T>(call: Call, row: DedupRow): RunResult<T> {
       call.ctx(row),
     );
   }
-  return { result: decoded.value as T, wasReplay: true, originalCalledAt: new Date(row.createdAt) };
+  return {
+    result: decoded.value as T,
+    wasReplay: true,
+    replayEvidence: 'store',
+    originalCalledAt: new Date(row.createdAt),
+  };
 }
 
 async function execute<T>(

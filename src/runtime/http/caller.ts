@@ -63,7 +63,7 @@ export interface HttpCallerOptions {
   retry?: Partial<RetryPolicy>;
   /** Injected for deterministic tests of the jitter. */
   random?: () => number;
-  /** Clock for `KeyCarrier.firstSent` (ms since the epoch); injected by tests. */
+  /** Clock for `KeyCarrier.firstSent` and each attempt's `sentAt`/`receivedAt` (ms since the epoch); injected by tests. */
   now?: () => number;
 }
 
@@ -121,6 +121,9 @@ export interface HttpResponse {
    * attempt deleted it. `status`/`headers` are the retry's; `body` is `null`: the original answer was lost.
    */
   replayed?: true;
+  /** This attempt's send time and the time its answer arrived (ms since the epoch, the caller's clock): what a replay's creation time is weighed against (client/replay.ts). */
+  sentAt?: number;
+  receivedAt?: number;
 }
 
 /** A final non-2xx answer. 4xx (except 408/409/425/429) is a definite failure: nothing executed. */
@@ -237,14 +240,17 @@ async function attemptOnce(
   p: Prepared,
   timeoutMs: number,
   req: HttpRequest,
+  now: () => number,
 ): Promise<HttpResponse> {
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(new DOMException('request timed out', 'TimeoutError')), timeoutMs);
   const signal = req.signal ? AbortSignal.any([controller.signal, req.signal]) : controller.signal;
   try {
+    const sentAt = now();
     const res = await doFetch(p.url, { ...p.init, signal });
+    const receivedAt = now();
     const body = await readResponseBody(res, p.responseType);
-    return { status: res.status, headers: Object.fromEntries(res.headers.entries()), body };
+    return { status: res.status, headers: Object.fromEntries(res.headers.entries()), body, sentAt, receivedAt };
   } catch (err) {
     throw classifyTransportError(err, p.what, req.key);
   } finally {
@@ -326,7 +332,7 @@ export function createHttpCaller(opts: HttpCallerOptions): HttpCaller {
           : final(last);
       let res: HttpResponse;
       try {
-        res = await attemptOnce(doFetch, p, timeoutMs, req);
+        res = await attemptOnce(doFetch, p, timeoutMs, req, opts.now ?? Date.now);
       } catch (err) {
         if (!(err instanceof IdempotencyNotSentError)) {
           reached = err;

@@ -41,7 +41,22 @@ export function metaTools(): ListedTool[] {
         'Call one operation by name. `arguments` must match the schema from describe_tool; for operations with side effects it includes the required idempotency_key — create it once per intent and send the same key when you retry, so the effect happens at most once.',
       inputSchema: {
         type: 'object',
-        properties: { name: { type: 'string' }, arguments: { type: 'object' } },
+        properties: {
+          name: { type: 'string', description: 'An operation name from search_tools.' },
+          arguments: {
+            type: 'object',
+            description:
+              'The operation\'s arguments as describe_tool shows them. A write\'s key goes in here beside them: {"body": {…}, "idempotency_key": "…"} (or the key argument describe_tool names).',
+            properties: {
+              idempotency_key: {
+                type: 'string',
+                minLength: 16,
+                maxLength: 255,
+                description: 'Writes only: one key per intended action, the SAME key on every retry of it.',
+              },
+            },
+          },
+        },
         required: ['name', 'arguments'],
       },
       annotations: { destructiveHint: true, idempotentHint: true, openWorldHint: true },

@@ -5,7 +5,7 @@
  * the API's message and whether the same key may be sent again.
  */
 import type { ToolOutcome } from '../tools/types.js';
-import { ERROR_META, REPLAY_META, type ToolResultLike } from './tool-result.js';
+import { ERROR_META, REPLAY_META, type ReplayMeta, type ToolResultLike } from './tool-result.js';
 
 export function outcomeToResult(outcome: ToolOutcome): ToolResultLike {
   if (!outcome.ok) {
@@ -18,11 +18,16 @@ export function outcomeToResult(outcome: ToolOutcome): ToolResultLike {
     };
   }
   const body: Record<string, unknown> = { result: outcome.result, was_replay: outcome.was_replay };
+  if (outcome.replay_evidence !== undefined) body.replay_evidence = outcome.replay_evidence;
   if (outcome.original_called_at !== undefined) body.original_called_at = outcome.original_called_at;
   if (outcome.replayable === false) body.replayable = false;
   const result: ToolResultLike = { content: [{ type: 'text', text: JSON.stringify(body) }], structuredContent: body };
   if (outcome.was_replay) {
-    result._meta = { [REPLAY_META]: { wasReplay: true, originalCalledAt: outcome.original_called_at ?? '' } };
+    // Only what is known: a native replay without a creation time has no original time, so none is said.
+    const meta: ReplayMeta = { wasReplay: true };
+    if (outcome.original_called_at !== undefined) meta.originalCalledAt = outcome.original_called_at;
+    if (outcome.replay_evidence !== undefined) meta.replayEvidence = outcome.replay_evidence;
+    result._meta = { [REPLAY_META]: meta };
   }
   return result;
 }

@@ -22,8 +22,13 @@ export const ERROR_META = 'idemgen/error';
 
 export interface ReplayMeta {
   wasReplay: true;
-  /** ISO 8601 time of the original call (docs/concepts.md#replay: surface replay status to the model). */
-  originalCalledAt: string;
+  /**
+   * ISO 8601 time of the original call (docs/concepts.md#replay: surface replay status to the model); absent
+   * when it is not known (a native-key replay the API marked by a header only).
+   */
+  originalCalledAt?: string;
+  /** How the replay was recognised: `store`, `header:<name>`, `created-before-send`, `gone-after-retry`. */
+  replayEvidence?: string;
 }
 
 export type MiddlewareErrorCode =
@@ -62,7 +67,7 @@ export function unreplayable<R extends ToolResultLike>(result: R): R {
 
 /** The stored result, unchanged but for the replay marker in `_meta`. */
 export function replayResult<R extends ToolResultLike>(stored: R, calledAt: Date): R {
-  const meta: ReplayMeta = { wasReplay: true, originalCalledAt: calledAt.toISOString() };
+  const meta: ReplayMeta = { wasReplay: true, originalCalledAt: calledAt.toISOString(), replayEvidence: 'store' };
   return { ...stored, _meta: { ...(stored._meta ?? {}), [REPLAY_META]: meta } };
 }
 

@@ -150,7 +150,14 @@ async function recordCompleted<T>(
     error: null,
   });
   if (!ok) return onSagaFenced(c, row, token, out);
-  return { result: out.result as T, externalId: out.externalId, wasReplay, originalCalledAt: new Date(row.createdAt) };
+  const done: SagaResult<T> = {
+    result: out.result as T,
+    externalId: out.externalId,
+    wasReplay,
+    originalCalledAt: new Date(row.createdAt),
+  };
+  if (wasReplay) done.replayEvidence = 'store';
+  return done;
 }
 
 /**
@@ -236,7 +243,13 @@ function replaySaga<T>(c: SagaCall, row: SagaRow): SagaResult<T> {
   }
   const decoded = decodeResult(row.result);
   const result = (decoded.kind === 'value' ? decoded.value : null) as T;
-  return { result, externalId: row.externalId ?? '', wasReplay: true, originalCalledAt: new Date(row.createdAt) };
+  return {
+    result,
+    externalId: row.externalId ?? '',
+    wasReplay: true,
+    replayEvidence: 'store',
+    originalCalledAt: new Date(row.createdAt),
+  };
 }
 
 export async function runSaga<T>(

@@ -36,7 +36,13 @@ function describe(b: ToolBinding): NamedDescription {
           },
         }
       : {}),
-    ...(write && isNative(b) ? { carrier: b.carrier!, ...(b.keyLimits ? { keyLimits: b.keyLimits } : {}) } : {}),
+    ...(write && isNative(b)
+      ? {
+          carrier: b.carrier!,
+          ...(b.keyLimits ? { keyLimits: b.keyLimits } : {}),
+          ...(b.replay !== undefined ? { replay: b.replay } : {}),
+        }
+      : {}),
     ...(write && b.ttlSeconds !== undefined ? { ttlSeconds: b.ttlSeconds } : {}),
     ...(write && b.compensation !== undefined ? { compensation: b.compensation } : {}),
   };

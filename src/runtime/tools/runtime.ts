@@ -219,6 +219,7 @@ export function createToolRuntime<Name extends string = string>(options: ToolRun
       const done = await raceSignal(pending, ctx.signal);
       if (done === ABORTED) return failed(cancelled(b));
       const out: ToolOutcome = { ok: true, result: done.result, was_replay: done.wasReplay };
+      if (done.replayEvidence !== undefined) out.replay_evidence = done.replayEvidence;
       if (done.originalCalledAt !== undefined) out.original_called_at = done.originalCalledAt.toISOString();
       if (done.replayable === false) out.replayable = false;
       return out;

@@ -70,6 +70,8 @@ export interface ToolBinding {
   };
   /** saga: how to undo the effect (the compensating operation, with the external id from the response). */
   compensation?: { operation: string; method: string; path: string; idParameter: string };
+  /** native-key: what marks a replay in the API's answer besides the vendors' replay headers (client/replay.ts). */
+  replay?: { header?: string; created?: { field: string; format: 'date-time' | 'unix-seconds' | 'unix-ms' } };
   /**
    * MCP / JSON Schema 2020-12 input schema (with the key property on writes): validation and listing. The
    * OpenAI strict form (parameters, JSON-encoded pointers) is derived from it when asked (strict/of-binding.ts).
@@ -125,6 +127,9 @@ export type ToolOutcome =
       ok: true;
       result: unknown;
       was_replay: boolean;
+      /** How the replay was recognised (only on a replay): `store`, `header:Idempotent-Replayed`, `created-before-send`, `gone-after-retry`. */
+      replay_evidence?: string;
+      /** The original call's time, when known; absent otherwise (never an empty string). */
       original_called_at?: string;
       /** `false`: the call ran but its result was not stored (too large, no JSON); a retry cannot return it. */
       replayable?: false;

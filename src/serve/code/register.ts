@@ -74,6 +74,14 @@ function refused(error: ToolCallError): CallToolResult {
  * `source`: the runtime, or a function that builds it (serve answers `tools/list` before analysing the
  * specs; the runtime is built after that answer or at the first call, register.ts `onDemand`).
  */
+/**
+ * Code mode's key rule, stated once in the MCP initialize `instructions` (the listed tools carry it too): the
+ * model keys a run, never a call, and a retried run must keep its key.
+ */
+export const CODE_KEY_INSTRUCTIONS =
+  'execute takes a required idempotency_key for the whole run. Create one new key per script you intend to run (for example a UUID made once) and send the SAME key, with the same code, when you retry it after an error, a timeout or any unknown outcome: writes that completed are replayed from their record, not repeated. ' +
+  'Never use a new key for a run you are retrying; a different script needs a new key. The calls inside the script (api.<name>(args)) take no key.';
+
 export function registerCodeMode(
   server: McpServer,
   source: RuntimeSource,

@@ -135,7 +135,7 @@ describe("Stripe's DELETE operations", () => {
       existing.add(url);
       stall.add(url);
       const out = await client[op.name]!({ path });
-      expect(out, op.key).toEqual({ result: null, wasReplay: true });
+      expect(out, op.key).toEqual({ result: null, wasReplay: true, replayEvidence: 'gone-after-retry' });
       expect(effects.get(url), op.key).toBe(1);
       expect(
         requests.filter((r) => r === `DELETE ${url}`),

@@ -1,18 +1,26 @@
 /**
- * The README's TypeScript examples type-check under --strict against the committed generated/ modules and
+ * The TypeScript examples of the README and its guides (docs/guides/*.md) type-check under --strict against the committed generated/ modules and
  * the real `ai` / `openai` types (a copy-paste example that does not compile is a bug): the generated
  * client's usage and error typing, the AI SDK and OpenAI tool loops and the intent key source. The MCP
  * example is compiled and run by test/emit/mcp/twilio-glue.test.ts. Only the free variables a reader
  * brings (`model`, `prompt`, `openai`, `messages`, `threadId`…) are declared. Every ```ts block of the
- * README must be one of these, so a new example cannot go untested.
+ * README and of the guides must be one of these, so a new example cannot go untested.
  */
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, it } from 'vitest';
 import { OUT_ROOT, typeCheck, writeBatch } from '../client/helpers/compile.js';
 
 const ROOT = join(import.meta.dirname, '../../..');
-const README = readFileSync(join(ROOT, 'README.md'), 'utf8');
+const GUIDES = join(ROOT, 'docs/guides');
+/** The README and every guide, one text: the markers below are unique across them. */
+const README = [
+  readFileSync(join(ROOT, 'README.md'), 'utf8'),
+  ...readdirSync(GUIDES)
+    .filter((f) => f.endsWith('.md'))
+    .sort()
+    .map((f) => readFileSync(join(GUIDES, f), 'utf8')),
+].join('\n');
 
 /** Where the `nth` ```ts block after `marker` starts, and its text. */
 function blockAfter(marker: string, nth = 0): { start: number; text: string } {
@@ -24,8 +32,8 @@ function blockAfter(marker: string, nth = 0): { start: number; text: string } {
 }
 
 const EXAMPLES = {
-  client: () => blockAfter('### Using a generated client'),
-  clientErrors: () => blockAfter('### Using a generated client', 1),
+  client: () => blockAfter('## Using a generated client'),
+  clientErrors: () => blockAfter('## Using a generated client', 1),
   aiSdk: () => blockAfter('**Vercel AI SDK**'),
   openai: () => blockAfter('**OpenAI** Chat Completions'),
   keySource: () => blockAfter('**Where the key comes from.**'),
@@ -42,7 +50,7 @@ function copyGenerated(batch: string, files: string[]): void {
   }
 }
 
-it('every ```ts block of the README is one of the examples tested here or in twilio-glue', () => {
+it('every ```ts block of the README and the guides is one of the examples tested here or in twilio-glue', () => {
   const all: number[] = [];
   for (let at = README.indexOf('```ts\n'); at >= 0; at = README.indexOf('```ts\n', at + 1)) all.push(at);
   expect(all.sort((a, b) => a - b)).toEqual(

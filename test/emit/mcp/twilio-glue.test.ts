@@ -1,6 +1,6 @@
 /**
  * The issue's Twilio job, redone with the generated modules: an MCP server for Twilio's api_v2010 is the
- * README's MCP example — its line count is asserted — run over stdio
+ * agent-tools guide's MCP example — its line count is asserted — run over stdio
  * with the SDK client against a local fake: a message sent twice with one key is sent once.
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -13,9 +13,9 @@ import { call, stdioClient } from './client.js';
 import { generateModules, pointAtSources } from './generate-modules.js';
 import { typeCheck } from '../client/helpers/compile.js';
 
-/** The README's MCP example, as written there (a copy-paste example that does not run is a bug). */
+/** The MCP example of docs/guides/agent-tools.md, as written there (a copy-paste example that does not run is a bug). */
 function readmeExample(): string {
-  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+  const readme = readFileSync(join(ROOT, 'docs/guides/agent-tools.md'), 'utf8');
   const from = readme.indexOf('```ts\n', readme.indexOf('**MCP** (`@idemgen/runtime/mcp`)')) + 6;
   return readme
     .slice(from, readme.indexOf('```', from))

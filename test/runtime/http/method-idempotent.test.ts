@@ -83,7 +83,7 @@ describe('method-idempotent DELETE', () => {
       const before = effects;
       const res = await del(path);
       expect(res).toMatchObject({ status: 404, body: null, replayed: true });
-      expect(nativeResult(res)).toEqual({ result: null, wasReplay: true });
+      expect(nativeResult(res)).toEqual({ result: null, wasReplay: true, replayEvidence: 'gone-after-retry' });
       expect(effects - before).toBe(1);
       expect(requests.filter((r) => r === `DELETE ${path}`)).toHaveLength(2);
       expect(resources.has(path)).toBe(false);

@@ -45,6 +45,7 @@ describe('withIdempotency without a transport', () => {
     expect(second._meta?.[REPLAY_META]).toEqual({
       wasReplay: true,
       originalCalledAt: new Date(1_000_000).toISOString(),
+      replayEvidence: 'store',
     });
     const other = await tool(args, { tenant: 'globex' });
     expect(other._meta?.[REPLAY_META]).toBeUndefined();
