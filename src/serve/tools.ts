@@ -8,6 +8,7 @@ import type { McpToolRuntime } from '../runtime/mcp/register.js';
 import type { ListedTool } from '../runtime/mcp/tool-meta.js';
 import type { DedupStore } from '../runtime/store/types.js';
 import { createToolRuntime } from '../runtime/tools/runtime.js';
+import type { ConfirmPolicy } from '../runtime/tools/human.js';
 import type { ToolBinding } from '../runtime/tools/types.js';
 import { apiCredentials } from './api-auth.js';
 import { callerAuth } from './caller.js';
@@ -41,6 +42,8 @@ export interface ServeRuntimeSettings {
   fetch?: typeof fetch;
   /** Schemes whose credential comes from each HTTP caller (caller.ts), never from the environment. */
   perCallerSchemes?: readonly string[];
+  /** Which writes wait for the user's yes when the client can be asked (runtime/tools/human.ts). */
+  confirm?: ConfirmPolicy;
 }
 
 export interface ServeApi {
@@ -84,6 +87,7 @@ export function serveRuntimeOf(
       store: opts.store,
       sagaTable: opts.sagaTable,
       auth: callerAuth(creds.auth, perCaller),
+      ...(opts.confirm !== undefined ? { confirm: opts.confirm } : {}),
       ...(opts.fetch ? { fetch: opts.fetch } : {}),
     });
     for (const b of bindings) {

@@ -6,7 +6,7 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { KEY_INSTRUCTIONS } from '../../runtime/mcp/compact.js';
 import type { McpToolRuntime, RegisterToolRuntimeOptions, RuntimeSource } from '../../runtime/mcp/register.js';
-import type { ToolBinding } from '../../runtime/tools/types.js';
+import type { ConfirmPolicy } from '../../runtime/tools/human.js';
 import type { ToolSelection } from '../../config/types.js';
 import { parseTokens, isLoopbackHost, type TokenEntry } from '../../serve/http-guard.js';
 import type { HttpCaller } from '../../serve/http.js';
@@ -43,6 +43,8 @@ export interface ServeArgs extends CommonArgs {
   authWriteScope?: string;
   authSubjectClaim?: string;
   upstreamHeader?: string[];
+  /** Which writes wait for the user's yes (MCP elicitation); config `serve.confirm`. */
+  confirm?: ConfirmPolicy;
   /**
    * false (`--no-cache`): analyse the specs (and render the store DDL of non-default table names) even when
    * the cache has them; store nothing.
@@ -300,6 +302,7 @@ async function serve(ctx: CliContext, args: ServeArgs): Promise<number> {
         baseUrl: args.baseUrl,
         env: process.env,
         perCallerSchemes: Object.keys(upstream?.headers ?? {}),
+        confirm: args.confirm ?? config.serve.confirm ?? 'off',
       });
       for (const a of apis) {
         const missing =
@@ -315,7 +318,8 @@ async function serve(ctx: CliContext, args: ServeArgs): Promise<number> {
     const keyRule = !args.code && keySource !== 'intent';
     const newServer = () =>
       new McpServer({ name: 'idemgen-serve', version: VERSION }, keyRule ? { instructions: KEY_INSTRUCTIONS } : {});
-    const registerTools = (server: McpServer, source: RuntimeSource, listed?: (b: ToolBinding) => boolean) => {
+    const registerTools = (server: McpServer, source: RuntimeSource, caller?: HttpCaller) => {
+      const listed = caller === undefined ? undefined : callers!.callerListed(caller, viewOptions);
       if (code) code.registerCodeMode(server, source, { serverArguments: fixed });
       else
         registerListedToolRuntime(
@@ -327,6 +331,8 @@ async function serve(ctx: CliContext, args: ServeArgs): Promise<number> {
             keySource,
             compact: true,
             ...(listed ? { listed } : {}),
+            // Over HTTP a tool call's request never sees `initialize`: the relay says whether its client can be asked.
+            ...(caller ? { elicitation: () => caller.client } : {}),
           },
           analysis?.listing,
         );
@@ -353,20 +359,15 @@ async function serve(ctx: CliContext, args: ServeArgs): Promise<number> {
       }
       return built;
     };
-    /** The runtime a session's server registers (an HTTP caller's view of it) and the tools it lists. */
-    const sourceFor = (caller?: HttpCaller): { source: RuntimeSource; listed?: (b: ToolBinding) => boolean } => {
-      if (caller === undefined) return { source: ready?.runtime ?? build };
-      const listed = callers!.callerListed(caller, viewOptions);
+    /** The runtime a session's server registers (an HTTP caller's view of it). */
+    const sourceFor = (caller?: HttpCaller): RuntimeSource => {
+      if (caller === undefined) return ready?.runtime ?? build;
       const view = (runtime: McpToolRuntime) => callers!.callerView(runtime, caller, viewOptions);
-      return {
-        source: ready === undefined ? () => build().then(view) : view(ready.runtime),
-        ...(listed ? { listed } : {}),
-      };
+      return ready === undefined ? () => build().then(view) : view(ready.runtime);
     };
     const makeServer = (caller?: HttpCaller): McpServer => {
       const server = newServer();
-      const { source, listed } = sourceFor(caller);
-      registerTools(server, source, listed);
+      registerTools(server, sourceFor(caller), caller);
       return server;
     };
     /** Waits for the server's end; without an analysis yet, also for a failed one, and (unless stopped by a signal) for its end. */
@@ -408,6 +409,7 @@ async function serve(ctx: CliContext, args: ServeArgs): Promise<number> {
       loopbackBind: isLoopbackHost(host),
       ...(oauth ? { oauth } : {}),
       makeServer,
+      ...(code ? {} : { relay: new (await import('../../serve/elicit-relay.js')).ElicitRelay() }),
     }).catch((err: unknown) => {
       throw new ServeSetupError(
         `cannot listen on ${host}:${args.http}: ${err instanceof Error ? err.message : String(err)}`,
