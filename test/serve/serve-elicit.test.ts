@@ -13,7 +13,11 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ElicitRequestSchema, type ElicitResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ROOT } from '../helpers/cli.js';
+import { validateUserConfig } from '../../src/config/validate.js';
+import { serveStdioFromEnv } from '../../src/runtime/mcp/stdio-main.js';
+import { needsConfirmation, type ConfirmPolicy } from '../../src/runtime/tools/human.js';
+import type { ToolBinding } from '../../src/runtime/tools/types.js';
+import { ROOT, runCli } from '../helpers/cli.js';
 import { startFaultServer, type FaultServer } from '../helpers/fault-server.js';
 import { call, errorOf, type Result } from '../emit/mcp/client.js';
 import { ACCOUNT, NOTES_SPEC } from '../emit/mcp/notes-spec.js';
@@ -238,4 +242,44 @@ describe('dynamic mode', () => {
     },
     60_000,
   );
+});
+
+describe('confirmation settings', () => {
+  it('config serve.confirm and overrides[…].impact are checked: a wrong value is invalid_config at its pointer', () => {
+    const bad = validateUserConfig(
+      { serve: { confirm: 'always' }, overrides: { createMessage: { impact: 'dangerous' } } },
+      'idemgen.config.json',
+    );
+    expect(bad.map((d) => [d.code, d.pointer])).toEqual([
+      ['invalid_config', '/serve/confirm'],
+      ['invalid_config', '/overrides/createMessage/impact'],
+    ]);
+    const good = { serve: { confirm: 'irreversible' }, overrides: { createMessage: { impact: 'physical' } } };
+    expect(validateUserConfig(good, 'c.json')).toEqual([]);
+  });
+
+  it('irreversible means fail-closed (or a write classify refused); a marked operation always asks', () => {
+    const b = (mechanism: ToolBinding['mechanism'], extra: Partial<ToolBinding> = {}) =>
+      ({ effect: 'write', mechanism, ...extra }) as ToolBinding;
+    const asks = (policy: ConfirmPolicy) =>
+      (['fail-closed', 'none', 'dedup-table', 'saga', 'native-key', 'method-idempotent'] as const).filter((m) =>
+        needsConfirmation(b(m), policy),
+      );
+    expect(asks('off')).toEqual([]);
+    expect(asks('irreversible')).toEqual(['fail-closed', 'none']);
+    expect(asks('writes')).toHaveLength(6);
+    expect(needsConfirmation(b('native-key', { impact: 'financial' }), 'off')).toBe(true);
+    expect(needsConfirmation({ ...b('none'), effect: 'read' }, 'writes')).toBe(false);
+  });
+
+  it('serve --confirm with another value is a usage error (exit 2), and IDEMGEN_CONFIRM too', async () => {
+    const r = await runCli(['serve', spec, '--confirm', 'always'], dir);
+    expect([r.code, /confirm/.test(r.stderr), /\bat .*\.ts:\d+/.test(r.stderr)]).toEqual([2, true, false]);
+    await expect(
+      serveStdioFromEnv(
+        { name: 'x', version: '1', authEnv: {}, register: () => undefined },
+        { IDEMGEN_CONFIRM: 'yes' },
+      ),
+    ).rejects.toThrow(/IDEMGEN_CONFIRM="yes": expected off, irreversible, writes/);
+  });
 });
