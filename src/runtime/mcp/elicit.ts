@@ -18,7 +18,7 @@ export interface ElicitingClient {
 }
 
 /** A person answers in minutes, not seconds (the SDK's default request timeout is 60 s). */
-export const ELICIT_TIMEOUT_MS = 600_000;
+const ELICIT_TIMEOUT_MS = 600_000;
 
 /** Form mode: `elicitation: {}` (before modes existed) means form; `{ url: {} }` alone does not. */
 export function canElicitForm(capabilities: ClientCapabilities | undefined): boolean {

@@ -18,7 +18,7 @@ export type ConfirmPolicy = (typeof CONFIRM_POLICIES)[number];
  * Irreversible as classify decides it: no native key, not our store, no inverse (`fail-closed`, the
  * `irreversible` class), or a write classify refused (`none`, which the tool runtime runs fail-closed).
  */
-export function isIrreversible(b: ToolBinding): boolean {
+function isIrreversible(b: ToolBinding): boolean {
   return b.effect === 'write' && (b.mechanism === 'fail-closed' || b.mechanism === 'none');
 }
 
@@ -49,7 +49,7 @@ export function confirmMessage(b: ToolBinding, args: Record<string, unknown>): s
   return `${label(b)} is ${what} that cannot be undone. Run it now with these arguments?\n${shown(args)}`;
 }
 
-export function happenedMessage(b: ToolBinding, args: Record<string, unknown>): string {
+function happenedMessage(b: ToolBinding, args: Record<string, unknown>): string {
   return (
     `An earlier attempt at ${label(b)} got no answer, so nobody knows whether it took effect. Did it happen? ` +
     `Answer "did not happen" only if you checked: the call then runs once more.\n${shown(args)}`
