@@ -1,5 +1,5 @@
 /**
- * A person where the SOP wants one, through the real MCP SDK client over stdio and Streamable HTTP against
+ * Asking the user, through the real MCP SDK client over stdio and Streamable HTTP against
  * `idemgen serve` as a child process: `--confirm irreversible` asks before a fail-closed write runs (yes → one
  * effect; no, decline → none, and the key stays unclaimed), an unknown outcome is put to the user (recorded
  * as `reconcile --resolve` would), and a client without the elicitation capability gets today's answers.

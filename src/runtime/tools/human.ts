@@ -1,5 +1,5 @@
 /**
- * A person where the SOP wants one: an action with no undo runs only after an explicit confirmation, and an
+ * Asking the person behind the call: an action with no undo runs only after an explicit confirmation, and an
  * unknown outcome nothing else can settle is put to the person who asked for it. The runtime asks only when
  * the call context carries a `Human` (an MCP client that declared elicitation); without one every answer is
  * what it always was. A confirmation comes before the key is claimed, so a "no" leaves no row behind; an
