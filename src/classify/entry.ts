@@ -151,6 +151,7 @@ function applyTail(
   if (d.compensation !== undefined) entry.compensation = d.compensation;
   if (override?.table !== undefined) entry.ownedTable = override.table;
   if (override?.keyStrategy !== undefined) entry.keyStrategy = override.keyStrategy;
+  if (override?.impact !== undefined) entry.impact = override.impact;
 }
 
 export function classifyOperation(op: Operation, ctx: ClassifyContext): PlanEntry {

@@ -46,6 +46,8 @@ export interface PlanEntry {
   methodIdempotent?: boolean;
   /** OP-4: the owned table named by config. */
   ownedTable?: string;
+  /** A physical or financial action with no undo (config `overrides[…].impact`): a person confirms it first. */
+  impact?: 'physical' | 'financial';
   reasons: Reason[];
 }
 

@@ -324,6 +324,12 @@ function buildParser(
             type: 'string',
             array: true,
             describe: 'A tool argument the server fills in, NAME=VALUE (e.g. AccountSid=AC…); hidden from the model',
+          })
+          .option('confirm', {
+            type: 'string',
+            choices: ['off', 'irreversible', 'writes'],
+            describe:
+              'Ask the user (MCP elicitation) before these writes run: irreversible = fail-closed ones (default: off, or config serve.confirm; operations marked physical/financial always ask)',
           }),
       (a) => run(async (ctx) => (await loadServe()).serveCommand(ctx, a as ServeArgs), a),
     )

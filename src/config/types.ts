@@ -16,6 +16,11 @@ export interface OperationOverride {
   compensation?: string;
   /** For `unique-insert`: the owned table to put the unique idempotency-key column on. */
   table?: string;
+  /**
+   * A physical or financial action with no undo: `idemgen serve` and the generated MCP servers ask the user to
+   * confirm it (MCP elicitation) before it runs, whatever `serve.confirm` says. Writes only.
+   */
+  impact?: 'physical' | 'financial';
 }
 
 export interface OwnedConfig {
@@ -50,6 +55,8 @@ export interface ServeConfig {
   };
   /** Security scheme name → the request header carrying each caller's own API credential. */
   upstreamHeaders?: Record<string, string>;
+  /** Which writes wait for the user's yes (MCP elicitation): `off` (default), `irreversible`, `writes`. */
+  confirm?: 'off' | 'irreversible' | 'writes';
 }
 
 /** What a user writes in idemgen.config.*; every field optional. */

@@ -98,6 +98,8 @@ function checkOverrides(value: unknown, pointer: string, out: Diagnostic[], file
     if (o.ttlSeconds !== undefined) positiveInt(o.ttlSeconds, `${p}/ttlSeconds`, out, file);
     if (o.table !== undefined) string(o.table, `${p}/table`, out, file);
     if (o.compensation !== undefined) string(o.compensation, `${p}/compensation`, out, file);
+    if (o.impact !== undefined && o.impact !== 'physical' && o.impact !== 'financial')
+      bad(out, file, `${p}/impact`, 'impact must be "physical" or "financial"');
   }
 }
 
@@ -153,7 +155,7 @@ const SERVE_AUTH_KEYS = new Set([
 /** `serve`: shapes only; `idemgen serve` checks the URLs and words themselves when it starts. */
 function checkServe(value: unknown, pointer: string, out: Diagnostic[], file: string): void {
   if (!isObject(value)) {
-    bad(out, file, pointer, 'serve must be an object (auth, upstreamHeaders)');
+    bad(out, file, pointer, 'serve must be an object (auth, upstreamHeaders, confirm)');
     return;
   }
   for (const [key, v] of Object.entries(value)) {
@@ -182,7 +184,10 @@ function checkServe(value: unknown, pointer: string, out: Diagnostic[], file: st
     } else if (key === 'upstreamHeaders') {
       if (!isObject(v)) bad(out, file, p, 'serve.upstreamHeaders must map a security scheme name to a header name');
       else for (const [k, w] of Object.entries(v)) string(w, `${p}/${k}`, out, file);
-    } else bad(out, file, p, `Unknown serve key "${key}"; expected auth or upstreamHeaders`);
+    } else if (key === 'confirm') {
+      if (v !== 'off' && v !== 'irreversible' && v !== 'writes')
+        bad(out, file, p, 'serve.confirm must be "off", "irreversible" or "writes"');
+    } else bad(out, file, p, `Unknown serve key "${key}"; expected auth, upstreamHeaders or confirm`);
   }
 }
 

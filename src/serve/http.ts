@@ -9,6 +9,8 @@ import type { AddressInfo } from 'node:net';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
+import type { ElicitingClient } from '../runtime/mcp/elicit.js';
+import { type ElicitRelay, readJsonBody } from './elicit-relay.js';
 import { bearerToken, checkRequest, type GuardOptions } from './http-guard.js';
 import {
   challenge,
@@ -19,10 +21,14 @@ import {
   type TokenVerifier,
 } from './oauth.js';
 
-/** Who sent one request: its verified principal (none without auth) and its headers (upstream credentials). */
+/**
+ * Who sent one request: its verified principal (none without auth), its headers (upstream credentials) and,
+ * when its `Mcp-Session-Id` names a client this process knows can be asked (elicit-relay.ts), that client.
+ */
 export interface HttpCaller {
   auth?: AuthInfo;
   headers: IncomingMessage['headers'];
+  client?: ElicitingClient;
 }
 
 export interface HttpServeOptions extends GuardOptions {
@@ -33,6 +39,8 @@ export interface HttpServeOptions extends GuardOptions {
   /** A fresh MCP server for one request, shaped by its caller (a read-only token lists only read tools). */
   makeServer: (caller: HttpCaller) => McpServer;
   fetch?: typeof fetch;
+  /** Questions to the user (MCP elicitation) across stateless requests; absent: none are asked. */
+  relay?: ElicitRelay;
 }
 
 function refuse(res: ServerResponse, status: number, message: string, extra: Record<string, string> = {}): void {
@@ -116,14 +124,36 @@ async function handle(
     // The subject is the dedup scope (register.ts defaultScope reads authInfo.extra.sub).
     req.auth = { token: verdict.token ?? '', clientId: verdict.subject, scopes: [], extra: { sub: verdict.subject } };
   }
-  const server = opts.makeServer({ ...(req.auth ? { auth: req.auth } : {}), headers: req.headers });
+  const subject = req.auth?.extra?.sub as string | undefined;
+  const record = opts.relay?.find(req.headers['mcp-session-id'], subject);
+  let body: unknown;
+  if (record !== undefined) {
+    // A client that can be asked: its POST may be answers to questions a request in flight is waiting for.
+    const read = await readJsonBody(req);
+    if (!read.ok) return refuse(res, 400, 'Parse error: the body is not JSON (or larger than 4 MB)');
+    if (opts.relay?.deliver(record, read.value)) {
+      res.writeHead(202).end();
+      return;
+    }
+    body = read.value;
+  }
+  const server = opts.makeServer({
+    ...(req.auth ? { auth: req.auth } : {}),
+    headers: req.headers,
+    ...(record !== undefined ? { client: record.client } : {}),
+  });
   const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
   res.on('close', () => {
     void transport.close();
     void server.close();
   });
-  await server.connect(transport);
-  await transport.handleRequest(req, res);
+  const sessionHeader = (id: string) => {
+    if (!res.headersSent) res.setHeader('mcp-session-id', id);
+  };
+  await server.connect(
+    opts.relay === undefined ? transport : opts.relay.wrap(transport, { record, subject, sessionHeader }),
+  );
+  await transport.handleRequest(req, res, body);
 }
 
 export async function listenHttp(opts: HttpServeOptions): Promise<{ server: HttpServer; url: string }> {

@@ -9,6 +9,7 @@ import type { ListedTool } from '../runtime/mcp/tool-meta.js';
 import type { DedupStore } from '../runtime/store/types.js';
 import { isNative } from '../runtime/tools/execute.js';
 import { createToolRuntime } from '../runtime/tools/runtime.js';
+import type { ConfirmPolicy } from '../runtime/tools/human.js';
 import type { ToolBinding } from '../runtime/tools/types.js';
 import { apiCredentials } from './api-auth.js';
 
@@ -54,6 +55,8 @@ export interface ServeRuntimeSettings {
   perCallerSchemes?: readonly string[];
   /** Keys per-caller credentials into the dedup scope (scope-secret.ts); needed with `perCallerSchemes`. */
   scopeSecret?: Uint8Array;
+  /** Which writes wait for the user's yes when the client can be asked (runtime/tools/human.ts). */
+  confirm?: ConfirmPolicy;
 }
 
 export interface ServeApi {
@@ -120,6 +123,7 @@ export function serveRuntimeOf(
       // Per-caller schemes are not in `creds.auth`: each call brings its own (caller.ts).
       auth: creds.auth,
       ...(opts.scopeSecret !== undefined ? { scopeSecret: opts.scopeSecret } : {}),
+      ...(opts.confirm !== undefined ? { confirm: opts.confirm } : {}),
       ...(opts.fetch ? { fetch: opts.fetch } : {}),
     });
     for (const b of bindings) {

@@ -6,6 +6,7 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { KEY_INSTRUCTIONS } from '../../runtime/mcp/compact.js';
 import type { McpToolRuntime, RegisterToolRuntimeOptions, RuntimeSource } from '../../runtime/mcp/register.js';
+import type { ConfirmPolicy } from '../../runtime/tools/human.js';
 import type { ToolBinding } from '../../runtime/tools/types.js';
 import type { ToolSelection } from '../../config/types.js';
 import { parseTokens, isLoopbackHost, type TokenEntry } from '../../serve/http-guard.js';
@@ -45,6 +46,8 @@ export interface ServeArgs extends CommonArgs {
   /** JOSE `typ` values accepted besides RFC 9068's `at+jwt` default (`none`: no `typ`). */
   authTokenType?: string[];
   upstreamHeader?: string[];
+  /** Which writes wait for the user's yes (MCP elicitation); config `serve.confirm`. */
+  confirm?: ConfirmPolicy;
   /**
    * false (`--no-cache`): analyse the specs (and render the store DDL of non-default table names) even when
    * the cache has them; store nothing.
@@ -341,6 +344,7 @@ async function serve(ctx: CliContext, args: ServeArgs): Promise<number> {
         env: process.env,
         perCallerSchemes: Object.keys(upstream?.headers ?? {}),
         ...(scopeSecret !== undefined ? { scopeSecret } : {}),
+        confirm: args.confirm ?? config.serve.confirm ?? 'off',
       });
       for (const a of apis) {
         const missing =
@@ -357,7 +361,12 @@ async function serve(ctx: CliContext, args: ServeArgs): Promise<number> {
     const instructions = code ? code.CODE_KEY_INSTRUCTIONS : keySource !== 'intent' ? KEY_INSTRUCTIONS : undefined;
     const newServer = () =>
       new McpServer({ name: 'idemgen-serve', version: VERSION }, instructions ? { instructions } : {});
-    const registerTools = (server: McpServer, source: RuntimeSource, listed?: (b: ToolBinding) => boolean) => {
+    const registerTools = (
+      server: McpServer,
+      source: RuntimeSource,
+      listed?: (b: ToolBinding) => boolean,
+      caller?: HttpCaller,
+    ) => {
       if (code) code.registerCodeMode(server, source, { serverArguments: fixed, ...(listed ? { listed } : {}) });
       else
         registerListedToolRuntime(
@@ -369,6 +378,8 @@ async function serve(ctx: CliContext, args: ServeArgs): Promise<number> {
             keySource,
             compact: true,
             ...(listed ? { listed } : {}),
+            // Over HTTP a tool call's request never sees `initialize`: the relay says whether its client can be asked.
+            ...(caller ? { elicitation: () => caller.client } : {}),
           },
           analysis?.listing,
         );
@@ -408,7 +419,7 @@ async function serve(ctx: CliContext, args: ServeArgs): Promise<number> {
     const makeServer = (caller?: HttpCaller): McpServer => {
       const server = newServer();
       const { source, listed } = sourceFor(caller);
-      registerTools(server, source, listed);
+      registerTools(server, source, listed, caller);
       return server;
     };
     /** Waits for the server's end; without an analysis yet, also for a failed one, and (unless stopped by a signal) for its end. */
@@ -450,6 +461,7 @@ async function serve(ctx: CliContext, args: ServeArgs): Promise<number> {
       loopbackBind: isLoopbackHost(host),
       ...(oauth ? { oauth } : {}),
       makeServer,
+      ...(code ? {} : { relay: new (await import('../../serve/elicit-relay.js')).ElicitRelay() }),
     }).catch((err: unknown) => {
       throw new ServeSetupError(
         `cannot listen on ${host}:${args.http}: ${err instanceof Error ? err.message : String(err)}`,

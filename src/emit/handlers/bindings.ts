@@ -130,6 +130,7 @@ export function bindingOf(
   if (body !== undefined) b.body = body;
   const compensation = compensationOf(entry, apiPlan);
   if (compensation !== undefined) b.compensation = compensation;
+  if (entry.impact !== undefined) b.impact = entry.impact;
   const security = bindingSecurity(op, apiPlan.api.root);
   if (security !== undefined) b.security = security;
   b.annotations = annotationsOf(spec);

@@ -21,6 +21,8 @@ export function outcomeToResult(outcome: ToolOutcome): ToolResultLike {
   if (outcome.replay_evidence !== undefined) body.replay_evidence = outcome.replay_evidence;
   if (outcome.original_called_at !== undefined) body.original_called_at = outcome.original_called_at;
   if (outcome.replayable === false) body.replayable = false;
+  if (outcome.resolved_by_user !== undefined) body.resolved_by_user = outcome.resolved_by_user;
+  if (outcome.note !== undefined) body.note = outcome.note;
   const result: ToolResultLike = { content: [{ type: 'text', text: JSON.stringify(body) }], structuredContent: body };
   if (outcome.was_replay) {
     // Only what is known: a native replay without a creation time has no original time, so none is said.

@@ -20,6 +20,7 @@ import type { ToolAuth } from '../tools/auth.js';
 import type { ToolBinding, ToolCallContext, ToolOutcome } from '../tools/types.js';
 import { DESCRIBE_TOOL, INVOKE_TOOL, SEARCH_TOOL, describeTool, metaTools, searchTools } from './dynamic.js';
 import { hostIntent, INTENT_REQUIRED, type HostIntent, type McpKeySource } from './intent.js';
+import { canElicitForm, elicitingHuman, whoAnswers, type ElicitingClient } from './elicit.js';
 import { outcomeToResult } from './outcome.js';
 import { hiddenOf, listedToolsOf } from './listing.js';
 import type { ListedTool } from './tool-meta.js';
@@ -66,6 +67,13 @@ export interface RegisterToolRuntimeOptions {
    * with `{ instructions: KEY_INSTRUCTIONS }`.
    */
   compact?: boolean;
+  /**
+   * Ask the person through the client (MCP elicitation, elicit.ts) when it declared the capability: a yes
+   * before a write the runtime's `confirm` policy names, and "did it happen?" for an unknown outcome. Default:
+   * on, judged by the client's `initialize`. `false`: never ask. A function: the client behind this request
+   * (a stateless HTTP server sees no `initialize` on a tool call's request), `undefined` when not known.
+   */
+  elicitation?: boolean | ((extra: CallExtra) => ElicitingClient | undefined);
 }
 
 /** `invoke_tool` under `keySource: 'intent'`: the default text asks the model for a key it must not send. */
@@ -157,6 +165,14 @@ export function registerListedToolRuntime(
   });
   const low = lowLevel(server);
   low.registerCapabilities({ tools: {} });
+  const elicitation = options.elicitation ?? true;
+  const clientOf = (extra: CallExtra): ElicitingClient | undefined => {
+    if (elicitation === false) return undefined;
+    if (typeof elicitation === 'function') return elicitation(extra);
+    const capabilities = low.getClientCapabilities();
+    const info = low.getClientVersion();
+    return { ...(capabilities ? { capabilities } : {}), ...(info ? { info } : {}) };
+  };
   low.setRequestHandler(ListToolsRequestSchema, async () => {
     if (!options.dynamic) return { tools: (await routes.get()).listed as never };
     routes.soon();
@@ -189,6 +205,9 @@ export function registerListedToolRuntime(
     const ctx: ToolCallContext = { format: 'mcp', scope, signal: extra.signal };
     const credentials = options.credentials?.(extra);
     if (credentials !== undefined) ctx.credentials = credentials;
+    const client = clientOf(extra);
+    if (binding.effect === 'write' && client !== undefined && canElicitForm(client.capabilities))
+      ctx.human = elicitingHuman(extra, whoAnswers(scope, client));
     let sent: Record<string, unknown> = { ...args, ...injected };
     if (host.intent !== undefined) {
       // The host's intent wins over a key the model wrote (intent.ts: the host is the trusted side).

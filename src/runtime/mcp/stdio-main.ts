@@ -3,8 +3,9 @@
  * environment configures it: `IDEMGEN_STORE` (store URL, default `sqlite:idemgen.sqlite` in the working
  * directory), `IDEMGEN_MIGRATE=0` (do not create the store tables, only check them), `IDEMGEN_BASE_URL`,
  * `IDEMGEN_AUTH_<SCHEME>` (named by the module's auth map), `IDEMGEN_ARG_<NAME>` (server-side tool
- * arguments, e.g. an account id), `IDEMGEN_DYNAMIC=1` and `IDEMGEN_KEY_SOURCE=intent` (writes keyed by
- * the host's `_meta` intent, intent.ts). Before the server answers, the store's dedup and
+ * arguments, e.g. an account id), `IDEMGEN_DYNAMIC=1`, `IDEMGEN_KEY_SOURCE=intent` (writes keyed by
+ * the host's `_meta` intent, intent.ts) and `IDEMGEN_CONFIRM=irreversible|writes` (which writes wait for the
+ * user's yes through MCP elicitation, runtime/tools/human.ts). Before the server answers, the store's dedup and
  * saga tables exist: created from the module's generated DDL (`mcp/store-tables.gen.ts`), then probed.
  */
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
@@ -12,6 +13,7 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import { checkStoreTables, migrateStore, type StoreTablesDdl } from '../store/migrate.js';
 import { openStore } from '../store/open.js';
 import type { DedupStore } from '../store/types.js';
+import { CONFIRM_POLICIES, type ConfirmPolicy } from '../tools/human.js';
 import { KEY_SOURCES, type McpKeySource } from './intent.js';
 
 /** What `main()` hands the module's `register<Api>Tools`. */
@@ -26,6 +28,8 @@ export interface EnvServerOptions {
   baseUrl?: string;
   /** The saga table the DDL made, when not `idemgen_saga`. */
   sagaTable?: string;
+  /** `IDEMGEN_CONFIRM`: which writes wait for the user's yes (MCP elicitation); absent: `off`. */
+  confirm?: ConfirmPolicy;
 }
 
 export interface StdioServerModule {
@@ -77,6 +81,9 @@ export async function serveStdioFromEnv(
   const keySource = env.IDEMGEN_KEY_SOURCE;
   if (keySource !== undefined && keySource !== '' && !KEY_SOURCES.includes(keySource as McpKeySource))
     throw new Error(`IDEMGEN_KEY_SOURCE=${JSON.stringify(keySource)}: expected ${KEY_SOURCES.join(' or ')}`);
+  const confirm = env.IDEMGEN_CONFIRM;
+  if (confirm !== undefined && confirm !== '' && !CONFIRM_POLICIES.includes(confirm as ConfirmPolicy))
+    throw new Error(`IDEMGEN_CONFIRM=${JSON.stringify(confirm)}: expected ${CONFIRM_POLICIES.join(', ')}`);
   const store = module.needsStore === false ? undefined : await readyStore(module, env);
   const server = new McpServer({ name: module.name, version: module.version });
   module.register(server, {
@@ -85,6 +92,7 @@ export async function serveStdioFromEnv(
     serverArguments,
     dynamic: env.IDEMGEN_DYNAMIC === '1',
     ...(keySource ? { keySource: keySource as McpKeySource } : {}),
+    ...(confirm ? { confirm: confirm as ConfirmPolicy } : {}),
     ...(module.storeTables?.sagaTable !== undefined ? { sagaTable: module.storeTables.sagaTable } : {}),
     ...(env.IDEMGEN_BASE_URL ? { baseUrl: env.IDEMGEN_BASE_URL } : {}),
   });

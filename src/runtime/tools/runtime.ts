@@ -12,10 +12,22 @@ import type { KeyScope } from '../core/keys.js';
 import { checkScopeSecret, principalScope, ScopeSecretMissingError } from '../core/principal.js';
 import { mechanismName } from '../core/mechanism.js';
 import type { DedupStore } from '../store/types.js';
+import { resolveKey } from '../client/support.js';
+import { scopeString } from '../core/keys.js';
 import { credentialsFor, type Credentials, type ToolAuthOption } from './auth.js';
 import { decodeArguments } from './decode.js';
 import { MAX_ARGUMENT_DEPTH, tooDeep } from './depth.js';
 import { isNative, operationOf } from './execute.js';
+import {
+  askable,
+  confirmMessage,
+  declined,
+  keyInUse,
+  needsConfirmation,
+  settleByHuman,
+  stillUnknown,
+  type ConfirmPolicy,
+} from './human.js';
 import { invalidArguments, toToolError } from './outcome.js';
 import { routeArguments } from './route.js';
 import type { ToolBinding, ToolCallContext, ToolCallError, ToolOutcome } from './types.js';
@@ -51,6 +63,11 @@ export interface ToolRuntimeOptions {
   retry?: Partial<RetryPolicy>;
   /** Lease, wait and poll timings of the dedup state machine. */
   idempotency?: Pick<IdempotencyOptions, 'leaseMs' | 'waitMs' | 'pollMs' | 'maxResultBytes' | 'redact' | 'now'>;
+  /**
+   * Which writes wait for the person's yes when the call context carries a `human` (human.ts): `off` (default:
+   * only operations marked physical or financial), `irreversible` (also every fail-closed write), `writes`.
+   */
+  confirm?: ConfirmPolicy;
 }
 
 /** `Name`: the tool names a generated module knows (`PaymentsToolName`), so a typo does not compile. */
@@ -208,24 +225,53 @@ export function createToolRuntime<Name extends string = string>(options: ToolRun
         return invalid([{ pointer: pointerOf(b, err), message: err.message }], b.effect);
       throw err;
     }
-    try {
-      const pending = runChecked(description, routed, request, {
-        context,
-        ...keyed,
-        keyStrategy: 'given',
-        namespace,
-        ...(credentials !== undefined ? { credentials } : {}),
-      });
-      const done = await raceSignal(pending, ctx.signal);
-      if (done === ABORTED) return failed(cancelled(b));
-      const out: ToolOutcome = { ok: true, result: done.result, was_replay: done.wasReplay };
-      if (done.replayEvidence !== undefined) out.replay_evidence = done.replayEvidence;
-      if (done.originalCalledAt !== undefined) out.original_called_at = done.originalCalledAt.toISOString();
-      if (done.replayable === false) out.replayable = false;
-      return out;
-    } catch (err) {
-      return failed(toToolError(err, b.effect, retrySafe));
+    const execute = {
+      context,
+      ...keyed,
+      keyStrategy: 'given' as const,
+      namespace,
+      ...(credentials !== undefined ? { credentials } : {}),
+    };
+    const human = ctx.human;
+    if (human !== undefined && needsConfirmation(b, options.confirm)) {
+      // Asked before the claim: a "no" leaves no row. A key a row already holds is a retry: no new question.
+      const now = (timing.now ?? Date.now)();
+      const inUse = await Promise.resolve()
+        .then(() => {
+          const key = resolveKey(b.operation, routed, keyed, 'given');
+          return keyInUse(options.store, b, { scope: scopeString(execute.namespace), key }, options.sagaTable, now);
+        })
+        .catch(() => false);
+      if (!inUse && !(await human.confirm(confirmMessage(b, rest), ctx.signal))) return failed(declined(b));
     }
+    const attempt = async (): Promise<{ outcome: ToolOutcome; err?: unknown }> => {
+      try {
+        const pending = runChecked(description, routed, request, execute);
+        const done = await raceSignal(pending, ctx.signal);
+        if (done === ABORTED) return { outcome: failed(cancelled(b)) };
+        const out: ToolOutcome = { ok: true, result: done.result, was_replay: done.wasReplay };
+        if (done.replayEvidence !== undefined) out.replay_evidence = done.replayEvidence;
+        if (done.originalCalledAt !== undefined) out.original_called_at = done.originalCalledAt.toISOString();
+        if (done.replayable === false) out.replayable = false;
+        return { outcome: out };
+      } catch (err) {
+        return { outcome: failed(toToolError(err, b.effect, retrySafe)), err };
+      }
+    };
+    const first = await attempt();
+    if (human === undefined || options.store === undefined || !askable(first.err, b, retrySafe)) return first.outcome;
+    const settled = await settleByHuman(human, options.store, first.err, b, rest, timing.now ?? Date.now, ctx.signal);
+    if (settled.next === 'done' && settled.outcome !== undefined) return settled.outcome;
+    if (settled.next === 'unknown')
+      return settled.asked && !first.outcome.ok ? failed(stillUnknown(first.outcome.error)) : first.outcome;
+    // "Did not happen": the key is free; the call runs once more (an unknown outcome again is answered as such).
+    const again = await attempt();
+    if (!again.outcome.ok) return again.outcome;
+    return {
+      ...again.outcome,
+      resolved_by_user: { answer: 'did-not-happen', by: human.who, at: settled.at ?? '' },
+      note: 'The user said the earlier attempt did not take effect; the call ran once more and this is its result.',
+    };
   }
 
   return { bindings, list: () => bindings, find, call };

@@ -82,6 +82,11 @@ export interface ToolBinding {
    * schemes used together. The runtime fills them from its `auth` option, never from the model.
    */
   security?: BindingSecurity[][];
+  /**
+   * A physical or financial action with no undo (config `overrides[…].impact`): where a person can be asked
+   * (MCP elicitation), the write runs only after they confirm it, whatever the confirmation policy.
+   */
+  impact?: 'physical' | 'financial';
   annotations?: {
     readOnlyHint?: boolean;
     destructiveHint?: boolean;
@@ -119,6 +124,24 @@ export interface ToolCallContext {
    */
   credentials?: ToolAuth;
   signal?: AbortSignal;
+  /** The person behind the call, when the client can ask them (MCP elicitation); absent: nobody is asked. */
+  human?: Human;
+}
+
+/** What the person answered to "did it happen?" (`unknown`: they did not say, or could not tell). */
+export type HappenedAnswer = 'happened' | 'not-happened' | 'unknown';
+
+/**
+ * A person the runtime may ask through the client (human.ts). Every question has a way out: no answer,
+ * a decline or a cancel is `false` / `unknown`, never a yes.
+ */
+export interface Human {
+  /** Who answers, as a decision records it (`reconcile --resolve`'s `by`): the caller's identity. */
+  readonly who: string;
+  /** "Run it?": `true` only for an explicit yes. */
+  confirm(message: string, signal?: AbortSignal): Promise<boolean>;
+  /** "Did it happen?" of an unknown outcome. */
+  happened(message: string, signal?: AbortSignal): Promise<HappenedAnswer>;
 }
 
 /** What the model gets back (snake_case: it is read by models and serialized as JSON). */
@@ -133,6 +156,10 @@ export type ToolOutcome =
       original_called_at?: string;
       /** `false`: the call ran but its result was not stored (too large, no JSON); a retry cannot return it. */
       replayable?: false;
+      /** A person settled this call's unknown outcome (human.ts): what they said, who, when. */
+      resolved_by_user?: { answer: 'happened' | 'did-not-happen'; by: string; at: string };
+      /** Said to the model next to the result (a settled outcome: what is and is not known). */
+      note?: string;
     }
   | { ok: false; error: ToolCallError };
 
