@@ -109,6 +109,13 @@ export interface RunResult<T> {
    * `IdempotencyResultUnencodableError` instead of this result, so hand it on now.
    */
   replayable?: false;
+  /**
+   * The outcome was unknown and a read of the API settled it (runtime/verify): the result is the resource the
+   * lookup found (`wasReplay: true`), with the plan's shape and what the read showed.
+   */
+  verified?: { shape: string; evidence: string };
+  /** saga: the write happened but its inverse cannot be addressed, so it cannot be undone automatically. */
+  cannotUndo?: true;
 }
 
 export interface Idempotency {

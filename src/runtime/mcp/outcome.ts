@@ -20,6 +20,8 @@ export function outcomeToResult(outcome: ToolOutcome): ToolResultLike {
   const body: Record<string, unknown> = { result: outcome.result, was_replay: outcome.was_replay };
   if (outcome.original_called_at !== undefined) body.original_called_at = outcome.original_called_at;
   if (outcome.replayable === false) body.replayable = false;
+  if (outcome.verified !== undefined) body.verified = outcome.verified;
+  if (outcome.cannot_undo === true) body.cannot_undo = true;
   const result: ToolResultLike = { content: [{ type: 'text', text: JSON.stringify(body) }], structuredContent: body };
   if (outcome.was_replay) {
     result._meta = { [REPLAY_META]: { wasReplay: true, originalCalledAt: outcome.original_called_at ?? '' } };

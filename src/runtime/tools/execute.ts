@@ -39,6 +39,7 @@ function describe(b: ToolBinding): NamedDescription {
     ...(write && isNative(b) ? { carrier: b.carrier!, ...(b.keyLimits ? { keyLimits: b.keyLimits } : {}) } : {}),
     ...(write && b.ttlSeconds !== undefined ? { ttlSeconds: b.ttlSeconds } : {}),
     ...(write && b.compensation !== undefined ? { compensation: b.compensation } : {}),
+    ...(write && b.verification !== undefined ? { verification: b.verification } : {}),
   };
   return d as NamedDescription;
 }

@@ -193,6 +193,8 @@ export function createToolRuntime<Name extends string = string>(options: ToolRun
       const out: ToolOutcome = { ok: true, result: done.result, was_replay: done.wasReplay };
       if (done.originalCalledAt !== undefined) out.original_called_at = done.originalCalledAt.toISOString();
       if (done.replayable === false) out.replayable = false;
+      if (done.verified !== undefined) out.verified = done.verified;
+      if (done.cannotUndo === true) out.cannot_undo = true;
       return out;
     } catch (err) {
       return failed(toToolError(err, b.effect, retrySafe));

@@ -7,6 +7,8 @@
 import type { KeyScope } from '../core/keys.js';
 import type { QueryStyle } from '../http/body.js';
 import type { LegacyMechanism } from '../core/mechanism.js';
+import type { Compensation } from '../client/operation.js';
+import type { VerificationPlan } from '../verify/types.js';
 
 /** Where one flat tool argument goes in the HTTP request. */
 export interface ArgRoute {
@@ -67,8 +69,10 @@ export interface ToolBinding {
     mediaType?: string;
     required: boolean;
   };
-  /** saga: how to undo the effect (the compensating operation, with the external id from the response). */
-  compensation?: { operation: string; method: string; path: string; idParameter: string };
+  /** saga: how to undo the effect (the compensating operation, and where each of its path parameters comes from). */
+  compensation?: Compensation;
+  /** How to tell afterwards whether a call took effect, by reading the API (runtime/verify). */
+  verification?: VerificationPlan;
   /**
    * MCP / JSON Schema 2020-12 input schema (with the key property on writes): validation and listing. The
    * OpenAI strict form (parameters, JSON-encoded pointers) is derived from it when asked (strict/of-binding.ts).
@@ -121,6 +125,10 @@ export type ToolOutcome =
       original_called_at?: string;
       /** `false`: the call ran but its result was not stored (too large, no JSON); a retry cannot return it. */
       replayable?: false;
+      /** An unknown outcome a read of the API settled: the plan's shape and what the read showed. */
+      verified?: { shape: string; evidence: string };
+      /** The write happened and cannot be undone automatically (a saga whose inverse has no address). */
+      cannot_undo?: true;
     }
   | { ok: false; error: ToolCallError };
 
