@@ -557,6 +557,8 @@ export interface OperationClientOptions extends HttpCallerOptions {
   store?: DedupStore | undefined;
   /** Tenant/principal namespace of stored keys (and of native keys' derived wire values). */
   scope?: string | undefined;
+  /** Settling unknown outcomes by the operations' verification plans: re-reads and their spacing; `false`: off. */
+  verify?: SettleOptions | false | undefined;
 }
 
 /** Per-call options of a write: a key or an intent scope, extra headers, an AbortSignal. */
@@ -582,6 +584,7 @@ export function createOperationEngine(options: OperationClientOptions): Operatio
     store: options.store,
     idem: options.store ? createIdempotency({ store: options.store }) : undefined,
     scope: options.scope,
+    ...(options.verify !== undefined ? { verify: options.verify } : {}),
   };
   // Only the per-call options a caller may set: the engine's own (`keyStrategy`, `namespace`, …) never come from a call.
   const run = (d: OperationDescription, input: OperationInput, o: WriteCallOptions | undefined) =>

@@ -4,6 +4,7 @@
  * key), take the key from the arguments (model-supplied, docs/concepts.md#tool-dedup) or derive it from the app's intent
  * (docs/concepts.md#repeated-intent), route flat arguments into the request, and run it through one dedup layer (execute.ts).
  */
+import type { SettleOptions } from '../verify/types.js';
 import { checkedRequest, runChecked, type CheckedRequest, type OperationContext } from '../client/operation.js';
 import { createHttpCaller, type RetryPolicy } from '../http/caller.js';
 import { InvalidArgumentsError } from '../core/errors.js';
@@ -43,6 +44,8 @@ export interface ToolRuntimeOptions {
   retry?: Partial<RetryPolicy>;
   /** Lease, wait and poll timings of the dedup state machine. */
   idempotency?: Pick<IdempotencyOptions, 'leaseMs' | 'waitMs' | 'pollMs' | 'maxResultBytes' | 'redact' | 'now'>;
+  /** Settling unknown outcomes by the bindings' verification plans: re-reads and their spacing; `false`: off. */
+  verify?: SettleOptions | false;
 }
 
 /** `Name`: the tool names a generated module knows (`PaymentsToolName`), so a typo does not compile. */
@@ -126,6 +129,7 @@ export function createToolRuntime<Name extends string = string>(options: ToolRun
     store: options.store,
     idem: options.store ? createIdempotency({ ...timing, store: options.store }) : undefined,
     scope: options.scope,
+    ...(options.verify !== undefined ? { verify: options.verify } : {}),
     saga: {
       leaseMs: timing.leaseMs,
       waitMs: timing.waitMs,

@@ -65,7 +65,7 @@ export interface SettleCall {
   signal?: AbortSignal;
 }
 
-function valueOf(v: LookupValue, call: SettleCall): unknown {
+function lookupValue(v: LookupValue, call: SettleCall): unknown {
   if (v.from === 'stamp')
     return v.template === undefined ? call.reference : v.template.split('{stamp}').join(call.reference);
   if (v.from === 'stamp-object') return { [v.field]: call.reference };
@@ -78,7 +78,7 @@ function readRequest(read: LookupRead, call: SettleCall): HttpRequest | string {
   const pathParams: Record<string, unknown> = {};
   const query: Record<string, unknown> = { ...call.query };
   for (const a of read.args) {
-    const v = valueOf(a.value, call);
+    const v = lookupValue(a.value, call);
     if (v === undefined || v === null || v === '')
       return `the call carries no value for the lookup's ${a.in} ${a.name}`;
     if (a.in === 'path') pathParams[a.name] = v;
