@@ -26,7 +26,7 @@ import { runSaga } from '../saga/run.js';
 import type { DedupRow, DedupStore } from '../store/types.js';
 import { IdempotencyOutcomeUnknownError } from '../core/errors.js';
 import { resolveUnknown } from '../core/reconcile.js';
-import { applyStamp, referenceOf, settleUnknown, stampOf } from '../verify/lookup.js';
+import { applyStamp, lookupRecord, referenceOf, settleUnknown, stampOf } from '../verify/lookup.js';
 import type { SettleOptions, Verdict, VerificationPlan } from '../verify/types.js';
 import {
   headersOf,
@@ -533,6 +533,8 @@ export async function runChecked(
   const idem = options.context.idem;
   if (idem === undefined) throw missingStore(d);
   const mechanism = d.mechanism;
+  const plan = options.context.verify === false ? undefined : d.verification;
+  const verifiable = plan !== undefined && (mechanism === 'fail-closed' || mechanism === 'dedup-table');
   const run = (args: OperationInput, req: CheckedRequest) =>
     idem.run(
       {
@@ -542,12 +544,13 @@ export async function runChecked(
         args,
         mechanism,
         ...(d.ttlSeconds !== undefined ? { ttlSeconds: d.ttlSeconds } : {}),
+        ...(verifiable
+          ? { lookup: lookupRecord(plan, args, referenceOf(plan, args, stampOf(key, scopeString(options.namespace ?? options.context.scope)))) }
+          : {}),
       },
       (ctx) => http.send({ ...req, mechanism, run: ctx }).then((res) => res.body),
     );
-  const plan = options.context.verify === false ? undefined : d.verification;
-  if (plan !== undefined && (mechanism === 'fail-closed' || mechanism === 'dedup-table'))
-    return verified(d, plan, key, input, request, options, run);
+  if (verifiable) return verified(d, plan, key, input, request, options, run);
   return run(input, request);
 }
 

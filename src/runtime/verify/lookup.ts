@@ -177,3 +177,41 @@ export async function settleUnknown(
   }
   return { ...last, evidence: `${last.evidence} (${reads} reads, ${delayMs} ms apart)` };
 }
+
+/** What a row keeps to look its call up later: the reference and the request values the read is addressed by. */
+export interface LookupRecord {
+  shape: VerificationPlan['shape'];
+  reference: string;
+  values: Record<string, unknown>;
+}
+
+export function lookupRecord(plan: VerificationPlan, input: Input, reference: string): LookupRecord {
+  const values: Record<string, unknown> = {};
+  for (const a of plan.read?.args ?? []) {
+    if (a.value.from !== 'request') continue;
+    const v = lookupValue(a.value, { input, reference });
+    if (v !== undefined) values[`${a.value.in}.${a.value.name}`] = v;
+  }
+  return { shape: plan.shape, reference, values };
+}
+
+/** A stored `LookupRecord` (the row's argument summary) back as the call `settleUnknown` takes; undefined when none. */
+export function callFromSummary(summary: unknown): SettleCall | undefined {
+  const rec = (summary as { verify?: Partial<LookupRecord> } | null)?.verify;
+  if (typeof rec !== 'object' || rec === null || typeof rec.reference !== 'string') return undefined;
+  const input: { path: Record<string, unknown>; query: Record<string, unknown>; body: Record<string, unknown> } = {
+    path: {},
+    query: {},
+    body: {},
+  };
+  for (const [k, v] of Object.entries(rec.values ?? {})) {
+    const [where, ...rest] = k.split('.');
+    if (where === 'path' || where === 'query') input[where][rest.join('.')] = v;
+    else if (where === 'body') {
+      let at = input.body;
+      for (const seg of rest.slice(0, -1)) at = (at[seg] ??= {}) as Record<string, unknown>;
+      at[rest[rest.length - 1]!] = v;
+    }
+  }
+  return { input, reference: rec.reference };
+}

@@ -21,6 +21,8 @@ export interface ShopServer {
   drop: Map<string, 'commit' | 'before'>;
   /** A committed event stays out of lists for this many reads (an eventually consistent index). */
   eventLag: number;
+  /** Every GET answers 503 while set (the lookup fails: the outcome stays unknown). */
+  readsDown: boolean;
   close(): Promise<void>;
 }
 
@@ -166,12 +168,14 @@ export async function startShopServer(): Promise<ShopServer> {
     reads: {} as Record<string, number>,
     drop: new Map<string, 'commit' | 'before'>(),
     eventLag: 0,
+    readsDown: false,
   };
   const server: Server = createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://x');
     const path = url.pathname;
     if (req.method === 'GET') {
       s.reads[path] = (s.reads[path] ?? 0) + 1;
+      if (s.readsDown) return send(res, 503, { message: 'down for maintenance' });
       if (path.startsWith('/zones/')) {
         const z = s.zones.get(decodeURIComponent(path.slice('/zones/'.length)));
         return z ? send(res, 200, z) : send(res, 404, { message: 'no such zone' });
@@ -227,6 +231,12 @@ export async function startShopServer(): Promise<ShopServer> {
     },
     set eventLag(n: number) {
       s.eventLag = n;
+    },
+    get readsDown() {
+      return s.readsDown;
+    },
+    set readsDown(v: boolean) {
+      s.readsDown = v;
     },
     close: () =>
       new Promise<void>((r) => {

@@ -78,7 +78,8 @@ async function write(path: Path, op: string, body: Record<string, unknown>, key:
     const method = { 'POST /zones': 'createZone', 'POST /orders': 'createOrder', 'POST /events': 'createEvent' }[op]!;
     try {
       const out = await client[method]!({ body }, { key });
-      return { ok: true as const, result: out.result, wasReplay: out.wasReplay, verified: out.verified };
+      const verified = out.verified as { shape: string; evidence: string } | undefined;
+      return { ok: true as const, result: out.result, wasReplay: out.wasReplay, verified };
     } catch (err) {
       return { ok: false as const, error: err as Error & { code?: string } };
     }
