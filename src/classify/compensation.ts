@@ -17,8 +17,8 @@ export interface CompensationResult {
 
 /**
  * Where each path parameter of the inverse takes its value, decided here once: the write's own path
- * parameter of that name, else a field of every success response, else a request body field or query
- * parameter of that name, else — for the inverse's last parameter, the created thing's — the response `id`.
+ * parameter of that name, else the request body field or query parameter of that name (the value the caller
+ * chose: a variable or label name, a ref), else a field of every success response, else — for the inverse's last parameter, the created thing's — the response `id`.
  * Undefined (with the parameter that has no source) when one cannot be addressed.
  */
 export function compensationAddress(
@@ -34,11 +34,18 @@ export function compensationAddress(
   const parts: AddressPart[] = [];
   for (const [i, param] of names.entries()) {
     if (own.has(param)) parts.push({ param, in: 'path', name: param });
-    else if (response.has(param)) parts.push({ param, in: 'response', name: param });
     else if (body.has(param)) parts.push({ param, in: 'body', name: param });
     else if (query.has(param)) parts.push({ param, in: 'query', name: param });
-    else if (i === names.length - 1 && response.has('id')) parts.push({ param, in: 'response', name: 'id' });
-    else return { missing: param };
+    else if (response.has(param)) parts.push({ param, in: 'response', name: param });
+    else {
+      // `{team_slug}` ← response `slug`, `{milestone_number}` ← `number`, `{hook_id}` ← `id`; the last one, the
+      // created thing's, falls back to the response `id` when its name says nothing else.
+      const suffix = /(?:^|[_-]|(?<=[a-z0-9]))(id|number|slug|name|key|sha)$/i.exec(param)?.[1]?.toLowerCase();
+      if (suffix !== undefined && response.has(suffix)) parts.push({ param, in: 'response', name: suffix });
+      else if (i === names.length - 1 && (suffix === undefined || suffix === 'id') && response.has('id'))
+        parts.push({ param, in: 'response', name: 'id' });
+      else return { missing: param };
+    }
   }
   return { parts };
 }
