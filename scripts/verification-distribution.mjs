@@ -62,7 +62,13 @@ for (const file of files) {
         row.shapes.set(e.verification.shape, (row.shapes.get(e.verification.shape) ?? 0) + 1);
         const why = e.reasons.find((r) => r.rule.startsWith('verification_'));
         lines.push(
-          JSON.stringify({ spec: path.relative(root, file), operation: e.operation.key, mechanism: e.mechanism, shape: e.verification.shape, evidence: why?.detail }),
+          JSON.stringify({
+            spec: path.relative(root, file),
+            operation: e.operation.key,
+            mechanism: e.mechanism,
+            shape: e.verification.shape,
+            evidence: why?.detail,
+          }),
         );
       }
       table.set(e.mechanism, row);
@@ -75,6 +81,8 @@ console.log('|---|---:|---:|---:|---:|---:|');
 for (const [m, r] of [...table].sort((a, b) => b[1].writes - a[1].writes)) {
   const planned = [...r.shapes.values()].reduce((a, b) => a + b, 0);
   const s = (k) => r.shapes.get(k) ?? 0;
-  console.log(`| ${m} | ${r.writes} | ${planned} | ${s('natural-key')} | ${s('client-reference')} | ${s('refused-duplicate')} |`);
+  console.log(
+    `| ${m} | ${r.writes} | ${planned} | ${s('natural-key')} | ${s('client-reference')} | ${s('refused-duplicate')} |`,
+  );
 }
 if (outFile) writeFileSync(outFile, `${lines.join('\n')}\n`);

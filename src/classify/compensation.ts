@@ -21,7 +21,7 @@ export interface CompensationResult {
  * chose: a variable or label name, a ref), else a field of every success response, else — for the inverse's last parameter, the created thing's — the response `id`.
  * Undefined (with the parameter that has no source) when one cannot be addressed.
  */
-export function compensationAddress(
+function compensationAddress(
   op: HttpOperation,
   inverse: HttpOperation,
   root: unknown,

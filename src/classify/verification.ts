@@ -45,7 +45,7 @@ const REFERENCE_FIELDS = new Set([
 const MAP_FIELDS = new Set(['metadata', 'custom_args', 'customargs', 'custom_fields', 'customfields']);
 
 /** The field inside a map that carries the stamp. */
-export const STAMP_FIELD = 'idemgen_key';
+const STAMP_FIELD = 'idemgen_key';
 
 /** Conventional names of a list response's array. */
 const ITEM_FIELDS = ['data', 'items', 'results', 'records', 'entries', 'values', 'elements', 'list'];

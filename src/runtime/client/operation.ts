@@ -265,7 +265,7 @@ const idText = (v: unknown): string | undefined =>
  * id); several or none (a singleton): the inverse's expanded path. `null`: the inverse cannot be addressed
  * from this call (no compensation, or a value missing): the write is done and cannot be undone.
  */
-export function externalIdOf(d: OperationDescription, input: OperationInput, response: unknown): string | null {
+function externalIdOf(d: OperationDescription, input: OperationInput, response: unknown): string | null {
   const c = d.compensation;
   if (c === undefined) return idText(pick(response, ['id'])) ?? null;
   const address = c.address ?? (c.idParameter !== undefined ? { [c.idParameter]: { in: 'response', name: 'id' } } : {});
@@ -545,7 +545,13 @@ export async function runChecked(
         mechanism,
         ...(d.ttlSeconds !== undefined ? { ttlSeconds: d.ttlSeconds } : {}),
         ...(verifiable
-          ? { lookup: lookupRecord(plan, args, referenceOf(plan, args, stampOf(key, scopeString(options.namespace ?? options.context.scope)))) }
+          ? {
+              lookup: lookupRecord(
+                plan,
+                args,
+                referenceOf(plan, args, stampOf(key, scopeString(options.namespace ?? options.context.scope))),
+              ),
+            }
           : {}),
       },
       (ctx) => http.send({ ...req, mechanism, run: ctx }).then((res) => res.body),

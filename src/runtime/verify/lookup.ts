@@ -209,7 +209,10 @@ export function callFromSummary(summary: unknown): SettleCall | undefined {
     if (where === 'path' || where === 'query') input[where][rest.join('.')] = v;
     else if (where === 'body') {
       let at = input.body;
-      for (const seg of rest.slice(0, -1)) at = (at[seg] ??= {}) as Record<string, unknown>;
+      for (const seg of rest.slice(0, -1)) {
+        if (typeof at[seg] !== 'object' || at[seg] === null) at[seg] = {};
+        at = at[seg] as Record<string, unknown>;
+      }
       at[rest[rest.length - 1]!] = v;
     }
   }

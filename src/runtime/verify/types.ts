@@ -40,7 +40,7 @@ export interface LookupRead {
   readonly matchPath?: readonly string[];
 }
 
-export interface StampPlace {
+interface StampPlace {
   /** Body path of the field that gets the stamp (`['metadata', 'idemgen_key']`, `['external_id']`). */
   readonly path: readonly string[];
 }

@@ -100,10 +100,16 @@ describe('saga external id', () => {
   it('a response without id: done and marked cannot be undone (a 2xx is never unknown), and the retry replays it', async () => {
     const c = createClient({ baseUrl: server.url, store: createMemoryStore(), timeoutMs: 1000 });
     const options = { scope: { run: 'r-no-id' } };
-    const first = (await c.createReservation!({ body: { room: '12' } }, options)) as { wasReplay: boolean; cannotUndo?: true };
+    const first = (await c.createReservation!({ body: { room: '12' } }, options)) as {
+      wasReplay: boolean;
+      cannotUndo?: true;
+    };
     expect(first).toMatchObject({ wasReplay: false, cannotUndo: true });
     expect(server.effectsOn('/reservations')).toBe(1);
-    const again = (await c.createReservation!({ body: { room: '12' } }, options)) as { wasReplay: boolean; cannotUndo?: true };
+    const again = (await c.createReservation!({ body: { room: '12' } }, options)) as {
+      wasReplay: boolean;
+      cannotUndo?: true;
+    };
     expect(again).toMatchObject({ wasReplay: true, cannotUndo: true });
     expect(server.effectsOn('/reservations')).toBe(1);
   });

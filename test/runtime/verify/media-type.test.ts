@@ -82,8 +82,20 @@ describe('declared JSON media types', () => {
         retry: { attempts: 1 },
       });
       const t = (op: string) => tools.bindings.find((b) => b.operation === op)!.names.mcp;
-      expect(await tools.call(t('PATCH /things/{id}'), { id: 't2', body: patch, idempotency_key: 'media-type-key-00000003' })).toMatchObject({ ok: true });
-      expect(await tools.call(t('PATCH /notes/{id}'), { id: 'n2', body: { text: 'hi' }, idempotency_key: 'media-type-key-00000004' })).toMatchObject({ ok: true });
+      expect(
+        await tools.call(t('PATCH /things/{id}'), {
+          id: 't2',
+          body: patch,
+          idempotency_key: 'media-type-key-00000003',
+        }),
+      ).toMatchObject({ ok: true });
+      expect(
+        await tools.call(t('PATCH /notes/{id}'), {
+          id: 'n2',
+          body: { text: 'hi' },
+          idempotency_key: 'media-type-key-00000004',
+        }),
+      ).toMatchObject({ ok: true });
       expect(seen).toEqual([
         '/things/t1 application/json-patch+json [{"op":"replace","path":"/name","value":"x"}]',
         '/notes/n1 application/merge-patch+json {"text":"hi"}',

@@ -50,21 +50,34 @@ describe.each(['sqlite', 'postgres'] as const)('reconcile --verify (%s)', (kind)
     const name = (op: string) => tools.bindings.find((b) => b.operation === op)!.names.mcp;
     server.readsDown = true;
     server.drop.set('/zones', 'commit');
-    const zone = await tools.call(name('POST /zones'), { body: { name: 'a.example' }, idempotency_key: 'zone-0000000000000000a' });
+    const zone = await tools.call(name('POST /zones'), {
+      body: { name: 'a.example' },
+      idempotency_key: 'zone-0000000000000000a',
+    });
     server.drop.set('/orders', 'before');
-    const order = await tools.call(name('POST /orders'), { body: { item: 'desk' }, idempotency_key: 'order-000000000000000a' });
+    const order = await tools.call(name('POST /orders'), {
+      body: { item: 'desk' },
+      idempotency_key: 'order-000000000000000a',
+    });
     const eventKey = 'event-000000000000000a';
     server.events.push({ id: 'evt_old', kind: 'k', external_id: stampOf(eventKey, '') });
     server.drop.set('/events', 'commit');
     const event = await tools.call(name('POST /events'), { body: { kind: 'k' }, idempotency_key: eventKey });
-    for (const out of [zone, order, event]) expect(out).toMatchObject({ ok: false, error: { code: 'idempotency_outcome_unknown' } });
+    for (const out of [zone, order, event])
+      expect(out).toMatchObject({ ok: false, error: { code: 'idempotency_outcome_unknown' } });
     expect([server.effects['/zones'], server.effects['/orders'], server.effects['/events']]).toEqual([1, undefined, 1]);
 
     server.readsDown = false;
-    const run = await runCli(['reconcile', '--store', url, '--verify', '--base-url', server.url, '--spec', 'shop.json', '--json'], dir);
+    const run = await runCli(
+      ['reconcile', '--store', url, '--verify', '--base-url', server.url, '--spec', 'shop.json', '--json'],
+      dir,
+    );
     const decisions = JSON.parse(run.stdout) as { key: string; decision: string; evidence: string }[];
     const by = Object.fromEntries(decisions.map((d) => [d.key, d]));
-    expect(by['zone-0000000000000000a']).toMatchObject({ decision: 'completed', evidence: 'GET /zones/{name} answered 2xx' });
+    expect(by['zone-0000000000000000a']).toMatchObject({
+      decision: 'completed',
+      evidence: 'GET /zones/{name} answered 2xx',
+    });
     expect(by['order-000000000000000a']).toMatchObject({ decision: 'released' });
     expect(by['order-000000000000000a']!.evidence).toContain('no match');
     expect(by[eventKey]).toMatchObject({ decision: 'unknown' });
@@ -72,15 +85,24 @@ describe.each(['sqlite', 'postgres'] as const)('reconcile --verify (%s)', (kind)
     expect(run.code).toBe(1);
 
     // The decisions hold: the zone replays the found resource, the order runs once, the event stays unknown.
-    const again = await tools.call(name('POST /zones'), { body: { name: 'a.example' }, idempotency_key: 'zone-0000000000000000a' });
+    const again = await tools.call(name('POST /zones'), {
+      body: { name: 'a.example' },
+      idempotency_key: 'zone-0000000000000000a',
+    });
     expect(again).toMatchObject({ ok: true, was_replay: true, result: { name: 'a.example' } });
-    const rerun = await tools.call(name('POST /orders'), { body: { item: 'desk' }, idempotency_key: 'order-000000000000000a' });
+    const rerun = await tools.call(name('POST /orders'), {
+      body: { item: 'desk' },
+      idempotency_key: 'order-000000000000000a',
+    });
     expect(rerun).toMatchObject({ ok: true, was_replay: false });
     expect([server.effects['/zones'], server.effects['/orders'], server.effects['/events']]).toEqual([1, 1, 1]);
     const row = await t.store.get({ scope: '', key: 'zone-0000000000000000a' });
     expect(JSON.parse(row!.resolution!)).toMatchObject({ as: 'completed', by: 'idemgen reconcile --verify' });
 
-    const text = await runCli(['reconcile', '--store', url, '--verify', '--base-url', server.url, '--spec', 'shop.json'], dir);
+    const text = await runCli(
+      ['reconcile', '--store', url, '--verify', '--base-url', server.url, '--spec', 'shop.json'],
+      dir,
+    );
     expect(text.stdout).toContain('0 of 1 pending row(s) settled');
     expect(text.stdout).toContain('2 matches (ambiguous)');
   });

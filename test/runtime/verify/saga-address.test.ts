@@ -20,13 +20,13 @@ import { sampleArguments } from '../../wire/helpers/sample.js';
 const ROOT = resolve(import.meta.dirname, '../../..');
 
 describe('saga inverse address (GitHub)', () => {
-  it('every compensatable write completes after a 2xx; request-addressed ones record their inverse', { timeout: 180_000 }, async () => {
+  it('every compensatable write completes after a 2xx; request-addressed ones record their inverse', {
+    timeout: 180_000,
+  }, async () => {
     const { apis } = await loadApis(['@octokit/openapi/generated/api.github.com.json'], join(ROOT, 'node_modules'));
     const plan: ApiPlan = planApis(apis)[0]!;
     const sagas = plan.entries.filter((e) => e.mechanism === 'saga');
-    const byRequest = sagas.filter(
-      (e) => e.compensationAddress !== undefined && e.compensationAddress.every((p) => p.in !== 'response'),
-    );
+    const byRequest = sagas.filter((e) => e.compensationAddress?.every((p) => p.in !== 'response') === true);
     const unaddressed = sagas.filter((e) => e.compensationAddress === undefined);
     console.log(
       `GitHub: ${sagas.length} saga writes; inverse addressed by request values alone ${byRequest.length}, with a response field ${sagas.length - byRequest.length - unaddressed.length}, not addressable ${unaddressed.length}`,
@@ -36,9 +36,15 @@ describe('saga inverse address (GitHub)', () => {
     expect(byRequest.map((e) => e.operation.key)).toContain('POST /repos/{owner}/{repo}/git/refs');
     expect(byRequest.find((e) => e.operation.key === 'PUT /user/interaction-limits')?.compensationAddress).toEqual([]);
     for (const e of byRequest)
-      expect(e.reasons.some((r) => r.rule === 'compensation_address'), e.operation.key).toBe(true);
+      expect(
+        e.reasons.some((r) => r.rule === 'compensation_address'),
+        e.operation.key,
+      ).toBe(true);
     for (const e of unaddressed)
-      expect(e.reasons.some((r) => r.rule === 'compensation_unaddressed'), e.operation.key).toBe(true);
+      expect(
+        e.reasons.some((r) => r.rule === 'compensation_unaddressed'),
+        e.operation.key,
+      ).toBe(true);
 
     // A server that answers every request 2xx with an empty JSON object: no `id` anywhere.
     const server = createServer((req, res) => {
@@ -63,7 +69,10 @@ describe('saga inverse address (GitHub)', () => {
         const b = bindings.find((x) => x.operation === e.operation.key)!;
         const args = await sampleArguments(b, 7 + i++);
         if (typeof args === 'string') continue;
-        const out = await tools.call(b.names.mcp, { ...args, idempotency_key: `saga-address-${String(i).padStart(6, '0')}` });
+        const out = await tools.call(b.names.mcp, {
+          ...args,
+          idempotency_key: `saga-address-${String(i).padStart(6, '0')}`,
+        });
         if (!out.ok) failures.push(`${e.operation.key}: ${out.error.code} ${out.error.message}`);
         else if (out.cannot_undo) {
           cannotUndo += 1;
@@ -76,7 +85,9 @@ describe('saga inverse address (GitHub)', () => {
           if (requestOnly.has(e.operation.key) && carried) lost.push(e.operation.key);
         } else undoable += 1;
       }
-      console.log(`after a 2xx: ${undoable} done and undoable, ${cannotUndo} done and cannot be undone, ${failures.length} failed`);
+      console.log(
+        `after a 2xx: ${undoable} done and undoable, ${cannotUndo} done and cannot be undone, ${failures.length} failed`,
+      );
       expect(failures).toEqual([]);
       // Addressed by request values alone: the inverse is known whatever the response holds.
       expect(lost).toEqual([]);

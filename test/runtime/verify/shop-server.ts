@@ -46,7 +46,12 @@ export const SHOP_SPEC = {
             },
           },
         },
-        responses: { '201': { description: 'created', content: { 'application/json': { schema: { $ref: '#/components/schemas/Zone' } } } } },
+        responses: {
+          '201': {
+            description: 'created',
+            content: { 'application/json': { schema: { $ref: '#/components/schemas/Zone' } } },
+          },
+        },
       },
     },
     '/zones/{name}': {
@@ -54,7 +59,10 @@ export const SHOP_SPEC = {
         operationId: 'getZone',
         parameters: [{ name: 'name', in: 'path', required: true, schema: { type: 'string' } }],
         responses: {
-          '200': { description: 'the zone', content: { 'application/json': { schema: { $ref: '#/components/schemas/Zone' } } } },
+          '200': {
+            description: 'the zone',
+            content: { 'application/json': { schema: { $ref: '#/components/schemas/Zone' } } },
+          },
           '404': { description: 'no such zone' },
         },
       },
@@ -77,7 +85,12 @@ export const SHOP_SPEC = {
             },
           },
         },
-        responses: { '200': { description: 'the order', content: { 'application/json': { schema: { $ref: '#/components/schemas/Order' } } } } },
+        responses: {
+          '200': {
+            description: 'the order',
+            content: { 'application/json': { schema: { $ref: '#/components/schemas/Order' } } },
+          },
+        },
       },
       get: {
         operationId: 'listOrders',
@@ -95,7 +108,10 @@ export const SHOP_SPEC = {
             description: 'orders',
             content: {
               'application/json': {
-                schema: { type: 'object', properties: { data: { type: 'array', items: { $ref: '#/components/schemas/Order' } } } },
+                schema: {
+                  type: 'object',
+                  properties: { data: { type: 'array', items: { $ref: '#/components/schemas/Order' } } },
+                },
               },
             },
           },
@@ -117,7 +133,12 @@ export const SHOP_SPEC = {
             },
           },
         },
-        responses: { '201': { description: 'the event', content: { 'application/json': { schema: { $ref: '#/components/schemas/Event' } } } } },
+        responses: {
+          '201': {
+            description: 'the event',
+            content: { 'application/json': { schema: { $ref: '#/components/schemas/Event' } } },
+          },
+        },
       },
       get: {
         operationId: 'listEvents',
@@ -125,7 +146,9 @@ export const SHOP_SPEC = {
         responses: {
           '200': {
             description: 'events',
-            content: { 'application/json': { schema: { type: 'array', items: { $ref: '#/components/schemas/Event' } } } },
+            content: {
+              'application/json': { schema: { type: 'array', items: { $ref: '#/components/schemas/Event' } } },
+            },
           },
         },
       },
@@ -133,12 +156,22 @@ export const SHOP_SPEC = {
   },
   components: {
     schemas: {
-      Zone: { type: 'object', properties: { name: { type: 'string' }, ttl: { type: 'integer' }, created_at: { type: 'string' } } },
+      Zone: {
+        type: 'object',
+        properties: { name: { type: 'string' }, ttl: { type: 'integer' }, created_at: { type: 'string' } },
+      },
       Order: {
         type: 'object',
-        properties: { id: { type: 'string' }, item: { type: 'string' }, metadata: { type: 'object', additionalProperties: { type: 'string' } } },
+        properties: {
+          id: { type: 'string' },
+          item: { type: 'string' },
+          metadata: { type: 'object', additionalProperties: { type: 'string' } },
+        },
       },
-      Event: { type: 'object', properties: { id: { type: 'string' }, kind: { type: 'string' }, external_id: { type: 'string' } } },
+      Event: {
+        type: 'object',
+        properties: { id: { type: 'string' }, kind: { type: 'string' }, external_id: { type: 'string' } },
+      },
     },
   },
 };
@@ -196,7 +229,11 @@ export async function startShopServer(): Promise<ShopServer> {
           }
           return true;
         });
-        return send(res, 200, visible.filter((e) => want === null || e.external_id === want).map(({ hiddenReads: _, ...e }) => e));
+        return send(
+          res,
+          200,
+          visible.filter((e) => want === null || e.external_id === want).map(({ hiddenReads: _, ...e }) => e),
+        );
       }
       return send(res, 404, {});
     }

@@ -51,7 +51,10 @@ describe('classify finds the plans in the spec', () => {
     expect(entry('POST /zones').mechanism).toBe('fail-closed');
     expect(entry('POST /zones').verification).toMatchObject({
       shape: 'natural-key',
-      read: { operation: 'GET /zones/{name}', args: [{ in: 'path', name: 'name', value: { from: 'request', in: 'body', name: 'name' } }] },
+      read: {
+        operation: 'GET /zones/{name}',
+        args: [{ in: 'path', name: 'name', value: { from: 'request', in: 'body', name: 'name' } }],
+      },
     });
     expect(entry('POST /orders').verification).toMatchObject({
       shape: 'client-reference',
@@ -92,7 +95,8 @@ async function write(path: Path, op: string, body: Record<string, unknown>, key:
   });
   const b = tools.bindings.find((x) => x.operation === op)!;
   const out = await tools.call(b.names.mcp, { body, idempotency_key: key });
-  if (!out.ok) return { ok: false as const, error: Object.assign(new Error(out.error.message), { code: out.error.code }) };
+  if (!out.ok)
+    return { ok: false as const, error: Object.assign(new Error(out.error.message), { code: out.error.code }) };
   return { ok: true as const, result: out.result, wasReplay: out.was_replay, verified: out.verified };
 }
 
@@ -129,7 +133,12 @@ describe.each(PATHS)('through the %s path, the answer lost after the write', (pa
   it('a stamped create that did not happen is released and runs once, with the same stamp', async () => {
     server = await startShopServer();
     server.drop.set('/orders', 'before');
-    const out = await write(path, 'POST /orders', { item: 'chair', metadata: { note: 'x' } }, 'order-key-000000000000002');
+    const out = await write(
+      path,
+      'POST /orders',
+      { item: 'chair', metadata: { note: 'x' } },
+      'order-key-000000000000002',
+    );
     expect(out.ok).toBe(true);
     if (!out.ok) return;
     expect(server.effects['/orders']).toBe(1);
