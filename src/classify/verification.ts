@@ -227,8 +227,9 @@ function refusedDuplicate(op: HttpOp): FoundPlan | undefined {
   const statuses: number[] = [];
   let said = '';
   for (const r of op.responses) {
+    // Only a 409: a 400/422 that also covers other validation failures would read a refused repeat as "done".
     const code = Number(r.status);
-    if (code !== 409 && code !== 422 && code !== 400) continue;
+    if (code !== 409) continue;
     const text = r.description ?? '';
     if (!REFUSAL.test(text)) continue;
     statuses.push(code);
