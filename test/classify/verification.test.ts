@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { overrideOf } from '../../src/classify/verification.js';
 import { classifyOne, codes, http, rules } from './helpers.js';
 
-const json = (schema: object) => ({
+const json = (schema: Record<string, unknown>) => ({
   required: true,
   pointer: '/rb',
   content: [{ mediaType: 'application/json', schema, pointer: '/m' }],
