@@ -63,10 +63,10 @@ describe('buildToolBindings', () => {
     const plan = await shopPlan('bindings');
     const bindings = buildToolBindings(plan, resolveConfig());
     const webhook = bindings.find((b) => b.method === 'createWebhook')!;
-    // Neither the request nor the success response holds {webhook_id}: no inverse to record, the audit says why.
+    // Neither the request nor the success response holds {webhook_id}: no inverse to record (a 2xx is done, cannot be undone).
+    expect(webhook.mechanism).toBe('saga');
     expect(webhook.compensation).toBeUndefined();
-    const entry = plan.entries.find((e) => e.operation.key === 'POST /webhooks')!;
-    expect(entry.reasons.map((r) => r.rule)).toContain('compensation_unaddressed');
+    expect(plan.entries.find((e) => e.operation.key === webhook.operation)!.compensationAddress).toBeUndefined();
     expect(webhook.security).toEqual([[{ scheme: 'token', type: 'bearer' }]]);
     const order = bindings.find((b) => b.method === 'getOrder')!;
     expect(order.security).toEqual([
