@@ -35,7 +35,7 @@ const ops = {
   sendEmail: { operation: "POST /v2/email/send", method: "POST", path: "/v2/email/send", mechanism: "fail-closed", queryParams: [], body: { encoding: "json" }, ttlSeconds: 86400 },
   searchMessages: { operation: "POST /v2/messages/search", method: "POST", path: "/v2/messages/search", mechanism: "none", queryParams: [], body: { encoding: "json" } },
   sendSms: { operation: "POST /v2/sms", method: "POST", path: "/v2/sms", mechanism: "fail-closed", queryParams: [], body: { encoding: "form" }, ttlSeconds: 86400 },
-  createWebhook: { operation: "POST /v2/webhooks", method: "POST", path: "/v2/webhooks", mechanism: "saga", queryParams: [], body: { encoding: "json" }, ttlSeconds: 86400, compensation: { operation: "DELETE /v2/webhooks/{webhook_id}", method: "DELETE", path: "/v2/webhooks/{webhook_id}", idParameter: "webhook_id" } },
+  createWebhook: { operation: "POST /v2/webhooks", method: "POST", path: "/v2/webhooks", mechanism: "saga", queryParams: [], body: { encoding: "json" }, ttlSeconds: 86400, compensation: { operation: "DELETE /v2/webhooks/{webhook_id}", method: "DELETE", path: "/v2/webhooks/{webhook_id}", address: { webhook_id: { in: "response", name: "id" } } } },
 } as const satisfies Record<string, OperationDescription>;
 
 /**

@@ -7,11 +7,77 @@ import type { HttpOperation, Operation, ToolOperation } from '../ir/types.js';
 import { addFinding, extension, findOverride, reason, type ClassifyContext } from './context.js';
 import { INVERSE_VERBS } from './heuristics.js';
 import { collectionBase, pathIndex } from './path-index.js';
-import type { Reason } from './types.js';
+import { requestFields, responseFields } from './schema-props.js';
+import type { AddressPart, Reason } from './types.js';
 
 export interface CompensationResult {
   compensation: string;
   reasons: Reason[];
+}
+
+/**
+ * Where each path parameter of the inverse takes its value, decided here once: the write's own path
+ * parameter of that name, else the request body field or query parameter of that name (the value the caller
+ * chose: a variable or label name, a ref), else a field of every success response, else — for the inverse's last parameter, the created thing's — the response `id`.
+ * Undefined (with the parameter that has no source) when one cannot be addressed.
+ */
+function compensationAddress(
+  op: HttpOperation,
+  inverse: HttpOperation,
+  root: unknown,
+): { parts: AddressPart[] } | { missing: string } {
+  const own = new Set(op.parameters.filter((p) => p.in === 'path').map((p) => p.name));
+  const query = new Set(op.parameters.filter((p) => p.in === 'query').map((p) => p.name));
+  const response = responseFields(root, op);
+  const body = requestFields(root, op);
+  const names = [...new Set([...inverse.path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]!))];
+  const parts: AddressPart[] = [];
+  for (const [i, param] of names.entries()) {
+    if (own.has(param)) parts.push({ param, in: 'path', name: param });
+    else if (body.has(param)) parts.push({ param, in: 'body', name: param });
+    else if (query.has(param)) parts.push({ param, in: 'query', name: param });
+    else if (response.has(param)) parts.push({ param, in: 'response', name: param });
+    else {
+      // `{team_slug}` ← response `slug`, `{milestone_number}` ← `number`, `{hook_id}` ← `id`; the last one, the
+      // created thing's, falls back to the response `id` when its name says nothing else.
+      const suffix = /(?:^|[_-]|(?<=[a-z0-9]))(id|number|slug|name|key|sha)$/i.exec(param)?.[1]?.toLowerCase();
+      if (suffix !== undefined && response.has(suffix)) parts.push({ param, in: 'response', name: suffix });
+      else if (i === names.length - 1 && (suffix === undefined || suffix === 'id') && response.has('id'))
+        parts.push({ param, in: 'response', name: 'id' });
+      else return { missing: param };
+    }
+  }
+  return { parts };
+}
+
+function addressText(parts: AddressPart[]): string {
+  if (parts.length === 0) return 'no parameter: a singleton, addressed by its path alone';
+  return parts
+    .map((p) => `{${p.param}} ← ${p.in === 'response' ? 'response field' : `request ${p.in}`} ${p.name}`)
+    .join(', ');
+}
+
+/** The address of an HTTP saga's inverse, as the entry keeps it and the audit shows it. */
+export function addressCompensation(
+  op: Operation,
+  inverseKey: string,
+  ctx: ClassifyContext,
+): { address?: AddressPart[]; reason: Reason } | undefined {
+  const inverse = ctx.byKey.get(inverseKey);
+  if (op.kind !== 'http' || inverse?.kind !== 'http') return undefined;
+  const found = compensationAddress(op, inverse, ctx.api.root);
+  if ('missing' in found)
+    return {
+      reason: reason(
+        'compensation_unaddressed',
+        `${inverse.key} needs {${found.missing}}, which is neither a request value nor a field of every success response: a 2xx completes the write, which cannot be undone automatically`,
+        op.source.pointer,
+      ),
+    };
+  return {
+    address: found.parts,
+    reason: reason('compensation_address', `${inverse.key}: ${addressText(found.parts)}`, op.source.pointer),
+  };
 }
 
 /** An operation named by key, operationId, generated name or tool name. */

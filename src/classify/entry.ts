@@ -5,7 +5,8 @@
 import type { OperationOverride } from '../config/types.js';
 import { mechanismOf } from '../config/vocabulary.js';
 import type { Operation } from '../ir/types.js';
-import { findCompensation } from './compensation.js';
+import { addressCompensation, findCompensation } from './compensation.js';
+import { findVerification } from './verification.js';
 import { addFinding, findOverride, reason, type ClassifyContext } from './context.js';
 import { classifyEffect } from './effect.js';
 import { addEntryFindings } from './entry-findings.js';
@@ -148,7 +149,19 @@ function applyTail(
   const ttl = override?.ttlSeconds ?? (d.mechanism === 'native-key' && op.kind === 'http' ? d.ttlSeconds : defaultTtl);
   // Nothing is remembered for `method-idempotent`: no window to state.
   if (ttl !== undefined && d.mechanism !== 'none' && d.mechanism !== 'method-idempotent') entry.ttlSeconds = ttl;
-  if (d.compensation !== undefined) entry.compensation = d.compensation;
+  if (d.compensation !== undefined) {
+    entry.compensation = d.compensation;
+    const addressed = addressCompensation(op, d.compensation, ctx);
+    if (addressed?.address !== undefined) entry.compensationAddress = addressed.address;
+    if (addressed !== undefined) entry.reasons.push(addressed.reason);
+  }
+  if (d.mechanism === 'fail-closed' || d.mechanism === 'dedup-table' || d.mechanism === 'saga') {
+    const plan = findVerification(op, ctx, override, findOverride(ctx, op)?.key);
+    if (plan !== undefined) {
+      entry.verification = plan.plan;
+      entry.reasons.push(plan.reason);
+    }
+  }
   if (override?.table !== undefined) entry.ownedTable = override.table;
   if (override?.keyStrategy !== undefined) entry.keyStrategy = override.keyStrategy;
   if (override?.impact !== undefined) entry.impact = override.impact;

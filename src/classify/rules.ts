@@ -60,6 +60,14 @@ export const RULES: readonly RuleMeta[] = [
     source: 'docs/concepts.md#good-keys',
   },
   {
+    id: 'verification_read_missing',
+    severity: 'error',
+    title: 'Verification override names no usable read',
+    description:
+      'An override declares a verification plan whose read is not a GET operation of the API, or whose arguments are not written as path.NAME, query.NAME or body.FIELD: no plan is kept, and an unknown outcome of the write stays unknown.',
+    source: 'docs/concepts.md#fail-closed',
+  },
+  {
     id: 'compensation_target_missing',
     severity: 'error',
     title: 'Compensation names an operation that does not exist',

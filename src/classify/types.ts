@@ -1,6 +1,9 @@
 import type { ApiModel, Operation } from '../ir/types.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import type { Carrier, CarrierInput, KeyStrategy, Mechanism } from '../config/vocabulary.js';
+import type { VerificationPlan } from '../runtime/verify/types.js';
+
+export type { VerificationPlan } from '../runtime/verify/types.js';
 
 export type { Carrier, CarrierInput, CarrierVariant, KeyStrategy, Mechanism } from '../config/vocabulary.js';
 
@@ -29,6 +32,18 @@ export interface Reason {
   signals?: string[];
 }
 
+/**
+ * Where one path parameter of a saga's inverse takes its value: a value the write's request chose (its path,
+ * query or body) or a field of its success response. Decided at generate time and shown in the audit.
+ */
+export interface AddressPart {
+  /** The inverse's path parameter. */
+  param: string;
+  in: 'path' | 'query' | 'body' | 'response';
+  /** The request argument or response field that holds it. */
+  name: string;
+}
+
 export interface PlanEntry {
   operation: Operation;
   effect: Effect;
@@ -42,6 +57,13 @@ export interface PlanEntry {
   ttlSeconds?: number;
   /** OP-5: the operation key of the compensating call. */
   compensation?: string;
+  /**
+   * OP-5: how the inverse is addressed (one part per path parameter of the inverse; `[]` for a singleton).
+   * Absent on a saga: the inverse cannot be addressed, a 2xx completes the write, which cannot be undone.
+   */
+  compensationAddress?: AddressPart[];
+  /** How to tell afterwards whether a call of this write took effect (verification.ts); absent: no plan. */
+  verification?: VerificationPlan;
   /** PUT/DELETE: idempotent by method semantics (RFC 9110 §9.2.2), still a side effect. */
   methodIdempotent?: boolean;
   /** OP-4: the owned table named by config. */

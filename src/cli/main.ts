@@ -202,7 +202,19 @@ function buildParser(
           .option('result', { type: 'string', describe: 'With --as completed: the result as JSON, or @file' })
           .option('reason', { type: 'string', describe: 'Why (stored in the row with who and when)' })
           .option('by', { type: 'string', describe: 'Who resolves (default: $USER)' })
-          .option('scope', { type: 'string', describe: 'Tenant scope of the key (default: none)' }),
+          .option('scope', { type: 'string', describe: 'Tenant scope of the key (default: none)' })
+          .option('verify', {
+            type: 'boolean',
+            describe: 'Settle pending rows by reading the API (the verification plans of --spec / the config inputs)',
+          })
+          .option('spec', { type: 'string', array: true, describe: 'With --verify: the specs the rows came from' })
+          .option('base-url', { type: 'string', describe: 'With --verify: the API base URL the lookups read' })
+          .option('header', {
+            type: 'string',
+            array: true,
+            describe: 'With --verify: a header the lookups send ("Authorization: Bearer …"; repeatable)',
+          })
+          .option('config', { type: 'string', describe: 'With --verify: the idemgen config file' }),
       (a) => run(async (ctx) => (await import('./commands/store.js')).reconcileCommand(ctx, a), a),
     )
     .command(

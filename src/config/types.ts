@@ -21,6 +21,26 @@ export interface OperationOverride {
    * confirm it (MCP elicitation) before it runs, whatever `serve.confirm` says. Writes only.
    */
   impact?: 'physical' | 'financial';
+  /** How to tell afterwards whether a call took effect (classify/verification.ts); `false`: no plan. */
+  verification?: VerificationOverride | false;
+}
+
+/**
+ * A declared verification plan. `read`: a GET operation key; `args`: its path parameters ← `path.NAME`,
+ * `query.NAME` or `body.FIELD` of the write (default: the write's path parameter of the same name).
+ * client-reference: `stamp` is the body path that gets the key-derived value (default `metadata.idemgen_key`),
+ * `filter` the read's query parameter (default the stamp's first segment), `template` a search text around
+ * `{stamp}`, `items` the response's array (dotted; `""` for a top-level array).
+ */
+export interface VerificationOverride {
+  shape: 'natural-key' | 'client-reference' | 'refused-duplicate';
+  read?: string;
+  args?: Record<string, string>;
+  stamp?: string;
+  filter?: string;
+  template?: string;
+  items?: string;
+  statuses?: number[];
 }
 
 export interface OwnedConfig {

@@ -100,7 +100,34 @@ function checkOverrides(value: unknown, pointer: string, out: Diagnostic[], file
     if (o.compensation !== undefined) string(o.compensation, `${p}/compensation`, out, file);
     if (o.impact !== undefined && o.impact !== 'physical' && o.impact !== 'financial')
       bad(out, file, `${p}/impact`, 'impact must be "physical" or "financial"');
+    if (o.verification !== undefined) checkVerification(o.verification, `${p}/verification`, out, file);
   }
+}
+
+const PLAN_SHAPES = new Set(['natural-key', 'client-reference', 'refused-duplicate']);
+
+function checkVerification(v: unknown, p: string, out: Diagnostic[], file: string): void {
+  if (v === false) return;
+  if (!isObject(v)) {
+    bad(out, file, p, `${p} must be false or an object with a shape`);
+    return;
+  }
+  if (!PLAN_SHAPES.has(String(v.shape)))
+    bad(
+      out,
+      file,
+      `${p}/shape`,
+      `Unknown verification shape "${String(v.shape)}" (natural-key, client-reference or refused-duplicate)`,
+    );
+  else if (v.shape !== 'refused-duplicate' && v.read === undefined)
+    bad(out, file, `${p}/read`, `${p}/read must name the GET operation that looks the call up`);
+  for (const k of ['read', 'stamp', 'filter', 'template'] as const)
+    if (v[k] !== undefined) string(v[k], `${p}/${k}`, out, file);
+  if (v.items !== undefined && typeof v.items !== 'string') bad(out, file, `${p}/items`, `${p}/items must be a string`);
+  if (v.args !== undefined && (!isObject(v.args) || Object.values(v.args).some((x) => typeof x !== 'string')))
+    bad(out, file, `${p}/args`, `${p}/args must map path parameters to "path.NAME", "query.NAME" or "body.FIELD"`);
+  if (v.statuses !== undefined && (!Array.isArray(v.statuses) || v.statuses.some((x) => !Number.isInteger(x))))
+    bad(out, file, `${p}/statuses`, `${p}/statuses must be a list of HTTP status codes`);
 }
 
 function checkSeverities(value: unknown, pointer: string, out: Diagnostic[], file: string): void {

@@ -30,6 +30,11 @@ export interface ReconcileArgs extends StoreArgs {
   reason?: string;
   by?: string;
   scope?: string;
+  verify?: boolean;
+  spec?: string[];
+  'base-url'?: string;
+  header?: string[];
+  config?: string;
 }
 
 export function storeError(code: string, message: string, hint?: string): ConfigError {
@@ -144,6 +149,7 @@ function printCorrupt(ctx: CliContext, corrupt: CorruptRow[]): void {
 
 export async function reconcileCommand(ctx: CliContext, args: ReconcileArgs): Promise<number> {
   if (args.resolve !== undefined) return (await import('./reconcile-resolve.js')).resolveCommand(ctx, args);
+  if (args.verify === true) return (await import('./reconcile-verify.js')).verifyCommand(ctx, args);
   const { rows, sagas, corrupt } = await withStore(ctx, args.store, async (store) => ({
     rows: await reconcileReport(store),
     sagas: args['saga-table'] ? await reconcileSagaReport(store, args['saga-table']) : [],

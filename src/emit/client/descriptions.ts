@@ -56,15 +56,19 @@ function keyStrategyOf(entry: PlanEntry): 'key' | 'given' | 'content' {
   return entry.keyStrategy === 'content' ? 'content' : 'given';
 }
 
-/** saga: the inverse is addressed by the id the first call returned, only when it has exactly one path parameter. */
-function compensationText(inverse: HttpOperation | undefined): string | undefined {
-  const params = inverse?.parameters.filter((p) => p.in === 'path') ?? [];
-  if (inverse === undefined || params.length !== 1) return undefined;
+/**
+ * saga: the inverse and where each of its path parameters comes from (classify decided it, the audit shows it);
+ * nothing when the inverse cannot be addressed: a 2xx then completes the write, which cannot be undone.
+ */
+function compensationText(entry: PlanEntry, inverse: HttpOperation | undefined): string | undefined {
+  const address = entry.compensationAddress;
+  if (inverse === undefined || address === undefined) return undefined;
+  const parts = address.map((a) => `${tsObjectKey(a.param)}: { in: ${tsString(a.in)}, name: ${tsString(a.name)} }`);
   const fields = [
     `operation: ${tsString(inverse.key)}`,
     `method: ${tsString(inverse.method.toUpperCase())}`,
     `path: ${tsString(inverse.path)}`,
-    `idParameter: ${tsString(params[0]!.name)}`,
+    `address: { ${parts.join(', ')} }`,
   ];
   return `{ ${fields.join(', ')} }`;
 }
@@ -90,7 +94,13 @@ export function descriptionFields(c: ClientOperation, inverse?: HttpOperation): 
   }
   if (types.body !== undefined) {
     const raw = types.body.encoding === 'text' || types.body.encoding === 'binary';
-    const media = raw && types.body.mediaType !== undefined ? `, mediaType: ${tsString(types.body.mediaType)}` : '';
+    // A JSON body names its media type only when it is not plain `application/json` (JSON Patch, merge-patch).
+    const jsonVariant =
+      types.body.encoding === 'json' && !/^application\/json\s*(;|$)/i.test(types.body.mediaType ?? 'application/json');
+    const media =
+      (raw || jsonVariant) && types.body.mediaType !== undefined
+        ? `, mediaType: ${tsString(types.body.mediaType)}`
+        : '';
     out.push(`body: { encoding: ${tsString(types.body.encoding)}${media} }`);
   }
   const pinned = pinnedResponseType(types.response);
@@ -109,9 +119,11 @@ export function descriptionFields(c: ClientOperation, inverse?: HttpOperation): 
   if (mayCarryBlobs(types)) out.push('blobs: true');
   if (!native && entry.ttlSeconds !== undefined) out.push(`ttlSeconds: ${tsNumber(entry.ttlSeconds)}`);
   if (entry.mechanism === 'saga') {
-    const comp = compensationText(inverse);
+    const comp = compensationText(entry, inverse);
     if (comp !== undefined) out.push(`compensation: ${comp}`);
   }
+  // Spec strings (operation keys, paths, parameter names) inside: written as escaped JSON.
+  if (entry.verification !== undefined) out.push(`verification: ${jsonText(entry.verification)}`);
   return out;
 }
 

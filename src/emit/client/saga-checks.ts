@@ -1,7 +1,7 @@
 /**
- * Generate-time check of OP-5 sagas: the generated client records the `id` of the create response as the
- * external id that a duplicate returns and reconcile compensates (saga, docs/concepts.md#mechanisms). A success response without
- * a top-level `id` means every call ends "outcome unknown" at run time, so the spec is flagged here first.
+ * Generate-time check of OP-5 sagas: the generated client records what addresses the inverse (request values,
+ * response fields; classify/compensation.ts) as the external id a duplicate returns and reconcile compensates
+ * (saga, docs/concepts.md#mechanisms). When nothing does, a 2xx is reported done but cannot be undone: flagged here.
  */
 import { diagnostic, type Diagnostic } from '../../diagnostics/diagnostic.js';
 import { followRef, isObject } from '../../json-pointer/refs.js';
@@ -42,6 +42,8 @@ export function sagaDiagnostics(apiPlan: ApiPlan): Diagnostic[] {
   const out: Diagnostic[] = [];
   for (const entry of apiPlan.entries) {
     if (entry.operation.kind !== 'http' || !isWrapped(entry) || entry.mechanism !== 'saga') continue;
+    // The inverse is addressed by request values or response fields classify found: nothing to warn about.
+    if (entry.compensationAddress !== undefined) continue;
     const op = entry.operation;
     const pointer = missingIdPointer(apiPlan.api.root, op);
     if (pointer === undefined) continue;
@@ -49,8 +51,8 @@ export function sagaDiagnostics(apiPlan: ApiPlan): Diagnostic[] {
       diagnostic(
         'saga_external_id_missing',
         'warning',
-        `${op.key}: the success response declares no top-level \`id\`, so the saga cannot record the external id it would compensate; ` +
-          'the generated client refuses such a response at run time (outcome unknown: reconcile it, do not retry)',
+        `${op.key}: neither the request nor the success response (no top-level \`id\`) addresses the inverse, so the saga cannot record what it would compensate; ` +
+          'a 2xx is reported done with `cannotUndo`: the write cannot be undone automatically',
         {
           file: op.source.file,
           pointer,

@@ -47,17 +47,17 @@ function httpOperation(api: ApiPlan['api'], key: string): HttpOperation | undefi
   return byKey.get(key);
 }
 
-/** OP-5: the inverse is addressed by the id the first call returned — only when it has exactly one path parameter. */
+/** OP-5: the inverse and its address as classify decided it; nothing when it cannot be addressed. */
 function compensationOf(entry: PlanEntry, apiPlan: ApiPlan): ToolBinding['compensation'] {
-  if (entry.mechanism !== 'saga' || entry.compensation === undefined) return undefined;
+  if (entry.mechanism !== 'saga' || entry.compensation === undefined || entry.compensationAddress === undefined)
+    return undefined;
   const inverse = httpOperation(apiPlan.api, entry.compensation);
-  const params = inverse?.parameters.filter((p) => p.in === 'path') ?? [];
-  if (inverse === undefined || params.length !== 1) return undefined;
+  if (inverse === undefined) return undefined;
   return {
     operation: inverse.key,
     method: inverse.method.toUpperCase(),
     path: inverse.path,
-    idParameter: params[0]!.name,
+    address: Object.fromEntries(entry.compensationAddress.map((a) => [a.param, { in: a.in, name: a.name }])),
   };
 }
 
@@ -131,6 +131,7 @@ export function bindingOf(
   const compensation = compensationOf(entry, apiPlan);
   if (compensation !== undefined) b.compensation = compensation;
   if (entry.impact !== undefined) b.impact = entry.impact;
+  if (entry.verification !== undefined) b.verification = entry.verification;
   const security = bindingSecurity(op, apiPlan.api.root);
   if (security !== undefined) b.security = security;
   b.annotations = annotationsOf(spec);

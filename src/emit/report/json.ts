@@ -125,6 +125,7 @@ export function toAuditJson(model: AuditModel): AuditJson {
     if (o.keyStrategy !== null) out.keyStrategy = o.keyStrategy;
     if (o.ttlSeconds !== undefined) out.ttlSeconds = o.ttlSeconds;
     if (o.compensation !== undefined) out.compensation = o.compensation;
+    if (o.verification !== undefined) out.verification = o.verification;
     if (o.methodIdempotent === true) out.methodIdempotent = true;
     if (!onlyMethodReason(o)) out.effectReasons = o.effectReasons.map((r) => reason(o, r));
     if (!onlyReadOnly(o)) out.reasons = o.reasons.map((r) => reason(o, r));
@@ -172,6 +173,7 @@ export function expandAuditJson(doc: AuditJson): AuditModel {
     if (o.toolBoundary !== undefined) out.toolBoundary = o.toolBoundary as 'tool-dedup';
     if (o.ttlSeconds !== undefined) out.ttlSeconds = o.ttlSeconds as number;
     if (o.compensation !== undefined) out.compensation = o.compensation as string;
+    if (o.verification !== undefined) out.verification = o.verification as AuditOperation['verification'];
     if (o.methodIdempotent === true) out.methodIdempotent = true;
     return out;
   });

@@ -2,6 +2,8 @@
  * The audit as data: the stable JSON shape of `idemgen audit --format json`, which every other
  * format renders from. Operations are sorted by file then key; diagnostics by file, line, pointer.
  */
+import type { VerificationOverride } from '../../config/types.js';
+import { overrideOf } from '../../classify/verification.js';
 import type { Carrier, KeyStrategy, Mechanism, OperationClass, Plan, PlanEntry, Reason } from '../../classify/types.js';
 import { mechanismLabel, MECHANISMS as VOCABULARY } from '../../config/vocabulary.js';
 import type { Diagnostic, Severity } from '../../diagnostics/diagnostic.js';
@@ -19,6 +21,8 @@ export interface AuditOperation {
   keyStrategy: KeyStrategy | null;
   ttlSeconds?: number;
   compensation?: string;
+  /** How an unknown outcome is settled by reading the API, as a paste-ready override (classify/verification.ts). */
+  verification?: VerificationOverride;
   methodIdempotent?: boolean;
   reasons: Reason[];
 }
@@ -97,6 +101,7 @@ function toOperation(e: PlanEntry): AuditOperation {
   if (e.toolBoundary) out.toolBoundary = e.toolBoundary;
   if (e.ttlSeconds !== undefined) out.ttlSeconds = e.ttlSeconds;
   if (e.compensation !== undefined) out.compensation = e.compensation;
+  if (e.verification !== undefined) out.verification = overrideOf(e.verification);
   if (e.methodIdempotent) out.methodIdempotent = true;
   return out;
 }

@@ -7,7 +7,7 @@
  * call it, so the two paths cannot drift.
  */
 import { sha256Hex } from '../core/canonical-json.js';
-import { createIdempotency, type Idempotency, type RunResult } from '../core/idempotency.js';
+import { createIdempotency, type Idempotency, type RunContext, type RunResult } from '../core/idempotency.js';
 import { scopeString, validateKey, type KeyScope } from '../core/keys.js';
 import { mechanismName, type LegacyMechanism, type MechanismInput } from '../core/mechanism.js';
 import { InvalidArgumentsError } from '../core/errors.js';
@@ -23,9 +23,12 @@ import {
 import { checkHeaders, expandPath } from '../http/request-check.js';
 import type { ResponseType } from '../http/response.js';
 import { runSaga } from '../saga/run.js';
-import type { DedupStore } from '../store/types.js';
+import type { DedupRow, DedupStore } from '../store/types.js';
+import { IdempotencyOutcomeUnknownError } from '../core/errors.js';
+import { resolveUnknown } from '../core/reconcile.js';
+import { applyStamp, lookupRecord, referenceOf, settleUnknown, stampOf } from '../verify/lookup.js';
+import type { SettleOptions, Verdict, VerificationPlan } from '../verify/types.js';
 import {
-  externalIdOf,
   headersOf,
   mergeHeaders,
   nativeResult,
@@ -78,15 +81,27 @@ export interface OperationDescription {
   /** The body may hold Blobs: their bytes are hashed before the key and the args hash are derived. */
   readonly blobs?: boolean;
   readonly ttlSeconds?: number;
-  /** saga: the inverse, addressed by the id the first call's response carries. */
-  readonly compensation?: {
-    readonly operation: string;
-    readonly method: string;
-    readonly path: string;
-    readonly idParameter: string;
-  };
+  /** saga: the inverse, and where each of its path parameters comes from. */
+  readonly compensation?: Compensation;
+  /** How to tell afterwards whether a call took effect, by reading the API (runtime/verify). */
+  readonly verification?: VerificationPlan;
   /** native-key: what marks a replay in the API's answer besides the vendors' replay headers (client/replay.ts). */
   readonly replay?: ReplaySignals;
+}
+
+/**
+ * A saga's inverse. `address` (generate time): each path parameter of the inverse ← a request value (`path`,
+ * `query`, `body`) or a `response` field; `{}` for a singleton. Descriptions generated before it had only
+ * `idParameter`, read as `{ [idParameter]: response id }`.
+ */
+export interface Compensation {
+  readonly operation: string;
+  readonly method: string;
+  readonly path: string;
+  readonly idParameter?: string;
+  readonly address?: Readonly<
+    Record<string, { readonly in: 'path' | 'query' | 'body' | 'response'; readonly name: string }>
+  >;
 }
 
 /** The grouped input: the generated client's `request` argument, and what the tool runtime routes flat arguments into. */
@@ -106,6 +121,11 @@ export interface OperationContext {
   /** The principal's namespace for stored keys, and for a native key's derived wire value. */
   readonly scope?: string | KeyScope | undefined;
   readonly saga?: { leaseMs?: number; waitMs?: number; pollMs?: number; now?: () => number; table?: string };
+  /**
+   * Settling an unknown outcome of a write that has a verification plan (runtime/verify): how often an absent
+   * answer is re-read and how far apart; `false` turns verification off (the outcome stays unknown).
+   */
+  readonly verify?: SettleOptions | false;
 }
 
 export interface ExecuteOptions extends CallOptions {
@@ -208,8 +228,9 @@ export function checkedRequest(
   checkHeaders(headers);
   if (headers !== undefined) req.headers = headers;
   if (d.body !== undefined && input.body !== undefined) req.body = input.body;
-  const raw = d.body?.encoding === 'text' || d.body?.encoding === 'binary';
-  if (raw && d.body?.mediaType !== undefined) req.contentType = d.body.mediaType;
+  // A raw body's media type, and a JSON body's when it is not plain `application/json` (JSON Patch, merge-patch).
+  if (d.body?.mediaType !== undefined && d.body.encoding !== 'form' && d.body.encoding !== 'multipart')
+    req.contentType = d.body.mediaType;
   if (d.responseType !== undefined) req.responseType = d.responseType;
   if (options.signal !== undefined) req.signal = options.signal;
   return req;
@@ -231,6 +252,53 @@ async function native(
   return nativeResult(res, d.replay);
 }
 
+function pick(value: unknown, path: readonly string[]): unknown {
+  let at = value;
+  for (const seg of path) {
+    if (typeof at !== 'object' || at === null) return undefined;
+    at = (at as Record<string, unknown>)[seg];
+  }
+  return at;
+}
+
+const idText = (v: unknown): string | undefined =>
+  (typeof v === 'string' && v !== '') || (typeof v === 'number' && Number.isFinite(v)) ? String(v) : undefined;
+
+/**
+ * The external id a saga records: what addresses its inverse. One parameter: its value (the created thing's
+ * id); several or none (a singleton): the inverse's expanded path. `null`: the inverse cannot be addressed
+ * from this call (no compensation, or a value missing): the write is done and cannot be undone.
+ */
+function externalIdOf(d: OperationDescription, input: OperationInput, response: unknown): string | null {
+  const c = d.compensation;
+  if (c === undefined) return idText(pick(response, ['id'])) ?? null;
+  const address = c.address ?? (c.idParameter !== undefined ? { [c.idParameter]: { in: 'response', name: 'id' } } : {});
+  const values: Record<string, string> = {};
+  for (const [param, from] of Object.entries(address)) {
+    const raw =
+      from.in === 'response'
+        ? pick(response, from.name.split('.'))
+        : from.in === 'body'
+          ? pick(input.body, from.name.split('.'))
+          : input[from.in]?.[from.name];
+    const text = idText(raw);
+    if (text === undefined) return null;
+    values[param] = text;
+  }
+  const names = Object.keys(values);
+  if (names.length === 1) return values[names[0]!]!;
+  return c.path.replace(/\{([^}]+)\}/g, (m, n: string) => (n in values ? encodeURIComponent(values[n]!) : m));
+}
+
+/** The credentials and headers a verification read sends: the write's own, never its body. */
+function lookupCall(request: CheckedRequest, o: ExecuteOptions) {
+  const out: { headers?: Record<string, string>; query?: Record<string, string>; signal?: AbortSignal } = {};
+  if (o.credentials?.headers !== undefined) out.headers = { ...o.credentials.headers };
+  if (o.credentials?.query !== undefined) out.query = { ...o.credentials.query };
+  if (request.signal !== undefined) out.signal = request.signal;
+  return out;
+}
+
 async function saga(
   d: OperationDescription,
   key: string,
@@ -242,24 +310,171 @@ async function saga(
   if (store === undefined) throw missingStore(d);
   const comp = d.compensation;
   const http = o.context.http;
-  return runSaga(
-    store,
-    {
-      operation: d.operation,
-      key,
-      scope: o.namespace ?? o.context.scope,
-      args: input,
-      ...o.context.saga,
-      ...(comp !== undefined ? { compensationOperation: comp.operation } : {}),
-      ...(d.ttlSeconds !== undefined ? { ttlSeconds: d.ttlSeconds } : {}),
-    },
-    {
-      call: (ctx) =>
-        http
-          .send({ ...request, mechanism: 'saga', run: ctx })
-          .then((res) => ({ externalId: externalIdOf(d.operation, res.body), result: res.body })),
-    },
-  );
+  const plan = o.context.verify === false ? undefined : d.verification;
+  let verdict: Verdict | undefined;
+  if (plan !== undefined) {
+    // A client-reference write carries its stamp from the first attempt on: the lookup searches for it.
+    const stamped = applyStamp(plan, input, stampOf(key, scopeString(o.namespace ?? o.context.scope)));
+    if (stamped !== input) {
+      input = stamped;
+      request = { ...request, body: stamped.body };
+    }
+  }
+  const req = {
+    operation: d.operation,
+    key,
+    scope: o.namespace ?? o.context.scope,
+    args: input,
+    ...o.context.saga,
+    ...(comp !== undefined ? { compensationOperation: comp.operation } : {}),
+    ...(d.ttlSeconds !== undefined ? { ttlSeconds: d.ttlSeconds } : {}),
+  };
+  const handlers = {
+    call: (ctx: RunContext) =>
+      http
+        .send({ ...request, mechanism: 'saga', run: ctx })
+        .then((res) => ({ externalId: externalIdOf(d, input, res.body), result: res.body })),
+    ...(plan !== undefined
+      ? {
+          reconcile: async (row: { createdAt: number }) => {
+            const stamp = stampOf(key, scopeString(req.scope));
+            verdict = await settleUnknown(
+              http,
+              plan,
+              {
+                input,
+                reference: referenceOf(plan, input, stamp),
+                claimedAt: row.createdAt,
+                ...lookupCall(request, o),
+              },
+              o.context.verify || {},
+            );
+            if (verdict.status === 'found')
+              return {
+                status: 'happened' as const,
+                externalId: externalIdOf(d, input, verdict.resource),
+                result: verdict.resource,
+              };
+            return { status: verdict.status === 'absent' ? ('not-happened' as const) : ('unknown' as const) };
+          },
+        }
+      : {}),
+  };
+  const marked = (out: OperationResult): OperationResult => {
+    const v = verdict;
+    const done: OperationResult =
+      v?.status === 'found' && out.wasReplay ? { ...out, verified: { shape: plan!.shape, evidence: v.evidence } } : out;
+    return (out as { externalId?: string | null }).externalId ? done : { ...done, cannotUndo: true };
+  };
+  try {
+    return marked(await runSaga(store, req, handlers));
+  } catch (err) {
+    // The answer was lost: the row is pending past its lease now, so a second pass settles it by the plan.
+    if (!(err instanceof IdempotencyOutcomeUnknownError) || plan === undefined || verdict !== undefined) throw err;
+    return marked(await runSaga(store, req, handlers));
+  }
+}
+
+/**
+ * A dedup-table or fail-closed write with a verification plan: the call is stamped (client-reference), and an
+ * unknown outcome — the answer lost, or a pending row past its lease on a retry — is settled by the plan's
+ * lookup before answering. Found: the row completes with the found resource (`wasReplay`, `verified`). Proven
+ * absent: the key is released and the call runs once more with the same stamp. Anything else: unknown.
+ */
+async function verified(
+  d: OperationDescription,
+  plan: VerificationPlan,
+  key: string,
+  input: OperationInput,
+  request: CheckedRequest,
+  o: ExecuteOptions,
+  run: (input: OperationInput, request: CheckedRequest) => Promise<OperationResult>,
+): Promise<OperationResult> {
+  const scope = scopeString(o.namespace ?? o.context.scope);
+  const stamp = stampOf(key, scope);
+  const stamped = applyStamp(plan, input, stamp);
+  const req = stamped === input ? request : { ...request, body: stamped.body };
+  try {
+    return await run(stamped, req);
+  } catch (err) {
+    if (!(err instanceof IdempotencyOutcomeUnknownError)) throw err;
+    const row = err.state as DedupRow | undefined;
+    const store = o.context.store!;
+    if (plan.shape === 'refused-duplicate' && plan.read === undefined) {
+      const freed = await resolveUnknown(store, {
+        key,
+        scope,
+        as: 'not-executed',
+        by: 'idemgen verify',
+        reason: 'refused-duplicate: the API refuses a second create of the same identifier; the repeat decides',
+      });
+      if (!freed.resolved) throw err;
+      return repeatRefused(d, plan, stamped, req, run, row, err);
+    }
+    const v = await settleUnknown(
+      o.context.http,
+      plan,
+      {
+        input: stamped,
+        reference: referenceOf(plan, stamped, stamp),
+        ...(row ? { claimedAt: row.createdAt } : {}),
+        ...lookupCall(request, o),
+      },
+      o.context.verify || {},
+    );
+    const reason = `${plan.shape}: ${v.evidence}`;
+    if (v.status === 'found') {
+      const done = await resolveUnknown(store, {
+        key,
+        scope,
+        as: 'completed',
+        result: v.resource,
+        by: 'idemgen verify',
+        reason,
+      });
+      if (!done.resolved) throw err;
+      return {
+        result: v.resource,
+        wasReplay: true,
+        originalCalledAt: new Date(done.row?.createdAt ?? Date.now()),
+        verified: { shape: plan.shape, evidence: v.evidence },
+      };
+    }
+    if (v.status === 'absent') {
+      const freed = await resolveUnknown(store, { key, scope, as: 'not-executed', by: 'idemgen verify', reason });
+      if (!freed.resolved) throw err;
+      return run(stamped, req); // once more, same stamp; a second unknown is answered as unknown
+    }
+    err.message = `${err.message}; verification by ${plan.shape} could not settle it (${v.evidence})`;
+    throw err;
+  }
+}
+
+/** refused-duplicate: the repeat either does it now, or is refused because the first call did it. */
+async function repeatRefused(
+  d: OperationDescription,
+  plan: Extract<VerificationPlan, { shape: 'refused-duplicate' }>,
+  input: OperationInput,
+  request: CheckedRequest,
+  run: (input: OperationInput, request: CheckedRequest) => Promise<OperationResult>,
+  row: DedupRow | undefined,
+  first: Error,
+): Promise<OperationResult> {
+  try {
+    return await run(input, request);
+  } catch (err) {
+    const status = (err as { status?: unknown }).status;
+    if (typeof status !== 'number' || !plan.statuses.includes(status)) throw err;
+    return {
+      result: (err as { body?: unknown }).body ?? null,
+      wasReplay: true,
+      originalCalledAt: new Date(row?.createdAt ?? Date.now()),
+      verified: {
+        shape: plan.shape,
+        evidence: `${d.operation} repeated: the API refused it as a duplicate (${status}) after ${first.message}`,
+      },
+    };
+  }
 }
 
 /** Descriptions whose mechanism is read as a name, one per description object (a generated `ops` entry). */
@@ -322,17 +537,31 @@ export async function runChecked(
   const idem = options.context.idem;
   if (idem === undefined) throw missingStore(d);
   const mechanism = d.mechanism;
-  return idem.run(
-    {
-      operation: d.operation,
-      key,
-      scope: options.namespace ?? options.context.scope,
-      args: input,
-      mechanism,
-      ...(d.ttlSeconds !== undefined ? { ttlSeconds: d.ttlSeconds } : {}),
-    },
-    (ctx) => http.send({ ...request, mechanism, run: ctx }).then((res) => res.body),
-  );
+  const plan = options.context.verify === false ? undefined : d.verification;
+  const verifiable = plan !== undefined && (mechanism === 'fail-closed' || mechanism === 'dedup-table');
+  const run = (args: OperationInput, req: CheckedRequest) =>
+    idem.run(
+      {
+        operation: d.operation,
+        key,
+        scope: options.namespace ?? options.context.scope,
+        args,
+        mechanism,
+        ...(d.ttlSeconds !== undefined ? { ttlSeconds: d.ttlSeconds } : {}),
+        ...(verifiable
+          ? {
+              lookup: lookupRecord(
+                plan,
+                args,
+                referenceOf(plan, args, stampOf(key, scopeString(options.namespace ?? options.context.scope))),
+              ),
+            }
+          : {}),
+      },
+      (ctx) => http.send({ ...req, mechanism, run: ctx }).then((res) => res.body),
+    );
+  if (verifiable) return verified(d, plan, key, input, request, options, run);
+  return run(input, request);
 }
 
 /** What a generated client is created with: the HTTP layer's options, the dedup store and the principal namespace. */
@@ -341,6 +570,8 @@ export interface OperationClientOptions extends HttpCallerOptions {
   store?: DedupStore | undefined;
   /** Tenant/principal namespace of stored keys (and of native keys' derived wire values). */
   scope?: string | undefined;
+  /** Settling unknown outcomes by the operations' verification plans: re-reads and their spacing; `false`: off. */
+  verify?: SettleOptions | false | undefined;
 }
 
 /** Per-call options of a write: a key or an intent scope, extra headers, an AbortSignal. */
@@ -366,6 +597,7 @@ export function createOperationEngine(options: OperationClientOptions): Operatio
     store: options.store,
     idem: options.store ? createIdempotency({ store: options.store }) : undefined,
     scope: options.scope,
+    ...(options.verify !== undefined ? { verify: options.verify } : {}),
   };
   // Only the per-call options a caller may set: the engine's own (`keyStrategy`, `namespace`, …) never come from a call.
   const run = (d: OperationDescription, input: OperationInput, o: WriteCallOptions | undefined) =>

@@ -81,6 +81,11 @@ export interface RunRequest {
   toolName?: string;
   /** The model's tool call id (`gen_ai.tool.call.id`), when the caller has it. */
   toolCallId?: string;
+  /**
+   * What a verification plan needs to look this call up later (runtime/verify: the reference and the request
+   * values its read is addressed by), kept in the row's argument summary for `idemgen reconcile --verify`.
+   */
+  lookup?: unknown;
 }
 
 export interface RunContext {
@@ -125,6 +130,13 @@ export interface RunResult<T> {
    * `IdempotencyResultUnencodableError` instead of this result, so hand it on now.
    */
   replayable?: false;
+  /**
+   * The outcome was unknown and a read of the API settled it (runtime/verify): the result is the resource the
+   * lookup found (`wasReplay: true`), with the plan's shape and what the read showed.
+   */
+  verified?: { shape: string; evidence: string };
+  /** saga: the write happened but its inverse cannot be addressed, so it cannot be undone automatically. */
+  cannotUndo?: true;
 }
 
 export interface Idempotency {
@@ -327,7 +339,9 @@ async function run<T>(
     // Already inside the run of this key (active-run.ts): the outer row covers this call; join it.
     return { result: await fn(outer.ctx), wasReplay: false, originalCalledAt: new Date(outer.createdAt) };
   }
-  const argsSummary = summarizeArgs(req.args, req.operation, m.summarize);
+  const summary = summarizeArgs(req.args, req.operation, m.summarize);
+  const argsSummary =
+    req.lookup === undefined ? summary : `{"verify":${JSON.stringify(req.lookup)},"shape":${summary ?? 'null'}}`;
   const ttlMs = (req.ttlSeconds ?? m.defaultTtlSeconds) * 1000;
   if (req.ttlSeconds !== undefined) checkWindow(`ttlSeconds of ${req.operation}`, req.ttlSeconds, m.leaseMs);
   const polls = Math.max(0, Math.ceil(m.waitMs / Math.max(1, m.pollMs)));

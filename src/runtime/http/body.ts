@@ -230,13 +230,22 @@ function encodeRaw(bodyType: 'text' | 'binary', body: unknown, mediaType: string
   );
 }
 
+/**
+ * The JSON media type the operation declares (`application/json-patch+json`, `application/merge-patch+json`,
+ * a vendor `+json`), else `application/json`: a server that routes by media type reads a patch only as a patch.
+ */
+function jsonMediaType(mediaType: string | undefined): string {
+  if (mediaType === undefined || mediaType.includes('*')) return 'application/json';
+  return /^[\w.+-]+\/[\w.+-]*json\b/i.test(mediaType.trim()) ? mediaType.trim() : 'application/json';
+}
+
 export function encodeBody(bodyType: BodyType, body: unknown, mediaType?: string): EncodedBody {
   switch (bodyType) {
     case 'none':
       return {};
     case 'json':
       // an optional body left out is no body, not the JSON text `null` (the spec's schema rarely allows null)
-      return body === undefined ? {} : { body: JSON.stringify(body), contentType: 'application/json' };
+      return body === undefined ? {} : { body: JSON.stringify(body), contentType: jsonMediaType(mediaType) };
     case 'form':
       return { body: encodeForm(body ?? {}), contentType: 'application/x-www-form-urlencoded' };
     case 'multipart':

@@ -23,6 +23,8 @@ export function outcomeToResult(outcome: ToolOutcome): ToolResultLike {
   if (outcome.replayable === false) body.replayable = false;
   if (outcome.resolved_by_user !== undefined) body.resolved_by_user = outcome.resolved_by_user;
   if (outcome.note !== undefined) body.note = outcome.note;
+  if (outcome.verified !== undefined) body.verified = outcome.verified;
+  if (outcome.cannot_undo === true) body.cannot_undo = true;
   const result: ToolResultLike = { content: [{ type: 'text', text: JSON.stringify(body) }], structuredContent: body };
   if (outcome.was_replay) {
     // Only what is known: a native replay without a creation time has no original time, so none is said.

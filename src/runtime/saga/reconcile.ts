@@ -126,7 +126,7 @@ async function settle<T>(
     await saga.transition({ ...id, from: [row.status], to: row.status, leaseMs: 0 });
     return 'unknown';
   }
-  if (handlers.compensate) {
+  if (handlers.compensate && verdict.externalId !== null) {
     const ok = await compensateOwned(store, row, token, verdict.externalId, handlers.compensate, now, table);
     return ok ? 'compensated' : 'compensation-failed';
   }

@@ -56,12 +56,13 @@ export interface SagaRequest {
 }
 
 export type ReconcileVerdict<T> =
-  | { status: 'happened'; externalId: string; result?: T }
+  | { status: 'happened'; externalId: string | null; result?: T }
   | { status: 'not-happened' }
   | { status: 'unknown' };
 
 export interface SagaHandlers<T> {
-  call(ctx: RunContext): Promise<{ externalId: string; result: T }>;
+  /** `externalId: null`: the effect happened but nothing addresses its inverse (it cannot be undone). */
+  call(ctx: RunContext): Promise<{ externalId: string | null; result: T }>;
   /** Look the intent up downstream (by key, metadata, or a search) after a crash. */
   reconcile?(row: SagaRow): Promise<ReconcileVerdict<T>>;
   /** Undo a known external effect through the linked operation. */
@@ -69,6 +70,7 @@ export interface SagaHandlers<T> {
 }
 
 export interface SagaResult<T> extends RunResult<T> {
+  /** What addresses the inverse; `''` when nothing does (`cannotUndo`). */
   externalId: string;
 }
 
@@ -104,7 +106,7 @@ async function callAndComplete<T>(
   const id = { scope: c.scope, key: c.req.key, leaseToken: token };
   const tag = createRunTag();
   const renew = () => c.saga.renewLease({ ...id, now: c.now(), leaseMs: c.leaseMs });
-  let out: { externalId: string; result: T };
+  let out: { externalId: string | null; result: T };
   try {
     out = await withHeartbeat(renew, c.heartbeatMs, () =>
       h.call({ key: c.req.key, leaseToken: token, attempt: 1, tag }),
@@ -133,7 +135,7 @@ async function recordCompleted<T>(
   c: SagaCall,
   row: SagaRow,
   token: string,
-  out: { externalId: string; result?: T },
+  out: { externalId: string | null; result?: T },
   wasReplay: boolean,
 ): Promise<SagaResult<T>> {
   // Same encoding as the dedup table, so a binary (Blob) result replays byte-identical; sagas have no cap.
@@ -152,11 +154,12 @@ async function recordCompleted<T>(
   if (!ok) return onSagaFenced(c, row, token, out);
   const done: SagaResult<T> = {
     result: out.result as T,
-    externalId: out.externalId,
+    externalId: out.externalId ?? '',
     wasReplay,
     originalCalledAt: new Date(row.createdAt),
   };
   if (wasReplay) done.replayEvidence = 'store';
+  if (out.externalId === null) done.cannotUndo = true;
   return done;
 }
 
@@ -169,9 +172,17 @@ async function onSagaFenced<T>(
   c: SagaCall,
   row: SagaRow,
   token: string,
-  out: { externalId: string; result?: T },
+  out: { externalId: string | null; result?: T },
 ): Promise<SagaResult<T>> {
   const current = await c.saga.get({ scope: c.scope, key: c.req.key });
+  if (out.externalId === null) {
+    const fenced = new IdempotencyFencedError(
+      `${c.req.operation}: saga row taken over while this call ran; its effect has no address to undo it by`,
+      ctxOf(c, current ?? row),
+    );
+    fenced.result = out.result;
+    throw fenced;
+  }
   if (current?.externalId === out.externalId) {
     return {
       result: out.result as T,
@@ -243,13 +254,15 @@ function replaySaga<T>(c: SagaCall, row: SagaRow): SagaResult<T> {
   }
   const decoded = decodeResult(row.result);
   const result = (decoded.kind === 'value' ? decoded.value : null) as T;
-  return {
+  const out: SagaResult<T> = {
     result,
     externalId: row.externalId ?? '',
     wasReplay: true,
     replayEvidence: 'store',
     originalCalledAt: new Date(row.createdAt),
   };
+  if (row.externalId === null) out.cannotUndo = true;
+  return out;
 }
 
 export async function runSaga<T>(

@@ -45,6 +45,7 @@ function describe(b: ToolBinding): NamedDescription {
       : {}),
     ...(write && b.ttlSeconds !== undefined ? { ttlSeconds: b.ttlSeconds } : {}),
     ...(write && b.compensation !== undefined ? { compensation: b.compensation } : {}),
+    ...(write && b.verification !== undefined ? { verification: b.verification } : {}),
   };
   return d as NamedDescription;
 }

@@ -4,6 +4,7 @@
  * key), take the key from the arguments (model-supplied, docs/concepts.md#tool-dedup) or derive it from the app's intent
  * (docs/concepts.md#repeated-intent), route flat arguments into the request, and run it through one dedup layer (execute.ts).
  */
+import type { SettleOptions } from '../verify/types.js';
 import { checkedRequest, runChecked, type CheckedRequest, type OperationContext } from '../client/operation.js';
 import { createHttpCaller, type RetryPolicy } from '../http/caller.js';
 import { InvalidArgumentsError } from '../core/errors.js';
@@ -68,6 +69,8 @@ export interface ToolRuntimeOptions {
    * only operations marked physical or financial), `irreversible` (also every fail-closed write), `writes`.
    */
   confirm?: ConfirmPolicy;
+  /** Settling unknown outcomes by the bindings' verification plans: re-reads and their spacing; `false`: off. */
+  verify?: SettleOptions | false;
 }
 
 /** `Name`: the tool names a generated module knows (`PaymentsToolName`), so a typo does not compile. */
@@ -152,6 +155,7 @@ export function createToolRuntime<Name extends string = string>(options: ToolRun
     store: options.store,
     idem: options.store ? createIdempotency({ ...timing, store: options.store }) : undefined,
     scope: options.scope,
+    ...(options.verify !== undefined ? { verify: options.verify } : {}),
     saga: {
       leaseMs: timing.leaseMs,
       waitMs: timing.waitMs,
@@ -253,6 +257,8 @@ export function createToolRuntime<Name extends string = string>(options: ToolRun
         if (done.replayEvidence !== undefined) out.replay_evidence = done.replayEvidence;
         if (done.originalCalledAt !== undefined) out.original_called_at = done.originalCalledAt.toISOString();
         if (done.replayable === false) out.replayable = false;
+        if (done.verified !== undefined) out.verified = done.verified;
+        if (done.cannotUndo === true) out.cannot_undo = true;
         return { outcome: out };
       } catch (err) {
         return { outcome: failed(toToolError(err, b.effect, retrySafe)), err };

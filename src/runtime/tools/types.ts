@@ -8,6 +8,8 @@ import type { ToolAuth } from './auth.js';
 import type { KeyScope } from '../core/keys.js';
 import type { QueryStyle } from '../http/body.js';
 import type { LegacyMechanism } from '../core/mechanism.js';
+import type { Compensation } from '../client/operation.js';
+import type { VerificationPlan } from '../verify/types.js';
 
 /** Where one flat tool argument goes in the HTTP request. */
 export interface ArgRoute {
@@ -68,8 +70,10 @@ export interface ToolBinding {
     mediaType?: string;
     required: boolean;
   };
-  /** saga: how to undo the effect (the compensating operation, with the external id from the response). */
-  compensation?: { operation: string; method: string; path: string; idParameter: string };
+  /** saga: how to undo the effect (the compensating operation, and where each of its path parameters comes from). */
+  compensation?: Compensation;
+  /** How to tell afterwards whether a call took effect, by reading the API (runtime/verify). */
+  verification?: VerificationPlan;
   /** native-key: what marks a replay in the API's answer besides the vendors' replay headers (client/replay.ts). */
   replay?: { header?: string; created?: { field: string; format: 'date-time' | 'unix-seconds' | 'unix-ms' } };
   /**
@@ -160,6 +164,10 @@ export type ToolOutcome =
       resolved_by_user?: { answer: 'happened' | 'did-not-happen'; by: string; at: string };
       /** Said to the model next to the result (a settled outcome: what is and is not known). */
       note?: string;
+      /** An unknown outcome a read of the API settled: the plan's shape and what the read showed. */
+      verified?: { shape: string; evidence: string };
+      /** The write happened and cannot be undone automatically (a saga whose inverse has no address). */
+      cannot_undo?: true;
     }
   | { ok: false; error: ToolCallError };
 

