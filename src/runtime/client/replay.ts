@@ -7,7 +7,6 @@
 import type { ReplayEvidence } from '../core/idempotency.js';
 import type { HttpResponse } from '../http/caller.js';
 
-
 /** What the generator found, per operation, that marks a replay in the API's answer. */
 export interface ReplaySignals {
   /** A replay header the spec declares (or the provider documents), read besides `REPLAY_HEADERS`. */
