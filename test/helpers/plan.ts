@@ -100,7 +100,17 @@ export function planOf(id: string, entries: PlanEntry[], root: unknown = {}, for
 }
 
 export type EntryOverride = Partial<
-  Pick<PlanEntry, 'class' | 'mechanism' | 'carrier' | 'keyStrategy' | 'ttlSeconds' | 'compensation' | 'reasons'>
+  Pick<
+    PlanEntry,
+    | 'class'
+    | 'mechanism'
+    | 'carrier'
+    | 'keyStrategy'
+    | 'ttlSeconds'
+    | 'compensation'
+    | 'compensationAddress'
+    | 'reasons'
+  >
 >;
 
 const READ = new Set(['get', 'head', 'options', 'trace']);

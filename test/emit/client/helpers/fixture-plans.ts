@@ -64,6 +64,7 @@ const OVERRIDES: Record<string, EntryOverride> = {
     mechanism: 'saga',
     keyStrategy: 'intent',
     compensation: 'DELETE /bookings/{bookingId}',
+    compensationAddress: [{ param: 'bookingId', in: 'response', name: 'id' }],
     reasons: why('compensatable/inverse', 'POST /bookings ↔ DELETE /bookings/{bookingId}'),
   },
 };
