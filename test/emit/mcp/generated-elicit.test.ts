@@ -60,7 +60,7 @@ async function connect(answers: ElicitResult[], asked: string[], env: Record<str
 const message = (key: string) => ({ body: { to: '+15550100', body: 'hello' }, idempotency_key: key });
 
 it('carries the override into the binding and asks before a financial write: no → 0 effects, yes → 1', async () => {
-  expect(generated.texts.get('handlers/notes.tools.json')).toContain('"impact":"financial"');
+  expect(generated.texts.get('handlers/notes.bindings.gen.ts')).toContain('\\"impact\\":\\"financial\\"');
   api = await startFaultServer();
   const asked: string[] = [];
   const c = await connect([{ action: 'decline' }, { action: 'accept', content: { confirm: true } }], asked);

@@ -43,7 +43,12 @@ it('writes a module per API that compiles under tsc --strict', () => {
   // together with the repository's generated/mcp and generated/handlers.
   const dir = join(generated.base, 'compile');
   const sources = new Map<string, string>();
-  for (const k of ['handlers/notes.tools.gen.ts', 'mcp/notes.server.gen.ts', 'mcp/store-tables.gen.ts'])
+  for (const k of [
+    'handlers/notes.tools.gen.ts',
+    'handlers/notes.bindings.gen.ts',
+    'mcp/notes.server.gen.ts',
+    'mcp/store-tables.gen.ts',
+  ])
     sources.set(k, generated.texts.get(k) as string);
   for (const folder of ['mcp', 'handlers']) {
     for (const name of readdirSync(join(ROOT, 'generated', folder)).filter((n) => n.endsWith('.ts')))
