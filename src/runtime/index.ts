@@ -97,7 +97,7 @@ export type { BinaryBody } from './http/binary.js';
 export { checkpoint, runSaga } from './saga/run.js';
 export { compensateSaga, reconcileSagas } from './saga/reconcile.js';
 export { verifyPending, type VerifyDecision, type VerifyPendingOptions } from './verify/reconcile.js';
-export { settleUnknown, stampOf, type SettleCall } from './verify/lookup.js';
+export type { SettleCall } from './verify/lookup.js';
 export type { LookupRead, SettleOptions, Verdict, VerificationPlan } from './verify/types.js';
 export type { SagaReconcileOutcome } from './saga/reconcile.js';
 export type { CheckpointRequest, ReconcileVerdict, SagaHandlers, SagaRequest, SagaResult } from './saga/run.js';
