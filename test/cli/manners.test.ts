@@ -52,14 +52,23 @@ describe('idemgen audit', () => {
     expect(verbose.stdout.split('\n').length).toBeGreaterThan(model.operations.length);
   });
 
-  it('--fail-on info exits 1 on notes alone; --fail-on warning does not', async () => {
+  it('--fail-on info exits 1 on notes; the one warning is what generate reports for the OpenAI tool file', async () => {
     const info = await runCli(['audit', STRIPE, '--fail-on', 'info', '--format', 'json'], ROOT);
-    const report = JSON.parse(info.stdout) as { totals: { diagnostics: Record<string, number> } };
-    expect(report.totals.diagnostics).toMatchObject({ error: 0, warning: 0 });
+    const report = JSON.parse(info.stdout) as {
+      totals: { diagnostics: Record<string, number> };
+      diagnostics: { code: string; severity: string }[];
+    };
+    expect(report.totals.diagnostics).toMatchObject({ error: 0, warning: 1 });
+    expect(report.diagnostics.filter((d) => d.severity === 'warning').map((d) => d.code)).toEqual([
+      'tools_openai_json_encoded',
+    ]);
     // 213: body_to_query, one per GET with a form body. 214: 240 before method-idempotent, less the 28 DELETEs
     // whose fail-closed note is gone, plus the 2 subscription cancels' method_semantics_contradicted notes.
-    expect(report.totals.diagnostics.info).toBe(214 + 213);
+    // 2: the OpenAI tool file's notes generate reports (keywords removed, the file split).
+    expect(report.totals.diagnostics.info).toBe(214 + 213 + 2);
     expect(info.code).toBe(1);
-    expect((await runCli(['audit', STRIPE, '--fail-on', 'warning', '--format', 'json'], ROOT)).code).toBe(0);
+    expect(info.stderr).toMatch(/--fail-on info/);
+    expect((await runCli(['audit', STRIPE, '--fail-on', 'warning', '--format', 'json'], ROOT)).code).toBe(1);
+    expect((await runCli(['audit', STRIPE, '--fail-on', 'error', '--format', 'json'], ROOT)).code).toBe(0);
   });
 });

@@ -87,7 +87,7 @@ describe('store errors: one line, naming the package or the server', () => {
   it('redis:// without the redis package: install it (the URL is not called invalid)', async () => {
     const r = await idemgen(['reconcile', '--store', 'redis://127.0.0.1:6379'], { hide: ['redis'] });
     expect(r.stderr).toBe(
-      'error: redis:// stores need the redis package, which is not installed: npm i redis  store_driver_missing\n',
+      'redis:// stores need the redis package, which is not installed: npm i redis (store_driver_missing)\n',
     );
     expect(r.code).toBe(2);
   });
@@ -95,7 +95,7 @@ describe('store errors: one line, naming the package or the server', () => {
   it('migrate --store mysql:// without mysql2: one line, no "Cannot find module" stack', async () => {
     const r = await idemgen(['migrate', '--store', 'mysql://root@127.0.0.1:3306/app'], { hide: ['mysql2'] });
     expect(r.stderr).toBe(
-      'error: mysql:// stores need the mysql2 package, which is not installed: npm i mysql2  store_driver_missing\n',
+      'mysql:// stores need the mysql2 package, which is not installed: npm i mysql2 (store_driver_missing)\n',
     );
     expect(r.code).toBe(2);
   });
@@ -103,13 +103,13 @@ describe('store errors: one line, naming the package or the server', () => {
   it('prune --store postgres:// and sqlite: without their drivers', async () => {
     const pg = await idemgen(['prune', '--store', 'postgres://u@127.0.0.1:5432/db'], { hide: ['pg'] });
     expect(pg.stderr).toBe(
-      'error: postgres:// stores need the pg package, which is not installed: npm i pg  store_driver_missing\n',
+      'postgres:// stores need the pg package, which is not installed: npm i pg (store_driver_missing)\n',
     );
     const cwd = tmp();
     writeFileSync(join(cwd, 'idem.db'), '');
     const sqlite = await idemgen(['prune', '--store', 'sqlite:idem.db'], { cwd, hide: ['better-sqlite3'] });
     expect(sqlite.stderr).toBe(
-      'error: sqlite: stores need the better-sqlite3 package, which is not installed: npm i better-sqlite3  store_driver_missing\n',
+      'sqlite: stores need the better-sqlite3 package, which is not installed: npm i better-sqlite3 (store_driver_missing)\n',
     );
     expect([pg.code, sqlite.code]).toEqual([2, 2]);
   });
@@ -117,11 +117,11 @@ describe('store errors: one line, naming the package or the server', () => {
   it('a server that does not answer is named with its host and port (never the password)', async () => {
     const r = await idemgen(['prune', '--store', 'postgres://u:hunter2@127.0.0.1:9/db?connectTimeoutMs=500']);
     expect(r.stderr).toBe(
-      'error: the PostgreSQL server at 127.0.0.1:9 did not answer (connection refused): start it, or pass the right --store URL  store_unavailable\n',
+      'the PostgreSQL server at 127.0.0.1:9 did not answer (connection refused): start it, or pass the right --store URL (store_unavailable)\n',
     );
     const redis = await idemgen(['reconcile', '--store', 'redis://127.0.0.1:9?connectTimeoutMs=500']);
     expect(redis.stderr).toBe(
-      'error: the Redis/Valkey server at 127.0.0.1:9 did not answer (connection refused): start it, or pass the right --store URL  store_unavailable\n',
+      'the Redis/Valkey server at 127.0.0.1:9 did not answer (connection refused): start it, or pass the right --store URL (store_unavailable)\n',
     );
     expect([r.code, redis.code]).toEqual([2, 2]);
   }, 30_000);
