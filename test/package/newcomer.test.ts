@@ -151,7 +151,7 @@ test('packed tarballs → init → Stripe → npm run build → a write through 
   );
   // The guide's tsconfig.
   const guide = readFileSync(join(ROOT, 'docs/guides/install.md'), 'utf8');
-  const tsconfig = /```json\n([\s\S]*?)```/.exec(guide)?.[1];
+  const tsconfig = /```jsonc\n([\s\S]*?)```/.exec(guide)?.[1];
   expect(tsconfig).toBeDefined();
   writeFileSync(join(app, 'tsconfig.json'), tsconfig!);
   // Runtime first, then the generator (and the compiler the build uses), as the guide says.
