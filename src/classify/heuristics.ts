@@ -358,7 +358,7 @@ export function isKeyField(name: string, h: Heuristics): boolean {
  * `$ref` of a property schema, directly, as the single `allOf` member (AWS wraps refs that way), or as the
  * non-null side of `anyOf: [X, { type: 'null' }]` — the IR's form of a 3.0 `nullable` ref (ir/schemas.ts).
  */
-function refOf(schema: unknown): string | undefined {
+export function refOf(schema: unknown): string | undefined {
   if (schema === null || typeof schema !== 'object') return undefined;
   const s = schema as Record<string, unknown>;
   if (typeof s.$ref === 'string') return s.$ref;

@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { weighCandidate, type Candidate } from '../../src/classify/key-evidence.js';
-import { resolveHeuristics } from '../../src/classify/heuristics.js';
+import { refOf, resolveHeuristics } from '../../src/classify/heuristics.js';
 import { ClassifyMemo } from '../../src/classify/memo.js';
 import { resolveConfig } from '../../src/config/types.js';
 
@@ -64,18 +64,6 @@ export function schemaContext(schema: unknown, declared: unknown): Partial<Place
   const ref = refOf(declared);
   if (ref !== undefined) out.ref = ref;
   return out;
-}
-
-function refOf(schema: unknown): string | undefined {
-  if (schema === null || typeof schema !== 'object') return undefined;
-  const s = schema as Record<string, unknown>;
-  if (typeof s.$ref === 'string') return s.$ref;
-  if (Array.isArray(s.allOf) && s.allOf.length === 1) return refOf(s.allOf[0]);
-  if (Array.isArray(s.anyOf) && s.anyOf.length === 2) {
-    const other = s.anyOf.filter((x) => (x as Record<string, unknown> | null)?.type !== 'null');
-    if (other.length === 1) return refOf(other[0]);
-  }
-  return undefined;
 }
 
 function readMentions(): Mention[] {
