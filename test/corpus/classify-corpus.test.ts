@@ -123,7 +123,11 @@ describe('GitHub: compensatable where an inverse exists, otherwise irreversible'
     expect(hook.reasons[0].rule).toBe('compensation_inferred');
     const merge = entry(p, 'PUT /repos/{owner}/{repo}/pulls/{pull_number}/merge');
     expect(merge).toMatchObject({ class: 'irreversible', mechanism: 'fail-closed', methodIdempotent: true });
-    expect(merge.reasons.map((r) => r.rule)).toEqual(['irreversible', 'method_idempotent']);
+    expect(merge.reasons.map((r) => r.rule)).toEqual(['irreversible', 'method_idempotent', 'verification_natural_key']);
+    // Afterwards, GET …/pulls/{pull_number}/merge (204 merged, 404 not) tells whether an unknown merge happened.
+    expect(merge.reasons.find((r) => r.rule === 'verification_natural_key')?.detail).toMatch(
+      /GET \/repos\/\{owner\}\/\{repo\}\/pulls\/\{pull_number\}\/merge/,
+    );
     const d = dist(p);
     expect(d['read-only']).toBe(336);
     expect(d['native-key'] ?? 0).toBe(0);
