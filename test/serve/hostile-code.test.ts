@@ -1,6 +1,6 @@
 /**
  * Code mode against a hostile caller, black-box (hostile-server.ts): each attack runs while the server is
- * probed (metadata and another caller's tool call answer within 1 s), ends with its own clear error, and
+ * probed (metadata and another caller's tool call answer within 2 s), ends with its own clear error, and
  * a normal run works after it. Bounds: a CPU bomb inside one built-in call, big strings to the log, a
  * memory bomb, large arguments from concurrent runs of two callers, many runs from one caller.
  */

@@ -121,7 +121,7 @@ function garbageTokens(otherIssuerToken: string): string[] {
 }
 
 describe('serve --auth-issuer: garbage bearer tokens', () => {
-  it('30 garbage tokens at once → 401 each, at most a handful of issuer requests, metadata answers within 1 s', async () => {
+  it('30 garbage tokens at once → 401 each, at most a handful of issuer requests, metadata answers within 2 s', async () => {
     // The server has discovered the issuer once (a real token), as a running server would have.
     const real = await as.token(ALICE, strict.aud, 'mcp:read mcp:write');
     expect((await listTools(strict.url, real)).status).toBe(200);
@@ -134,7 +134,7 @@ describe('serve --auth-issuer: garbage bearer tokens', () => {
     const metadataMs = performance.now() - t0;
     const answers = await burst;
     expect(metadata.status).toBe(200);
-    expect(metadataMs).toBeLessThan(1_000);
+    expect(metadataMs).toBeLessThan(2_000); // room for a loaded 2-core machine; the request count below is what shows no discovery per token
     expect(answers.map((r) => r.status)).toEqual(Array(30).fill(401));
     expect(answers.every((r) => /error="invalid_token"/.test(r.headers.get('www-authenticate') ?? ''))).toBe(true);
     expect(as.requests.length - before).toBeLessThanOrEqual(3);

@@ -2,7 +2,7 @@
  * A code-mode server for the hostile suites: `idemgen serve --code --http` as a child process behind
  * OAuth (a real authorization server), on the counting fault server, with clients for two writers and a
  * reader. `watch` runs an attack while probing the server: the OAuth metadata endpoint and another
- * caller's ordinary tool call must each answer within 1 s, several times, while the attack is running.
+ * caller's ordinary tool call must each answer within 2 s, several times, while the attack is running.
  */
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -108,6 +108,9 @@ export function newKey(tag: string): string {
   return `${tag}-${Date.now()}-${keys}`.padEnd(16, '0');
 }
 
+/** How long a probe may take while an attack runs: under the attack's CPU budget, above a loaded machine's jitter. */
+const PROBE_LIMIT_MS = 2_000;
+
 /** The time one request took, in ms. */
 async function timed(f: () => Promise<unknown>): Promise<number> {
   const t = performance.now();
@@ -117,7 +120,9 @@ async function timed(f: () => Promise<unknown>): Promise<number> {
 
 /**
  * Runs `attack` and, while it has not settled, probes the server `rounds` times: the metadata document
- * and bob's ordinary `search` call each answer within 1 s. Returns the attack's outcome and the slowest
+ * and bob's ordinary `search` call each answer within 2 s — less than the attack's own CPU budget (2 s plus
+ * 0.5 s of grace), so a main thread the attack held would fail it, while a loaded machine (the suite runs on 2
+ * cores beside database servers, where one probe has been seen taking 1.03 s) does not. Returns the attack's outcome and the slowest
  * probe; fails if the attack settled before the first probe (the probes would prove nothing).
  */
 export async function watch<T>(
@@ -140,8 +145,8 @@ export async function watch<T>(
       expect(r.isError).toBeFalsy();
     });
     slowest = Math.max(slowest, meta, search);
-    expect(meta, 'metadata answered within 1 s during the attack').toBeLessThan(1_000);
-    expect(search, 'an ordinary tool call answered within 1 s during the attack').toBeLessThan(1_000);
+    expect(meta, 'metadata answered within 2 s during the attack').toBeLessThan(PROBE_LIMIT_MS);
+    expect(search, 'an ordinary tool call answered within 2 s during the attack').toBeLessThan(PROBE_LIMIT_MS);
     await new Promise((r) => setTimeout(r, 200));
   }
   return { outcome: await running, slowest };
