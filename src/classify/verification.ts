@@ -57,13 +57,17 @@ const REFUSAL =
 /** "already been <done>": the state the call asks for is reached (`…/cancel` → "already been cancelled"). */
 const REACHED = /already been (\w+)/i;
 
-/** A sentence that gives other causes for the same status: a refusal then proves nothing about this call. */
-const HEDGE = /\b(?:normally|usually|could|may|might|either|possibly)\b|,\s*or\b|\(or\b|\bor\s+(?:if|when|the)\b/i;
+/**
+ * A sentence that gives other causes for the same status, or says the clash is with someone else's thing
+ * ("already assigned to another project"): a refusal then proves nothing about this call.
+ */
+const HEDGE =
+  /\b(?:normally|usually|could|may|might|either|possibly)\b|\b(?:to|by|in|for|with) another\b|,\s*or\b|\(or\b|\bor\s+(?:if|when|the)\b/i;
 
 /** Nouns a refusal may name; when it names some, the request must carry one of them. */
 const NOUNS = /\b(?:user ?name|host ?name|name|key|e-?mail|slug|number)\b/gi;
 
-/** The same 409 sentence on this many writes of one API is the API's boilerplate, not about one write's identifier. */
+/** The same 409 sentence on this many POSTs of one API is the API's boilerplate, not about one create's identifier. */
 const BOILERPLATE = 6;
 
 /** Summaries of an update: a refusal proves a duplicate create, and an update creates nothing. */
@@ -143,7 +147,8 @@ function naturalField(param: string, body: Map<string, FieldInfo>, root: unknown
     return n === p || n === `${p}name` || (suffix !== undefined && n === suffix);
   };
   for (const [name, info] of body) {
-    if (!fits(name)) continue;
+    // A leading underscore (`_id`) marks the store's own field, not a name the caller picked.
+    if (name.startsWith('_') || !fits(name)) continue;
     const s = followRef(root, info.schema, '').value;
     if (!isScalar(root, info.schema) || !isObject(s) || s.readOnly === true || s.format === 'uuid') continue;
     if (info.required || CHOSEN.test(flat(name))) return name;
@@ -296,14 +301,14 @@ const CONFLICTS = memoSlot(
   () => new WeakMap<ReadonlyMap<string, Operation>, Map<string, number>>(),
 );
 
-/** How many writes of the API carry each 409 sentence, once per API. */
+/** How many POSTs of the API carry each 409 sentence (PUT and PATCH of the same resource repeat it), once per API. */
 function conflictCounts(ctx: ClassifyContext): Map<string, number> {
   const cache = ctx.memo.get(CONFLICTS);
   let m = cache.get(ctx.byKey);
   if (m === undefined) {
     m = new Map();
     for (const o of ctx.byKey.values()) {
-      if (o.kind !== 'http' || o.method === 'get') continue;
+      if (o.kind !== 'http' || o.method !== 'post') continue;
       for (const r of o.responses) {
         const text = (r.description ?? '').trim();
         if (r.status === '409' && text !== '') m.set(text, (m.get(text) ?? 0) + 1);
@@ -318,30 +323,43 @@ function conflictCounts(ctx: ClassifyContext): Map<string, number> {
  * Whether a 409 sentence says that what this request names exists already (or that the state this action asks
  * for is reached), and says nothing else: no other cause, no boilerplate, no noun the request does not carry.
  */
+/** Property names of a body, `depth` levels into objects (`user_info.email` counts as `email`). */
+function fieldNames(root: unknown, fields: Map<string, FieldInfo>, depth: number): string[] {
+  const out = [...fields.keys()];
+  if (depth > 0) for (const f of fields.values()) out.push(...fieldNames(root, fieldsOf(root, f.schema), depth - 1));
+  return out;
+}
+
 function refuses(op: HttpOp, text: string, ctx: ClassifyContext): boolean {
   if (HEDGE.test(text)) return false;
   if ((conflictCounts(ctx).get(text.trim()) ?? 0) >= BOILERPLATE) return false;
-  const reached = REACHED.exec(text);
-  if (reached !== null) {
-    // Only the action's own state: `…/cancel` answered "already been cancelled", and no list of states.
-    const action = op.path
-      .replace(/\/+$/, '')
-      .split('/')
-      .filter((x) => x !== '' && !x.startsWith('{'))
-      .at(-1);
-    const stem = action === undefined ? '' : flat(action).replace(/e$/, '');
-    return stem.length >= 3 && flat(reached[1]!).startsWith(stem) && !/\bor\b/i.test(text);
+  if (REFUSAL.test(text)) {
+    const nouns = [...text.matchAll(NOUNS)].map((m) => flat(m[0]));
+    if (nouns.length === 0) return true;
+    const carried = [
+      ...fieldNames(ctx.api.root, requestFields(ctx.api.root, op), 2),
+      ...op.parameters.map((p) => p.name),
+    ].map(flat);
+    return nouns.some((n) => carried.some((c) => c.includes(n)));
   }
-  if (!REFUSAL.test(text)) return false;
-  const nouns = [...text.matchAll(NOUNS)].map((m) => flat(m[0]));
-  if (nouns.length === 0) return true;
-  const carried = [...requestFields(ctx.api.root, op).keys(), ...op.parameters.map((p) => p.name)].map(flat);
-  return nouns.some((n) => carried.some((c) => c.includes(n)));
+  const reached = REACHED.exec(text);
+  if (reached === null) return false;
+  // Only the action's own state: `…/cancel` answered "already been cancelled", and no list of states.
+  const action = op.path
+    .replace(/\/+$/, '')
+    .split('/')
+    .filter((x) => x !== '' && !x.startsWith('{'))
+    .at(-1);
+  const stem = action === undefined ? '' : flat(action).replace(/e$/, '');
+  return stem.length >= 3 && flat(reached[1]!).startsWith(stem) && !/\bor\b/i.test(text);
 }
 
 function refusedDuplicate(op: HttpOp, ctx: ClassifyContext): FoundPlan | undefined {
   if (op.method !== 'post' && op.method !== 'put') return undefined;
   if (UPDATE.test(op.summary ?? '')) return undefined;
+  // A POST to an item the server numbered (`/files/{file_id}`) acts on it (restore, copy): a clash there is with
+  // another item, not a repeat of this call.
+  if (op.method === 'post' && /\{[^}]*id\}\/?$/i.test(op.path)) return undefined;
   const statuses: number[] = [];
   let said = '';
   for (const r of op.responses) {

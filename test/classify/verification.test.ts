@@ -78,6 +78,19 @@ describe('verification plans', () => {
     expect(withField({ type: 'string' })?.shape).toBe('natural-key');
     expect(withField({ type: 'string', readOnly: true })).toBeUndefined();
     expect(withField({ type: 'string', format: 'uuid' })).toBeUndefined();
+    const underscore = classifyOne(
+      http('post', '/groups', {
+        requestBody: json({ type: 'object', required: ['_id'], properties: { _id: { type: 'string' } } }),
+      }),
+      {
+        others: [
+          http('get', '/groups/{id}', {
+            parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' }, pointer: '/p' }],
+          }),
+        ],
+      },
+    ).entry;
+    expect(underscore.verification).toBeUndefined();
     expect(withField({ type: 'string' }, '/zones/{name}', true)).toBeUndefined();
   });
 
@@ -150,6 +163,8 @@ describe('verification plans', () => {
     expect(plan(op('/things', 'Returned if the thing already exists, or the account is out of space'))).toBeUndefined();
     expect(plan(op('/things', 'This is normally because the title already exists'))).toBeUndefined();
     expect(plan(op('/things', 'A thing with that name already exists'))).toBeUndefined();
+    expect(plan(op('/things', 'The title is already assigned to another project'))).toBeUndefined();
+    expect(plan(op('/things/{thing_id}', 'A thing with this title already exists'))).toBeUndefined();
     expect(
       plan(op('/things', 'A thing with that title already exists', { summary: 'Updates the thing' })),
     ).toBeUndefined();
