@@ -163,7 +163,7 @@ function readsList(read: HttpOp, root: unknown): boolean {
 
 /**
  * Whether a PUT's own path is the caller's name for what the call makes, so that the GET of that path tells
- * whether it happened:
+ * whether it happened (never when the PUT says it also updates):
  * - the path ends in a parameter and its collection has no POST (a collection with a create hands out the
  *   ids, and a PUT to one of them updates what is already there: finding it proves nothing);
  * - or the path ends in a word (`…/merge`, `…/scale`) and the GET of it answers by status alone — a success
@@ -171,6 +171,8 @@ function readsList(read: HttpOp, root: unknown): boolean {
  *   back (a scale, a deployment log) says nothing about this call.
  */
 function putAddressesCall(op: HttpOp, same: HttpOp, ctx: ClassifyContext): boolean {
+  // "Create or update": the item may be there before the call, so finding it proves nothing.
+  if (/\b(?:updat|chang|modif)/i.test(`${op.summary ?? ''} ${op.description ?? ''}`.slice(0, 300))) return false;
   const segments = op.path.replace(/\/+$/, '').split('/');
   const tail = segments.at(-1) ?? '';
   if (/^\{[^}]+\}$/.test(tail)) {
@@ -194,11 +196,14 @@ function naturalKey(op: HttpOp, ctx: ClassifyContext): FoundPlan | undefined {
     const args = sharedPathArgs(op, same, '');
     if (args !== undefined && pathNames(same.path).length === names.length) {
       const read: LookupRead = { operation: same.key, method: 'GET', path: same.path, args };
+      const byStatus = !/\}\/?$/.test(op.path);
       return {
         plan: { shape: 'natural-key', read },
         reason: reason(
           'verification_natural_key',
-          `path {${names[names.length - 1]}} is chosen by the caller and addresses ${same.key}: found → it happened, 404 → it did not`,
+          byStatus
+            ? `${same.key} answers by status alone (a bodiless success, or 404): success → it happened, 404 → it did not`
+            : `path {${names[names.length - 1]}} is chosen by the caller and addresses ${same.key}: found → it happened, 404 → it did not`,
           op.source.pointer,
         ),
       };
@@ -221,7 +226,7 @@ function naturalKey(op: HttpOp, ctx: ClassifyContext): FoundPlan | undefined {
       plan: { shape: 'natural-key', read: { operation: read.key, method: 'GET', path: read.path, args } },
       reason: reason(
         'verification_natural_key',
-        `required body ${field} addresses ${read.key} as {${last}}: found → it happened, 404 → it did not`,
+        `${body.get(field)?.required ? 'required body' : 'body'} ${field} addresses ${read.key} as {${last}}: found → it happened, 404 → it did not${body.get(field)?.required ? '' : ' (a call without it stays unknown)'}`,
         op.source.pointer,
       ),
     };

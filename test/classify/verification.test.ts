@@ -110,6 +110,12 @@ describe('verification plans', () => {
     expect(alone.verification).toMatchObject({ shape: 'natural-key', read: { operation: 'GET /jobs/{job}' } });
     expect(withCreate.mechanism).toBe('fail-closed');
     expect(withCreate.verification).toBeUndefined();
+    const upsert = classifyOne(
+      { ...put, summary: 'Submits a job, or changes the one already there' },
+      { others: [get] },
+    );
+    expect(upsert.entry.mechanism).toBe('fail-closed');
+    expect(upsert.entry.verification).toBeUndefined();
   });
 
   it('verification: false forbids the plan; a declared plan round-trips through its override text', () => {
