@@ -177,8 +177,10 @@ function putAddressesCall(op: HttpOp, same: HttpOp, ctx: ClassifyContext): boole
   const tail = segments.at(-1) ?? '';
   if (/^\{[^}]+\}$/.test(tail)) {
     const parent = segments.slice(0, -1).join('/');
+    // `/admin/backups.json` is the create of `/admin/backups/{filename}` too.
     for (const o of ctx.byKey.values())
-      if (o.kind === 'http' && o.method === 'post' && o.path.replace(/\/+$/, '') === parent) return false;
+      if (o.kind === 'http' && o.method === 'post' && o.path.replace(/\/+$/, '').replace(/\.\w+$/, '') === parent)
+        return false;
     return true;
   }
   const ok = okResponses(same);
