@@ -50,8 +50,28 @@ const STAMP_FIELD = 'idemgen_key';
 /** Conventional names of a list response's array. */
 const ITEM_FIELDS = ['data', 'items', 'results', 'records', 'entries', 'values', 'elements', 'list'];
 
+/** A sentence saying the thing the request names is there already. */
 const REFUSAL =
-  /already (exists?|been|taken|in use|registered|created)|duplicate|not unique|must be unique|unique constraint/i;
+  /already (?:exists?|existed|taken|in use|registered|created|assigned|in place)|\bis in use\b|\bwith (?:the )?same \w+|duplicate|not unique|must be unique|unique constraint/i;
+
+/** "already been <done>": the state the call asks for is reached (`…/cancel` → "already been cancelled"). */
+const REACHED = /already been (\w+)/i;
+
+/**
+ * A sentence that gives other causes for the same status, or says the clash is with someone else's thing
+ * ("already assigned to another project"): a refusal then proves nothing about this call.
+ */
+const HEDGE =
+  /\b(?:normally|usually|could|may|might|either|possibly)\b|\b(?:to|by|in|for|with) another\b|,\s*or\b|\(or\b|\bor\s+(?:if|when|the)\b/i;
+
+/** Nouns a refusal may name; when it names some, the request must carry one of them. */
+const NOUNS = /\b(?:user ?name|host ?name|name|key|e-?mail|slug|number)\b/gi;
+
+/** The same 409 sentence on this many POSTs of one API is the API's boilerplate, not about one create's identifier. */
+const BOILERPLATE = 6;
+
+/** Summaries of an update: a refusal proves a duplicate create, and an update creates nothing. */
+const UPDATE = /^\s*(?:updates?|edit|modif|change|patch|replace)/i;
 
 type HttpOp = HttpOperation;
 
@@ -97,16 +117,74 @@ function sharedPathArgs(op: HttpOp, read: HttpOp, skip: string): LookupArg[] | u
   return out;
 }
 
-/** The body field a read's last path parameter names: the same name, or `{zone_name}` / `{zoneName}` ← `name`. */
+const flat = (s: string) => s.toLowerCase().replace(/[^a-z0-9]/g, '');
+
+/** Words that name a thing by what the caller calls it, not by the number the server gave it. */
+const NAMING = /(name|slug|key|email|code|login|handle)$/;
+
+/**
+ * The naming words a caller fills in even where the schema leaves them optional. An optional `key` or `code`
+ * is as often one the server makes when none is sent (`domain_key`), so those count only when required.
+ */
+const CHOSEN = /(name|slug|email|login|handle)$/;
+
+/**
+ * The body field a read's last path parameter names, compared without case or separators: the same name
+ * (`{Name}` ← `name`), `{zone_name}` / `{zoneName}` ← `name`, or `{tag}` ← `tag_name`. The field must be a
+ * scalar the caller writes: not readOnly (the server's), not a uuid (a create names another resource by its
+ * uuid, e.g. `file_id` of the file it attaches). It must be required unless it is a name the caller picks
+ * (`name`, `username`, `email`, `slug`): an optional name still addresses the read when the call carries it,
+ * and a call without it has no lookup value, which the runtime reads as unknown.
+ */
 function naturalField(param: string, body: Map<string, FieldInfo>, root: unknown): string | undefined {
-  const ok = (f: string) => body.get(f)?.required === true && isScalar(root, body.get(f)!.schema);
-  if (ok(param)) return param;
-  const m = /^(?:[a-z0-9]+)[_-]?(name|Name|slug|Slug|key|Key|email|Email|code|Code)$/.exec(param);
-  if (m) {
-    const base = m[1]!.toLowerCase();
-    if (ok(base)) return base;
+  const p = flat(param);
+  // `{zone_name}`, `{zoneName}` → `name`; not `{username}`, which is one word and names a user, not a name.
+  const parts = /^[A-Za-z0-9_-]+?(?:[_-]([A-Za-z]+)|([A-Z][a-z]+))$/.exec(param);
+  const last = (parts?.[1] ?? parts?.[2])?.toLowerCase();
+  const suffix = last !== undefined && NAMING.test(last) && NAMING.exec(last)?.[0] === last ? last : undefined;
+  const fits = (f: string) => {
+    const n = flat(f);
+    return n === p || n === `${p}name` || (suffix !== undefined && n === suffix);
+  };
+  for (const [name, info] of body) {
+    // A leading underscore (`_id`) marks the store's own field, not a name the caller picked.
+    if (name.startsWith('_') || !fits(name)) continue;
+    const s = followRef(root, info.schema, '').value;
+    if (!isScalar(root, info.schema) || !isObject(s) || s.readOnly === true || s.format === 'uuid') continue;
+    if (info.required || CHOSEN.test(flat(name))) return name;
   }
   return undefined;
+}
+
+/** A read whose answer is a list (a top-level array or a page of items) lists things; it does not address one. */
+function readsList(read: HttpOp, root: unknown): boolean {
+  return itemsPath(read, root) !== undefined;
+}
+
+/**
+ * Whether a PUT's own path is the caller's name for what the call makes, so that the GET of that path tells
+ * whether it happened (never when the PUT says it also updates):
+ * - the path ends in a parameter and its collection has no POST (a collection with a create hands out the
+ *   ids, and a PUT to one of them updates what is already there: finding it proves nothing);
+ * - or the path ends in a word (`…/merge`, `…/scale`) and the GET of it answers by status alone — a success
+ *   without a body and a 404 — so the read says yes or no about that state; a subresource that always reads
+ *   back (a scale, a deployment log) says nothing about this call.
+ */
+function putAddressesCall(op: HttpOp, same: HttpOp, ctx: ClassifyContext): boolean {
+  // "Create or update": the item may be there before the call, so finding it proves nothing.
+  if (/\b(?:updat|chang|modif)/i.test(`${op.summary ?? ''} ${op.description ?? ''}`.slice(0, 300))) return false;
+  const segments = op.path.replace(/\/+$/, '').split('/');
+  const tail = segments.at(-1) ?? '';
+  if (/^\{[^}]+\}$/.test(tail)) {
+    const parent = segments.slice(0, -1).join('/');
+    // `/admin/backups.json` is the create of `/admin/backups/{filename}` too.
+    for (const o of ctx.byKey.values())
+      if (o.kind === 'http' && o.method === 'post' && o.path.replace(/\/+$/, '').replace(/\.\w+$/, '') === parent)
+        return false;
+    return true;
+  }
+  const ok = okResponses(same);
+  return ok.length > 0 && ok.every((r) => r.content.length === 0) && same.responses.some((r) => r.status === '404');
 }
 
 function naturalKey(op: HttpOp, ctx: ClassifyContext): FoundPlan | undefined {
@@ -116,15 +194,18 @@ function naturalKey(op: HttpOp, ctx: ClassifyContext): FoundPlan | undefined {
   // A PUT (or POST) to the item path itself: the path value is the client's identifier.
   const same = reads.get(op.path);
   const names = pathNames(op.path);
-  if (same !== undefined && names.length > 0 && op.method === 'put') {
+  if (same !== undefined && names.length > 0 && op.method === 'put' && putAddressesCall(op, same, ctx)) {
     const args = sharedPathArgs(op, same, '');
     if (args !== undefined && pathNames(same.path).length === names.length) {
       const read: LookupRead = { operation: same.key, method: 'GET', path: same.path, args };
+      const byStatus = !/\}\/?$/.test(op.path);
       return {
         plan: { shape: 'natural-key', read },
         reason: reason(
           'verification_natural_key',
-          `path {${names[names.length - 1]}} is chosen by the caller and addresses ${same.key}: found → it happened, 404 → it did not`,
+          byStatus
+            ? `${same.key} answers by status alone (a bodiless success, or 404): success → it happened, 404 → it did not`
+            : `path {${names[names.length - 1]}} is chosen by the caller and addresses ${same.key}: found → it happened, 404 → it did not`,
           op.source.pointer,
         ),
       };
@@ -136,7 +217,7 @@ function naturalKey(op: HttpOp, ctx: ClassifyContext): FoundPlan | undefined {
     if (!path.startsWith(`${base}/{`) || path.indexOf('/', base.length + 1) !== -1) continue;
     const last = pathNames(path).at(-1)!;
     const field = naturalField(last, body, root);
-    if (field === undefined) continue;
+    if (field === undefined || readsList(read, root)) continue;
     const shared = sharedPathArgs(op, read, last);
     if (shared === undefined) continue;
     const args: LookupArg[] = [
@@ -147,7 +228,7 @@ function naturalKey(op: HttpOp, ctx: ClassifyContext): FoundPlan | undefined {
       plan: { shape: 'natural-key', read: { operation: read.key, method: 'GET', path: read.path, args } },
       reason: reason(
         'verification_natural_key',
-        `required body ${field} addresses ${read.key} as {${last}}: found → it happened, 404 → it did not`,
+        `${body.get(field)?.required ? 'required body' : 'body'} ${field} addresses ${read.key} as {${last}}: found → it happened, 404 → it did not${body.get(field)?.required ? '' : ' (a call without it stays unknown)'}`,
         op.source.pointer,
       ),
     };
@@ -222,8 +303,70 @@ function clientReference(op: HttpOp, ctx: ClassifyContext): FoundPlan | undefine
   return undefined;
 }
 
-function refusedDuplicate(op: HttpOp): FoundPlan | undefined {
+const CONFLICTS = memoSlot(
+  'verification conflicts',
+  () => new WeakMap<ReadonlyMap<string, Operation>, Map<string, number>>(),
+);
+
+/** How many POSTs of the API carry each 409 sentence (PUT and PATCH of the same resource repeat it), once per API. */
+function conflictCounts(ctx: ClassifyContext): Map<string, number> {
+  const cache = ctx.memo.get(CONFLICTS);
+  let m = cache.get(ctx.byKey);
+  if (m === undefined) {
+    m = new Map();
+    for (const o of ctx.byKey.values()) {
+      if (o.kind !== 'http' || o.method !== 'post') continue;
+      for (const r of o.responses) {
+        const text = (r.description ?? '').trim();
+        if (r.status === '409' && text !== '') m.set(text, (m.get(text) ?? 0) + 1);
+      }
+    }
+    cache.set(ctx.byKey, m);
+  }
+  return m;
+}
+
+/**
+ * Whether a 409 sentence says that what this request names exists already (or that the state this action asks
+ * for is reached), and says nothing else: no other cause, no boilerplate, no noun the request does not carry.
+ */
+/** Property names of a body, `depth` levels into objects (`user_info.email` counts as `email`). */
+function fieldNames(root: unknown, fields: Map<string, FieldInfo>, depth: number): string[] {
+  const out = [...fields.keys()];
+  if (depth > 0) for (const f of fields.values()) out.push(...fieldNames(root, fieldsOf(root, f.schema), depth - 1));
+  return out;
+}
+
+function refuses(op: HttpOp, text: string, ctx: ClassifyContext): boolean {
+  if (HEDGE.test(text)) return false;
+  if ((conflictCounts(ctx).get(text.trim()) ?? 0) >= BOILERPLATE) return false;
+  if (REFUSAL.test(text)) {
+    const nouns = [...text.matchAll(NOUNS)].map((m) => flat(m[0]));
+    if (nouns.length === 0) return true;
+    const carried = [
+      ...fieldNames(ctx.api.root, requestFields(ctx.api.root, op), 2),
+      ...op.parameters.map((p) => p.name),
+    ].map(flat);
+    return nouns.some((n) => carried.some((c) => c.includes(n)));
+  }
+  const reached = REACHED.exec(text);
+  if (reached === null) return false;
+  // Only the action's own state: `…/cancel` answered "already been cancelled", and no list of states.
+  const action = op.path
+    .replace(/\/+$/, '')
+    .split('/')
+    .filter((x) => x !== '' && !x.startsWith('{'))
+    .at(-1);
+  const stem = action === undefined ? '' : flat(action).replace(/e$/, '');
+  return stem.length >= 3 && flat(reached[1]!).startsWith(stem) && !/\bor\b/i.test(text);
+}
+
+function refusedDuplicate(op: HttpOp, ctx: ClassifyContext): FoundPlan | undefined {
   if (op.method !== 'post' && op.method !== 'put') return undefined;
+  if (UPDATE.test(op.summary ?? '')) return undefined;
+  // A POST to an item the server numbered (`/files/{file_id}`) acts on it (restore, copy): a clash there is with
+  // another item, not a repeat of this call.
+  if (op.method === 'post' && /\{[^}]*id\}\/?$/i.test(op.path)) return undefined;
   const statuses: number[] = [];
   let said = '';
   for (const r of op.responses) {
@@ -231,7 +374,7 @@ function refusedDuplicate(op: HttpOp): FoundPlan | undefined {
     const code = Number(r.status);
     if (code !== 409) continue;
     const text = r.description ?? '';
-    if (!REFUSAL.test(text)) continue;
+    if (!refuses(op, text, ctx)) continue;
     statuses.push(code);
     said ||= `${code} "${text.length > 80 ? `${text.slice(0, 77)}…` : text}"`;
   }
@@ -328,7 +471,7 @@ export function findVerification(
   if (override?.verification !== undefined)
     return fromOverride(op, override.verification, ctx, `config.overrides["${overrideKey ?? op.key}"].verification`);
   if (op.kind !== 'http') return undefined;
-  return naturalKey(op, ctx) ?? clientReference(op, ctx) ?? refusedDuplicate(op);
+  return naturalKey(op, ctx) ?? clientReference(op, ctx) ?? refusedDuplicate(op, ctx);
 }
 
 /** The plan as a paste-ready override (`idemgen.config.json` → `overrides[op].verification`), for the audit. */

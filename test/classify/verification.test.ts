@@ -28,11 +28,94 @@ describe('verification plans', () => {
     expect(rules(entry)).toContain('verification_natural_key');
   });
 
-  it('an optional name is no identifier: no plan', () => {
-    const optional = http('post', '/zones', {
-      requestBody: json({ type: 'object', properties: { name: { type: 'string' } } }),
+  it('an optional name still addresses the read (a call without it has no lookup value); an optional key does not', () => {
+    const optional = (field: string, param: string) =>
+      classifyOne(
+        http('post', '/zones', {
+          requestBody: json({ type: 'object', properties: { [field]: { type: 'string' } } }),
+        }),
+        {
+          others: [
+            http('get', `/zones/{${param}}`, {
+              parameters: [{ name: param, in: 'path', required: true, schema: { type: 'string' }, pointer: '/p' }],
+            }),
+          ],
+        },
+      ).entry.verification;
+    expect(optional('name', 'name')).toMatchObject({ shape: 'natural-key', read: { operation: 'GET /zones/{name}' } });
+    expect(optional('zone_key', 'zone_key')).toBeUndefined();
+    expect(optional('id', 'id')).toBeUndefined();
+  });
+
+  it('a readOnly or uuid body field is no name the caller chose; a read that lists is no address', () => {
+    const withField = (schema: Record<string, unknown>, readPath = '/zones/{name}', list = false) =>
+      classifyOne(
+        http('post', '/zones', {
+          requestBody: json({ type: 'object', required: ['name'], properties: { name: schema } }),
+        }),
+        {
+          others: [
+            http('get', readPath, {
+              parameters: [{ name: 'name', in: 'path', required: true, schema: { type: 'string' }, pointer: '/p' }],
+              responses: [
+                {
+                  status: '200',
+                  headers: [],
+                  pointer: '/r',
+                  content: [
+                    {
+                      mediaType: 'application/json',
+                      pointer: '/m',
+                      schema: list ? { type: 'array', items: { type: 'object' } } : { type: 'object' },
+                    },
+                  ],
+                },
+              ],
+            }),
+          ],
+        },
+      ).entry.verification;
+    expect(withField({ type: 'string' })?.shape).toBe('natural-key');
+    expect(withField({ type: 'string', readOnly: true })).toBeUndefined();
+    expect(withField({ type: 'string', format: 'uuid' })).toBeUndefined();
+    const underscore = classifyOne(
+      http('post', '/groups', {
+        requestBody: json({ type: 'object', required: ['_id'], properties: { _id: { type: 'string' } } }),
+      }),
+      {
+        others: [
+          http('get', '/groups/{id}', {
+            parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' }, pointer: '/p' }],
+          }),
+        ],
+      },
+    ).entry;
+    expect(underscore.verification).toBeUndefined();
+    expect(withField({ type: 'string' }, '/zones/{name}', true)).toBeUndefined();
+  });
+
+  it("a PUT to an item of a collection with a create updates it (no plan); without a create the path is the caller's name", () => {
+    const put = http('put', '/jobs/{job}', {
+      parameters: [{ name: 'job', in: 'path', required: true, schema: { type: 'string' }, pointer: '/p' }],
+      requestBody: json({ type: 'object', properties: { script: { type: 'string' } } }),
+      summary: 'Submits a job',
     });
-    expect(classifyOne(optional, { others: [read] }).entry.verification).toBeUndefined();
+    const get = http('get', '/jobs/{job}', {
+      parameters: [{ name: 'job', in: 'path', required: true, schema: { type: 'string' }, pointer: '/p' }],
+    });
+    const post = http('post', '/jobs', { requestBody: json({ type: 'object' }) });
+    const alone = classifyOne(put, { others: [get] }).entry;
+    const withCreate = classifyOne(put, { others: [get, post] }).entry;
+    expect(alone.mechanism).toBe('fail-closed');
+    expect(alone.verification).toMatchObject({ shape: 'natural-key', read: { operation: 'GET /jobs/{job}' } });
+    expect(withCreate.mechanism).toBe('fail-closed');
+    expect(withCreate.verification).toBeUndefined();
+    const upsert = classifyOne(
+      { ...put, summary: 'Submits a job, or changes the one already there' },
+      { others: [get] },
+    );
+    expect(upsert.entry.mechanism).toBe('fail-closed');
+    expect(upsert.entry.verification).toBeUndefined();
   });
 
   it('verification: false forbids the plan; a declared plan round-trips through its override text', () => {
@@ -71,5 +154,43 @@ describe('verification plans', () => {
       });
     expect(classifyOne(refusal('409')).entry.verification).toEqual({ shape: 'refused-duplicate', statuses: [409] });
     expect(classifyOne(refusal('400')).entry.verification).toBeUndefined();
+  });
+
+  it("a 409 that gives other causes, names what the request lacks, or is every write's boilerplate is no plan", () => {
+    const op = (path: string, description: string, extra: Record<string, unknown> = {}) =>
+      http('post', path, {
+        requestBody: json({ type: 'object', properties: { title: { type: 'string' } } }),
+        responses: [{ status: '409', description, content: [], headers: [], pointer: '/r' }],
+        ...extra,
+      });
+    const plan = (o: ReturnType<typeof op>, others: ReturnType<typeof op>[] = []) =>
+      classifyOne(o, { others }).entry.verification;
+    expect(plan(op('/things', 'A thing with this title already exists'))?.shape).toBe('refused-duplicate');
+    expect(plan(op('/things', 'Returned if the thing already exists, or the account is out of space'))).toBeUndefined();
+    expect(plan(op('/things', 'This is normally because the title already exists'))).toBeUndefined();
+    expect(plan(op('/things', 'A thing with that name already exists'))).toBeUndefined();
+    expect(plan(op('/things', 'The title is already assigned to another project'))).toBeUndefined();
+    expect(plan(op('/things/{thing_id}', 'A thing with this title already exists'))).toBeUndefined();
+    expect(
+      plan(op('/things', 'A thing with that title already exists', { summary: 'Updates the thing' })),
+    ).toBeUndefined();
+    const shared = 'Conflict - if a resource being created already exists';
+    const many = ['/a', '/b', '/c', '/d', '/e'].map((p) => op(p, shared));
+    expect(plan(op('/things', shared), many.slice(0, 4))?.shape).toBe('refused-duplicate');
+    expect(plan(op('/things', shared), many)).toBeUndefined();
+  });
+
+  it('"already been <state>" is a plan only for the action that reaches that state, and only alone', () => {
+    const action = (path: string, description: string) =>
+      classifyOne(
+        http('put', path, {
+          responses: [{ status: '409', description, content: [], headers: [], pointer: '/r' }],
+        }),
+      ).entry;
+    const cancel = action('/orders/{id}/cancel', 'This order has already been cancelled');
+    expect(cancel.mechanism).not.toBe('method-idempotent');
+    expect(cancel.verification).toEqual({ shape: 'refused-duplicate', statuses: [409] });
+    expect(action('/orders/{id}/complete', 'This order has already been cancelled').verification).toBeUndefined();
+    expect(action('/orders/{id}/cancel', 'already been cancelled or completed').verification).toBeUndefined();
   });
 });
