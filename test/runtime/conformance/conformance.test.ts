@@ -222,7 +222,7 @@ run(() => createMemoryStore(), { groups: ['claim'], name: 'memory' }).then((r) =
       [
         '-e',
         script(
-          "const { runStoreConformance: run } = require('idemgen/runtime/conformance');\nconst { createMemoryStore } = require('@idemgen/runtime');",
+          "const { runStoreConformance: run } = require('@idemgen/runtime/conformance');\nconst { createMemoryStore } = require('@idemgen/runtime');",
         ),
       ],
       { cwd: ROOT, encoding: 'utf8' },
