@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * Tool-runtime overhead (issue 14): one write through the generated handler module
+ * Tool-runtime overhead (what a generated handler module costs over the client): one write through the generated handler module
  * (`createMessagingTools().call('sendEmail', args)`: decode, Ajv validation, routing, one dedup row) vs.
  * the generated client method (`createMessagingClient().sendEmail(request, { key })`: one dedup row), both
  * against a local node:http API with a SQLite (WAL) dedup store, a fresh key per call. Prints the medians

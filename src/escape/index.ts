@@ -1,6 +1,7 @@
 /**
  * Escaping by target context: the only way text from a spec, a tool list or a config reaches generated
- * output (docs/decisions.md "Spec text in generated output"). Below `ir/` and `emit/`, so both may use it.
+ * output (docs/decisions/0055-escape-at-the-sink-by-context-in-one-module.md). Below `ir/` and `emit/`, so both may
+ * use it.
  */
 export { tsIdentifier, isSafeIdentifier, RESERVED_IDENTIFIERS } from './identifier.js';
 export { tsMember, tsNumber, tsObjectKey, tsPropertyKey, tsString, tsTemplateText } from './typescript.js';

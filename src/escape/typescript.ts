@@ -1,6 +1,6 @@
 /**
  * Spec text → TypeScript source text. Each function is the only way text from an input reaches one
- * syntactic context of a generated module (docs/decisions.md "Spec text in generated output").
+ * syntactic context of a generated module (docs/decisions/0055-escape-at-the-sink-by-context-in-one-module.md).
  */
 import { escapeStringifiedJson, hex4, INVISIBLE } from './json.js';
 

@@ -2,7 +2,8 @@
  * The part of an `idemgen serve` start that reads the specs: load → IR → classify → bindings → the listing,
  * stored in the serve cache for the next start. Plain data in, plain data out (`ServeAnalysisOutcome`): it
  * imports no MCP SDK and no CLI module, and could run in a worker thread (measured: on a busy 2-core machine
- * a worker made the first start slower, docs/decisions.md).
+ * a worker made the first start slower,
+ * docs/decisions/0201-serves-first-start-one-walk-listing-prebuilt-store-ddl-sdk.md).
  */
 import { analyze } from '../analyze.js';
 import type { ResolvedConfig, ToolSelection } from '../config/types.js';

@@ -1,5 +1,5 @@
 /**
- * The import graph of `src/` and the layer rule it must obey (docs/decisions.md, "Layers"). Imports are read
+ * The import graph of `src/` and the layer rule it must obey (docs/decisions/0102-layers.md). Imports are read
  * with TypeScript's own pre-processor, so static imports, `export … from`, `import type` and dynamic
  * `import()` all count, and a string that merely looks like an import (inside a template) does not.
  */

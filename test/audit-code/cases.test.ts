@@ -1,5 +1,5 @@
 /**
- * Side effects found by behaviour (issue 25 items 4 and 5): one folder per SDK or pattern under
+ * Side effects found by behaviour (an SDK call or a raw request that writes, whatever the tool is called): one folder per SDK or pattern under
  * test/fixtures/code-audit-cases, each with a positive.ts whose `// ✗ rule` markers are exactly the
  * findings and a near-miss.ts (a GET, a read-only SDK method, a key from state or arguments) with none.
  */

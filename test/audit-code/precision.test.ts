@@ -1,7 +1,7 @@
 /**
  * Precision on real published agent code installed from npm (node_modules): the reference MCP
  * servers, the MCP SDK's example servers and LangGraph.js itself. Every finding is pinned here with
- * its verdict (docs/decisions.md "Code audit precision"); a new finding fails the test until judged.
+ * its verdict (docs/decisions/0064-precision-measured.md); a new finding fails the test until judged.
  */
 import { describe, expect, test } from 'vitest';
 import { expandGlob } from '../../src/audit-code/inputs.js';

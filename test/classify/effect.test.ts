@@ -56,7 +56,8 @@ const cases: { rule: string; op: Operation; effect: 'read' | 'write'; config?: o
   { rule: 'tool_read_verb', op: tool('list-things', { format: 'openai-responses' }), effect: 'read' },
   { rule: 'mcp_default_not_read_only', op: tool('gzip_thing'), effect: 'write' },
   { rule: 'tool_default_write', op: tool('calculator', { format: 'anthropic' }), effect: 'write' },
-  // docs/decisions.md "Classification": print_/format/extract/classify are not read verbs for tools.
+  // docs/decisions/0036-tool-read-verbs-stay-as-they-are.md: print_/format/extract/classify are not read verbs for
+  // tools.
   { rule: 'tool_default_write', op: tool('print_summary', { format: 'anthropic' }), effect: 'write' },
   { rule: 'mcp_default_not_read_only', op: tool('format_disk'), effect: 'write' },
   { rule: 'tool_default_write', op: tool('extract_entities', { format: 'anthropic' }), effect: 'write' },

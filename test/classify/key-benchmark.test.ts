@@ -1,5 +1,5 @@
 /**
- * Issue 25: native-key detection held to the floor it reached on our hand-labelled benchmark
+ * Native-key detection held to the floor it reached on our hand-labelled benchmark
  * (test/fixtures/key-benchmark/labels.json; `node scripts/key-benchmark.mjs` prints the table).
  */
 import { describe, expect, it } from 'vitest';

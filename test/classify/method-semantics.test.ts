@@ -1,5 +1,5 @@
 /**
- * `method-idempotent` (issue 25.3): which PUT/DELETE operations are safe to repeat by method semantics, which
+ * `method-idempotent`: which PUT/DELETE operations are safe to repeat by method semantics, which
  * the spec contradicts (they keep the old decision, with a finding), and how overrides force it either way.
  */
 import { describe, expect, it } from 'vitest';

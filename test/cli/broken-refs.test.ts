@@ -1,5 +1,5 @@
 /**
- * Issue 12 (3): a spec with a dangling ref, remote refs, a ref into a missing file and a ref-only cycle still
+ * A spec with a dangling ref, remote refs, a ref into a missing file and a ref-only cycle still
  * yields every operation; each broken ref is one warning with its line; --strict refuses.
  */
 import { cpSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';

@@ -1,5 +1,5 @@
 /**
- * `idemgen validate` (issue 12, 4): fixtures with known mistakes against the official OpenAPI 2.0/3.0/3.1
+ * `idemgen validate`: fixtures with known mistakes against the official OpenAPI 2.0/3.0/3.1
  * schemas report exactly those mistakes, each once, at its own line; exit 0 / 1 / 2.
  */
 import { cpSync, mkdtempSync, writeFileSync } from 'node:fs';

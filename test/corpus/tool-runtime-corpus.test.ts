@@ -1,5 +1,5 @@
 /**
- * The jobs of issue 14 on the real specs (shared corpus): Twilio's create-message and Stripe's create-customer
+ * What an agent's tool calls must do, on the real specs (shared corpus): Twilio's create-message and Stripe's create-customer
  * called with what an OpenAI strict-mode model sends (every optional field null, `metadata` as JSON text) —
  * the request the API receives has no empty fields and a real metadata object; every binding's schema
  * compiles for validation; credentials go where the spec's security scheme says.

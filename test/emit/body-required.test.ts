@@ -1,7 +1,7 @@
 /**
  * A native key carried in an optional form body (Twilio's `IdempotencyKey`): the runtime always sends a body
  * to carry the key, so a body with required fields of its own must be passed, in the client's request type
- * and in the tool's input schema alike (issue 23: `Callback` was missing on the wire). Real loader, IR,
+ * and in the tool's input schema alike (Twilio's `Callback` was missing on the wire). Real loader, IR,
  * classifier and emitters over a spec written to a temporary directory.
  */
 import { mkdtempSync, writeFileSync } from 'node:fs';

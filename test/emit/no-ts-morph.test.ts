@@ -1,6 +1,7 @@
 /**
  * `generate` never loads ts-morph (nor the TypeScript compiler or code-block-writer it brings): the client
- * emitter prints with its own CodeWriter. Loading them cost ~0.4 s and ~60 MiB on every run (docs/decisions.md).
+ * emitter prints with its own CodeWriter. Loading them cost ~0.4 s and ~60 MiB on every run
+ * (docs/decisions/0119-the-client-is-printed-by-our-own-printer-not-ts-morph.md).
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';

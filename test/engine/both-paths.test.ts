@@ -1,5 +1,5 @@
 /**
- * One behaviour suite for the one engine (issue 26.1): every scenario runs through BOTH paths that call
+ * One behaviour suite for the one engine: every scenario runs through BOTH paths that call
  * `executeOperation` — the generated client's typed facade and the tool runtime over the same plan's bindings —
  * against a real node:http server that counts side effects and injects faults. Same key placement per carrier,
  * same scoped wire key, one effect across a timeout, fail closed on an ambiguous write, typed errors.

@@ -28,7 +28,10 @@ const npm = (args: string[], cwd: string): string =>
   });
 const node = (file: string, cwd: string): string => execFileSync(process.execPath, [file], { cwd, encoding: 'utf8' });
 
-/** What both apps run: one deduplicated call, and the proof that both import names are one runtime. */
+/**
+ * What both apps run: one deduplicated call, the langgraph entry, and proof that the old `idemgen/runtime`
+ * alias is gone (the idemgen package exports no runtime entry: `@idemgen/runtime` is the one name).
+ */
 const USE_RUNTIME = (load: string) => `${load}
 const idem = rt.createIdempotency({ store: rt.createMemoryStore() });
 const req = { operation: 'POST /x', key: 'k'.repeat(20), args: { a: 1 }, mechanism: 'fail-closed' };
@@ -36,7 +39,7 @@ let calls = 0;
 const main = async () => {
   const first = await idem.run(req, async () => ++calls);
   const again = await idem.run(req, async () => ++calls);
-  console.log(JSON.stringify({ calls, replay: again.wasReplay, sameClass: legacy.IdempotencyError === rt.IdempotencyError, inNode: typeof lg.idempotentInNode, first: first.result }));
+  console.log(JSON.stringify({ calls, replay: again.wasReplay, legacy, inNode: typeof lg.idempotentInNode, first: first.result }));
 };
 main();
 `;
@@ -63,15 +66,17 @@ describe('npm pack', () => {
       expect.arrayContaining([
         'bin/idemgen.js',
         'dist/cli/main.js',
-        'compat/runtime.cjs',
-        'compat/runtime.d.cts',
         'src/runtime/README.md',
         'src/runtime/langgraph/README.md',
       ]),
     );
     expect(
       files.filter(
-        (f) => f.startsWith('test/') || f.includes('.test.') || (f.startsWith('src/') && !f.endsWith('README.md')),
+        (f) =>
+          f.startsWith('test/') ||
+          f.startsWith('compat/') ||
+          f.includes('.test.') ||
+          (f.startsWith('src/') && !f.endsWith('README.md')),
       ),
     ).toEqual([]);
     const rt = runtime.files.map((f) => f.path);
@@ -135,19 +140,19 @@ describe('npm pack', () => {
     writeFileSync(
       join(app, 'use.js'),
       USE_RUNTIME(
-        "import * as rt from '@idemgen/runtime';\nimport * as legacy from 'idemgen/runtime';\nimport * as lg from '@idemgen/runtime/langgraph';",
+        "import * as rt from '@idemgen/runtime';\nimport * as lg from '@idemgen/runtime/langgraph';\nconst legacy = await import('idemgen/runtime').then(() => 'loaded', (e) => e.code);",
       ),
     );
     expect(JSON.parse(node('use.js', app))).toEqual({
       calls: 1,
       replay: true,
-      sameClass: true,
+      legacy: 'ERR_PACKAGE_PATH_NOT_EXPORTED',
       inNode: 'function',
       first: 1,
     });
   });
 
-  test('CommonJS project: require() of @idemgen/runtime, idemgen/runtime and the langgraph entry', {
+  test('CommonJS project: require() of @idemgen/runtime and the langgraph entry; idemgen/runtime is not exported', {
     timeout: 600_000,
   }, () => {
     const app = join(work, 'cjs');
@@ -157,13 +162,13 @@ describe('npm pack', () => {
     writeFileSync(
       join(app, 'use.js'),
       USE_RUNTIME(
-        "const rt = require('@idemgen/runtime');\nconst legacy = require('idemgen/runtime');\nconst lg = require('@idemgen/runtime/langgraph');",
+        "const rt = require('@idemgen/runtime');\nconst lg = require('@idemgen/runtime/langgraph');\nlet legacy = 'loaded';\ntry { require('idemgen/runtime'); } catch (e) { legacy = e.code; }",
       ),
     );
     expect(JSON.parse(node('use.js', app))).toEqual({
       calls: 1,
       replay: true,
-      sameClass: true,
+      legacy: 'ERR_PACKAGE_PATH_NOT_EXPORTED',
       inNode: 'function',
       first: 1,
     });

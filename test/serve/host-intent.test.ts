@@ -1,5 +1,5 @@
 /**
- * The host's intent over MCP (issue 27.3): `_meta["io.idemgen/intent"]` / `_meta["io.idemgen/key"]` on
+ * The host's intent over MCP: `_meta["io.idemgen/intent"]` / `_meta["io.idemgen/key"]` on
  * `tools/call` keys a write, with the real SDK client against the counting fault server — through the
  * generated module (`registerNotesTools` → `registerToolRuntime`) over InMemoryTransport, its own stdio
  * `main()` with `IDEMGEN_KEY_SOURCE=intent`, and `idemgen serve --key-source intent` over stdio.

@@ -1,5 +1,5 @@
 /**
- * Issue 23, item 1: every generated call reaches the API as the spec says. Each operation is called once
+ * Every generated call reaches the API as the spec says. Each operation is called once
  * through the generated client and once through the tool runtime, with arguments sampled from the tool's
  * input schema, against a server that checks each request with openapi-backend (route, parameters with
  * their style and explode, content type, body schema). specs/ runs whole; Stripe and GitHub run on a

@@ -235,9 +235,8 @@ export async function serveCommand(ctx: CliContext, args: ServeArgs): Promise<nu
   }
 }
 
-async function serve(ctx: CliContext, args: ServeArgs): Promise<number> {
-  const { config, inputs } = await resolveRun(ctx, args);
-  const select = selection(config.select, args);
+/** Flags that exclude each other, refused before anything loads. */
+function checkModes(args: ServeArgs, config: ResolvedConfig, select: ToolSelection): void {
   if (select.readOnly && select.writesOnly)
     throw new ServeSetupError('--read-only and --writes-only exclude each other');
   if (args.code && args.dynamic) throw new ServeSetupError('--code and --dynamic exclude each other');
@@ -246,14 +245,32 @@ async function serve(ctx: CliContext, args: ServeArgs): Promise<number> {
     throw new ServeSetupError(
       '--code and --key-source intent exclude each other (execute takes its own idempotency_key)',
     );
+}
+
+type CodeMode = typeof import('../../serve/code/register.js');
+
+/** Code mode's module, with its sandbox warmed (a missing QuickJS is an install step); undefined without --code. */
+async function codeModeOf(args: ServeArgs): Promise<CodeMode | undefined> {
   // Code mode, HTTP and OAuth modules load only for the modes that use them (stdio start-up time).
-  const code = args.code ? await import('../../serve/code/register.js') : undefined;
-  if (args.code)
-    await (await import('../../serve/code/isolate.js')).warmSandbox().catch((err: unknown) => {
-      throw new ServeSetupError(
-        `--code needs the QuickJS sandbox: npm install quickjs-emscripten-core @jitl/quickjs-wasmfile-release-sync (${err instanceof Error ? err.message : String(err)})`,
-      );
-    });
+  if (!args.code) return undefined;
+  const code = await import('../../serve/code/register.js');
+  await (await import('../../serve/code/isolate.js')).warmSandbox().catch((err: unknown) => {
+    throw new ServeSetupError(
+      `--code needs the QuickJS sandbox: npm install quickjs-emscripten-core @jitl/quickjs-wasmfile-release-sync (${err instanceof Error ? err.message : String(err)})`,
+    );
+  });
+  return code;
+}
+
+/** Who may call the server: the bind address, static tokens or OAuth (never both), per-caller API headers. */
+interface Guard {
+  host: string;
+  tokens: TokenEntry[];
+  oauth: OAuthSettings | undefined;
+  upstream: UpstreamOptions | undefined;
+}
+
+async function guardOf(config: ResolvedConfig, args: ServeArgs): Promise<Guard> {
   const host = args.host === undefined ? '127.0.0.1' : args.host === '' ? '0.0.0.0' : args.host;
   let tokens: TokenEntry[];
   try {
@@ -275,155 +292,175 @@ async function serve(ctx: CliContext, args: ServeArgs): Promise<number> {
       `binding ${host} (not loopback) needs a bearer token: --token SUBJECT=SECRET or IDEMGEN_SERVE_TOKEN, or OAuth with --auth-issuer and --auth-audience (the server holds the API's credentials)`,
     );
   }
+  return { host, tokens, oauth, upstream };
+}
 
-  // Each caller's API credential joins its dedup scope, keyed with this secret (serve/scope-secret.ts).
-  const scopeSecret =
-    upstream === undefined || args.http === undefined ? undefined : await scopeSecretOf(args.store, ctx.cwd);
-  // Dynamic and code mode analyse after the handshake: inputs that hold no spec file at all are refused now.
-  if (args.code || args.dynamic) {
-    const [{ discoverInputs }, noDocs] = await Promise.all([
-      import('../../load/discover.js'),
-      import('../../load/no-documents.js'),
-    ]);
-    const found = await discoverInputs(inputs, ctx.cwd);
-    if (found.candidates.length === 0 && noDocs.isNoDocumentRun(inputs, 0, found.diagnostics))
-      throw new InputError([await noDocs.noDocumentDiagnostic(inputs, ctx.cwd)]);
-  }
-  const fixed = serverArguments(args.arg ?? []);
-  const keySource = args.keySource ?? config.tools.keySource;
-  // One tool per operation, listed the same to every caller: the listing is worth keeping with the analysis.
-  const listing: RegisterToolRuntimeOptions | undefined =
-    args.code || args.dynamic ? undefined : { serverArguments: fixed, keySource, compact: true };
-  const analyse = () => analysisOf(ctx, args, config, inputs, select, listing);
-  // Dynamic and code mode list fixed tools: the server is up first and analyses the specs after answering a
-  // client's `tools/list` (or at its first call), so a large API does not hold up the handshake. In full mode
-  // the SDK is imported while the specs are analysed, and the analysis's problems come first.
-  // Arguments that only the specs can check (a selection, a server argument, a per-caller scheme, a base URL
-  // the specs may lack) are checked before any client connects, in every mode: a bad one refuses the start
-  // (exit 2) instead of showing a client a tool list and then closing the connection.
-  const specBound =
+/** Dynamic and code mode analyse after the handshake: inputs that hold no spec file at all are refused now. */
+async function refuseEmptyInputs(ctx: CliContext, inputs: string[]): Promise<void> {
+  const [{ discoverInputs }, noDocs] = await Promise.all([
+    import('../../load/discover.js'),
+    import('../../load/no-documents.js'),
+  ]);
+  const found = await discoverInputs(inputs, ctx.cwd);
+  if (found.candidates.length === 0 && noDocs.isNoDocumentRun(inputs, 0, found.diagnostics))
+    throw new InputError([await noDocs.noDocumentDiagnostic(inputs, ctx.cwd)]);
+}
+
+/**
+ * Arguments that only the specs can check (a selection, a server argument, a per-caller scheme, a base URL
+ * the specs may lack) are checked before any client connects, in every mode: a bad one refuses the start
+ * (exit 2) instead of showing a client a tool list and then closing the connection.
+ */
+function isSpecBound(args: ServeArgs): boolean {
+  return (
     (args.include?.length ?? 0) > 0 ||
     (args.exclude?.length ?? 0) > 0 ||
     args.readOnly === true ||
     args.writesOnly === true ||
     (args.arg?.length ?? 0) > 0 ||
-    (args.upstreamHeader?.length ?? 0) > 0;
-  const pending = listing !== undefined || specBound ? analyse() : undefined;
-  const sdk = loadSdk();
-  // Neither may reject unobserved while the other is awaited.
-  pending?.catch(() => undefined);
-  sdk.catch(() => undefined);
-  const analysis = await pending;
-  const { McpServer, StdioServerTransport, registerListedToolRuntime } = await sdk;
-  if (args.http === undefined && (tokens.length > 0 || oauth !== undefined || upstream !== undefined))
-    ctx.logger.info(
-      'idemgen serve: tokens, OAuth and --upstream-header apply to --http only; over stdio the client process is the one principal.',
-    );
-  // A store that cannot be opened (unsupported URL, refused connection) is the user's to fix, not a crash.
-  // Both store tables exist before the first call (or, with --no-migrate, the start stops naming the missing one).
-  // With the tools known (full mode), none of them keeping a row (all native-key, method-idempotent or reads)
-  // means no store is opened, and no driver needed, unless --store names one.
-  const { store, label } =
-    args.store === undefined && analysis !== undefined && !needsStore(analysis)
-      ? { store: undefined, label: 'none (no listed tool needs one)' }
-      : await openServeStore(args.store, ctx.cwd, config.sql, {
-          migrate: args.migrate,
-          cache: args.cache,
-        }).catch((err: unknown) => {
-          throw new ServeSetupError(
-            `cannot open the dedup store ${args.store ?? '(default)'}: ${err instanceof Error ? err.message : String(err)}`,
-          );
-        });
-  try {
-    /** The runtime over an analysis; says per API how many tools go where and which credentials are missing. */
-    const runtimeOf = (analysis: ServeAnalysis) => {
-      const { runtime, apis } = serveRuntimeOf(analysis, {
-        store,
-        sagaTable: config.sql.sagaTable,
-        baseUrl: args.baseUrl,
-        env: process.env,
-        perCallerSchemes: Object.keys(upstream?.headers ?? {}),
-        ...(scopeSecret !== undefined ? { scopeSecret } : {}),
-        confirm: args.confirm ?? config.serve.confirm ?? 'off',
-      });
-      for (const a of apis) {
-        const missing =
-          a.auth.missing.length > 0
-            ? `; no credentials for ${a.auth.missing.join(', ')} (set ${a.auth.missing.map((m) => `IDEMGEN_AUTH_${m.toUpperCase().replace(/[^A-Z0-9]+/g, '_')}`).join(', ')})`
-            : '';
-        ctx.logger.info(`idemgen serve: ${a.id}: ${a.tools} tools → ${a.baseUrl}${missing}`);
-      }
-      return { runtime, total: apis.reduce((n, a) => n + a.tools, 0) };
-    };
-    // The key's retry rule is stated once, in the server's instructions; each listed key property carries
-    // a one-line summary. Host-intent mode lists no key argument for the model: no key rule.
-    // Code mode keys runs, not calls: its own rule, for `execute`'s key.
-    const instructions = code ? code.CODE_KEY_INSTRUCTIONS : keySource !== 'intent' ? KEY_INSTRUCTIONS : undefined;
-    const newServer = () =>
-      new McpServer({ name: 'idemgen-serve', version: VERSION }, instructions ? { instructions } : {});
-    const registerTools = (
-      server: McpServer,
-      source: RuntimeSource,
-      listed?: (b: ToolBinding) => boolean,
-      caller?: HttpCaller,
-    ) => {
-      if (code) code.registerCodeMode(server, source, { serverArguments: fixed, ...(listed ? { listed } : {}) });
-      else
-        registerListedToolRuntime(
-          server,
-          source,
-          {
-            dynamic: args.dynamic === true,
-            serverArguments: fixed,
-            keySource,
-            compact: true,
-            ...(listed ? { listed } : {}),
-            // Over HTTP a tool call's request never sees `initialize`: the relay says whether its client can be asked.
-            ...(caller ? { elicitation: () => caller.client } : {}),
-          },
-          analysis?.listing,
-        );
-    };
-    const keyed = keySource === 'intent' ? ", writes keyed by the host's _meta intent" : '';
-    const modeOf = (total: number | undefined) =>
-      args.code
-        ? `code mode (search, execute${total === undefined ? '' : ` over ${total} tools`})`
-        : `${args.dynamic ? 'dynamic (search_tools, describe_tool, invoke_tool)' : `${total} tools`}${keyed}`;
-    const callers = args.http === undefined ? undefined : await import('../../serve/caller.js');
-    const viewOptions = { ...(oauth ? { writeScope: oauth.writeScope } : {}), ...(upstream ? { upstream } : {}) };
-    const ready = analysis === undefined ? undefined : runtimeOf(analysis);
-    // Dynamic and code mode (no analysis yet): the runtime is built once, on demand. The analysis starts after
-    // a client's `tools/list` answer, at its first call, or 300 ms after the server is up, whichever comes
-    // first; a failure ends the server with its diagnostics (never exit 0 on specs it could not analyse).
-    let failed: (err: unknown) => void = () => undefined;
-    const failure = new Promise<never>((_, reject) => (failed = reject));
-    failure.catch(() => undefined);
-    let built: Promise<McpToolRuntime> | undefined;
-    const build = (): Promise<McpToolRuntime> => {
-      if (built === undefined) {
-        built = analyse().then((a) => runtimeOf(a).runtime);
-        built.catch(failed);
-      }
-      return built;
-    };
-    /** The runtime a session's server registers (an HTTP caller's view of it) and the tools it lists. */
-    const sourceFor = (caller?: HttpCaller): { source: RuntimeSource; listed?: (b: ToolBinding) => boolean } => {
-      if (caller === undefined) return { source: ready?.runtime ?? build };
-      const listed = callers!.callerListed(caller, viewOptions);
-      const view = (runtime: McpToolRuntime) => callers!.callerView(runtime, caller, viewOptions);
-      return {
-        source: ready === undefined ? () => build().then(view) : view(ready.runtime),
+    (args.upstreamHeader?.length ?? 0) > 0
+  );
+}
+
+/**
+ * The dedup store. A store that cannot be opened (unsupported URL, refused connection) is the user's to fix,
+ * not a crash. Both store tables exist before the first call (or, with --no-migrate, the start stops naming
+ * the missing one). With the tools known (full mode), none of them keeping a row (all native-key,
+ * method-idempotent or reads) means no store is opened, and no driver needed, unless --store names one.
+ */
+function storeOf(ctx: CliContext, args: ServeArgs, config: ResolvedConfig, analysis: ServeAnalysis | undefined) {
+  if (args.store === undefined && analysis !== undefined && !needsStore(analysis))
+    return Promise.resolve({ store: undefined, label: 'none (no listed tool needs one)' });
+  return openServeStore(args.store, ctx.cwd, config.sql, { migrate: args.migrate, cache: args.cache }).catch(
+    (err: unknown) => {
+      throw new ServeSetupError(
+        `cannot open the dedup store ${args.store ?? '(default)'}: ${err instanceof Error ? err.message : String(err)}`,
+      );
+    },
+  );
+}
+
+type Sdk = Awaited<ReturnType<typeof loadSdk>>;
+
+/** What building the servers needs, settled before the first client connects. */
+interface SessionSetup {
+  ctx: CliContext;
+  args: ServeArgs;
+  config: ResolvedConfig;
+  guard: Guard;
+  code: CodeMode | undefined;
+  sdk: Sdk;
+  store: Awaited<ReturnType<typeof storeOf>>['store'];
+  scopeSecret: Uint8Array | undefined;
+  serverArguments: Record<string, string>;
+  keySource: 'model' | 'intent';
+  /** Full mode: the analysis, done before the start; dynamic and code mode: undefined, `analyse` runs later. */
+  analysis: ServeAnalysis | undefined;
+  analyse: () => Promise<ServeAnalysis>;
+}
+
+/** The runtime over an analysis; says per API how many tools go where and which credentials are missing. */
+function runtimeOf(s: SessionSetup, analysis: ServeAnalysis): { runtime: McpToolRuntime; total: number } {
+  const { runtime, apis } = serveRuntimeOf(analysis, {
+    store: s.store,
+    sagaTable: s.config.sql.sagaTable,
+    baseUrl: s.args.baseUrl,
+    env: process.env,
+    perCallerSchemes: Object.keys(s.guard.upstream?.headers ?? {}),
+    ...(s.scopeSecret !== undefined ? { scopeSecret: s.scopeSecret } : {}),
+    confirm: s.args.confirm ?? s.config.serve.confirm ?? 'off',
+  });
+  for (const a of apis) {
+    const missing =
+      a.auth.missing.length > 0
+        ? `; no credentials for ${a.auth.missing.join(', ')} (set ${a.auth.missing.map((m) => `IDEMGEN_AUTH_${m.toUpperCase().replace(/[^A-Z0-9]+/g, '_')}`).join(', ')})`
+        : '';
+    s.ctx.logger.info(`idemgen serve: ${a.id}: ${a.tools} tools → ${a.baseUrl}${missing}`);
+  }
+  return { runtime, total: apis.reduce((n, a) => n + a.tools, 0) };
+}
+
+/** An MCP server with the tools registered: code mode's two tools, or the tool runtime's listing. */
+function newServer(
+  s: SessionSetup,
+  source: RuntimeSource,
+  listed?: (b: ToolBinding) => boolean,
+  caller?: HttpCaller,
+): McpServer {
+  // The key's retry rule is stated once, in the server's instructions; each listed key property carries
+  // a one-line summary. Host-intent mode lists no key argument for the model: no key rule.
+  // Code mode keys runs, not calls: its own rule, for `execute`'s key.
+  const instructions = s.code ? s.code.CODE_KEY_INSTRUCTIONS : s.keySource !== 'intent' ? KEY_INSTRUCTIONS : undefined;
+  const server = new s.sdk.McpServer({ name: 'idemgen-serve', version: VERSION }, instructions ? { instructions } : {});
+  if (s.code)
+    s.code.registerCodeMode(server, source, { serverArguments: s.serverArguments, ...(listed ? { listed } : {}) });
+  else
+    s.sdk.registerListedToolRuntime(
+      server,
+      source,
+      {
+        dynamic: s.args.dynamic === true,
+        serverArguments: s.serverArguments,
+        keySource: s.keySource,
+        compact: true,
         ...(listed ? { listed } : {}),
-      };
+        // Over HTTP a tool call's request never sees `initialize`: the relay says whether its client can be asked.
+        ...(caller ? { elicitation: () => caller.client } : {}),
+      },
+      s.analysis?.listing,
+    );
+  return server;
+}
+
+/** How each session's server is made, how long the process stays up, and the mode's one-line name. */
+interface Sessions {
+  makeServer(caller?: HttpCaller): McpServer;
+  lifetime(ended: Promise<string>): Promise<void>;
+  mode: string;
+}
+
+async function sessionsOf(s: SessionSetup): Promise<Sessions> {
+  const { args } = s;
+  const keyed = s.keySource === 'intent' ? ", writes keyed by the host's _meta intent" : '';
+  const modeOf = (total: number | undefined) =>
+    args.code
+      ? `code mode (search, execute${total === undefined ? '' : ` over ${total} tools`})`
+      : `${args.dynamic ? 'dynamic (search_tools, describe_tool, invoke_tool)' : `${total} tools`}${keyed}`;
+  const callers = args.http === undefined ? undefined : await import('../../serve/caller.js');
+  const { oauth, upstream } = s.guard;
+  const viewOptions = { ...(oauth ? { writeScope: oauth.writeScope } : {}), ...(upstream ? { upstream } : {}) };
+  const ready = s.analysis === undefined ? undefined : runtimeOf(s, s.analysis);
+  // Dynamic and code mode (no analysis yet): the runtime is built once, on demand. The analysis starts after
+  // a client's `tools/list` answer, at its first call, or 300 ms after the server is up, whichever comes
+  // first; a failure ends the server with its diagnostics (never exit 0 on specs it could not analyse).
+  let failed: (err: unknown) => void = () => undefined;
+  const failure = new Promise<never>((_, reject) => (failed = reject));
+  failure.catch(() => undefined);
+  let built: Promise<McpToolRuntime> | undefined;
+  const build = (): Promise<McpToolRuntime> => {
+    if (built === undefined) {
+      built = s.analyse().then((a) => runtimeOf(s, a).runtime);
+      built.catch(failed);
+    }
+    return built;
+  };
+  /** The runtime a session's server registers (an HTTP caller's view of it) and the tools it lists. */
+  const sourceFor = (caller?: HttpCaller): { source: RuntimeSource; listed?: (b: ToolBinding) => boolean } => {
+    if (caller === undefined) return { source: ready?.runtime ?? build };
+    const listed = callers!.callerListed(caller, viewOptions);
+    const view = (runtime: McpToolRuntime) => callers!.callerView(runtime, caller, viewOptions);
+    return {
+      source: ready === undefined ? () => build().then(view) : view(ready.runtime),
+      ...(listed ? { listed } : {}),
     };
-    const makeServer = (caller?: HttpCaller): McpServer => {
-      const server = newServer();
+  };
+  return {
+    makeServer: (caller) => {
       const { source, listed } = sourceFor(caller);
-      registerTools(server, source, listed, caller);
-      return server;
-    };
+      return newServer(s, source, listed, caller);
+    },
     /** Waits for the server's end; without an analysis yet, also for a failed one, and (unless stopped by a signal) for its end. */
-    const lifetime = async (ended: Promise<string>): Promise<void> => {
+    lifetime: async (ended) => {
       if (ready !== undefined) {
         await ended;
         return;
@@ -436,51 +473,110 @@ async function serve(ctx: CliContext, args: ServeArgs): Promise<number> {
       } finally {
         clearTimeout(timer);
       }
+    },
+    mode: modeOf(ready?.total),
+  };
+}
+
+/** One client over stdin/stdout, until it goes away or a signal arrives. */
+async function serveStdio(s: SessionSetup, sessions: Sessions, label: string): Promise<number> {
+  const server = sessions.makeServer();
+  const transport = new s.sdk.StdioServerTransport();
+  const closed = new Promise<string>((resolve) => (transport.onclose = () => resolve('transport closed')));
+  await server.connect(transport);
+  s.ctx.logger.info(`idemgen serve: ${sessions.mode} over stdio; dedup store ${label}`);
+  hintListSize(s.ctx, s.analysis?.listingBytes);
+  try {
+    await sessions.lifetime(Promise.race([until({ stdinEnd: true }), closed]));
+  } finally {
+    await server.close();
+  }
+  return 0;
+}
+
+/** Streamable HTTP behind the guard, one server per session, until a signal arrives. */
+async function serveHttp(s: SessionSetup, sessions: Sessions, label: string): Promise<number> {
+  const { args, guard } = s;
+  const { host, tokens, oauth } = guard;
+  const { listenHttp } = await import('../../serve/http.js');
+  const { server, url } = await listenHttp({
+    port: args.http!,
+    host,
+    tokens,
+    allowedOrigins: args.allowedOrigin ?? [],
+    loopbackBind: isLoopbackHost(host),
+    ...(oauth ? { oauth } : {}),
+    makeServer: sessions.makeServer,
+    ...(s.code ? {} : { relay: new (await import('../../serve/elicit-relay.js')).ElicitRelay() }),
+  }).catch((err: unknown) => {
+    throw new ServeSetupError(
+      `cannot listen on ${host}:${args.http}: ${err instanceof Error ? err.message : String(err)}`,
+    );
+  });
+  const required = oauth
+    ? ` (OAuth access token from ${terminalText(oauth.issuer)} for ${terminalText(oauth.audience)} required; writes need ${terminalText(oauth.writeScope)})`
+    : tokens.length > 0
+      ? ` (bearer token required, ${tokens.length} subject(s))`
+      : '';
+  s.ctx.logger.info(`idemgen serve: ${sessions.mode} at ${url}${required}; dedup store ${label}`);
+  hintListSize(s.ctx, s.analysis?.listingBytes);
+  try {
+    await sessions.lifetime(until({}));
+  } finally {
+    server.closeAllConnections();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  }
+  return 0;
+}
+
+async function serve(ctx: CliContext, args: ServeArgs): Promise<number> {
+  const { config, inputs } = await resolveRun(ctx, args);
+  const select = selection(config.select, args);
+  checkModes(args, config, select);
+  const code = await codeModeOf(args);
+  const guard = await guardOf(config, args);
+  // Each caller's API credential joins its dedup scope, keyed with this secret (serve/scope-secret.ts).
+  const scopeSecret =
+    guard.upstream === undefined || args.http === undefined ? undefined : await scopeSecretOf(args.store, ctx.cwd);
+  if (args.code || args.dynamic) await refuseEmptyInputs(ctx, inputs);
+  const fixed = serverArguments(args.arg ?? []);
+  const keySource = args.keySource ?? config.tools.keySource;
+  // One tool per operation, listed the same to every caller: the listing is worth keeping with the analysis.
+  const listing: RegisterToolRuntimeOptions | undefined =
+    args.code || args.dynamic ? undefined : { serverArguments: fixed, keySource, compact: true };
+  const analyse = () => analysisOf(ctx, args, config, inputs, select, listing);
+  // Dynamic and code mode list fixed tools: the server is up first and analyses the specs after answering a
+  // client's `tools/list` (or at its first call), so a large API does not hold up the handshake. In full mode
+  // the SDK is imported while the specs are analysed, and the analysis's problems come first.
+  const pending = listing !== undefined || isSpecBound(args) ? analyse() : undefined;
+  const loading = loadSdk();
+  // Neither may reject unobserved while the other is awaited.
+  pending?.catch(() => undefined);
+  loading.catch(() => undefined);
+  const analysis = await pending;
+  const sdk = await loading;
+  if (args.http === undefined && (guard.tokens.length > 0 || guard.oauth !== undefined || guard.upstream !== undefined))
+    ctx.logger.info(
+      'idemgen serve: tokens, OAuth and --upstream-header apply to --http only; over stdio the client process is the one principal.',
+    );
+  const { store, label } = await storeOf(ctx, args, config, analysis);
+  try {
+    const setup: SessionSetup = {
+      ctx,
+      args,
+      config,
+      guard,
+      code,
+      sdk,
+      store,
+      scopeSecret,
+      serverArguments: fixed,
+      keySource,
+      analysis,
+      analyse,
     };
-    const mode = modeOf(ready?.total);
-    if (args.http === undefined) {
-      const server = makeServer();
-      const transport = new StdioServerTransport();
-      const closed = new Promise<string>((resolve) => (transport.onclose = () => resolve('transport closed')));
-      await server.connect(transport);
-      ctx.logger.info(`idemgen serve: ${mode} over stdio; dedup store ${label}`);
-      hintListSize(ctx, analysis?.listingBytes);
-      try {
-        await lifetime(Promise.race([until({ stdinEnd: true }), closed]));
-      } finally {
-        await server.close();
-      }
-      return 0;
-    }
-    const { listenHttp } = await import('../../serve/http.js');
-    const { server, url } = await listenHttp({
-      port: args.http,
-      host,
-      tokens,
-      allowedOrigins: args.allowedOrigin ?? [],
-      loopbackBind: isLoopbackHost(host),
-      ...(oauth ? { oauth } : {}),
-      makeServer,
-      ...(code ? {} : { relay: new (await import('../../serve/elicit-relay.js')).ElicitRelay() }),
-    }).catch((err: unknown) => {
-      throw new ServeSetupError(
-        `cannot listen on ${host}:${args.http}: ${err instanceof Error ? err.message : String(err)}`,
-      );
-    });
-    const guard = oauth
-      ? ` (OAuth access token from ${terminalText(oauth.issuer)} for ${terminalText(oauth.audience)} required; writes need ${terminalText(oauth.writeScope)})`
-      : tokens.length > 0
-        ? ` (bearer token required, ${tokens.length} subject(s))`
-        : '';
-    ctx.logger.info(`idemgen serve: ${mode} at ${url}${guard}; dedup store ${label}`);
-    hintListSize(ctx, analysis?.listingBytes);
-    try {
-      await lifetime(until({}));
-    } finally {
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-    }
-    return 0;
+    const sessions = await sessionsOf(setup);
+    return args.http === undefined ? await serveStdio(setup, sessions, label) : await serveHttp(setup, sessions, label);
   } finally {
     await store?.close();
   }

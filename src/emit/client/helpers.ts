@@ -8,7 +8,8 @@ import type { NameTable } from './names.js';
 
 /**
  * The entry generated code imports: the runtime's generated-code support (no generator dependencies), so an
- * application's production install needs `@idemgen/runtime`, not `idemgen` (docs/decisions.md, "runtime package").
+ * application's production install needs `@idemgen/runtime`, not `idemgen`
+ * (docs/decisions/0097-the-runtime-is-its-own-package-idemgen-runtime-built-from.md).
  */
 const RUNTIME_MODULE = '@idemgen/runtime/support';
 

@@ -1,6 +1,7 @@
 /**
  * Prints a client file from its declarations (structures.ts) into one CodeWriter, in the layout ts-morph's
- * structure printer gave it before (the goldens did not change when we dropped it, docs/decisions.md):
+ * structure printer gave it before (the goldens did not change when we dropped it,
+ * docs/decisions/0119-the-client-is-printed-by-our-own-printer-not-ts-morph.md):
  * statements one per line, a blank line around the class and the factory and between class members and
  * type aliases, JSDoc as `/** x *\/` or one ` * ` line per line.
  */

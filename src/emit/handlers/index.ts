@@ -1,7 +1,7 @@
 /**
  * The handlers artifact: per API with HTTP operations, `handlers/<api>.bindings.gen.ts` (its `ToolBinding`s as
  * JSON text) and `handlers/<api>.tools.gen.ts`, which parses them at load, with a typed `create<Api>Tools(options)` over
- * `createToolRuntime` (issue 14). A consumer of the tool model (emit/tool-model.ts): each binding is written from the tool the model built once for the run,
+ * `createToolRuntime`. A consumer of the tool model (emit/tool-model.ts): each binding is written from the tool the model built once for the run,
  * binding by binding, so a Graph-sized API never holds every binding's text at once.
  */
 import type { ApiPlan } from '../../classify/types.js';

@@ -1,7 +1,8 @@
 /**
  * `handlers/<api>.tools.gen.ts` + `handlers/<api>.bindings.gen.ts`: the API's tool bindings as data (JSON
  * text, one compact binding per line, members in the binding's fixed order, definitions shared;
- * runtime/tools/bindings-file.ts, docs/decisions.md) and a typed module that parses it at load
+ * runtime/tools/bindings-file.ts, docs/decisions/0211-from-install-to-the-first-call.md) and a typed module
+ * that parses it at load
  * (`parseToolBindings`, which is `JSON.parse`) plus a factory over the tool runtime. The data is a module
  * whose lines are string literals, so any compiler that builds the handlers carries it (a `.json` beside
  * them was left behind by tsc's outDir), with no `resolveJsonModule` and no type inferred from a large

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { diagnostic, type Diagnostic } from '../../diagnostics/diagnostic.js';
 
 /**
- * SQL identifier policy (docs/decisions.md "SQL identifiers"): a name from config or spec must be a
+ * SQL identifier policy (docs/decisions/0009-policy-validate-then-quote.md): a name from config or spec must be a
  * plain ASCII identifier no longer than the strictest engine allows. Everything else — quotes,
  * semicolons, `--`, `/*`, spaces, unicode, empty — is rejected with `invalid_sql_identifier`
  * rather than quoted, so the same name means the same table in every dialect and in the runtime
@@ -38,7 +38,7 @@ export function invalidIdentifier(
   return diagnostic('invalid_sql_identifier', 'error', `${what} ${JSON.stringify(name.slice(0, 80))} ${problem}`, {
     file,
     pointer,
-    hint: 'Use a name matching [A-Za-z_][A-Za-z0-9_]* of at most 63 characters (see docs/decisions.md, "SQL identifiers").',
+    hint: 'Use a name matching [A-Za-z_][A-Za-z0-9_]* of at most 63 characters (see docs/decisions/0009-policy-validate-then-quote.md).',
   });
 }
 

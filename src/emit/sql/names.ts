@@ -4,7 +4,7 @@ import { identifierProblem, invalidIdentifier, prefixProblem } from './identifie
 import type { TableName } from './statements.js';
 
 /**
- * Validates the `sql` config names (docs/decisions.md "SQL identifiers"). Each diagnostic points
+ * Validates the `sql` config names (docs/decisions/0009-policy-validate-then-quote.md). Each diagnostic points
  * at the config key the name came from; a table name derived from a bad prefix is reported once,
  * at the prefix.
  */

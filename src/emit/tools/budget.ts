@@ -1,5 +1,6 @@
 /**
- * A size budget for one tool's input schema (docs/decisions.md "Tool schemas"). Each tool is
+ * A size budget for one tool's input schema (docs/decisions/0024-size-budget-per-tool-src-emit-tools-budget-ts.md).
+ * Each tool is
  * self-contained, so an operation whose body reaches a whole entity graph (Microsoft Graph: ~130 tools
  * of ~470 KB each) inlines all of it — more than any model can use, and most of the output. Over the
  * budget, definitions are kept breadth-first by `$ref` distance from the tool's own properties, as deep

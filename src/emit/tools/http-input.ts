@@ -1,6 +1,7 @@
 /**
  * The tool input schema of an OpenAPI operation: path, query, non-auth header and cookie parameters as
- * top-level properties, the request body under one `body` property (docs/decisions.md "Tool schemas").
+ * top-level properties, the request body under one `body` property
+ * (docs/decisions/0018-openapi-inputs-parameters-flat-body-under-body.md).
  */
 import type { Carrier } from '../../classify/types.js';
 import { bodyRequired } from '../body-required.js';
@@ -109,10 +110,10 @@ function bodySchema(
 }
 
 /**
- * A form body has no spelling for an empty object (the runtime leaves `{}` out: docs/decisions.md "Empty
- * arrays in a form body"), so a required object property that requires nothing itself must hold at least
- * one property, or the required field never reaches the API (Stripe's `components` on
- * `POST /v1/account_sessions`). Inline objects only, nested ones too; copy on write.
+ * A form body has no spelling for an empty object (the runtime leaves `{}` out:
+ * docs/decisions/0171-empty-arrays-in-a-form-body-are-sent-as-name.md), so a required object property that
+ * requires nothing itself must hold at least one property, or the required field never reaches the API
+ * (Stripe's `components` on `POST /v1/account_sessions`). Inline objects only, nested ones too; copy on write.
  */
 export function nonEmptyRequired(schema: JsonSchema): JsonSchema {
   if (typeof schema !== 'object') return schema;

@@ -3,7 +3,7 @@
  * `idemgen serve`), so a tool has the same name wherever a model sees it. OpenAI function names and
  * Anthropic tool names must match `^[A-Za-z0-9_-]{1,64}$`; MCP 2025-11-25 (SEP-986) also allows `.` and up
  * to 128 characters, but MCP clients hand tools on to model APIs with the 64 limit, so MCP follows the
- * stricter rule too. The rule (docs/decisions.md "Tool names"):
+ * stricter rule too. The rule (docs/decisions/0124-names-one-rule-for-every-format.md):
  * 1. every run of characters outside `[A-Za-z0-9_-]` becomes one `_` (an empty result becomes `tool`);
  * 2. a name still longer than 64, or one that two operations share after step 1, becomes its first
  *    characters + `_` + the first 8 hex digits of SHA-256(operation key), 64 characters at most;

@@ -1,5 +1,5 @@
 /**
- * The one execution engine (issue 26.1). An `OperationDescription` is plain data about one HTTP operation;
+ * The one execution engine, shared by both call paths so they cannot drift. An `OperationDescription` is plain data about one HTTP operation;
  * `executeOperation(description, input, options)` is the only code that turns it plus a grouped input
  * (`{ path, query, header, cookie, body }`, the generated client's request shape) into an effect: it resolves
  * and validates the key, scopes it, places it in the carrier, runs the mechanism (native key, a dedup-store

@@ -7,7 +7,7 @@
  * One shared ticker per interval serves every running call (it fires every half interval; a call is
  * renewed on the second tick after it started or was last renewed, so between half and one interval
  * apart, never later than a timer of its own would). A timer per call cost a setTimeout and a
- * clearTimeout on every call, most of which end long before the first beat (issue 17's per-call cost).
+ * clearTimeout on every call, most of which end long before the first beat (a measurable cost per call).
  * The ticker stops itself on a tick that finds no call running.
  */
 export type Renew = () => Promise<boolean>;

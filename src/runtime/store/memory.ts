@@ -165,6 +165,34 @@ function createMemorySagaStore(): SagaStore {
   };
 }
 
+/** Reconcile's side of the table: damaged rows listed and repaired, expired rows pruned. */
+function memoryUpkeep(rows: Map<string, DedupRow>): Pick<FullDedupStore, 'listCorrupt' | 'repairCorrupt' | 'prune'> {
+  return {
+    async listCorrupt(limit = 1000) {
+      const out = [];
+      for (const r of rows.values()) {
+        const bad = corruptionOf({ ...r });
+        if (bad) out.push(bad);
+        if (out.length >= limit) break;
+      }
+      return out;
+    },
+    async repairCorrupt(r: RepairInput) {
+      const row = rows.get(idOf(r));
+      if (!row || row.status === 'pending' || row.result !== r.seen) return false;
+      Object.assign(row, { result: null }, repairPatch(r, row));
+      return true;
+    },
+    async prune(now) {
+      let n = 0;
+      for (const [id, r] of rows) {
+        if (r.status !== 'pending' && r.expiresAt <= now) n += rows.delete(id) ? 1 : 0;
+      }
+      return n;
+    },
+  };
+}
+
 export function createMemoryStore(): FullDedupStore {
   const rows = new Map<string, DedupRow>();
   const sagas = new Map<string, SagaStore>();
@@ -232,28 +260,7 @@ export function createMemoryStore(): FullDedupStore {
         .slice(0, limit)
         .map((r) => ({ ...r }));
     },
-    async listCorrupt(limit = 1000) {
-      const out = [];
-      for (const r of rows.values()) {
-        const bad = corruptionOf({ ...r });
-        if (bad) out.push(bad);
-        if (out.length >= limit) break;
-      }
-      return out;
-    },
-    async repairCorrupt(r: RepairInput) {
-      const row = rows.get(idOf(r));
-      if (!row || row.status === 'pending' || row.result !== r.seen) return false;
-      Object.assign(row, { result: null }, repairPatch(r, row));
-      return true;
-    },
-    async prune(now) {
-      let n = 0;
-      for (const [id, r] of rows) {
-        if (r.status !== 'pending' && r.expiresAt <= now) n += rows.delete(id) ? 1 : 0;
-      }
-      return n;
-    },
+    ...memoryUpkeep(rows),
     saga(table = 'idemgen_saga') {
       let s = sagas.get(table);
       if (!s) {

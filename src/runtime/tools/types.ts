@@ -1,5 +1,5 @@
 /**
- * The contract between the generator and the tool runtime (issue 14): a `ToolBinding` is plain data —
+ * The contract between the generator and the tool runtime: a `ToolBinding` is plain data —
  * everything needed to turn one model tool call into exactly one HTTP effect, with no generated glue.
  * The `handlers` artifact writes bindings into `handlers/<api>.tools.gen.ts`; `idemgen serve` builds
  * the same bindings in memory from the plan. Both hand them to `createToolRuntime`.

@@ -1,4 +1,4 @@
-/** How the client and the tool runtime encode a request body, by its media type and schema (issue 23). */
+/** How the client and the tool runtime encode a request body, by its media type and schema. */
 import { describe, expect, it } from 'vitest';
 import { encodingOf, pickRequestContent } from '../../../src/emit/client/media.js';
 

@@ -1,5 +1,5 @@
 /**
- * Issue 18: the generated client puts a native key back exactly where the spec carries it. The keys fixture
+ * The generated client puts a native key back exactly where the spec carries it. The keys fixture
  * goes through the real loader, IR, classifier and client emitter; the client type-checks under --strict and
  * runs against a real node:http server that dedupes on the key at `data.attributes.idempotencyKey`.
  */

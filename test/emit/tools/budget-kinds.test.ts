@@ -1,5 +1,5 @@
 /**
- * Size-budget placeholders are not looser than the spec at their own level (issue 23, wire corpus):
+ * Size-budget placeholders are not looser than the spec at their own level (found by the wire check on the corpus):
  * OpenAI's trimmed tools admitted `"verbosity": -611` and `"tools": [-688, []]`, and a `oneOf` over two
  * object placeholders refused every message. And a form body's required object cannot be empty.
  */

@@ -1,5 +1,5 @@
 /**
- * Issue 18: tool schemas keep `idempotency_key` flat for the model; the body's own key field is dropped
+ * Tool schemas keep `idempotency_key` flat for the model; the body's own key field is dropped
  * wherever the carrier path puts it (nested, per oneOf variant), and the plan keeps the path the handler
  * writes the key back to. The keys fixture goes through the real loader, IR, classifier and tool emitter.
  */

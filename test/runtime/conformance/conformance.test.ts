@@ -20,10 +20,10 @@ import { ROOT } from '../../helpers/cli.js';
 import { makeStore, STORE_KINDS, type StoreKind, type TestStore } from '../store/stores.js';
 import { createMapStore } from './map-store.js';
 
-/** Every group is held, the target groups of issue 24 (window from completion, typed damage) included. */
+/** Every group is held, the target groups (window from completion, typed damage) included. */
 const CONTRACT_GROUPS = conformanceVectors().map((f) => f.group);
 
-/** The stores that judge leases and expiry by the server's clock (issue 24 item 2). */
+/** The stores that judge leases and expiry by the server's clock, not the caller's. */
 const STORE_CLOCK: ReadonlySet<StoreKind> = new Set(['postgres', 'mysql', 'redis']);
 
 /** A new store object per scenario on one migrated location (the runner's keys are unique per run). */
@@ -222,7 +222,7 @@ run(() => createMemoryStore(), { groups: ['claim'], name: 'memory' }).then((r) =
       [
         '-e',
         script(
-          "const { runStoreConformance: run } = require('idemgen/runtime/conformance');\nconst { createMemoryStore } = require('@idemgen/runtime');",
+          "const { runStoreConformance: run } = require('@idemgen/runtime/conformance');\nconst { createMemoryStore } = require('@idemgen/runtime');",
         ),
       ],
       { cwd: ROOT, encoding: 'utf8' },

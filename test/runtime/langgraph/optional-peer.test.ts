@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 
-/** `@langchain/langgraph` is an optional peer: `idemgen/runtime` and its langgraph entry load without it. */
+/** `@langchain/langgraph` is an optional peer: `@idemgen/runtime` and its langgraph entry load without it. */
 const root = fileURLToPath(new URL('../../../', import.meta.url));
 const run = promisify(execFile);
 

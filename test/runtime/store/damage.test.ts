@@ -1,5 +1,5 @@
 /**
- * Issue 24 items 4 and 5 on every store: a stored result damaged by the driver directly (a truncated write,
+ * Damaged rows and results a store cannot keep, on every store: a stored result damaged by the driver directly (a truncated write,
  * a hand edit) is a typed `IdempotencyRecordCorruptError` that reconcile lists and repairs; the in-flight
  * error says when to retry; a result the store cannot keep is flagged to the first caller and the retry's
  * answer is the stated one.

@@ -1,5 +1,5 @@
 /**
- * Issue 24 item 3: a store that is down fails fast and typed, never hangs and never lets a handler run
+ * A store that is down fails fast and typed, never hangs and never lets a handler run
  * without a claim. Real servers of our own (test/helpers/killable-servers.ts), killed by pid in the middle
  * of a run: a call whose completion could not be written is an unknown outcome (the row stays pending for
  * reconcile, as the restarted server shows), a call made while the server is down is

@@ -1,5 +1,5 @@
 /**
- * Issue 24, items 1 and 2, on every store and in real time (no simulated clock on the stores):
+ * The dedup window and the store's clock, on every store and in real time (no simulated clock on the stores):
  * - the dedup window counts from the completion, so a call that outlives its TTL (the heartbeat keeps
  *   its lease) still replays right after, and a completed row keeps its full window;
  * - PostgreSQL, MariaDB and Redis judge leases and expiry by their own clock, so a runtime whose clock

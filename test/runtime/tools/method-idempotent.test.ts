@@ -1,5 +1,5 @@
 /**
- * A `method-idempotent` tool (issue 25.3) through the tool runtime with no store: the binding the generator
+ * A `method-idempotent` tool through the tool runtime with no store: the binding the generator
  * builds for a classified DELETE has no key argument; the server deletes and stalls past the timeout, the
  * runtime retries and the outcome is ok with `was_replay: true`; a first-attempt 404 is an error.
  */

@@ -1,5 +1,5 @@
 /**
- * Issue 23: each query parameter reaches the API in its declared style, through the generated client and
+ * Each query parameter reaches the API in its declared style, through the generated client and
  * through the tool runtime alike — OpenAPI 3 `form` (exploded by default, or not), `spaceDelimited`,
  * `pipeDelimited`, `deepObject`, a scalar, and Swagger 2.0 `collectionFormat` (csv by default, multi,
  * pipes). A real node:http server on 127.0.0.1 records the raw request line.

@@ -1,5 +1,5 @@
 /**
- * What the model reads for issue 24's store outcomes: a down store is `store_unavailable` with
+ * What the model reads when the store is the problem: a down store is `store_unavailable` with
  * `executed: "no"`, a damaged row is never "use a new key", an in-flight call says when to retry, and a
  * first result the store could not keep is marked `replayable: false` (tool runtime and MCP middleware).
  */

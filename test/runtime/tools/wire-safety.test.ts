@@ -1,5 +1,5 @@
 /**
- * What reaches the wire is what the caller asked for (issue 23), through both call paths — the generated
+ * What reaches the wire is what the caller asked for, through both call paths — the generated
  * client (emitted from a fixture spec and imported) and the tool runtime (bindings from the same plan) —
  * against a real node:http server on 127.0.0.1 that records each request raw (`req.url`, not a parsed URL,
  * which would resolve dot segments itself):

@@ -1,5 +1,5 @@
 /**
- * The wire-conformance harness (issue 23): for each operation of a spec, one call through the generated
+ * The wire-conformance harness: for each operation of a spec, one call through the generated
  * client and one through the tool runtime, with arguments sampled from the tool's input schema, against
  * a server that validates every request it receives against the spec (validating-server.ts). Each
  * (operation, path) is conformant when the call reached the server, every request matched that operation

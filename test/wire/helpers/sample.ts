@@ -14,7 +14,7 @@ const TRIES = 8;
 /**
  * The input schema the sampler reads: a path parameter's string is at least one character. An empty
  * value leaves an empty segment (`/orgs//teams`) that no route matches and that can move the call to
- * another operation (`/secrets/` → the list); the runtime refuses it before sending (issue 23 item 3),
+ * another operation (`/secrets/` → the list); the runtime refuses it before sending,
  * so it is no sample of a call that should reach the API.
  */
 function samplingSchema(binding: ToolBinding): Obj {

@@ -3,7 +3,8 @@
  * Redis ≥ 7.0, Valkey) when the server has it, else by EVALSHA. Same code, same atomicity; the
  * difference is cost — on Redis 7.0.15 an `FCALL` of a function that returns 1 costs what a `GET`
  * does, an `EVALSHA` of the same body about 15–20 µs more per call (scratch bench in
- * docs/decisions.md), and the completion runs one per idempotent call.
+ * docs/decisions/0089-redis-fresh-key-fourth-pass-two-commands-per-call-no-index.md), and the completion
+ * runs one per idempotent call.
  *
  * The library is loaded lazily: the first `FCALL` that finds no function (a fresh server, a restart
  * without persistence, `FUNCTION FLUSH`) loads it and retries once. Its name carries a hash of the

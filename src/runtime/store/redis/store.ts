@@ -22,10 +22,10 @@ import {
   type RowSpans,
 } from './rows.js';
 import { createPlainClaim } from './plain-claim.js';
-import { createServerClock } from './server-clock.js';
+import { createServerClock, type ServerClock } from './server-clock.js';
 import { pendingRow, pendingSagaRow, repairPatch } from '../memory.js';
 import { CLAIM, CLAIM_ROW, COMPLETE_HELD, FENCED, RESOLVE, LIST_STALE, PRUNE, REPAIR, TAKE_OVER } from './scripts.js';
-import { createHeldRows, finishedParts } from './held.js';
+import { createHeldRows, finishedParts, type HeldRows } from './held.js';
 import type { StoreTimeouts } from '../unavailable.js';
 import { corruptionOf, unreadableRow } from '../corrupt.js';
 import type {
@@ -204,43 +204,29 @@ const applied = (now: number | undefined): boolean => now !== undefined;
 const isOne = (reply: unknown): boolean => Number(reply) === 1;
 const mapped = <R>(json: string | undefined, to: (json: string) => R): R | undefined => (json ? to(json) : undefined);
 
-export function createRedisStore(opts: RedisStoreOptions): FullDedupStore {
-  const conn = connectRedis(opts, [
-    CLAIM,
-    CLAIM_ROW,
-    RESOLVE,
-    FENCED,
-    COMPLETE_HELD,
-    TAKE_OVER,
-    LIST_STALE,
-    PRUNE,
-    REPAIR,
-  ]);
-  const prefix = opts.prefix ?? 'idemgen';
-  const server = opts.clock === 'caller' ? undefined : createServerClock();
+/** What the dedup table's operations share: the connection, the table, the clock and the rows this process holds. */
+interface DedupContext {
+  conn: RedisConnection;
+  t: Table;
+  /** The server's clock as last seen; undefined with `clock: 'caller'`. */
+  server: ServerClock | undefined;
+  held: HeldRows;
+  rowKey(id: RowId): string;
+}
+
+/**
+ * The claim: the common case is one plain `SET NX GET` on the server's clock as last seen (server-clock.ts);
+ * with no recent reading, or a row to replace, the CLAIM_ROW script reads `TIME` itself.
+ */
+function dedupClaim({ conn, t, server, held, rowKey }: DedupContext): FullDedupStore['claim'] {
   const seen = server?.saw;
-  const t = table(conn, redisKeys(prefix, opts.table ?? 'idemgen_dedup'), DEDUP_OPEN, seen);
-  const sagas = new Map<string, SagaStore>();
-  const held = createHeldRows();
   const plainClaim = createPlainClaim(conn);
-  const rowKey = (id: RowId): string => t.keys.row(id.scope, id.key);
-  /** Settles a held row's entry (whatever the script answers, this token no longer needs it). */
-  const settled = async (f: FencedInput, p: Promise<number | undefined>): Promise<boolean> => {
-    held.take(rowKey(f), f.leaseToken);
-    return applied(await p);
-  };
   const claimRow = async (key: string, i: ClaimInput, spans: RowSpans, replace: boolean) => {
     const args = [t.clock(i.now), replace ? '1' : '0', claimPrefix(spans), spans.tail, String(i.leaseMs)];
     args.push(String(i.ttlMs));
     const reply = (await conn.script(CLAIM_ROW, [key], args)) as [number, number, string?];
     seen?.(Number(reply[1]));
     return reply;
-  };
-  /** COMPLETE_HELD's answer: 1 or {1, now} (a clock reading) applied, 0 fenced. */
-  const completedAt = (reply: unknown): boolean => {
-    if (!Array.isArray(reply)) return Number(reply) === 1;
-    seen?.(Number(reply[1]));
-    return true;
   };
   /** The script claim: the server's `TIME` decides, and comes back as `now`. */
   const scriptClaim = async (key: string, i: ClaimInput, spans: RowSpans): Promise<ClaimResult> => {
@@ -256,78 +242,54 @@ export function createRedisStore(opts: RedisStoreOptions): FullDedupStore {
     held.hold(key, row, text === undefined ? spans : undefined);
     return { claimed: true, row, now };
   };
+  return async (i) => {
+    const key = rowKey(i);
+    const now = server ? server.now() : i.now;
+    if (now === undefined) return scriptClaim(key, i, rowSpans(pendingRow(i, null)));
+    const row = pendingRow(i, null, now);
+    const spans = rowSpans(row);
+    const plain = await plainClaim(key, row, pendingText(spans, row));
+    if (plain === undefined) return scriptClaim(key, i, spans);
+    if (plain.claimed) held.hold(key, row, spans);
+    return plain;
+  };
+}
+
+/** Completion: a row this process holds is finished by COMPLETE_HELD from what it kept; any other by FENCED. */
+function dedupComplete({ conn, t, server, held, rowKey }: DedupContext): FullDedupStore['complete'] {
+  /** COMPLETE_HELD's answer: 1 or {1, now} (a clock reading) applied, 0 fenced. */
+  const completedAt = (reply: unknown): boolean => {
+    if (!Array.isArray(reply)) return Number(reply) === 1;
+    server?.saw(Number(reply[1]));
+    return true;
+  };
+  return (c) => {
+    const key = rowKey(c);
+    const h = held.take(key, c.leaseToken);
+    if (h === undefined) {
+      const patch = { status: 'completed', result: c.result, externalId: c.externalId ?? null, error: null };
+      return t.fenced(c, DEDUP_OPEN, patch, { timed: { completedAt: 0 }, restartWindow: true }).then(applied);
+    }
+    // The completion's times: the server's clock as last seen (or the caller's); none known, the script reads TIME.
+    const { text, tail, windowMs } = finishedParts(h, c, server ? server.now() : c.now);
+    const args = [
+      `"leaseToken":${JSON.stringify(c.leaseToken)}`,
+      text,
+      tail,
+      String(Math.max(1, windowMs)),
+      c.leaseToken,
+    ];
+    return conn.script(COMPLETE_HELD, [key], args).then(completedAt);
+  };
+}
+
+/** Reconcile's side of the table: damaged rows listed and repaired, expired rows swept. */
+function dedupUpkeep({
+  conn,
+  t,
+  rowKey,
+}: DedupContext): Pick<FullDedupStore, 'listCorrupt' | 'repairCorrupt' | 'prune'> {
   return {
-    async claim(i): Promise<ClaimResult> {
-      const key = rowKey(i);
-      // The common case is one plain `SET NX GET` on the server's clock as last seen (server-clock.ts);
-      // with no recent reading, or a row to replace, the CLAIM_ROW script reads `TIME` itself.
-      const now = server ? server.now() : i.now;
-      if (now === undefined) return scriptClaim(key, i, rowSpans(pendingRow(i, null)));
-      const row = pendingRow(i, null, now);
-      const spans = rowSpans(row);
-      const plain = await plainClaim(key, row, pendingText(spans, row));
-      if (plain === undefined) return scriptClaim(key, i, spans);
-      if (plain.claimed) held.hold(key, row, spans);
-      return plain;
-    },
-    async get(id): Promise<DedupRow | undefined> {
-      const json = await t.get(id);
-      return json === undefined ? undefined : toDedupRow(json, id);
-    },
-    complete(c) {
-      const key = rowKey(c);
-      const h = held.take(key, c.leaseToken);
-      if (h === undefined) {
-        const patch = { status: 'completed', result: c.result, externalId: c.externalId ?? null, error: null };
-        return t.fenced(c, DEDUP_OPEN, patch, { timed: { completedAt: 0 }, restartWindow: true }).then(applied);
-      }
-      // The completion's times: the server's clock as last seen (or the caller's); none known, the script reads TIME.
-      const { text, tail, windowMs } = finishedParts(h, c, server ? server.now() : c.now);
-      const args = [
-        `"leaseToken":${JSON.stringify(c.leaseToken)}`,
-        text,
-        tail,
-        String(Math.max(1, windowMs)),
-        c.leaseToken,
-      ];
-      return conn.script(COMPLETE_HELD, [key], args).then(completedAt);
-    },
-    fail: (f) =>
-      settled(
-        f,
-        t.fenced(
-          f,
-          DEDUP_OPEN,
-          { status: 'failed', error: f.error },
-          { timed: { completedAt: 0 }, restartWindow: true },
-        ),
-      ),
-    markUnknown: (f) => settled(f, t.fenced(f, DEDUP_OPEN, { error: f.error }, { timed: { leaseExpiresAt: 0 } })),
-    release: (f) => settled(f, t.fenced(f, DEDUP_OPEN, {}, { action: 'delete' })),
-    async takeOver(o) {
-      const row = mapped(await t.takeOver(o, o, DEDUP_OPEN, { attempts: true, updatedAt: false }), toDedupRow);
-      if (row) held.hold(rowKey(o), row);
-      return row;
-    },
-    async resolve(r) {
-      const completed = r.as === 'completed';
-      const patch = completed
-        ? { status: 'completed', result: r.result ?? null, error: null, leaseToken: null, resolution: r.resolution }
-        : { status: 'failed', error: r.error, leaseToken: null, resolution: r.resolution };
-      const reply = await conn.script(
-        RESOLVE,
-        [rowKey(r)],
-        [t.clock(r.now), JSON.stringify(patch), completed ? '1' : '0'],
-      );
-      return typeof reply === 'string' ? toDedupRow(reply) : undefined;
-    },
-    async renewLease(r) {
-      const now = await t.fenced(r, DEDUP_OPEN, {}, { timed: { leaseExpiresAt: r.leaseMs } });
-      if (now !== undefined) held.renewed(rowKey(r), r.leaseToken, now + r.leaseMs);
-      else held.take(rowKey(r), r.leaseToken);
-      return now !== undefined;
-    },
-    listStale: (now, limit = 1000) => t.listStale(now, limit, toDedupRow),
     async listCorrupt(limit = 1000) {
       const out: CorruptRow[] = [];
       await scanRows(conn, t.keys.rowPattern, async (page) => {
@@ -369,6 +331,77 @@ export function createRedisStore(opts: RedisStoreOptions): FullDedupStore {
       });
       return removed;
     },
+  };
+}
+
+export function createRedisStore(opts: RedisStoreOptions): FullDedupStore {
+  const conn = connectRedis(opts, [
+    CLAIM,
+    CLAIM_ROW,
+    RESOLVE,
+    FENCED,
+    COMPLETE_HELD,
+    TAKE_OVER,
+    LIST_STALE,
+    PRUNE,
+    REPAIR,
+  ]);
+  const prefix = opts.prefix ?? 'idemgen';
+  const server = opts.clock === 'caller' ? undefined : createServerClock();
+  const t = table(conn, redisKeys(prefix, opts.table ?? 'idemgen_dedup'), DEDUP_OPEN, server?.saw);
+  const sagas = new Map<string, SagaStore>();
+  const held = createHeldRows();
+  const rowKey = (id: RowId): string => t.keys.row(id.scope, id.key);
+  const ctx: DedupContext = { conn, t, server, held, rowKey };
+  /** Settles a held row's entry (whatever the script answers, this token no longer needs it). */
+  const settled = async (f: FencedInput, p: Promise<number | undefined>): Promise<boolean> => {
+    held.take(rowKey(f), f.leaseToken);
+    return applied(await p);
+  };
+  return {
+    claim: dedupClaim(ctx),
+    async get(id): Promise<DedupRow | undefined> {
+      const json = await t.get(id);
+      return json === undefined ? undefined : toDedupRow(json, id);
+    },
+    complete: dedupComplete(ctx),
+    fail: (f) =>
+      settled(
+        f,
+        t.fenced(
+          f,
+          DEDUP_OPEN,
+          { status: 'failed', error: f.error },
+          { timed: { completedAt: 0 }, restartWindow: true },
+        ),
+      ),
+    markUnknown: (f) => settled(f, t.fenced(f, DEDUP_OPEN, { error: f.error }, { timed: { leaseExpiresAt: 0 } })),
+    release: (f) => settled(f, t.fenced(f, DEDUP_OPEN, {}, { action: 'delete' })),
+    async takeOver(o) {
+      const row = mapped(await t.takeOver(o, o, DEDUP_OPEN, { attempts: true, updatedAt: false }), toDedupRow);
+      if (row) held.hold(rowKey(o), row);
+      return row;
+    },
+    async resolve(r) {
+      const completed = r.as === 'completed';
+      const patch = completed
+        ? { status: 'completed', result: r.result ?? null, error: null, leaseToken: null, resolution: r.resolution }
+        : { status: 'failed', error: r.error, leaseToken: null, resolution: r.resolution };
+      const reply = await conn.script(
+        RESOLVE,
+        [rowKey(r)],
+        [t.clock(r.now), JSON.stringify(patch), completed ? '1' : '0'],
+      );
+      return typeof reply === 'string' ? toDedupRow(reply) : undefined;
+    },
+    async renewLease(r) {
+      const now = await t.fenced(r, DEDUP_OPEN, {}, { timed: { leaseExpiresAt: r.leaseMs } });
+      if (now !== undefined) held.renewed(rowKey(r), r.leaseToken, now + r.leaseMs);
+      else held.take(rowKey(r), r.leaseToken);
+      return now !== undefined;
+    },
+    listStale: (now, limit = 1000) => t.listStale(now, limit, toDedupRow),
+    ...dedupUpkeep(ctx),
     saga(name = 'idemgen_saga') {
       const known = sagas.get(name);
       if (known) return known;

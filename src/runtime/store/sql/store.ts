@@ -106,76 +106,66 @@ function claimValues(i: ClaimInput, server: boolean): unknown[] {
   return [i.operation, i.argsHash, i.mechanism, i.leaseToken, ...times, i.argsSummary ?? null];
 }
 
-export function createSqlStore(rawDriver: SqlDriver, opts: SqlStoreOptions = {}): FullDedupStore {
-  const driver = guardMissingTable(rawDriver);
-  const t = qualifiedTable(opts.table ?? 'idemgen_dedup', opts.schema, driver.dialect);
-  const byId = 'scope = ? AND idempotency_key = ?';
-  const rows = createRowWriter(driver, t, COLUMNS, byId);
-  const clock = clockOf(driver.dialect, opts.clock);
-  const server = clock.sql !== '?';
-  const N = clock.sql;
+/** What the dedup table's statements share: the driver, the table, the clock and the row helpers. */
+interface SqlContext {
+  driver: SqlDriver;
+  /** The qualified table name. */
+  t: string;
+  rows: ReturnType<typeof createRowWriter>;
+  clock: ReturnType<typeof clockOf>;
+  /** The store's clock decides (`clock.sql` is the server's now), not the caller's `now`. */
+  server: boolean;
+  /** The clock's SQL expression: the server's now, or `?` for the caller's. */
+  N: string;
+  byId: string;
+  get(id: RowId): Promise<DedupRow | undefined>;
+}
+
+/** The claim: insert the row, or return the live one, or renew an expired one in place. */
+function sqlClaim(ctx: SqlContext): FullDedupStore['claim'] {
+  const { driver, t, rows, clock, server, N, byId, get } = ctx;
   const claim = claimSql(driver.dialect, t, server ? N : undefined);
-  const fenced = `${byId} AND lease_token = ? AND status = 'pending'`;
-  const fencedParams = (f: FencedInput): unknown[] => [f.scope, f.key, f.leaseToken];
-  const sagas = new Map<string, SagaStore>();
-  const get = async (id: RowId): Promise<DedupRow | undefined> => {
-    const rows = await driver.all(`SELECT ${COLUMNS} FROM ${t} WHERE ${byId}`, [id.scope, id.key]);
-    return rows[0] ? toDedupRow(rows[0]) : undefined;
-  };
   /** On the server's clock: the row and the clock that judges it, read in one statement. */
   const readAt = async (i: ClaimInput): Promise<{ row: DedupRow; now: number } | undefined> => {
     const found = await driver.all(`SELECT ${COLUMNS}, ${N} AS store_now FROM ${t} WHERE ${byId}`, [i.scope, i.key]);
     return found[0] && { row: toDedupRow(found[0]), now: num(found[0].store_now) };
   };
-
-  return {
-    async claim(i): Promise<ClaimResult> {
-      // Bounded: each turn either inserts, returns the live row, or removes an expired one.
-      for (let turn = 0; turn < 5; turn++) {
-        const inserted = await rows.insert(claim, [i.scope, i.key, ...claimValues(i, server)], [i.scope, i.key]);
-        if (inserted) return { claimed: true, row: toDedupRow(inserted) };
-        let row: DedupRow | undefined;
-        let now = i.now;
-        if (server) {
-          const read = await readAt(i);
-          if (read) ({ row, now } = read);
-        } else row = await get(i);
-        if (!row) continue; // released or pruned between the two statements
-        if (row.status === 'pending' || row.expiresAt > now) return { claimed: false, row, now };
-        // Re-initialise the expired row in place (one compare-and-set, like the insert) so an operator's
-        // `resolution` on it survives the retry it allowed.
-        const renewed = await rows.update(
-          `UPDATE ${t} SET operation = ?, args_hash = ?, mechanism = ?, status = 'pending', result = NULL, error = NULL, ` +
-            `external_id = NULL, lease_token = ?, lease_expires_at = ${clock.plus}, attempts = 1, ` +
-            `created_at = ${N}, completed_at = NULL, expires_at = ${clock.plus}, args_summary = ? ` +
-            `WHERE ${byId} AND status <> 'pending' AND ${EXPIRY} <= ${N}`,
-          [...claimValues(i, server), i.scope, i.key, ...clock.at(i.now)],
-          [i.scope, i.key],
-        );
-        if (renewed) return { claimed: true, row: toDedupRow(renewed) };
-      }
-      throw new IdempotencyInFlightError(
-        `dedup claim for ${i.key} did not settle after 5 attempts (heavy contention)`,
-        { key: i.key, operation: i.operation, scope: i.scope },
+  return async (i): Promise<ClaimResult> => {
+    // Bounded: each turn either inserts, returns the live row, or removes an expired one.
+    for (let turn = 0; turn < 5; turn++) {
+      const inserted = await rows.insert(claim, [i.scope, i.key, ...claimValues(i, server)], [i.scope, i.key]);
+      if (inserted) return { claimed: true, row: toDedupRow(inserted) };
+      let row: DedupRow | undefined;
+      let now = i.now;
+      if (server) {
+        const read = await readAt(i);
+        if (read) ({ row, now } = read);
+      } else row = await get(i);
+      if (!row) continue; // released or pruned between the two statements
+      if (row.status === 'pending' || row.expiresAt > now) return { claimed: false, row, now };
+      // Re-initialise the expired row in place (one compare-and-set, like the insert) so an operator's
+      // `resolution` on it survives the retry it allowed.
+      const renewed = await rows.update(
+        `UPDATE ${t} SET operation = ?, args_hash = ?, mechanism = ?, status = 'pending', result = NULL, error = NULL, ` +
+          `external_id = NULL, lease_token = ?, lease_expires_at = ${clock.plus}, attempts = 1, ` +
+          `created_at = ${N}, completed_at = NULL, expires_at = ${clock.plus}, args_summary = ? ` +
+          `WHERE ${byId} AND status <> 'pending' AND ${EXPIRY} <= ${N}`,
+        [...claimValues(i, server), i.scope, i.key, ...clock.at(i.now)],
+        [i.scope, i.key],
       );
-    },
-    get,
-    async complete(c) {
-      // The window restarts here: EXPIRY counts it from completed_at.
-      const sql = `UPDATE ${t} SET status = 'completed', result = ?, external_id = ?, error = NULL, completed_at = ${N} WHERE ${fenced}`;
-      return (await driver.run(sql, [c.result, c.externalId ?? null, ...clock.at(c.now), ...fencedParams(c)])) === 1;
-    },
-    async fail(f) {
-      const sql = `UPDATE ${t} SET status = 'failed', error = ?, completed_at = ${N} WHERE ${fenced}`;
-      return (await driver.run(sql, [f.error, ...clock.at(f.now), ...fencedParams(f)])) === 1;
-    },
-    async markUnknown(f) {
-      const sql = `UPDATE ${t} SET error = ?, lease_expires_at = ${N} WHERE ${fenced}`;
-      return (await driver.run(sql, [f.error, ...clock.at(f.now), ...fencedParams(f)])) === 1;
-    },
-    async release(f) {
-      return (await driver.run(`DELETE FROM ${t} WHERE ${fenced}`, fencedParams(f))) === 1;
-    },
+      if (renewed) return { claimed: true, row: toDedupRow(renewed) };
+    }
+    throw new IdempotencyInFlightError(`dedup claim for ${i.key} did not settle after 5 attempts (heavy contention)`, {
+      key: i.key,
+      operation: i.operation,
+      scope: i.scope,
+    });
+  };
+}
+
+/** An operator's or reconcile's hand on a pending row: resolve it, or take over its expired lease. */
+function sqlSettlement({ t, rows, clock, N, byId }: SqlContext): Pick<FullDedupStore, 'resolve' | 'takeOver'> {
+  return {
     async resolve(r) {
       const completed = r.as === 'completed';
       // Completed: the full window from the resolution; failed / not-executed: expired at once (memory.ts
@@ -211,17 +201,18 @@ export function createSqlStore(rawDriver: SqlDriver, opts: SqlStoreOptions = {})
       );
       return row ? toDedupRow(row) : undefined;
     },
-    async renewLease(r) {
-      const sql = `UPDATE ${t} SET lease_expires_at = ${clock.plus} WHERE ${fenced}`;
-      return (await driver.run(sql, [...clock.plusAt(r.now, r.leaseMs), ...fencedParams(r)])) === 1;
-    },
-    async listStale(now, limit = 1000) {
-      const stale = await driver.all(
-        `SELECT ${COLUMNS} FROM ${t} WHERE status = 'pending' AND lease_expires_at <= ${N} ORDER BY lease_expires_at LIMIT ?`,
-        [...clock.at(now), limit],
-      );
-      return stale.map(toDedupRow);
-    },
+  };
+}
+
+/** Reconcile's side of the table: damaged rows listed and repaired, expired rows pruned. */
+function sqlUpkeep({
+  driver,
+  t,
+  clock,
+  N,
+  byId,
+}: SqlContext): Pick<FullDedupStore, 'listCorrupt' | 'repairCorrupt' | 'prune'> {
+  return {
     async listCorrupt(limit = 1000) {
       // Every resolved row with a result is decoded here, page by page in key order (an operator's scan).
       const out: CorruptRow[] = [];
@@ -269,6 +260,57 @@ export function createSqlStore(rawDriver: SqlDriver, opts: SqlStoreOptions = {})
       const sql = `DELETE FROM ${t} WHERE expires_at <= ${N} AND status <> 'pending' AND ${EXPIRY} <= ${N}`;
       return driver.run(sql, [...clock.at(now), ...clock.at(now)]);
     },
+  };
+}
+
+export function createSqlStore(rawDriver: SqlDriver, opts: SqlStoreOptions = {}): FullDedupStore {
+  const driver = guardMissingTable(rawDriver);
+  const t = qualifiedTable(opts.table ?? 'idemgen_dedup', opts.schema, driver.dialect);
+  const byId = 'scope = ? AND idempotency_key = ?';
+  const rows = createRowWriter(driver, t, COLUMNS, byId);
+  const clock = clockOf(driver.dialect, opts.clock);
+  const N = clock.sql;
+  const fenced = `${byId} AND lease_token = ? AND status = 'pending'`;
+  const fencedParams = (f: FencedInput): unknown[] => [f.scope, f.key, f.leaseToken];
+  const sagas = new Map<string, SagaStore>();
+  const get = async (id: RowId): Promise<DedupRow | undefined> => {
+    const rows = await driver.all(`SELECT ${COLUMNS} FROM ${t} WHERE ${byId}`, [id.scope, id.key]);
+    return rows[0] ? toDedupRow(rows[0]) : undefined;
+  };
+  const ctx: SqlContext = { driver, t, rows, clock, server: N !== '?', N, byId, get };
+
+  return {
+    claim: sqlClaim(ctx),
+    get,
+    async complete(c) {
+      // The window restarts here: EXPIRY counts it from completed_at.
+      const sql = `UPDATE ${t} SET status = 'completed', result = ?, external_id = ?, error = NULL, completed_at = ${N} WHERE ${fenced}`;
+      return (await driver.run(sql, [c.result, c.externalId ?? null, ...clock.at(c.now), ...fencedParams(c)])) === 1;
+    },
+    async fail(f) {
+      const sql = `UPDATE ${t} SET status = 'failed', error = ?, completed_at = ${N} WHERE ${fenced}`;
+      return (await driver.run(sql, [f.error, ...clock.at(f.now), ...fencedParams(f)])) === 1;
+    },
+    async markUnknown(f) {
+      const sql = `UPDATE ${t} SET error = ?, lease_expires_at = ${N} WHERE ${fenced}`;
+      return (await driver.run(sql, [f.error, ...clock.at(f.now), ...fencedParams(f)])) === 1;
+    },
+    async release(f) {
+      return (await driver.run(`DELETE FROM ${t} WHERE ${fenced}`, fencedParams(f))) === 1;
+    },
+    ...sqlSettlement(ctx),
+    async renewLease(r) {
+      const sql = `UPDATE ${t} SET lease_expires_at = ${clock.plus} WHERE ${fenced}`;
+      return (await driver.run(sql, [...clock.plusAt(r.now, r.leaseMs), ...fencedParams(r)])) === 1;
+    },
+    async listStale(now, limit = 1000) {
+      const stale = await driver.all(
+        `SELECT ${COLUMNS} FROM ${t} WHERE status = 'pending' AND lease_expires_at <= ${N} ORDER BY lease_expires_at LIMIT ?`,
+        [...clock.at(now), limit],
+      );
+      return stale.map(toDedupRow);
+    },
+    ...sqlUpkeep(ctx),
     saga(table = 'idemgen_saga') {
       let s = sagas.get(table);
       if (!s) {

@@ -1,5 +1,5 @@
 /**
- * A small API shaped like the jobs in issue 14: a Twilio-style form write (optional fields, an account id in
+ * A small API shaped like the calls agents make most: a Twilio-style form write (optional fields, an account id in
  * the path), a Stripe-style JSON write with a native Idempotency-Key header and free-form `metadata`, a
  * fail-closed JSON write, a read with query/header parameters, and an OP-5 create with its inverse.
  * Planned by the real loader and IR, with the mechanisms fixed per operation; bindings by the real builder.

@@ -1,2 +1,0 @@
-// `idemgen/runtime/mysql` is @idemgen/runtime/mysql (one copy, so instanceof checks hold across both names).
-export * from '@idemgen/runtime/mysql';

@@ -1,2 +1,0 @@
-// `idemgen/runtime` is @idemgen/runtime (one copy, so instanceof checks hold across both names).
-export * from '@idemgen/runtime';
