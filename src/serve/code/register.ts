@@ -14,6 +14,8 @@ import {
 import { validateKey } from '../../runtime/core/keys.js';
 import { onDemand, type RuntimeSource } from '../../runtime/mcp/register.js';
 import { defaultScope, ScopeUnknownError } from '../../runtime/mcp/with-idempotency.js';
+import { outcomeToResult } from '../../runtime/mcp/outcome.js';
+import { toToolError } from '../../runtime/tools/outcome.js';
 import type { ToolBinding, ToolCallError } from '../../runtime/tools/types.js';
 import { runCode, type CodeRunOptions } from './run.js';
 import { indexBindings, searchOperations } from './search.js';
@@ -62,13 +64,8 @@ function codeTools(limits: { codeBytes: number }): Record<string, unknown>[] {
 const asRecord = (value: unknown): Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
 
-function refused(error: ToolCallError): CallToolResult {
-  return {
-    content: [{ type: 'text', text: `${error.message}\n${JSON.stringify({ error })}` }],
-    structuredContent: { error },
-    isError: true,
-  };
-}
+/** A refusal rendered as the tool runtime renders a failed call (runtime/mcp/outcome.ts). */
+const refused = (error: ToolCallError): CallToolResult => outcomeToResult({ ok: false, error }) as CallToolResult;
 
 /**
  * `source`: the runtime, or a function that builds it (serve answers `tools/list` before analysing the
@@ -145,13 +142,7 @@ export function registerCodeMode(
     try {
       scope = defaultScope(extra);
     } catch (err) {
-      if (err instanceof ScopeUnknownError)
-        return refused({
-          code: 'idempotency_scope_unknown',
-          message: `Server configuration error: ${err.message}. Nothing was run.`,
-          executed: 'no',
-          retry_same_key: true,
-        });
+      if (err instanceof ScopeUnknownError) return refused(toToolError(err, 'write', false));
       throw err;
     }
     const run = await runCode(

@@ -115,7 +115,7 @@ async function runGated(opts: CodeRunOptions, code: string, runKey: string, ctx:
     const b = byName.get(tool);
     const refuse = (code: string, message: string): HostAnswer => {
       calls.push({ tool, ok: false, error_code: code });
-      return { ok: false, error: { code, message, executed: 'no' } };
+      return { ok: false, error: { code, message, executed: 'no', retry_same_key: code !== 'idempotency_conflict' } };
     };
     let args: unknown;
     try {
