@@ -17,6 +17,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import type { KeyScope } from '../core/keys.js';
 import type { ToolAuth } from '../tools/auth.js';
+import { withoutKeyArgument } from '../tools/key-argument.js';
 import type { ToolBinding, ToolCallContext, ToolOutcome } from '../tools/types.js';
 import { DESCRIBE_TOOL, INVOKE_TOOL, SEARCH_TOOL, describeTool, metaTools, searchTools } from './dynamic.js';
 import { hostIntent, INTENT_REQUIRED, type HostIntent, type McpKeySource } from './intent.js';
@@ -212,8 +213,7 @@ export function registerListedToolRuntime(
     if (host.intent !== undefined) {
       // The host's intent wins over a key the model wrote (intent.ts: the host is the trusted side).
       ctx.intent = host.intent;
-      const { [binding.keyProperty as string]: _modelKey, ...rest } = sent;
-      sent = rest;
+      sent = withoutKeyArgument(sent, binding.keyProperty);
     }
     const outcome = await runtime.call(binding.names.mcp, sent, ctx);
     return outcomeToResult(outcome) as CallToolResult;

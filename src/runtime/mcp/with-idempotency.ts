@@ -7,6 +7,7 @@
 import { mechanismName, type MechanismInput } from '../core/mechanism.js';
 import { hashArgs } from '../core/canonical-json.js';
 import { createIdempotency, type Idempotency } from '../core/idempotency.js';
+import { KEY_ARGUMENT, withoutKeyArgument } from '../tools/key-argument.js';
 import { toToolError } from '../tools/outcome.js';
 import { intentKey, scopeString, validateKey, type KeyScope } from '../core/keys.js';
 import { checkScopeSecret, principalScope, ScopeUnknownError, type CallerCredentials } from '../core/principal.js';
@@ -96,11 +97,6 @@ function definedOnly<T extends object>(obj: T): T {
   return Object.fromEntries(Object.entries(obj).filter(([, v]) => v !== undefined)) as T;
 }
 
-function withoutKey(args: Record<string, unknown>, keyArgument: string): Record<string, unknown> {
-  const { [keyArgument]: _key, ...rest } = args;
-  return rest;
-}
-
 /** A call refused before the store or the handler saw it: nothing ran; corrected, it may be sent again. */
 const REFUSED = { executed: 'no', retry_same_key: true } as const;
 
@@ -114,7 +110,7 @@ export function withIdempotency<A extends Record<string, unknown>, E, R extends 
   handler: Handler<A, E, R>,
   options: WithIdempotencyOptions<E>,
 ): (args: A, extra: E) => Promise<WithMeta<R>> {
-  const keyArgument = options.keyArgument ?? 'idempotency_key';
+  const keyArgument = options.keyArgument ?? KEY_ARGUMENT;
   const now = options.now ?? Date.now;
   // The window answers without the store, so it must never outlive the store's dedup window (TTL).
   const windowMs = Math.min(
@@ -146,7 +142,7 @@ export function withIdempotency<A extends Record<string, unknown>, E, R extends 
       return errorResult('intent_missing', INTENT_REQUIRED, REFUSED) as WithMeta<R>;
     if (host.intent !== undefined) {
       // The host's intent wins over the model's key (intent.ts); the handler sees the derived key.
-      const rest = withoutKey(args ?? {}, keyArgument);
+      const rest = withoutKeyArgument(args ?? {}, keyArgument);
       const derived = intentKey({ scope: host.intent, operation: options.operation, args: rest });
       args = { ...rest, [keyArgument]: derived } as A;
     }
@@ -158,7 +154,7 @@ export function withIdempotency<A extends Record<string, unknown>, E, R extends 
         REFUSED,
       ) as WithMeta<R>;
     }
-    const rest = withoutKey(args, keyArgument);
+    const rest = withoutKeyArgument(args, keyArgument);
     try {
       const scope = principalScope((options.scope ?? defaultScope)(extra), options.credentials?.(extra), secret);
       validateKey(key, { maxLength: options.keyMaxLength });

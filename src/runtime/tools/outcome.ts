@@ -12,6 +12,7 @@ import {
 } from '../core/errors.js';
 import { HttpStatusError } from '../http/caller.js';
 import { parseApiError } from './api-error.js';
+import { KEY_ARGUMENT } from './key-argument.js';
 import type { ToolCallError, ToolOutcome } from './types.js';
 import type { ArgumentIssue } from './validate.js';
 
@@ -174,7 +175,7 @@ export function toToolError(
   err: unknown,
   effect: 'read' | 'write',
   retrySafe: boolean,
-  keyArgument = 'idempotency_key',
+  keyArgument = KEY_ARGUMENT,
 ): ToolCallError {
   const http = httpCause(err);
   if (effect === 'read') return readError(err, http);

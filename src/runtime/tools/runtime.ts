@@ -115,7 +115,7 @@ function nameIndex(bindings: readonly ToolBinding[]): Map<string, ToolBinding> {
 }
 
 /**
- * The key: the model's argument, else the app's intent (docs/concepts.md#repeated-intent; the engine hashes it with
+ * The key: the server's (`ctx.key`, code mode), else the model's argument, else the app's intent (docs/concepts.md#repeated-intent; the engine hashes it with
  * the operation and the routed arguments) — never the tool-call id (docs/concepts.md#store-rules).
  */
 function keyOf(
@@ -125,6 +125,7 @@ function keyOf(
   issues: ArgumentIssue[],
 ): { key?: string; scope?: KeyScope } {
   if (b.effect !== 'write' || b.keyProperty === undefined) return {};
+  if (ctx.key !== undefined) return { key: ctx.key };
   const given = args[b.keyProperty];
   if (typeof given === 'string') return { key: given };
   if (ctx.intent !== undefined && Object.keys(ctx.intent).length > 0) return { scope: ctx.intent };

@@ -15,6 +15,7 @@ import { validateKey } from '../../runtime/core/keys.js';
 import { onDemand, type RuntimeSource } from '../../runtime/mcp/register.js';
 import { defaultScope, ScopeUnknownError } from '../../runtime/mcp/with-idempotency.js';
 import { outcomeToResult } from '../../runtime/mcp/outcome.js';
+import { CODE_RUN_KEY_DESCRIPTION, KEY_ARGUMENT, keyArgumentSchema } from '../../runtime/tools/key-argument.js';
 import { toToolError } from '../../runtime/tools/outcome.js';
 import type { ToolBinding, ToolCallError } from '../../runtime/tools/types.js';
 import { runCode, type CodeRunOptions } from './run.js';
@@ -47,14 +48,9 @@ function codeTools(limits: { codeBytes: number }): Record<string, unknown>[] {
         type: 'object',
         properties: {
           code: { type: 'string', maxLength: limits.codeBytes, description: 'The body of an async function.' },
-          idempotency_key: {
-            type: 'string',
-            minLength: 16,
-            maxLength: 255,
-            description: 'One key per intended run (for example a UUID); reuse it when retrying that run.',
-          },
+          [KEY_ARGUMENT]: keyArgumentSchema(CODE_RUN_KEY_DESCRIPTION),
         },
-        required: ['code', 'idempotency_key'],
+        required: ['code', KEY_ARGUMENT],
       },
       annotations: { destructiveHint: true, idempotentHint: true, openWorldHint: true },
     },
@@ -71,13 +67,6 @@ const refused = (error: ToolCallError): CallToolResult => outcomeToResult({ ok: 
  * `source`: the runtime, or a function that builds it (serve answers `tools/list` before analysing the
  * specs; the runtime is built after that answer or at the first call, register.ts `onDemand`).
  */
-/**
- * Code mode's key rule, stated once in the MCP initialize `instructions` (the listed tools carry it too): the
- * model keys a run, never a call, and a retried run must keep its key.
- */
-export const CODE_KEY_INSTRUCTIONS =
-  'execute takes a required idempotency_key for the whole run. Create one new key per script you intend to run (for example a UUID made once) and send the SAME key, with the same code, when you retry it after an error, a timeout or any unknown outcome: writes that completed are replayed from their record, not repeated. ' +
-  'Never use a new key for a run you are retrying; a different script needs a new key. The calls inside the script (api.<name>(args)) take no key.';
 
 export function registerCodeMode(
   server: McpServer,
@@ -134,9 +123,9 @@ export function registerCodeMode(
       });
     if (typeof args.code !== 'string') return bad('execute needs `code`, a string.');
     try {
-      validateKey(args.idempotency_key, { operation: 'execute' });
+      validateKey(args[KEY_ARGUMENT], { operation: 'execute' });
     } catch (err) {
-      return bad(`idempotency_key: ${(err as Error).message}.`);
+      return bad(`${KEY_ARGUMENT}: ${(err as Error).message}.`);
     }
     let scope: string | undefined;
     try {
@@ -148,7 +137,7 @@ export function registerCodeMode(
     const run = await runCode(
       { ...runOptions, ...(limits ? { limits } : {}), runtime },
       args.code,
-      args.idempotency_key as string,
+      args[KEY_ARGUMENT] as string,
       {
         format: 'mcp',
         scope,

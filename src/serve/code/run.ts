@@ -13,6 +13,7 @@
 import { createHash } from 'node:crypto';
 import { scopeString } from '../../runtime/core/keys.js';
 import type { McpToolRuntime } from '../../runtime/mcp/register.js';
+import { KEY_MAX_LENGTH, KEY_MIN_LENGTH } from '../../runtime/tools/key-argument.js';
 import type { ToolBinding, ToolCallContext, ToolCallError } from '../../runtime/tools/types.js';
 import { runInWorker } from './isolate.js';
 import { DEFAULT_LIMITS, type HostAnswer, type SandboxLimits } from './sandbox.js';
@@ -58,8 +59,8 @@ function writeKey(runKey: string, ordinal: number, b: ToolBinding): string {
   const hex = createHash('sha256')
     .update(JSON.stringify(['idemgen-code', runKey, ordinal]))
     .digest('hex');
-  const max = Math.min(b.keyLimits?.maxLength ?? 255, 67);
-  return `cm-${hex}`.slice(0, Math.max(max, b.keyLimits?.minLength ?? 16, 16));
+  const max = Math.min(b.keyLimits?.maxLength ?? KEY_MAX_LENGTH, 67);
+  return `cm-${hex}`.slice(0, Math.max(max, b.keyLimits?.minLength ?? KEY_MIN_LENGTH, KEY_MIN_LENGTH));
 }
 
 const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -129,6 +130,7 @@ async function runGated(opts: CodeRunOptions, code: string, runKey: string, ctx:
     const injected = Object.fromEntries(own.filter((p) => Object.hasOwn(fixed, p)).map((p) => [p, fixed[p]]));
     const sent: Record<string, unknown> = { ...args, ...injected };
     const entry: RunCall = { tool, ok: false };
+    let callCtx = ctx;
     if (b.effect === 'write') {
       if (b.keyProperty !== undefined && Object.hasOwn(args, b.keyProperty))
         return refuse(
@@ -143,12 +145,13 @@ async function runGated(opts: CodeRunOptions, code: string, runKey: string, ctx:
       writes += 1;
       entry.write = writes;
       if (b.keyProperty !== undefined) {
-        sent[b.keyProperty] = writeKey(runKey, writes, b);
-        entry.key = sent[b.keyProperty] as string;
+        // The derived key rides in the call context: the script's arguments go to the runtime as it wrote them.
+        entry.key = writeKey(runKey, writes, b);
+        callCtx = { ...ctx, key: entry.key };
       }
     }
     calls.push(entry);
-    const pending = opts.runtime.call(tool, sent, ctx);
+    const pending = opts.runtime.call(tool, sent, callCtx);
     inflight.set(
       entry,
       pending.then(
