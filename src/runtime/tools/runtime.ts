@@ -11,7 +11,7 @@ import { InvalidArgumentsError } from '../core/errors.js';
 import { createIdempotency, type IdempotencyOptions } from '../core/idempotency.js';
 import type { KeyScope } from '../core/keys.js';
 import { checkScopeSecret, principalScope, ScopeSecretMissingError } from '../core/principal.js';
-import { mechanismName } from '../core/mechanism.js';
+import { isRetrySafe, mechanismName } from '../core/mechanism.js';
 import type { DedupStore } from '../store/types.js';
 import { resolveKey } from '../client/support.js';
 import { scopeString } from '../core/keys.js';
@@ -195,8 +195,9 @@ export function createToolRuntime<Name extends string = string>(options: ToolRun
     if (issues.length > 0) return invalid(issues, b.effect);
     const routed = routeArguments(b, b.keyProperty === undefined ? decoded : rest);
     const description = operationOf(b);
-    // The downstream dedupes a repeat of this key, so after an unknown outcome the same key resolves it.
-    const retrySafe = isNative(b) || b.mechanism === 'content-address' || b.mechanism === 'method-idempotent';
+    // The one retry-safe set (core/mechanism.ts): after an unknown outcome the same key resolves it. A native key
+    // is retry-safe only when the API receives it (a carrier).
+    const retrySafe = b.effect === 'write' && isRetrySafe(b.mechanism) && (b.mechanism !== 'native-key' || isNative(b));
     let namespace: string | KeyScope | undefined;
     try {
       // The caller's own credentials choose the upstream account: a write's principal includes them (principal.ts).
