@@ -9,8 +9,10 @@ import { hashArgs } from '../core/canonical-json.js';
 import { createIdempotency, type Idempotency } from '../core/idempotency.js';
 import { KEY_ARGUMENT, withoutKeyArgument } from '../tools/key-argument.js';
 import { toToolError } from '../tools/outcome.js';
+import type { ToolCallError } from '../tools/types.js';
 import { intentKey, scopeString, validateKey, type KeyScope } from '../core/keys.js';
-import { checkScopeSecret, principalScope, ScopeUnknownError, type CallerCredentials } from '../core/principal.js';
+import { checkScopeSecret, principalScope, type CallerCredentials } from '../core/principal.js';
+import { resolveCaller } from './caller.js';
 import type { DedupStore } from '../store/types.js';
 import type { RecentSimilarOptions } from '../core/recent-similar.js';
 import {
@@ -76,22 +78,6 @@ type Handler<A, E, R> = (args: A, extra: E) => R | Promise<R>;
 /** What the wrapper returns: the handler's result type, which may gain `_meta` (replay) or be an `isError` result. */
 export type WithMeta<R> = R & Pick<ToolResultLike, '_meta' | 'isError'>;
 
-/**
- * The dedup namespace must be the *principal* (the user), not the OAuth client: one client app serves
- * many users, and keying on it would let one user's retry replay another user's result. The subject
- * is taken from `authInfo.extra.sub` (the token's `sub` claim, as verifiers conventionally put it);
- * with no `authInfo` at all (stdio, a local server) there is one principal and the scope is ''.
- */
-export function defaultScope(extra: unknown): string | undefined {
-  const authInfo = (extra as { authInfo?: { extra?: Record<string, unknown> } } | undefined)?.authInfo;
-  if (authInfo === undefined || authInfo === null) return undefined;
-  const sub = authInfo.extra?.sub;
-  if (typeof sub === 'string' && sub !== '') return `sub:${sub}`;
-  throw new ScopeUnknownError();
-}
-
-export { ScopeUnknownError };
-
 /** `createIdempotency` spreads its options over its defaults: an explicit `undefined` must not erase one. */
 function definedOnly<T extends object>(obj: T): T {
   return Object.fromEntries(Object.entries(obj).filter(([, v]) => v !== undefined)) as T;
@@ -101,8 +87,8 @@ function definedOnly<T extends object>(obj: T): T {
 const REFUSED = { executed: 'no', retry_same_key: true } as const;
 
 /** A runtime error as an `isError` tool result: the tool runtime's one translator, rendered for MCP. */
-function toToolResult(err: unknown, keyArgument: string): ToolResultLike {
-  const { message, ...data } = toToolError(err, 'write', false, keyArgument);
+function toToolResult(error: ToolCallError): ToolResultLike {
+  const { message, ...data } = error;
   return errorResult(data.code as MiddlewareErrorCode, message, data);
 }
 
@@ -155,8 +141,10 @@ export function withIdempotency<A extends Record<string, unknown>, E, R extends 
       ) as WithMeta<R>;
     }
     const rest = withoutKeyArgument(args, keyArgument);
+    const caller = resolveCaller(extra, options);
+    if (!caller.ok) return toToolResult(caller.error) as WithMeta<R>;
     try {
-      const scope = principalScope((options.scope ?? defaultScope)(extra), options.credentials?.(extra), secret);
+      const scope = principalScope(caller.scope, caller.credentials, secret);
       validateKey(key, { maxLength: options.keyMaxLength });
       const argsHash = hashArgs(rest);
       const id = `${scopeString(scope)}\n${key as string}`;
@@ -182,7 +170,7 @@ export function withIdempotency<A extends Record<string, unknown>, E, R extends 
       if (run.replayable === false) run.result = unreplayable(run.result);
       return run.recentSimilar ? recentSimilarResult(run.result, run.recentSimilar, now(), keyArgument) : run.result;
     } catch (err) {
-      return toToolResult(err, keyArgument) as WithMeta<R>;
+      return toToolResult(toToolError(err, 'write', false, keyArgument)) as WithMeta<R>;
     }
   };
 }

@@ -204,13 +204,7 @@ export function createToolRuntime<Name extends string = string>(options: ToolRun
       const own = b.effect === 'write' ? ctx.credentials : undefined;
       namespace = principalScope(ctx.scope ?? options.scope, own, secret);
     } catch (err) {
-      if (err instanceof ScopeSecretMissingError)
-        return failed({
-          code: 'idempotency_scope_unknown',
-          executed: 'no',
-          retry_same_key: true,
-          message: `Server configuration error: ${err.message}. Nothing was executed.`,
-        });
+      if (err instanceof ScopeSecretMissingError) return failed(toToolError(err, 'write', false));
       throw err;
     }
     let credentials: Credentials | undefined;

@@ -13,10 +13,9 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { validateKey } from '../../runtime/core/keys.js';
 import { onDemand, type RuntimeSource } from '../../runtime/mcp/register.js';
-import { defaultScope, ScopeUnknownError } from '../../runtime/mcp/with-idempotency.js';
+import { resolveCaller } from '../../runtime/mcp/caller.js';
 import { outcomeToResult } from '../../runtime/mcp/outcome.js';
 import { CODE_RUN_KEY_DESCRIPTION, KEY_ARGUMENT, keyArgumentSchema } from '../../runtime/tools/key-argument.js';
-import { toToolError } from '../../runtime/tools/outcome.js';
 import type { ToolBinding, ToolCallError } from '../../runtime/tools/types.js';
 import { runCode, type CodeRunOptions } from './run.js';
 import { indexBindings, searchOperations } from './search.js';
@@ -127,20 +126,15 @@ export function registerCodeMode(
     } catch (err) {
       return bad(`${KEY_ARGUMENT}: ${(err as Error).message}.`);
     }
-    let scope: string | undefined;
-    try {
-      scope = defaultScope(extra);
-    } catch (err) {
-      if (err instanceof ScopeUnknownError) return refused(toToolError(err, 'write', false));
-      throw err;
-    }
+    const caller = resolveCaller(extra);
+    if (!caller.ok) return refused(caller.error);
     const run = await runCode(
       { ...runOptions, ...(limits ? { limits } : {}), runtime },
       args.code,
       args[KEY_ARGUMENT] as string,
       {
         format: 'mcp',
-        scope,
+        scope: caller.scope,
         signal: extra.signal,
       },
     );

@@ -13,6 +13,7 @@
 import { createHash } from 'node:crypto';
 import { scopeString } from '../../runtime/core/keys.js';
 import type { McpToolRuntime } from '../../runtime/mcp/register.js';
+import { withServerArguments } from '../../runtime/mcp/caller.js';
 import { KEY_MAX_LENGTH, KEY_MIN_LENGTH } from '../../runtime/tools/key-argument.js';
 import type { ToolBinding, ToolCallContext, ToolCallError } from '../../runtime/tools/types.js';
 import { runInWorker } from './isolate.js';
@@ -104,7 +105,6 @@ export async function runCode(
 async function runGated(opts: CodeRunOptions, code: string, runKey: string, ctx: ToolCallContext) {
   const bindings = opts.runtime.list();
   const byName = new Map(bindings.map((b) => [b.names.mcp, b]));
-  const fixed = opts.serverArguments ?? {};
   const limits = opts.limits ?? DEFAULT_LIMITS;
   const calls: RunCall[] = [];
   const inflight = new Map<RunCall, Promise<void>>();
@@ -126,9 +126,7 @@ async function runGated(opts: CodeRunOptions, code: string, runKey: string, ctx:
     }
     if (b === undefined) return refuse('unknown_tool', `There is no tool named ${JSON.stringify(tool)}.`);
     if (!isObj(args)) return refuse('invalid_arguments', `api.${tool}: arguments must be a JSON object.`);
-    const own = Object.keys(isObj(b.inputSchema.properties) ? b.inputSchema.properties : {});
-    const injected = Object.fromEntries(own.filter((p) => Object.hasOwn(fixed, p)).map((p) => [p, fixed[p]]));
-    const sent: Record<string, unknown> = { ...args, ...injected };
+    const sent = withServerArguments(args, b, opts.serverArguments);
     const entry: RunCall = { tool, ok: false };
     let callCtx = ctx;
     if (b.effect === 'write') {
