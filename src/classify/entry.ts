@@ -32,6 +32,12 @@ interface Decision {
   reasons: Reason[];
 }
 
+/** classify's one reason for every read (its `pointer` is the operation's); the audit's JSON leaves it out. */
+export const READ_ONLY_REASON: Readonly<Omit<Reason, 'pointer'>> = {
+  rule: 'read_only',
+  detail: 'no side effect: a plain call',
+};
+
 export const CLASS_OF: Readonly<Record<Mechanism, OperationClass>> = {
   none: 'read-only',
   'native-key': 'native-key',
@@ -184,7 +190,7 @@ export function classifyOperation(op: Operation, ctx: ClassifyContext): PlanEntr
     entry.methodIdempotent = true;
   }
   if (eff.effect === 'read') {
-    entry.reasons.push(reason('read_only', 'no side effect: a plain call', op.source.pointer));
+    entry.reasons.push(reason(READ_ONLY_REASON.rule, READ_ONLY_REASON.detail, op.source.pointer));
     return entry;
   }
   const d = decide(op, ctx);

@@ -121,7 +121,7 @@ async function handle(
     if (auth === undefined) return;
     req.auth = auth;
   } else if (verdict.subject !== undefined) {
-    // The subject is the dedup scope (register.ts defaultScope reads authInfo.extra.sub).
+    // The subject is the dedup scope (runtime/mcp/caller.ts defaultScope reads authInfo.extra.sub).
     req.auth = { token: verdict.token ?? '', clientId: verdict.subject, scopes: [], extra: { sub: verdict.subject } };
   }
   const subject = req.auth?.extra?.sub as string | undefined;

@@ -58,6 +58,25 @@ describe('code-mode runs', () => {
     expect(writes()).toBe(before);
   });
 
+  it("passes each write's derived key in the call context, never in the script's arguments", async () => {
+    const seen: { tool: string; args: Record<string, unknown>; key: string | undefined }[] = [];
+    const spy: CodeRunOptions['runtime'] = {
+      list: () => opts.runtime.list(),
+      call: (tool, args, ctx) => {
+        seen.push({ tool, args: args as Record<string, unknown>, key: ctx?.key });
+        return opts.runtime.call(tool, args, ctx);
+      },
+    };
+    const code = `await api.createOrder({ body: { item: 'ctx' } }); return 1;`;
+    expect(await runCode({ ...opts, runtime: spy }, code, 'ctx-key-run-0000001', {})).toMatchObject({ ok: true });
+    const keyProperty = opts.runtime.list().find((b) => b.names.mcp === 'createOrder')?.keyProperty;
+    expect(keyProperty).toBeDefined();
+    expect(seen).toEqual([
+      { tool: 'createOrder', args: { body: { item: 'ctx' } }, key: expect.stringMatching(/^cm-[0-9a-f]{16,}$/) },
+    ]);
+    expect(seen[0]!.args).not.toHaveProperty(keyProperty!);
+  });
+
   it('stops making calls past the per-run limit', async () => {
     const before = writes();
     const run = await runCode(

@@ -4,7 +4,7 @@
  * keeps the process up until the client goes away (stdio) or a signal arrives.
  */
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { KEY_INSTRUCTIONS } from '../../runtime/mcp/compact.js';
+import { CODE_KEY_INSTRUCTIONS, KEY_INSTRUCTIONS } from '../../runtime/tools/key-argument.js';
 import type { McpToolRuntime, RegisterToolRuntimeOptions, RuntimeSource } from '../../runtime/mcp/register.js';
 import type { ConfirmPolicy } from '../../runtime/tools/human.js';
 import type { ToolBinding } from '../../runtime/tools/types.js';
@@ -390,7 +390,7 @@ function newServer(
   // The key's retry rule is stated once, in the server's instructions; each listed key property carries
   // a one-line summary. Host-intent mode lists no key argument for the model: no key rule.
   // Code mode keys runs, not calls: its own rule, for `execute`'s key.
-  const instructions = s.code ? s.code.CODE_KEY_INSTRUCTIONS : s.keySource !== 'intent' ? KEY_INSTRUCTIONS : undefined;
+  const instructions = s.code ? CODE_KEY_INSTRUCTIONS : s.keySource !== 'intent' ? KEY_INSTRUCTIONS : undefined;
   const server = new s.sdk.McpServer({ name: 'idemgen-serve', version: VERSION }, instructions ? { instructions } : {});
   if (s.code)
     s.code.registerCodeMode(server, source, { serverArguments: s.serverArguments, ...(listed ? { listed } : {}) });

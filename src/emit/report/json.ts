@@ -12,6 +12,7 @@
  *   (in both cases a reason with anything more, such as `signals`, is written);
  * - `null` values are left out, except a reason's `pointer: null`: the reason has no pointer.
  */
+import { READ_ONLY_REASON } from '../../classify/entry.js';
 import type { Reason } from '../../classify/types.js';
 import type { AuditDiagnostic, AuditModel, AuditOperation, AuditTotals } from './model.js';
 
@@ -61,11 +62,8 @@ export function onlyMethodReason(o: AuditOperation): boolean {
   );
 }
 
-/** classify's one reason for every read (classify/entry.ts). */
-const READ_ONLY: Omit<Reason, 'pointer'> = {
-  rule: 'read_only',
-  detail: 'no side effect: not activated (SOP §1), a plain call',
-};
+/** classify's one reason for every read: its own constant, so the two cannot drift apart. */
+const READ_ONLY = READ_ONLY_REASON;
 
 function onlyReadOnly(o: AuditOperation): boolean {
   const r = o.reasons[0];

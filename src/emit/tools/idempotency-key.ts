@@ -4,14 +4,17 @@
  * how long (docs/concepts.md#store-rules: the key is born before the side effect, in the caller's state).
  */
 import type { PlanEntry } from '../../classify/types.js';
-// One source for the key's shortest length and characters: the runtime's strict converter puts them in its pattern.
-import { KEY_CHARS, KEY_MIN_LENGTH } from '../../runtime/tools/strict/keywords.js';
-import { keyDescription as runtimeKeyDescription } from '../../runtime/tools/key-description.js';
+// The key argument's one module (name, limits, schema, description): the runtime's, which the listings share.
+import {
+  KEY_ARGUMENT,
+  keyArgumentSchema,
+  keyMaxLength,
+  keyDescription as runtimeKeyDescription,
+} from '../../runtime/tools/key-argument.js';
 
-export { formatWindow } from '../../runtime/tools/key-description.js';
+export { formatWindow } from '../../runtime/tools/key-argument.js';
 
-export const KEY_PROPERTY = 'idempotency_key';
-const KEY_MAX_LENGTH = 255;
+export const KEY_PROPERTY = KEY_ARGUMENT;
 
 type Obj = Record<string, unknown>;
 
@@ -23,23 +26,6 @@ type Obj = Record<string, unknown>;
 export function keyDescription(entry: PlanEntry, ttlSeconds: number): string {
   if (entry.mechanism !== 'native-key') return runtimeKeyDescription('server', ttlSeconds);
   return runtimeKeyDescription(entry.operation.kind === 'http' ? 'api' : 'tool', entry.ttlSeconds);
-}
-
-/** The carrier's limit when smaller (Stripe: 255), never below the 16-character floor. */
-function keyMaxLength(entry: PlanEntry): number {
-  const carrierMax = entry.carrier?.maxLength;
-  if (carrierMax === undefined) return KEY_MAX_LENGTH;
-  return Math.max(KEY_MIN_LENGTH, Math.min(KEY_MAX_LENGTH, carrierMax));
-}
-
-function keyPropertySchema(maxLength: number, description: string): Obj {
-  return {
-    type: 'string',
-    description,
-    maxLength,
-    minLength: KEY_MIN_LENGTH,
-    pattern: `^${KEY_CHARS}+$`,
-  };
 }
 
 /**
@@ -57,7 +43,7 @@ export function addIdempotencyKey(schema: Obj, entry: PlanEntry, ttlSeconds: num
     const text = typeof base.description === 'string' ? `${base.description} ` : '';
     properties[name] = { ...base, description: text + keyDescription(entry, ttlSeconds) };
   } else {
-    properties[name] = keyPropertySchema(keyMaxLength(entry), keyDescription(entry, ttlSeconds));
+    properties[name] = keyArgumentSchema(keyDescription(entry, ttlSeconds), keyMaxLength(entry.carrier?.maxLength));
   }
   schema.properties = properties;
   const required = Array.isArray(schema.required) ? (schema.required as string[]) : [];

@@ -13,7 +13,20 @@ export interface IdempotencyErrorContext {
   state?: DedupRow | undefined;
 }
 
+/**
+ * Whether a failed call's effect happened: `no` (certain: corrected, it may be sent again), `unknown`, or
+ * `yes`. Every runtime error carries it with its `code` and `retrySameKey`, so the tool answer
+ * (tools/outcome.ts `toToolError`) only puts them into words.
+ */
+export type Executed = 'no' | 'unknown' | 'yes';
+
 export class IdempotencyError extends Error {
+  /** Stable, machine-readable; each subclass names its own. */
+  readonly code: string = 'idempotency_error';
+  /** Did the effect happen? Unknown unless the subclass knows better (assuming "no" is the unsafe default). */
+  readonly executed: Executed = 'unknown';
+  /** May the same key be sent again? A new key is the one move that can repeat an effect, so yes by default. */
+  readonly retrySameKey: boolean = true;
   readonly key: string;
   readonly operation: string;
   readonly scope: string;
@@ -31,7 +44,9 @@ export class IdempotencyError extends Error {
 
 /** Same key, different arguments: a caller bug (docs/concepts.md#changed-arguments). Never retried. */
 export class IdempotencyConflictError extends IdempotencyError {
-  readonly code = 'idempotency_conflict';
+  override readonly code = 'idempotency_conflict';
+  override readonly executed = 'no';
+  override readonly retrySameKey = false;
 }
 
 /**
@@ -40,7 +55,7 @@ export class IdempotencyConflictError extends IdempotencyError {
  * it is the earliest useful retry, not a promise); absent when the error has no row to read it from.
  */
 export class IdempotencyInFlightError extends IdempotencyError {
-  readonly code = 'idempotency_in_flight';
+  override readonly code = 'idempotency_in_flight';
   retryAfterMs?: number;
   retryAt?: Date;
 }
@@ -62,7 +77,8 @@ export function inFlight(message: string, ctx: IdempotencyErrorContext, now: num
  * instead: the row stays pending for reconcile.
  */
 export class IdempotencyStoreUnavailableError extends IdempotencyError {
-  readonly code = 'idempotency_store_unavailable';
+  override readonly code = 'idempotency_store_unavailable';
+  override readonly executed = 'no';
 }
 
 /**
@@ -71,7 +87,7 @@ export class IdempotencyStoreUnavailableError extends IdempotencyError {
  * them. `text` is the unreadable value as stored (cut to 200 characters).
  */
 export class IdempotencyRecordCorruptError extends IdempotencyError {
-  readonly code = 'idempotency_record_corrupt';
+  override readonly code = 'idempotency_record_corrupt';
   readonly text: string;
 
   constructor(message: string, ctx: IdempotencyErrorContext, text: string, options?: { cause?: unknown }) {
@@ -87,7 +103,7 @@ export class IdempotencyRecordCorruptError extends IdempotencyError {
  * same-key retries are used up (retry later with the same key: the server dedupes it).
  */
 export class IdempotencyOutcomeUnknownError extends IdempotencyError {
-  readonly code = 'idempotency_outcome_unknown';
+  override readonly code = 'idempotency_outcome_unknown';
   /**
    * Set when the effect certainly happened but recording it failed (the store was unreachable):
    * what the call returned. The row stays pending, so a retry still fails closed.
@@ -97,7 +113,9 @@ export class IdempotencyOutcomeUnknownError extends IdempotencyError {
 
 /** The key is missing, too short/long or has characters a header cannot carry. */
 export class IdempotencyKeyInvalidError extends IdempotencyError {
-  readonly code = 'idempotency_key_invalid';
+  override readonly code = 'idempotency_key_invalid';
+  override readonly executed = 'no';
+  override readonly retrySameKey = false;
 }
 
 /**
@@ -105,7 +123,8 @@ export class IdempotencyKeyInvalidError extends IdempotencyError {
  * token, so its completion was rejected. `result` holds what the late attempt got back.
  */
 export class IdempotencyFencedError extends IdempotencyError {
-  readonly code = 'idempotency_fenced';
+  override readonly code = 'idempotency_fenced';
+  override readonly executed = 'yes';
   result: unknown;
   /** Saga only: the late attempt's external id, recorded as an orphan for `reconcileSagas` to compensate. */
   externalId?: string;
@@ -116,7 +135,9 @@ export class IdempotencyFencedError extends IdempotencyError {
  * a replay cannot return it. Thrown on replay only — the first caller always gets its result.
  */
 export class IdempotencyResultTooLargeError extends IdempotencyError {
-  readonly code = 'idempotency_result_too_large';
+  override readonly code = 'idempotency_result_too_large';
+  override readonly executed = 'yes';
+  override readonly retrySameKey = false;
 }
 
 /**
@@ -124,12 +145,15 @@ export class IdempotencyResultTooLargeError extends IdempotencyError {
  * `redact`): only a marker was stored. Thrown on replay only — the first caller got its result.
  */
 export class IdempotencyResultUnencodableError extends IdempotencyError {
-  readonly code = 'idempotency_result_unencodable';
+  override readonly code = 'idempotency_result_unencodable';
+  override readonly executed = 'yes';
+  override readonly retrySameKey = false;
 }
 
 /** A stored definite failure is being replayed (Stripe replays a saved 4xx the same way). */
 export class IdempotencyFailedError extends IdempotencyError {
-  readonly code = 'idempotency_failed';
+  override readonly code = 'idempotency_failed';
+  override readonly retrySameKey = false;
 }
 
 /**
@@ -138,6 +162,9 @@ export class IdempotencyFailedError extends IdempotencyError {
  */
 export class IdempotencyNotSentError extends Error {
   readonly definiteFailure = true;
+  readonly code: string = 'not_sent';
+  readonly executed: Executed = 'no';
+  readonly retrySameKey: boolean = true;
 
   constructor(message: string, options?: { cause?: unknown }) {
     super(message, options);
@@ -152,7 +179,7 @@ export class IdempotencyNotSentError extends Error {
  * cannot be encoded. Nothing was sent, so a dedup row is released and a corrected call may reuse the key.
  */
 export class InvalidArgumentsError extends IdempotencyNotSentError {
-  readonly code = 'invalid_arguments';
+  override readonly code = 'invalid_arguments';
   /** Where in the request: `path.customer`, `header.X-Trace`, `body`, `url`. */
   readonly where: string;
 

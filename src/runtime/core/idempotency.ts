@@ -18,7 +18,8 @@ import {
   inFlight,
 } from './errors.js';
 import type { IdempotencyErrorContext } from './errors.js';
-import { complete, onFailure, onFenced, RETRY_SAFE_MECHANISMS, type Settle } from './settle.js';
+import { complete, onFailure, onFenced, type Settle } from './settle.js';
+import { RETRY_SAFE_MECHANISMS } from './mechanism.js';
 import { scopeString, validateKey, type KeyScope } from './keys.js';
 import { startHeartbeat, stopHeartbeat } from './lease-heartbeat.js';
 import { createRunTag, type RunTag } from './run-tag.js';

@@ -6,6 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { canonicalJson, hashArgs, sha256Hex } from './canonical-json.js';
 import { IdempotencyKeyInvalidError } from './errors.js';
+import { KEY_MAX_LENGTH, KEY_MIN_LENGTH } from '../tools/key-argument.js';
 
 export type KeyScope = Record<string, string | number>;
 
@@ -87,7 +88,7 @@ function whose(limits: KeyLimits, which: 'maxLength' | 'minLength'): string {
 const PRINTABLE = /^[\x20-\x7e]+$/;
 
 export function validateKey(key: unknown, limits: KeyLimits = {}): string {
-  const { maxLength = 255, minLength = 16, operation = '' } = limits;
+  const { maxLength = KEY_MAX_LENGTH, minLength = KEY_MIN_LENGTH, operation = '' } = limits;
   // The common valid key allocates nothing: the checks come first, the error context only on failure.
   if (
     typeof key === 'string' &&

@@ -25,3 +25,19 @@ const BY_NUMBER: Readonly<Record<string, StoreMechanism>> = {
 export function mechanismName<M extends string>(m: M | LegacyMechanism): Exclude<M, LegacyMechanism> {
   return (Object.hasOwn(BY_NUMBER, m) ? BY_NUMBER[m] : m) as Exclude<M, LegacyMechanism>;
 }
+
+/**
+ * The one retry-safe set: mechanisms where a repeat of the same call cannot repeat the effect — the downstream
+ * dedupes the key (`native-key`), the resource is addressed by its content (`content-address`), or the method
+ * is idempotent (`method-idempotent`, RFC 9110 §9.2.2). The state machine retries an expired lease of these
+ * (settle.ts, idempotency.ts); the tool runtime tells the model a same-key retry resolves an unknown outcome.
+ * `method-idempotent` never reaches a store.
+ */
+export const RETRY_SAFE_MECHANISMS: ReadonlySet<StoreMechanism | 'method-idempotent'> = new Set<
+  StoreMechanism | 'method-idempotent'
+>(['native-key', 'content-address', 'method-idempotent']);
+
+/** Whether a mechanism (a name, or any other string: never safe) is in the retry-safe set. */
+export function isRetrySafe(mechanism: string): boolean {
+  return (RETRY_SAFE_MECHANISMS as ReadonlySet<string>).has(mechanism);
+}

@@ -44,6 +44,9 @@ function credentialTag(credentials: CallerCredentials, secret: Uint8Array): stri
 
 /** Per-caller credentials given but no secret to key them with: the call must not run unscoped. */
 export class ScopeSecretMissingError extends Error {
+  readonly code = 'idempotency_scope_unknown';
+  readonly executed = 'no';
+  readonly retrySameKey = true;
   constructor() {
     super('per-caller API credentials need a scope secret (scopeSecret) to be part of the dedup scope');
     this.name = 'ScopeSecretMissingError';
@@ -63,4 +66,15 @@ export function principalScope(
   if (creds === undefined) return base;
   if (secret === undefined) throw new ScopeSecretMissingError();
   return { principal: scopeString(base), upstream: credentialTag(creds as CallerCredentials, secret) };
+}
+
+/** Authenticated, but the subject is not where the default looks: guessing would mix users' keys. */
+export class ScopeUnknownError extends Error {
+  readonly code = 'idempotency_scope_unknown';
+  readonly executed = 'no';
+  readonly retrySameKey = true;
+  constructor() {
+    super('the request is authenticated but authInfo.extra.sub names no subject');
+    this.name = 'ScopeUnknownError';
+  }
 }

@@ -6,13 +6,8 @@
 import { IdempotencyFencedError, IdempotencyOutcomeUnknownError, type IdempotencyErrorContext } from './errors.js';
 import { trustedNotExecuted, type RunTag } from './run-tag.js';
 import type { DedupRow, DedupStore, StoreMechanism } from '../store/types.js';
+import { RETRY_SAFE_MECHANISMS } from './mechanism.js';
 import { encodeError, encodeResult, encodeResultNow, unencodableMarker } from './stored-value.js';
-
-/** The downstream dedupes a repeat of the same key, so an expired lease may be retried with it. */
-export const RETRY_SAFE_MECHANISMS: ReadonlySet<StoreMechanism> = new Set<StoreMechanism>([
-  'native-key',
-  'content-address',
-]);
 
 export interface Settle {
   store: DedupStore;

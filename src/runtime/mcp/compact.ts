@@ -2,7 +2,7 @@
  * A compact `tools/list` for servers that list a whole API (Stripe: 452 tools). Three rewrites, none of
  * which changes which arguments a schema accepts:
  * - the key argument's long retry rule is said once, in the server's `instructions` (MCP initialize
- *   result); each key property keeps the short description (tools/key-description.ts) with its own dedup
+ *   result); each key property keeps the short description (tools/key-argument.ts) with its own dedup
  *   owner and window;
  * - `title` inside an input schema is an annotation (Stripe's are internal parameter names) and is dropped;
  * - a sub-schema repeated inside one input schema moves to that schema's `$defs` and is referenced, when
@@ -11,24 +11,9 @@
  */
 import type { ToolBinding } from '../tools/types.js';
 import type { ListedTool } from './tool-meta.js';
-import { keyDescription } from '../tools/key-description.js';
+import { KEY_ARGUMENT, keyDescription, keyOwnerOf } from '../tools/key-argument.js';
 
 type Obj = Record<string, unknown>;
-
-/** The key's contract, once per server (`instructions` in the initialize result). */
-export const KEY_INSTRUCTIONS =
-  "Every tool with side effects takes a required idempotency key argument (`idempotency_key`, or the API's own key argument where it has one). " +
-  'Create one new key per intended action (for example a UUID made once, before the first call) and send the same key on every retry of that action. ' +
-  'After a timeout, a dropped connection or any unknown outcome, retry with the SAME key: a call that already ran is answered from its record instead of running twice. ' +
-  'Never use a new key for an action you are retrying. Each key property says who deduplicates it and for how long.';
-
-const OUR_KEY = 'idempotency_key';
-
-/** The key description every tools file carries (one source); the longer rule is in the instructions. */
-function shortKeyDescription(binding: ToolBinding): string {
-  const owner = binding.mechanism === 'native-key' && binding.carrier !== undefined ? 'api' : 'server';
-  return keyDescription(owner, binding.ttlSeconds);
-}
 
 const SCHEMA_MAPS = new Set(['properties', '$defs', 'definitions', 'patternProperties', 'dependentSchemas']);
 const SCHEMA_LISTS = new Set(['anyOf', 'oneOf', 'allOf', 'prefixItems']);
@@ -231,8 +216,8 @@ export function compactListedTool(tool: ListedTool, binding: ToolBinding): Liste
   let inputSchema = tool.inputSchema;
   const key = binding.keyProperty;
   const props = inputSchema.properties;
-  if (key === OUR_KEY && isObj(props) && isObj(props[key])) {
-    const keyProp = { ...props[key], description: shortKeyDescription(binding) };
+  if (key === KEY_ARGUMENT && isObj(props) && isObj(props[key])) {
+    const keyProp = { ...props[key], description: keyDescription(keyOwnerOf(binding), binding.ttlSeconds) };
     inputSchema = { ...inputSchema, properties: { ...props, [key]: keyProp } };
   }
   // Titles go in the same walk that finds repeated sub-schemas (their texts are compared without them).

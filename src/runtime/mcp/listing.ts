@@ -2,18 +2,17 @@
  * What `tools/list` shows for one tool per operation, apart from registering it: no MCP SDK import, so
  * `idemgen serve` can build its listing while the SDK is still loading (or in its analysis worker).
  */
+import { hiddenArguments } from '../tools/key-argument.js';
 import type { ToolBinding } from '../tools/types.js';
 import { compactListedTool } from './compact.js';
 import type { RegisterToolRuntimeOptions } from './register.js';
 import { listedTool, type ListedTool } from './tool-meta.js';
 
-/** The hidden arguments of a binding: the server's own, and under `keySource: 'intent'` the key. */
+/** The hidden arguments of a binding: the server's own, and under `keySource: 'intent'` the key (key-argument.ts). */
 export function hiddenOf(
   options: Pick<RegisterToolRuntimeOptions, 'serverArguments' | 'keySource'>,
 ): (b: ToolBinding) => ReadonlySet<string> {
-  const fixed = new Set(Object.keys(options.serverArguments ?? {}));
-  return (b) =>
-    options.keySource === 'intent' && b.keyProperty !== undefined ? new Set([...fixed, b.keyProperty]) : fixed;
+  return hiddenArguments(options.serverArguments, options.keySource);
 }
 
 /** One listed tool per binding as `tools/list` shows it under these options (without `dynamic`). */

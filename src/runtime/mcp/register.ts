@@ -17,6 +17,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import type { KeyScope } from '../core/keys.js';
 import type { ToolAuth } from '../tools/auth.js';
+import { withoutKeyArgument } from '../tools/key-argument.js';
 import type { ToolBinding, ToolCallContext, ToolOutcome } from '../tools/types.js';
 import { DESCRIBE_TOOL, INVOKE_TOOL, SEARCH_TOOL, describeTool, metaTools, searchTools } from './dynamic.js';
 import { hostIntent, INTENT_REQUIRED, type HostIntent, type McpKeySource } from './intent.js';
@@ -24,7 +25,7 @@ import { canElicitForm, elicitingHuman, whoAnswers, type ElicitingClient } from 
 import { outcomeToResult } from './outcome.js';
 import { hiddenOf, listedToolsOf } from './listing.js';
 import type { ListedTool } from './tool-meta.js';
-import { defaultScope, ScopeUnknownError } from './with-idempotency.js';
+import { resolveCaller, withServerArguments } from './caller.js';
 
 /** What registration needs of a tool runtime (`createToolRuntime` returns one). */
 export interface McpToolRuntime {
@@ -145,8 +146,6 @@ export function registerListedToolRuntime(
   options: RegisterToolRuntimeOptions = {},
   listing?: readonly ListedTool[],
 ): void {
-  const fixedValues = options.serverArguments ?? {};
-  const fixed = new Set(Object.keys(fixedValues));
   const intentOnly = options.keySource === 'intent';
   // Under `intent` the model never sees the key argument: the host's intent is the one source.
   const hidden = hiddenOf(options);
@@ -190,30 +189,21 @@ export function registerListedToolRuntime(
     const host: HostIntent = keyed ? hostIntent(meta, binding.names.mcp) : { ok: true };
     if (!host.ok) return fail('intent_invalid', `${host.message}. Nothing was executed.`);
     if (keyed && host.intent === undefined && intentOnly) return fail('intent_missing', INTENT_REQUIRED);
-    let scope: string | KeyScope | undefined;
-    try {
-      scope = (options.scope ?? defaultScope)(extra);
-    } catch (err) {
-      if (err instanceof ScopeUnknownError)
-        return fail('idempotency_scope_unknown', `Server configuration error: ${err.message}. Nothing was executed.`);
-      throw err;
-    }
-    const own = Object.keys(asRecord(binding.inputSchema.properties));
-    const injected = Object.fromEntries(own.filter((p) => fixed.has(p)).map((p) => [p, fixedValues[p]]));
+    const caller = resolveCaller(extra, options);
+    if (!caller.ok) return outcomeToResult({ ok: false, error: caller.error }) as CallToolResult;
+    const { scope } = caller;
     // On a cancel (client timeout) the runtime stops waiting but lets the call finish and be recorded, so
     // the same-key retry replays it instead of finding an unknown outcome.
     const ctx: ToolCallContext = { format: 'mcp', scope, signal: extra.signal };
-    const credentials = options.credentials?.(extra);
-    if (credentials !== undefined) ctx.credentials = credentials;
+    if (caller.credentials !== undefined) ctx.credentials = caller.credentials as ToolAuth;
     const client = clientOf(extra);
     if (binding.effect === 'write' && client !== undefined && canElicitForm(client.capabilities))
       ctx.human = elicitingHuman(extra, whoAnswers(scope, client));
-    let sent: Record<string, unknown> = { ...args, ...injected };
+    let sent = withServerArguments(args, binding, options.serverArguments);
     if (host.intent !== undefined) {
       // The host's intent wins over a key the model wrote (intent.ts: the host is the trusted side).
       ctx.intent = host.intent;
-      const { [binding.keyProperty as string]: _modelKey, ...rest } = sent;
-      sent = rest;
+      sent = withoutKeyArgument(sent, binding.keyProperty);
     }
     const outcome = await runtime.call(binding.names.mcp, sent, ctx);
     return outcomeToResult(outcome) as CallToolResult;

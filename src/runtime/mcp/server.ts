@@ -6,7 +6,7 @@ export type { McpToolRuntime, RegisterToolRuntimeOptions } from './register.js';
 export { INTENT_META, KEY_META } from './intent.js';
 export type { McpKeySource } from './intent.js';
 export { outcomeToResult } from './outcome.js';
-export { KEY_INSTRUCTIONS } from './compact.js';
+export { KEY_INSTRUCTIONS } from '../tools/key-argument.js';
 export {
   MECHANISM_META,
   OPERATION_META,

@@ -46,12 +46,19 @@ export type MiddlewareErrorCode =
   | 'intent_missing'
   | 'store_unavailable'
   | 'api_error'
+  | 'invalid_arguments'
+  | 'not_sent'
+  | 'tool_error'
+  /** No longer answered: an unexpected handler error is `tool_error`, as in the tool runtime. */
   | 'idempotency_error';
 
 /** `_meta` key set (to `false`) on a first result the store could not keep: a retry cannot replay it. */
 export const REPLAYABLE_META = 'idemgen/replayable';
 
-/** `extra`: more machine-readable fields next to the code (`retry_after_ms` of an in-flight call). */
+/**
+ * `extra`: more machine-readable fields next to the code: a runtime error's `executed` and `retry_same_key`
+ * (tools/outcome.ts `toToolError`), `retry_after_ms` of an in-flight call, the API's `status`/`api_code`.
+ */
 export function errorResult(
   code: MiddlewareErrorCode,
   message: string,

@@ -11,7 +11,7 @@ import { InvalidArgumentsError } from '../core/errors.js';
 import { createIdempotency, type IdempotencyOptions } from '../core/idempotency.js';
 import type { KeyScope } from '../core/keys.js';
 import { checkScopeSecret, principalScope, ScopeSecretMissingError } from '../core/principal.js';
-import { mechanismName } from '../core/mechanism.js';
+import { isRetrySafe, mechanismName } from '../core/mechanism.js';
 import type { DedupStore } from '../store/types.js';
 import { resolveKey } from '../client/support.js';
 import { scopeString } from '../core/keys.js';
@@ -115,7 +115,7 @@ function nameIndex(bindings: readonly ToolBinding[]): Map<string, ToolBinding> {
 }
 
 /**
- * The key: the model's argument, else the app's intent (docs/concepts.md#repeated-intent; the engine hashes it with
+ * The key: the server's (`ctx.key`, code mode), else the model's argument, else the app's intent (docs/concepts.md#repeated-intent; the engine hashes it with
  * the operation and the routed arguments) — never the tool-call id (docs/concepts.md#store-rules).
  */
 function keyOf(
@@ -125,6 +125,7 @@ function keyOf(
   issues: ArgumentIssue[],
 ): { key?: string; scope?: KeyScope } {
   if (b.effect !== 'write' || b.keyProperty === undefined) return {};
+  if (ctx.key !== undefined) return { key: ctx.key };
   const given = args[b.keyProperty];
   if (typeof given === 'string') return { key: given };
   if (ctx.intent !== undefined && Object.keys(ctx.intent).length > 0) return { scope: ctx.intent };
@@ -194,21 +195,16 @@ export function createToolRuntime<Name extends string = string>(options: ToolRun
     if (issues.length > 0) return invalid(issues, b.effect);
     const routed = routeArguments(b, b.keyProperty === undefined ? decoded : rest);
     const description = operationOf(b);
-    // The downstream dedupes a repeat of this key, so after an unknown outcome the same key resolves it.
-    const retrySafe = isNative(b) || b.mechanism === 'content-address' || b.mechanism === 'method-idempotent';
+    // The one retry-safe set (core/mechanism.ts): after an unknown outcome the same key resolves it. A native key
+    // is retry-safe only when the API receives it (a carrier).
+    const retrySafe = b.effect === 'write' && isRetrySafe(b.mechanism) && (b.mechanism !== 'native-key' || isNative(b));
     let namespace: string | KeyScope | undefined;
     try {
       // The caller's own credentials choose the upstream account: a write's principal includes them (principal.ts).
       const own = b.effect === 'write' ? ctx.credentials : undefined;
       namespace = principalScope(ctx.scope ?? options.scope, own, secret);
     } catch (err) {
-      if (err instanceof ScopeSecretMissingError)
-        return failed({
-          code: 'idempotency_scope_unknown',
-          executed: 'no',
-          retry_same_key: true,
-          message: `Server configuration error: ${err.message}. Nothing was executed.`,
-        });
+      if (err instanceof ScopeSecretMissingError) return failed(toToolError(err, 'write', false));
       throw err;
     }
     let credentials: Credentials | undefined;

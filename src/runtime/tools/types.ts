@@ -122,6 +122,11 @@ export interface ToolCallContext {
    */
   intent?: Record<string, string | number>;
   /**
+   * A write's key chosen by the server for this call (code mode keys each write of a run from the run's key):
+   * it wins over a key argument, and the model's arguments stay as the model sent them.
+   */
+  key?: string;
+  /**
    * The caller's own API credentials for this call, by security scheme (a per-user token): sent on the call
    * over the runtime's `auth`, and part of the dedup scope as a keyed hash (the runtime's `scopeSecret`), so
    * two callers acting on different upstream accounts never share a row.

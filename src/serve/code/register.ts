@@ -13,7 +13,9 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { validateKey } from '../../runtime/core/keys.js';
 import { onDemand, type RuntimeSource } from '../../runtime/mcp/register.js';
-import { defaultScope, ScopeUnknownError } from '../../runtime/mcp/with-idempotency.js';
+import { resolveCaller } from '../../runtime/mcp/caller.js';
+import { outcomeToResult } from '../../runtime/mcp/outcome.js';
+import { CODE_RUN_KEY_DESCRIPTION, KEY_ARGUMENT, keyArgumentSchema } from '../../runtime/tools/key-argument.js';
 import type { ToolBinding, ToolCallError } from '../../runtime/tools/types.js';
 import { runCode, type CodeRunOptions } from './run.js';
 import { indexBindings, searchOperations } from './search.js';
@@ -45,14 +47,9 @@ function codeTools(limits: { codeBytes: number }): Record<string, unknown>[] {
         type: 'object',
         properties: {
           code: { type: 'string', maxLength: limits.codeBytes, description: 'The body of an async function.' },
-          idempotency_key: {
-            type: 'string',
-            minLength: 16,
-            maxLength: 255,
-            description: 'One key per intended run (for example a UUID); reuse it when retrying that run.',
-          },
+          [KEY_ARGUMENT]: keyArgumentSchema(CODE_RUN_KEY_DESCRIPTION),
         },
-        required: ['code', 'idempotency_key'],
+        required: ['code', KEY_ARGUMENT],
       },
       annotations: { destructiveHint: true, idempotentHint: true, openWorldHint: true },
     },
@@ -62,25 +59,13 @@ function codeTools(limits: { codeBytes: number }): Record<string, unknown>[] {
 const asRecord = (value: unknown): Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
 
-function refused(error: ToolCallError): CallToolResult {
-  return {
-    content: [{ type: 'text', text: `${error.message}\n${JSON.stringify({ error })}` }],
-    structuredContent: { error },
-    isError: true,
-  };
-}
+/** A refusal rendered as the tool runtime renders a failed call (runtime/mcp/outcome.ts). */
+const refused = (error: ToolCallError): CallToolResult => outcomeToResult({ ok: false, error }) as CallToolResult;
 
 /**
  * `source`: the runtime, or a function that builds it (serve answers `tools/list` before analysing the
  * specs; the runtime is built after that answer or at the first call, register.ts `onDemand`).
  */
-/**
- * Code mode's key rule, stated once in the MCP initialize `instructions` (the listed tools carry it too): the
- * model keys a run, never a call, and a retried run must keep its key.
- */
-export const CODE_KEY_INSTRUCTIONS =
-  'execute takes a required idempotency_key for the whole run. Create one new key per script you intend to run (for example a UUID made once) and send the SAME key, with the same code, when you retry it after an error, a timeout or any unknown outcome: writes that completed are replayed from their record, not repeated. ' +
-  'Never use a new key for a run you are retrying; a different script needs a new key. The calls inside the script (api.<name>(args)) take no key.';
 
 export function registerCodeMode(
   server: McpServer,
@@ -137,30 +122,19 @@ export function registerCodeMode(
       });
     if (typeof args.code !== 'string') return bad('execute needs `code`, a string.');
     try {
-      validateKey(args.idempotency_key, { operation: 'execute' });
+      validateKey(args[KEY_ARGUMENT], { operation: 'execute' });
     } catch (err) {
-      return bad(`idempotency_key: ${(err as Error).message}.`);
+      return bad(`${KEY_ARGUMENT}: ${(err as Error).message}.`);
     }
-    let scope: string | undefined;
-    try {
-      scope = defaultScope(extra);
-    } catch (err) {
-      if (err instanceof ScopeUnknownError)
-        return refused({
-          code: 'idempotency_scope_unknown',
-          message: `Server configuration error: ${err.message}. Nothing was run.`,
-          executed: 'no',
-          retry_same_key: true,
-        });
-      throw err;
-    }
+    const caller = resolveCaller(extra);
+    if (!caller.ok) return refused(caller.error);
     const run = await runCode(
       { ...runOptions, ...(limits ? { limits } : {}), runtime },
       args.code,
-      args.idempotency_key as string,
+      args[KEY_ARGUMENT] as string,
       {
         format: 'mcp',
-        scope,
+        scope: caller.scope,
         signal: extra.signal,
       },
     );

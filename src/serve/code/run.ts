@@ -13,6 +13,8 @@
 import { createHash } from 'node:crypto';
 import { scopeString } from '../../runtime/core/keys.js';
 import type { McpToolRuntime } from '../../runtime/mcp/register.js';
+import { withServerArguments } from '../../runtime/mcp/caller.js';
+import { KEY_MAX_LENGTH, KEY_MIN_LENGTH } from '../../runtime/tools/key-argument.js';
 import type { ToolBinding, ToolCallContext, ToolCallError } from '../../runtime/tools/types.js';
 import { runInWorker } from './isolate.js';
 import { DEFAULT_LIMITS, type HostAnswer, type SandboxLimits } from './sandbox.js';
@@ -58,8 +60,8 @@ function writeKey(runKey: string, ordinal: number, b: ToolBinding): string {
   const hex = createHash('sha256')
     .update(JSON.stringify(['idemgen-code', runKey, ordinal]))
     .digest('hex');
-  const max = Math.min(b.keyLimits?.maxLength ?? 255, 67);
-  return `cm-${hex}`.slice(0, Math.max(max, b.keyLimits?.minLength ?? 16, 16));
+  const max = Math.min(b.keyLimits?.maxLength ?? KEY_MAX_LENGTH, 67);
+  return `cm-${hex}`.slice(0, Math.max(max, b.keyLimits?.minLength ?? KEY_MIN_LENGTH, KEY_MIN_LENGTH));
 }
 
 const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -103,7 +105,6 @@ export async function runCode(
 async function runGated(opts: CodeRunOptions, code: string, runKey: string, ctx: ToolCallContext) {
   const bindings = opts.runtime.list();
   const byName = new Map(bindings.map((b) => [b.names.mcp, b]));
-  const fixed = opts.serverArguments ?? {};
   const limits = opts.limits ?? DEFAULT_LIMITS;
   const calls: RunCall[] = [];
   const inflight = new Map<RunCall, Promise<void>>();
@@ -115,7 +116,7 @@ async function runGated(opts: CodeRunOptions, code: string, runKey: string, ctx:
     const b = byName.get(tool);
     const refuse = (code: string, message: string): HostAnswer => {
       calls.push({ tool, ok: false, error_code: code });
-      return { ok: false, error: { code, message, executed: 'no' } };
+      return { ok: false, error: { code, message, executed: 'no', retry_same_key: code !== 'idempotency_conflict' } };
     };
     let args: unknown;
     try {
@@ -125,10 +126,9 @@ async function runGated(opts: CodeRunOptions, code: string, runKey: string, ctx:
     }
     if (b === undefined) return refuse('unknown_tool', `There is no tool named ${JSON.stringify(tool)}.`);
     if (!isObj(args)) return refuse('invalid_arguments', `api.${tool}: arguments must be a JSON object.`);
-    const own = Object.keys(isObj(b.inputSchema.properties) ? b.inputSchema.properties : {});
-    const injected = Object.fromEntries(own.filter((p) => Object.hasOwn(fixed, p)).map((p) => [p, fixed[p]]));
-    const sent: Record<string, unknown> = { ...args, ...injected };
+    const sent = withServerArguments(args, b, opts.serverArguments);
     const entry: RunCall = { tool, ok: false };
+    let callCtx = ctx;
     if (b.effect === 'write') {
       if (b.keyProperty !== undefined && Object.hasOwn(args, b.keyProperty))
         return refuse(
@@ -143,12 +143,13 @@ async function runGated(opts: CodeRunOptions, code: string, runKey: string, ctx:
       writes += 1;
       entry.write = writes;
       if (b.keyProperty !== undefined) {
-        sent[b.keyProperty] = writeKey(runKey, writes, b);
-        entry.key = sent[b.keyProperty] as string;
+        // The derived key rides in the call context: the script's arguments go to the runtime as it wrote them.
+        entry.key = writeKey(runKey, writes, b);
+        callCtx = { ...ctx, key: entry.key };
       }
     }
     calls.push(entry);
-    const pending = opts.runtime.call(tool, sent, ctx);
+    const pending = opts.runtime.call(tool, sent, callCtx);
     inflight.set(
       entry,
       pending.then(

@@ -314,7 +314,7 @@ async function runInModule(
     return utf8Bytes(text) > maxBytes ? undefined : text;
   };
   const refuse = (code: string, message: string): Promise<HostAnswer> =>
-    Promise.resolve({ ok: false, error: { code, message, executed: 'no' } });
+    Promise.resolve({ ok: false, error: { code, message, executed: 'no', retry_same_key: true } });
 
   try {
     const hostFn = keep(

@@ -197,6 +197,18 @@ describe('auditFailed and emitReport', () => {
     expect(json.operations.length).toBeGreaterThan(0);
     for (const f of a.files) expect(f.contents.endsWith('\n') && !f.contents.includes('\r')).toBe(true);
   });
+
+  it("a read in audit.json carries no reasons: classify's read_only reason is the one left out", () => {
+    const json = JSON.parse(emitReport(samplePlan(), resolveConfig()).files[1].contents) as AuditJson;
+    const reads = json.operations.filter((o) => o.effect === 'read');
+    expect(reads.map((o) => o.key)).toEqual(['tool:read_file', 'GET /charges']);
+    for (const o of reads) {
+      expect(o).not.toHaveProperty('reasons');
+      expect(o).not.toHaveProperty('class');
+    }
+    // and nothing of it lands in the shared texts either
+    expect(json.texts.some((t) => t.includes('plain call'))).toBe(false);
+  });
 });
 
 describe('report/audit.json round trip: corner cases of the compaction rules', () => {
@@ -236,9 +248,7 @@ describe('report/audit.json round trip: corner cases of the compaction rules', (
         mechanism: 'none',
         keyStrategy: null,
         effectReasons: [reason('http_safe_method', 'GET is a safe method (RFC 9110 §9.2.1)', '/paths/~1c~0d/get')],
-        reasons: [
-          reason('read_only', 'no side effect: not activated (SOP §1), a plain call', '/paths/~1c~0d/get', ['y']),
-        ],
+        reasons: [reason('read_only', 'no side effect: a plain call', '/paths/~1c~0d/get', ['y'])],
       }),
       op('send_email', '/tools/0', { reasons: [reason('r', '7', '/tools/0'), reason('r', '7', '/elsewhere')] }),
     ],

@@ -53,7 +53,7 @@ describe('withIdempotency around a generated client, same key', () => {
     api.inject({ kind: 'reject', status: 400, body: { code: 21211, message: 'not a valid phone number' } });
     const bad = await tool({ text: 'x', idempotency_key: KEY }, {});
     expect(bad.isError).toBe(true);
-    expect(bad._meta?.['idemgen/error']).toEqual({ code: 'api_error' });
+    expect(bad._meta?.['idemgen/error']).toMatchObject({ code: 'api_error', executed: 'no', retry_same_key: true });
     expect(JSON.stringify(bad.content)).toContain('21211: not a valid phone number');
     expect(await store.get({ scope: '', key: KEY })).toBeUndefined();
     const good = await tool({ text: 'x', idempotency_key: KEY }, {});

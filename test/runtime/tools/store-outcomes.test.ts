@@ -69,7 +69,9 @@ describe('the MCP middleware', () => {
     expect(text(first)).toHaveLength(500);
     const again = await tool(args, {});
     expect(again.isError).toBe(true);
-    expect(again._meta).toEqual({ 'idemgen/error': { code: 'idempotency_result_unavailable' } });
+    expect(again._meta).toEqual({
+      'idemgen/error': { code: 'idempotency_result_unavailable', executed: 'yes', retry_same_key: false },
+    });
     expect(runs).toBe(1);
   });
 

@@ -62,10 +62,3 @@ export const OPENAI_LIMITS = {
  * object as JSON text, since it lists only some properties of an open object.
  */
 export const PLACEHOLDER_TAIL = ': details omitted to keep this tool schema small; see the API documentation.)';
-
-/**
- * The idempotency key's shortest length and its characters: visible ASCII (0x21–0x7E), safe as an HTTP header
- * value and as a SQL key, no whitespace to trim (emit/tools/idempotency-key.ts writes them into the key property).
- */
-export const KEY_CHARS = '[!-~]';
-export const KEY_MIN_LENGTH = 16;

@@ -5,7 +5,7 @@
  * the same form from a binding's input schema when they are asked (strict/of-binding.ts).
  */
 import { setOwn } from './own.js';
-import { KEY_CHARS, KEY_MIN_LENGTH } from './keywords.js';
+import { KEY_CHARS, KEY_MIN_LENGTH } from '../key-argument.js';
 import { strictDef } from './strict-defs.js';
 import { fitLimits } from './strict-limits.js';
 import { strictNode, type StrictContext } from './strict.js';
