@@ -1,5 +1,5 @@
 /**
- * One translator, one wording (issue 39): every runtime error carries `code`, `executed` and `retrySameKey`
+ * One translator, one wording: every runtime error carries `code`, `executed` and `retrySameKey`
  * as data; the tool runtime's outcome and withIdempotency's `isError` result both render
  * `toToolError`, so the model reads the same sentence and the same facts whichever door it came through.
  */
