@@ -88,7 +88,11 @@ const PATHS: EnginePath[] = [
       return async (method, input, key) => {
         try {
           const r = await client[method]!(input, { key });
-          return { ok: true, result: r.result, wasReplay: r.wasReplay };
+          // A read's method answers its value as it is; a write's, its outcome.
+          const outcome = typeof r === 'object' && r !== null && 'wasReplay' in r;
+          return outcome
+            ? { ok: true, result: r.result, wasReplay: r.wasReplay }
+            : { ok: true, result: r, wasReplay: false };
         } catch (error) {
           const status = error instanceof HttpStatusError ? error.status : undefined;
           return { ok: false, error, code: (error as Error).name, ...(status !== undefined ? { status } : {}) };
@@ -110,6 +114,16 @@ const PATHS: EnginePath[] = [
     },
   },
 ];
+
+/** What a result is, comparable across the paths: a Blob by its bytes, anything else as it is. */
+async function shapeOf(result: unknown): Promise<unknown> {
+  if (result instanceof Blob) return { blob: Buffer.from(await result.arrayBuffer()).toString('hex') };
+  return { [typeof result]: result };
+}
+
+const PNG = Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0xff, 0x00]);
+/** A server that labels bytes as text: only a pinned `responseType` keeps them bytes. */
+const mislabelled = () => ({ status: 200, headers: { 'content-type': 'text/plain' }, body: PNG });
 
 const charge: Input = { body: { amount: 1200, currency: 'usd' } };
 const transfer: Input = { body: { amount: 500, currency: 'usd', destination: 'acct_1' } };
@@ -196,6 +210,38 @@ describe.each(PATHS)('$name path → executeOperation', (path) => {
       expect((err as HttpStatusError).definiteFailure).toBe(true);
     } else expect(out).toMatchObject({ code: 'api_error', executed: 'no' });
     expect(server.effects).toBe(0);
+  });
+});
+
+describe.each(PATHS)('$name path → what the description says about bodies', (path) => {
+  it('responseType: a binary download is read as bytes whatever the server labels it', async () => {
+    server = await startFaultServer({ respond: mislabelled });
+    const call = path.open({ baseUrl: server.url });
+    const out = await call('downloadFile', { path: { fileId: 'f_1' } }, 'unused-key-000000000000001');
+    expect(out.ok).toBe(true);
+    expect(await shapeOf((out as { result: unknown }).result)).toEqual({ blob: Buffer.from(PNG).toString('hex') });
+    expect(server.requests.map((r) => [r.method, r.path])).toEqual([['GET', '/files/f_1/content']]);
+  });
+
+  it('responseType on a deduplicated write: the PNG of a fail-closed render is bytes', async () => {
+    server = await startFaultServer({ respond: mislabelled });
+    const call = path.open({ baseUrl: server.url, store: createMemoryStore() });
+    const out = await call('renderChart', { body: { title: 'q3' } }, 'render-key-000000000000001');
+    expect(out.ok).toBe(true);
+    expect(await shapeOf((out as { result: unknown }).result)).toEqual({ blob: Buffer.from(PNG).toString('hex') });
+    expect(server.effects).toBe(1);
+  });
+
+  it('form body: the refund is sent form-urlencoded, the native key in its header', async () => {
+    server = await startFaultServer({ keyCarrier: { in: 'header', name: 'Idempotency-Key' } });
+    const call = path.open({ baseUrl: server.url });
+    const key = 'refund-key-000000000000001';
+    const out = await call('createRefund', { body: { charge: 'ch_1', amount: 300 } }, key);
+    expect(out).toMatchObject({ ok: true, wasReplay: false });
+    const [req] = server.requests;
+    expect(req!.headers['content-type']).toMatch(/^application\/x-www-form-urlencoded/);
+    expect(Object.fromEntries(new URLSearchParams(req!.body))).toEqual({ charge: 'ch_1', amount: '300' });
+    expect(req!.key).toBe(key);
   });
 });
 
