@@ -137,4 +137,3 @@ export function renderClientFile(apiPlan: ApiPlan, anchors?: ReadonlyMap<string,
     types: [...ops.flatMap((c) => c.types.statements), ...shared.aliases(names), ...namedTypeStatements(registry, ctx)],
   });
 }
-
