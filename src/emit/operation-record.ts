@@ -158,6 +158,8 @@ export function operationRecord(
   if (wrapped) {
     const strategy = keyStrategyOf(entry);
     if (strategy !== 'given') d.keyStrategy = strategy;
+    // A body that may hold Blobs (raw bytes, multipart file parts): their bytes are hashed (`digestBlobs`)
+    // before the key and the args hash are derived (docs/concepts.md#outcomes).
     if (body?.encoding === 'binary' || body?.encoding === 'multipart') d.blobs = true;
   }
   const ttl = ttlOf(entry, native, options);

@@ -50,14 +50,6 @@ export function usesDedupStore(entry: PlanEntry): boolean {
   return isWrapped(entry) && !isNative(entry) && !isByMethod(entry) && entry.mechanism !== 'saga';
 }
 
-/**
- * A body that may hold Blobs (raw bytes, multipart file parts). A Blob has no JSON form, so its bytes are
- * read and hashed (`digestBlobs`) before the key and the args hash are derived (docs/concepts.md#outcomes).
- */
-export function mayCarryBlobs(types: OperationTypes): boolean {
-  return types.body !== undefined && (types.body.encoding === 'binary' || types.body.encoding === 'multipart');
-}
-
 interface KeyOption {
   /** `options` parameter type; generic (`O`) where a scope is accepted, so `{ scope: {} }` does not compile. */
   type: string;
