@@ -169,5 +169,6 @@ export function operationRecord(
     if (compensation !== undefined) d.compensation = compensation;
   }
   if (entry.verification !== undefined) d.verification = entry.verification;
+  if (entry.timeoutMs !== undefined) d.timeoutMs = entry.timeoutMs;
   return d;
 }

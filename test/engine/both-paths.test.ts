@@ -53,6 +53,8 @@ let server: FaultServer | undefined;
 beforeAll(async () => {
   const plans = await fixturePlans();
   plan = plans.find((p) => p.api.operations.some((o) => o.key === 'POST /charges'))!;
+  // config `overrides["GET /files/{fileId}/content"].timeoutMs`, as classify puts it on the entry.
+  plan.entries.find((e) => e.operation.key === 'GET /files/{fileId}/content')!.timeoutMs = 4000;
   bindings = buildToolBindings(plan, resolveConfig());
   const { files } = emitClient({ apis: [plan], diagnostics: [] }, resolveConfig());
   const dir = join(OUT_ROOT, 'engine-both-paths');
@@ -230,6 +232,16 @@ describe.each(PATHS)('$name path → what the description says about bodies', (p
     expect(out.ok).toBe(true);
     expect(await shapeOf((out as { result: unknown }).result)).toEqual({ blob: Buffer.from(PNG).toString('hex') });
     expect(server.effects).toBe(1);
+  });
+
+  it("timeoutMs: a slow download has the operation's own time; another read keeps the caller's 1 s", async () => {
+    server = await startFaultServer({ respond: mislabelled });
+    const call = path.open({ baseUrl: server.url });
+    server.always({ kind: 'delay', ms: 1500 });
+    const slow = await call('downloadFile', { path: { fileId: 'f_2' } }, 'unused-key-000000000000002');
+    expect(slow.ok).toBe(true);
+    const other = await call('getCharge', { path: { chargeId: 'ch_1' } }, 'unused-key-000000000000003');
+    expect(other.ok).toBe(false);
   });
 
   it('form body: the refund is sent form-urlencoded, the native key in its header', async () => {
