@@ -36,6 +36,7 @@ interface Setup {
   store?: DedupStore;
   /** The principal's namespace (client option `scope`; tool runtime option `scope`). */
   scope?: string;
+  fetch?: typeof fetch;
 }
 
 interface EnginePath {
@@ -242,6 +243,30 @@ describe.each(PATHS)('$name path → what the description says about bodies', (p
     expect(slow.ok).toBe(true);
     const other = await call('getCharge', { path: { chargeId: 'ch_1' } }, 'unused-key-000000000000003');
     expect(other.ok).toBe(false);
+  });
+
+  it('pathParams, queryParams, queryStyles: the charge id one segment, `expand[]` repeated as declared', async () => {
+    server = await startFaultServer();
+    const urls: string[] = [];
+    const recording: typeof fetch = (input, init) => {
+      urls.push(String(input instanceof Request ? input.url : input));
+      return fetch(input, init);
+    };
+    const call = path.open({ baseUrl: server.url, fetch: recording });
+    const input = { path: { chargeId: 'ch 1/x' }, query: { 'expand[]': ['customer', 'invoice'] } };
+    expect(await call('getCharge', input, 'unused-key-000000000000004')).toMatchObject({ ok: true });
+    expect(urls.map((u) => u.slice(server!.url.length))).toEqual([
+      '/charges/ch%201%2Fx?expand%5B%5D=customer&expand%5B%5D=invoice',
+    ]);
+    expect(server.requests.map((r) => [r.method, r.path])).toEqual([['GET', '/charges/ch%201%2Fx']]);
+  });
+
+  it('keyLimits: a native key shorter than the carrier admits is refused, nothing sent', async () => {
+    server = await startFaultServer({ keyCarrier: { in: 'header', name: 'Idempotency-Key' } });
+    const call = path.open({ baseUrl: server.url });
+    const out = await call('createCharge', charge, 'short');
+    expect(out.ok).toBe(false);
+    expect(server.requests).toHaveLength(0);
   });
 
   it('form body: the refund is sent form-urlencoded, the native key in its header', async () => {
