@@ -17,7 +17,8 @@ import {
   IdempotencyOutcomeUnknownError,
   type DedupStore,
 } from '../../src/runtime/index.js';
-import { createToolRuntime, type ToolBinding } from '../../src/runtime/tools/index.js';
+import { createToolRuntime, parseToolBindings, type ToolBinding } from '../../src/runtime/tools/index.js';
+import { bindingsText as legacyText } from '../fixtures/legacy-bindings/payments.bindings.gen.js';
 import { OUT_ROOT } from '../emit/client/helpers/compile.js';
 import { fixturePlans } from '../emit/client/helpers/fixture-plans.js';
 import { withRuntimeSources } from '../emit/client/helpers/import-client.js';
@@ -279,6 +280,41 @@ describe.each(PATHS)('$name path → what the description says about bodies', (p
     expect(req!.headers['content-type']).toMatch(/^application\/x-www-form-urlencoded/);
     expect(Object.fromEntries(new URLSearchParams(req!.body))).toEqual({ charge: 'ch_1', amount: '300' });
     expect(req!.key).toBe(key);
+  });
+});
+
+describe('a bindings file generated before the record (client method in `method`, request in `http`)', () => {
+  const legacy = parseToolBindings(legacyText);
+  /** What the older runtime derived from such a binding; the record's newer facts are not in the file. */
+  const core = (b: ToolBinding) => {
+    const { clientMethod, operation, method, path, mechanism, pathParams, queryParams, queryStyles, carrier } = b;
+    // A plain top-level body key's path is its name: the older file spelled it out, the record leaves it implied.
+    const body = carrier !== undefined && (carrier.in === 'body' || carrier.in === 'form');
+    const key =
+      carrier === undefined ? undefined : { ...carrier, path: carrier.path ?? (body ? [carrier.name] : undefined) };
+    return { clientMethod, operation, method, path, mechanism, pathParams, queryParams, queryStyles, key };
+  };
+
+  it('reads as the records the generator makes now, member for member where the file says them', () => {
+    expect(legacy.map(core)).toEqual(bindings.map(core));
+    // An empty `apiLimits` says what its absence says (the record leaves it out).
+    const rest = (b: ToolBinding) => {
+      const { apiLimits, ...limits } = b.keyLimits ?? {};
+      const keyLimits = b.keyLimits === undefined ? undefined : apiLimits?.length ? { ...limits, apiLimits } : limits;
+      return [keyLimits, b.ttlSeconds, b.compensation];
+    };
+    expect(legacy.map(rest)).toEqual(bindings.map(rest));
+  });
+
+  it('runs: the native key in its header, the charge once', async () => {
+    server = await startFaultServer({ keyCarrier: { in: 'header', name: 'Idempotency-Key' } });
+    const rt = createToolRuntime({ bindings: legacy, baseUrl: server.url, ...fast });
+    const key = 'legacy-key-000000000000001';
+    const args = flatArgs(rt.find('createCharge')!, charge, key);
+    expect(await rt.call('createCharge', args)).toMatchObject({ ok: true, was_replay: false });
+    expect(await rt.call('createCharge', args)).toMatchObject({ ok: true });
+    expect(server.requests.map((r) => r.key)).toEqual([key, key]);
+    expect(server.effects).toBe(1);
   });
 });
 
