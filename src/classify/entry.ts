@@ -189,6 +189,8 @@ export function classifyOperation(op: Operation, ctx: ClassifyContext): PlanEntr
   if (op.kind === 'http' && (op.method === 'put' || op.method === 'delete')) {
     entry.methodIdempotent = true;
   }
+  // Reads too: a slow export needs its time whatever its effect.
+  if (override?.timeoutMs !== undefined) entry.timeoutMs = override.timeoutMs;
   if (eff.effect === 'read') {
     entry.reasons.push(reason(READ_ONLY_REASON.rule, READ_ONLY_REASON.detail, op.source.pointer));
     return entry;

@@ -68,6 +68,8 @@ export interface PlanEntry {
   methodIdempotent?: boolean;
   /** OP-4: the owned table named by config. */
   ownedTable?: string;
+  /** Per HTTP attempt, in ms (config `overrides[…].timeoutMs`): replaces the caller's default. */
+  timeoutMs?: number;
   /** A physical or financial action with no undo (config `overrides[…].impact`): a person confirms it first. */
   impact?: 'physical' | 'financial';
   reasons: Reason[];

@@ -12,6 +12,8 @@ export interface OperationOverride {
   carrier?: CarrierInput | null;
   keyStrategy?: KeyStrategy;
   ttlSeconds?: number;
+  /** Per HTTP attempt of this operation, in ms: replaces the client's or tool runtime's `timeoutMs` (a slow export). */
+  timeoutMs?: number;
   /** For a `saga`: key of the compensating operation. */
   compensation?: string;
   /** For `unique-insert`: the owned table to put the unique idempotency-key column on. */

@@ -96,6 +96,7 @@ function checkOverrides(value: unknown, pointer: string, out: Diagnostic[], file
     if (o.effect !== undefined && o.effect !== 'read' && o.effect !== 'write')
       bad(out, file, `${p}/effect`, 'effect must be "read" or "write"');
     if (o.ttlSeconds !== undefined) positiveInt(o.ttlSeconds, `${p}/ttlSeconds`, out, file);
+    if (o.timeoutMs !== undefined) positiveInt(o.timeoutMs, `${p}/timeoutMs`, out, file);
     if (o.table !== undefined) string(o.table, `${p}/table`, out, file);
     if (o.compensation !== undefined) string(o.compensation, `${p}/compensation`, out, file);
     if (o.impact !== undefined && o.impact !== 'physical' && o.impact !== 'financial')

@@ -90,6 +90,14 @@ describe('overrides, key strategy, TTL', () => {
     expect(rules(entry)).toEqual(expect.arrayContaining(['override_mechanism', 'override_carrier']));
   });
 
+  it('a per-operation timeoutMs reaches the entry on a read and a write, and nothing else gets one', () => {
+    const config = { overrides: { exportAll: { timeoutMs: 120_000 }, createExport: { timeoutMs: 5000 } } };
+    const read = classifyOne(http('get', '/exports', { operationId: 'exportAll' }), { config }).entry;
+    const write = classifyOne(http('post', '/exports', { operationId: 'createExport' }), { config }).entry;
+    const other = classifyOne(http('post', '/orders', { operationId: 'createOrder' }), { config }).entry;
+    expect([read.timeoutMs, write.timeoutMs, other.timeoutMs]).toEqual([120_000, 5000, undefined]);
+  });
+
   it('override by tool name and owned table', () => {
     const { entry } = classifyOne(tool('log_event'), {
       config: { overrides: { log_event: { mechanism: 'unique-insert', table: 'events' } } },

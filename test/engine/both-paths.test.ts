@@ -17,7 +17,8 @@ import {
   IdempotencyOutcomeUnknownError,
   type DedupStore,
 } from '../../src/runtime/index.js';
-import { createToolRuntime, type ToolBinding } from '../../src/runtime/tools/index.js';
+import { createToolRuntime, parseToolBindings, type ToolBinding } from '../../src/runtime/tools/index.js';
+import { bindingsText as legacyText } from '../fixtures/legacy-bindings/payments.bindings.gen.js';
 import { OUT_ROOT } from '../emit/client/helpers/compile.js';
 import { fixturePlans } from '../emit/client/helpers/fixture-plans.js';
 import { withRuntimeSources } from '../emit/client/helpers/import-client.js';
@@ -36,6 +37,7 @@ interface Setup {
   store?: DedupStore;
   /** The principal's namespace (client option `scope`; tool runtime option `scope`). */
   scope?: string;
+  fetch?: typeof fetch;
 }
 
 interface EnginePath {
@@ -53,6 +55,8 @@ let server: FaultServer | undefined;
 beforeAll(async () => {
   const plans = await fixturePlans();
   plan = plans.find((p) => p.api.operations.some((o) => o.key === 'POST /charges'))!;
+  // config `overrides["GET /files/{fileId}/content"].timeoutMs`, as classify puts it on the entry.
+  plan.entries.find((e) => e.operation.key === 'GET /files/{fileId}/content')!.timeoutMs = 4000;
   bindings = buildToolBindings(plan, resolveConfig());
   const { files } = emitClient({ apis: [plan], diagnostics: [] }, resolveConfig());
   const dir = join(OUT_ROOT, 'engine-both-paths');
@@ -88,7 +92,11 @@ const PATHS: EnginePath[] = [
       return async (method, input, key) => {
         try {
           const r = await client[method]!(input, { key });
-          return { ok: true, result: r.result, wasReplay: r.wasReplay };
+          // A read's method answers its value as it is; a write's, its outcome.
+          const outcome = typeof r === 'object' && r !== null && 'wasReplay' in r;
+          return outcome
+            ? { ok: true, result: r.result, wasReplay: r.wasReplay }
+            : { ok: true, result: r, wasReplay: false };
         } catch (error) {
           const status = error instanceof HttpStatusError ? error.status : undefined;
           return { ok: false, error, code: (error as Error).name, ...(status !== undefined ? { status } : {}) };
@@ -110,6 +118,16 @@ const PATHS: EnginePath[] = [
     },
   },
 ];
+
+/** What a result is, comparable across the paths: a Blob by its bytes, anything else as it is. */
+async function shapeOf(result: unknown): Promise<unknown> {
+  if (result instanceof Blob) return { blob: Buffer.from(await result.arrayBuffer()).toString('hex') };
+  return { [typeof result]: result };
+}
+
+const PNG = Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0xff, 0x00]);
+/** A server that labels bytes as text: only a pinned `responseType` keeps them bytes. */
+const mislabelled = () => ({ status: 200, headers: { 'content-type': 'text/plain' }, body: PNG });
 
 const charge: Input = { body: { amount: 1200, currency: 'usd' } };
 const transfer: Input = { body: { amount: 500, currency: 'usd', destination: 'acct_1' } };
@@ -196,6 +214,107 @@ describe.each(PATHS)('$name path → executeOperation', (path) => {
       expect((err as HttpStatusError).definiteFailure).toBe(true);
     } else expect(out).toMatchObject({ code: 'api_error', executed: 'no' });
     expect(server.effects).toBe(0);
+  });
+});
+
+describe.each(PATHS)('$name path → what the description says about bodies', (path) => {
+  it('responseType: a binary download is read as bytes whatever the server labels it', async () => {
+    server = await startFaultServer({ respond: mislabelled });
+    const call = path.open({ baseUrl: server.url });
+    const out = await call('downloadFile', { path: { fileId: 'f_1' } }, 'unused-key-000000000000001');
+    expect(out.ok).toBe(true);
+    expect(await shapeOf((out as { result: unknown }).result)).toEqual({ blob: Buffer.from(PNG).toString('hex') });
+    expect(server.requests.map((r) => [r.method, r.path])).toEqual([['GET', '/files/f_1/content']]);
+  });
+
+  it('responseType on a deduplicated write: the PNG of a fail-closed render is bytes', async () => {
+    server = await startFaultServer({ respond: mislabelled });
+    const call = path.open({ baseUrl: server.url, store: createMemoryStore() });
+    const out = await call('renderChart', { body: { title: 'q3' } }, 'render-key-000000000000001');
+    expect(out.ok).toBe(true);
+    expect(await shapeOf((out as { result: unknown }).result)).toEqual({ blob: Buffer.from(PNG).toString('hex') });
+    expect(server.effects).toBe(1);
+  });
+
+  it("timeoutMs: a slow download has the operation's own time; another read keeps the caller's 1 s", async () => {
+    server = await startFaultServer({ respond: mislabelled });
+    const call = path.open({ baseUrl: server.url });
+    server.always({ kind: 'delay', ms: 1500 });
+    const slow = await call('downloadFile', { path: { fileId: 'f_2' } }, 'unused-key-000000000000002');
+    expect(slow.ok).toBe(true);
+    const other = await call('getCharge', { path: { chargeId: 'ch_1' } }, 'unused-key-000000000000003');
+    expect(other.ok).toBe(false);
+  });
+
+  it('pathParams, queryParams, queryStyles: the charge id one segment, `expand[]` repeated as declared', async () => {
+    server = await startFaultServer();
+    const urls: string[] = [];
+    const recording: typeof fetch = (input, init) => {
+      urls.push(String(input instanceof Request ? input.url : input));
+      return fetch(input, init);
+    };
+    const call = path.open({ baseUrl: server.url, fetch: recording });
+    const input = { path: { chargeId: 'ch 1/x' }, query: { 'expand[]': ['customer', 'invoice'] } };
+    expect(await call('getCharge', input, 'unused-key-000000000000004')).toMatchObject({ ok: true });
+    expect(urls.map((u) => u.slice(server!.url.length))).toEqual([
+      '/charges/ch%201%2Fx?expand%5B%5D=customer&expand%5B%5D=invoice',
+    ]);
+    expect(server.requests.map((r) => [r.method, r.path])).toEqual([['GET', '/charges/ch%201%2Fx']]);
+  });
+
+  it('keyLimits: a native key shorter than the carrier admits is refused, nothing sent', async () => {
+    server = await startFaultServer({ keyCarrier: { in: 'header', name: 'Idempotency-Key' } });
+    const call = path.open({ baseUrl: server.url });
+    const out = await call('createCharge', charge, 'short');
+    expect(out.ok).toBe(false);
+    expect(server.requests).toHaveLength(0);
+  });
+
+  it('form body: the refund is sent form-urlencoded, the native key in its header', async () => {
+    server = await startFaultServer({ keyCarrier: { in: 'header', name: 'Idempotency-Key' } });
+    const call = path.open({ baseUrl: server.url });
+    const key = 'refund-key-000000000000001';
+    const out = await call('createRefund', { body: { charge: 'ch_1', amount: 300 } }, key);
+    expect(out).toMatchObject({ ok: true, wasReplay: false });
+    const [req] = server.requests;
+    expect(req!.headers['content-type']).toMatch(/^application\/x-www-form-urlencoded/);
+    expect(Object.fromEntries(new URLSearchParams(req!.body))).toEqual({ charge: 'ch_1', amount: '300' });
+    expect(req!.key).toBe(key);
+  });
+});
+
+describe('a bindings file generated before the record (client method in `method`, request in `http`)', () => {
+  const legacy = parseToolBindings(legacyText);
+  /** What the older runtime derived from such a binding; the record's newer facts are not in the file. */
+  const core = (b: ToolBinding) => {
+    const { clientMethod, operation, method, path, mechanism, pathParams, queryParams, queryStyles, carrier } = b;
+    // A plain top-level body key's path is its name: the older file spelled it out, the record leaves it implied.
+    const body = carrier !== undefined && (carrier.in === 'body' || carrier.in === 'form');
+    const key =
+      carrier === undefined ? undefined : { ...carrier, path: carrier.path ?? (body ? [carrier.name] : undefined) };
+    return { clientMethod, operation, method, path, mechanism, pathParams, queryParams, queryStyles, key };
+  };
+
+  it('reads as the records the generator makes now, member for member where the file says them', () => {
+    expect(legacy.map(core)).toEqual(bindings.map(core));
+    // An empty `apiLimits` says what its absence says (the record leaves it out).
+    const rest = (b: ToolBinding) => {
+      const { apiLimits, ...limits } = b.keyLimits ?? {};
+      const keyLimits = b.keyLimits === undefined ? undefined : apiLimits?.length ? { ...limits, apiLimits } : limits;
+      return [keyLimits, b.ttlSeconds, b.compensation];
+    };
+    expect(legacy.map(rest)).toEqual(bindings.map(rest));
+  });
+
+  it('runs: the native key in its header, the charge once', async () => {
+    server = await startFaultServer({ keyCarrier: { in: 'header', name: 'Idempotency-Key' } });
+    const rt = createToolRuntime({ bindings: legacy, baseUrl: server.url, ...fast });
+    const key = 'legacy-key-000000000000001';
+    const args = flatArgs(rt.find('createCharge')!, charge, key);
+    expect(await rt.call('createCharge', args)).toMatchObject({ ok: true, was_replay: false });
+    expect(await rt.call('createCharge', args)).toMatchObject({ ok: true });
+    expect(server.requests.map((r) => r.key)).toEqual([key, key]);
+    expect(server.effects).toBe(1);
   });
 });
 

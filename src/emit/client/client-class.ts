@@ -5,8 +5,7 @@
  * and result types (the key option a write's strategy demands, `this: Client<DedupStore>` where a store is
  * needed); what the call does is the operation's description (descriptions.ts) run by `executeOperation`.
  */
-import type { ReplaySignals } from '../../runtime/client/replay.js';
-import type { QueryStyle } from '../../runtime/http/body.js';
+import type { OperationDescription } from '../../runtime/client/operation.js';
 import type { ClassDecl, MethodDecl, ParameterDecl, PropertyDecl, WriterFunction } from './structures.js';
 import type { HttpOperation } from '../../ir/types.js';
 import type { PlanEntry } from '../../classify/types.js';
@@ -16,20 +15,15 @@ import type { OperationTypes } from './operation-types.js';
 import type { HelperNames } from './helpers.js';
 import { propertyKey } from './names.js';
 import { typeAliasStatement, writeObjectType, type TypeMember } from './object-type.js';
-import type { KeyLimits } from './key-limits.js';
 
 export interface ClientOperation {
   entry: PlanEntry;
   op: HttpOperation;
   types: OperationTypes;
-  /** OP-1 with a carrier: the limits the key is validated against before any request. */
-  keyLimits?: KeyLimits;
-  /** native-key: what marks a replay in the API's answer (emit/replay-signals.ts). */
-  replay?: ReplaySignals;
+  /** The operation as the runtime runs it (emit/operation-record.ts): the `ops` entry. */
+  record: OperationDescription;
   /** The operation's row in the audit report (`../report/audit.md#post-payouts`), when the report is written. */
   auditLink?: string;
-  /** Query parameters not written in the runtime's bracket style (query-style.ts). */
-  queryStyles?: Record<string, QueryStyle>;
 }
 
 /** The IR hands out safe, unique names; re-checked here because a method name is code. */
@@ -54,14 +48,6 @@ export function isByMethod(entry: PlanEntry): boolean {
 
 export function usesDedupStore(entry: PlanEntry): boolean {
   return isWrapped(entry) && !isNative(entry) && !isByMethod(entry) && entry.mechanism !== 'saga';
-}
-
-/**
- * A body that may hold Blobs (raw bytes, multipart file parts). A Blob has no JSON form, so its bytes are
- * read and hashed (`digestBlobs`) before the key and the args hash are derived (docs/concepts.md#outcomes).
- */
-export function mayCarryBlobs(types: OperationTypes): boolean {
-  return types.body !== undefined && (types.body.encoding === 'binary' || types.body.encoding === 'multipart');
 }
 
 interface KeyOption {

@@ -34,10 +34,7 @@ import { TypeRegistry } from './type-registry.js';
 import { SharedTypes } from './shared-types.js';
 import { printClientFile } from './print.js';
 import { operationsStatement } from './descriptions.js';
-import { queryStyles } from './query-style.js';
-import type { QueryStyle } from '../../runtime/http/body.js';
-import { keyLimits } from './key-limits.js';
-import { replaySignals } from '../replay-signals.js';
+import { operationRecord } from '../operation-record.js';
 import { classDoc } from './jsdoc.js';
 import { anchorKey } from '../audit-anchors.js';
 
@@ -97,14 +94,11 @@ export function renderClientFile(apiPlan: ApiPlan, anchors?: ReadonlyMap<string,
     const op = entry.operation as HttpOperation;
     const types = buildOperationTypes(op, entry.mechanism === 'native-key' ? entry.carrier : null, names, ctx, shared);
     const anchor = anchors?.get(anchorKey(op.source.file, op.key));
-    const replay = isNative(entry) ? replaySignals(entry, op, api.root) : undefined;
     return {
       entry,
       op,
       types,
-      ...(isNative(entry) ? { keyLimits: keyLimits(api.root, op, entry.carrier!) } : {}),
-      ...(replay !== undefined ? { replay } : {}),
-      ...optionalStyles(queryStyles(op, api.root)),
+      record: operationRecord(apiPlan, entry, op),
       ...(anchor !== undefined ? { auditLink: `../report/audit.md#${anchor}` } : {}),
     };
   });
@@ -142,8 +136,4 @@ export function renderClientFile(apiPlan: ApiPlan, anchors?: ReadonlyMap<string,
     errorsMap: errorsMapStatement(ops, helpers),
     types: [...ops.flatMap((c) => c.types.statements), ...shared.aliases(names), ...namedTypeStatements(registry, ctx)],
   });
-}
-
-function optionalStyles(styles: Record<string, QueryStyle> | undefined): { queryStyles?: Record<string, QueryStyle> } {
-  return styles === undefined ? {} : { queryStyles: styles };
 }

@@ -16,6 +16,7 @@ import { escapeStringifiedJson, lineComment, tsString } from '../../escape/index
 import { compactObjectText } from '../tools/json.js';
 import { compactDefinitionText } from '../tools/schema-text.js';
 import { reachedDefNames, SHARED_MEMBERS, setOwn } from '../../runtime/tools/bindings-file.js';
+import { routeParams } from '../../runtime/tools/legacy-binding.js';
 import { pascalCase } from '../client/names.js';
 import type { FileWriter } from '../types.js';
 
@@ -212,14 +213,23 @@ export class BindingsJson {
   write(binding: ToolBinding): void {
     const { schema, defs, defNames } = this.schemaOf(binding.inputSchema);
     const stored: Obj = {};
-    const { names, http, operation, method, title, description } = binding;
+    const { names, operation, method, path, clientMethod, title, description } = binding;
+    // The request is the operation key (`<METHOD> <path>`) unless the spec's key says otherwise.
+    const fromKey = operation === `${method} ${path}`;
+    // The declared parameters and styles, when the routes name exactly them (the loader puts them back).
+    const routed: Obj = routeParams(binding.routes);
+    const same = (m: 'pathParams' | 'queryParams' | 'queryStyles'): boolean =>
+      JSON.stringify(binding[m] ?? (m === 'pathParams' ? [] : undefined)) ===
+      JSON.stringify(routed[m] ?? (m === 'pathParams' ? [] : undefined));
     for (const [member, value] of Object.entries(binding)) {
       if (value === undefined) continue;
       if (member === 'names') {
         if (names.mcp !== names.openai || names.mcp !== names.anthropic) stored.names = names;
-        else if (names.mcp !== method) stored.name = names.mcp;
-      } else if (member === 'http') {
-        if (operation !== `${http.method} ${http.path}`) stored.http = http;
+        else if (names.mcp !== clientMethod) stored.name = names.mcp;
+      } else if (member === 'method' || member === 'path') {
+        if (!fromKey) stored[member] = value;
+      } else if (member === 'pathParams' || member === 'queryParams' || member === 'queryStyles') {
+        if (!same(member)) stored[member] = value;
       } else if (member === 'description') {
         if (description !== title) stored.description = description;
       } else if (member === 'routes') stored.routes = binding.routes.map(storedRoute);
@@ -231,6 +241,9 @@ export class BindingsJson {
         stored[member] = this.index(JSON.stringify(value));
       else stored[member] = value;
     }
+    // None where the routes would give some: said as empty, so the loader does not put the routes' back.
+    if (binding.pathParams === undefined && routed.pathParams !== undefined) stored.pathParams = [];
+    if (binding.queryStyles === undefined && routed.queryStyles !== undefined) stored.queryStyles = {};
     const body = compactObjectText(stored, { inputSchema: JSON.stringify(schema) });
     this.out.write(`${this.count === 0 ? '{"tools":[\n' : ',\n'}  ${escapeStringifiedJson(body)}`);
     this.count += 1;

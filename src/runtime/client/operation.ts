@@ -87,6 +87,8 @@ export interface OperationDescription {
   readonly verification?: VerificationPlan;
   /** native-key: what marks a replay in the API's answer besides the vendors' replay headers (client/replay.ts). */
   readonly replay?: ReplaySignals;
+  /** Per HTTP attempt, in ms: replaces the client's or tool runtime's `timeoutMs` for this operation. */
+  readonly timeoutMs?: number;
 }
 
 /**
@@ -232,6 +234,7 @@ export function checkedRequest(
   if (d.body?.mediaType !== undefined && d.body.encoding !== 'form' && d.body.encoding !== 'multipart')
     req.contentType = d.body.mediaType;
   if (d.responseType !== undefined) req.responseType = d.responseType;
+  if (d.timeoutMs !== undefined) req.timeoutMs = d.timeoutMs;
   if (options.signal !== undefined) req.signal = options.signal;
   return req;
 }

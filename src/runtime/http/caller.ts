@@ -103,6 +103,8 @@ export interface HttpRequest {
   run?: { readonly tag?: RunTag; readonly attempt?: number };
   /** The caller's AbortSignal: ends the call (and its retries); see `CallOptions`. */
   signal?: AbortSignal;
+  /** Per attempt, in ms: this operation's own timeout (`OperationDescription.timeoutMs`), over the caller's. */
+  timeoutMs?: number;
   /** The spec's operation key (`POST /payouts`), kept on an `HttpStatusError` so it can be typed by that operation's error responses. */
   operation?: string;
 }
@@ -332,7 +334,7 @@ export function createHttpCaller(opts: HttpCallerOptions): HttpCaller {
           : final(last);
       let res: HttpResponse;
       try {
-        res = await attemptOnce(doFetch, p, timeoutMs, req, opts.now ?? Date.now);
+        res = await attemptOnce(doFetch, p, req.timeoutMs ?? timeoutMs, req, opts.now ?? Date.now);
       } catch (err) {
         if (!(err instanceof IdempotencyNotSentError)) {
           reached = err;

@@ -16,7 +16,8 @@
  *
  * A stored binding differs from a `ToolBinding` only where the loader puts the value back exactly: no
  * `name` when the MCP, OpenAI and Anthropic names are the client method name (`name` when they agree,
- * else `names`); no `http` when it is the `operation` key (`<METHOD> <path>`); no `description` when it
+ * else `names`); no `method` and `path` when they are the `operation` key (`<METHOD> <path>`); no
+ * `pathParams`, `queryParams` or `queryStyles` when they are what the routes name (`routeParams`); no `description` when it
  * is the `title`; a route as `"<in>:<property>"` when its parameter has the property's name and no style
  * (else an object without `name` when it is the property); an index into `shared` for each input
  * property schema and for `annotations`, `security`, `body`, `carrier` and `keyLimits`; and an input
@@ -25,21 +26,31 @@
  * them where reaching would not give exactly the tool's set). The OpenAI strict form is not stored:
  * strict/of-binding.ts derives it. Each tool's self-contained schema is assembled the first time it is
  * read, then kept. A JSON array of whole bindings (the form before this one) loads as it is. Either form is
- * checked at load (see checkFile): a hand-edited file fails with the place it is wrong.
+ * checked at load (see checkFile): a hand-edited file fails with the place it is wrong. A file generated before
+ * the operation record (its bindings name the client method `method` and the request `http`, stored without it
+ * when it is the operation key) loads through the same door (legacy-binding.ts).
  */
 import { setOwn } from './strict/own.js';
 import { ownDefRefs, reachableDefs } from './schema-refs.js';
 
 export { setOwn };
 import type { ArgRoute, ToolBinding } from './types.js';
+import { decodeBinding, routeParams, type LegacyToolBinding } from './legacy-binding.js';
 
 type Obj = Record<string, unknown>;
 
 /** One binding as the file stores it (see the module comment). */
-type StoredBinding = Omit<ToolBinding, 'names' | 'http' | 'description' | 'routes' | 'inputSchema' | SharedMember> & {
+type StoredBinding = Omit<
+  ToolBinding,
+  'names' | 'clientMethod' | 'method' | 'path' | 'description' | 'routes' | 'inputSchema' | SharedMember
+> & {
   name?: string;
   names?: ToolBinding['names'];
-  http?: ToolBinding['http'];
+  /** Absent in a file from before the record: its `method` is the client method name, the request `http`. */
+  clientMethod?: string;
+  method?: string;
+  path?: string;
+  http?: LegacyToolBinding['http'];
   description?: string;
   routes: (string | (Omit<ArgRoute, 'name'> & { name?: string }))[];
   inputSchema: Obj;
@@ -124,7 +135,7 @@ function assemble(stored: StoredBinding, file: BindingsFile): Obj {
     const key = entry(name);
     if (!own(shared, key))
       throw new Error(
-        `tool bindings: the tool ${JSON.stringify(stored.method)} reaches the definition ${JSON.stringify(key)}, which the file's "defs" lacks`,
+        `tool bindings: the tool ${JSON.stringify(stored.clientMethod ?? stored.method)} reaches the definition ${JSON.stringify(key)}, which the file's "defs" lacks`,
       );
     setOwn(defs, name, shared[key]);
   }
@@ -147,18 +158,24 @@ function expand(stored: StoredBinding, file: BindingsFile): ToolBinding {
     defNames: _n,
     ...rest
   } = stored;
-  const one = name ?? stored.method;
+  const legacy = stored.clientMethod === undefined;
+  const one = name ?? stored.clientMethod ?? (stored.method as string);
   const space = operation.indexOf(' ');
-  const b = {
+  const request = { method: operation.slice(0, space), path: operation.slice(space + 1) };
+  const routed = routes.map(routeOf);
+  const read = {
     names: names ?? { mcp: one, openai: one, anthropic: one },
     operation,
-    http: http ?? { method: operation.slice(0, space), path: operation.slice(space + 1) },
+    // Left out where the operation key and the routes say them (module comment).
+    ...(legacy ? { http: http ?? request } : { ...request, ...routeParams(routed) }),
     description: description ?? (stored.title as string),
-    routes: routes.map(routeOf),
+    routes: routed,
     ...rest,
-  } as Omit<ToolBinding, 'inputSchema'> as ToolBinding;
-  const members = b as unknown as Record<SharedMember, unknown>;
+  };
+  const members = read as unknown as Record<SharedMember, unknown>;
   for (const m of SHARED_MEMBERS) if (typeof members[m] === 'number') members[m] = sharedAt(file, members[m]);
+  // Decoded before the schema getter is defined: a legacy binding is copied, and the copy gets the getter.
+  const b = decodeBinding(read as unknown as ToolBinding | LegacyToolBinding);
   let schema: Obj | undefined;
   Object.defineProperty(b, 'inputSchema', {
     enumerable: true,
@@ -200,6 +217,7 @@ function checkMembers(t: Obj, where: string, shared: unknown[] | undefined): voi
     bad('"names" lacks its mcp, openai or anthropic string');
   if (t.http !== undefined && !(isObj(t.http) && isStr(t.http.method) && isStr(t.http.path)))
     bad('"http" lacks its method or path string');
+  if (t.path !== undefined && !isStr(t.path)) bad('"path" is not a string');
   (t.routes as unknown[]).forEach((r, i) => {
     const ok = isStr(r)
       ? ROUTE_IN.has(r.slice(0, r.indexOf(':')))
@@ -265,13 +283,14 @@ function checkFile(value: unknown): BindingsFile {
   const shared = value.shared as unknown[] | undefined;
   const defs = (value.defs ?? {}) as Obj;
   value.tools.forEach((t: unknown, i: number) => {
-    const where = `tools[${i}]${isObj(t) && isStr(t.method) ? ` (${JSON.stringify(t.method)})` : ''}`;
+    const name = isObj(t) ? (t.clientMethod ?? t.method) : undefined;
+    const where = `tools[${i}]${isStr(name) ? ` (${JSON.stringify(name)})` : ''}`;
     if (
       !isObj(t) ||
       !isObj(t.inputSchema) ||
-      !isStr(t.method) ||
+      !isStr(name) ||
       !isStr(t.operation) ||
-      (t.http === undefined && !t.operation.includes(' ')) ||
+      (t.http === undefined && t.path === undefined && !t.operation.includes(' ')) ||
       (!isStr(t.description) && !isStr(t.title)) ||
       !Array.isArray(t.routes)
     )
@@ -285,14 +304,15 @@ function checkFile(value: unknown): BindingsFile {
 /** A JSON array of whole bindings (the earlier form): the same members checked, the schema whole. */
 function checkWhole(value: unknown[]): ToolBinding[] {
   value.forEach((t, i) => {
-    const where = `[${i}]${isObj(t) && isStr(t.method) ? ` (${JSON.stringify(t.method)})` : ''}`;
+    const name = isObj(t) ? (t.clientMethod ?? t.method) : undefined;
+    const where = `[${i}]${isStr(name) ? ` (${JSON.stringify(name)})` : ''}`;
     if (
       !isObj(t) ||
       !isObj(t.inputSchema) ||
-      !isStr(t.method) ||
+      !isStr(name) ||
       !isStr(t.operation) ||
       !isObj(t.names) ||
-      !isObj(t.http) ||
+      (isStr(t.clientMethod) ? !isStr(t.method) || !isStr(t.path) : !isObj(t.http)) ||
       !isStr(t.description) ||
       !Array.isArray(t.routes)
     )
@@ -301,7 +321,7 @@ function checkWhole(value: unknown[]): ToolBinding[] {
       );
     checkMembers(t, where, []);
   });
-  return value as ToolBinding[];
+  return (value as (ToolBinding | LegacyToolBinding)[]).map(decodeBinding);
 }
 
 /**

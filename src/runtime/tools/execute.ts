@@ -1,8 +1,7 @@
 /**
- * A tool binding as the engine's `OperationDescription` (client/operation.ts): the same data the generated
- * client's `ops` constant holds, so one validated tool call makes exactly the effect the client method makes,
- * through the same `executeOperation`. The differences are the tool boundary's own: a write classify refused
- * (`none`) is still deduplicated here (fail closed, tool-dedup), and every write accepts a key or an intent.
+ * A tool binding is its operation record (types.ts): `executeOperation` runs it as the generated client runs
+ * its `ops` entry. The one difference is the tool boundary's own: a write classify refused (`none`) is still
+ * deduplicated here (fail closed, tool-dedup), and every write accepts a key or an intent (runtime.ts).
  */
 import type { NamedDescription } from '../client/operation.js';
 import type { ToolBinding } from './types.js';
@@ -12,50 +11,15 @@ export function isNative(b: ToolBinding): boolean {
   return b.effect === 'write' && b.mechanism === 'native-key' && b.carrier !== undefined;
 }
 
-const described = new WeakMap<ToolBinding, NamedDescription>();
+const failClosed = new WeakMap<ToolBinding, NamedDescription>();
 
-/** `b.mechanism` is a name: `createToolRuntime` read an `OP-N` spelling at its entry. */
-function describe(b: ToolBinding): NamedDescription {
-  const pathParams = b.routes.filter((r) => r.in === 'path').map((r) => r.name);
-  const queryParams = b.routes.filter((r) => r.in === 'query').map((r) => r.name);
-  const styled = b.routes.filter((r) => r.in === 'query' && r.style !== undefined);
-  const write = b.effect === 'write';
-  const d = {
-    operation: b.operation,
-    method: b.http.method,
-    path: b.http.path,
-    mechanism: !write ? 'none' : b.mechanism === 'none' ? 'fail-closed' : b.mechanism,
-    ...(pathParams.length > 0 ? { pathParams } : {}),
-    queryParams,
-    ...(styled.length > 0 ? { queryStyles: Object.fromEntries(styled.map((r) => [r.name, r.style!])) } : {}),
-    ...(b.body !== undefined
-      ? {
-          body: {
-            encoding: b.body.encoding,
-            ...(b.body.mediaType !== undefined ? { mediaType: b.body.mediaType } : {}),
-          },
-        }
-      : {}),
-    ...(write && isNative(b)
-      ? {
-          carrier: b.carrier!,
-          ...(b.keyLimits ? { keyLimits: b.keyLimits } : {}),
-          ...(b.replay !== undefined ? { replay: b.replay } : {}),
-        }
-      : {}),
-    ...(write && b.ttlSeconds !== undefined ? { ttlSeconds: b.ttlSeconds } : {}),
-    ...(write && b.compensation !== undefined ? { compensation: b.compensation } : {}),
-    ...(write && b.verification !== undefined ? { verification: b.verification } : {}),
-  };
-  return d as NamedDescription;
-}
-
-/** The binding's description, built once per binding object. */
+/** What `executeOperation` runs: the binding itself; a refused write as fail-closed (made once per binding). */
 export function operationOf(b: ToolBinding): NamedDescription {
-  let d = described.get(b);
+  if (b.effect !== 'write' || b.mechanism !== 'none') return b as NamedDescription;
+  let d = failClosed.get(b);
   if (d === undefined) {
-    d = describe(b);
-    described.set(b, d);
+    d = { ...b, mechanism: 'fail-closed' } as NamedDescription;
+    failClosed.set(b, d);
   }
   return d;
 }

@@ -36,7 +36,7 @@ export function needsConfirmation(b: ToolBinding, policy: ConfirmPolicy = 'off')
   }
 }
 
-const label = (b: ToolBinding): string => `${b.title ?? b.names.mcp} (${b.http.method} ${b.http.path})`;
+const label = (b: ToolBinding): string => `${b.title ?? b.names.mcp} (${b.method} ${b.path})`;
 
 /** The arguments as the person reads them: JSON, cut at 2,000 characters. */
 function shown(args: Record<string, unknown>): string {

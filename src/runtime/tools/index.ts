@@ -10,9 +10,9 @@ export { decodeArguments } from './decode.js';
 export { parseApiError } from './api-error.js';
 export { toToolError } from './outcome.js';
 export type { ArgumentIssue } from './validate.js';
+export type { LegacyToolBinding } from './legacy-binding.js';
 export type {
   ArgRoute,
-  BindingCarrier,
   BindingMechanism,
   BindingSecurity,
   ToolBinding,

@@ -11,7 +11,7 @@ import { InvalidArgumentsError } from '../core/errors.js';
 import { createIdempotency, type IdempotencyOptions } from '../core/idempotency.js';
 import type { KeyScope } from '../core/keys.js';
 import { checkScopeSecret, principalScope, ScopeSecretMissingError } from '../core/principal.js';
-import { isRetrySafe, mechanismName } from '../core/mechanism.js';
+import { isRetrySafe } from '../core/mechanism.js';
 import type { DedupStore } from '../store/types.js';
 import { resolveKey } from '../client/support.js';
 import { scopeString } from '../core/keys.js';
@@ -19,6 +19,7 @@ import { credentialsFor, type Credentials, type ToolAuthOption } from './auth.js
 import { decodeArguments } from './decode.js';
 import { MAX_ARGUMENT_DEPTH, tooDeep } from './depth.js';
 import { isNative, operationOf } from './execute.js';
+import { decodeBinding } from './legacy-binding.js';
 import {
   askable,
   confirmMessage,
@@ -109,7 +110,7 @@ function nameIndex(bindings: readonly ToolBinding[]): Map<string, ToolBinding> {
   // Later entries never shadow earlier ones: format names first, then method names, then operation keys.
   const add = (name: string, b: ToolBinding) => void (index.has(name) || index.set(name, b));
   for (const b of bindings) for (const n of [b.names.mcp, b.names.openai, b.names.anthropic]) add(n, b);
-  for (const b of bindings) add(b.method, b);
+  for (const b of bindings) add(b.clientMethod, b);
   for (const b of bindings) add(b.operation, b);
   return index;
 }
@@ -137,10 +138,8 @@ function keyOf(
 }
 
 export function createToolRuntime<Name extends string = string>(options: ToolRuntimeOptions): ToolRuntime<Name> {
-  // Bindings generated before the rename spell mechanisms `OP-1`…`OP-5`: read them as the names.
-  const bindings = options.bindings.map((b) =>
-    b.mechanism.startsWith('OP-') ? { ...b, mechanism: mechanismName(b.mechanism) } : b,
-  );
+  // Bindings generated before the record (or the mechanism names) are read as current ones here.
+  const bindings = options.bindings.map(decodeBinding);
   const index = nameIndex(bindings);
   const secret = options.scopeSecret === undefined ? undefined : checkScopeSecret(options.scopeSecret);
   const http = createHttpCaller({

@@ -7,9 +7,7 @@
 import type { ToolAuth } from './auth.js';
 import type { KeyScope } from '../core/keys.js';
 import type { QueryStyle } from '../http/body.js';
-import type { LegacyMechanism } from '../core/mechanism.js';
-import type { Compensation } from '../client/operation.js';
-import type { VerificationPlan } from '../verify/types.js';
+import type { OperationDescription, OperationMechanism } from '../client/operation.js';
 
 /** Where one flat tool argument goes in the HTTP request. */
 export interface ArgRoute {
@@ -22,60 +20,30 @@ export interface ArgRoute {
   style?: QueryStyle;
 }
 
-/** The native key's place in the request (native-key, docs/concepts.md#mechanisms); `path` is the full body path for body/form keys. */
-export interface BindingCarrier {
-  in: 'header' | 'query' | 'body' | 'form';
-  name: string;
-  path?: string[];
-  /** A `oneOf` body whose variants carry the key at different paths: one path each (the runtime picks). */
-  paths?: string[][];
-  /** Header carriers of the OASIS Repeatable Requests pair: the header that gets the first attempt's time. */
-  firstSent?: string;
-}
+/** A binding's mechanism: the record's (`OperationDescription.mechanism`); `OP-1`…`OP-5` from older files. */
+export type BindingMechanism = OperationMechanism;
 
-export type BindingMechanism =
-  | 'none'
-  | 'native-key'
-  | 'dedup-table'
-  | 'content-address'
-  | 'unique-insert'
-  | 'saga'
-  | 'method-idempotent'
-  | 'fail-closed'
-  // the aliases bindings generated before the rename carry; createToolRuntime reads them as the names
-  | LegacyMechanism;
-
-export interface ToolBinding {
+/**
+ * A tool binding is the operation record — the `OperationDescription` the generated client's `ops` entry
+ * holds, made by the same generator stage (emit/operation-record.ts) and run by the same `executeOperation` —
+ * plus the tool's face: its names, input schema, argument routes, annotations. `method` and `path` are the
+ * HTTP request's; the client method name is `clientMethod`. Bindings generated before the record (a client
+ * method name in `method`, the request in `http`) are read at the door (legacy-binding.ts).
+ */
+export interface ToolBinding extends OperationDescription {
   /** The name the model sees, per target format (sanitizing may differ per format). */
   names: { mcp: string; openai: string; anthropic: string };
-  /** Operation key (`POST /v1/charges`): the dedup row's operation and the audit row it links to. */
-  operation: string;
-  /** Client method name (ir/names.ts), for docs and typed wrappers. */
-  method: string;
-  http: { method: string; path: string };
+  /** Client method name (ir/names.ts), for docs, typed wrappers and `find`. */
+  clientMethod: string;
   effect: 'read' | 'write';
-  mechanism: BindingMechanism;
   tags?: string[];
   title?: string;
   description: string;
   /** The tool argument that carries the key (writes only; `idempotency_key`). */
   keyProperty?: string;
-  keyLimits?: { minLength?: number; maxLength?: number };
-  carrier?: BindingCarrier;
-  ttlSeconds?: number;
   routes: ArgRoute[];
-  body?: {
-    property: string;
-    encoding: 'json' | 'form' | 'multipart' | 'text' | 'binary';
-    mediaType?: string;
-    required: boolean;
-  };
-  /** saga: how to undo the effect (the compensating operation, and where each of its path parameters comes from). */
-  compensation?: Compensation;
-  /** How to tell afterwards whether a call took effect, by reading the API (runtime/verify). */
-  verification?: VerificationPlan;
-  /** native-key: what marks a replay in the API's answer besides the vendors' replay headers (client/replay.ts). */
-  replay?: { header?: string; created?: { field: string; format: 'date-time' | 'unix-seconds' | 'unix-ms' } };
+  /** The record's body, and the tool argument that holds it. */
+  body?: NonNullable<OperationDescription['body']> & { property: string; required: boolean };
   /**
    * MCP / JSON Schema 2020-12 input schema (with the key property on writes): validation and listing. The
    * OpenAI strict form (parameters, JSON-encoded pointers) is derived from it when asked (strict/of-binding.ts).

@@ -77,7 +77,7 @@ function argNames(schema: Record<string, unknown>): string[] {
 export function indexBindings(bindings: readonly ToolBinding[]): SearchIndex {
   const df = new Map<string, number>();
   const entries = bindings.map((b) => {
-    const segments = b.http.path.split('/').filter((s) => s !== '');
+    const segments = b.path.split('/').filter((s) => s !== '');
     const literals = segments.filter((s) => !s.startsWith('{'));
     const summary = b.title ?? b.description.split('\n')[0] ?? '';
     const x: Indexed = {
@@ -133,7 +133,7 @@ function rank(index: SearchIndex, query: string, limit: number): ToolBinding[] {
       s += best * idf(w);
     }
     if (s === 0) return { x, i, s };
-    const method = x.binding.http.method.toUpperCase();
+    const method = x.binding.method.toUpperCase();
     if (methods.has(method)) s += 1;
     if (lead !== undefined && !lead.includes(method)) s *= 0.5;
     if (CREATE_VERBS.has(leadWord) && x.onObject && method !== 'GET') s *= 0.6;

@@ -135,7 +135,7 @@ describe('OASIS Repeatable Requests: Repeatability-Request-ID + Repeatability-Fi
       [b.body!.property]: { amount: 2 },
     };
     for (const r of b.routes) if (r.in === 'header' && r.name === 'X-Tenant') args[r.property] = 'acme';
-    expect(await rt.call(b.method, args)).toMatchObject({ ok: true });
+    expect(await rt.call(b.clientMethod, args)).toMatchObject({ ok: true });
     const h = server.requests[0]!.headers;
     expect(h['repeatability-request-id']).toBe('transfer-key-000000000004');
     expect(h['repeatability-first-sent']).toMatch(IMF_FIXDATE);

@@ -1,9 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { HttpOperation, Parameter } from '../../../src/ir/types.js';
-import type { PlanEntry } from '../../../src/classify/types.js';
-import type { ClientOperation } from '../../../src/emit/client/client-class.js';
+import type { ApiPlan, PlanEntry } from '../../../src/classify/types.js';
 import { descriptionFields } from '../../../src/emit/client/descriptions.js';
-import type { OperationTypes } from '../../../src/emit/client/operation-types.js';
+import { operationRecord } from '../../../src/emit/operation-record.js';
 import type { OperationDescription } from '../../../src/runtime/client/operation.js';
 import { checkedRequest } from '../../../src/runtime/client/operation.js';
 import { InvalidArgumentsError } from '../../../src/runtime/index.js';
@@ -30,11 +29,11 @@ function op(path: string, params: string[]): HttpOperation {
   };
 }
 
-/** A read with these path parameters, as the client emitter sees it. */
-function clientOp(path: string, params: string[]): ClientOperation {
+/** The record of a read with these path parameters, as the client emitter prints it. */
+function record(path: string, params: string[]): OperationDescription {
   const entry = { effect: 'read', mechanism: 'none', operation: op(path, params) } as unknown as PlanEntry;
-  const types = { groups: ['path'], response: { bodies: [] } } as unknown as OperationTypes;
-  return { entry, op: op(path, params), types };
+  const apiPlan = { api: { root: {}, operations: [] } } as unknown as ApiPlan;
+  return operationRecord(apiPlan, entry, op(path, params));
 }
 
 /**
@@ -42,7 +41,7 @@ function clientOp(path: string, params: string[]): ClientOperation {
  * turned into the checked request the engine sends (`checkedRequest`, which refuses a bad value) and substituted as the runtime's `send` does.
  */
 function evaluate(path: string, params: string[], values: Record<string, string>): string {
-  const text = `({ ${descriptionFields(clientOp(path, params)).join(', ')} })`;
+  const text = `({ ${descriptionFields(record(path, params)).join(', ')} })`;
   // eslint-disable-next-line @typescript-eslint/no-implied-eval -- the point: run exactly what was emitted
   const d = new Function(`return ${text};`)() as OperationDescription;
   const req = checkedRequest(d, { path: values });

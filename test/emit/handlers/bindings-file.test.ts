@@ -124,8 +124,10 @@ describe('bindings file: bundled specs and Stripe', () => {
 const base = (name: string, schema: Record<string, unknown>): ToolBinding => ({
   names: { mcp: name, openai: name, anthropic: name },
   operation: `POST /${name}`,
-  method: name,
-  http: { method: 'POST', path: `/${name}` },
+  clientMethod: name,
+  method: 'POST',
+  path: `/${name}`,
+  queryParams: [],
   effect: 'read',
   mechanism: 'none',
   description: name,
@@ -182,7 +184,8 @@ describe('bindings file: definitions', () => {
     expect(Object.keys(schema.$defs)).toEqual(['__proto__']);
     expect(Object.getPrototypeOf(schema.$defs)).toBe(Object.prototype);
     expect(Object.getPrototypeOf(schema.properties)).toBe(Object.prototype);
-    expect(b!.http).toEqual({ method: 'POST', path: '/x' });
+    // A file from before the record (client method in `method`, no request stored): read as the record.
+    expect([b!.clientMethod, b!.method, b!.path, b!.queryParams]).toEqual(['x', 'POST', '/x', []]);
   });
 
   it('a JSON array of whole bindings (the earlier form) loads as it is', () => {

@@ -62,13 +62,13 @@ describe('buildToolBindings', () => {
   it('OP-5 inverse, security alternatives, strict parameters', async () => {
     const plan = await shopPlan('bindings');
     const bindings = buildToolBindings(plan, resolveConfig());
-    const webhook = bindings.find((b) => b.method === 'createWebhook')!;
+    const webhook = bindings.find((b) => b.clientMethod === 'createWebhook')!;
     // Neither the request nor the success response holds {webhook_id}: no inverse to record (a 2xx is done, cannot be undone).
     expect(webhook.mechanism).toBe('saga');
     expect(webhook.compensation).toBeUndefined();
     expect(plan.entries.find((e) => e.operation.key === webhook.operation)!.compensationAddress).toBeUndefined();
     expect(webhook.security).toEqual([[{ scheme: 'token', type: 'bearer' }]]);
-    const order = bindings.find((b) => b.method === 'getOrder')!;
+    const order = bindings.find((b) => b.clientMethod === 'getOrder')!;
     expect(order.security).toEqual([
       [
         { scheme: 'account', type: 'apiKey', in: 'header', name: 'X-Account' },
@@ -100,11 +100,18 @@ describe('buildToolBindings', () => {
       ],
       carrier: { in: 'header', name: 'Idempotency-Key' },
       keyLimits: { maxLength: 40, minLength: 20 },
-      body: { property: 'body', encoding: 'multipart', mediaType: 'multipart/form-data', required: false },
+      // The record's body (multipart states no media type: the runtime writes its boundary), and the argument.
+      body: { property: 'body', encoding: 'multipart', required: false },
+      blobs: true,
       keyProperty: 'idempotency_key',
       mechanism: 'native-key',
-      http: { method: 'PUT', path: '/items/{id}' },
+      clientMethod: 'putItem',
+      method: 'PUT',
+      path: '/items/{id}',
+      pathParams: ['id'],
+      queryParams: ['id'],
     });
+    expect(put!.body).not.toHaveProperty('mediaType');
     expect(put!.ttlSeconds).toBe(86400); // the plan's (the API's) window, not the tools default
     expect(raw).toMatchObject({
       body: { encoding: 'text', mediaType: 'text/csv' },

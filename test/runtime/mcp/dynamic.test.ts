@@ -14,8 +14,9 @@ const binding = (
 ): ToolBinding => ({
   names: { mcp: name, openai: name, anthropic: name },
   operation,
-  method: name,
-  http: { method: operation.split(' ')[0]!, path: operation.split(' ')[1]! },
+  clientMethod: name,
+  method: operation.split(' ')[0]!,
+  path: operation.split(' ')[1]!,
   effect: write ? 'write' : 'read',
   mechanism: write ? 'fail-closed' : 'none',
   description,

@@ -150,7 +150,7 @@ beforeEach(() => {
 const client = () => createClient({ baseUrl, store: db.store });
 /** The tool input property the binding routes to `(in, name)`. */
 const prop = (tool: string, where: string, name: string): string =>
-  bindings.find((b) => b.method === tool)!.routes.find((r) => r.in === where && r.name === name)!.property;
+  bindings.find((b) => b.clientMethod === tool)!.routes.find((r) => r.in === where && r.name === name)!.property;
 
 /** Path values that must be refused, and arbitrary strings (lone surrogates included). */
 const pathValue = fc.oneof(
@@ -293,7 +293,7 @@ describe('a refused write leaves its key free', () => {
     const key = 'wire-tool-key-0123456789ab';
     const account = prop('createNote', 'path', 'account_id');
     const header = prop('createNote', 'header', 'X-Trace');
-    const keyProperty = bindings.find((b) => b.method === 'createNote')!.keyProperty!;
+    const keyProperty = bindings.find((b) => b.clientMethod === 'createNote')!.keyProperty!;
     const args = { [keyProperty]: key, [account]: 'acct_2', body: { text: 'hi' } };
     const dots = await rt.call('createNote', { ...args, [account]: '%2E%2e' });
     expect(dots).toMatchObject({

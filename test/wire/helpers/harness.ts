@@ -173,11 +173,11 @@ async function runApi(label: string, plan: ApiPlan, document: Obj, options: Wire
       // client path
       const clientKey = keyFor(binding, i, 'client');
       const request = routeArguments(binding, sampled);
-      const method = client[binding.method];
+      const method = client[binding.clientMethod];
       let from = server.received.length;
       let error: string | undefined;
       try {
-        if (typeof method !== 'function') throw new Error(`the client has no method ${binding.method}`);
+        if (typeof method !== 'function') throw new Error(`the client has no method ${binding.clientMethod}`);
         await method.call(client, request, binding.effect === 'write' ? { key: clientKey } : undefined);
       } catch (err) {
         error = message(err);

@@ -4,12 +4,12 @@
 // The bindings of shapes.tools.gen.ts as JSON text, one line per string (parseToolBindings reads it).
 export const bindingsText: string = [
   "{\"tools\":[",
-  "  {\"operation\":\"POST /shapes\",\"method\":\"createShape\",\"effect\":\"write\",\"mechanism\":\"fail-closed\",\"description\":\"POST /shapes\",\"routes\":[],\"inputSchema\":{\"type\":\"object\",\"properties\":{\"body\":0,\"idempotency_key\":1},\"required\":[\"body\",\"idempotency_key\"],\"additionalProperties\":false},\"keyProperty\":\"idempotency_key\",\"ttlSeconds\":86400,\"body\":2,\"annotations\":3}",
+  "  {\"operation\":\"POST /shapes\",\"clientMethod\":\"createShape\",\"effect\":\"write\",\"mechanism\":\"fail-closed\",\"ttlSeconds\":86400,\"description\":\"POST /shapes\",\"routes\":[],\"inputSchema\":{\"type\":\"object\",\"properties\":{\"body\":0,\"idempotency_key\":1},\"required\":[\"body\",\"idempotency_key\"],\"additionalProperties\":false},\"keyProperty\":\"idempotency_key\",\"body\":2,\"annotations\":3}",
   "],",
   "\"shared\":[",
   "  {\"$ref\":\"#/$defs/Shape\"},",
   "  {\"type\":\"string\",\"description\":\"One new key per intended action; reuse the same key on every retry, also after a timeout. This server deduplicates it for 24 hours.\",\"maxLength\":255,\"minLength\":16,\"pattern\":\"^[!-~]+$\"},",
-  "  {\"property\":\"body\",\"encoding\":\"json\",\"required\":true,\"mediaType\":\"application/json\"},",
+  "  {\"encoding\":\"json\",\"property\":\"body\",\"required\":true},",
   "  {\"readOnlyHint\":false,\"destructiveHint\":false,\"idempotentHint\":true,\"openWorldHint\":true}",
   "],",
   "\"defs\":{",
