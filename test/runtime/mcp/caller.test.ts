@@ -21,12 +21,13 @@ const auth = (sub?: string) => ({
 
 const binding = {
   operation: 'GET /accounts/{AccountSid}/notes',
-  method: 'listNotes',
+  method: 'get',
+  path: '/accounts/{AccountSid}/notes',
+  clientMethod: 'listNotes',
   names: { mcp: 'listNotes', openai: 'listNotes', anthropic: 'listNotes' },
   description: 'List notes.',
   effect: 'read',
   mechanism: 'none',
-  http: { method: 'get', path: '/accounts/{AccountSid}/notes' },
   routes: [],
   inputSchema: { type: 'object', properties: { AccountSid: { type: 'string' }, q: { type: 'string' } } },
 } as unknown as ToolBinding;
