@@ -5,15 +5,26 @@
 // RSS); both tools read the same file and write their output to a fresh temporary folder. Runs alternate
 // (idemgen, o-ts, idemgen, …) so a busy shared machine slows both alike; neither gets a warm-up run. The
 // table shows the median of --runs (default 3) per tool and the ratios; each sample goes to stderr.
-// Options: --runs N, --only stripe,github.
+// Options: --runs N, --only stripe,github, --all-formats (every tool format on: MCP, OpenAI and Anthropic,
+// through an idemgen.config.json in the temporary folder).
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
 const root = resolve(import.meta.dirname, '..');
 const args = process.argv.slice(2);
 const runs = Number(args[args.indexOf('--runs') + 1]) || 3;
+const allFormats = args.includes('--all-formats');
 const only = args.includes('--only') ? args[args.indexOf('--only') + 1].split(',') : undefined;
 if (!existsSync(join(root, 'dist/cli/main.js')))
   throw new Error('bench-generate measures the built CLI: run `npm run build` first');
@@ -50,7 +61,8 @@ function bytesPerArtifact(dir) {
 function run(cmd, cmdArgs, out) {
   const log = join(out, '..', `${out.split('/').pop()}.time`);
   try {
-    // In the temporary folder, so the repository's own idemgen.config.json (all tool formats) does not apply.
+    // In the temporary folder, so the repository's own idemgen.config.json (all tool formats) does not apply
+    // (--all-formats writes one there).
     execFileSync('/usr/bin/time', ['-o', log, '-f', '%e %U %S %M', cmd, ...cmdArgs], {
       cwd: join(out, '..'),
       stdio: ['ignore', 'ignore', 'pipe'],
@@ -89,6 +101,11 @@ function sample(label, make, spec) {
   try {
     const [cmd, cmdArgs] = make(spec, out);
     mkdirSync(out);
+    if (allFormats && label.startsWith('idemgen'))
+      writeFileSync(
+        join(base, 'idemgen.config.json'),
+        JSON.stringify({ tools: { formats: ['mcp', 'openai', 'anthropic'] } }),
+      );
     return run(cmd, cmdArgs, out);
   } finally {
     rmSync(base, { recursive: true, force: true });
@@ -116,7 +133,7 @@ console.error(`load average after: ${load()}`);
 const r = (x, y) => `${(x / y).toFixed(2)}×`;
 const mb = (n) => (n / 1e6).toFixed(2);
 console.log(
-  `idemgen generate (default config: all default artifacts, MCP tool files) vs openapi-typescript 7 (types only), median of ${runs} alternating runs`,
+  `idemgen generate (${allFormats ? 'every tool format on' : 'default config: all default artifacts, MCP tool files'}) vs openapi-typescript 7 (types only), median of ${runs} alternating runs`,
 );
 for (const { name, a, b } of rows) {
   console.log(`\n## ${name}`);
@@ -131,7 +148,7 @@ for (const { name, a, b } of rows) {
 }
 console.log('\nSummary');
 console.log(
-  `idemgen generate (default config, built CLI, --no-cache) vs openapi-typescript 7 (types only), median of ${runs} alternating runs`,
+  `idemgen generate (${allFormats ? 'every tool format on' : 'default config'}, built CLI, --no-cache) vs openapi-typescript 7 (types only), median of ${runs} alternating runs`,
 );
 console.log(
   '| spec | idemgen s | o-ts s | time ratio | idemgen MiB | o-ts MiB | memory ratio | cpu ratio | idemgen output MB | o-ts output MB |',

@@ -100,7 +100,9 @@ describe('idemgen check', () => {
     expect(json).toBeDefined();
     const file = join(handlers, json!);
     const text = readFileSync(file, 'utf8');
-    writeFileSync(file, text.replace('\\"method\\":\\"', '\\"method\\":\\"x'));
+    const edited = text.replace('"operation":"', '"operation":"x');
+    expect(edited).not.toBe(text);
+    writeFileSync(file, edited);
     const changed = await runCli(['check'], dir);
     expect(changed.code).toBe(1);
     expect(changed.stderr).toContain(`changed  generated/handlers/${json}`);

@@ -7,6 +7,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { ElicitRequestSchema, type ElicitResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, beforeAll, expect, it } from 'vitest';
+import { bindingsTextOf } from '../../helpers/bindings-text.js';
 import { ROOT } from '../../helpers/cli.js';
 import { startFaultServer, type FaultServer } from '../../helpers/fault-server.js';
 import { migratedSqliteFile } from '../../runtime/mcp/sqlite-db.js';
@@ -60,7 +61,7 @@ async function connect(answers: ElicitResult[], asked: string[], env: Record<str
 const message = (key: string) => ({ body: { to: '+15550100', body: 'hello' }, idempotency_key: key });
 
 it('carries the override into the binding and asks before a financial write: no → 0 effects, yes → 1', async () => {
-  expect(generated.texts.get('handlers/notes.bindings.gen.ts')).toContain('\\"impact\\":\\"financial\\"');
+  expect(bindingsTextOf(generated.texts.get('handlers/notes.bindings.gen.ts')!)).toContain('"impact":"financial"');
   api = await startFaultServer();
   const asked: string[] = [];
   const c = await connect([{ action: 'decline' }, { action: 'accept', content: { confirm: true } }], asked);
