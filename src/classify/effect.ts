@@ -88,70 +88,86 @@ function httpEffect(op: HttpOperation): EffectResult {
   };
 }
 
+type Verb = ReturnType<typeof nameVerb>;
+
 function toolEffect(op: ToolOperation, ctx: ClassifyContext): EffectResult {
   const a = op.annotations;
   const at = `${op.source.pointer}/annotations`;
   const verb = nameVerb(op.toolName, ctx);
-  const reasons: Reason[] = [];
-  if (a?.readOnlyHint === true && a.destructiveHint === true) {
-    addFinding(
-      ctx,
-      'ambiguous_tool_effect',
-      `tool ${op.toolName} is annotated both readOnlyHint and destructiveHint; treated as a write`,
-      at,
-    );
+  if (a?.readOnlyHint === true && a.destructiveHint === true) return bothHintsEffect(op, ctx, at);
+  if (a?.readOnlyHint === true) return readOnlyHintEffect(op, ctx, verb, at);
+  const reasons = writeEvidence(op, ctx, verb, at);
+  if (reasons.length > 0) return { effect: 'write', reasons };
+  return unannotatedEffect(op, verb);
+}
+
+/** readOnlyHint and destructiveHint both true: a finding, and destructive wins. */
+function bothHintsEffect(op: ToolOperation, ctx: ClassifyContext, at: string): EffectResult {
+  addFinding(
+    ctx,
+    'ambiguous_tool_effect',
+    `tool ${op.toolName} is annotated both readOnlyHint and destructiveHint; treated as a write`,
+    at,
+  );
+  return {
+    effect: 'write',
+    reasons: [
+      reason(
+        'tool_destructive_hint',
+        'readOnlyHint and destructiveHint are both true; destructive wins (fail safe)',
+        at,
+      ),
+    ],
+  };
+}
+
+/** readOnlyHint: true, unless a side-effect verb (name or description) or a key in the input schema contradicts it. */
+function readOnlyHintEffect(op: ToolOperation, ctx: ClassifyContext, verb: Verb, at: string): EffectResult {
+  // A hint never makes a write look safe: a side-effect verb in the name or leading the
+  // description, or an idempotency key in the input schema, outweighs readOnlyHint (the audit
+  // reports read_only_hint_contradicts_name).
+  const described = descriptionEffectVerb(op.description);
+  const props = typeof op.inputSchema === 'object' ? op.inputSchema.properties : undefined;
+  const keyField =
+    props && typeof props === 'object' ? Object.keys(props).find((p) => isKeyField(p, ctx.h)) : undefined;
+  const says =
+    verb?.kind === 'write' && EFFECT_VERBS.has(verb.verb)
+      ? reason('tool_write_verb', `name verb "${verb.verb}" is a side-effect verb`, op.source.pointer)
+      : described
+        ? reason(
+            'tool_description_verb',
+            `the description opens with "${described}", a side-effect verb`,
+            op.source.pointer,
+          )
+        : keyField
+          ? reason(
+              'tool_schema_key',
+              `the input schema takes ${keyField}, an idempotency key: only a write needs one`,
+              op.source.pointer,
+            )
+          : undefined;
+  if (says)
     return {
       effect: 'write',
       reasons: [
+        says,
         reason(
-          'tool_destructive_hint',
-          'readOnlyHint and destructiveHint are both true; destructive wins (fail safe)',
-          at,
+          'tool_read_only_hint_contradicted',
+          'annotations.readOnlyHint: true is contradicted and not trusted (a hint never makes a write look safe)',
+          `${at}/readOnlyHint`,
         ),
       ],
     };
-  }
-  if (a?.readOnlyHint === true) {
-    // A hint never makes a write look safe: a side-effect verb in the name or leading the
-    // description, or an idempotency key in the input schema, outweighs readOnlyHint (the audit
-    // reports read_only_hint_contradicts_name).
-    const described = descriptionEffectVerb(op.description);
-    const props = typeof op.inputSchema === 'object' ? op.inputSchema.properties : undefined;
-    const keyField =
-      props && typeof props === 'object' ? Object.keys(props).find((p) => isKeyField(p, ctx.h)) : undefined;
-    const says =
-      verb?.kind === 'write' && EFFECT_VERBS.has(verb.verb)
-        ? reason('tool_write_verb', `name verb "${verb.verb}" is a side-effect verb`, op.source.pointer)
-        : described
-          ? reason(
-              'tool_description_verb',
-              `the description opens with "${described}", a side-effect verb`,
-              op.source.pointer,
-            )
-          : keyField
-            ? reason(
-                'tool_schema_key',
-                `the input schema takes ${keyField}, an idempotency key: only a write needs one`,
-                op.source.pointer,
-              )
-            : undefined;
-    if (says)
-      return {
-        effect: 'write',
-        reasons: [
-          says,
-          reason(
-            'tool_read_only_hint_contradicted',
-            'annotations.readOnlyHint: true is contradicted and not trusted (a hint never makes a write look safe)',
-            `${at}/readOnlyHint`,
-          ),
-        ],
-      };
-    return {
-      effect: 'read',
-      reasons: [reason('tool_read_only_hint', 'annotations.readOnlyHint: true', `${at}/readOnlyHint`)],
-    };
-  }
+  return {
+    effect: 'read',
+    reasons: [reason('tool_read_only_hint', 'annotations.readOnlyHint: true', `${at}/readOnlyHint`)],
+  };
+}
+
+/** The write evidence of a tool without readOnlyHint: destructiveHint, readOnlyHint false, a write verb. */
+function writeEvidence(op: ToolOperation, ctx: ClassifyContext, verb: Verb, at: string): Reason[] {
+  const a = op.annotations;
+  const reasons: Reason[] = [];
   if (a?.destructiveHint === true) {
     if (verb?.kind === 'read') {
       addFinding(
@@ -167,7 +183,12 @@ function toolEffect(op: ToolOperation, ctx: ClassifyContext): EffectResult {
     reasons.push(reason('tool_not_read_only_hint', 'annotations.readOnlyHint: false', `${at}/readOnlyHint`));
   if (verb?.kind === 'write')
     reasons.push(reason('tool_write_verb', `name verb "${verb.verb}" is a side-effect verb`, op.source.pointer));
-  if (reasons.length > 0) return { effect: 'write', reasons };
+  return reasons;
+}
+
+/** No write evidence: a read verb reads; otherwise the MCP default or idemgen's fail-safe default says write. */
+function unannotatedEffect(op: ToolOperation, verb: Verb): EffectResult {
+  const a = op.annotations;
   // A read verb with no write evidence reads, even without MCP annotations: the name is the only
   // statement the author made (docs/concepts.md#mechanisms); the MCP default applies when nothing is said.
   if (verb?.kind === 'read') {

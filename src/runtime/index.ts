@@ -93,7 +93,7 @@ export type {
   ResponseType,
   RetryPolicy,
 } from './http/caller.js';
-export type { BinaryBody } from './http/binary.js';
+export type { BinaryBody } from './core/binary.js';
 export { checkpoint, runSaga } from './saga/run.js';
 export { compensateSaga, reconcileSagas } from './saga/reconcile.js';
 export { verifyPending, type VerifyDecision, type VerifyPendingOptions } from './verify/reconcile.js';

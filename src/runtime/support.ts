@@ -31,7 +31,7 @@ export type { HttpCallerOptions } from './http/caller.js';
 export type { RunResult } from './core/idempotency.js';
 export type { DedupStore } from './store/types.js';
 export { externalIdOf, headersOf, nativeResult, needStore, resolveKey } from './client/support.js';
-export { digestBlobs } from './http/binary.js';
+export { digestBlobs } from './core/binary.js';
 export { encodeForm } from './http/body.js';
 export { canonicalJson, hashArgs, sha256Hex } from './core/canonical-json.js';
 export { keySlotName, scopeString } from './core/keys.js';

@@ -165,7 +165,33 @@ export function renderMarkdown(model: AuditModel): string {
   ].sort();
   const used = new Set(model.diagnostics.map((d) => d.code));
   const anchors = operationAnchors(model.operations.map((o) => ({ file: o.source.file, key: o.key })));
-  // A rule's detail is said once when it is the same on two or more write rows.
+  const shared = sharedDetails(model);
+  const context = {
+    totals: model.totals,
+    sourceTotals: model.totals.sources
+      ? SOURCE_KINDS.filter((k) => model.totals.sources![k].sources > 0).map((k) => ({
+          kind: k,
+          ...model.totals.sources![k],
+        }))
+      : [],
+    classTotals: CLASSES.map((name) => ({ name: mdText(name), count: model.totals.class[name] })),
+    mechanismTotals: MECHANISMS.map((name) => ({
+      name: mdText(mechanismLabel(name)),
+      count: model.totals.mechanism[name],
+    })),
+    files: files.map((file) => fileSection(model, file, anchors, shared)),
+    failClosed: model.totals.mechanism['fail-closed'],
+    rules: [...used].sort().map((id) => ruleRow(model, id)),
+    legend: legendRows(),
+  };
+  return compiled(context)
+    .replace(/\r\n?/g, '\n')
+    .replace(/\n{3,}/g, '\n\n')
+    .replace(/\n*$/, '\n');
+}
+
+/** A rule's detail is said once when it is the same on two or more write rows: rule → that detail. */
+function sharedDetails(model: AuditModel): Record<string, string> {
   const writeReasons = model.operations
     .filter((o) => o.effect === 'write')
     .flatMap((o) => [...o.effectReasons, ...o.reasons]);
@@ -180,91 +206,85 @@ export function renderMarkdown(model: AuditModel): string {
   const shared: Record<string, string> = {};
   for (const [rule, detail] of [...details].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
     if (detail !== null && (uses.get(rule) ?? 0) >= 2) shared[rule] = detail;
-  const context = {
-    totals: model.totals,
-    sourceTotals: model.totals.sources
-      ? SOURCE_KINDS.filter((k) => model.totals.sources![k].sources > 0).map((k) => ({
-          kind: k,
-          ...model.totals.sources![k],
-        }))
-      : [],
-    classTotals: CLASSES.map((name) => ({ name: mdText(name), count: model.totals.class[name] })),
-    mechanismTotals: MECHANISMS.map((name) => ({
-      name: mdText(mechanismLabel(name)),
-      count: model.totals.mechanism[name],
-    })),
-    files: files.map((file) => {
-      const operations = model.operations.filter((o) => o.source.file === file);
-      // A stable sort: writes keep key order within a class.
-      const writes = operations.filter((o) => o.effect === 'write').sort((a, b) => writeRank(a) - writeRank(b));
-      const reads = operations.filter((o) => o.effect !== 'write');
-      const rules = new Set(writes.flatMap((o) => o.reasons.map((r) => r.rule)));
-      for (const o of writes) if (!onlyMethodReason(o)) for (const r of o.effectReasons) rules.add(r.rule);
-      const grouped = writeRows(writes, anchors, shared);
-      const fileDiagnostics = model.diagnostics.filter((d) => (d.file ?? '') === file);
-      const noteCount = new Map<string, number>();
-      for (const d of fileDiagnostics)
-        if (d.severity === 'info') noteCount.set(d.code, (noteCount.get(d.code) ?? 0) + 1);
-      const folded = (d: AuditDiagnostic): boolean => d.severity === 'info' && (noteCount.get(d.code) ?? 0) > 1;
-      const seen = new Set<string>();
-      const shown: Record<string, string>[] = [];
-      for (const d of fileDiagnostics) {
-        if (!folded(d)) {
-          shown.push(diagnosticRow(d, mdText(d.message)));
-        } else if (!seen.has(d.code)) {
-          seen.add(d.code);
-          shown.push({
-            ...diagnosticRow(d, `${noteCount.get(d.code)} notes, e.g. ${mdText(d.message)}`),
-            location: `${noteCount.get(d.code)} places (below)`,
-          });
-        }
-      }
-      return {
-        file: mdText(file === '' ? '(no file)' : file),
-        operations: operations.length > 0,
-        writes: grouped.rows,
-        writeGroups: grouped.groups,
-        sharedReasons: Object.entries(shared)
-          .filter(([rule]) => rules.has(rule))
-          .map(([rule, detail]) => ({ rule: mdCode(rule), detail: mdText(detail) })),
-        reads,
-        readList: readList(reads),
-        diagnostics: shown,
-        noteGroups: [...seen].map((code) => ({
-          code: `<code>${htmlText(code)}</code>`,
-          count: noteCount.get(code),
-          places: fileDiagnostics
-            .filter((d) => d.code === code && folded(d))
-            .map((d) => (d.pointer ? mdCode(d.pointer) : mdText(locationText(d))))
-            .join(' · '),
-        })),
-      };
-    }),
-    failClosed: model.totals.mechanism['fail-closed'],
-    rules: [...used].sort().map((id) => {
-      const r = ALL_RULES.find((x) => x.id === id);
-      const counts: Record<Severity, number> = { error: 0, warning: 0, info: 0 };
-      for (const d of model.diagnostics) if (d.code === id) counts[d.severity]++;
-      return {
-        id: mdCode(id),
-        found: mdText(foundText(counts)),
-        severity: mdText(r ? severityText(r) : 'as found (reading or generating, not a classification rule)'),
-        description: mdText(r?.description ?? ''),
-        source: mdText(r?.source ?? ''),
-      };
-    }),
-    legend: [
-      ...Object.values(MECHANISM_LEGEND),
-      ...Object.values(CLASS_LEGEND).map((e) => ({ ...e, term: `${e.term} (class)` })),
-      ...Object.values(KEY_STRATEGY_LEGEND).map((e) => ({ ...e, term: `${e.term} (key strategy)` })),
-      ...CARRIER_LEGEND,
-    ].map((e) => ({
-      term: `${mdCode(e.term)}${e.alias ? ` (${mdText(e.alias)})` : ''}`,
-      text: mdText(e.text),
+  return shared;
+}
+
+/** One source file's section: its write rows and groups, reads, diagnostics (repeated notes folded). */
+function fileSection(
+  model: AuditModel,
+  file: string,
+  anchors: ReturnType<typeof operationAnchors>,
+  shared: Record<string, string>,
+) {
+  const operations = model.operations.filter((o) => o.source.file === file);
+  // A stable sort: writes keep key order within a class.
+  const writes = operations.filter((o) => o.effect === 'write').sort((a, b) => writeRank(a) - writeRank(b));
+  const reads = operations.filter((o) => o.effect !== 'write');
+  const rules = new Set(writes.flatMap((o) => o.reasons.map((r) => r.rule)));
+  for (const o of writes) if (!onlyMethodReason(o)) for (const r of o.effectReasons) rules.add(r.rule);
+  const grouped = writeRows(writes, anchors, shared);
+  const fileDiagnostics = model.diagnostics.filter((d) => (d.file ?? '') === file);
+  const noteCount = new Map<string, number>();
+  for (const d of fileDiagnostics) if (d.severity === 'info') noteCount.set(d.code, (noteCount.get(d.code) ?? 0) + 1);
+  const folded = (d: AuditDiagnostic): boolean => d.severity === 'info' && (noteCount.get(d.code) ?? 0) > 1;
+  const seen = new Set<string>();
+  const shown: Record<string, string>[] = [];
+  for (const d of fileDiagnostics) {
+    if (!folded(d)) {
+      shown.push(diagnosticRow(d, mdText(d.message)));
+    } else if (!seen.has(d.code)) {
+      seen.add(d.code);
+      shown.push({
+        ...diagnosticRow(d, `${noteCount.get(d.code)} notes, e.g. ${mdText(d.message)}`),
+        location: `${noteCount.get(d.code)} places (below)`,
+      });
+    }
+  }
+  return {
+    file: mdText(file === '' ? '(no file)' : file),
+    operations: operations.length > 0,
+    writes: grouped.rows,
+    writeGroups: grouped.groups,
+    sharedReasons: Object.entries(shared)
+      .filter(([rule]) => rules.has(rule))
+      .map(([rule, detail]) => ({ rule: mdCode(rule), detail: mdText(detail) })),
+    reads,
+    readList: readList(reads),
+    diagnostics: shown,
+    noteGroups: [...seen].map((code) => ({
+      code: `<code>${htmlText(code)}</code>`,
+      count: noteCount.get(code),
+      places: fileDiagnostics
+        .filter((d) => d.code === code && folded(d))
+        .map((d) => (d.pointer ? mdCode(d.pointer) : mdText(locationText(d))))
+        .join(' · '),
     })),
   };
-  return compiled(context)
-    .replace(/\r\n?/g, '\n')
-    .replace(/\n{3,}/g, '\n\n')
-    .replace(/\n*$/, '\n');
+}
+
+/** One rule of the report's rule table: how often it was found, its severity, description and source. */
+function ruleRow(model: AuditModel, id: string): Record<string, string> {
+  const r = ALL_RULES.find((x) => x.id === id);
+  const counts: Record<Severity, number> = { error: 0, warning: 0, info: 0 };
+  for (const d of model.diagnostics) if (d.code === id) counts[d.severity]++;
+  return {
+    id: mdCode(id),
+    found: mdText(foundText(counts)),
+    severity: mdText(r ? severityText(r) : 'as found (reading or generating, not a classification rule)'),
+    description: mdText(r?.description ?? ''),
+    source: mdText(r?.source ?? ''),
+  };
+}
+
+/** The legend: mechanisms, classes, key strategies and carriers. */
+function legendRows(): { term: string; text: string }[] {
+  return [
+    ...Object.values(MECHANISM_LEGEND),
+    ...Object.values(CLASS_LEGEND).map((e) => ({ ...e, term: `${e.term} (class)` })),
+    ...Object.values(KEY_STRATEGY_LEGEND).map((e) => ({ ...e, term: `${e.term} (key strategy)` })),
+    ...CARRIER_LEGEND,
+  ].map((e) => ({
+    term: `${mdCode(e.term)}${e.alias ? ` (${mdText(e.alias)})` : ''}`,
+    text: mdText(e.text),
+  }));
 }

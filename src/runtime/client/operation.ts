@@ -11,7 +11,7 @@ import { createIdempotency, type Idempotency, type RunContext, type RunResult } 
 import { scopeString, validateKey, type KeyScope } from '../core/keys.js';
 import { mechanismName, type LegacyMechanism, type MechanismInput } from '../core/mechanism.js';
 import { InvalidArgumentsError } from '../core/errors.js';
-import { digestBlobs } from '../http/binary.js';
+import { digestBlobs } from '../core/binary.js';
 import type { BodyType, QueryStyle } from '../http/body.js';
 import {
   createHttpCaller,

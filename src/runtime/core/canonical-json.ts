@@ -4,7 +4,7 @@
  * number spelling (1, 1.0, 1e0 are one IEEE-754 value, serialized by ECMAScript rules).
  */
 import * as nodeCrypto from 'node:crypto';
-import { blobDigest, bytesOf, isBlob, isBytes } from '../http/binary.js';
+import { blobDigest, bytesOf, isBlob, isBytes } from './binary.js';
 
 /** RFC 8785 §3.2.2.3: numbers use ECMAScript Number-to-String; NaN/Infinity are not JSON. */
 function serializeNumber(n: number): string {

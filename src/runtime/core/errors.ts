@@ -3,7 +3,7 @@
  * and (when one exists) the stored row, so a caller or an operator can act on it without guessing
  * (docs/concepts.md#outcomes: "fail loudly"; docs/concepts.md#outcomes).
  */
-import type { DedupRow } from '../store/types.js';
+import type { DedupRow } from './store-types.js';
 
 export interface IdempotencyErrorContext {
   key: string;

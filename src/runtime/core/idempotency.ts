@@ -25,7 +25,7 @@ import { startHeartbeat, stopHeartbeat } from './lease-heartbeat.js';
 import { createRunTag, type RunTag } from './run-tag.js';
 import { createSimilarGuard, type RecentSimilar, type RecentSimilarOptions } from './recent-similar.js';
 import { createTelemetry, type AnsweredFrom, type ObservedCall, type Probe } from './telemetry.js';
-import type { ClaimResult, DedupRow, DedupStore, StoreMechanism } from '../store/types.js';
+import type { ClaimResult, DedupRow, DedupStore, StoreMechanism } from './store-types.js';
 import { isStoreUnavailable, unavailableReason } from '../store/unavailable.js';
 import { decodeResult, type DecodedResult } from './stored-value.js';
 

@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { canonicalJson, hashArgs, sha256Hex } from './canonical-json.js';
 import { IdempotencyKeyInvalidError } from './errors.js';
-import { KEY_MAX_LENGTH, KEY_MIN_LENGTH } from '../tools/key-argument.js';
+import { KEY_MAX_LENGTH, KEY_MIN_LENGTH } from './key-limits.js';
 
 export type KeyScope = Record<string, string | number>;
 

@@ -5,7 +5,7 @@
  * checkpoint options, rows read from a store), and works with the names alone inside: `HttpCaller.send` and
  * `Idempotency.run` take names. docs/concepts.md describes each mechanism.
  */
-import type { StoreMechanism } from '../store/types.js';
+import type { StoreMechanism } from './store-types.js';
 
 /** The alias a mechanism was spelled with before it had a name (docs/concepts.md#mechanisms). */
 export type LegacyMechanism = 'OP-1' | 'OP-2' | 'OP-3' | 'OP-4' | 'OP-5';

@@ -15,7 +15,7 @@ import {
   type DedupRow,
   type DedupStore,
   type SagaRow,
-} from '../store/types.js';
+} from './store-types.js';
 
 export interface StaleRow extends DedupRow {
   /** How long past its lease the row has been pending, in ms. */

@@ -5,7 +5,7 @@
  */
 import { IdempotencyFencedError, IdempotencyOutcomeUnknownError, type IdempotencyErrorContext } from './errors.js';
 import { trustedNotExecuted, type RunTag } from './run-tag.js';
-import type { DedupRow, DedupStore, StoreMechanism } from '../store/types.js';
+import type { DedupRow, DedupStore, StoreMechanism } from './store-types.js';
 import { RETRY_SAFE_MECHANISMS } from './mechanism.js';
 import { encodeError, encodeResult, encodeResultNow, unencodableMarker } from './stored-value.js';
 

@@ -8,7 +8,7 @@
  * byte-identical to the original. Base64 is 4/3 of the bytes, and the size cap applies to the stored text.
  */
 import { sha256Hex } from './canonical-json.js';
-import { bytesOf, isBlob, isBytes } from '../http/binary.js';
+import { bytesOf, isBlob, isBytes } from './binary.js';
 
 const MARKER = '$idemgen';
 

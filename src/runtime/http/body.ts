@@ -3,7 +3,7 @@
  * the key rides in the header, body field, form field or query parameter the API names).
  */
 
-import { bytesOf, isBlob, isBytes } from './binary.js';
+import { bytesOf, isBlob, isBytes } from '../core/binary.js';
 
 /** `text` and `binary` send the body as it is (raw), with the request's `contentType`. */
 export type BodyType = 'json' | 'form' | 'multipart' | 'text' | 'binary' | 'none';

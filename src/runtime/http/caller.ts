@@ -34,7 +34,7 @@ import {
 } from './retry.js';
 import { noteRequest, stampForRun, type RunTag } from '../core/run-tag.js';
 import { goneAfterAmbiguous, methodAttempts, statusMayHaveExecuted } from '../core/method-idempotent.js';
-import type { StoreMechanism } from '../store/types.js';
+import type { StoreMechanism } from '../core/store-types.js';
 
 export type { RetryPolicy } from './retry.js';
 export type { BodyType, QueryStyle, RawBody } from './body.js';

@@ -178,71 +178,92 @@ export function registerListedToolRuntime(
     return { tools: meta as never };
   });
 
-  const invoke = async (
+  const invoke = (
     runtime: McpToolRuntime,
     binding: ToolBinding,
     args: Record<string, unknown>,
     extra: CallExtra,
     meta: unknown,
-  ): Promise<CallToolResult> => {
-    const keyed = binding.effect === 'write' && binding.keyProperty !== undefined;
-    const host: HostIntent = keyed ? hostIntent(meta, binding.names.mcp) : { ok: true };
-    if (!host.ok) return fail('intent_invalid', `${host.message}. Nothing was executed.`);
-    if (keyed && host.intent === undefined && intentOnly) return fail('intent_missing', INTENT_REQUIRED);
-    const caller = resolveCaller(extra, options);
-    if (!caller.ok) return outcomeToResult({ ok: false, error: caller.error }) as CallToolResult;
-    const { scope } = caller;
-    // On a cancel (client timeout) the runtime stops waiting but lets the call finish and be recorded, so
-    // the same-key retry replays it instead of finding an unknown outcome.
-    const ctx: ToolCallContext = { format: 'mcp', scope, signal: extra.signal };
-    if (caller.credentials !== undefined) ctx.credentials = caller.credentials as ToolAuth;
-    const client = clientOf(extra);
-    if (binding.effect === 'write' && client !== undefined && canElicitForm(client.capabilities))
-      ctx.human = elicitingHuman(extra, whoAnswers(scope, client));
-    let sent = withServerArguments(args, binding, options.serverArguments);
-    if (host.intent !== undefined) {
-      // The host's intent wins over a key the model wrote (intent.ts: the host is the trusted side).
-      ctx.intent = host.intent;
-      sent = withoutKeyArgument(sent, binding.keyProperty);
-    }
-    const outcome = await runtime.call(binding.names.mcp, sent, ctx);
-    return outcomeToResult(outcome) as CallToolResult;
-  };
+  ): Promise<CallToolResult> => invokeBinding(runtime, binding, args, extra, meta, options, clientOf);
 
   low.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     const { name } = request.params;
     const args = asRecord(request.params.arguments);
     const { runtime, byName, shown } = await routes.get();
-    if (options.dynamic) {
-      if (name === SEARCH_TOOL) {
-        const hits = searchTools(
-          shown,
-          String(args.query ?? ''),
-          typeof args.limit === 'number' ? args.limit : undefined,
-        );
-        return {
-          content: [{ type: 'text', text: JSON.stringify({ tools: hits }) }],
-          structuredContent: { tools: hits },
-        };
-      }
-      const target = byName.get(String(args.name ?? ''));
-      if (name === DESCRIBE_TOOL || name === INVOKE_TOOL) {
-        if (target === undefined)
-          return fail(
-            'unknown_tool',
-            `No operation named ${JSON.stringify(args.name)}; find names with ${SEARCH_TOOL}. Nothing was executed.`,
-          );
-        if (name === INVOKE_TOOL) return invoke(runtime, target, asRecord(args.arguments), extra, request.params._meta);
-        const description = describeTool(target, hidden(target));
-        return {
-          content: [{ type: 'text', text: JSON.stringify(description) }],
-          structuredContent: description as unknown as Record<string, unknown>,
-        };
-      }
-      throw new McpError(ErrorCode.InvalidParams, `Tool ${name} not found`);
-    }
+    if (options.dynamic)
+      return callMetaTool(name, args, shown, byName, hidden, (target) =>
+        invoke(runtime, target, asRecord(args.arguments), extra, request.params._meta),
+      );
     const binding = byName.get(name);
     if (binding === undefined) throw new McpError(ErrorCode.InvalidParams, `Tool ${name} not found`);
     return invoke(runtime, binding, args, extra, request.params._meta);
   });
+}
+
+/** One call of a listed operation: the host's intent, the caller, elicitation, the server's arguments, then the runtime. */
+async function invokeBinding(
+  runtime: McpToolRuntime,
+  binding: ToolBinding,
+  args: Record<string, unknown>,
+  extra: CallExtra,
+  meta: unknown,
+  options: RegisterToolRuntimeOptions,
+  clientOf: (extra: CallExtra) => ElicitingClient | undefined,
+): Promise<CallToolResult> {
+  const intentOnly = options.keySource === 'intent';
+  const keyed = binding.effect === 'write' && binding.keyProperty !== undefined;
+  const host: HostIntent = keyed ? hostIntent(meta, binding.names.mcp) : { ok: true };
+  if (!host.ok) return fail('intent_invalid', `${host.message}. Nothing was executed.`);
+  if (keyed && host.intent === undefined && intentOnly) return fail('intent_missing', INTENT_REQUIRED);
+  const caller = resolveCaller(extra, options);
+  if (!caller.ok) return outcomeToResult({ ok: false, error: caller.error }) as CallToolResult;
+  const { scope } = caller;
+  // On a cancel (client timeout) the runtime stops waiting but lets the call finish and be recorded, so
+  // the same-key retry replays it instead of finding an unknown outcome.
+  const ctx: ToolCallContext = { format: 'mcp', scope, signal: extra.signal };
+  if (caller.credentials !== undefined) ctx.credentials = caller.credentials as ToolAuth;
+  const client = clientOf(extra);
+  if (binding.effect === 'write' && client !== undefined && canElicitForm(client.capabilities))
+    ctx.human = elicitingHuman(extra, whoAnswers(scope, client));
+  let sent = withServerArguments(args, binding, options.serverArguments);
+  if (host.intent !== undefined) {
+    // The host's intent wins over a key the model wrote (intent.ts: the host is the trusted side).
+    ctx.intent = host.intent;
+    sent = withoutKeyArgument(sent, binding.keyProperty);
+  }
+  const outcome = await runtime.call(binding.names.mcp, sent, ctx);
+  return outcomeToResult(outcome) as CallToolResult;
+}
+
+/** Dynamic mode's three meta tools: search the shown operations, describe one, invoke one. */
+function callMetaTool(
+  name: string,
+  args: Record<string, unknown>,
+  shown: readonly ToolBinding[],
+  byName: ReadonlyMap<string, ToolBinding>,
+  hidden: ReturnType<typeof hiddenOf>,
+  invokeTarget: (target: ToolBinding) => Promise<CallToolResult>,
+): CallToolResult | Promise<CallToolResult> {
+  if (name === SEARCH_TOOL) {
+    const hits = searchTools(shown, String(args.query ?? ''), typeof args.limit === 'number' ? args.limit : undefined);
+    return {
+      content: [{ type: 'text', text: JSON.stringify({ tools: hits }) }],
+      structuredContent: { tools: hits },
+    };
+  }
+  const target = byName.get(String(args.name ?? ''));
+  if (name === DESCRIBE_TOOL || name === INVOKE_TOOL) {
+    if (target === undefined)
+      return fail(
+        'unknown_tool',
+        `No operation named ${JSON.stringify(args.name)}; find names with ${SEARCH_TOOL}. Nothing was executed.`,
+      );
+    if (name === INVOKE_TOOL) return invokeTarget(target);
+    const description = describeTool(target, hidden(target));
+    return {
+      content: [{ type: 'text', text: JSON.stringify(description) }],
+      structuredContent: description as unknown as Record<string, unknown>,
+    };
+  }
+  throw new McpError(ErrorCode.InvalidParams, `Tool ${name} not found`);
 }

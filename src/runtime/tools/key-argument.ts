@@ -4,20 +4,17 @@
  * the longer rule a server states once (`instructions` of the MCP initialize result), and which argument a
  * listing hides or a door strips. The generator (emit/tools), the listings (mcp/compact.ts, mcp/listing.ts),
  * the MCP doors (mcp/register.ts, mcp/with-idempotency.ts) and code mode (serve/code) all shape the key from
- * here; `validateKey` (core/keys.ts) enforces the same limits.
+ * here; its limits come from core/key-limits.ts, which `validateKey` (core/keys.ts) enforces.
  */
+import { KEY_CHARS, KEY_MAX_LENGTH, KEY_MIN_LENGTH } from '../core/key-limits.js';
 import type { ToolBinding } from './types.js';
 
 type Obj = Record<string, unknown>;
 
 /** The key argument idemgen adds to a write tool (a tool's or API's own key argument keeps its name). */
 export const KEY_ARGUMENT = 'idempotency_key';
-/** Visible ASCII (0x21–0x7E): safe as an HTTP header value and as a SQL key, no whitespace to trim. */
-export const KEY_CHARS = '[!-~]';
-/** The shortest key: long enough that a model's "retry" cannot collide with another action's key by accident. */
-export const KEY_MIN_LENGTH = 16;
-/** The longest key (a carrier's own limit may be smaller: Stripe's is 255, some are 64). */
-export const KEY_MAX_LENGTH = 255;
+/** The key's limits live in core (core/key-limits.ts), where `validateKey` enforces them. */
+export { KEY_CHARS, KEY_MAX_LENGTH, KEY_MIN_LENGTH };
 
 /** Who deduplicates a key: the downstream API (its own key), the tool itself (its own key argument), or this server. */
 export type KeyOwner = 'api' | 'tool' | 'server';

@@ -7,7 +7,7 @@
 import type { SettleOptions } from '../verify/types.js';
 import { checkedRequest, runChecked, type CheckedRequest, type OperationContext } from '../client/operation.js';
 import { createHttpCaller, type RetryPolicy } from '../http/caller.js';
-import { InvalidArgumentsError } from '../core/errors.js';
+import { InvalidArgumentsError, type IdempotencyOutcomeUnknownError } from '../core/errors.js';
 import { createIdempotency, type IdempotencyOptions } from '../core/idempotency.js';
 import type { KeyScope } from '../core/keys.js';
 import { checkScopeSecret, principalScope, ScopeSecretMissingError } from '../core/principal.js';
@@ -142,28 +142,7 @@ export function createToolRuntime<Name extends string = string>(options: ToolRun
   const bindings = options.bindings.map(decodeBinding);
   const index = nameIndex(bindings);
   const secret = options.scopeSecret === undefined ? undefined : checkScopeSecret(options.scopeSecret);
-  const http = createHttpCaller({
-    baseUrl: options.baseUrl,
-    ...(options.fetch ? { fetch: options.fetch } : {}),
-    ...(options.headers ? { headers: options.headers } : {}),
-    ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
-    ...(options.retry ? { retry: options.retry } : {}),
-  });
-  const timing = options.idempotency ?? {};
-  const context: OperationContext = {
-    http,
-    store: options.store,
-    idem: options.store ? createIdempotency({ ...timing, store: options.store }) : undefined,
-    scope: options.scope,
-    ...(options.verify !== undefined ? { verify: options.verify } : {}),
-    saga: {
-      leaseMs: timing.leaseMs,
-      waitMs: timing.waitMs,
-      pollMs: timing.pollMs,
-      now: timing.now,
-      ...(options.sagaTable !== undefined ? { table: options.sagaTable } : {}),
-    },
-  };
+  const context = operationContext(options);
 
   function find(name: string, format?: Format): ToolBinding | undefined {
     if (format === 'openai' || format === 'anthropic' || format === 'mcp') {
@@ -183,99 +162,208 @@ export function createToolRuntime<Name extends string = string>(options: ToolRun
         message: `There is no tool named ${JSON.stringify(name)}.`,
       });
     }
-    const deep = tooDeep(args);
-    if (deep !== undefined)
-      return invalid([{ pointer: deep, message: `nested deeper than ${MAX_ARGUMENT_DEPTH} levels` }], b.effect);
-    const decoded = decodeArguments(b, args ?? {}, ctx.format);
-    if (!isObj(decoded)) return invalid([{ pointer: '', message: 'arguments must be a JSON object' }], b.effect);
-    const issues = await validateArguments(b, decoded);
-    const { [b.keyProperty ?? '']: _key, ...rest } = decoded;
-    const keyed = keyOf(b, decoded, ctx, issues);
-    if (issues.length > 0) return invalid(issues, b.effect);
-    const routed = routeArguments(b, b.keyProperty === undefined ? decoded : rest);
-    const description = operationOf(b);
-    // The one retry-safe set (core/mechanism.ts): after an unknown outcome the same key resolves it. A native key
-    // is retry-safe only when the API receives it (a carrier).
-    const retrySafe = b.effect === 'write' && isRetrySafe(b.mechanism) && (b.mechanism !== 'native-key' || isNative(b));
-    let namespace: string | KeyScope | undefined;
-    try {
-      // The caller's own credentials choose the upstream account: a write's principal includes them (principal.ts).
-      const own = b.effect === 'write' ? ctx.credentials : undefined;
-      namespace = principalScope(ctx.scope ?? options.scope, own, secret);
-    } catch (err) {
-      if (err instanceof ScopeSecretMissingError) return failed(toToolError(err, 'write', false));
-      throw err;
-    }
-    let credentials: Credentials | undefined;
-    let request: CheckedRequest;
-    try {
-      // Credentials are sent, never stored: the routed arguments are hashed into the row, and the caller's own
-      // credentials enter only the scope, as a keyed hash.
-      credentials = await credentialsFor(b, options.auth, ctx.credentials);
-    } catch (err) {
-      return failed(toToolError(err, b.effect, retrySafe));
-    }
-    try {
-      // Built and checked once, before the key is claimed: a path value that would move the request, a query
-      // name the operation does not declare, a header it cannot carry intact.
-      request = checkedRequest(description, routed, credentials !== undefined ? { credentials } : {});
-    } catch (err) {
-      if (err instanceof InvalidArgumentsError)
-        return invalid([{ pointer: pointerOf(b, err), message: err.message }], b.effect);
-      throw err;
-    }
-    const execute = {
-      context,
-      ...keyed,
-      keyStrategy: 'given' as const,
-      namespace,
-      ...(credentials !== undefined ? { credentials } : {}),
-    };
+    const checked = await checkedCall(b, args, ctx);
+    if ('stop' in checked) return checked.stop;
+    const planned = await plannedCall(checked.go, ctx, options, secret, context);
+    if ('stop' in planned) return planned.stop;
+    const plan = planned.go;
     const human = ctx.human;
-    if (human !== undefined && needsConfirmation(b, options.confirm)) {
-      // Asked before the claim: a "no" leaves no row. A key a row already holds is a retry: no new question.
-      const now = (timing.now ?? Date.now)();
-      const inUse = await Promise.resolve()
-        .then(() => {
-          const key = resolveKey(b.operation, routed, keyed, 'given');
-          return keyInUse(options.store, b, { scope: scopeString(execute.namespace), key }, options.sagaTable, now);
-        })
-        .catch(() => false);
-      if (!inUse && !(await human.confirm(confirmMessage(b, rest), ctx.signal))) return failed(declined(b));
-    }
-    const attempt = async (): Promise<{ outcome: ToolOutcome; err?: unknown }> => {
-      try {
-        const pending = runChecked(description, routed, request, execute);
-        const done = await raceSignal(pending, ctx.signal);
-        if (done === ABORTED) return { outcome: failed(cancelled(b)) };
-        const out: ToolOutcome = { ok: true, result: done.result, was_replay: done.wasReplay };
-        if (done.replayEvidence !== undefined) out.replay_evidence = done.replayEvidence;
-        if (done.originalCalledAt !== undefined) out.original_called_at = done.originalCalledAt.toISOString();
-        if (done.replayable === false) out.replayable = false;
-        if (done.verified !== undefined) out.verified = done.verified;
-        if (done.cannotUndo === true) out.cannot_undo = true;
-        return { outcome: out };
-      } catch (err) {
-        return { outcome: failed(toToolError(err, b.effect, retrySafe)), err };
-      }
-    };
+    if (human !== undefined && needsConfirmation(b, options.confirm) && (await declinedBy(human, plan, ctx, options)))
+      return failed(declined(b));
+    const attempt = () => attemptCall(plan, ctx.signal);
     const first = await attempt();
-    if (human === undefined || options.store === undefined || !askable(first.err, b, retrySafe)) return first.outcome;
-    const settled = await settleByHuman(human, options.store, first.err, b, rest, timing.now ?? Date.now, ctx.signal);
-    if (settled.next === 'done' && settled.outcome !== undefined) return settled.outcome;
-    if (settled.next === 'unknown')
-      return settled.asked && !first.outcome.ok ? failed(stillUnknown(first.outcome.error)) : first.outcome;
-    // "Did not happen": the key is free; the call runs once more (an unknown outcome again is answered as such).
-    const again = await attempt();
-    if (!again.outcome.ok) return again.outcome;
-    return {
-      ...again.outcome,
-      resolved_by_user: { answer: 'did-not-happen', by: human.who, at: settled.at ?? '' },
-      note: 'The user said the earlier attempt did not take effect; the call ran once more and this is its result.',
-    };
+    if (human === undefined || options.store === undefined || !askable(first.err, b, plan.retrySafe))
+      return first.outcome;
+    return settleThenRetry(
+      human,
+      options.store,
+      first.err,
+      first.outcome,
+      attempt,
+      plan,
+      ctx.signal,
+      options.idempotency?.now,
+    );
   }
 
   return { bindings, list: () => bindings, find, call };
+}
+
+/** What every call of this runtime shares: the HTTP caller, the store and its dedup engine, the saga timings. */
+function operationContext(options: ToolRuntimeOptions): OperationContext {
+  const http = createHttpCaller({
+    baseUrl: options.baseUrl,
+    ...(options.fetch ? { fetch: options.fetch } : {}),
+    ...(options.headers ? { headers: options.headers } : {}),
+    ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
+    ...(options.retry ? { retry: options.retry } : {}),
+  });
+  const timing = options.idempotency ?? {};
+  return {
+    http,
+    store: options.store,
+    idem: options.store ? createIdempotency({ ...timing, store: options.store }) : undefined,
+    scope: options.scope,
+    ...(options.verify !== undefined ? { verify: options.verify } : {}),
+    saga: {
+      leaseMs: timing.leaseMs,
+      waitMs: timing.waitMs,
+      pollMs: timing.pollMs,
+      now: timing.now,
+      ...(options.sagaTable !== undefined ? { table: options.sagaTable } : {}),
+    },
+  };
+}
+
+/** A step of a call: stop with this outcome, or go on with this value. */
+type Step<T> = { stop: ToolOutcome } | { go: T };
+
+/** A call whose arguments are checked: decoded, validated, keyed and routed. */
+interface CheckedCall {
+  b: ToolBinding;
+  /** The arguments without the key argument. */
+  rest: Obj;
+  keyed: { key?: string; scope?: KeyScope };
+  routed: ReturnType<typeof routeArguments>;
+  description: ReturnType<typeof operationOf>;
+  retrySafe: boolean;
+}
+
+/** Decode the model's dialect, validate before anything else (bad arguments never touch the key), key and route. */
+async function checkedCall(b: ToolBinding, args: unknown, ctx: ToolCallContext): Promise<Step<CheckedCall>> {
+  const deep = tooDeep(args);
+  if (deep !== undefined)
+    return { stop: invalid([{ pointer: deep, message: `nested deeper than ${MAX_ARGUMENT_DEPTH} levels` }], b.effect) };
+  const decoded = decodeArguments(b, args ?? {}, ctx.format);
+  if (!isObj(decoded))
+    return { stop: invalid([{ pointer: '', message: 'arguments must be a JSON object' }], b.effect) };
+  const issues = await validateArguments(b, decoded);
+  const { [b.keyProperty ?? '']: _key, ...rest } = decoded;
+  const keyed = keyOf(b, decoded, ctx, issues);
+  if (issues.length > 0) return { stop: invalid(issues, b.effect) };
+  const routed = routeArguments(b, b.keyProperty === undefined ? decoded : rest);
+  const description = operationOf(b);
+  // The one retry-safe set (core/mechanism.ts): after an unknown outcome the same key resolves it. A native key
+  // is retry-safe only when the API receives it (a carrier).
+  const retrySafe = b.effect === 'write' && isRetrySafe(b.mechanism) && (b.mechanism !== 'native-key' || isNative(b));
+  return { go: { b, rest, keyed, routed, description, retrySafe } };
+}
+
+/** A checked call with its principal's namespace, its credentials and its built request: ready to run. */
+interface PlannedCall extends CheckedCall {
+  request: CheckedRequest;
+  execute: Parameters<typeof runChecked>[3];
+}
+
+/** The principal's namespace, the credentials, and the request built and checked once, before the key is claimed. */
+async function plannedCall(
+  checked: CheckedCall,
+  ctx: ToolCallContext,
+  options: ToolRuntimeOptions,
+  secret: ReturnType<typeof checkScopeSecret> | undefined,
+  context: OperationContext,
+): Promise<Step<PlannedCall>> {
+  const { b, routed, keyed, retrySafe } = checked;
+  let namespace: string | KeyScope | undefined;
+  try {
+    // The caller's own credentials choose the upstream account: a write's principal includes them (principal.ts).
+    const own = b.effect === 'write' ? ctx.credentials : undefined;
+    namespace = principalScope(ctx.scope ?? options.scope, own, secret);
+  } catch (err) {
+    if (err instanceof ScopeSecretMissingError) return { stop: failed(toToolError(err, 'write', false)) };
+    throw err;
+  }
+  let credentials: Credentials | undefined;
+  let request: CheckedRequest;
+  try {
+    // Credentials are sent, never stored: the routed arguments are hashed into the row, and the caller's own
+    // credentials enter only the scope, as a keyed hash.
+    credentials = await credentialsFor(b, options.auth, ctx.credentials);
+  } catch (err) {
+    return { stop: failed(toToolError(err, b.effect, retrySafe)) };
+  }
+  try {
+    // Built and checked once, before the key is claimed: a path value that would move the request, a query
+    // name the operation does not declare, a header it cannot carry intact.
+    request = checkedRequest(checked.description, routed, credentials !== undefined ? { credentials } : {});
+  } catch (err) {
+    if (err instanceof InvalidArgumentsError)
+      return { stop: invalid([{ pointer: pointerOf(b, err), message: err.message }], b.effect) };
+    throw err;
+  }
+  const execute = {
+    context,
+    ...keyed,
+    keyStrategy: 'given' as const,
+    namespace,
+    ...(credentials !== undefined ? { credentials } : {}),
+  };
+  return { go: { ...checked, request, execute } };
+}
+
+type Human = NonNullable<ToolCallContext['human']>;
+
+/** Asked before the claim: a "no" leaves no row. A key a row already holds is a retry: no new question. */
+async function declinedBy(
+  human: Human,
+  plan: PlannedCall,
+  ctx: ToolCallContext,
+  options: ToolRuntimeOptions,
+): Promise<boolean> {
+  const { b, routed, keyed } = plan;
+  const now = (options.idempotency?.now ?? Date.now)();
+  const inUse = await Promise.resolve()
+    .then(() => {
+      const key = resolveKey(b.operation, routed, keyed, 'given');
+      return keyInUse(options.store, b, { scope: scopeString(plan.execute.namespace), key }, options.sagaTable, now);
+    })
+    .catch(() => false);
+  return !inUse && !(await human.confirm(confirmMessage(b, plan.rest), ctx.signal));
+}
+
+type Attempt = { outcome: ToolOutcome; err?: unknown };
+
+/** One run of the planned request through the dedup layer, as an outcome (and the error, when it failed). */
+async function attemptCall(plan: PlannedCall, signal: AbortSignal | undefined): Promise<Attempt> {
+  const { b, retrySafe } = plan;
+  try {
+    const pending = runChecked(plan.description, plan.routed, plan.request, plan.execute);
+    const done = await raceSignal(pending, signal);
+    if (done === ABORTED) return { outcome: failed(cancelled(b)) };
+    const out: ToolOutcome = { ok: true, result: done.result, was_replay: done.wasReplay };
+    if (done.replayEvidence !== undefined) out.replay_evidence = done.replayEvidence;
+    if (done.originalCalledAt !== undefined) out.original_called_at = done.originalCalledAt.toISOString();
+    if (done.replayable === false) out.replayable = false;
+    if (done.verified !== undefined) out.verified = done.verified;
+    if (done.cannotUndo === true) out.cannot_undo = true;
+    return { outcome: out };
+  } catch (err) {
+    return { outcome: failed(toToolError(err, b.effect, retrySafe)), err };
+  }
+}
+
+/** An unknown outcome the person can settle: their answer, and on "did not happen" one more run. */
+async function settleThenRetry(
+  human: Human,
+  store: DedupStore,
+  err: IdempotencyOutcomeUnknownError,
+  first: ToolOutcome,
+  attempt: () => Promise<Attempt>,
+  plan: PlannedCall,
+  signal: AbortSignal | undefined,
+  now: (() => number) | undefined,
+): Promise<ToolOutcome> {
+  const settled = await settleByHuman(human, store, err, plan.b, plan.rest, now ?? Date.now, signal);
+  if (settled.next === 'done' && settled.outcome !== undefined) return settled.outcome;
+  if (settled.next === 'unknown') return settled.asked && !first.ok ? failed(stillUnknown(first.error)) : first;
+  // "Did not happen": the key is free; the call runs once more (an unknown outcome again is answered as such).
+  const again = await attempt();
+  if (!again.outcome.ok) return again.outcome;
+  return {
+    ...again.outcome,
+    resolved_by_user: { answer: 'did-not-happen', by: human.who, at: settled.at ?? '' },
+    note: 'The user said the earlier attempt did not take effect; the call ran once more and this is its result.',
+  };
 }
 
 const ABORTED = Symbol('aborted');

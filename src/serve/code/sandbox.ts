@@ -10,8 +10,10 @@
  * with a stable code, never as an exception.
  */
 import type {
+  QuickJSContext,
   QuickJSDeferredPromise,
   QuickJSHandle,
+  QuickJSRuntime,
   QuickJSSyncVariant,
   QuickJSWASMModule,
 } from 'quickjs-emscripten-core';
@@ -231,144 +233,61 @@ export async function runInSandbox(
   }
 }
 
+/** What one run's pieces share: why it was stopped, its start, its output and calls so far, its calls in flight. */
+interface RunState {
+  stopped: 'cpu' | 'wall' | 'cancelled' | undefined;
+  started: number;
+  logBytes: number;
+  calls: number;
+  logCut: boolean;
+  pending: Set<QuickJSDeferredPromise>;
+  inflight: Set<Promise<void>>;
+  alive: boolean;
+}
+
+type Segment = <T>(fn: () => T) => T;
+type CopyOut = (h: QuickJSHandle, maxBytes: number) => string | undefined;
+
+const failWith =
+  (logs: string[]) =>
+  (code: SandboxFailureCode, message: string): SandboxResult => ({ ok: false, code, message, logs });
+
 async function runInModule(
   module: QuickJSWASMModule,
   code: string,
   names: readonly string[],
   host: HostCall,
   limits: SandboxLimits,
-  { signal, onPhase, cpuClock }: SandboxOptions,
+  options: SandboxOptions,
   logs: string[],
 ): Promise<SandboxResult> {
   const runtime = module.newRuntime();
   runtime.setMemoryLimit(limits.memoryBytes);
   runtime.setMaxStackSize(limits.stackBytes);
-  const started = Date.now();
-  let spent = 0;
-  let segmentStart = -1;
-  let stopped: 'cpu' | 'wall' | 'cancelled' | undefined;
-  const cpuAtStart = cpuClock?.() ?? 0;
-  let nextCpuCheck = 0;
-  /**
-   * Past the budget in running time: past it in CPU time too (read at most every 20 ms), or running for
-   * RUNNING_WALL_FACTOR times the budget (a thread starved of CPU on a busy machine is stopped as well)?
-   */
-  const overBudget = (now: number, running: number): boolean => {
-    if (cpuClock === undefined || running > limits.cpuMs * RUNNING_WALL_FACTOR) return true;
-    if (now < nextCpuCheck) return false;
-    nextCpuCheck = now + 20;
-    return cpuClock() - cpuAtStart > limits.cpuMs;
+  const st: RunState = {
+    stopped: undefined,
+    started: Date.now(),
+    logBytes: 0,
+    calls: 0,
+    logCut: false,
+    pending: new Set(),
+    inflight: new Set(),
+    alive: true,
   };
-  runtime.setInterruptHandler(() => {
-    if (stopped) return true;
-    const now = Date.now();
-    if (signal?.aborted) stopped = 'cancelled';
-    else if (
-      segmentStart >= 0 &&
-      spent + (now - segmentStart) > limits.cpuMs &&
-      overBudget(now, spent + now - segmentStart)
-    )
-      stopped = 'cpu';
-    else if (now - started > limits.wallMs) stopped = 'wall';
-    return stopped !== undefined;
-  });
-  const segment = <T>(fn: () => T): T => {
-    segmentStart = Date.now();
-    try {
-      return fn();
-    } finally {
-      spent += Date.now() - segmentStart;
-      segmentStart = -1;
-    }
-  };
+  const segment = watchBudget(runtime, limits, options, st);
   const ctx = runtime.newContext();
-  let logBytes = 0;
-  let calls = 0;
-  let logCut = false;
-  const pending = new Set<QuickJSDeferredPromise>();
-  const inflight = new Set<Promise<void>>();
-  let alive = true;
   let trapped = false;
   const handles: QuickJSHandle[] = [];
   const keep = (h: QuickJSHandle): QuickJSHandle => {
     handles.push(h);
     return h;
   };
-
-  function fail(code: SandboxFailureCode, message: string): SandboxResult {
-    return { ok: false, code, message, logs };
-  }
-  /** A string's length in UTF-16 units, read inside the engine (nothing is copied out); -1 for a non-string. */
-  const lengthOf = (h: QuickJSHandle): number => {
-    if (ctx.typeof(h) !== 'string') return -1;
-    const length = ctx.getProp(h, 'length');
-    const n = ctx.getNumber(length);
-    length.dispose();
-    return n;
-  };
-  /** The string, or undefined when it is longer than `maxBytes` as UTF-8 (measured before the copy). */
-  const copyOut = (h: QuickJSHandle, maxBytes: number): string | undefined => {
-    const n = lengthOf(h);
-    if (n < 0 || n > maxBytes) return undefined;
-    const text = ctx.getString(h);
-    return utf8Bytes(text) > maxBytes ? undefined : text;
-  };
-  const refuse = (code: string, message: string): Promise<HostAnswer> =>
-    Promise.resolve({ ok: false, error: { code, message, executed: 'no', retry_same_key: true } });
+  const fail = failWith(logs);
+  const copyOut = stringReader(ctx);
 
   try {
-    const hostFn = keep(
-      ctx.newFunction('host', (nameH, argsH) => {
-        const deferred = ctx.newPromise();
-        pending.add(deferred);
-        const name = copyOut(nameH, 1024) ?? '';
-        const args = copyOut(argsH, limits.argumentBytes);
-        const settle = (answer: HostAnswer): void => {
-          if (!alive) return;
-          pending.delete(deferred);
-          const text = ctx.newString(JSON.stringify(answer));
-          deferred.resolve(text);
-          text.dispose();
-          deferred.dispose();
-        };
-        calls += 1;
-        if (signal?.aborted) stopped ??= 'cancelled';
-        const answer: Promise<HostAnswer> = stopped
-          ? refuse('cancelled', 'The run was stopped; this call was not made.')
-          : calls > limits.calls
-            ? refuse('code_too_many_calls', `A run may make at most ${limits.calls} api calls; this one was not made.`)
-            : pending.size > limits.callsInFlight
-              ? refuse(
-                  'code_too_many_calls_in_flight',
-                  `A run may have at most ${limits.callsInFlight} api calls unanswered at once; this one was not made. Await some before starting more.`,
-                )
-              : args === undefined
-                ? refuse(
-                    'arguments_too_large',
-                    `api.${name}: the arguments are more than ${limits.argumentBytes} bytes as JSON; this call was not made. Send less per call.`,
-                  )
-                : host(name, args);
-        const done = answer.then(settle, (err: unknown) =>
-          settle({ ok: false, error: { code: 'internal_error', message: String(err) } }),
-        );
-        inflight.add(done);
-        void done.finally(() => inflight.delete(done));
-        return deferred.handle;
-      }),
-    );
-    const logFn = keep(
-      ctx.newFunction('log', (lineH) => {
-        if (logCut) return;
-        const line = copyOut(lineH, limits.outputBytes / 4 - logBytes);
-        if (line === undefined) {
-          logCut = true;
-          logs.push('[console output cut: limit reached]');
-          return;
-        }
-        logBytes += utf8Bytes(line);
-        logs.push(line);
-      }),
-    );
+    const hostFn = keep(hostFunction(ctx, st, limits, host, options.signal, copyOut));
+    const logFn = keep(logFunction(ctx, st, limits, logs, copyOut));
     const namesH = keep(ctx.newString(JSON.stringify(names)));
     const lineMaxH = keep(ctx.newNumber(Math.floor(limits.outputBytes / 4)));
     const argMaxH = keep(ctx.newNumber(limits.argumentBytes));
@@ -381,36 +300,7 @@ async function runInModule(
     );
     const resultFn = keep(ctx.getProp(helpers, 0));
     const describeFn = keep(ctx.getProp(helpers, 1));
-
-    /** The script's error as a message (run inside the sandbox: a thrown object's getters are its code). */
-    const describe = (errH: QuickJSHandle): string => {
-      const r = segment(() => ctx.callFunction(describeFn, ctx.undefined, errH));
-      if (r.error) {
-        r.error.dispose();
-        return 'the script failed with a value that cannot be shown';
-      }
-      const text = copyOut(r.value, 16 * 1024);
-      r.value.dispose();
-      try {
-        const e = JSON.parse(text ?? '') as { name: string; message: string; code?: string };
-        return `${e.name}${e.code ? ` [${e.code}]` : ''}: ${e.message}`;
-      } catch {
-        return 'the script failed with a value that cannot be shown';
-      }
-    };
-    /** Maps an interpreter fault (limit hit) to its code; `undefined` for the script's own error. */
-    const limitHit = (message: string): SandboxResult | undefined => {
-      if (stopped === 'cpu')
-        return fail('code_timeout', `The script ran past its ${limits.cpuMs} ms CPU budget and was stopped.`);
-      if (stopped === 'cancelled') return fail('cancelled', 'The caller stopped waiting, so the script was stopped.');
-      if (stopped === 'wall')
-        return fail('code_timeout', `The run took longer than ${limits.wallMs} ms and was stopped.`);
-      if (/out of memory/i.test(message))
-        return fail('code_out_of_memory', `The script used more than ${limits.memoryBytes} bytes of memory.`);
-      if (/stack overflow|call stack size/i.test(message))
-        return fail('code_stack_overflow', 'The script recursed too deeply (stack overflow).');
-      return undefined;
-    };
+    const { describe, limitHit } = scriptFaults(ctx, describeFn, segment, copyOut, st, limits, logs);
 
     const compiled = segment(() => ctx.evalCode(`(async function () {\n${code}\n})`, 'script.js'));
     if (compiled.error) {
@@ -426,82 +316,292 @@ async function runInModule(
       return limitHit(message) ?? fail('code_threw', message);
     }
     const promise = keep(started_.value);
-    for (;;) {
-      const jobs = segment(() => runtime.executePendingJobs());
-      if (jobs.error) {
-        const message = describe(jobs.error);
-        jobs.error.dispose();
-        const hit = limitHit(message);
-        if (hit) return hit;
-      } else jobs.dispose();
-      if (stopped) return limitHit('') as SandboxResult;
-      const state = ctx.getPromiseState(promise);
-      if (state.type === 'rejected') {
-        const message = describe(state.error);
-        state.error.dispose();
-        return limitHit(message) ?? fail('code_threw', message);
-      }
-      if (state.type === 'fulfilled') {
-        const r = segment(() => ctx.callFunction(resultFn, ctx.undefined, state.value));
-        state.value.dispose();
-        if (r.error) {
-          const message = describe(r.error);
-          r.error.dispose();
-          return (
-            limitHit(message) ??
-            fail(
-              'code_result_not_json',
-              `The script's return value is not JSON (${message}); return plain objects, arrays, strings, numbers, booleans or null.`,
-            )
-          );
-        }
-        const room = limits.outputBytes - logBytes;
-        const text = copyOut(r.value, room);
-        r.value.dispose();
-        if (text === undefined)
-          return fail(
-            'code_output_too_large',
-            `The result is more than ${room} bytes as JSON, which is all that can be returned. Return less (select the fields you need).`,
-          );
-        return { ok: true, value: JSON.parse(text) as unknown, logs };
-      }
-      if (inflight.size === 0)
-        return fail(
-          'code_never_settles',
-          'The script awaits something that never settles (only api.* calls resolve from outside).',
-        );
-      const left = limits.wallMs - (Date.now() - started);
-      if (left <= 0) stopped = 'wall';
-      if (signal?.aborted) stopped = 'cancelled';
-      if (stopped) return limitHit('') as SandboxResult;
-      let timer: NodeJS.Timeout | undefined;
-      let onAbort: (() => void) | undefined;
-      onPhase?.('wait');
-      await Promise.race([
-        ...inflight,
-        new Promise<void>((resolve) => {
-          timer = setTimeout(resolve, left);
-          onAbort = resolve;
-          signal?.addEventListener('abort', onAbort, { once: true });
-        }),
-      ]);
-      clearTimeout(timer);
-      if (onAbort) signal?.removeEventListener('abort', onAbort);
-      onPhase?.('run');
-    }
+    return await settleScript(
+      { runtime, ctx, promise, resultFn, st, limits, options, segment, copyOut, logs },
+      describe,
+      limitHit,
+    );
   } catch (err) {
     trapped = true;
     throw err;
   } finally {
-    alive = false;
+    st.alive = false;
     // An interrupted or trapped instance may still hold objects the engine would assert on while freeing
     // them; it is dropped whole instead (it belongs to this run alone).
-    if (stopped === undefined && !trapped) {
-      for (const d of pending) disposeQuietly(d);
+    if (st.stopped === undefined && !trapped) {
+      for (const d of st.pending) disposeQuietly(d);
       for (const h of handles.reverse()) if (h.alive) disposeQuietly(h);
       disposeQuietly(ctx);
       disposeQuietly(runtime);
     }
+  }
+}
+
+/**
+ * The budgets: an interrupt handler that stops the interpreter when the run is cancelled, past its CPU budget
+ * in running time (segments), or past its wall-clock limit. Returns the wrapper that times one running segment.
+ */
+function watchBudget(
+  runtime: QuickJSRuntime,
+  limits: SandboxLimits,
+  { signal, cpuClock }: SandboxOptions,
+  st: RunState,
+): Segment {
+  let spent = 0;
+  let segmentStart = -1;
+  const cpuAtStart = cpuClock?.() ?? 0;
+  let nextCpuCheck = 0;
+  /**
+   * Past the budget in running time: past it in CPU time too (read at most every 20 ms), or running for
+   * RUNNING_WALL_FACTOR times the budget (a thread starved of CPU on a busy machine is stopped as well)?
+   */
+  const overBudget = (now: number, running: number): boolean => {
+    if (cpuClock === undefined || running > limits.cpuMs * RUNNING_WALL_FACTOR) return true;
+    if (now < nextCpuCheck) return false;
+    nextCpuCheck = now + 20;
+    return cpuClock() - cpuAtStart > limits.cpuMs;
+  };
+  runtime.setInterruptHandler(() => {
+    if (st.stopped) return true;
+    const now = Date.now();
+    if (signal?.aborted) st.stopped = 'cancelled';
+    else if (
+      segmentStart >= 0 &&
+      spent + (now - segmentStart) > limits.cpuMs &&
+      overBudget(now, spent + now - segmentStart)
+    )
+      st.stopped = 'cpu';
+    else if (now - st.started > limits.wallMs) st.stopped = 'wall';
+    return st.stopped !== undefined;
+  });
+  return <T>(fn: () => T): T => {
+    segmentStart = Date.now();
+    try {
+      return fn();
+    } finally {
+      spent += Date.now() - segmentStart;
+      segmentStart = -1;
+    }
+  };
+}
+
+/** Copies a string out of the engine, or undefined when it is longer than `maxBytes` as UTF-8 (measured before the copy). */
+function stringReader(ctx: QuickJSContext): CopyOut {
+  /** A string's length in UTF-16 units, read inside the engine (nothing is copied out); -1 for a non-string. */
+  const lengthOf = (h: QuickJSHandle): number => {
+    if (ctx.typeof(h) !== 'string') return -1;
+    const length = ctx.getProp(h, 'length');
+    const n = ctx.getNumber(length);
+    length.dispose();
+    return n;
+  };
+  return (h, maxBytes) => {
+    const n = lengthOf(h);
+    if (n < 0 || n > maxBytes) return undefined;
+    const text = ctx.getString(h);
+    return utf8Bytes(text) > maxBytes ? undefined : text;
+  };
+}
+
+const refuse = (code: string, message: string): Promise<HostAnswer> =>
+  Promise.resolve({ ok: false, error: { code, message, executed: 'no', retry_same_key: true } });
+
+/** The engine's `host(name, args)`: a promise the host's answer settles, or a refusal when a limit is reached. */
+function hostFunction(
+  ctx: QuickJSContext,
+  st: RunState,
+  limits: SandboxLimits,
+  host: HostCall,
+  signal: AbortSignal | undefined,
+  copyOut: CopyOut,
+): QuickJSHandle {
+  return ctx.newFunction('host', (nameH, argsH) => {
+    const deferred = ctx.newPromise();
+    st.pending.add(deferred);
+    const name = copyOut(nameH, 1024) ?? '';
+    const args = copyOut(argsH, limits.argumentBytes);
+    const settle = (answer: HostAnswer): void => {
+      if (!st.alive) return;
+      st.pending.delete(deferred);
+      const text = ctx.newString(JSON.stringify(answer));
+      deferred.resolve(text);
+      text.dispose();
+      deferred.dispose();
+    };
+    st.calls += 1;
+    if (signal?.aborted) st.stopped ??= 'cancelled';
+    const answer: Promise<HostAnswer> = st.stopped
+      ? refuse('cancelled', 'The run was stopped; this call was not made.')
+      : st.calls > limits.calls
+        ? refuse('code_too_many_calls', `A run may make at most ${limits.calls} api calls; this one was not made.`)
+        : st.pending.size > limits.callsInFlight
+          ? refuse(
+              'code_too_many_calls_in_flight',
+              `A run may have at most ${limits.callsInFlight} api calls unanswered at once; this one was not made. Await some before starting more.`,
+            )
+          : args === undefined
+            ? refuse(
+                'arguments_too_large',
+                `api.${name}: the arguments are more than ${limits.argumentBytes} bytes as JSON; this call was not made. Send less per call.`,
+              )
+            : host(name, args);
+    const done = answer.then(settle, (err: unknown) =>
+      settle({ ok: false, error: { code: 'internal_error', message: String(err) } }),
+    );
+    st.inflight.add(done);
+    void done.finally(() => st.inflight.delete(done));
+    return deferred.handle;
+  });
+}
+
+/** The engine's `log(line)`: console output, cut once it reaches a quarter of the output limit. */
+function logFunction(
+  ctx: QuickJSContext,
+  st: RunState,
+  limits: SandboxLimits,
+  logs: string[],
+  copyOut: CopyOut,
+): QuickJSHandle {
+  return ctx.newFunction('log', (lineH) => {
+    if (st.logCut) return;
+    const line = copyOut(lineH, limits.outputBytes / 4 - st.logBytes);
+    if (line === undefined) {
+      st.logCut = true;
+      logs.push('[console output cut: limit reached]');
+      return;
+    }
+    st.logBytes += utf8Bytes(line);
+    logs.push(line);
+  });
+}
+
+type Describe = (errH: QuickJSHandle) => string;
+type LimitHit = (message: string) => SandboxResult | undefined;
+
+/** The script's error as a message, and an interpreter fault (a limit hit) as its failure. */
+function scriptFaults(
+  ctx: QuickJSContext,
+  describeFn: QuickJSHandle,
+  segment: Segment,
+  copyOut: CopyOut,
+  st: RunState,
+  limits: SandboxLimits,
+  logs: string[],
+): { describe: Describe; limitHit: LimitHit } {
+  const fail = failWith(logs);
+  /** The script's error as a message (run inside the sandbox: a thrown object's getters are its code). */
+  const describe = (errH: QuickJSHandle): string => {
+    const r = segment(() => ctx.callFunction(describeFn, ctx.undefined, errH));
+    if (r.error) {
+      r.error.dispose();
+      return 'the script failed with a value that cannot be shown';
+    }
+    const text = copyOut(r.value, 16 * 1024);
+    r.value.dispose();
+    try {
+      const e = JSON.parse(text ?? '') as { name: string; message: string; code?: string };
+      return `${e.name}${e.code ? ` [${e.code}]` : ''}: ${e.message}`;
+    } catch {
+      return 'the script failed with a value that cannot be shown';
+    }
+  };
+  /** Maps an interpreter fault (limit hit) to its code; `undefined` for the script's own error. */
+  const limitHit = (message: string): SandboxResult | undefined => {
+    if (st.stopped === 'cpu')
+      return fail('code_timeout', `The script ran past its ${limits.cpuMs} ms CPU budget and was stopped.`);
+    if (st.stopped === 'cancelled') return fail('cancelled', 'The caller stopped waiting, so the script was stopped.');
+    if (st.stopped === 'wall')
+      return fail('code_timeout', `The run took longer than ${limits.wallMs} ms and was stopped.`);
+    if (/out of memory/i.test(message))
+      return fail('code_out_of_memory', `The script used more than ${limits.memoryBytes} bytes of memory.`);
+    if (/stack overflow|call stack size/i.test(message))
+      return fail('code_stack_overflow', 'The script recursed too deeply (stack overflow).');
+    return undefined;
+  };
+  return { describe, limitHit };
+}
+
+interface Started {
+  runtime: QuickJSRuntime;
+  ctx: QuickJSContext;
+  /** The script's promise. */
+  promise: QuickJSHandle;
+  resultFn: QuickJSHandle;
+  st: RunState;
+  limits: SandboxLimits;
+  options: SandboxOptions;
+  segment: Segment;
+  copyOut: CopyOut;
+  logs: string[];
+}
+
+/** Runs the engine's jobs and waits for api calls until the script's promise settles, a limit is hit, or nothing is left to wait for. */
+async function settleScript(s: Started, describe: Describe, limitHit: LimitHit): Promise<SandboxResult> {
+  const { runtime, ctx, promise, resultFn, st, limits, segment, copyOut, logs } = s;
+  const { signal, onPhase } = s.options;
+  const fail = failWith(logs);
+  for (;;) {
+    const jobs = segment(() => runtime.executePendingJobs());
+    if (jobs.error) {
+      const message = describe(jobs.error);
+      jobs.error.dispose();
+      const hit = limitHit(message);
+      if (hit) return hit;
+    } else jobs.dispose();
+    if (st.stopped) return limitHit('') as SandboxResult;
+    const state = ctx.getPromiseState(promise);
+    if (state.type === 'rejected') {
+      const message = describe(state.error);
+      state.error.dispose();
+      return limitHit(message) ?? fail('code_threw', message);
+    }
+    if (state.type === 'fulfilled') {
+      const r = segment(() => ctx.callFunction(resultFn, ctx.undefined, state.value));
+      state.value.dispose();
+      if (r.error) {
+        const message = describe(r.error);
+        r.error.dispose();
+        return (
+          limitHit(message) ??
+          fail(
+            'code_result_not_json',
+            `The script's return value is not JSON (${message}); return plain objects, arrays, strings, numbers, booleans or null.`,
+          )
+        );
+      }
+      const room = limits.outputBytes - st.logBytes;
+      const text = copyOut(r.value, room);
+      r.value.dispose();
+      if (text === undefined)
+        return fail(
+          'code_output_too_large',
+          `The result is more than ${room} bytes as JSON, which is all that can be returned. Return less (select the fields you need).`,
+        );
+      return { ok: true, value: JSON.parse(text) as unknown, logs };
+    }
+    if (st.inflight.size === 0)
+      return fail(
+        'code_never_settles',
+        'The script awaits something that never settles (only api.* calls resolve from outside).',
+      );
+    const left = limits.wallMs - (Date.now() - st.started);
+    if (left <= 0) st.stopped = 'wall';
+    if (signal?.aborted) st.stopped = 'cancelled';
+    if (st.stopped) return limitHit('') as SandboxResult;
+    let timer: NodeJS.Timeout | undefined;
+    let onAbort: (() => void) | undefined;
+    onPhase?.('wait');
+    await Promise.race([
+      ...st.inflight,
+      new Promise<void>((resolve) => {
+        timer = setTimeout(resolve, left);
+        onAbort = resolve;
+        signal?.addEventListener('abort', onAbort, { once: true });
+      }),
+    ]);
+    clearTimeout(timer);
+    if (onAbort) signal?.removeEventListener('abort', onAbort);
+    onPhase?.('run');
   }
 }
 
