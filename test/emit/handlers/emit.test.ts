@@ -150,6 +150,9 @@ describe('the emitted module', () => {
     expect((globalThis as { pwned?: unknown }).pwned).toBeUndefined();
     const [binding] = mod.hostileToolBindings as ToolBinding[];
     expect(binding!.description).toContain('globalThis.pwned');
+    // The bindings module writes its JSON as template literals: a backtick and `${…}` come back as text.
+    expect(binding!.description).toContain('"); globalThis.pwned = 1; ("');
+    expect(binding!.description).toContain('*/ // `${1}`');
   });
 
   it('a property and a definition named `__proto__` in a binding stay own properties (the bindings text through JSON.parse)', async () => {
