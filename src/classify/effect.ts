@@ -74,18 +74,17 @@ export function classifyEffect(op: Operation, ctx: ClassifyContext): EffectResul
   return op.kind === 'http' ? httpEffect(op) : toolEffect(op, ctx);
 }
 
+/** The reason an HTTP method alone gives for an effect (the JSON report leaves it out when nothing else says more). */
+export function methodEffectReason(method: string, effect: Effect, pointer: string | undefined): Reason {
+  const m = method.toUpperCase();
+  return effect === 'read'
+    ? reason('http_safe_method', `${m} is a safe method (RFC 9110 §9.2.1)`, pointer)
+    : reason('http_unsafe_method', `${m} changes server state (RFC 9110 §9.2.1)`, pointer);
+}
+
 function httpEffect(op: HttpOperation): EffectResult {
-  const m = op.method.toUpperCase();
-  if (SAFE_METHODS.has(op.method)) {
-    return {
-      effect: 'read',
-      reasons: [reason('http_safe_method', `${m} is a safe method (RFC 9110 §9.2.1)`, op.source.pointer)],
-    };
-  }
-  return {
-    effect: 'write',
-    reasons: [reason('http_unsafe_method', `${m} changes server state (RFC 9110 §9.2.1)`, op.source.pointer)],
-  };
+  const effect = SAFE_METHODS.has(op.method) ? 'read' : 'write';
+  return { effect, reasons: [methodEffectReason(op.method, effect, op.source.pointer)] };
 }
 
 type Verb = ReturnType<typeof nameVerb>;

@@ -10,6 +10,7 @@ import type { ApiPlan, Carrier, PlanEntry } from '../classify/types.js';
 import type { HttpOperation } from '../ir/types.js';
 import type { Compensation, OperationDescription } from '../runtime/client/operation.js';
 import type { KeyCarrier } from '../runtime/http/caller.js';
+import { isNative as isNativeEntry, isWrapped } from './client/client-class.js';
 import { keyLimits } from './client/key-limits.js';
 import { pickRequestContent, pinnedResponseType, responseShape } from './client/media.js';
 import { queryStyles } from './client/query-style.js';
@@ -24,16 +25,6 @@ export interface RecordOptions {
    * `tools.defaultTtlSeconds`). A native key's window is the API's, shown when the registry knows it.
    */
   toolWindowSeconds?: number;
-}
-
-/** A write the runtime wraps (a key, a mechanism); anything else is a plain call. */
-function isWrapped(entry: PlanEntry): boolean {
-  return entry.effect === 'write' && entry.mechanism !== 'none';
-}
-
-/** native-key with an HTTP carrier: the API dedupes (docs/concepts.md#store-rules, second pattern). */
-function isNativeEntry(entry: PlanEntry): boolean {
-  return entry.mechanism === 'native-key' && entry.carrier !== null && entry.carrier.in !== 'argument';
 }
 
 /** The declared path parameters the template names, once each in template order: what the runtime substitutes. */

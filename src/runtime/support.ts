@@ -37,7 +37,7 @@ export { canonicalJson, hashArgs, sha256Hex } from './core/canonical-json.js';
 export { keySlotName, scopeString } from './core/keys.js';
 export { shapeOf } from './core/args-summary.js';
 export { hasCapability, requireCapability } from './store/types.js';
-export { RETRY_SAFE_MECHANISMS } from './core/idempotency.js';
+export { RETRY_SAFE_MECHANISMS } from './core/mechanism.js';
 export {
   ERROR_META,
   RECENT_SIMILAR_META,

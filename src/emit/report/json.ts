@@ -12,6 +12,7 @@
  *   (in both cases a reason with anything more, such as `signals`, is written);
  * - `null` values are left out, except a reason's `pointer: null`: the reason has no pointer.
  */
+import { methodEffectReason } from '../../classify/effect.js';
 import { READ_ONLY_REASON } from '../../classify/entry.js';
 import type { Reason } from '../../classify/types.js';
 import type { AuditDiagnostic, AuditModel, AuditOperation, AuditTotals } from './model.js';
@@ -38,10 +39,7 @@ function httpPointer(key: string): string | undefined {
 /** The effect reason classify gives an HTTP operation by its method alone (classify/effect.ts). */
 function methodReason(key: string, effect: 'read' | 'write', pointer: string): Reason | undefined {
   const m = HTTP_KEY.exec(key)?.[1];
-  if (m === undefined) return undefined;
-  return effect === 'read'
-    ? { rule: 'http_safe_method', detail: `${m} is a safe method (RFC 9110 §9.2.1)`, pointer }
-    : { rule: 'http_unsafe_method', detail: `${m} changes server state (RFC 9110 §9.2.1)`, pointer };
+  return m === undefined ? undefined : methodEffectReason(m, effect, pointer);
 }
 
 /** Nothing but `rule`, `detail` and `pointer` (a reason with `signals` is written whole). */
@@ -63,7 +61,6 @@ export function onlyMethodReason(o: AuditOperation): boolean {
 }
 
 /** classify's one reason for every read: its own constant, so the two cannot drift apart. */
-const READ_ONLY = READ_ONLY_REASON;
 
 function onlyReadOnly(o: AuditOperation): boolean {
   const r = o.reasons[0];
@@ -71,8 +68,8 @@ function onlyReadOnly(o: AuditOperation): boolean {
     o.effect === 'read' &&
     o.reasons.length === 1 &&
     plain(r!) &&
-    r!.rule === READ_ONLY.rule &&
-    r!.detail === READ_ONLY.detail &&
+    r!.rule === READ_ONLY_REASON.rule &&
+    r!.detail === READ_ONLY_REASON.detail &&
     r!.pointer === o.source.pointer
   );
 }
@@ -166,7 +163,7 @@ export function expandAuditJson(doc: AuditJson): AuditModel {
       mechanism: (o.mechanism as AuditOperation['mechanism'] | undefined) ?? 'none',
       carrier: (o.carrier as AuditOperation['carrier'] | undefined) ?? null,
       keyStrategy: (o.keyStrategy as AuditOperation['keyStrategy'] | undefined) ?? null,
-      reasons: o.reasons ? (o.reasons as Obj[]).map(reason) : [{ ...READ_ONLY, pointer }],
+      reasons: o.reasons ? (o.reasons as Obj[]).map(reason) : [{ ...READ_ONLY_REASON, pointer }],
     };
     if (o.toolBoundary !== undefined) out.toolBoundary = o.toolBoundary as 'tool-dedup';
     if (o.ttlSeconds !== undefined) out.ttlSeconds = o.ttlSeconds as number;

@@ -150,8 +150,6 @@ export interface Idempotency {
   answered(req: Omit<RunRequest, 'args' | 'key' | 'scope' | 'ttlSeconds'>, from: AnsweredFrom, argsHash: string): void;
 }
 
-export { RETRY_SAFE_MECHANISMS };
-
 interface Call {
   req: RunRequest;
   scope: string;

@@ -1,6 +1,7 @@
 /**
- * The limits of an idempotency key, in one place: `validateKey` (core/keys.ts) enforces them and the key
- * argument's schema (tools/key-argument.ts) states them to the model.
+ * The limits of an idempotency key, in one place: the key argument's schema (tools/key-argument.ts) states all
+ * three to the model; `validateKey` (core/keys.ts) enforces the lengths and accepts any printable ASCII, the
+ * space included, so a key from a caller that is not a model is not refused for a space.
  */
 
 /** Visible ASCII (0x21–0x7E): safe as an HTTP header value and as a SQL key, no whitespace to trim. */

@@ -5,6 +5,7 @@
  */
 import type { ToolBinding } from '../tools/types.js';
 import { listedTool, type ListedTool } from './tool-meta.js';
+import { KEY_MAX_LENGTH, KEY_MIN_LENGTH } from '../core/key-limits.js';
 
 export const SEARCH_TOOL = 'search_tools';
 export const DESCRIBE_TOOL = 'describe_tool';
@@ -50,8 +51,8 @@ export function metaTools(): ListedTool[] {
             properties: {
               idempotency_key: {
                 type: 'string',
-                minLength: 16,
-                maxLength: 255,
+                minLength: KEY_MIN_LENGTH,
+                maxLength: KEY_MAX_LENGTH,
                 description: 'Writes only: one key per intended action, the SAME key on every retry of it.',
               },
             },

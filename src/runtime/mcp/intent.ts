@@ -12,6 +12,7 @@
  */
 import { canonicalJson } from '../core/canonical-json.js';
 import type { KeyScope } from '../core/keys.js';
+import { KEY_MAX_LENGTH } from '../core/key-limits.js';
 
 export const INTENT_META = 'io.idemgen/intent';
 export const KEY_META = 'io.idemgen/key';
@@ -66,8 +67,8 @@ function checkIntent(value: unknown): string | undefined {
 function checkKey(value: unknown): string | undefined {
   const where = `_meta["${KEY_META}"]`;
   if (typeof value !== 'string') return `${where} must be a string; got ${kindOf(value)}`;
-  if (value.length === 0 || value.length > 255 || !PRINTABLE.test(value))
-    return `${where} must be 1–255 printable ASCII characters`;
+  if (value.length === 0 || value.length > KEY_MAX_LENGTH || !PRINTABLE.test(value))
+    return `${where} must be 1–${KEY_MAX_LENGTH} printable ASCII characters`;
   return undefined;
 }
 
