@@ -22,14 +22,14 @@ import { bindingsText as legacyText } from '../fixtures/legacy-bindings/payments
 import { OUT_ROOT } from '../emit/client/helpers/compile.js';
 import { fixturePlans } from '../emit/client/helpers/fixture-plans.js';
 import { withRuntimeSources } from '../emit/client/helpers/import-client.js';
-import { startFaultServer, type FaultServer } from '../helpers/fault-server.js';
+import { jsonAnswer, startFaultServer, type FaultServer } from '../helpers/fault-server.js';
 
 type Obj = Record<string, unknown>;
 type Input = { path?: Obj; query?: Obj; header?: Obj; cookie?: Obj; body?: unknown };
 
 /** What a scenario sees of one call, whichever path made it. */
 type Outcome =
-  | { ok: true; result: unknown; wasReplay: boolean }
+  | { ok: true; result: unknown; wasReplay: boolean; cannotUndo?: true }
   | { ok: false; error: unknown; code: string; status?: number; executed?: string };
 
 interface Setup {
@@ -57,6 +57,16 @@ beforeAll(async () => {
   plan = plans.find((p) => p.api.operations.some((o) => o.key === 'POST /charges'))!;
   // config `overrides["GET /files/{fileId}/content"].timeoutMs`, as classify puts it on the entry.
   plan.entries.find((e) => e.operation.key === 'GET /files/{fileId}/content')!.timeoutMs = 4000;
+  // A verification plan, as classify finds one (a natural key: the note's id addresses a read of it).
+  plan.entries.find((e) => e.operation.key === 'PUT /notes/{noteId}')!.verification = {
+    shape: 'natural-key',
+    read: {
+      operation: 'GET /notes/{noteId}',
+      method: 'GET',
+      path: '/notes/{noteId}',
+      args: [{ in: 'path', name: 'noteId', value: { from: 'request', in: 'path', name: 'noteId' } }],
+    },
+  };
   bindings = buildToolBindings(plan, resolveConfig());
   const { files } = emitClient({ apis: [plan], diagnostics: [] }, resolveConfig());
   const dir = join(OUT_ROOT, 'engine-both-paths');
@@ -91,12 +101,12 @@ const PATHS: EnginePath[] = [
       const client = createClient({ ...fast, ...setup });
       return async (method, input, key) => {
         try {
-          const r = await client[method]!(input, { key });
+          // An empty key: the caller passes none (the description's keyStrategy then decides).
+          const r = await client[method]!(input, key === '' ? undefined : { key });
           // A read's method answers its value as it is; a write's, its outcome.
           const outcome = typeof r === 'object' && r !== null && 'wasReplay' in r;
-          return outcome
-            ? { ok: true, result: r.result, wasReplay: r.wasReplay }
-            : { ok: true, result: r, wasReplay: false };
+          if (!outcome) return { ok: true, result: r, wasReplay: false };
+          return { ok: true, result: r.result, wasReplay: r.wasReplay, ...(r.cannotUndo ? { cannotUndo: true } : {}) };
         } catch (error) {
           const status = error instanceof HttpStatusError ? error.status : undefined;
           return { ok: false, error, code: (error as Error).name, ...(status !== undefined ? { status } : {}) };
@@ -111,7 +121,13 @@ const PATHS: EnginePath[] = [
       return async (method, input, key) => {
         const b = rt.find(method)!;
         const out = await rt.call(method, flatArgs(b, input, key));
-        if (out.ok) return { ok: true, result: out.result, wasReplay: out.was_replay };
+        if (out.ok)
+          return {
+            ok: true,
+            result: out.result,
+            wasReplay: out.was_replay,
+            ...(out.cannot_undo === true ? { cannotUndo: true } : {}),
+          };
         const { code, status, executed } = out.error;
         return { ok: false, error: out.error, code, executed, ...(status !== undefined ? { status } : {}) };
       };
@@ -280,6 +296,110 @@ describe.each(PATHS)('$name path → what the description says about bodies', (p
     expect(req!.headers['content-type']).toMatch(/^application\/x-www-form-urlencoded/);
     expect(Object.fromEntries(new URLSearchParams(req!.body))).toEqual({ charge: 'ch_1', amount: '300' });
     expect(req!.key).toBe(key);
+  });
+});
+
+describe.each(PATHS)('$name path → what the description says about keys, rows and outcomes', (path) => {
+  /** A memory store that records the TTL of every claim (the row's lifetime the description asks for). */
+  const recordingStore = () => {
+    const inner = createMemoryStore();
+    const ttls: number[] = [];
+    const store: DedupStore = {
+      ...inner,
+      claim: (input) => {
+        ttls.push(input.ttlMs);
+        return inner.claim(input);
+      },
+    };
+    return { store, ttls };
+  };
+
+  it("ttlSeconds: the row lives as long as the operation's own TTL (putBlob 1 h, sendSms the default 24 h)", async () => {
+    server = await startFaultServer();
+    const { store, ttls } = recordingStore();
+    const call = path.open({ baseUrl: server.url, store });
+    await call('putBlob', { path: { digest: 'd1' }, body: { data: 'abc' } }, 'blob-key-000000000000000001');
+    await call('sendSms', sms, 'sms-ttl-key-00000000000001');
+    expect(ttls).toEqual([3600 * 1000, 86_400 * 1000]);
+  });
+
+  it('keyStrategy content: a content-addressed PUT called without a key is keyed by its content', async () => {
+    server = await startFaultServer();
+    const call = path.open({ baseUrl: server.url, store: createMemoryStore() });
+    const input = { path: { digest: 'd2' }, body: { data: 'same bytes' } };
+    // The client needs no key here (`keyStrategy: "content"`): the same bytes at the same address are the same
+    // write. A tool call always carries the model's key (its intent), which the tool runtime uses as given.
+    const keys = path.name === 'client' ? ['', ''] : ['content-key-00000000000001', 'content-key-00000000000001'];
+    const first = await call('putBlob', input, keys[0]!);
+    const again = await call('putBlob', input, keys[1]!);
+    expect(first).toMatchObject({ ok: true, wasReplay: false });
+    expect(again).toMatchObject({ ok: true, wasReplay: true });
+    expect(server.effects).toBe(1);
+    if (path.name === 'client') {
+      const changed = await call('putBlob', { ...input, body: { data: 'other bytes' } }, '');
+      expect(changed).toMatchObject({ ok: true, wasReplay: false });
+      expect(server.effects).toBe(2);
+    }
+  });
+
+  it("blobs: a file's bytes are part of the request's identity: new bytes under a used key are refused", async () => {
+    server = await startFaultServer();
+    const call = path.open({ baseUrl: server.url, store: createMemoryStore() });
+    // The client takes a Blob (read and hashed before the key is checked); a tool takes the text the model sent.
+    const file = (text: string) => (path.name === 'client' ? new Blob([text], { type: 'text/plain' }) : text);
+    const key = 'upload-key-000000000000001';
+    const first = await call('uploadFile', { body: { file: file('report v1'), purpose: 'q3' } }, key);
+    const same = await call('uploadFile', { body: { file: file('report v1'), purpose: 'q3' } }, key);
+    const changed = await call('uploadFile', { body: { file: file('report v2'), purpose: 'q3' } }, key);
+    expect(first).toMatchObject({ ok: true, wasReplay: false });
+    expect(same).toMatchObject({ ok: true, wasReplay: true });
+    expect(changed.ok).toBe(false);
+    expect(server.effects).toBe(1);
+    expect(server.requests[0]!.headers['content-type']).toMatch(/^multipart\/form-data; boundary=/);
+    expect(server.requests[0]!.body).toContain('report v1');
+  });
+
+  it('compensation: the booking id in the answer addresses its inverse; an answer without one cannot be undone', async () => {
+    let n = 0;
+    server = await startFaultServer({
+      respond: () => jsonAnswer(201, ++n === 1 ? { id: 'bk_1', room: 'r1' } : { room: 'r2' }),
+    });
+    const call = path.open({ baseUrl: server.url, store: createMemoryStore() });
+    const undoable = await call('createBooking', { body: { room: 'r1' } }, 'booking-key-00000000000001');
+    const stuck = await call('createBooking', { body: { room: 'r2' } }, 'booking-key-00000000000002');
+    expect(undoable).toMatchObject({ ok: true, wasReplay: false });
+    expect(undoable).not.toHaveProperty('cannotUndo');
+    expect(stuck).toMatchObject({ ok: true, cannotUndo: true });
+    expect(server.effects).toBe(2);
+  });
+
+  it('verification: an unknown outcome is settled by reading the note back; the PUT is not sent again', async () => {
+    server = await startFaultServer({
+      respond: (req) =>
+        req.method === 'GET'
+          ? jsonAnswer(200, { id: 'n_1', text: '# q3' })
+          : { status: 200, headers: { 'content-type': 'text/html' }, body: '<h1>q3</h1>' },
+    });
+    const call = path.open({ baseUrl: server.url, store: createMemoryStore() });
+    server.inject({ kind: 'stall', ms: 2500 });
+    const out = await call('putNote', { path: { noteId: 'n_1' }, body: '# q3' }, 'note-key-00000000000000001');
+    expect(out).toMatchObject({ ok: true, wasReplay: true, result: { id: 'n_1' } });
+    expect(server.requests.map((r) => `${r.method} ${r.path}`)).toEqual(['PUT /notes/n_1', 'GET /notes/n_1']);
+  });
+
+  it('replay: a transfer created an hour before the call is recognised as a replay by its `created` time', async () => {
+    const hourAgo = new Date(Date.now() - 3_600_000).toISOString();
+    let n = 0;
+    server = await startFaultServer({
+      keyCarrier: { in: 'body', name: 'idempotency_key' },
+      respond: () =>
+        jsonAnswer(201, { id: `tr_${++n}`, amount: 500, created: n === 1 ? new Date().toISOString() : hourAgo }),
+    });
+    const call = path.open({ baseUrl: server.url });
+    const fresh = await call('createTransfer', transfer, 'transfer-key-0000000000001');
+    const earlier = await call('createTransfer', transfer, 'transfer-key-0000000000002');
+    expect(fresh).toMatchObject({ ok: true, wasReplay: false });
+    expect(earlier).toMatchObject({ ok: true, wasReplay: true });
   });
 });
 

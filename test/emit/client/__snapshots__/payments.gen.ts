@@ -41,7 +41,7 @@ const ops = {
   createRefund: { operation: "POST /refunds", method: "POST", path: "/refunds", mechanism: "native-key", queryParams: [], body: { encoding: "form" }, carrier: { in: "header", name: "Idempotency-Key" }, keyLimits: { maxLength: 255, minLength: 16, apiLimits: ["maxLength"] } },
   renderChart: { operation: "POST /renders", method: "POST", path: "/renders", mechanism: "fail-closed", queryParams: [], body: { encoding: "json" }, responseType: "blob", ttlSeconds: 86400 },
   sendSms: { operation: "POST /sms", method: "POST", path: "/sms", mechanism: "fail-closed", queryParams: [], body: { encoding: "json" }, ttlSeconds: 86400 },
-  createTransfer: { operation: "POST /transfers", method: "POST", path: "/transfers", mechanism: "native-key", queryParams: [], body: { encoding: "json" }, carrier: { in: "body", name: "idempotency_key" }, keyLimits: { maxLength: 255, minLength: 16 } },
+  createTransfer: { operation: "POST /transfers", method: "POST", path: "/transfers", mechanism: "native-key", queryParams: [], body: { encoding: "json" }, carrier: { in: "body", name: "idempotency_key" }, keyLimits: { maxLength: 255, minLength: 16 }, replay: { created: { field: "created", format: "date-time" } } },
   putArtifact: { operation: "PUT /artifacts/{digest}", method: "PUT", path: "/artifacts/{digest}", mechanism: "content-address", pathParams: ["digest"], queryParams: [], body: { encoding: "binary", mediaType: "application/octet-stream" }, responseType: "blob", keyStrategy: "content", blobs: true, ttlSeconds: 86400 },
   putBlob: { operation: "PUT /blobs/{digest}", method: "PUT", path: "/blobs/{digest}", mechanism: "content-address", pathParams: ["digest"], queryParams: [], body: { encoding: "json" }, keyStrategy: "content", ttlSeconds: 3600 },
   putNote: { operation: "PUT /notes/{noteId}", method: "PUT", path: "/notes/{noteId}", mechanism: "fail-closed", pathParams: ["noteId"], queryParams: [], body: { encoding: "text", mediaType: "text/markdown" }, responseType: "text", ttlSeconds: 86400 },
@@ -427,6 +427,7 @@ export type Thread = {
 export type Transfer = {
   id?: string;
   amount?: number;
+  created?: string;
 };
 
 /**
