@@ -19,7 +19,7 @@ function scalarOnly(root: unknown, schema: unknown): boolean {
   return types.length > 0 && types.every((t) => typeof t === 'string' && SCALARS.has(t));
 }
 
-export function queryStyleOf(p: Parameter, root: unknown): QueryStyle | undefined {
+function queryStyleOf(p: Parameter, root: unknown): QueryStyle | undefined {
   if (p.in !== 'query' || scalarOnly(root, p.schema)) return undefined;
   const style = p.style ?? 'form';
   const explode = p.explode ?? style === 'form';

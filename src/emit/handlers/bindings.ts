@@ -10,16 +10,16 @@ import type { ApiPlan, PlanEntry } from '../../classify/types.js';
 import type { ResolvedConfig } from '../../config/types.js';
 import type { HttpOperation } from '../../ir/types.js';
 import type { ArgRoute, ToolBinding } from '../../runtime/tools/types.js';
-import { queryStyleOf } from '../client/query-style.js';
 import { operationRecord } from '../operation-record.js';
 import { buildTool, targetNames, type TargetNames, type ToolSpec } from '../tool-model.js';
 import { bindingSecurity } from './security.js';
 
-/** A query route gets its parameter's style when that is not the runtime's brackets (client/query-style.ts). */
-function styledRoute(route: ArgRoute, op: HttpOperation, root: unknown): ArgRoute {
-  if (route.in !== 'query') return route;
-  const param = op.parameters.find((p) => p.in === 'query' && p.name === route.name);
-  const style = param === undefined ? undefined : queryStyleOf(param, root);
+/**
+ * A query route gets its parameter's style when that is not the runtime's brackets: the record's own
+ * `queryStyles` (derived once, emit/client/query-style.ts), so the route and the record cannot disagree.
+ */
+function styledRoute(route: ArgRoute, styles: ToolBinding['queryStyles']): ArgRoute {
+  const style = route.in === 'query' ? styles?.[route.name] : undefined;
   return style === undefined ? route : { ...route, style };
 }
 
@@ -62,7 +62,7 @@ export function bindingOf(
     ...record,
     names: { mcp: names.mcp.get(op.key)!, openai: names.openai.get(op.key)!, anthropic: names.anthropic.get(op.key)! },
     description: spec.description,
-    routes: (spec.http?.routes ?? []).map((r) => styledRoute(r, op, apiPlan.api.root)),
+    routes: (spec.http?.routes ?? []).map((r) => styledRoute(r, record.queryStyles)),
     inputSchema: spec.inputSchema,
   };
   if (op.tags.length > 0) b.tags = [...op.tags];
