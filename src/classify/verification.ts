@@ -70,24 +70,67 @@ const NOUNS = /\b(?:user ?name|host ?name|name|key|e-?mail|slug|number)\b/gi;
 /** The same 409 sentence on this many POSTs of one API is the API's boilerplate, not about one create's identifier. */
 const BOILERPLATE = 6;
 
-/** Summaries of an update: a refusal proves a duplicate create, and an update creates nothing. */
-const UPDATE = /^\s*(?:updates?|edit|modif|change|patch|replace)/i;
+/** Words of an update (`Updates a zone`, `Create or update`, `Replace the file`, `edit`, `modify`, `change`). */
+const UPDATE = /\b(?:updat|modif|chang|edit(?:s|ed|ing)?\b|patch|replac)/i;
+
+/**
+ * Whether the operation says it updates, in its summary or its description's first sentence (later ones
+ * describe the result: "a new version … with updated `info.version`"): the thing may be there before the
+ * call, so finding it proves nothing, and a refusal proves no duplicate create (an update creates nothing).
+ * The one test for every rule here.
+ */
+function saysUpdate(op: HttpOp): boolean {
+  const first = /^[^\n]*?(?:[.!?](?=\s|$)|\n|$)/.exec((op.description ?? '').trimStart())?.[0] ?? '';
+  return UPDATE.test(`${op.summary ?? ''} ${first}`.slice(0, 300));
+}
 
 type HttpOp = HttpOperation;
 
-const GETS = memoSlot('verification reads', () => new WeakMap<ReadonlyMap<string, Operation>, Map<string, HttpOp>>());
-
-/** GET operations by path, once per API. */
-function readsByPath(ctx: ClassifyContext): Map<string, HttpOp> {
-  const cache = ctx.memo.get(GETS);
-  let m = cache.get(ctx.byKey);
-  if (m === undefined) {
-    m = new Map();
-    for (const o of ctx.byKey.values()) if (o.kind === 'http' && o.method === 'get' && !m.has(o.path)) m.set(o.path, o);
-    cache.set(ctx.byKey, m);
-  }
-  return m;
+/**
+ * A path as every rule here compares it: trailing slashes and a format suffix dropped, so `/admin/backups.json`
+ * is the collection of `/admin/backups/{filename}` and `/things/{id}.json` its item.
+ */
+function pathKey(path: string): string {
+  return collectionBase(path).replace(/\.\w+$/, '');
 }
+
+interface PathIndex {
+  /** GET operations by `pathKey` (the first in operation order). */
+  reads: Map<string, HttpOp>;
+  /** `pathKey` of every POST: a collection with a create. */
+  creates: Set<string>;
+  /** The reads one segment below a path that begins with a parameter (`/zones/{name}` under `/zones`), in order. */
+  items: Map<string, [string, HttpOp][]>;
+}
+
+const PATHS = memoSlot('verification paths', () => new WeakMap<ReadonlyMap<string, Operation>, PathIndex>());
+
+/** The API's GETs and POSTs by path, built once per API (a scan per PUT was quadratic). */
+function pathsOf(ctx: ClassifyContext): PathIndex {
+  const cache = ctx.memo.get(PATHS);
+  let index = cache.get(ctx.byKey);
+  if (index === undefined) {
+    index = { reads: new Map(), creates: new Set(), items: new Map() };
+    for (const o of ctx.byKey.values()) {
+      if (o.kind !== 'http') continue;
+      const key = pathKey(o.path);
+      if (o.method === 'get' && !index.reads.has(key)) index.reads.set(key, o);
+      else if (o.method === 'post') index.creates.add(key);
+    }
+    for (const [key, read] of index.reads) {
+      const at = key.lastIndexOf('/');
+      if (key[at + 1] !== '{') continue;
+      const parent = key.slice(0, at);
+      const list = index.items.get(parent) ?? [];
+      list.push([key, read]);
+      index.items.set(parent, list);
+    }
+    cache.set(ctx.byKey, index);
+  }
+  return index;
+}
+
+const readsByPath = (ctx: ClassifyContext): Map<string, HttpOp> => pathsOf(ctx).reads;
 
 const pathNames = (path: string) => [...path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]!);
 const norm = (s: string) => s.toLowerCase().replace(/[-\s]/g, '_');
@@ -172,17 +215,11 @@ function readsList(read: HttpOp, root: unknown): boolean {
  */
 function putAddressesCall(op: HttpOp, same: HttpOp, ctx: ClassifyContext): boolean {
   // "Create or update": the item may be there before the call, so finding it proves nothing.
-  if (/\b(?:updat|chang|modif)/i.test(`${op.summary ?? ''} ${op.description ?? ''}`.slice(0, 300))) return false;
-  const segments = op.path.replace(/\/+$/, '').split('/');
+  if (saysUpdate(op)) return false;
+  const segments = pathKey(op.path).split('/');
   const tail = segments.at(-1) ?? '';
-  if (/^\{[^}]+\}$/.test(tail)) {
-    const parent = segments.slice(0, -1).join('/');
-    // `/admin/backups.json` is the create of `/admin/backups/{filename}` too.
-    for (const o of ctx.byKey.values())
-      if (o.kind === 'http' && o.method === 'post' && o.path.replace(/\/+$/, '').replace(/\.\w+$/, '') === parent)
-        return false;
-    return true;
-  }
+  // `/admin/backups.json` is the create of `/admin/backups/{filename}` too (pathKey).
+  if (/^\{[^}]+\}$/.test(tail)) return !pathsOf(ctx).creates.has(segments.slice(0, -1).join('/'));
   const ok = okResponses(same);
   return ok.length > 0 && ok.every((r) => r.content.length === 0) && same.responses.some((r) => r.status === '404');
 }
@@ -192,13 +229,13 @@ function naturalKey(op: HttpOp, ctx: ClassifyContext): FoundPlan | undefined {
   const reads = readsByPath(ctx);
   const body = requestFields(root, op);
   // A PUT (or POST) to the item path itself: the path value is the client's identifier.
-  const same = reads.get(op.path);
+  const same = reads.get(pathKey(op.path));
   const names = pathNames(op.path);
   if (same !== undefined && names.length > 0 && op.method === 'put' && putAddressesCall(op, same, ctx)) {
     const args = sharedPathArgs(op, same, '');
     if (args !== undefined && pathNames(same.path).length === names.length) {
       const read: LookupRead = { operation: same.key, method: 'GET', path: same.path, args };
-      const byStatus = !/\}\/?$/.test(op.path);
+      const byStatus = !/\}$/.test(pathKey(op.path));
       return {
         plan: { shape: 'natural-key', read },
         reason: reason(
@@ -212,9 +249,7 @@ function naturalKey(op: HttpOp, ctx: ClassifyContext): FoundPlan | undefined {
     }
   }
   if (op.method !== 'post' || body.size === 0) return undefined;
-  const base = collectionBase(op.path);
-  for (const [path, read] of reads) {
-    if (!path.startsWith(`${base}/{`) || path.indexOf('/', base.length + 1) !== -1) continue;
+  for (const [path, read] of pathsOf(ctx).items.get(pathKey(op.path)) ?? []) {
     const last = pathNames(path).at(-1)!;
     const field = naturalField(last, body, root);
     if (field === undefined || readsList(read, root)) continue;
@@ -260,7 +295,7 @@ function clientReference(op: HttpOp, ctx: ClassifyContext): FoundPlan | undefine
   if (op.method !== 'post' && op.method !== 'put') return undefined;
   const body = requestFields(root, op);
   const reads = readsByPath(ctx);
-  const base = collectionBase(op.path);
+  const base = pathKey(op.path);
   for (const [name, info] of body) {
     const n = norm(name);
     const scalar = REFERENCE_FIELDS.has(n) && isScalar(root, info.schema);
@@ -363,7 +398,7 @@ function refuses(op: HttpOp, text: string, ctx: ClassifyContext): boolean {
 
 function refusedDuplicate(op: HttpOp, ctx: ClassifyContext): FoundPlan | undefined {
   if (op.method !== 'post' && op.method !== 'put') return undefined;
-  if (UPDATE.test(op.summary ?? '')) return undefined;
+  if (saysUpdate(op)) return undefined;
   // A POST to an item the server numbered (`/files/{file_id}`) acts on it (restore, copy): a clash there is with
   // another item, not a repeat of this call.
   if (op.method === 'post' && /\{[^}]*id\}\/?$/i.test(op.path)) return undefined;

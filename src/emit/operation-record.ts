@@ -12,7 +12,7 @@ import type { Compensation, OperationDescription } from '../runtime/client/opera
 import type { KeyCarrier } from '../runtime/http/caller.js';
 import { isNative as isNativeEntry, isWrapped } from './client/client-class.js';
 import { keyLimits } from './client/key-limits.js';
-import { pickRequestContent, pinnedResponseType, responseShape } from './client/media.js';
+import { pickRequestContent, pinnedResponseType, responseShape } from './media.js';
 import { queryStyles } from './client/query-style.js';
 import { replaySignals } from './replay-signals.js';
 
@@ -54,7 +54,7 @@ function carrierOf(c: Carrier): KeyCarrier {
   return out;
 }
 
-/** The request body the runtime encodes: JSON first, then form, multipart, raw (client/media.ts). */
+/** The request body the runtime encodes: JSON first, then form, multipart, raw (emit/media.ts). */
 function bodyOf(op: HttpOperation): OperationDescription['body'] {
   const picked = op.requestBody === undefined ? undefined : pickRequestContent(op.requestBody.content);
   if (picked === undefined) return undefined;

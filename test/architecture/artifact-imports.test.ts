@@ -13,7 +13,6 @@ const SRC = fileURLToPath(new URL('../../src', import.meta.url));
 /** Shared render helpers not yet moved out of an artifact's folder. */
 const KNOWN = [
   'emit/handlers/bindings.ts → emit/client/key-limits.ts',
-  'emit/handlers/bindings.ts → emit/client/media.ts',
   'emit/handlers/bindings.ts → emit/client/query-style.ts',
   'emit/handlers/render.ts → emit/client/names.ts',
   'emit/handlers/render.ts → emit/tools/json.ts',

@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { overrideOf } from '../../src/classify/verification.js';
+import type { Operation } from '../../src/ir/types.js';
 import { classifyOne, codes, http, rules } from './helpers.js';
 
 const json = (schema: Record<string, unknown>) => ({
@@ -192,5 +193,95 @@ describe('verification plans', () => {
     expect(cancel.verification).toEqual({ shape: 'refused-duplicate', statuses: [409] });
     expect(action('/orders/{id}/complete', 'This order has already been cancelled').verification).toBeUndefined();
     expect(action('/orders/{id}/cancel', 'already been cancelled or completed').verification).toBeUndefined();
+  });
+});
+
+describe('verification plans: one reading of paths and updates for every rule', () => {
+  const name = [{ name: 'name', in: 'path' as const, required: true, schema: { type: 'string' }, pointer: '/p' }];
+  const disk = json({ type: 'object', properties: { size: { type: 'integer' } } });
+
+  it('looks up creates and item reads by index: operations read grow linearly with the API', () => {
+    /** Every `method` read during classify, for an API of n PUT/GET item pairs and n POST/GET create pairs. */
+    const methodReads = (n: number): number => {
+      let reads = 0;
+      const counted = (o: Operation): Operation =>
+        new Proxy(o, {
+          get(target, prop, receiver) {
+            if (prop === 'method') reads += 1;
+            return Reflect.get(target, prop, receiver);
+          },
+        });
+      const ops: Operation[] = [];
+      for (let i = 0; i < n; i += 1) {
+        ops.push(
+          http('put', `/disks${i}/{name}`, { parameters: name, requestBody: disk, summary: 'Submits a disk' }),
+          http('get', `/disks${i}/{name}`, { parameters: name }),
+        );
+        ops.push(
+          http('post', `/zones${i}`, {
+            requestBody: json({ type: 'object', required: ['name'], properties: { name: { type: 'string' } } }),
+          }),
+          http('get', `/zones${i}/{name}`, { parameters: name }),
+        );
+      }
+      const [first, ...others] = ops.map(counted);
+      classifyOne(first!, { others });
+      return reads;
+    };
+    const small = methodReads(150);
+    const large = methodReads(300);
+    // Linear: twice the operations, about twice the reads (the scans per PUT and per POST made it four times).
+    expect(large / small).toBeLessThan(2.5);
+  });
+
+  it('one update test: a PUT that says it replaces (or edits, patches) what is there gets no natural-key plan', () => {
+    const put = (summary: string) =>
+      classifyOne(http('put', '/disks/{name}', { parameters: name, summary, requestBody: disk }), {
+        others: [http('get', '/disks/{name}', { parameters: name })],
+      }).entry.verification;
+    expect(put('Submits a disk')).toMatchObject({ shape: 'natural-key', read: { operation: 'GET /disks/{name}' } });
+    // The refused-duplicate rule read these as updates already; the PUT rule did not, and found a plan.
+    expect(put('Submits a disk, replacing the one already there')).toBeUndefined();
+    expect(put('Submits a disk or edits the one there')).toBeUndefined();
+    expect(put('Submits a disk or patches the one there')).toBeUndefined();
+  });
+
+  it('one update test: a create that also updates (said past the summary start) is no refused-duplicate plan', () => {
+    const post = (summary: string, description?: string) =>
+      classifyOne(
+        http('post', '/things', {
+          summary,
+          ...(description === undefined ? {} : { description }),
+          requestBody: json({ type: 'object', properties: { title: { type: 'string' } } }),
+          responses: [
+            {
+              status: '409',
+              description: 'A thing with this title already exists',
+              content: [],
+              headers: [],
+              pointer: '/r',
+            },
+          ],
+        }),
+      ).entry.verification;
+    expect(post('Create a thing')).toEqual({ shape: 'refused-duplicate', statuses: [409] });
+    // The PUT rule read these as updates already; the refused-duplicate rule looked only at the summary's start.
+    expect(post('Create or update a thing')).toBeUndefined();
+    expect(post('Create a thing', 'Creates the thing, or updates the one with this title.')).toBeUndefined();
+  });
+
+  it('a format suffix (`.json`) is dropped from every path the rules compare, not only the PUT rule', () => {
+    const body = json({ type: 'object', required: ['name'], properties: { name: { type: 'string' } } });
+    // natural-key from a POST: `/admin/zones.json` creates what `/admin/zones/{name}.json` reads.
+    const created = classifyOne(http('post', '/admin/zones.json', { requestBody: body }), {
+      others: [http('get', '/admin/zones/{name}.json', { parameters: name })],
+    }).entry.verification;
+    expect(created).toMatchObject({ shape: 'natural-key', read: { operation: 'GET /admin/zones/{name}.json' } });
+    // natural-key from a PUT: `/disks/{name}.json` is the item `/disks/{name}` reads, and a create of `/disks.json` makes it an update.
+    const put = http('put', '/disks/{name}.json', { parameters: name, requestBody: disk, summary: 'Submits a disk' });
+    const get = http('get', '/disks/{name}', { parameters: name });
+    expect(classifyOne(put, { others: [get] }).entry.verification).toMatchObject({ shape: 'natural-key' });
+    const withCreate = classifyOne(put, { others: [get, http('post', '/disks.json', { requestBody: body })] });
+    expect(withCreate.entry.verification).toBeUndefined();
   });
 });

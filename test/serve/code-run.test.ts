@@ -158,6 +158,66 @@ describe('code-mode runs', () => {
     expect(api.effectsOn('/orders')).toBe(before + 1);
   });
 
+  it('answers a runtime that throws after sending as internal_error, executed unknown, never "nothing ran"', async () => {
+    // The write reaches the API, then the server fails before it can answer the script.
+    const throwing: CodeRunOptions['runtime'] = {
+      list: () => opts.runtime.list(),
+      call: async (tool, args, ctx) => {
+        await opts.runtime.call(tool, args, ctx);
+        throw new Error('boom after send');
+      },
+    };
+    const before = api.effectsOn('/orders');
+    const caught = await runCode(
+      { ...opts, runtime: throwing },
+      `try { await api.createOrder({ body: { item: 'ie-1' } }); } catch (e) { return [e.code, e.details.executed, e.details.retry_same_key, e.message]; }`,
+      'internal-run-key-00001',
+      {},
+    );
+    expect(api.effectsOn('/orders')).toBe(before + 1);
+    expect(caught.ok).toBe(true);
+    const [code, executed, retrySameKey, message] = (caught.ok ? caught.result : []) as [
+      string,
+      string,
+      boolean,
+      string,
+    ];
+    expect([code, executed, retrySameKey]).toEqual(['internal_error', 'unknown', true]);
+    expect(message).toMatch(/boom after send/);
+    expect(message).toMatch(/may have been sent/);
+    expect(caught.calls).toEqual([
+      {
+        tool: 'createOrder',
+        write: 1,
+        ok: false,
+        error_code: 'internal_error',
+        executed: 'unknown',
+        key: expect.stringMatching(/^cm-[0-9a-f]{64}$/),
+      },
+    ]);
+    // Uncaught, the run itself fails: its answer says the outcome is unknown, not that no write ran.
+    const failed = await runCode(
+      { ...opts, runtime: throwing },
+      `await api.createOrder({ body: { item: 'ie-2' } }); return 'unreached';`,
+      'internal-run-key-00002',
+      {},
+    );
+    expect(failed.ok).toBe(false);
+    if (failed.ok) return;
+    expect(failed.error.executed).toBe('unknown');
+    expect(failed.error.message).not.toMatch(/No write was executed/);
+    expect(failed.calls[0]).toMatchObject({ error_code: 'internal_error', executed: 'unknown' });
+    // The same run key resolves it: the write that completed is replayed, not repeated.
+    const again = await runCode(
+      opts,
+      `return (await api.createOrder({ body: { item: 'ie-2' } })).id;`,
+      'internal-run-key-00002',
+      {},
+    );
+    expect(again.ok && again.calls[0]?.was_replay).toBe(true);
+    expect(api.effectsOn('/orders')).toBe(before + 2);
+  });
+
   it('cuts console output at its share of the output limit', async () => {
     const run = await runCode(
       { ...opts, limits: { ...DEFAULT_LIMITS, outputBytes: 4_000 } },

@@ -8,7 +8,7 @@ import { CodeWriter } from './code-writer.js';
 import type { SharedTypes } from './shared-types.js';
 import type { HttpOperation, ResponseSpec } from '../../ir/types.js';
 import { tsNumber } from '../../escape/index.js';
-import { errorResponses, pickResponseContent } from './media.js';
+import { errorResponses, pickResponseContent } from '../media.js';
 import { propertyKey } from './names.js';
 import { writeObjectType, type TypeMember } from './object-type.js';
 import { writeSchemaType, type TypeWriterContext } from './schema-type.js';

@@ -9,7 +9,7 @@
 import { CodeWriter } from './code-writer.js';
 import type { HttpOperation, JsonSchema, Parameter } from '../../ir/types.js';
 import type { Carrier } from '../../classify/types.js';
-import { pickRequestContent, responseShape, type BodyEncoding, type ResponseShape } from './media.js';
+import { pickRequestContent, responseShape, type BodyEncoding, type ResponseShape } from '../media.js';
 import { propertyKey, type NameTable, pascalCase } from './names.js';
 import { jsonText } from '../../escape/index.js';
 import { docLines, writeSchemaType, writeSchemaTypeWithout, type TypeWriterContext } from './schema-type.js';

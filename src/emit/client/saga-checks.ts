@@ -8,7 +8,7 @@ import { followRef, isObject } from '../../json-pointer/refs.js';
 import type { HttpOperation } from '../../ir/types.js';
 import type { ApiPlan } from '../../classify/types.js';
 import { isWrapped } from './client-class.js';
-import { successResponses } from './media.js';
+import { successResponses } from '../media.js';
 
 /**
  * Does `schema` promise a top-level `id`? Through refs; `allOf` needs one member with it, `oneOf`/`anyOf`

@@ -6,7 +6,8 @@
 import type { Carrier } from '../../classify/types.js';
 import { bodyRequired } from '../body-required.js';
 import { securitySchemesOf } from '../../ir/security-schemes.js';
-import type { ApiModel, HttpOperation, JsonSchema, MediaContent, Parameter } from '../../ir/types.js';
+import type { ApiModel, HttpOperation, JsonSchema, Parameter } from '../../ir/types.js';
+import { pickRequestContent } from '../media.js';
 import { createDefs, finishDefs, type DefsBuilder } from './defs.js';
 import { KEY_PROPERTY } from './idempotency-key.js';
 import { normalizeSchema } from './normalize.js';
@@ -83,13 +84,6 @@ function withDescription(schema: JsonSchema, description: string | undefined): J
   return { ...schema, description };
 }
 
-/** JSON first (application/json or +json), then form encodings, then the first declared media type. */
-function pickContent(content: MediaContent[]): MediaContent | undefined {
-  const json = content.find((c) => /^application\/(.+\+)?json\b/i.test(c.mediaType));
-  const form = content.find((c) => /^(application\/x-www-form-urlencoded|multipart\/form-data)\b/i.test(c.mediaType));
-  return json ?? form ?? content[0];
-}
-
 /** The request body (Swagger 2.0 `body`/`formData` included: the IR made them a `requestBody`). */
 function bodySchema(
   op: HttpOperation,
@@ -98,15 +92,17 @@ function bodySchema(
   root: unknown,
 ): { schema: JsonSchema; required: boolean; mediaType: string } | undefined {
   if (!op.requestBody) return undefined;
-  const picked = pickContent(op.requestBody.content);
+  // The media type the client and the operation record send (emit/media.ts): one picker, one body.
+  const picked = pickRequestContent(op.requestBody.content);
   if (!picked) return undefined;
-  const structured = /json|form/i.test(picked.mediaType);
-  const schema = structured
-    ? withDescription(normalizeSchema(picked.schema ?? {}, builder), op.requestBody.description)
-    : { type: 'string', description: `Raw request body (${picked.mediaType}).` };
-  const required = bodyRequired(op.requestBody.required, picked.schema, carrier, root);
-  const form = /^(application\/x-www-form-urlencoded|multipart\/form-data)\b/i.test(picked.mediaType);
-  return { schema: form ? nonEmptyRequired(schema) : schema, required, mediaType: picked.mediaType };
+  const { media, encoding } = picked;
+  const raw = encoding === 'text' || encoding === 'binary';
+  const schema = raw
+    ? { type: 'string', description: `Raw request body (${media.mediaType}).` }
+    : withDescription(normalizeSchema(media.schema ?? {}, builder), op.requestBody.description);
+  const required = bodyRequired(op.requestBody.required, media.schema, carrier, root);
+  const form = encoding === 'form' || encoding === 'multipart';
+  return { schema: form ? nonEmptyRequired(schema) : schema, required, mediaType: media.mediaType };
 }
 
 /**

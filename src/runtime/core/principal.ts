@@ -43,15 +43,7 @@ function credentialTag(credentials: CallerCredentials, secret: Uint8Array): stri
 }
 
 /** Per-caller credentials given but no secret to key them with: the call must not run unscoped. */
-export class ScopeSecretMissingError extends Error {
-  readonly code = 'idempotency_scope_unknown';
-  readonly executed = 'no';
-  readonly retrySameKey = true;
-  constructor() {
-    super('per-caller API credentials need a scope secret (scopeSecret) to be part of the dedup scope');
-    this.name = 'ScopeSecretMissingError';
-  }
-}
+const SECRET_MISSING = 'per-caller API credentials need a scope secret (scopeSecret) to be part of the dedup scope';
 
 /**
  * `base` (the subject's scope) widened by the caller's credentials. Without credentials the scope is `base`
@@ -64,17 +56,21 @@ export function principalScope(
 ): string | KeyScope | undefined {
   const creds = present(credentials);
   if (creds === undefined) return base;
-  if (secret === undefined) throw new ScopeSecretMissingError();
+  if (secret === undefined) throw new ScopeUnknownError(SECRET_MISSING);
   return { principal: scopeString(base), upstream: credentialTag(creds as CallerCredentials, secret) };
 }
 
-/** Authenticated, but the subject is not where the default looks: guessing would mix users' keys. */
+/**
+ * The dedup scope cannot be known, so the write must not run (`idempotency_scope_unknown`, nothing executed):
+ * authenticated, but the subject is not where the default looks (guessing would mix users' keys), or per-caller
+ * credentials were given with no secret to key them with (the call must not run unscoped). One class for both.
+ */
 export class ScopeUnknownError extends Error {
   readonly code = 'idempotency_scope_unknown';
   readonly executed = 'no';
   readonly retrySameKey = true;
-  constructor() {
-    super('the request is authenticated but authInfo.extra.sub names no subject');
+  constructor(message = 'the request is authenticated but authInfo.extra.sub names no subject') {
+    super(message);
     this.name = 'ScopeUnknownError';
   }
 }

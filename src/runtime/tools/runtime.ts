@@ -10,7 +10,7 @@ import { createHttpCaller, type RetryPolicy } from '../http/caller.js';
 import { InvalidArgumentsError, type IdempotencyOutcomeUnknownError } from '../core/errors.js';
 import { createIdempotency, type IdempotencyOptions } from '../core/idempotency.js';
 import type { KeyScope } from '../core/keys.js';
-import { checkScopeSecret, principalScope, ScopeSecretMissingError } from '../core/principal.js';
+import { checkScopeSecret, principalScope, ScopeUnknownError } from '../core/principal.js';
 import { isRetrySafe } from '../core/mechanism.js';
 import type { DedupStore } from '../store/types.js';
 import { resolveKey } from '../client/support.js';
@@ -270,7 +270,7 @@ async function plannedCall(
     const own = b.effect === 'write' ? ctx.credentials : undefined;
     namespace = principalScope(ctx.scope ?? options.scope, own, secret);
   } catch (err) {
-    if (err instanceof ScopeSecretMissingError) return { stop: failed(toToolError(err, 'write', false)) };
+    if (err instanceof ScopeUnknownError) return { stop: failed(toToolError(err, 'write', false)) };
     throw err;
   }
   let credentials: Credentials | undefined;

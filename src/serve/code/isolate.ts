@@ -12,6 +12,7 @@ import { createRequire } from 'node:module';
 import { MessageChannel, receiveMessageOnPort, Worker, type ResourceLimits } from 'node:worker_threads';
 import type { CallAnswer, RunRequest, WorkerMessage } from './protocol.js';
 import {
+  internalError,
   RUNNING_WALL_FACTOR,
   type HostAnswer,
   type HostCall,
@@ -167,12 +168,7 @@ export async function runInWorker(
       } else if (m.kind === 'done') finish(m.result);
       else
         void host(m.tool, m.args)
-          .catch(
-            (err: unknown): HostAnswer => ({
-              ok: false,
-              error: { code: 'internal_error', message: err instanceof Error ? err.message : String(err) },
-            }),
-          )
+          .catch((err: unknown): HostAnswer => ({ ok: false, error: internalError(err) }))
           .then((answer) => {
             if (!ended) port1.postMessage({ kind: 'answer', id: m.id, answer } satisfies CallAnswer);
           });

@@ -15,9 +15,9 @@ import { scopeString } from '../../runtime/core/keys.js';
 import type { McpToolRuntime } from '../../runtime/mcp/register.js';
 import { withServerArguments } from '../../runtime/mcp/caller.js';
 import { KEY_MAX_LENGTH, KEY_MIN_LENGTH } from '../../runtime/tools/key-argument.js';
-import type { ToolBinding, ToolCallContext, ToolCallError } from '../../runtime/tools/types.js';
+import type { ToolBinding, ToolCallContext, ToolCallError, ToolOutcome } from '../../runtime/tools/types.js';
 import { runInWorker } from './isolate.js';
-import { DEFAULT_LIMITS, type HostAnswer, type SandboxLimits } from './sandbox.js';
+import { DEFAULT_LIMITS, internalError, type HostAnswer, type SandboxLimits } from './sandbox.js';
 
 export interface CodeRunOptions {
   runtime: McpToolRuntime;
@@ -43,7 +43,7 @@ interface RunCall {
   ok: boolean;
   was_replay?: boolean;
   error_code?: string;
-  /** Still in flight when the run answered: it may or may not take effect. */
+  /** Still in flight when the run answered, or the server failed while making it: it may or may not take effect. */
   executed?: 'unknown';
   /** A write whose outcome is unknown: the key it was sent with (the same run key resolves it). */
   key?: string;
@@ -149,7 +149,8 @@ async function runGated(opts: CodeRunOptions, code: string, runKey: string, ctx:
       }
     }
     calls.push(entry);
-    const pending = opts.runtime.call(tool, sent, callCtx);
+    // A runtime that throws, even before its promise exists, is answered below (internal_error, executed unknown).
+    const pending = new Promise<ToolOutcome>((resolve) => resolve(opts.runtime.call(tool, sent, callCtx)));
     inflight.set(
       entry,
       pending.then(
@@ -157,7 +158,16 @@ async function runGated(opts: CodeRunOptions, code: string, runKey: string, ctx:
         () => undefined,
       ),
     );
-    const outcome = await pending.finally(() => inflight.delete(entry));
+    let outcome: ToolOutcome;
+    try {
+      outcome = await pending.finally(() => inflight.delete(entry));
+    } catch (err) {
+      // The runtime threw instead of answering: the call was handed to it, so it may have been sent.
+      entry.error_code = 'internal_error';
+      entry.executed = 'unknown';
+      if (b.effect === 'write') unknown = true;
+      return { ok: false, error: internalError(err) };
+    }
     if (outcome.ok) {
       entry.ok = true;
       if (b.effect === 'write') {

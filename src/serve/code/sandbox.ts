@@ -403,6 +403,20 @@ function stringReader(ctx: QuickJSContext): CopyOut {
   };
 }
 
+/**
+ * A call that failed inside the server rather than at the API (the host threw): it may have been sent, so
+ * its outcome is unknown (docs/decisions/0217: every error carries code, executed, retry_same_key).
+ */
+export function internalError(err: unknown): Record<string, unknown> {
+  const why = err instanceof Error ? err.message : String(err);
+  return {
+    code: 'internal_error',
+    message: `The server failed while making this call (${why}). It may have been sent, so its outcome is not known; running the same script with the SAME idempotency_key resolves it: a write that completed is replayed, not repeated.`,
+    executed: 'unknown',
+    retry_same_key: true,
+  };
+}
+
 const refuse = (code: string, message: string): Promise<HostAnswer> =>
   Promise.resolve({ ok: false, error: { code, message, executed: 'no', retry_same_key: true } });
 
@@ -445,9 +459,7 @@ function hostFunction(
                 `api.${name}: the arguments are more than ${limits.argumentBytes} bytes as JSON; this call was not made. Send less per call.`,
               )
             : host(name, args);
-    const done = answer.then(settle, (err: unknown) =>
-      settle({ ok: false, error: { code: 'internal_error', message: String(err) } }),
-    );
+    const done = answer.then(settle, (err: unknown) => settle({ ok: false, error: internalError(err) }));
     st.inflight.add(done);
     void done.finally(() => st.inflight.delete(done));
     return deferred.handle;

@@ -1,6 +1,6 @@
 /** How the client and the tool runtime encode a request body, by its media type and schema. */
 import { describe, expect, it } from 'vitest';
-import { encodingOf, pickRequestContent } from '../../../src/emit/client/media.js';
+import { encodingOf, pickRequestContent } from '../../../src/emit/media.js';
 
 describe('encodingOf', () => {
   it('a string schema under a media type of its own is sent as that text, not JSON-quoted', () => {

@@ -19,12 +19,22 @@ import {
   IdempotencyStoreUnavailableError,
   InvalidArgumentsError,
 } from '../../../src/runtime/index.js';
-import { ScopeSecretMissingError, ScopeUnknownError } from '../../../src/runtime/core/principal.js';
+import { principalScope, ScopeUnknownError } from '../../../src/runtime/core/principal.js';
 import { HttpStatusError } from '../../../src/runtime/http/caller.js';
 import { ERROR_META, withIdempotency } from '../../../src/runtime/mcp/index.js';
 import { toToolError } from '../../../src/runtime/tools/outcome.js';
 
 const ctx = { key: 'k-0000000000000001', operation: 'tool:x', scope: '' };
+
+/** What `principalScope` throws for per-caller credentials with no scope secret. */
+function secretMissing(): Error & { executed?: string; retrySameKey?: boolean } {
+  try {
+    principalScope('sub:a', { bearer: 'token-a' }, undefined);
+  } catch (err) {
+    return err as Error;
+  }
+  throw new Error('principalScope did not refuse credentials without a secret');
+}
 
 const errors: [string, Error & { executed?: string; retrySameKey?: boolean }, string, string, boolean][] = [
   ['conflict', new IdempotencyConflictError('c', ctx), 'idempotency_conflict', 'no', false],
@@ -40,7 +50,7 @@ const errors: [string, Error & { executed?: string; retrySameKey?: boolean }, st
   ['not sent', new IdempotencyNotSentError('refused'), 'not_sent', 'no', true],
   ['invalid arguments', new InvalidArgumentsError('empty path', 'path.id'), 'invalid_arguments', 'no', true],
   ['scope unknown', new ScopeUnknownError(), 'idempotency_scope_unknown', 'no', true],
-  ['scope secret missing', new ScopeSecretMissingError(), 'idempotency_scope_unknown', 'no', true],
+  ['scope secret missing', secretMissing(), 'idempotency_scope_unknown', 'no', true],
 ];
 
 describe('every runtime error carries its facts; the tool answer only renders them', () => {
@@ -49,6 +59,19 @@ describe('every runtime error carries its facts; the tool answer only renders th
     const out = toToolError(err, 'write', false);
     expect(out).toMatchObject({ code, executed, retry_same_key: retry });
     expect(out.message).not.toBe('');
+  });
+
+  it('the two scope refusals (no subject, credentials without a secret) are one class: one shape, own words', () => {
+    const missing = secretMissing();
+    expect(missing).toBeInstanceOf(ScopeUnknownError);
+    const noSubject = new ScopeUnknownError();
+    const facts = (e: Error) => {
+      const { code, executed, retrySameKey, name } = e as ScopeUnknownError;
+      return { code, executed, retrySameKey, name };
+    };
+    expect(facts(missing)).toEqual(facts(noSubject));
+    expect(missing.message).toMatch(/scope secret/);
+    expect(noSubject.message).toMatch(/names no subject/);
   });
 
   it('an HTTP status error: a definite 4xx is api_error with the API words in the sentence, a 5xx unknown', () => {

@@ -2,7 +2,7 @@
  * How a request or response body travels: decides the TypeScript type of the body and the encoding the
  * runtime's HTTP layer applies (JSON, Stripe-style nested form-urlencoding, multipart, raw bytes, text).
  */
-import type { JsonSchema, MediaContent, ResponseSpec } from '../../ir/types.js';
+import type { JsonSchema, MediaContent, ResponseSpec } from '../ir/types.js';
 
 export type BodyEncoding = 'json' | 'form' | 'multipart' | 'text' | 'binary';
 type ResponseParse = 'json' | 'text' | 'blob' | 'void';
