@@ -66,8 +66,8 @@ describe('npm pack', () => {
       expect.arrayContaining([
         'bin/idemgen.js',
         'dist/cli/main.js',
-        'src/runtime/README.md',
-        'src/runtime/langgraph/README.md',
+        'packages/runtime/README.md',
+        'packages/runtime/langgraph/README.md',
       ]),
     );
     expect(

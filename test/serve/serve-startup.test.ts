@@ -9,8 +9,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { resolveConfig } from '../../src/config/types.js';
 import { analyze } from '../../src/analyze.js';
 import { buildToolBindings } from '../../src/emit/handlers/bindings.js';
-import type { DedupStore } from '../../src/runtime/store/types.js';
-import type { ToolBinding } from '../../src/runtime/tools/types.js';
+import type { DedupStore } from '../../packages/runtime/src/store/types.js';
+import type { ToolBinding } from '../../packages/runtime/src/tools/types.js';
 import { buildServeRuntime } from '../../src/serve/runtime.js';
 import { ROOT } from '../helpers/cli.js';
 
@@ -40,7 +40,7 @@ describe('serve start-up', () => {
     const loaded = staticImports(
       join(ROOT, 'src/cli/commands/serve.ts'),
       join(ROOT, 'src/serve/analysis-job.ts'),
-      join(ROOT, 'src/runtime/mcp/register.ts'),
+      join(ROOT, 'packages/runtime/src/mcp/register.ts'),
     );
     // The walk sees the path's real modules (it would be empty if the pattern broke).
     for (const needed of ['src/classify/index.ts', 'src/serve/runtime.ts', '@modelcontextprotocol/sdk'])
@@ -61,7 +61,7 @@ describe('serve start-up', () => {
 
   it('a start served from the cache loads no analysis, no emitter and no SQL templates', () => {
     const loaded = staticImports(join(ROOT, 'src/cli/commands/serve.ts'));
-    for (const needed of ['src/serve/tools.ts', 'src/serve/cache.ts', 'src/runtime/tools/runtime.ts'])
+    for (const needed of ['src/serve/tools.ts', 'src/serve/cache.ts', 'packages/runtime/src/tools/runtime.ts'])
       expect(loaded).toContain(needed);
     // Allowed: the artifact registry's one-line descriptors (config validation) and the auth variable names.
     const light = /^src\/emit\/(registry|(\w+\/)?artifact)\.ts$|^src\/ir\/security-schemes\.ts$/;

@@ -8,7 +8,7 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { emitClient } from '../../../src/emit/client/index.js';
 import { classify } from '../../../src/classify/index.js';
 import { resolveConfig } from '../../../src/config/types.js';
-import { createMemoryStore } from '../../../src/runtime/index.js';
+import { createMemoryStore } from '../../../packages/runtime/src/index.js';
 import { startFaultServer, type FaultServer } from '../../helpers/fault-server.js';
 import { OUT_ROOT, typeCheck, writeBatch } from './helpers/compile.js';
 import { loadApis } from './helpers/spec-plan.js';
@@ -42,7 +42,7 @@ beforeAll(async () => {
   );
   const dir = join(OUT_ROOT, 'nested-key');
   expect(Object.fromEntries(typeCheck(paths))).toEqual({ 'shapes.gen.ts': [], 'usage.ts': [] });
-  const runtime = relative(dir, join(import.meta.dirname, '../../../src/runtime/index.js'));
+  const runtime = relative(dir, join(import.meta.dirname, '../../../packages/runtime/src/index.js'));
   writeBatch(
     'nested-key-run',
     new Map([['shapes.gen.ts', source.replaceAll('"idemgen/runtime"', JSON.stringify(runtime))]]),

@@ -11,7 +11,7 @@ import { classify } from '../../../src/classify/index.js';
 import { resolveConfig } from '../../../src/config/types.js';
 import { emitClient } from '../../../src/emit/client/index.js';
 import { buildToolBindings } from '../../../src/emit/handlers/bindings.js';
-import { createToolRuntime, type ToolBinding } from '../../../src/runtime/tools/index.js';
+import { createToolRuntime, type ToolBinding } from '../../../packages/runtime/src/tools/index.js';
 import { startFaultServer, type FaultServer } from '../../helpers/fault-server.js';
 import { OUT_ROOT, typeCheck, writeBatch } from './helpers/compile.js';
 import { loadApis } from './helpers/spec-plan.js';
@@ -49,7 +49,7 @@ beforeAll(async () => {
   );
   expect(Object.fromEntries(typeCheck(paths))).toEqual({ 'oasis.gen.ts': [], 'usage.ts': [] });
   const dir = join(OUT_ROOT, 'oasis-pair');
-  const runtime = relative(dir, join(import.meta.dirname, '../../../src/runtime/index.js'));
+  const runtime = relative(dir, join(import.meta.dirname, '../../../packages/runtime/src/index.js'));
   writeBatch(
     'oasis-pair-run',
     new Map([['oasis.gen.ts', source.replaceAll('"idemgen/runtime"', JSON.stringify(runtime))]]),
