@@ -12,9 +12,13 @@ import { buildToolBindings } from '../../src/emit/handlers/bindings.js';
 import type { DedupStore } from '../../packages/runtime/src/store/types.js';
 import type { ToolBinding } from '../../packages/runtime/src/tools/types.js';
 import { buildServeRuntime } from '../../src/serve/runtime.js';
+import { runtimeSourceOf } from '../architecture/import-graph.js';
 import { ROOT } from '../helpers/cli.js';
 
-/** Every module reached from `entry` through value imports (`import type` and `await import()` do not load). */
+/**
+ * Every module reached from `entry` through value imports (`import type` and `await import()` do not load);
+ * `@idemgen/runtime…` is followed into the runtime's sources through its export map, as it loads.
+ */
 function staticImports(...entries: string[]): Set<string> {
   const seen = new Set<string>();
   const todo = [...entries];
@@ -26,7 +30,9 @@ function staticImports(...entries: string[]): Set<string> {
     const text = readFileSync(file, 'utf8');
     for (const m of text.matchAll(/^(?:import|export)\s+(?!type\s)[^;]*?\sfrom\s+'([^']+)'/gms)) {
       const spec = m[1] as string;
-      if (spec.startsWith('.')) todo.push(resolve(dirname(file), spec).replace(/\.js$/, '.ts'));
+      const runtime = spec.startsWith('@idemgen/runtime') ? runtimeSourceOf(spec) : undefined;
+      if (runtime !== undefined) todo.push(runtime);
+      else if (spec.startsWith('.')) todo.push(resolve(dirname(file), spec).replace(/\.js$/, '.ts'));
       else seen.add(spec.startsWith('@') ? spec.split('/').slice(0, 2).join('/') : (spec.split('/')[0] as string));
     }
   }
