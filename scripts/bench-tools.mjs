@@ -29,8 +29,8 @@ const CALLS = callsArg > 0 ? Number(process.argv[callsArg + 1]) : 1000;
 /** The committed generated modules, pointed at the runtime sources (as the tests do). */
 async function loadGenerated(dir, rel) {
   const text = readFileSync(join(root, 'generated', rel), 'utf8')
-    .replaceAll('"idemgen/runtime/tools"', JSON.stringify(join(root, 'packages/runtime/src/tools/index.ts')))
-    .replaceAll('"idemgen/runtime"', JSON.stringify(join(root, 'packages/runtime/src/index.ts')));
+    .replaceAll('"@idemgen/runtime/tools"', JSON.stringify(join(root, 'packages/runtime/src/tools/index.ts')))
+    .replaceAll('"@idemgen/runtime"', JSON.stringify(join(root, 'packages/runtime/src/index.ts')));
   const file = join(dir, rel.replace('/', '-'));
   writeFileSync(file, text);
   return import(file);

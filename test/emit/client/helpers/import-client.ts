@@ -1,5 +1,5 @@
 /**
- * Write one generated client under `__out__/<dir>` with `idemgen/runtime` pointed at the runtime sources
+ * Write one generated client under `__out__/<dir>` with `@idemgen/runtime` (and `/support`) pointed at the runtime sources
  * (the compile tests' `paths` mapping, done by hand) and import it, so tests drive the emitted code itself.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
