@@ -1,20 +1,41 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
-const runtime = fileURLToPath(new URL('./src/runtime/index.ts', import.meta.url));
-const langgraph = fileURLToPath(new URL('./src/runtime/langgraph/index.ts', import.meta.url));
-const support = fileURLToPath(new URL('./src/runtime/support.ts', import.meta.url));
+const ROOT = fileURLToPath(new URL('.', import.meta.url));
+
+/**
+ * `@idemgen/runtime` and each of its subpaths (packages/runtime/package.json "exports", incl. `./internal/*.js`)
+ * → the runtime's sources, as tsconfig.json's `paths` map them: tests run against the sources (no build needed)
+ * and see one copy of each class, whether a module is reached through the package name or a relative path.
+ */
+export function runtimeSourceAliases(): { find: RegExp; replacement: string }[] {
+  const pkg = join(ROOT, 'packages/runtime');
+  const { exports } = JSON.parse(readFileSync(join(pkg, 'package.json'), 'utf8')) as {
+    exports: Record<string, string | { import: { types: string } }>;
+  };
+  const toSource = (types: string): string =>
+    join(pkg, types.replace(/^\.\/dist\/esm\//, 'src/').replace(/\.d\.ts$/, '.ts'));
+  const literal = (s: string): string => s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+  return Object.entries(exports).flatMap(([subpath, target]) => {
+    if (typeof target === 'string') return []; // ./package.json
+    const name = `@idemgen/runtime${subpath.slice(1)}`;
+    const [head, tail] = name.split('*') as [string, string | undefined];
+    if (tail === undefined)
+      return [{ find: new RegExp(`^${literal(name)}$`), replacement: toSource(target.import.types) }];
+    // `./internal/*.js` → src/*.ts
+    const [before, after] = toSource(target.import.types).split('*') as [string, string];
+    return [{ find: new RegExp(`^${literal(head)}(.+)${literal(tail)}$`), replacement: `${before}$1${after}` }];
+  });
+}
 
 // The main suite (`npm test`): needs only the repository, node_modules and the database binaries that
 // test/setup/services.ts provides. The shared-corpus tests run in their own suite (vitest.corpus.config.ts).
 export default defineConfig({
   resolve: {
     // Generated code imports the runtime package; tests run it against the sources (no build needed).
-    alias: [
-      { find: /^(?:@idemgen\/runtime|idemgen\/runtime)$/, replacement: runtime },
-      { find: /^(?:@idemgen\/runtime|idemgen\/runtime)\/langgraph$/, replacement: langgraph },
-      { find: /^@idemgen\/runtime\/support$/, replacement: support },
-    ],
+    alias: runtimeSourceAliases(),
   },
   test: {
     include: ['test/**/*.test.ts'],

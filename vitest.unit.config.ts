@@ -149,10 +149,10 @@ export default defineConfig({
     // One module cache per worker instead of one per file: most of a small file's time is importing src/.
     isolate: false,
     exclude: [...(base.test?.exclude ?? []), ...NEEDS_SERVICES, ...NEEDS_BUILD, ...SLOW],
-    // `npm run coverage`: what the unit suite reaches of src/ (coverage/index.html; a summary on the terminal)
+    // `npm run coverage`: what the unit suite reaches of src/ and the runtime's sources (coverage/index.html; a summary on the terminal)
     coverage: {
       provider: 'v8',
-      include: ['src/**/*.ts'],
+      include: ['src/**/*.ts', 'packages/runtime/src/**/*.ts'],
       reporter: ['text-summary', 'html'],
       reportsDirectory: 'coverage',
     },

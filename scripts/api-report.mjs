@@ -13,14 +13,22 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const ts = createRequire(import.meta.url)('typescript');
 export const REPORT = join(root, 'docs/api/runtime.api.md');
 
-/** Entry name → source file, from the package's export map (dist/esm/X.d.ts is built from src/runtime/X.ts). */
+/**
+ * Entry name → source file, from the package's export map (dist/esm/X.d.ts is built from
+ * packages/runtime/src/X.ts). A subpath pattern (`./internal/*.js`: every module, shared with the generator,
+ * no semver promise) is named in the report but its modules are not listed: it is not public interface.
+ */
 function entries() {
   const pkg = JSON.parse(readFileSync(join(root, 'packages/runtime/package.json'), 'utf8'));
   const out = [];
   for (const [name, target] of Object.entries(pkg.exports)) {
     if (typeof target === 'string') continue; // ./package.json
+    if (name.includes('*')) {
+      out.push({ name: `@idemgen/runtime${name.slice(1)}`, pattern: true });
+      continue;
+    }
     const types = target.import.types.replace(/^\.\/dist\/esm\//, '').replace(/\.d\.ts$/, '.ts');
-    out.push({ name: `@idemgen/runtime${name.slice(1)}`, file: join(root, 'src/runtime', types) });
+    out.push({ name: `@idemgen/runtime${name.slice(1)}`, file: join(root, 'packages/runtime/src', types) });
   }
   return out;
 }
@@ -43,7 +51,7 @@ const VALUE_KINDS = new Set(['class', 'function', 'enum', 'const']);
 export function surface() {
   const list = entries();
   const program = ts.createProgram(
-    list.map((e) => e.file),
+    list.filter((e) => !e.pattern).map((e) => e.file),
     {
       module: ts.ModuleKind.NodeNext,
       moduleResolution: ts.ModuleResolutionKind.NodeNext,
@@ -55,6 +63,7 @@ export function surface() {
   );
   const checker = program.getTypeChecker();
   return list.map((e) => {
+    if (e.pattern) return { entry: e.name, pattern: true, names: [], values: 0 };
     const sf = program.getSourceFile(e.file);
     if (!sf) throw new Error(`${e.name}: no source file ${e.file}`);
     const mod = checker.getSymbolAtLocation(sf);
@@ -74,6 +83,16 @@ export function render(entriesSurface) {
     '',
   ];
   for (const e of entriesSurface) {
+    if (e.pattern) {
+      lines.push(
+        `## ${e.entry} (not listed)`,
+        '',
+        'Every module of the runtime by its path, shared with the idemgen generator: not public interface, no',
+        'semver promise (packages/runtime/README.md).',
+        '',
+      );
+      continue;
+    }
     lines.push(`## ${e.entry} (${e.values} values, ${e.names.length} names)`, '');
     for (const n of e.names) lines.push(`- ${n.kind} ${n.name}`);
     lines.push('');
@@ -84,10 +103,10 @@ export function render(entriesSurface) {
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const s = surface();
   if (process.argv.includes('--counts')) {
-    for (const e of s) console.log(`${e.entry}\t${e.values}\t${e.names.length}`);
+    for (const e of s) if (!e.pattern) console.log(`${e.entry}\t${e.values}\t${e.names.length}`);
     const v = s.reduce((n, e) => n + e.values, 0);
     const t = s.reduce((n, e) => n + e.names.length, 0);
-    console.log(`total (${s.length} entries)\t${v}\t${t}`);
+    console.log(`total (${s.filter((e) => !e.pattern).length} entries)\t${v}\t${t}`);
   } else if (process.argv.includes('--check')) {
     const want = render(s);
     let have = '';

@@ -28,10 +28,10 @@ register();
 const fromSrc = process.argv.includes('--src');
 const rt = fromSrc
   ? {
-      ...(await import('../src/runtime/index.ts')),
-      ...(await import('../src/runtime/store/sqlite.ts')),
-      ...(await import('../src/runtime/store/postgres.ts')),
-      ...(await import('../src/runtime/store/redis/store.ts')),
+      ...(await import('../packages/runtime/src/index.ts')),
+      ...(await import('../packages/runtime/src/store/sqlite.ts')),
+      ...(await import('../packages/runtime/src/store/postgres.ts')),
+      ...(await import('../packages/runtime/src/store/redis/store.ts')),
     }
   : {
       ...(await import('@idemgen/runtime')),
@@ -40,7 +40,7 @@ const rt = fromSrc
       ...(await import('@idemgen/runtime/redis')),
     };
 console.log(
-  `runtime under test: ${fromSrc ? 'src/runtime via tsx (--src)' : '@idemgen/runtime (packages/runtime, the build)'}`,
+  `runtime under test: ${fromSrc ? 'packages/runtime/src via tsx (--src)' : '@idemgen/runtime (packages/runtime, the build)'}`,
 );
 const { renderStoreMigration } = await import('../src/emit/sql/index.ts');
 const { resolveConfig } = await import('../src/config/types.ts');

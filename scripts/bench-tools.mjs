@@ -15,7 +15,10 @@ import { register } from 'tsx/esm/api';
 
 register();
 const root = resolve(import.meta.dirname, '..');
-const rt = { ...(await import('../src/runtime/index.ts')), ...(await import('../src/runtime/store/sqlite.ts')) };
+const rt = {
+  ...(await import('../packages/runtime/src/index.ts')),
+  ...(await import('../packages/runtime/src/store/sqlite.ts')),
+};
 const { renderStoreMigration } = await import('../src/emit/sql/index.ts');
 const { resolveConfig } = await import('../src/config/types.ts');
 const { default: Database } = await import('better-sqlite3');
@@ -26,8 +29,8 @@ const CALLS = callsArg > 0 ? Number(process.argv[callsArg + 1]) : 1000;
 /** The committed generated modules, pointed at the runtime sources (as the tests do). */
 async function loadGenerated(dir, rel) {
   const text = readFileSync(join(root, 'generated', rel), 'utf8')
-    .replaceAll('"idemgen/runtime/tools"', JSON.stringify(join(root, 'src/runtime/tools/index.ts')))
-    .replaceAll('"idemgen/runtime"', JSON.stringify(join(root, 'src/runtime/index.ts')));
+    .replaceAll('"@idemgen/runtime/tools"', JSON.stringify(join(root, 'packages/runtime/src/tools/index.ts')))
+    .replaceAll('"@idemgen/runtime"', JSON.stringify(join(root, 'packages/runtime/src/index.ts')));
   const file = join(dir, rel.replace('/', '-'));
   writeFileSync(file, text);
   return import(file);

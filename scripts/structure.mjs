@@ -1,9 +1,12 @@
 #!/usr/bin/env node
 /**
- * Structure facts of src/ (`node scripts/structure.mjs [--json] [--list]`), read with the TypeScript compiler:
+ * Structure facts of src/ and the runtime's sources, packages/runtime/src (`node scripts/structure.mjs [--json]
+ * [--list]`), read with the TypeScript compiler (runtime files are named `runtime/…`):
  * (a) arrows up — imports against the layering: between top-level units, the tiers of
- *     test/architecture/import-graph.ts (`LAYERS`; the test fails on any); the runtime importing the generator;
- *     inside src/runtime, the tiers below (`RUNTIME_LAYERS`);
+ *     test/architecture/import-graph.ts (`LAYERS`; the generator reaches the runtime through `@idemgen/runtime…`,
+ *     resolved to the source it loads); the runtime importing the generator (or itself by package name); the
+ *     generator reaching into packages/runtime/src by a relative path; inside the runtime, its tiers
+ *     (`RUNTIME_LAYERS`). test/architecture fails on any of them;
  * (b) functions longer than 50 and than 100 lines, by name (a nested function counts on its own too);
  * (c) imports from one artifact folder of src/emit to another.
  * Numbers to compare before and after a refactor, not a gate: test/architecture holds the gates.
@@ -14,36 +17,20 @@ import { register } from 'tsx/esm/api';
 import ts from 'typescript';
 
 register();
-const { LAYERS, readImportGraph, runtimeEscapes, wrongWayImports } = await import(
-  '../test/architecture/import-graph.ts'
-);
+const {
+  LAYERS,
+  RUNTIME_LAYERS,
+  RUNTIME_PACKAGE,
+  readImportGraph,
+  runtimeArrowsUp,
+  runtimeByPath,
+  runtimeEscapes,
+  wrongWayImports,
+} = await import('../test/architecture/import-graph.ts');
 const { ARTIFACT_NAMES } = await import('../src/emit/registry.ts');
 
 const SRC = fileURLToPath(new URL('../src', import.meta.url));
-
-/**
- * Inside src/runtime, low → high: a folder imports only lower tiers. `core` (keys, the claim → complete
- * machine) must not need a store implementation or the HTTP caller; what generated clients, tools and the
- * MCP middleware share sits above them; the entry files on top.
- */
-const RUNTIME_LAYERS = [
-  ['core'],
-  ['store', 'http'],
-  ['saga', 'verify', 'langgraph', 'conformance'],
-  ['client'],
-  ['tools'],
-  ['mcp'],
-  ['index', 'support'],
-];
-
-function runtimeArrowsUp(edges) {
-  const inner = edges
-    .filter((e) => !e.external && e.from.startsWith('runtime/') && e.to.startsWith('runtime/'))
-    .map((e) => ({ from: e.from.slice('runtime/'.length), to: e.to.slice('runtime/'.length) }));
-  return wrongWayImports(inner, RUNTIME_LAYERS).map((line) =>
-    line.replace(/^(\S+) → (\S+)/, (_, a, b) => `runtime/${a} → runtime/${b}`),
-  );
-}
+const RUNTIME_SRC = `${RUNTIME_PACKAGE}/src`;
 
 function artifactCrossings(edges) {
   const folder = (file) => {
@@ -86,11 +73,12 @@ function isFunction(node) {
   );
 }
 
-/** Every function of every file under src/ with its length in lines (from its first token to its last). */
+/** Every function of every file (src/ and the runtime's) with its length in lines (from its first token to its last). */
 function functionLengths(files) {
   const out = [];
   for (const file of files) {
-    const text = readFileSync(`${SRC}/${file}`, 'utf8');
+    const path = file.startsWith('runtime/') ? `${RUNTIME_SRC}/${file.slice('runtime/'.length)}` : `${SRC}/${file}`;
+    const text = readFileSync(path, 'utf8');
     const sf = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true);
     const visit = (node) => {
       if (isFunction(node) && node.body !== undefined) {
@@ -114,6 +102,7 @@ const facts = {
   arrowsUp: {
     layers: wrongWayImports(edges, LAYERS),
     runtimeToGenerator: runtimeEscapes(edges),
+    generatorToRuntimeByPath: runtimeByPath(edges),
     insideRuntime: runtimeArrowsUp(edges),
   },
   functions: {
@@ -129,15 +118,18 @@ if (process.argv.includes('--json')) {
 } else {
   const list = process.argv.includes('--list');
   const up = facts.arrowsUp;
-  const fn = (f) => `    ${String(f.lines).padStart(4)}  ${f.name}  (src/${f.file}:${f.line})`;
+  const fn = (f) =>
+    `    ${String(f.lines).padStart(4)}  ${f.name}  (${f.file.startsWith('runtime/') ? `packages/runtime/src/${f.file.slice(8)}` : `src/${f.file}`}:${f.line})`;
   const lines = [
-    `src/: ${facts.files} files, ${facts.imports} imports between them, ${facts.functions.count} functions`,
-    `(a) arrows up: ${up.layers.length + up.runtimeToGenerator.length + up.insideRuntime.length}`,
+    `src/ + packages/runtime/src: ${facts.files} files, ${facts.imports} imports between them, ${facts.functions.count} functions`,
+    `(a) arrows up: ${up.layers.length + up.runtimeToGenerator.length + up.generatorToRuntimeByPath.length + up.insideRuntime.length}`,
     `  between layers of src/ (test/architecture/import-graph.ts): ${up.layers.length}`,
     ...up.layers.map((l) => `    ${l}`),
     `  runtime → generator: ${up.runtimeToGenerator.length}`,
     ...up.runtimeToGenerator.map((l) => `    ${l}`),
-    `  inside src/runtime (${RUNTIME_LAYERS.map((t) => t.join(' ')).join(' < ')}): ${up.insideRuntime.length}`,
+    `  generator → packages/runtime/src by a relative path (not @idemgen/runtime…): ${up.generatorToRuntimeByPath.length}`,
+    ...up.generatorToRuntimeByPath.map((l) => `    ${l}`),
+    `  inside packages/runtime/src (${RUNTIME_LAYERS.map((t) => t.join(' ')).join(' < ')}): ${up.insideRuntime.length}`,
     ...up.insideRuntime.map((l) => `    ${l}`),
     `(b) functions over 50 lines: ${facts.functions.over50.length}; over 100 lines: ${facts.functions.over100.length}`,
     ...(list ? facts.functions.over50 : facts.functions.over100).map(fn),

@@ -1,6 +1,7 @@
-// Builds @idemgen/runtime from ../../src/runtime: ESM + .d.ts with tsc (tsconfig.json), then a CommonJS copy
-// for `require()` consumers — each file transpiled alone with TypeScript's own transpiler (the runtime is a
-// leaf: relative imports only), and the READMEs the top README links to.
+// Builds @idemgen/runtime from its own sources (./src): ESM + .d.ts with tsc (tsconfig.build.json), then a CommonJS
+// copy for `require()` consumers — each file transpiled alone with TypeScript's own transpiler (the runtime is a
+// leaf: relative imports only). The root `npm run build` runs this before it builds the generator, which
+// imports the runtime through the package name and compiles against these declarations.
 import { execFileSync } from 'node:child_process';
 import { cpSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -8,19 +9,14 @@ import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const here = dirname(fileURLToPath(import.meta.url));
-const src = join(here, '../../src/runtime');
+const src = join(here, 'src');
 const require = createRequire(import.meta.url);
 const ts = require('typescript');
 
 rmSync(join(here, 'dist'), { recursive: true, force: true });
-// `--esm-from dist/runtime`: the repository's own build already compiled these sources with the same
-// options (tsconfig.build.json), so `npm run build` copies them instead of compiling twice.
-const from = process.argv.indexOf('--esm-from');
-if (from > 0) cpSync(process.argv[from + 1], join(here, 'dist/esm'), { recursive: true });
-else
-  execFileSync(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', join(here, 'tsconfig.json')], {
-    stdio: 'inherit',
-  });
+execFileSync(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', join(here, 'tsconfig.build.json')], {
+  stdio: 'inherit',
+});
 
 /** Every file under `dir`, relative to it. */
 const walk = (dir) =>
@@ -62,7 +58,4 @@ for (const file of walk(src).filter((f) => f.endsWith('.json'))) {
   }
 }
 
-cpSync(join(src, 'README.md'), join(here, 'README.md'));
-mkdirSync(join(here, 'langgraph'), { recursive: true });
-cpSync(join(src, 'langgraph/README.md'), join(here, 'langgraph/README.md'));
 console.log(`@idemgen/runtime built: ${relative(process.cwd(), join(here, 'dist'))} (esm, cjs)`);

@@ -1,6 +1,6 @@
 import type { PlanEntry } from './types.js';
 import { diagnostic, type Diagnostic, type Severity } from '../diagnostics/diagnostic.js';
-import { stateKeyField } from '../runtime/langgraph/state-field.js';
+import { stateKeyField } from '@idemgen/runtime/internal/langgraph/state-field.js';
 
 /**
  * Audit rule `key_not_resume_safe`: would the key of this write survive a framework resume

@@ -1,9 +1,9 @@
 import type { ApiModel, Operation } from '../ir/types.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import type { Carrier, CarrierInput, KeyStrategy, Mechanism } from '../config/vocabulary.js';
-import type { VerificationPlan } from '../runtime/verify/types.js';
+import type { VerificationPlan } from '@idemgen/runtime';
 
-export type { VerificationPlan } from '../runtime/verify/types.js';
+export type { VerificationPlan } from '@idemgen/runtime';
 
 export type { Carrier, CarrierInput, CarrierVariant, KeyStrategy, Mechanism } from '../config/vocabulary.js';
 

@@ -11,7 +11,7 @@
 import type { OperationOverride, VerificationOverride } from '../config/types.js';
 import { followRef, isObject } from '../json-pointer/refs.js';
 import type { HttpOperation, Operation } from '../ir/types.js';
-import type { LookupArg, LookupRead, VerificationPlan } from '../runtime/verify/types.js';
+import type { LookupArg, LookupRead, VerificationPlan } from '@idemgen/runtime/internal/verify/types.js';
 import { addFinding, reason, type ClassifyContext } from './context.js';
 import { collectionBase } from './path-index.js';
 import { fieldsOf, okResponses, requestFields, type FieldInfo } from './schema-props.js';

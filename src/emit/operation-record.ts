@@ -8,8 +8,8 @@
  */
 import type { ApiPlan, Carrier, PlanEntry } from '../classify/types.js';
 import type { HttpOperation } from '../ir/types.js';
-import type { Compensation, OperationDescription } from '../runtime/client/operation.js';
-import type { KeyCarrier } from '../runtime/http/caller.js';
+import type { Compensation, OperationDescription } from '@idemgen/runtime/internal/client/operation.js';
+import type { KeyCarrier } from '@idemgen/runtime';
 import { isNative as isNativeEntry, isWrapped } from './client/client-class.js';
 import { keyLimits } from './client/key-limits.js';
 import { pickRequestContent, pinnedResponseType, responseShape } from './media.js';

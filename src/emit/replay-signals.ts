@@ -14,7 +14,7 @@ import { isActionSegment } from '../classify/method-semantics.js';
 import { providerReplayHeader } from '../classify/providers.js';
 import type { HttpOperation } from '../ir/types.js';
 import { derefSchema, isObject } from '../json-pointer/refs.js';
-import { REPLAY_HEADERS, type ReplaySignals } from '../runtime/client/replay.js';
+import { REPLAY_HEADERS, type ReplaySignals } from '@idemgen/runtime/internal/client/replay.js';
 
 /** A declared response header that marks replays. */
 const REPLAY_HEADER = /^(x-)?idempoten(t|cy)[-_]?replay(ed)?$/i;

@@ -15,7 +15,7 @@ import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import type { FileSink } from './types.js';
 import { DegradeLog } from './tools/degrade.js';
 import { targetNames, type TargetNames } from './tools/names.js';
-import { toOpenAiTool, type OpenAiTool } from '../runtime/tools/strict/to-openai.js';
+import { toOpenAiTool, type OpenAiTool } from '@idemgen/runtime/internal/tools/strict/to-openai.js';
 import { buildToolSpec, type ToolSpec } from './tools/tool-spec.js';
 
 // What the tool model's consumers read, from the stage rather than from the tools artifact's folder.

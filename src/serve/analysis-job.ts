@@ -11,8 +11,8 @@ import { ConfigError, type Diagnostic, InputError } from '../diagnostics/diagnos
 import { locateDiagnostics } from '../diagnostics/locate.js';
 import { explainEmptySelection } from '../emit/select.js';
 import { terminalText } from '../escape/index.js';
-import { listedToolsOf } from '../runtime/mcp/listing.js';
-import type { RegisterToolRuntimeOptions } from '../runtime/mcp/register.js';
+import { listedToolsOf } from '@idemgen/runtime/internal/mcp/listing.js';
+import type { RegisterToolRuntimeOptions } from '@idemgen/runtime/mcp';
 import { writeServeCache } from './cache.js';
 import { serveAnalysis } from './runtime.js';
 import type { ServeAnalysis } from './tools.js';

@@ -10,9 +10,9 @@
  *   the dedup scope (runtime/core/principal.ts), in every mode — tools, `--dynamic` and `--code` all call through
  *   this view.
  */
-import type { McpToolRuntime } from '../runtime/mcp/register.js';
-import type { ToolAuth } from '../runtime/tools/auth.js';
-import type { ToolBinding, ToolOutcome } from '../runtime/tools/types.js';
+import type { McpToolRuntime } from '@idemgen/runtime/mcp';
+import type { ToolAuth } from '@idemgen/runtime/tools';
+import type { ToolBinding, ToolOutcome } from '@idemgen/runtime/tools';
 import type { HttpCaller } from './http.js';
 
 export interface UpstreamOptions {

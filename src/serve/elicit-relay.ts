@@ -22,7 +22,7 @@ import {
   type JSONRPCMessage,
   type MessageExtraInfo,
 } from '@modelcontextprotocol/sdk/types.js';
-import { canElicitForm, type ElicitingClient } from '../runtime/mcp/elicit.js';
+import { canElicitForm, type ElicitingClient } from '@idemgen/runtime/internal/mcp/elicit.js';
 
 interface ClientRecord {
   subject: string | undefined;

@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
-import type { ElicitingClient } from '../runtime/mcp/elicit.js';
+import type { ElicitingClient } from '@idemgen/runtime/internal/mcp/elicit.js';
 import { type ElicitRelay, readJsonBody } from './elicit-relay.js';
 import { bearerToken, checkRequest, type GuardOptions } from './http-guard.js';
 import {

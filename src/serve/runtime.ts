@@ -10,8 +10,8 @@ import { DegradeLog } from '../emit/tools/degrade.js';
 import { buildToolSpec } from '../emit/tools/tool-spec.js';
 import { targetNames } from '../emit/tool-model.js';
 import type { ApiPlan, Plan } from '../classify/types.js';
-import type { McpToolRuntime } from '../runtime/mcp/register.js';
-import type { ToolBinding } from '../runtime/tools/types.js';
+import type { McpToolRuntime } from '@idemgen/runtime/mcp';
+import type { ToolBinding } from '@idemgen/runtime/tools';
 import { securitySchemesOf } from '../ir/security-schemes.js';
 import { type ServeAnalysis, type ServeApi, type ServeRuntimeSettings, serveRuntimeOf } from './tools.js';
 

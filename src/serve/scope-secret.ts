@@ -10,7 +10,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, isAbsolute, join } from 'node:path';
-import { checkScopeSecret } from '../runtime/core/principal.js';
+import { checkScopeSecret } from '@idemgen/runtime/internal/core/principal.js';
 
 const SCOPE_SECRET_ENV = 'IDEMGEN_SCOPE_SECRET';
 

@@ -14,9 +14,9 @@ import type { Dialect, ResolvedConfig } from '../config/types.js';
 import { cacheDir, listFiles } from '../cache/fingerprint.js';
 import { VERSION } from '../cache/version.js';
 import { DEFAULT_STORE_DDL, DEFAULT_STORE_DDL_NAMES } from './default-store-ddl.js';
-import { checkStoreTables, migrateStore } from '../runtime/store/migrate.js';
-import { openStore } from '../runtime/store/open.js';
-import type { DedupStore } from '../runtime/store/types.js';
+import { checkStoreTables, migrateStore } from '@idemgen/runtime/internal/store/migrate.js';
+import { openStore } from '@idemgen/runtime/internal/store/open.js';
+import type { DedupStore } from '@idemgen/runtime';
 
 export const DEFAULT_SERVE_STORE = '.idemgen/serve.sqlite';
 

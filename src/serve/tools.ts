@@ -4,13 +4,13 @@
  * built from them. Kept apart from runtime.ts, which derives the analysis from a plan: a start served from
  * the cache loads neither the analysis nor the emitters.
  */
-import type { McpToolRuntime } from '../runtime/mcp/register.js';
-import type { ListedTool } from '../runtime/mcp/tool-meta.js';
-import type { DedupStore } from '../runtime/store/types.js';
-import { isNative } from '../runtime/tools/execute.js';
-import { createToolRuntime } from '../runtime/tools/runtime.js';
-import type { ConfirmPolicy } from '../runtime/tools/human.js';
-import type { ToolBinding } from '../runtime/tools/types.js';
+import type { McpToolRuntime } from '@idemgen/runtime/mcp';
+import type { ListedTool } from '@idemgen/runtime/mcp';
+import type { DedupStore } from '@idemgen/runtime';
+import { isNative } from '@idemgen/runtime/internal/tools/execute.js';
+import { createToolRuntime } from '@idemgen/runtime/internal/tools/runtime.js';
+import type { ConfirmPolicy } from '@idemgen/runtime/internal/tools/human.js';
+import type { ToolBinding } from '@idemgen/runtime/tools';
 import { apiCredentials } from './api-auth.js';
 
 /** Usage problems found while building (no base URL, clashing names): the command prints them, exit 2. */

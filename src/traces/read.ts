@@ -9,7 +9,7 @@
  * Arguments are hashed like the runtime does (RFC 8785 canonical JSON, SHA-256) without the
  * `idempotency_key` argument, so a retry with the same key and a re-send with a new key look alike.
  */
-import { hashArgs } from '../runtime/core/canonical-json.js';
+import { hashArgs } from '@idemgen/runtime/internal/core/canonical-json.js';
 import { diagnostic, type Diagnostic } from '../diagnostics/diagnostic.js';
 
 export interface ToolCall {

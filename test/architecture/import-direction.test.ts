@@ -1,24 +1,33 @@
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import {
   LAYERS,
   reachableFrom,
   readImportGraph,
+  runtimeArrowsUp,
+  runtimeByPath,
   runtimeEscapes,
+  runtimeSourceOf,
+  RUNTIME_PACKAGE,
   unitOf,
   wrongWayImports,
   type ImportEdge,
 } from './import-graph.js';
 
-const SRC = fileURLToPath(new URL('../../src', import.meta.url));
-
-describe('import direction of src/', () => {
-  const edges = readImportGraph(SRC);
+describe('import direction of src/ and packages/runtime/src', () => {
+  const edges = readImportGraph();
 
   it('reads the real graph (not an empty one that passes trivially)', () => {
-    expect(edges.length).toBeGreaterThan(500);
+    expect(edges.length).toBeGreaterThan(1000);
     expect(edges).toContainEqual({ from: 'classify/index.ts', to: 'ir/types.ts' });
     expect(edges).toContainEqual({ from: 'cli/commands/generate.ts', to: 'pipeline.ts' });
+    // the runtime's own files, and the generator's imports of it by package name, resolved to its sources
+    expect(edges).toContainEqual({ from: 'runtime/core/idempotency.ts', to: 'runtime/core/keys.ts' });
+    expect(edges).toContainEqual({ from: 'serve/tools.ts', to: 'runtime/tools/index.ts', byPackageName: true });
+    expect(edges).toContainEqual({
+      from: 'emit/sql/tables.ts',
+      to: 'runtime/store/sql/schema.ts',
+      byPackageName: true,
+    });
   });
 
   it('places every unit of src/ in a layer', () => {
@@ -33,8 +42,16 @@ describe('import direction of src/', () => {
     expect(wrongWayImports(edges)).toEqual([]);
   });
 
-  it('keeps the runtime a leaf: it imports nothing outside src/runtime', () => {
+  it('keeps the runtime a leaf: it imports nothing outside packages/runtime/src, and itself only by relative paths', () => {
     expect(runtimeEscapes(edges)).toEqual([]);
+  });
+
+  it('has the generator reach the runtime only through @idemgen/runtime… (never a path into packages/runtime/src)', () => {
+    expect(runtimeByPath(edges)).toEqual([]);
+  });
+
+  it("has no arrow up between the runtime's folders (core < store http < … < index support)", () => {
+    expect(runtimeArrowsUp(edges)).toEqual([]);
   });
 
   it('keeps the library entry free of the CLI: index.ts reaches no cli/ file and not yargs', () => {
@@ -84,12 +101,47 @@ describe('the checker itself', () => {
     expect([...reachableFrom(edges, 'index.ts')].sort()).toEqual(['index.ts', 'pipeline.ts', 'yargs']);
   });
 
-  it('flags a runtime file importing the generator', () => {
+  it('flags a runtime file importing the generator, the idemgen package or the runtime by its own name', () => {
     const edges: ImportEdge[] = [
       { from: 'runtime/store.ts', to: 'runtime/canonical-json.ts' },
       { from: 'runtime/tools/decode.ts', to: 'json-pointer/pointer.ts' },
+      { from: 'runtime/tools/index.ts', to: 'runtime/core/keys.ts', byPackageName: true },
+      { from: 'runtime/mcp/server.ts', to: 'idemgen', external: true },
+      { from: 'runtime/mcp/server.ts', to: '@modelcontextprotocol/sdk', external: true },
     ];
-    expect(runtimeEscapes(edges)).toEqual(['runtime/tools/decode.ts → json-pointer/pointer.ts']);
+    expect(runtimeEscapes(edges)).toEqual([
+      'runtime/mcp/server.ts → idemgen',
+      'runtime/tools/decode.ts → json-pointer/pointer.ts',
+      'runtime/tools/index.ts → runtime/core/keys.ts (by package name)',
+    ]);
+  });
+
+  it('flags the generator reaching into the runtime by a relative path, not by package name', () => {
+    const edges: ImportEdge[] = [
+      { from: 'serve/tools.ts', to: 'runtime/tools/index.ts', byPackageName: true },
+      { from: 'emit/sql/tables.ts', to: 'runtime/store/sql/schema.ts' },
+    ];
+    expect(runtimeByPath(edges)).toEqual(['emit/sql/tables.ts → runtime/store/sql/schema.ts']);
+  });
+
+  it('flags an arrow up inside the runtime', () => {
+    const edges: ImportEdge[] = [
+      { from: 'runtime/store/memory.ts', to: 'runtime/core/corrupt.ts' },
+      { from: 'runtime/core/reconcile.ts', to: 'runtime/store/corrupt.ts' },
+    ];
+    expect(runtimeArrowsUp(edges)).toEqual([
+      'runtime/core/reconcile.ts → runtime/store/corrupt.ts (core may not import store)',
+    ]);
+  });
+
+  it("resolves @idemgen/runtime specifiers through the package's export map to the sources", () => {
+    const src = (p: string) => `${RUNTIME_PACKAGE}/src/${p}`.replaceAll('\\', '/');
+    const of = (s: string) => runtimeSourceOf(s)?.replaceAll('\\', '/');
+    expect(of('@idemgen/runtime')).toBe(src('index.ts'));
+    expect(of('@idemgen/runtime/mcp')).toBe(src('mcp/server.ts'));
+    expect(of('@idemgen/runtime/internal/core/keys.js')).toBe(src('core/keys.ts'));
+    expect(of('@idemgen/runtime/internal/')).toBeUndefined();
+    expect(of('@idemgen/runtime/nope')).toBeUndefined();
   });
 
   it('maps a file to its unit', () => {

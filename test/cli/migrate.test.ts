@@ -8,10 +8,10 @@ import { join } from 'node:path';
 import mysql from 'mysql2/promise';
 import pg from 'pg';
 import { describe, expect, inject, it } from 'vitest';
-import { createIdempotency, IdempotencyStoreSchemaError } from '../../src/runtime/index.js';
-import { createPostgresStore } from '../../src/runtime/store/postgres.js';
-import { createMysqlStore } from '../../src/runtime/store/mysql.js';
-import { createSqliteStore } from '../../src/runtime/store/sqlite.js';
+import { createIdempotency, IdempotencyStoreSchemaError } from '../../packages/runtime/src/index.js';
+import { createPostgresStore } from '../../packages/runtime/src/store/postgres.js';
+import { createMysqlStore } from '../../packages/runtime/src/store/mysql.js';
+import { createSqliteStore } from '../../packages/runtime/src/store/sqlite.js';
 import { runCli } from '../helpers/cli.js';
 
 const req = {

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { createHttpCaller, createIdempotency, type FullDedupStore } from '../../src/runtime/index.js';
+import { createHttpCaller, createIdempotency, type FullDedupStore } from '../../packages/runtime/src/index.js';
 import { startFaultServer, type FaultServer } from '../helpers/fault-server.js';
 import { runCli } from '../helpers/cli.js';
 import { makeStore, type TestStore } from '../runtime/store/stores.js';

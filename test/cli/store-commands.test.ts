@@ -5,8 +5,8 @@ import Database from 'better-sqlite3';
 import { expect, test } from 'vitest';
 import { renderStoreMigration } from '../../src/emit/sql/index.js';
 import { resolveConfig } from '../../src/config/types.js';
-import { createIdempotency } from '../../src/runtime/index.js';
-import { createSqliteStore } from '../../src/runtime/store/sqlite.js';
+import { createIdempotency } from '../../packages/runtime/src/index.js';
+import { createSqliteStore } from '../../packages/runtime/src/store/sqlite.js';
 import { runCli } from '../helpers/cli.js';
 
 const DAY = 86_400_000;

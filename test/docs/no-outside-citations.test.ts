@@ -63,13 +63,16 @@ describe('no user-visible surface cites the SOP or the design document', () => {
   it('README, CHANGELOG, docs/ (with the API report) and the runtime READMEs', () => {
     const docs = files(join(ROOT, 'docs'), (p) => p.endsWith('.md'));
     expect(docs.map((p) => relative(ROOT, p))).toContain(join('docs', 'api', 'runtime.api.md'));
-    const readmes = files(join(ROOT, 'src', 'runtime'), (p) => p.endsWith('.md'));
+    const readmes = [
+      join(ROOT, 'packages', 'runtime', 'README.md'),
+      join(ROOT, 'packages', 'runtime', 'langgraph', 'README.md'),
+    ];
     const paths = [join(ROOT, 'README.md'), join(ROOT, 'CHANGELOG.md'), ...docs, ...readmes];
     expect(paths.flatMap(read)).toEqual([]);
   });
 
   it("the runtime's sources, whose doc comments become the published .d.ts", () => {
-    const sources = files(join(ROOT, 'src', 'runtime'), (p) => /\.(ts|json)$/.test(p));
+    const sources = files(join(ROOT, 'packages', 'runtime', 'src'), (p) => /\.(ts|json)$/.test(p));
     expect(sources.length).toBeGreaterThan(50);
     expect(sources.flatMap(read)).toEqual([]);
   });

@@ -16,8 +16,8 @@ import {
   HttpStatusError,
   IdempotencyOutcomeUnknownError,
   type DedupStore,
-} from '../../src/runtime/index.js';
-import { createToolRuntime, parseToolBindings, type ToolBinding } from '../../src/runtime/tools/index.js';
+} from '../../packages/runtime/src/index.js';
+import { createToolRuntime, parseToolBindings, type ToolBinding } from '../../packages/runtime/src/tools/index.js';
 import { bindingsText as legacyText } from '../fixtures/legacy-bindings/payments.bindings.gen.js';
 import { OUT_ROOT } from '../emit/client/helpers/compile.js';
 import { fixturePlans } from '../emit/client/helpers/fixture-plans.js';

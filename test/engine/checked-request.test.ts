@@ -20,10 +20,10 @@ import {
   checkedRequest,
   createOperationEngine,
   type OperationDescription,
-} from '../../src/runtime/client/operation.js';
-import { InvalidArgumentsError, type DedupStore } from '../../src/runtime/index.js';
-import { operationOf } from '../../src/runtime/tools/execute.js';
-import { createToolRuntime, type ToolBinding } from '../../src/runtime/tools/index.js';
+} from '../../packages/runtime/src/client/operation.js';
+import { InvalidArgumentsError, type DedupStore } from '../../packages/runtime/src/index.js';
+import { operationOf } from '../../packages/runtime/src/tools/execute.js';
+import { createToolRuntime, type ToolBinding } from '../../packages/runtime/src/tools/index.js';
 import { importClient, type ClientFactory } from '../emit/client/helpers/import-client.js';
 import { inlinePlan } from '../emit/client/helpers/inline-spec.js';
 import { sqliteStore } from '../runtime/tools/helpers/sqlite.js';

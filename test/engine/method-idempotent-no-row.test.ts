@@ -12,7 +12,7 @@ import { resolveConfig } from '../../src/config/types.js';
 import { emitClient } from '../../src/emit/client/index.js';
 import { buildToolBindings } from '../../src/emit/handlers/bindings.js';
 import { renderStoreMigration } from '../../src/emit/sql/index.js';
-import { createToolRuntime } from '../../src/runtime/tools/index.js';
+import { createToolRuntime } from '../../packages/runtime/src/tools/index.js';
 import { importClient, type ClientFactory } from '../emit/client/helpers/import-client.js';
 import { inlinePlan } from '../emit/client/helpers/inline-spec.js';
 import { makeStore, type TestStore } from '../runtime/store/stores.js';

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { listFiles } from '../../src/cli/output-dir.js';
-import { createMemoryStore } from '../../src/runtime/index.js';
+import { createMemoryStore } from '../../packages/runtime/src/index.js';
 import { OUT_ROOT, typeCheck, writeBatch } from '../emit/client/helpers/compile.js';
 import { importClient } from '../emit/client/helpers/import-client.js';
 import { ROOT, runCli } from '../helpers/cli.js';

@@ -8,7 +8,7 @@
  * - a production install of the runtime alone pulls in no generator dependency.
  */
 import { execFileSync } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, test } from 'vitest';
@@ -60,25 +60,27 @@ beforeAll(() => {
 }, 300_000);
 
 describe('npm pack', () => {
-  test('ships what users read and run, nothing from test/', () => {
+  test('ships what users read and run, nothing from test/ and nothing of the runtime', () => {
     const files = idemgen.files.map((f) => f.path);
-    expect(files).toEqual(
-      expect.arrayContaining([
-        'bin/idemgen.js',
-        'dist/cli/main.js',
-        'src/runtime/README.md',
-        'src/runtime/langgraph/README.md',
-      ]),
-    );
+    expect(files).toEqual(expect.arrayContaining(['bin/idemgen.js', 'dist/cli/main.js', 'dist/index.d.ts']));
+    // The runtime is @idemgen/runtime's alone (a dependency of idemgen): no source, README or compiled copy here.
     expect(
       files.filter(
         (f) =>
           f.startsWith('test/') ||
           f.startsWith('compat/') ||
           f.includes('.test.') ||
-          (f.startsWith('src/') && !f.endsWith('README.md')),
+          f.startsWith('src/') ||
+          f.startsWith('packages/') ||
+          f.startsWith('dist/runtime/'),
       ),
     ).toEqual([]);
+    const manifest = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
+      dependencies: Record<string, string>;
+    };
+    expect(manifest.dependencies['@idemgen/runtime']).toBe(
+      (JSON.parse(readFileSync(join(ROOT, 'packages/runtime/package.json'), 'utf8')) as { version: string }).version,
+    );
     const rt = runtime.files.map((f) => f.path);
     expect(rt).toEqual(
       expect.arrayContaining([
@@ -150,6 +152,12 @@ describe('npm pack', () => {
       inNode: 'function',
       first: 1,
     });
+    // What the generator shares with the runtime (./internal/*.js) loads from the installed package.
+    writeFileSync(
+      join(app, 'internal.js'),
+      "const m = await import('@idemgen/runtime/internal/core/keys.js');\nconsole.log(typeof m.validateKey);",
+    );
+    expect(node('internal.js', app).trim()).toBe('function');
   });
 
   test('CommonJS project: require() of @idemgen/runtime and the langgraph entry; idemgen/runtime is not exported', {
@@ -172,6 +180,11 @@ describe('npm pack', () => {
       inNode: 'function',
       first: 1,
     });
+    writeFileSync(
+      join(app, 'internal.js'),
+      "console.log(typeof require('@idemgen/runtime/internal/core/keys.js').validateKey);",
+    );
+    expect(node('internal.js', app).trim()).toBe('function');
   });
 
   test('production install of the runtime alone: no ts-morph, handlebars, yargs — only Ajv (tool-argument validation)', {

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { INTENT_META } from '../../src/runtime/mcp/server.js';
+import { INTENT_META } from '../../packages/runtime/src/mcp/server.js';
 import { runCli } from '../helpers/cli.js';
 import { jsonAnswer, startFaultServer, type FaultServer } from '../helpers/fault-server.js';
 import { call, errorOf, httpClient, type Result } from '../emit/mcp/client.js';

@@ -12,9 +12,9 @@ import { join } from 'node:path';
 import mysql from 'mysql2/promise';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { renderStoreMigration } from '../../src/emit/sql/index.js';
-import { createIdempotency } from '../../src/runtime/core/idempotency.js';
-import { migrateStore } from '../../src/runtime/store/migrate.js';
-import { createMysqlStore } from '../../src/runtime/store/mysql.js';
+import { createIdempotency } from '../../packages/runtime/src/core/idempotency.js';
+import { migrateStore } from '../../packages/runtime/src/store/migrate.js';
+import { createMysqlStore } from '../../packages/runtime/src/store/mysql.js';
 import { runCli } from '../helpers/cli.js';
 import { makeStore, sqlConfigFor, type StoreKind, type TestStore } from '../runtime/store/stores.js';
 

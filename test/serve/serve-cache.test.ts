@@ -40,7 +40,9 @@ async function start(
       ...extra,
     ],
     cwd: dir,
-    env: { PATH: process.env.PATH ?? '', CI: 'true' },
+    // tsx looks for tsconfig.json in the working directory; the repository's maps @idemgen/runtime… to the
+    // runtime's sources (`paths`), as it does for every test, so this start needs no build either.
+    env: { PATH: process.env.PATH ?? '', CI: 'true', TSX_TSCONFIG_PATH: join(ROOT, 'tsconfig.json') },
     stderr: 'pipe',
   });
   let err = '';

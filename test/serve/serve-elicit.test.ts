@@ -14,9 +14,9 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { ElicitRequestSchema, type ElicitResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { validateUserConfig } from '../../src/config/validate.js';
-import { serveStdioFromEnv } from '../../src/runtime/mcp/stdio-main.js';
-import { needsConfirmation, type ConfirmPolicy } from '../../src/runtime/tools/human.js';
-import type { ToolBinding } from '../../src/runtime/tools/types.js';
+import { serveStdioFromEnv } from '../../packages/runtime/src/mcp/stdio-main.js';
+import { needsConfirmation, type ConfirmPolicy } from '../../packages/runtime/src/tools/human.js';
+import type { ToolBinding } from '../../packages/runtime/src/tools/types.js';
 import { ROOT, runCli } from '../helpers/cli.js';
 import { startFaultServer, type FaultServer } from '../helpers/fault-server.js';
 import { call, errorOf, type Result } from '../emit/mcp/client.js';

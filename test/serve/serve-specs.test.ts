@@ -7,7 +7,7 @@ import { copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, write
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { OPERATION_META } from '../../src/runtime/mcp/server.js';
+import { OPERATION_META } from '../../packages/runtime/src/mcp/server.js';
 import { ROOT, runCli } from '../helpers/cli.js';
 import { startFaultServer, type FaultServer } from '../helpers/fault-server.js';
 import { call, errorOf, stdioClient } from '../emit/mcp/client.js';

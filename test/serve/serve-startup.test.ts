@@ -9,12 +9,16 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { resolveConfig } from '../../src/config/types.js';
 import { analyze } from '../../src/analyze.js';
 import { buildToolBindings } from '../../src/emit/handlers/bindings.js';
-import type { DedupStore } from '../../src/runtime/store/types.js';
-import type { ToolBinding } from '../../src/runtime/tools/types.js';
+import type { DedupStore } from '../../packages/runtime/src/store/types.js';
+import type { ToolBinding } from '../../packages/runtime/src/tools/types.js';
 import { buildServeRuntime } from '../../src/serve/runtime.js';
+import { runtimeSourceOf } from '../architecture/import-graph.js';
 import { ROOT } from '../helpers/cli.js';
 
-/** Every module reached from `entry` through value imports (`import type` and `await import()` do not load). */
+/**
+ * Every module reached from `entry` through value imports (`import type` and `await import()` do not load);
+ * `@idemgen/runtime…` is followed into the runtime's sources through its export map, as it loads.
+ */
 function staticImports(...entries: string[]): Set<string> {
   const seen = new Set<string>();
   const todo = [...entries];
@@ -26,7 +30,9 @@ function staticImports(...entries: string[]): Set<string> {
     const text = readFileSync(file, 'utf8');
     for (const m of text.matchAll(/^(?:import|export)\s+(?!type\s)[^;]*?\sfrom\s+'([^']+)'/gms)) {
       const spec = m[1] as string;
-      if (spec.startsWith('.')) todo.push(resolve(dirname(file), spec).replace(/\.js$/, '.ts'));
+      const runtime = spec.startsWith('@idemgen/runtime') ? runtimeSourceOf(spec) : undefined;
+      if (runtime !== undefined) todo.push(runtime);
+      else if (spec.startsWith('.')) todo.push(resolve(dirname(file), spec).replace(/\.js$/, '.ts'));
       else seen.add(spec.startsWith('@') ? spec.split('/').slice(0, 2).join('/') : (spec.split('/')[0] as string));
     }
   }
@@ -40,7 +46,7 @@ describe('serve start-up', () => {
     const loaded = staticImports(
       join(ROOT, 'src/cli/commands/serve.ts'),
       join(ROOT, 'src/serve/analysis-job.ts'),
-      join(ROOT, 'src/runtime/mcp/register.ts'),
+      join(ROOT, 'packages/runtime/src/mcp/register.ts'),
     );
     // The walk sees the path's real modules (it would be empty if the pattern broke).
     for (const needed of ['src/classify/index.ts', 'src/serve/runtime.ts', '@modelcontextprotocol/sdk'])
@@ -61,7 +67,7 @@ describe('serve start-up', () => {
 
   it('a start served from the cache loads no analysis, no emitter and no SQL templates', () => {
     const loaded = staticImports(join(ROOT, 'src/cli/commands/serve.ts'));
-    for (const needed of ['src/serve/tools.ts', 'src/serve/cache.ts', 'src/runtime/tools/runtime.ts'])
+    for (const needed of ['src/serve/tools.ts', 'src/serve/cache.ts', 'packages/runtime/src/tools/runtime.ts'])
       expect(loaded).toContain(needed);
     // Allowed: the artifact registry's one-line descriptors (config validation) and the auth variable names.
     const light = /^src\/emit\/(registry|(\w+\/)?artifact)\.ts$|^src\/ir\/security-schemes\.ts$/;

@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { userInfo } from 'node:os';
 import { resolve as resolvePath } from 'node:path';
-import { resolveUnknown } from '../../runtime/index.js';
+import { resolveUnknown } from '@idemgen/runtime';
 import type { CliContext } from '../context.js';
 import { storeError, withStore, type ReconcileArgs } from './store.js';
 

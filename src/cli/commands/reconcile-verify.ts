@@ -5,7 +5,7 @@
  * row is left.
  */
 import { analyze } from '../../analyze.js';
-import { createHttpCaller, verifyPending, type VerificationPlan, type VerifyDecision } from '../../runtime/index.js';
+import { createHttpCaller, verifyPending, type VerificationPlan, type VerifyDecision } from '@idemgen/runtime';
 import { terminalText } from '../../escape/index.js';
 import { InputError } from '../../diagnostics/diagnostic.js';
 import { resolveRun, type CliContext } from '../context.js';

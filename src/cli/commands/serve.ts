@@ -4,10 +4,14 @@
  * keeps the process up until the client goes away (stdio) or a signal arrives.
  */
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { CODE_KEY_INSTRUCTIONS, KEY_INSTRUCTIONS } from '../../runtime/tools/key-argument.js';
-import type { McpToolRuntime, RegisterToolRuntimeOptions, RuntimeSource } from '../../runtime/mcp/register.js';
-import type { ConfirmPolicy } from '../../runtime/tools/human.js';
-import type { ToolBinding } from '../../runtime/tools/types.js';
+import { CODE_KEY_INSTRUCTIONS, KEY_INSTRUCTIONS } from '@idemgen/runtime/internal/tools/key-argument.js';
+import type {
+  McpToolRuntime,
+  RegisterToolRuntimeOptions,
+  RuntimeSource,
+} from '@idemgen/runtime/internal/mcp/register.js';
+import type { ConfirmPolicy } from '@idemgen/runtime/internal/tools/human.js';
+import type { ToolBinding } from '@idemgen/runtime/tools';
 import type { ToolSelection } from '../../config/types.js';
 import { parseTokens, isLoopbackHost, type TokenEntry } from '../../serve/http-guard.js';
 import type { HttpCaller } from '../../serve/http.js';
@@ -178,7 +182,7 @@ async function loadSdk() {
     const [mcp, stdio, register] = await Promise.all([
       import('@modelcontextprotocol/sdk/server/mcp.js'),
       import('@modelcontextprotocol/sdk/server/stdio.js'),
-      import('../../runtime/mcp/register.js'),
+      import('@idemgen/runtime/internal/mcp/register.js'),
     ]);
     return {
       McpServer: mcp.McpServer,

@@ -4,7 +4,7 @@
  * one. Shared by `reconcile`, `prune`, `migrate` and `serve`.
  */
 import { ConfigError, diagnostic } from '../../diagnostics/diagnostic.js';
-import { isStoreUnavailable, unavailableReason } from '../../runtime/store/unavailable.js';
+import { isStoreUnavailable, unavailableReason } from '@idemgen/runtime/internal/core/unavailable.js';
 
 /** The driver package each store scheme needs (an optional peer). */
 const DRIVERS: readonly { scheme: RegExp; kind: string; driver: string }[] = [

@@ -11,7 +11,7 @@ import {
   type FullDedupStore,
   type StaleRow,
   type StaleSaga,
-} from '../../runtime/index.js';
+} from '@idemgen/runtime';
 import { ConfigError, diagnostic } from '../../diagnostics/diagnostic.js';
 import { terminalText } from '../../escape/index.js';
 import { describeStoreError } from './store-failure.js';

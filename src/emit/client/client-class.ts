@@ -5,7 +5,7 @@
  * and result types (the key option a write's strategy demands, `this: Client<DedupStore>` where a store is
  * needed); what the call does is the operation's description (descriptions.ts) run by `executeOperation`.
  */
-import type { OperationDescription } from '../../runtime/client/operation.js';
+import type { OperationDescription } from '@idemgen/runtime/support';
 import type { ClassDecl, MethodDecl, ParameterDecl, PropertyDecl, WriterFunction } from './structures.js';
 import type { HttpOperation } from '../../ir/types.js';
 import type { PlanEntry } from '../../classify/types.js';

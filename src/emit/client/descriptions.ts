@@ -5,7 +5,7 @@
  * untrusted): `tsString` for strings, `tsObjectKey` for keys, `jsonText` for arrays and the verification plan.
  */
 import type { HttpOperation } from '../../ir/types.js';
-import type { OperationDescription } from '../../runtime/client/operation.js';
+import type { OperationDescription } from '@idemgen/runtime/support';
 import { jsonText, tsNumber, tsObjectKey, tsString } from '../../escape/index.js';
 import type { CodeWriter } from './code-writer.js';
 import type { ClientOperation } from './client-class.js';

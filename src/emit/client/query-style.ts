@@ -7,7 +7,7 @@
  */
 import { derefSchema, isObject } from '../../json-pointer/refs.js';
 import type { HttpOperation, Parameter } from '../../ir/types.js';
-import type { QueryStyle } from '../../runtime/http/body.js';
+import type { QueryStyle } from '@idemgen/runtime';
 
 const SCALARS = new Set(['string', 'number', 'integer', 'boolean', 'null']);
 

@@ -9,7 +9,7 @@
 import type { ApiPlan, PlanEntry } from '../../classify/types.js';
 import type { ResolvedConfig } from '../../config/types.js';
 import type { HttpOperation } from '../../ir/types.js';
-import type { ArgRoute, ToolBinding } from '../../runtime/tools/types.js';
+import type { ArgRoute, ToolBinding } from '@idemgen/runtime/tools';
 import { operationRecord } from '../operation-record.js';
 import { buildTool, targetNames, type TargetNames, type ToolSpec } from '../tool-model.js';
 import { bindingSecurity } from './security.js';

@@ -11,12 +11,12 @@
  * `__proto__` in a spec schema an own property.
  */
 import type { ApiModel } from '../../ir/types.js';
-import type { ArgRoute, ToolBinding } from '../../runtime/tools/types.js';
+import type { ArgRoute, ToolBinding } from '@idemgen/runtime/tools';
 import { escapeStringifiedJson, lineComment, tsString, tsTemplateText } from '../../escape/index.js';
 import { compactObjectText } from '../tools/json.js';
 import { compactDefinitionText } from '../tools/schema-text.js';
-import { reachedDefNames, SHARED_MEMBERS, setOwn } from '../../runtime/tools/bindings-file.js';
-import { routeParams } from '../../runtime/tools/legacy-binding.js';
+import { reachedDefNames, SHARED_MEMBERS, setOwn } from '@idemgen/runtime/internal/tools/bindings-file.js';
+import { routeParams } from '@idemgen/runtime/internal/tools/legacy-binding.js';
 import { pascalCase } from '../client/names.js';
 import type { FileWriter } from '../types.js';
 

@@ -5,7 +5,7 @@
  */
 import { securitySchemesOf } from '../../ir/security-schemes.js';
 import type { HttpOperation } from '../../ir/types.js';
-import type { BindingSecurity } from '../../runtime/tools/types.js';
+import type { BindingSecurity } from '@idemgen/runtime/tools';
 
 type Obj = Record<string, unknown>;
 

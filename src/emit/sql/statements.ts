@@ -3,7 +3,7 @@
  * and each dialect folder converts every statement kind with an exhaustive switch.
  * Names in here are already validated (identifiers.ts); converters still quote every one.
  */
-import type { StoreColumnType } from '../../runtime/store/sql/schema.js';
+import type { StoreColumnType } from '@idemgen/runtime/internal/store/sql/schema.js';
 
 /** Logical column types (the runtime's, runtime/store/sql/schema.ts); each dialect maps them in its `column-type.ts`. */
 export type ColumnType = StoreColumnType;

@@ -7,7 +7,7 @@ import {
   SAGA_STATUSES,
   SAGA_TABLE_COLUMNS,
   STORE_PRIMARY_KEY,
-} from '../../runtime/store/sql/schema.js';
+} from '@idemgen/runtime/internal/store/sql/schema.js';
 
 /**
  * The store tables' columns, primary key and statuses are the runtime's (runtime/store/sql/schema.ts):

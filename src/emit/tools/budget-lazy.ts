@@ -22,7 +22,7 @@ import {
 } from './budget.js';
 import { finishDefs, finishNext, liftsRef, sortedDefs, type DefsBuilder } from './defs.js';
 import { normalizeSchema } from './normalize.js';
-import { pruneDefs } from '../../runtime/tools/strict/strict-limits.js';
+import { pruneDefs } from '@idemgen/runtime/internal/tools/strict/strict-limits.js';
 
 type Obj = Record<string, unknown>;
 

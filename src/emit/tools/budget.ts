@@ -7,10 +7,10 @@
  * as fits; the first level that does not fit becomes open placeholders and everything below is dropped.
  * Deterministic (sizes are the compact JSON text), and every `$ref` still resolves.
  */
-import { pruneDefs } from '../../runtime/tools/strict/strict-limits.js';
-import { defsRefName } from '../../runtime/tools/strict/pointer.js';
-import { ownDefRefs } from '../../runtime/tools/schema-refs.js';
-import { PLACEHOLDER_TAIL } from '../../runtime/tools/strict/keywords.js';
+import { pruneDefs } from '@idemgen/runtime/internal/tools/strict/strict-limits.js';
+import { defsRefName } from '@idemgen/runtime/internal/tools/strict/pointer.js';
+import { ownDefRefs } from '@idemgen/runtime/internal/tools/schema-refs.js';
+import { PLACEHOLDER_TAIL } from '@idemgen/runtime/internal/tools/strict/keywords.js';
 
 type Obj = Record<string, unknown>;
 

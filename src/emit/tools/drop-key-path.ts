@@ -4,7 +4,7 @@
  * from the tool schema at that path — through `$defs` refs (copied, never edited: other tools share them),
  * nested objects and every `allOf`/`anyOf`/`oneOf` variant — so the model is not asked for two keys.
  */
-import { defsRefName } from '../../runtime/tools/strict/pointer.js';
+import { defsRefName } from '@idemgen/runtime/internal/tools/strict/pointer.js';
 
 type Obj = Record<string, unknown>;
 

@@ -12,7 +12,7 @@ import { createDefs, finishDefs, type DefsBuilder } from './defs.js';
 import { KEY_PROPERTY } from './idempotency-key.js';
 import { normalizeSchema } from './normalize.js';
 import { dropKeyPath } from './drop-key-path.js';
-import { pruneDefs } from '../../runtime/tools/strict/strict-limits.js';
+import { pruneDefs } from '@idemgen/runtime/internal/tools/strict/strict-limits.js';
 
 type Obj = Record<string, unknown>;
 

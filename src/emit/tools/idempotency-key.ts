@@ -10,9 +10,9 @@ import {
   keyArgumentSchema,
   keyMaxLength,
   keyDescription as runtimeKeyDescription,
-} from '../../runtime/tools/key-argument.js';
+} from '@idemgen/runtime/internal/tools/key-argument.js';
 
-export { formatWindow } from '../../runtime/tools/key-argument.js';
+export { formatWindow } from '@idemgen/runtime/internal/tools/key-argument.js';
 
 export const KEY_PROPERTY = KEY_ARGUMENT;
 

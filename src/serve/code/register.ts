@@ -11,12 +11,16 @@ import {
   McpError,
   type CallToolResult,
 } from '@modelcontextprotocol/sdk/types.js';
-import { validateKey } from '../../runtime/core/keys.js';
-import { onDemand, type RuntimeSource } from '../../runtime/mcp/register.js';
-import { resolveCaller } from '../../runtime/mcp/caller.js';
-import { outcomeToResult } from '../../runtime/mcp/outcome.js';
-import { CODE_RUN_KEY_DESCRIPTION, KEY_ARGUMENT, keyArgumentSchema } from '../../runtime/tools/key-argument.js';
-import type { ToolBinding, ToolCallError } from '../../runtime/tools/types.js';
+import { validateKey } from '@idemgen/runtime/internal/core/keys.js';
+import { onDemand, type RuntimeSource } from '@idemgen/runtime/internal/mcp/register.js';
+import { resolveCaller } from '@idemgen/runtime/internal/mcp/caller.js';
+import { outcomeToResult } from '@idemgen/runtime/internal/mcp/outcome.js';
+import {
+  CODE_RUN_KEY_DESCRIPTION,
+  KEY_ARGUMENT,
+  keyArgumentSchema,
+} from '@idemgen/runtime/internal/tools/key-argument.js';
+import type { ToolBinding, ToolCallError } from '@idemgen/runtime/tools';
 import { runCode, type CodeRunOptions } from './run.js';
 import { indexBindings, searchOperations } from './search.js';
 

@@ -11,11 +11,11 @@
  * `executed: "unknown"` with their keys.
  */
 import { createHash } from 'node:crypto';
-import { scopeString } from '../../runtime/core/keys.js';
-import type { McpToolRuntime } from '../../runtime/mcp/register.js';
-import { withServerArguments } from '../../runtime/mcp/caller.js';
-import { KEY_MAX_LENGTH, KEY_MIN_LENGTH } from '../../runtime/tools/key-argument.js';
-import type { ToolBinding, ToolCallContext, ToolCallError, ToolOutcome } from '../../runtime/tools/types.js';
+import { scopeString } from '@idemgen/runtime/internal/core/keys.js';
+import type { McpToolRuntime } from '@idemgen/runtime/mcp';
+import { withServerArguments } from '@idemgen/runtime/internal/mcp/caller.js';
+import { KEY_MAX_LENGTH, KEY_MIN_LENGTH } from '@idemgen/runtime/internal/tools/key-argument.js';
+import type { ToolBinding, ToolCallContext, ToolCallError, ToolOutcome } from '@idemgen/runtime/tools';
 import { runInWorker } from './isolate.js';
 import { DEFAULT_LIMITS, internalError, type HostAnswer, type SandboxLimits } from './sandbox.js';
 

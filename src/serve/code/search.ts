@@ -3,7 +3,7 @@
  * signature of `api.<tool>(args)` so a model can write the call without another round trip. The key
  * argument is left out (code mode derives it) and so are server-filled arguments.
  */
-import type { ToolBinding } from '../../runtime/tools/types.js';
+import type { ToolBinding } from '@idemgen/runtime/tools';
 
 type Schema = Record<string, unknown>;
 

@@ -13,7 +13,7 @@ import {
   createMemoryStore,
   IdempotencyConflictError,
   IdempotencyOutcomeUnknownError,
-} from '../../../src/runtime/index.js';
+} from '../../../packages/runtime/src/index.js';
 import { startFaultServer, type FaultServer } from '../../helpers/fault-server.js';
 import { OUT_ROOT } from './helpers/compile.js';
 import { fixturePlans } from './helpers/fixture-plans.js';

@@ -8,7 +8,7 @@ const config = resolveConfig();
 
 /** Calls that must NOT compile: a write without a key or scope, a key plus a scope, a hand-set carrier header. */
 const TYPE_PROOF = `
-import type { DedupStore } from "idemgen/runtime";
+import type { DedupStore } from "@idemgen/runtime";
 import { createPaymentsClient } from "./payments.gen.js";
 declare const store: DedupStore;
 const c = createPaymentsClient({ baseUrl: "http://127.0.0.1:1", store });

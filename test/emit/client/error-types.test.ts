@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolveConfig } from '../../../src/config/types.js';
 import { emitClient } from '../../../src/emit/client/index.js';
 import type { EmittedFile } from '../../../src/emit/types.js';
-import { HttpStatusError } from '../../../src/runtime/index.js';
+import { HttpStatusError } from '../../../packages/runtime/src/index.js';
 import { typeCheck, writeBatch } from './helpers/compile.js';
 import { importClient } from './helpers/import-client.js';
 import { inlinePlan } from './helpers/inline-spec.js';

@@ -6,7 +6,7 @@
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { emitClient } from '../../../src/emit/client/index.js';
 import { resolveConfig } from '../../../src/config/types.js';
-import { createMemoryStore, IdempotencyKeyInvalidError, reconcileReport } from '../../../src/runtime/index.js';
+import { createMemoryStore, IdempotencyKeyInvalidError, reconcileReport } from '../../../packages/runtime/src/index.js';
 import { startFaultServer, type FaultServer } from '../../helpers/fault-server.js';
 import { fixturePlans } from './helpers/fixture-plans.js';
 import { importClient, type ClientFactory } from './helpers/import-client.js';

@@ -3,14 +3,15 @@
  * goes through the real loader, IR, classifier and client emitter; the client type-checks under --strict and
  * runs against a real node:http server that dedupes on the key at `data.attributes.idempotencyKey`.
  */
-import { resolve, join, relative } from 'node:path';
+import { resolve, join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { emitClient } from '../../../src/emit/client/index.js';
 import { classify } from '../../../src/classify/index.js';
 import { resolveConfig } from '../../../src/config/types.js';
-import { createMemoryStore } from '../../../src/runtime/index.js';
+import { createMemoryStore } from '../../../packages/runtime/src/index.js';
 import { startFaultServer, type FaultServer } from '../../helpers/fault-server.js';
 import { OUT_ROOT, typeCheck, writeBatch } from './helpers/compile.js';
+import { withRuntimeSources } from './helpers/import-client.js';
 import { loadApis } from './helpers/spec-plan.js';
 
 type Client = Record<string, (request: unknown, options?: unknown) => Promise<any>>;
@@ -40,12 +41,10 @@ beforeAll(async () => {
       ['usage.ts', USAGE],
     ]),
   );
-  const dir = join(OUT_ROOT, 'nested-key');
   expect(Object.fromEntries(typeCheck(paths))).toEqual({ 'shapes.gen.ts': [], 'usage.ts': [] });
-  const runtime = relative(dir, join(import.meta.dirname, '../../../src/runtime/index.js'));
   writeBatch(
     'nested-key-run',
-    new Map([['shapes.gen.ts', source.replaceAll('"idemgen/runtime"', JSON.stringify(runtime))]]),
+    new Map([['shapes.gen.ts', withRuntimeSources(source, join(OUT_ROOT, 'nested-key-run'))]]),
   );
   const mod = (await import(join(OUT_ROOT, 'nested-key-run', 'shapes.gen.ts'))) as {
     createShapesClient: typeof createClient;

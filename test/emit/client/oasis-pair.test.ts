@@ -5,15 +5,16 @@
  * out, and Repeatability-First-Sent is the first attempt's time in IMF-fixdate on the retry too, although
  * the (injected) clock moved on between the attempts.
  */
-import { join, relative, resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { classify } from '../../../src/classify/index.js';
 import { resolveConfig } from '../../../src/config/types.js';
 import { emitClient } from '../../../src/emit/client/index.js';
 import { buildToolBindings } from '../../../src/emit/handlers/bindings.js';
-import { createToolRuntime, type ToolBinding } from '../../../src/runtime/tools/index.js';
+import { createToolRuntime, type ToolBinding } from '../../../packages/runtime/src/tools/index.js';
 import { startFaultServer, type FaultServer } from '../../helpers/fault-server.js';
 import { OUT_ROOT, typeCheck, writeBatch } from './helpers/compile.js';
+import { withRuntimeSources } from './helpers/import-client.js';
 import { loadApis } from './helpers/spec-plan.js';
 
 type Client = Record<string, (request: unknown, options?: unknown) => Promise<any>>;
@@ -48,11 +49,9 @@ beforeAll(async () => {
     ]),
   );
   expect(Object.fromEntries(typeCheck(paths))).toEqual({ 'oasis.gen.ts': [], 'usage.ts': [] });
-  const dir = join(OUT_ROOT, 'oasis-pair');
-  const runtime = relative(dir, join(import.meta.dirname, '../../../src/runtime/index.js'));
   writeBatch(
     'oasis-pair-run',
-    new Map([['oasis.gen.ts', source.replaceAll('"idemgen/runtime"', JSON.stringify(runtime))]]),
+    new Map([['oasis.gen.ts', withRuntimeSources(source, join(OUT_ROOT, 'oasis-pair-run'))]]),
   );
   const mod = (await import(join(OUT_ROOT, 'oasis-pair-run', 'oasis.gen.ts'))) as {
     createOasisClient: typeof createClient;

@@ -3,10 +3,10 @@ import type { HttpOperation, Parameter } from '../../../src/ir/types.js';
 import type { ApiPlan, PlanEntry } from '../../../src/classify/types.js';
 import { descriptionFields } from '../../../src/emit/client/descriptions.js';
 import { operationRecord } from '../../../src/emit/operation-record.js';
-import type { OperationDescription } from '../../../src/runtime/client/operation.js';
-import { checkedRequest } from '../../../src/runtime/client/operation.js';
-import { InvalidArgumentsError } from '../../../src/runtime/index.js';
-import { expandPath } from '../../../src/runtime/http/request-check.js';
+import type { OperationDescription } from '../../../packages/runtime/src/client/operation.js';
+import { checkedRequest } from '../../../packages/runtime/src/client/operation.js';
+import { InvalidArgumentsError } from '../../../packages/runtime/src/index.js';
+import { expandPath } from '../../../packages/runtime/src/http/request-check.js';
 
 const g = globalThis as { __pwned?: unknown };
 

@@ -12,7 +12,7 @@ import {
   IdempotencyAmbiguousError,
   IdempotencyError,
   IdempotencyOutcomeUnknownError,
-} from '../../../src/runtime/index.js';
+} from '../../../packages/runtime/src/index.js';
 import { startFaultServer, type FaultServer } from '../../helpers/fault-server.js';
 import { fixturePlans } from './helpers/fixture-plans.js';
 import { importClient, type ClientFactory } from './helpers/import-client.js';

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { emitClient } from '../../../src/emit/client/index.js';
 import { resolveConfig } from '../../../src/config/types.js';
 import type { EmitResult } from '../../../src/emit/types.js';
-import { createMemoryStore } from '../../../src/runtime/index.js';
+import { createMemoryStore } from '../../../packages/runtime/src/index.js';
 import { jsonAnswer, startFaultServer, type FaultServer } from '../../helpers/fault-server.js';
 import { fixturePlans } from './helpers/fixture-plans.js';
 import { importClient, type ClientFactory } from './helpers/import-client.js';

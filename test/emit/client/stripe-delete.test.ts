@@ -16,7 +16,7 @@ import { emitClient } from '../../../src/emit/client/index.js';
 import { buildApiModel } from '../../../src/ir/index.js';
 import type { HttpOperation } from '../../../src/ir/types.js';
 import { loadInputs } from '../../../src/load/index.js';
-import { HttpStatusError } from '../../../src/runtime/index.js';
+import { HttpStatusError } from '../../../packages/runtime/src/index.js';
 import { ROOT } from '../../helpers/cli.js';
 import { typeCheck, writeBatch } from './helpers/compile.js';
 import { importClient, type ClientFactory } from './helpers/import-client.js';

@@ -17,11 +17,11 @@ import { buildToolBindings } from '../../../src/emit/handlers/bindings.js';
 import { emitHandlers } from '../../../src/emit/handlers/index.js';
 import { BindingsJson } from '../../../src/emit/handlers/render.js';
 import { emitTools } from '../../../src/emit/tools/index.js';
-import { registerToolRuntime } from '../../../src/runtime/mcp/register.js';
-import { parseToolBindings } from '../../../src/runtime/tools/bindings-file.js';
+import { registerToolRuntime } from '../../../packages/runtime/src/mcp/register.js';
+import { parseToolBindings } from '../../../packages/runtime/src/tools/bindings-file.js';
 import { bindingsTextOf } from '../../helpers/bindings-text.js';
-import { strictFormOf } from '../../../src/runtime/tools/strict/of-binding.js';
-import type { ToolBinding } from '../../../src/runtime/tools/types.js';
+import { strictFormOf } from '../../../packages/runtime/src/tools/strict/of-binding.js';
+import type { ToolBinding } from '../../../packages/runtime/src/tools/types.js';
 
 const ROOT = join(import.meta.dirname, '../../..');
 const config = resolveConfig({ tools: { formats: ['mcp', 'openai', 'anthropic'] } });

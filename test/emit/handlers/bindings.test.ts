@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { resolveConfig } from '../../../src/config/types.js';
 import { buildToolBindings } from '../../../src/emit/handlers/bindings.js';
 import { emitTools } from '../../../src/emit/tools/index.js';
-import { strictFormOf } from '../../../src/runtime/tools/strict/of-binding.js';
+import { strictFormOf } from '../../../packages/runtime/src/tools/strict/of-binding.js';
 import { inlinePlan } from '../client/helpers/inline-spec.js';
 import { shopPlan } from '../../runtime/tools/helpers/shop-spec.js';
 

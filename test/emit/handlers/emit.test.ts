@@ -17,7 +17,7 @@ import {
 } from '../../../src/emit/handlers/render.js';
 import type { EmittedFile } from '../../../src/emit/types.js';
 import type { ApiModel } from '../../../src/ir/types.js';
-import { parseToolBindings, type ToolBinding, type ToolRuntime } from '../../../src/runtime/tools/index.js';
+import { parseToolBindings, type ToolBinding, type ToolRuntime } from '../../../packages/runtime/src/tools/index.js';
 import { OUT_ROOT, typeCheck, writeBatch } from '../client/helpers/compile.js';
 import { fixturePlans } from '../client/helpers/fixture-plans.js';
 import { inlinePlan } from '../client/helpers/inline-spec.js';
@@ -122,13 +122,13 @@ describe('handlers artifact', () => {
 async function importModule(dir: string, files: readonly EmittedFile[]): Promise<Record<string, unknown>> {
   const base = join(OUT_ROOT, dir);
   writeBatch(dir, new Map());
-  const runtime = relative(base, join(ROOT, 'src/runtime/tools/index.js'));
+  const runtime = relative(base, join(ROOT, 'packages/runtime/src/tools/index.js'));
   const at = (path: string): string => join(base, path.slice(path.lastIndexOf('/') + 1));
   for (const f of files)
     writeFileSync(
       at(f.path),
       f.contents.replaceAll(
-        '"idemgen/runtime/tools"',
+        '"@idemgen/runtime/tools"',
         JSON.stringify(runtime.startsWith('.') ? runtime : `./${runtime}`),
       ),
     );
@@ -192,7 +192,7 @@ describe('the emitted module', () => {
   it('create<Api>Tools drives the API: one effect for a repeated call', async () => {
     const { files } = emitHandlers({ apis: [await shopPlan('handlers-emit')], diagnostics: [] }, config);
     const mod = await importModule('handlers-run', files);
-    const { createMemoryStore } = await import('../../../src/runtime/index.js');
+    const { createMemoryStore } = await import('../../../packages/runtime/src/index.js');
     const tools = (mod.createShopTools as (o: object) => ToolRuntime)({ baseUrl: api.url, store: createMemoryStore() });
     const args = { body: { text: 'hello' }, idempotency_key: KEY };
     expect(await tools.call('createNote', args)).toMatchObject({ ok: true, was_replay: false });

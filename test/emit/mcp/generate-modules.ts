@@ -1,7 +1,7 @@
 /**
  * The handlers + mcp artifacts of a spec, written under test/emit/mcp/__out__/<dir> the way a user's project
- * holds them, with `idemgen/runtime` and `idemgen/runtime/mcp` pointed at the sources (the compile tests'
- * `paths` mapping, done by hand so vitest and tsx resolve them too).
+ * holds them, with `@idemgen/runtime` and its subpaths pointed at the sources (the compile tests' `paths`
+ * mapping, done by hand so tsx resolves them too in the child processes that run them).
  */
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
@@ -16,11 +16,15 @@ export function pointAtSources(text: string, file: string): string {
     const rel = relative(dirname(file), join(ROOT, target));
     return JSON.stringify(rel.startsWith('.') ? rel : `./${rel}`);
   };
-  return text
-    .replaceAll('"idemgen/runtime/mcp"', to('src/runtime/mcp/server.js'))
-    .replaceAll('"idemgen/runtime/tools"', to('src/runtime/tools/index.js'))
-    .replaceAll('"idemgen/runtime/sqlite"', to('src/runtime/store/sqlite.js'))
-    .replaceAll('"idemgen/runtime"', to('src/runtime/index.js'));
+  const sources: Record<string, string> = {
+    '': 'index.js',
+    '/mcp': 'mcp/server.js',
+    '/tools': 'tools/index.js',
+    '/sqlite': 'store/sqlite.js',
+  };
+  return text.replaceAll(/(["'])@idemgen\/runtime(\/[a-z]+)?\1/g, (whole, _quote: string, sub: string | undefined) =>
+    sources[sub ?? ''] === undefined ? whole : to(`packages/runtime/src/${sources[sub ?? '']}`),
+  );
 }
 
 /** Returns the written files by their artifact path (`mcp/notes.server.gen.ts` → absolute path) and the raw texts. */

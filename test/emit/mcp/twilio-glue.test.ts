@@ -17,11 +17,7 @@ import { typeCheck } from '../client/helpers/compile.js';
 function readmeExample(): string {
   const readme = readFileSync(join(ROOT, 'docs/guides/agent-tools.md'), 'utf8');
   const from = readme.indexOf('```ts\n', readme.indexOf('**MCP** (`@idemgen/runtime/mcp`)')) + 6;
-  return readme
-    .slice(from, readme.indexOf('```', from))
-    .replace("'./generated/mcp/", "'./mcp/")
-    .replaceAll("'@idemgen/runtime'", '"idemgen/runtime"')
-    .replaceAll("'@idemgen/runtime/sqlite'", '"idemgen/runtime/sqlite"');
+  return readme.slice(from, readme.indexOf('```', from)).replace("'./generated/mcp/", "'./mcp/");
 }
 const GLUE = readmeExample();
 const ACCOUNT = `AC${'0123456789abcdef'.repeat(2)}`;
@@ -37,7 +33,7 @@ it('a Twilio MCP server in 8 lines of glue sends a message once per key', async 
   ) as unknown;
   const { base, texts } = await generateModules('twilio', 'twilio.json', spec);
   // Type-checked as a user's project holds it (package imports, --strict --noUnusedLocals) …
-  const check = new Map([['server.ts', GLUE.replaceAll('"idemgen/runtime"', "'idemgen/runtime'")]]);
+  const check = new Map([['server.ts', GLUE]]);
   for (const k of [
     'handlers/twilio.bindings.gen.ts',
     'handlers/twilio.tools.gen.ts',

@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { fitBudget, placeholder } from '../../../src/emit/tools/budget.js';
 import { nonEmptyRequired } from '../../../src/emit/tools/http-input.js';
-import { type StrictContext, strictNode } from '../../../src/runtime/tools/strict/strict.js';
+import { type StrictContext, strictNode } from '../../../packages/runtime/src/tools/strict/strict.js';
 import { createAjv } from './ajv.js';
 
 type Obj = Record<string, any>;

@@ -9,7 +9,7 @@ import { expect, it } from 'vitest';
 import { resolveConfig } from '../../../src/config/types.js';
 import { TOOL_NAME, assignNames, targetNames } from '../../../src/emit/tools/names.js';
 import { analyze } from '../../../src/pipeline.js';
-import { createMemoryStore } from '../../../src/runtime/store/memory.js';
+import { createMemoryStore } from '../../../packages/runtime/src/store/memory.js';
 import { buildServeRuntime } from '../../../src/serve/runtime.js';
 import { ROOT } from '../../helpers/cli.js';
 

@@ -1,5 +1,5 @@
 /**
- * The conformance vectors (src/runtime/conformance/vectors) against all five built-in stores on real servers
+ * The conformance vectors (packages/runtime/src/conformance/vectors) against all five built-in stores on real servers
  * (tables from the generated migration), against a store written in this test from the contract alone, and
  * against that store with its fencing broken. Prints one table: scenarios passed / run per store and group.
  */
@@ -10,12 +10,12 @@ import {
   formatConformanceReport,
   runStoreConformance,
   type ConformanceReport,
-} from '../../../src/runtime/conformance/index.js';
-import { createMemoryStore, type DedupStore } from '../../../src/runtime/index.js';
-import { createMysqlStore } from '../../../src/runtime/store/mysql.js';
-import { createPostgresStore } from '../../../src/runtime/store/postgres.js';
-import { createRedisStore } from '../../../src/runtime/store/redis/store.js';
-import { createSqliteStore } from '../../../src/runtime/store/sqlite.js';
+} from '../../../packages/runtime/src/conformance/index.js';
+import { createMemoryStore, type DedupStore } from '../../../packages/runtime/src/index.js';
+import { createMysqlStore } from '../../../packages/runtime/src/store/mysql.js';
+import { createPostgresStore } from '../../../packages/runtime/src/store/postgres.js';
+import { createRedisStore } from '../../../packages/runtime/src/store/redis/store.js';
+import { createSqliteStore } from '../../../packages/runtime/src/store/sqlite.js';
 import { ROOT } from '../../helpers/cli.js';
 import { makeStore, STORE_KINDS, type StoreKind, type TestStore } from '../store/stores.js';
 import { createMapStore } from './map-store.js';

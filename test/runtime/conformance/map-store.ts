@@ -1,5 +1,5 @@
 /**
- * A store written the way a store author would, from the contract (src/runtime/store/types.ts) alone: one
+ * A store written the way a store author would, from the contract (packages/runtime/src/store/types.ts) alone: one
  * Map, rows copied in and out. With `fencing: false` it is the classic bug — `complete` trusts whoever
  * calls it and ignores the lease token — which the conformance vectors must catch.
  */
@@ -16,7 +16,7 @@ import type {
   ResolveInput,
   RowId,
   TakeOverInput,
-} from '../../../src/runtime/index.js';
+} from '../../../packages/runtime/src/index.js';
 
 /** The dedup window counts from completion: the claim set `expiresAt = createdAt + ttl`, so the window is their difference. */
 const windowFrom = (row: DedupRow, now: number): number => now + (row.expiresAt - row.createdAt);

@@ -7,8 +7,8 @@
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { resolveConfig } from '../../../src/config/types.js';
 import { emitClient } from '../../../src/emit/client/index.js';
-import { createMemoryStore, type DedupStore } from '../../../src/runtime/index.js';
-import { withIdempotency } from '../../../src/runtime/mcp/index.js';
+import { createMemoryStore, type DedupStore } from '../../../packages/runtime/src/index.js';
+import { withIdempotency } from '../../../packages/runtime/src/mcp/index.js';
 import { importClient, type ClientFactory } from '../../emit/client/helpers/import-client.js';
 import { startFaultServer, type FaultServer } from '../../helpers/fault-server.js';
 import { KEY, shopPlan } from '../tools/helpers/shop-spec.js';

@@ -4,7 +4,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { shapeOf, shapeText, summarizeArgs } from '../../../src/runtime/core/args-summary.js';
+import { shapeOf, shapeText, summarizeArgs } from '../../../packages/runtime/src/core/args-summary.js';
 
 const many = Object.fromEntries(Array.from({ length: 45 }, (_, i) => [`k${i}`, i]));
 const samples: unknown[] = [

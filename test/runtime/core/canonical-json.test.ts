@@ -1,7 +1,7 @@
 /** RFC 8785 canonical JSON and the argument hash: unit vectors plus fast-check properties. */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { canonicalJson, hashArgs } from '../../../src/runtime/support.js';
+import { canonicalJson, hashArgs } from '../../../packages/runtime/src/support.js';
 
 describe('canonicalJson (RFC 8785)', () => {
   it('sorts keys by UTF-16 code units (RFC 8785 §3.2.3 example)', () => {

@@ -15,7 +15,7 @@ import {
   reconcileReport,
   pruneExpired,
   type DedupStore,
-} from '../../../src/runtime/index.js';
+} from '../../../packages/runtime/src/index.js';
 import { makeStore, STORE_KINDS, type TestStore } from '../store/stores.js';
 
 const KEY = (n: string) => `key-${n}-0123456789abcdef`;

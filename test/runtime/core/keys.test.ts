@@ -6,8 +6,8 @@ import {
   IdempotencyKeyInvalidError,
   intentKey,
   validateKey,
-} from '../../../src/runtime/index.js';
-import { keySlotName, scopeString } from '../../../src/runtime/support.js';
+} from '../../../packages/runtime/src/index.js';
+import { keySlotName, scopeString } from '../../../packages/runtime/src/support.js';
 
 describe('intentKey', () => {
   const base = { scope: { thread: 't-1', turn: 3 }, operation: 'tool:send_email', args: { to: 'a@x', body: 'hi' } };
@@ -107,7 +107,9 @@ describe('scopeString', () => {
 
 describe('validateKey errors say which operation and whose limit', () => {
   it('idemgen’s own minimum vs the API’s maximum', async () => {
-    const { validateKey: check, IdempotencyKeyInvalidError: Invalid } = await import('../../../src/runtime/index.js');
+    const { validateKey: check, IdempotencyKeyInvalidError: Invalid } = await import(
+      '../../../packages/runtime/src/index.js'
+    );
     const short = (() => {
       try {
         check('k'.repeat(8), {

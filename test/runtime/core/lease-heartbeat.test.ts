@@ -10,7 +10,7 @@ import {
   reconcileSagas,
   runSaga,
   type FullDedupStore,
-} from '../../../src/runtime/index.js';
+} from '../../../packages/runtime/src/index.js';
 import { makeStore, STORE_KINDS, type TestStore } from '../store/stores.js';
 
 const KEY = (n: string) => `beat-${n}-0123456789abcdef`;

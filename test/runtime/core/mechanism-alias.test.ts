@@ -5,7 +5,12 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { validateUserConfig } from '../../../src/config/validate.js';
 import { mechanismLabel, mechanismOf } from '../../../src/config/vocabulary.js';
-import { checkpoint, createIdempotency, createMemoryStore, type StoreMechanism } from '../../../src/runtime/index.js';
+import {
+  checkpoint,
+  createIdempotency,
+  createMemoryStore,
+  type StoreMechanism,
+} from '../../../packages/runtime/src/index.js';
 import { makeStore, type TestStore } from '../store/stores.js';
 
 describe.each(['sqlite', 'postgres', 'redis'] as const)('a row stored with an OP-N mechanism on %s', (kind) => {

@@ -11,7 +11,7 @@ import {
   IdempotencyInFlightError,
   IdempotencyOutcomeUnknownError,
   reconcileReport,
-} from '../../../src/runtime/index.js';
+} from '../../../packages/runtime/src/index.js';
 import { startFaultServer, type FaultServer } from '../../helpers/fault-server.js';
 import { makeStore, type TestStore } from '../store/stores.js';
 import type { WorkerStoreConfig } from '../fixtures/worker-store.js';

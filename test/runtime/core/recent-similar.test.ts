@@ -3,7 +3,7 @@
  * runs, and its result says when and under which key the similar call completed. Off by default.
  */
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { createIdempotency } from '../../../src/runtime/index.js';
+import { createIdempotency } from '../../../packages/runtime/src/index.js';
 import { makeStore, type TestStore } from '../store/stores.js';
 
 describe('recentSimilar (opt-in)', () => {

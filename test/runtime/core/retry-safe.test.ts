@@ -3,9 +3,9 @@
  * runtime's "retry with the SAME key" after an unknown outcome read the same set.
  */
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { isRetrySafe, RETRY_SAFE_MECHANISMS } from '../../../src/runtime/core/mechanism.js';
-import { RETRY_SAFE_MECHANISMS as FROM_SUPPORT } from '../../../src/runtime/support.js';
-import { createToolRuntime, type ToolBinding } from '../../../src/runtime/tools/index.js';
+import { isRetrySafe, RETRY_SAFE_MECHANISMS } from '../../../packages/runtime/src/core/mechanism.js';
+import { RETRY_SAFE_MECHANISMS as FROM_SUPPORT } from '../../../packages/runtime/src/support.js';
+import { createToolRuntime, type ToolBinding } from '../../../packages/runtime/src/tools/index.js';
 import { startFaultServer, type FaultServer } from '../../helpers/fault-server.js';
 import { KEY, shopBindings } from '../tools/helpers/shop-spec.js';
 import { sqliteStore } from '../tools/helpers/sqlite.js';

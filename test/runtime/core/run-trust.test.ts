@@ -12,7 +12,7 @@ import {
   IdempotencyConflictError,
   IdempotencyOutcomeUnknownError,
   runSaga,
-} from '../../../src/runtime/index.js';
+} from '../../../packages/runtime/src/index.js';
 import { refusedUrl, startFaultServer, type FaultServer } from '../../helpers/fault-server.js';
 
 const KEY = (n: string) => `trust-${n}-0123456789abcdef`;

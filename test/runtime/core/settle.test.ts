@@ -8,8 +8,8 @@ import {
   IdempotencyOutcomeUnknownError,
   IdempotencyResultUnencodableError,
   type DedupStore,
-} from '../../../src/runtime/index.js';
-import { createSqliteStore } from '../../../src/runtime/store/sqlite.js';
+} from '../../../packages/runtime/src/index.js';
+import { createSqliteStore } from '../../../packages/runtime/src/store/sqlite.js';
 import { makeStore, STORE_KINDS, type TestStore } from '../store/stores.js';
 
 const KEY = (n: string) => `settle-${n}-0123456789abcdef`;

@@ -7,8 +7,8 @@ import { metrics, ProxyTracer, trace } from '@opentelemetry/api';
 import { MeterProvider, MetricReader, type ResourceMetrics } from '@opentelemetry/sdk-metrics';
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { afterAll, beforeAll, beforeEach, describe, expect, inject, it, onTestFinished } from 'vitest';
-import { createIdempotency, notExecuted, type Idempotency } from '../../../src/runtime/index.js';
-import { withIdempotency } from '../../../src/runtime/mcp/index.js';
+import { createIdempotency, notExecuted, type Idempotency } from '../../../packages/runtime/src/index.js';
+import { withIdempotency } from '../../../packages/runtime/src/mcp/index.js';
 import { makeStore, type TestStore } from '../store/stores.js';
 
 class PullReader extends MetricReader {

@@ -11,8 +11,8 @@ import {
   IdempotencyResultTooLargeError,
   InvalidArgumentsError,
   type HttpRequest,
-} from '../../../src/runtime/index.js';
-import { canonicalJson, digestBlobs, hashArgs } from '../../../src/runtime/support.js';
+} from '../../../packages/runtime/src/index.js';
+import { canonicalJson, digestBlobs, hashArgs } from '../../../packages/runtime/src/support.js';
 import { ALL_BYTES, bytesRoutes } from '../../emit/client/helpers/bytes-routes.js';
 import { startFaultServer, type FaultServer } from '../../helpers/fault-server.js';
 import { makeStore, type TestStore } from '../store/stores.js';

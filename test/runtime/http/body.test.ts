@@ -1,6 +1,12 @@
 /** Body key carriers: the key at an exact path, envelopes created, the caller's body untouched, per-variant paths. */
 import { describe, expect, it } from 'vitest';
-import { buildUrl, encodeBody, pickKeyPath, withBodyField, type QueryStyle } from '../../../src/runtime/http/body.js';
+import {
+  buildUrl,
+  encodeBody,
+  pickKeyPath,
+  withBodyField,
+  type QueryStyle,
+} from '../../../packages/runtime/src/http/body.js';
 
 describe('withBodyField', () => {
   it('writes at a nested path, creating the envelope objects, without mutating the caller', () => {

@@ -13,9 +13,9 @@ import {
   IdempotencyNotSentError,
   IdempotencyOutcomeUnknownError,
   type HttpRequest,
-} from '../../../src/runtime/index.js';
-import { encodeForm } from '../../../src/runtime/support.js';
-import { parseRetryAfter } from '../../../src/runtime/http/retry.js';
+} from '../../../packages/runtime/src/index.js';
+import { encodeForm } from '../../../packages/runtime/src/support.js';
+import { parseRetryAfter } from '../../../packages/runtime/src/http/retry.js';
 import { refusedUrl, startFaultServer, type Fault, type FaultServer } from '../../helpers/fault-server.js';
 
 const KEY = (n: string) => `http-${n}-0123456789abcdef`;

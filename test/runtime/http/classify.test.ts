@@ -10,7 +10,7 @@ import {
   createMemoryStore,
   HttpStatusError,
   IdempotencyConflictError,
-} from '../../../src/runtime/index.js';
+} from '../../../packages/runtime/src/index.js';
 import { startFaultServer, type FaultServer } from '../../helpers/fault-server.js';
 
 const KEY = (n: string) => `cls-${n}-0123456789abcdef`;

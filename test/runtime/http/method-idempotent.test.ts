@@ -7,9 +7,9 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { nativeResult } from '../../../src/runtime/client/support.js';
-import { goneAfterAmbiguous, statusMayHaveExecuted } from '../../../src/runtime/core/method-idempotent.js';
-import { createHttpCaller, HttpStatusError } from '../../../src/runtime/index.js';
+import { nativeResult } from '../../../packages/runtime/src/client/support.js';
+import { goneAfterAmbiguous, statusMayHaveExecuted } from '../../../packages/runtime/src/core/method-idempotent.js';
+import { createHttpCaller, HttpStatusError } from '../../../packages/runtime/src/index.js';
 
 type Fault = 'stall' | 'reset' | '503' | '429-before';
 

@@ -22,7 +22,7 @@ import {
   IdempotencyOutcomeUnknownError,
   type DedupStore,
   type HttpRequest,
-} from '../../../src/runtime/index.js';
+} from '../../../packages/runtime/src/index.js';
 import { refusedUrl, startFaultServer, type FaultServer } from '../../helpers/fault-server.js';
 
 const KEY = (n: string) => `net-${n}-0123456789abcdef`;

@@ -16,7 +16,7 @@ import { buildToolBindings } from '../../../src/emit/handlers/bindings.js';
 import { buildApiModel } from '../../../src/ir/index.js';
 import type { HttpOperation } from '../../../src/ir/types.js';
 import { loadInputs } from '../../../src/load/index.js';
-import { createToolRuntime } from '../../../src/runtime/tools/index.js';
+import { createToolRuntime } from '../../../packages/runtime/src/tools/index.js';
 import { importClient, type ClientFactory } from '../../emit/client/helpers/import-client.js';
 import { ROOT } from '../../helpers/cli.js';
 import { planFor } from '../../helpers/plan.js';

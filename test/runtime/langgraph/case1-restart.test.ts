@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { reconcileReport } from '../../../src/runtime/core/reconcile.js';
-import { createSqliteStore } from '../../../src/runtime/store/sqlite.js';
+import { reconcileReport } from '../../../packages/runtime/src/core/reconcile.js';
+import { createSqliteStore } from '../../../packages/runtime/src/store/sqlite.js';
 import { runAgent, type AgentRun } from './support/agent-process.js';
 import type { FaultServer } from '../../helpers/fault-server.js';
 import { startMailProvider } from './support/mail-provider.js';

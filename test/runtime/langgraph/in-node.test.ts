@@ -1,11 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Annotation, Command, END, MemorySaver, START, StateGraph, interrupt } from '@langchain/langgraph';
-import { IdempotencyConflictError } from '../../../src/runtime/core/errors.js';
-import { createSqliteStore } from '../../../src/runtime/store/sqlite.js';
-import type { DedupStore } from '../../../src/runtime/store/types.js';
-import { createIdempotency } from '../../../src/runtime/core/idempotency.js';
-import { KeySourceError, idempotentInNode, nodeKey, type NodeConfig } from '../../../src/runtime/langgraph/index.js';
+import { IdempotencyConflictError } from '../../../packages/runtime/src/core/errors.js';
+import { createSqliteStore } from '../../../packages/runtime/src/store/sqlite.js';
+import type { DedupStore } from '../../../packages/runtime/src/store/types.js';
+import { createIdempotency } from '../../../packages/runtime/src/core/idempotency.js';
+import {
+  KeySourceError,
+  idempotentInNode,
+  nodeKey,
+  type NodeConfig,
+} from '../../../packages/runtime/src/langgraph/index.js';
 import type { FaultServer } from '../../helpers/fault-server.js';
 import { sendMessage, startMailProvider } from './support/mail-provider.js';
 import { freshDir, migratedSqliteFile } from './support/sqlite-file.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Annotation, Command, END, MemorySaver, START, StateGraph, interrupt } from '@langchain/langgraph';
-import { KeySourceError, nodeIdempotencyKey, type NodeConfig } from '../../../src/runtime/langgraph/index.js';
+import { KeySourceError, nodeIdempotencyKey, type NodeConfig } from '../../../packages/runtime/src/langgraph/index.js';
 
 /**
  * What in a node's config is stable across resume of the same task and new across loop iterations

@@ -26,8 +26,8 @@ async function probe(hideLangGraph: boolean): Promise<Record<string, unknown>> {
 }
 
 describe('@langchain/langgraph as an optional peer', () => {
-  it('no file under src/runtime imports @langchain/* statically (type-only imports aside)', () => {
-    const offenders = runtimeFiles(join(root, 'src/runtime')).filter((file) =>
+  it('no file under packages/runtime/src imports @langchain/* statically (type-only imports aside)', () => {
+    const offenders = runtimeFiles(join(root, 'packages/runtime/src')).filter((file) =>
       /^\s*(import|export)\s+(?!type\b)[^;]*?from\s+['"]@langchain\//m.test(readFileSync(file, 'utf8')),
     );
     expect(offenders).toEqual([]);

@@ -5,13 +5,13 @@
  */
 import { CallToolRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
-import { ScopeUnknownError } from '../../../src/runtime/core/principal.js';
-import { resolveCaller, withServerArguments } from '../../../src/runtime/mcp/caller.js';
-import { ERROR_META, withIdempotency } from '../../../src/runtime/mcp/index.js';
-import { registerToolRuntime, type McpToolRuntime } from '../../../src/runtime/mcp/server.js';
-import { createMemoryStore } from '../../../src/runtime/index.js';
-import { toToolError } from '../../../src/runtime/tools/outcome.js';
-import type { ToolBinding, ToolCallContext } from '../../../src/runtime/tools/types.js';
+import { ScopeUnknownError } from '../../../packages/runtime/src/core/principal.js';
+import { resolveCaller, withServerArguments } from '../../../packages/runtime/src/mcp/caller.js';
+import { ERROR_META, withIdempotency } from '../../../packages/runtime/src/mcp/index.js';
+import { registerToolRuntime, type McpToolRuntime } from '../../../packages/runtime/src/mcp/server.js';
+import { createMemoryStore } from '../../../packages/runtime/src/index.js';
+import { toToolError } from '../../../packages/runtime/src/tools/outcome.js';
+import type { ToolBinding, ToolCallContext } from '../../../packages/runtime/src/tools/types.js';
 import { registerCodeMode } from '../../../src/serve/code/register.js';
 
 const auth = (sub?: string) => ({

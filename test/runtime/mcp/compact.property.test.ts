@@ -6,8 +6,8 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { compactListedTool, shareRepeatedSubschemas } from '../../../src/runtime/mcp/compact.js';
-import type { ToolBinding } from '../../../src/runtime/tools/types.js';
+import { compactListedTool, shareRepeatedSubschemas } from '../../../packages/runtime/src/mcp/compact.js';
+import type { ToolBinding } from '../../../packages/runtime/src/tools/types.js';
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);

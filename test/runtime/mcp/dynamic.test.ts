@@ -1,9 +1,9 @@
 /** Dynamic-mode search and MCP listing of bindings (pure functions; the SDK round trip is in test/serve). */
 import { describe, expect, it } from 'vitest';
-import { searchTools } from '../../../src/runtime/mcp/dynamic.js';
-import { outcomeToResult } from '../../../src/runtime/mcp/outcome.js';
-import { listedTool, MECHANISM_META, WINDOW_META } from '../../../src/runtime/mcp/tool-meta.js';
-import type { ToolBinding } from '../../../src/runtime/tools/types.js';
+import { searchTools } from '../../../packages/runtime/src/mcp/dynamic.js';
+import { outcomeToResult } from '../../../packages/runtime/src/mcp/outcome.js';
+import { listedTool, MECHANISM_META, WINDOW_META } from '../../../packages/runtime/src/mcp/tool-meta.js';
+import type { ToolBinding } from '../../../packages/runtime/src/tools/types.js';
 
 const binding = (
   name: string,

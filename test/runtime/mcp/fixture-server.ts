@@ -7,8 +7,8 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { resolveConfig } from '../../../src/config/types.js';
 import { emitTools } from '../../../src/emit/tools/index.js';
-import type { DedupStore } from '../../../src/runtime/index.js';
-import { withIdempotency } from '../../../src/runtime/mcp/index.js';
+import type { DedupStore } from '../../../packages/runtime/src/index.js';
+import { withIdempotency } from '../../../packages/runtime/src/mcp/index.js';
 import { entry, planOf, toolOp } from '../../helpers/plan.js';
 
 export interface FixtureOptions {

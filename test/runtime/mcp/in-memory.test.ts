@@ -2,9 +2,9 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { DedupStore } from '../../../src/runtime/index.js';
-import { createSqliteStore } from '../../../src/runtime/store/sqlite.js';
-import { REPLAY_META } from '../../../src/runtime/mcp/index.js';
+import type { DedupStore } from '../../../packages/runtime/src/index.js';
+import { createSqliteStore } from '../../../packages/runtime/src/store/sqlite.js';
+import { REPLAY_META } from '../../../packages/runtime/src/mcp/index.js';
 import { createFixtureServer } from './fixture-server.js';
 import { migratedSqliteFile } from './sqlite-db.js';
 

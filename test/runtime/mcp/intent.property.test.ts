@@ -1,7 +1,7 @@
 /** `hostIntent` (runtime/mcp/intent.ts) over generated `_meta` values: canonical, total, never throwing. */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { hostIntent, INTENT_META, KEY_META } from '../../../src/runtime/mcp/intent.js';
+import { hostIntent, INTENT_META, KEY_META } from '../../../packages/runtime/src/mcp/intent.js';
 
 const name = fc.string({ minLength: 1, maxLength: 12 });
 const value = fc.oneof(

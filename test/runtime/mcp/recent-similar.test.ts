@@ -9,9 +9,9 @@ import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { DedupStore } from '../../../src/runtime/index.js';
-import { createSqliteStore } from '../../../src/runtime/store/sqlite.js';
-import { RECENT_SIMILAR_META, REPLAY_META, withIdempotency } from '../../../src/runtime/mcp/index.js';
+import type { DedupStore } from '../../../packages/runtime/src/index.js';
+import { createSqliteStore } from '../../../packages/runtime/src/store/sqlite.js';
+import { RECENT_SIMILAR_META, REPLAY_META, withIdempotency } from '../../../packages/runtime/src/mcp/index.js';
 import { migratedSqliteFile } from './sqlite-db.js';
 
 let clock = 1_800_000_000_000;

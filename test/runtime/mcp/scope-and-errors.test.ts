@@ -4,9 +4,9 @@
  * `notExecuted` releases the key (S8); the in-process window never outlives the store TTL (S8).
  */
 import { describe, expect, it } from 'vitest';
-import { notExecuted } from '../../../src/runtime/index.js';
-import { createSqliteStore } from '../../../src/runtime/store/sqlite.js';
-import { ERROR_META, REPLAY_META, withIdempotency } from '../../../src/runtime/mcp/index.js';
+import { notExecuted } from '../../../packages/runtime/src/index.js';
+import { createSqliteStore } from '../../../packages/runtime/src/store/sqlite.js';
+import { ERROR_META, REPLAY_META, withIdempotency } from '../../../packages/runtime/src/mcp/index.js';
 import { migratedSqliteFile } from './sqlite-db.js';
 
 interface Extra {

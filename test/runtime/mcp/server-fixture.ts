@@ -5,7 +5,7 @@
  */
 import { appendFileSync, readFileSync } from 'node:fs';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { createSqliteStore } from '../../../src/runtime/store/sqlite.js';
+import { createSqliteStore } from '../../../packages/runtime/src/store/sqlite.js';
 import { createFixtureServer } from './fixture-server.js';
 
 const effectsFile = process.env.IDEMGEN_EFFECTS as string;

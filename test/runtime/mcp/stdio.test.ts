@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { describe, expect, it } from 'vitest';
-import { REPLAY_META } from '../../../src/runtime/mcp/index.js';
+import { REPLAY_META } from '../../../packages/runtime/src/mcp/index.js';
 import { migratedSqliteFile } from './sqlite-db.js';
 
 const repoRoot = fileURLToPath(new URL('../../..', import.meta.url));

@@ -1,7 +1,7 @@
 /** The in-process window and the middleware used directly (no transport): LRU bound, expiry, scoping. */
 import { describe, expect, it } from 'vitest';
-import { createSqliteStore } from '../../../src/runtime/store/sqlite.js';
-import { createDedupWindow, REPLAY_META, withIdempotency } from '../../../src/runtime/mcp/index.js';
+import { createSqliteStore } from '../../../packages/runtime/src/store/sqlite.js';
+import { createDedupWindow, REPLAY_META, withIdempotency } from '../../../packages/runtime/src/mcp/index.js';
 import { migratedSqliteFile } from './sqlite-db.js';
 
 describe('createDedupWindow', () => {

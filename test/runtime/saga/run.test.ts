@@ -9,7 +9,7 @@ import {
   runSaga,
   type FullDedupStore,
   type SagaHandlers,
-} from '../../../src/runtime/index.js';
+} from '../../../packages/runtime/src/index.js';
 import { makeStore, STORE_KINDS, type TestStore } from '../store/stores.js';
 
 const KEY = (n: string) => `saga-${n}-0123456789abcdef`;

@@ -19,8 +19,8 @@ import {
   IdempotencyResultUnencodableError,
   resolveUnknown,
   type Idempotency,
-} from '../../../src/runtime/index.js';
-import { hashArgs } from '../../../src/runtime/support.js';
+} from '../../../packages/runtime/src/index.js';
+import { hashArgs } from '../../../packages/runtime/src/support.js';
 import { runCli } from '../../helpers/cli.js';
 import { makeStore, STORE_KINDS, type StoreKind, type TestStore } from './stores.js';
 

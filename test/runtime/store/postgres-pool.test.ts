@@ -4,8 +4,8 @@
  */
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import type { DedupStore } from '../../../src/runtime/index.js';
-import { createPostgresStore } from '../../../src/runtime/store/postgres.js';
+import type { DedupStore } from '../../../packages/runtime/src/index.js';
+import { createPostgresStore } from '../../../packages/runtime/src/store/postgres.js';
 import { migratePostgres, sqlConfigFor } from './stores.js';
 
 const name = `pgpool_${process.pid}`;

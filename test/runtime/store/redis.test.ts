@@ -7,9 +7,9 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { createClient } from 'redis';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import type { FullDedupStore } from '../../../src/runtime/index.js';
-import { createRedisStore } from '../../../src/runtime/store/redis/store.js';
-import { REPLAY_META } from '../../../src/runtime/mcp/index.js';
+import type { FullDedupStore } from '../../../packages/runtime/src/index.js';
+import { createRedisStore } from '../../../packages/runtime/src/store/redis/store.js';
+import { REPLAY_META } from '../../../packages/runtime/src/mcp/index.js';
 import { createFixtureServer } from '../mcp/fixture-server.js';
 
 const HASH = 'c'.repeat(64);

@@ -17,11 +17,11 @@ import {
   runSaga,
   type FullDedupStore,
   type Idempotency,
-} from '../../../src/runtime/index.js';
-import { createMysqlStore } from '../../../src/runtime/store/mysql.js';
-import { createPostgresStore } from '../../../src/runtime/store/postgres.js';
-import { createRedisStore } from '../../../src/runtime/store/redis/store.js';
-import { toToolError } from '../../../src/runtime/tools/outcome.js';
+} from '../../../packages/runtime/src/index.js';
+import { createMysqlStore } from '../../../packages/runtime/src/store/mysql.js';
+import { createPostgresStore } from '../../../packages/runtime/src/store/postgres.js';
+import { createRedisStore } from '../../../packages/runtime/src/store/redis/store.js';
+import { toToolError } from '../../../packages/runtime/src/tools/outcome.js';
 import { runCli } from '../../helpers/cli.js';
 import {
   freePort,

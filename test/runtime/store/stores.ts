@@ -11,11 +11,11 @@ import pg from 'pg';
 import { resolveConfig } from '../../../src/config/types.js';
 import { renderStoreMigration } from '../../../src/emit/sql/index.js';
 import { inject } from 'vitest';
-import { createMemoryStore, type FullDedupStore } from '../../../src/runtime/index.js';
-import { createPostgresStore } from '../../../src/runtime/store/postgres.js';
-import { createRedisStore } from '../../../src/runtime/store/redis/store.js';
-import { createSqliteStore } from '../../../src/runtime/store/sqlite.js';
-import { createMysqlStore } from '../../../src/runtime/store/mysql.js';
+import { createMemoryStore, type FullDedupStore } from '../../../packages/runtime/src/index.js';
+import { createPostgresStore } from '../../../packages/runtime/src/store/postgres.js';
+import { createRedisStore } from '../../../packages/runtime/src/store/redis/store.js';
+import { createSqliteStore } from '../../../packages/runtime/src/store/sqlite.js';
+import { createMysqlStore } from '../../../packages/runtime/src/store/mysql.js';
 
 export type StoreKind = 'memory' | 'sqlite' | 'postgres' | 'mysql' | 'redis';
 export const STORE_KINDS: StoreKind[] = ['memory', 'sqlite', 'postgres', 'mysql', 'redis'];

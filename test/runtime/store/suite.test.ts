@@ -3,10 +3,15 @@
  * servers), on tables made by the generated migration. Same state machine everywhere (DESIGN §5).
  */
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { createMemoryStore, openStore, type ClaimInput, type FullDedupStore } from '../../../src/runtime/index.js';
-import { hasCapability, requireCapability } from '../../../src/runtime/support.js';
-import { createSqliteStore } from '../../../src/runtime/store/sqlite.js';
-import { createPostgresStore } from '../../../src/runtime/store/postgres.js';
+import {
+  createMemoryStore,
+  openStore,
+  type ClaimInput,
+  type FullDedupStore,
+} from '../../../packages/runtime/src/index.js';
+import { hasCapability, requireCapability } from '../../../packages/runtime/src/support.js';
+import { createSqliteStore } from '../../../packages/runtime/src/store/sqlite.js';
+import { createPostgresStore } from '../../../packages/runtime/src/store/postgres.js';
 import { makeStore, STORE_KINDS, type TestStore } from './stores.js';
 
 const HASH_A = 'a'.repeat(64);

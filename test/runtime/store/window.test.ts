@@ -12,10 +12,10 @@ import {
   IdempotencyInFlightError,
   type DedupStore,
   type FullDedupStore,
-} from '../../../src/runtime/index.js';
-import { createMysqlStore } from '../../../src/runtime/store/mysql.js';
-import { createPostgresStore } from '../../../src/runtime/store/postgres.js';
-import { createRedisStore } from '../../../src/runtime/store/redis/store.js';
+} from '../../../packages/runtime/src/index.js';
+import { createMysqlStore } from '../../../packages/runtime/src/store/mysql.js';
+import { createPostgresStore } from '../../../packages/runtime/src/store/postgres.js';
+import { createRedisStore } from '../../../packages/runtime/src/store/redis/store.js';
 import { makeStore, STORE_KINDS, type StoreKind, type TestStore } from './stores.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

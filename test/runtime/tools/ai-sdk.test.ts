@@ -5,8 +5,8 @@
 import { generateText, stepCountIs } from 'ai';
 import { MockLanguageModelV3 } from 'ai/test';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { aiSdkTools } from '../../../src/runtime/tools/adapters/ai-sdk.js';
-import { createToolRuntime, type ToolBinding, type ToolRuntime } from '../../../src/runtime/tools/index.js';
+import { aiSdkTools } from '../../../packages/runtime/src/tools/adapters/ai-sdk.js';
+import { createToolRuntime, type ToolBinding, type ToolRuntime } from '../../../packages/runtime/src/tools/index.js';
 import { startFaultServer, type FaultServer } from '../../helpers/fault-server.js';
 import { KEY, shopBindings } from './helpers/shop-spec.js';
 import { sqliteStore } from './helpers/sqlite.js';

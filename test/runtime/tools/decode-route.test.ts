@@ -9,10 +9,10 @@ import {
   decodeArguments,
   parseApiError,
   type ToolBinding,
-} from '../../../src/runtime/tools/index.js';
+} from '../../../packages/runtime/src/tools/index.js';
 import { startFaultServer, type FaultServer } from '../../helpers/fault-server.js';
 import { KEY, shopBindings } from './helpers/shop-spec.js';
-import { strictFormOf } from '../../../src/runtime/tools/strict/of-binding.js';
+import { strictFormOf } from '../../../packages/runtime/src/tools/strict/of-binding.js';
 
 let bindings: ToolBinding[];
 let api: FaultServer;
@@ -56,7 +56,7 @@ describe('OpenAI strict-mode decoding', () => {
   });
 
   it('a form write with strict nulls sends no empty fields', async () => {
-    const store = (await import('../../../src/runtime/index.js')).createMemoryStore();
+    const store = (await import('../../../packages/runtime/src/index.js')).createMemoryStore();
     const withStore = createToolRuntime({ bindings, baseUrl: api.url, store });
     const out = await withStore.call(
       'createMessage',
@@ -138,7 +138,7 @@ describe('routing and credentials', () => {
   });
 
   it('the key never travels as a body field or query parameter of a store-deduped write', async () => {
-    const store = (await import('../../../src/runtime/index.js')).createMemoryStore();
+    const store = (await import('../../../packages/runtime/src/index.js')).createMemoryStore();
     const rt = createToolRuntime({ bindings, baseUrl: api.url, store, auth: { bearer: 'sk_2' } });
     await rt.call('createNote', { body: { text: 'x' }, idempotency_key: KEY });
     expect(api.requests[0]).toMatchObject({ body: '{"text":"x"}' });

@@ -1,6 +1,6 @@
 /** The argument depth limit: the first value nested past it, by JSON pointer, found without recursion. */
 import { describe, expect, it } from 'vitest';
-import { MAX_ARGUMENT_DEPTH, tooDeep } from '../../../src/runtime/tools/depth.js';
+import { MAX_ARGUMENT_DEPTH, tooDeep } from '../../../packages/runtime/src/tools/depth.js';
 
 const nested = (levels: number): unknown => {
   let v: unknown = 'bottom';

@@ -4,9 +4,9 @@
  * argument by the same rules.
  */
 import { describe, expect, it } from 'vitest';
-import { validateKey } from '../../../src/runtime/core/keys.js';
-import { compactListedTool } from '../../../src/runtime/mcp/compact.js';
-import { listedToolsOf } from '../../../src/runtime/mcp/listing.js';
+import { validateKey } from '../../../packages/runtime/src/core/keys.js';
+import { compactListedTool } from '../../../packages/runtime/src/mcp/compact.js';
+import { listedToolsOf } from '../../../packages/runtime/src/mcp/listing.js';
 import {
   KEY_ARGUMENT,
   KEY_MAX_LENGTH,
@@ -16,8 +16,8 @@ import {
   keyDescription,
   keyMaxLength,
   withoutKeyArgument,
-} from '../../../src/runtime/tools/key-argument.js';
-import type { ToolBinding } from '../../../src/runtime/tools/types.js';
+} from '../../../packages/runtime/src/tools/key-argument.js';
+import type { ToolBinding } from '../../../packages/runtime/src/tools/types.js';
 
 const binding = (more: Partial<ToolBinding> = {}): ToolBinding =>
   ({

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { classify } from '../../../src/classify/index.js';
 import { resolveConfig } from '../../../src/config/types.js';
 import { buildToolBindings } from '../../../src/emit/handlers/bindings.js';
-import { createToolRuntime } from '../../../src/runtime/tools/index.js';
+import { createToolRuntime } from '../../../packages/runtime/src/tools/index.js';
 import { apiOf, http } from '../../classify/helpers.js';
 
 let server: Server;

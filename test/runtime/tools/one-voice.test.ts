@@ -18,11 +18,11 @@ import {
   IdempotencyResultUnencodableError,
   IdempotencyStoreUnavailableError,
   InvalidArgumentsError,
-} from '../../../src/runtime/index.js';
-import { principalScope, ScopeUnknownError } from '../../../src/runtime/core/principal.js';
-import { HttpStatusError } from '../../../src/runtime/http/caller.js';
-import { ERROR_META, withIdempotency } from '../../../src/runtime/mcp/index.js';
-import { toToolError } from '../../../src/runtime/tools/outcome.js';
+} from '../../../packages/runtime/src/index.js';
+import { principalScope, ScopeUnknownError } from '../../../packages/runtime/src/core/principal.js';
+import { HttpStatusError } from '../../../packages/runtime/src/http/caller.js';
+import { ERROR_META, withIdempotency } from '../../../packages/runtime/src/mcp/index.js';
+import { toToolError } from '../../../packages/runtime/src/tools/outcome.js';
 
 const ctx = { key: 'k-0000000000000001', operation: 'tool:x', scope: '' };
 

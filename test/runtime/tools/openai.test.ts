@@ -11,9 +11,9 @@ import {
   openAiChatTools,
   runOpenAiResponseCalls,
   runOpenAiToolCalls,
-} from '../../../src/runtime/tools/adapters/openai.js';
-import { openAiAgentTools } from '../../../src/runtime/tools/adapters/openai-agents.js';
-import { createToolRuntime, type ToolBinding, type ToolRuntime } from '../../../src/runtime/tools/index.js';
+} from '../../../packages/runtime/src/tools/adapters/openai.js';
+import { openAiAgentTools } from '../../../packages/runtime/src/tools/adapters/openai-agents.js';
+import { createToolRuntime, type ToolBinding, type ToolRuntime } from '../../../packages/runtime/src/tools/index.js';
 import { startFaultServer, type FaultServer } from '../../helpers/fault-server.js';
 import { chatText, chatToolCalls, startFakeOpenAi, type FakeOpenAi } from './helpers/fake-openai.js';
 import { KEY, KEY2, shopBindings } from './helpers/shop-spec.js';

@@ -11,7 +11,7 @@ import type { ApiPlan } from '../../../src/classify/types.js';
 import { resolveConfig } from '../../../src/config/types.js';
 import { emitClient } from '../../../src/emit/client/index.js';
 import { buildToolBindings } from '../../../src/emit/handlers/bindings.js';
-import { createToolRuntime, type ToolRuntime } from '../../../src/runtime/tools/index.js';
+import { createToolRuntime, type ToolRuntime } from '../../../packages/runtime/src/tools/index.js';
 import { importClient, type ClientFactory } from '../../emit/client/helpers/import-client.js';
 import { inlinePlan } from '../../emit/client/helpers/inline-spec.js';
 

@@ -4,9 +4,9 @@
  * arguments decoded before they reach the wire.
  */
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createToolRuntime, type ToolBinding, type ToolRuntime } from '../../../src/runtime/tools/index.js';
+import { createToolRuntime, type ToolBinding, type ToolRuntime } from '../../../packages/runtime/src/tools/index.js';
 import { jsonAnswer, refusedUrl, startFaultServer, type FaultServer } from '../../helpers/fault-server.js';
-import { compensateSaga, createHttpCaller } from '../../../src/runtime/index.js';
+import { compensateSaga, createHttpCaller } from '../../../packages/runtime/src/index.js';
 import { KEY, KEY2, shopBindings } from './helpers/shop-spec.js';
 import { sqliteStore } from './helpers/sqlite.js';
 

@@ -3,8 +3,8 @@
  * the bindings loader share: what counts as a reference, and what a definition reaches through others.
  */
 import { describe, expect, it } from 'vitest';
-import { ownDefRefs, reachableDefs } from '../../../src/runtime/tools/schema-refs.js';
-import { pruneDefs } from '../../../src/runtime/tools/strict/strict-limits.js';
+import { ownDefRefs, reachableDefs } from '../../../packages/runtime/src/tools/schema-refs.js';
+import { pruneDefs } from '../../../packages/runtime/src/tools/strict/strict-limits.js';
 
 describe('ownDefRefs', () => {
   it('lists the definitions a node names, first met first, decoding the pointer token', () => {

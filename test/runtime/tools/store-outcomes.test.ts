@@ -9,11 +9,11 @@ import {
   IdempotencyInFlightError,
   IdempotencyRecordCorruptError,
   IdempotencyStoreUnavailableError,
-} from '../../../src/runtime/index.js';
-import { inFlight } from '../../../src/runtime/core/errors.js';
-import { withIdempotency } from '../../../src/runtime/mcp/index.js';
-import { outcomeToResult } from '../../../src/runtime/mcp/outcome.js';
-import { toToolError } from '../../../src/runtime/tools/outcome.js';
+} from '../../../packages/runtime/src/index.js';
+import { inFlight } from '../../../packages/runtime/src/core/errors.js';
+import { withIdempotency } from '../../../packages/runtime/src/mcp/index.js';
+import { outcomeToResult } from '../../../packages/runtime/src/mcp/outcome.js';
+import { toToolError } from '../../../packages/runtime/src/tools/outcome.js';
 
 const ctx = { key: 'k-0000000000000001', operation: 'POST /x', scope: '' };
 

@@ -11,8 +11,8 @@ import { describe, expect, it } from 'vitest';
 import { resolveConfig } from '../../../src/config/types.js';
 import { emitClient } from '../../../src/emit/client/index.js';
 import { buildToolBindings } from '../../../src/emit/handlers/bindings.js';
-import { createMemoryStore } from '../../../src/runtime/index.js';
-import { createToolRuntime } from '../../../src/runtime/tools/index.js';
+import { createMemoryStore } from '../../../packages/runtime/src/index.js';
+import { createToolRuntime } from '../../../packages/runtime/src/tools/index.js';
 import { importClient } from '../../emit/client/helpers/import-client.js';
 import { loadApis, planApis } from '../../emit/client/helpers/spec-plan.js';
 

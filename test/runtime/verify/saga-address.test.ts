@@ -11,9 +11,9 @@ import { describe, expect, it } from 'vitest';
 import type { ApiPlan } from '../../../src/classify/types.js';
 import { resolveConfig } from '../../../src/config/types.js';
 import { buildToolBindings } from '../../../src/emit/handlers/bindings.js';
-import { createMemoryStore } from '../../../src/runtime/index.js';
-import { createToolRuntime } from '../../../src/runtime/tools/index.js';
-import { routeArguments } from '../../../src/runtime/tools/route.js';
+import { createMemoryStore } from '../../../packages/runtime/src/index.js';
+import { createToolRuntime } from '../../../packages/runtime/src/tools/index.js';
+import { routeArguments } from '../../../packages/runtime/src/tools/route.js';
 import { loadApis, planApis } from '../../emit/client/helpers/spec-plan.js';
 import { sampleArguments } from '../../wire/helpers/sample.js';
 

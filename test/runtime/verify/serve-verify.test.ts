@@ -7,7 +7,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { OPERATION_META } from '../../../src/runtime/mcp/server.js';
+import { OPERATION_META } from '../../../packages/runtime/src/mcp/server.js';
 import { ROOT } from '../../helpers/cli.js';
 import { call, stdioClient } from '../../emit/mcp/client.js';
 import { SHOP_SPEC, startShopServer, type ShopServer } from './shop-server.js';

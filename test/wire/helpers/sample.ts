@@ -4,8 +4,8 @@
  * itself accepts. The same seed gives the same arguments on every machine.
  */
 import { generateSync } from 'json-schema-faker';
-import type { ToolBinding } from '../../../src/runtime/tools/index.js';
-import { validateArguments } from '../../../src/runtime/tools/validate.js';
+import type { ToolBinding } from '../../../packages/runtime/src/tools/index.js';
+import { validateArguments } from '../../../packages/runtime/src/tools/validate.js';
 
 type Obj = Record<string, unknown>;
 

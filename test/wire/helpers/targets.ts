@@ -5,7 +5,7 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import type { ToolBinding } from '../../../src/runtime/tools/index.js';
+import type { ToolBinding } from '../../../packages/runtime/src/tools/index.js';
 
 const ROOT = resolve(import.meta.dirname, '../../..');
 

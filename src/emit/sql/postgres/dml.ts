@@ -1,5 +1,5 @@
 import { OWNED_EXAMPLE_COLUMNS, OWNED_EXAMPLE_VALUES } from '../claim-columns.js';
-import { claimStatement } from '../../../runtime/store/sql/statements.js';
+import { claimStatement } from '@idemgen/runtime/internal/store/sql/statements.js';
 import type { TableName } from '../statements.js';
 import { quoteIdentifier, quoteTable } from './quote.js';
 

@@ -23,29 +23,18 @@ export function compilerOptions(): ts.CompilerOptions {
     typeRoots: [join(ROOT, 'node_modules/@types')],
     baseUrl: ROOT,
     paths: {
-      '@idemgen/runtime': ['src/runtime/index.ts'],
-      'idemgen/runtime': ['src/runtime/index.ts'],
-      '@idemgen/runtime/support': ['src/runtime/support.ts'],
-      '@idemgen/runtime/tools': ['src/runtime/tools/index.ts'],
-      'idemgen/runtime/tools': ['src/runtime/tools/index.ts'],
-      '@idemgen/runtime/mcp': ['src/runtime/mcp/server.ts'],
-      'idemgen/runtime/mcp': ['src/runtime/mcp/server.ts'],
-      '@idemgen/runtime/ai-sdk': ['src/runtime/tools/adapters/ai-sdk.ts'],
-      'idemgen/runtime/ai-sdk': ['src/runtime/tools/adapters/ai-sdk.ts'],
-      '@idemgen/runtime/openai': ['src/runtime/tools/adapters/openai.ts'],
-      'idemgen/runtime/openai': ['src/runtime/tools/adapters/openai.ts'],
-      '@idemgen/runtime/openai-agents': ['src/runtime/tools/adapters/openai-agents.ts'],
-      'idemgen/runtime/openai-agents': ['src/runtime/tools/adapters/openai-agents.ts'],
-      '@idemgen/runtime/langgraph': ['src/runtime/langgraph/index.ts'],
-      'idemgen/runtime/langgraph': ['src/runtime/langgraph/index.ts'],
-      '@idemgen/runtime/sqlite': ['src/runtime/store/sqlite.ts'],
-      'idemgen/runtime/sqlite': ['src/runtime/store/sqlite.ts'],
-      '@idemgen/runtime/postgres': ['src/runtime/store/postgres.ts'],
-      'idemgen/runtime/postgres': ['src/runtime/store/postgres.ts'],
-      '@idemgen/runtime/mysql': ['src/runtime/store/mysql.ts'],
-      'idemgen/runtime/mysql': ['src/runtime/store/mysql.ts'],
-      '@idemgen/runtime/redis': ['src/runtime/store/redis/store.ts'],
-      'idemgen/runtime/redis': ['src/runtime/store/redis/store.ts'],
+      '@idemgen/runtime': ['packages/runtime/src/index.ts'],
+      '@idemgen/runtime/support': ['packages/runtime/src/support.ts'],
+      '@idemgen/runtime/tools': ['packages/runtime/src/tools/index.ts'],
+      '@idemgen/runtime/mcp': ['packages/runtime/src/mcp/server.ts'],
+      '@idemgen/runtime/ai-sdk': ['packages/runtime/src/tools/adapters/ai-sdk.ts'],
+      '@idemgen/runtime/openai': ['packages/runtime/src/tools/adapters/openai.ts'],
+      '@idemgen/runtime/openai-agents': ['packages/runtime/src/tools/adapters/openai-agents.ts'],
+      '@idemgen/runtime/langgraph': ['packages/runtime/src/langgraph/index.ts'],
+      '@idemgen/runtime/sqlite': ['packages/runtime/src/store/sqlite.ts'],
+      '@idemgen/runtime/postgres': ['packages/runtime/src/store/postgres.ts'],
+      '@idemgen/runtime/mysql': ['packages/runtime/src/store/mysql.ts'],
+      '@idemgen/runtime/redis': ['packages/runtime/src/store/redis/store.ts'],
     },
   };
 }
@@ -80,7 +69,7 @@ export function typeCheck(paths: Map<string, string>): Map<string, string[]> {
     const text = ts.flattenDiagnosticMessageText(d.messageText, '\n');
     const where = d.file && d.start !== undefined ? `${d.file.getLineAndCharacterOfPosition(d.start).line + 1}: ` : '';
     if (name !== undefined) byFile.get(name)!.push(`${where}TS${d.code} ${text}`);
-    else if (d.file === undefined || !d.file.fileName.includes('/src/runtime/')) {
+    else if (d.file === undefined || !d.file.fileName.includes('/packages/runtime/src/')) {
       for (const list of byFile.values()) list.push(`global: TS${d.code} ${text}`);
     }
   }

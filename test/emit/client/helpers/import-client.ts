@@ -1,5 +1,5 @@
 /**
- * Write one generated client under `__out__/<dir>` with `idemgen/runtime` pointed at the runtime sources
+ * Write one generated client under `__out__/<dir>` with `@idemgen/runtime` (and `/support`) pointed at the runtime sources
  * (the compile tests' `paths` mapping, done by hand) and import it, so tests drive the emitted code itself.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -13,10 +13,10 @@ export type ClientFactory = (options: Record<string, unknown>) => Client;
 /** The runtime entries a generated file imports, pointed at the runtime sources relative to `dir`. */
 export function withRuntimeSources(contents: string, dir: string): string {
   const to = (file: string) =>
-    JSON.stringify(relative(dir, join(import.meta.dirname, '../../../../src/runtime', file)));
+    JSON.stringify(relative(dir, join(import.meta.dirname, '../../../../packages/runtime/src', file)));
   return contents
-    .replaceAll(/"(?:@idemgen|idemgen)\/runtime\/support"/g, to('support.js'))
-    .replaceAll(/"(?:@idemgen|idemgen)\/runtime"/g, to('index.js'));
+    .replaceAll(/"@idemgen\/runtime\/support"/g, to('support.js'))
+    .replaceAll(/"@idemgen\/runtime"/g, to('index.js'));
 }
 
 export async function importClient(

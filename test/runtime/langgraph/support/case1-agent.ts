@@ -8,7 +8,7 @@
 import { join } from 'node:path';
 import { Command } from '@langchain/langgraph';
 import { SqliteSaver } from '@langchain/langgraph-checkpoint-sqlite';
-import { createSqliteStore } from '../../../../src/runtime/store/sqlite.js';
+import { createSqliteStore } from '../../../../packages/runtime/src/store/sqlite.js';
 import { buildCase1Graph } from './case1-graph.js';
 
 function emit(event: string, data: Record<string, unknown> = {}): void {

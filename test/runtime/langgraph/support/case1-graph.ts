@@ -1,11 +1,11 @@
 import { Annotation, END, START, StateGraph, interrupt, type BaseCheckpointSaver } from '@langchain/langgraph';
-import type { DedupStore } from '../../../../src/runtime/store/types.js';
+import type { DedupStore } from '../../../../packages/runtime/src/store/types.js';
 import {
   idempotentInNode,
   keepIdempotencyKey,
   mintStateKey,
   type NodeConfig,
-} from '../../../../src/runtime/langgraph/index.js';
+} from '../../../../packages/runtime/src/langgraph/index.js';
 import { sendMessage } from './mail-provider.js';
 
 /**

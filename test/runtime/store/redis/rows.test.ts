@@ -6,9 +6,9 @@
  */
 import { createClient } from 'redis';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { pendingRow } from '../../../../src/runtime/store/memory.js';
-import { createRedisStore } from '../../../../src/runtime/store/redis/store.js';
-import type { ClaimInput, FullDedupStore } from '../../../../src/runtime/store/types.js';
+import { pendingRow } from '../../../../packages/runtime/src/store/memory.js';
+import { createRedisStore } from '../../../../packages/runtime/src/store/redis/store.js';
+import type { ClaimInput, FullDedupStore } from '../../../../packages/runtime/src/store/types.js';
 
 const odd = 'a"b\\c/d\u0001e\u2028é😀\ud800';
 const inputs: ClaimInput[] = [

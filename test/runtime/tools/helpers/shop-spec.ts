@@ -7,7 +7,7 @@
 import type { ApiPlan } from '../../../../src/classify/types.js';
 import { resolveConfig } from '../../../../src/config/types.js';
 import { buildToolBindings } from '../../../../src/emit/handlers/bindings.js';
-import type { ToolBinding } from '../../../../src/runtime/tools/index.js';
+import type { ToolBinding } from '../../../../packages/runtime/src/tools/index.js';
 import { inlinePlan } from '../../../emit/client/helpers/inline-spec.js';
 
 const message = { type: 'object', properties: { id: { type: 'string' } } };

@@ -5,8 +5,8 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { resolveConfig } from '../../../../src/config/types.js';
 import { renderStoreMigration } from '../../../../src/emit/sql/index.js';
-import type { DedupStore } from '../../../../src/runtime/index.js';
-import { createSqliteStore } from '../../../../src/runtime/store/sqlite.js';
+import type { DedupStore } from '../../../../packages/runtime/src/index.js';
+import { createSqliteStore } from '../../../../packages/runtime/src/store/sqlite.js';
 
 export function sqliteStore(prefix: string): { store: DedupStore; cleanup: () => Promise<void> } {
   const dir = mkdtempSync(join(tmpdir(), `${prefix}-`));

@@ -1,23 +1,9 @@
 /**
- * "The store cannot be reached" across drivers: one test the state machine uses to turn a failed claim
- * into `IdempotencyStoreUnavailableError`, and the connect / command timeouts every built-in driver
- * starts with. A driver's own words differ (pg "Connection terminated unexpectedly", mysql2
- * PROTOCOL_CONNECTION_LOST, node-redis ClientOfflineError …); the codes and names below are theirs.
+ * "The store cannot be reached" across drivers: the one test the state machine uses to turn a failed claim
+ * into `IdempotencyStoreUnavailableError` (and sagas, and the CLI, to say why). A driver's own words differ
+ * (pg "Connection terminated unexpectedly", mysql2 PROTOCOL_CONNECTION_LOST, node-redis ClientOfflineError …);
+ * the codes and names below are theirs. The drivers' timeouts are in store/unavailable.ts.
  */
-
-/** Defaults of the built-in drivers (ms): a down store fails within seconds, never hangs a call. */
-export const DEFAULT_CONNECT_TIMEOUT_MS = 5_000;
-export const DEFAULT_COMMAND_TIMEOUT_MS = 5_000;
-/** node-redis: reconnect attempts after a drop before the client gives up (the next command connects anew). */
-export const DEFAULT_RECONNECT_ATTEMPTS = 3;
-
-/** The timeouts a store factory (and a store URL: `?connectTimeoutMs=&commandTimeoutMs=`) accepts. */
-export interface StoreTimeouts {
-  /** Opening a connection (TCP + handshake), ms. */
-  connectTimeoutMs?: number;
-  /** One statement or command, ms. */
-  commandTimeoutMs?: number;
-}
 
 /** Socket-level error codes of Node and the drivers: the store was not reached or the link broke. */
 const CODES = new Set([
@@ -86,14 +72,4 @@ export function unavailableReason(err: unknown): string {
   const message = typeof e.message === 'string' && e.message !== '' ? e.message : 'no message';
   const code = typeof e.code === 'string' ? ` ${e.code}` : '';
   return `${className(e)}${code}: ${message}`;
-}
-
-/** A positive integer option from a URL query (`?commandTimeoutMs=2000`), or a TypeError naming it. */
-export function timeoutParam(name: string, value: string | undefined): number | undefined {
-  if (value === undefined) return undefined;
-  const n = Number(value);
-  if (!Number.isInteger(n) || n <= 0) {
-    throw new TypeError(`openStore: ${name}=${JSON.stringify(value)} must be a positive whole number of milliseconds`);
-  }
-  return n;
 }

@@ -10,7 +10,7 @@ import { createRowWriter } from './returning.js';
 import { claimSql, DEDUP_SELECT, serverClockSql } from './statements.js';
 import { guardMissingTable } from './missing-table.js';
 import { createSqlSagaStore } from './saga-store.js';
-import { corruptionOf } from '../corrupt.js';
+import { corruptionOf } from '../../core/corrupt.js';
 import { mechanismName } from '../../core/mechanism.js';
 import type {
   ClaimInput,

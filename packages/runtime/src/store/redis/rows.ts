@@ -6,7 +6,7 @@
  * stays legal on Redis Cluster too.
  */
 import { IdempotencyRecordCorruptError } from '../../core/errors.js';
-import { describeError } from '../corrupt.js';
+import { describeError } from '../../core/corrupt.js';
 import type { DedupRow, DedupStatus, RowId, SagaRow, SagaStatus, StoreMechanism } from '../types.js';
 import { mechanismName } from '../../core/mechanism.js';
 

@@ -27,7 +27,7 @@ import { pendingRow, pendingSagaRow, repairPatch } from '../memory.js';
 import { CLAIM, CLAIM_ROW, COMPLETE_HELD, FENCED, RESOLVE, LIST_STALE, PRUNE, REPAIR, TAKE_OVER } from './scripts.js';
 import { createHeldRows, finishedParts, type HeldRows } from './held.js';
 import type { StoreTimeouts } from '../unavailable.js';
-import { corruptionOf, unreadableRow } from '../corrupt.js';
+import { corruptionOf, unreadableRow } from '../../core/corrupt.js';
 import type {
   ClaimInput,
   ClaimResult,

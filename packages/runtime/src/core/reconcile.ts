@@ -7,7 +7,7 @@
  */
 import { encodeResult } from './stored-value.js';
 import { IdempotencyRecordCorruptError } from './errors.js';
-import { corruptionOf } from '../store/corrupt.js';
+import { corruptionOf } from './corrupt.js';
 import {
   hasCapability,
   requireCapability,

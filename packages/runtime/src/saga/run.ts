@@ -27,7 +27,7 @@ import { scopeString, validateKey, type KeyScope } from '../core/keys.js';
 import { withHeartbeat } from '../core/lease-heartbeat.js';
 import { createRunTag, trustedNotExecuted } from '../core/run-tag.js';
 import { recordOrphan } from './orphan.js';
-import { isStoreUnavailable, unavailableReason } from '../store/unavailable.js';
+import { isStoreUnavailable, unavailableReason } from '../core/unavailable.js';
 import {
   requireCapability,
   type ClaimResult,

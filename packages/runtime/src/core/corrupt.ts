@@ -3,8 +3,8 @@
  * result is not the JSON (or marker) stored-value.ts writes. The stores list them (`listCorrupt`) and
  * repair them by compare-and-set on the damaged value (`repairCorrupt`).
  */
-import { decodeResult } from '../core/stored-value.js';
-import type { CorruptRow, DedupRow, RowId } from './types.js';
+import { decodeResult } from './stored-value.js';
+import type { CorruptRow, DedupRow, RowId } from './store-types.js';
 
 const cut = (text: string): string => (text.length > 200 ? `${text.slice(0, 200)}…` : text);
 

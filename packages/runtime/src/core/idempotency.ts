@@ -26,7 +26,7 @@ import { createRunTag, type RunTag } from './run-tag.js';
 import { createSimilarGuard, type RecentSimilar, type RecentSimilarOptions } from './recent-similar.js';
 import { createTelemetry, type AnsweredFrom, type ObservedCall, type Probe } from './telemetry.js';
 import type { ClaimResult, DedupRow, DedupStore, StoreMechanism } from './store-types.js';
-import { isStoreUnavailable, unavailableReason } from '../store/unavailable.js';
+import { isStoreUnavailable, unavailableReason } from './unavailable.js';
 import { decodeResult, type DecodedResult } from './stored-value.js';
 
 export interface IdempotencyOptions {

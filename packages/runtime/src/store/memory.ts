@@ -23,7 +23,7 @@ import type {
   TakeOverInput,
   SagaStatus,
 } from './types.js';
-import { corruptionOf } from './corrupt.js';
+import { corruptionOf } from '../core/corrupt.js';
 
 /**
  * The row a won claim writes (every store: the same pending state and lease). Its `expiresAt` is
