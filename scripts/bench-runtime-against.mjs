@@ -15,11 +15,11 @@
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { register } from 'tsx/esm/api';
+import { startJsonServer, withRuntimeAt } from './lib/bench-kit.mjs';
 
 register();
 const root = resolve(import.meta.dirname, '..');
@@ -61,8 +61,9 @@ async function loadSide(dir, label) {
   for (const folder of ['client', 'handlers'])
     for (const file of readdirSync(join(gen, folder)).filter((f) => f.endsWith('.ts'))) {
       const path = join(gen, folder, file);
-      const text = readFileSync(path, 'utf8').replace(/"@idemgen\/runtime(\/support|\/tools)?"/g, (_, sub = '') =>
-        JSON.stringify(pathToFileURL(join(runtimeDist, RUNTIME_ENTRIES[sub])).href),
+      const text = withRuntimeAt(
+        readFileSync(path, 'utf8'),
+        (sub) => pathToFileURL(join(runtimeDist, RUNTIME_ENTRIES[sub])).href,
       );
       writeFileSync(path, text);
     }
@@ -89,15 +90,8 @@ async function loadSide(dir, label) {
   };
 }
 
-const server = createServer((req, res) => {
-  req.resume();
-  req.on('end', () => {
-    res.writeHead(200, { 'content-type': 'application/json' });
-    res.end('{"id":"ch_1","amount":100,"currency":"eur","status":"succeeded","refunds":[]}');
-  });
-});
-await new Promise((r) => server.listen(0, '127.0.0.1', r));
-const baseUrl = `http://127.0.0.1:${server.address().port}`;
+const server = await startJsonServer('{"id":"ch_1","amount":100,"currency":"eur","status":"succeeded","refunds":[]}');
+const baseUrl = server.url;
 
 const charge = { amount: 100, currency: 'eur', source: 'pm_1' };
 let n = 0;

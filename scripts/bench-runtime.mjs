@@ -15,11 +15,11 @@
  */
 import { execFileSync } from 'node:child_process';
 import { chmodSync, chownSync, mkdtempSync, rmSync } from 'node:fs';
-import { createServer as createHttpServer } from 'node:http';
 import { createServer as createNetServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { register } from 'tsx/esm/api';
+import { startJsonServer } from './lib/bench-kit.mjs';
 
 register();
 // The runtime as published (`npm run build` refreshes packages/runtime, which @idemgen/runtime points at):
@@ -165,15 +165,8 @@ function report(label, r) {
   console.log(`  runtime cost beyond the store statements: ${(r.idemNoop.p50 - r.store.p50).toFixed(1)} µs`);
 }
 
-const http = createHttpServer((req, res) => {
-  req.resume();
-  req.on('end', () => {
-    res.writeHead(200, { 'content-type': 'application/json' });
-    res.end('{"id":"obj_1"}');
-  });
-});
-await new Promise((r) => http.listen(0, '127.0.0.1', r));
-const httpUrl = `http://127.0.0.1:${http.address().port}`;
+const http = await startJsonServer('{"id":"obj_1"}');
+const httpUrl = http.url;
 const sql = { ...resolveConfig().sql, dedupTable: 'bench_dedup', sagaTable: 'bench_saga' };
 
 const only = process.argv.includes('--only') ? process.argv[process.argv.indexOf('--only') + 1] : undefined;

@@ -7,11 +7,11 @@
  * and their ratio, and the same for a replay (the key already completed).
  * Usage: node scripts/bench-tools.mjs [--calls 1000]
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:http';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { register } from 'tsx/esm/api';
+import { startJsonServer, withRuntimeAt } from './lib/bench-kit.mjs';
 
 register();
 const root = resolve(import.meta.dirname, '..');
@@ -26,12 +26,17 @@ const { default: Database } = await import('better-sqlite3');
 const callsArg = process.argv.indexOf('--calls');
 const CALLS = callsArg > 0 ? Number(process.argv[callsArg + 1]) : 1000;
 
-/** The committed generated modules, pointed at the runtime sources (as the tests do). */
+/**
+ * The committed generated modules, pointed at the runtime sources (as the tests do), each in its folder (a
+ * handlers module imports its bindings module beside it).
+ */
 async function loadGenerated(dir, rel) {
-  const text = readFileSync(join(root, 'generated', rel), 'utf8')
-    .replaceAll('"@idemgen/runtime/tools"', JSON.stringify(join(root, 'packages/runtime/src/tools/index.ts')))
-    .replaceAll('"@idemgen/runtime"', JSON.stringify(join(root, 'packages/runtime/src/index.ts')));
-  const file = join(dir, rel.replace('/', '-'));
+  const entries = { '': 'index.ts', '/support': 'support.ts', '/tools': 'tools/index.ts' };
+  const text = withRuntimeAt(readFileSync(join(root, 'generated', rel), 'utf8'), (sub) =>
+    join(root, 'packages/runtime/src', entries[sub]),
+  );
+  const file = join(dir, rel);
+  mkdirSync(join(file, '..'), { recursive: true });
   writeFileSync(file, text);
   return import(file);
 }
@@ -68,15 +73,8 @@ async function paired(n, a, b) {
   return [stats(sa), stats(sb)];
 }
 
-const http = createServer((req, res) => {
-  req.resume();
-  req.on('end', () => {
-    res.writeHead(202, { 'content-type': 'application/json' });
-    res.end('{"id":"msg_1","status":"queued"}');
-  });
-});
-await new Promise((r) => http.listen(0, '127.0.0.1', r));
-const baseUrl = `http://127.0.0.1:${http.address().port}`;
+const http = await startJsonServer('{"id":"msg_1","status":"queued"}', 202);
+const baseUrl = http.url;
 
 const dir = mkdtempSync(join(tmpdir(), 'idemgen-bench-tools-'));
 writeFileSync(join(dir, 'package.json'), '{ "type": "module" }\n');
@@ -88,6 +86,11 @@ const store = rt.createSqliteStore({ filename });
 
 try {
   const { createMessagingClient } = await loadGenerated(dir, 'client/messaging.gen.ts');
+  mkdirSync(join(dir, 'handlers'), { recursive: true });
+  copyFileSync(
+    join(root, 'generated/handlers/messaging.bindings.gen.ts'),
+    join(dir, 'handlers/messaging.bindings.gen.ts'),
+  );
   const { createMessagingTools } = await loadGenerated(dir, 'handlers/messaging.tools.gen.ts');
   const client = createMessagingClient({ baseUrl, store });
   const tools = createMessagingTools({ baseUrl, store });
