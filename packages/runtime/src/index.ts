@@ -68,7 +68,7 @@ export {
   reconcileSagaReport,
   resolveUnknown,
 } from './core/reconcile.js';
-export type { StoreTimeouts } from './store/unavailable.js';
+export type { StoreTimeouts } from './store/timeouts.js';
 export type {
   ResolutionRecord,
   ResolveAs,

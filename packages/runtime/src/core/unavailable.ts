@@ -2,7 +2,7 @@
  * "The store cannot be reached" across drivers: the one test the state machine uses to turn a failed claim
  * into `IdempotencyStoreUnavailableError` (and sagas, and the CLI, to say why). A driver's own words differ
  * (pg "Connection terminated unexpectedly", mysql2 PROTOCOL_CONNECTION_LOST, node-redis ClientOfflineError …);
- * the codes and names below are theirs. The drivers' timeouts are in store/unavailable.ts.
+ * the codes and names below are theirs. The drivers' timeouts are in store/timeouts.ts.
  */
 
 /** Socket-level error codes of Node and the drivers: the store was not reached or the link broke. */

@@ -11,7 +11,7 @@ import mysql from 'mysql2/promise';
 import type { SqlDriver, SqlQueries } from './sql/driver.js';
 import { createSqlStore, type StoreClock } from './sql/store.js';
 import type { FullDedupStore } from './types.js';
-import { DEFAULT_COMMAND_TIMEOUT_MS, DEFAULT_CONNECT_TIMEOUT_MS, type StoreTimeouts } from './unavailable.js';
+import { DEFAULT_COMMAND_TIMEOUT_MS, DEFAULT_CONNECT_TIMEOUT_MS, type StoreTimeouts } from './timeouts.js';
 
 /** The slice of a mysql2/promise connection the store uses. */
 interface MysqlQueryable {

@@ -11,7 +11,7 @@
  */
 import { createMemoryStore } from './memory.js';
 import type { FullDedupStore } from './types.js';
-import { timeoutParam, type StoreTimeouts } from './unavailable.js';
+import { timeoutParam, type StoreTimeouts } from './timeouts.js';
 
 function splitQuery(rest: string): { path: string; params: URLSearchParams } {
   const q = rest.indexOf('?');

@@ -9,7 +9,7 @@ import type { Pool, PoolConfig, QueryConfig, QueryResultRow } from 'pg';
 import type { SqlDriver } from './sql/driver.js';
 import { createSqlStore, type StoreClock } from './sql/store.js';
 import type { FullDedupStore } from './types.js';
-import { DEFAULT_COMMAND_TIMEOUT_MS, DEFAULT_CONNECT_TIMEOUT_MS, type StoreTimeouts } from './unavailable.js';
+import { DEFAULT_COMMAND_TIMEOUT_MS, DEFAULT_CONNECT_TIMEOUT_MS, type StoreTimeouts } from './timeouts.js';
 
 /**
  * The slice of a `pg` Pool the store uses. A `pg.Pool` satisfies it; spelling it out keeps the

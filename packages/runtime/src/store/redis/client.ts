@@ -11,7 +11,7 @@ import {
   DEFAULT_CONNECT_TIMEOUT_MS,
   DEFAULT_RECONNECT_ATTEMPTS,
   type StoreTimeouts,
-} from '../unavailable.js';
+} from '../timeouts.js';
 
 export interface RedisClientLike {
   sendCommand(args: string[]): Promise<unknown>;

@@ -26,7 +26,7 @@ import { createServerClock, type ServerClock } from './server-clock.js';
 import { pendingRow, pendingSagaRow, repairPatch } from '../memory.js';
 import { CLAIM, CLAIM_ROW, COMPLETE_HELD, FENCED, RESOLVE, LIST_STALE, PRUNE, REPAIR, TAKE_OVER } from './scripts.js';
 import { createHeldRows, finishedParts, type HeldRows } from './held.js';
-import type { StoreTimeouts } from '../unavailable.js';
+import type { StoreTimeouts } from '../timeouts.js';
 import { corruptionOf, unreadableRow } from '../../core/corrupt.js';
 import type {
   ClaimInput,
