@@ -1,9 +1,9 @@
-import { defineArtifact, fromWholeFiles } from '../artifact.js';
+import { defineArtifact } from '../artifact.js';
 
 export const clientArtifact = defineArtifact({
   name: 'client',
   summary: 'typed idempotent clients, one per OpenAPI input (client/<api>.gen.ts)',
   byDefault: true,
   consumes: ['plan'],
-  load: async () => fromWholeFiles((await import('./index.js')).emitClient),
+  load: async () => (await import('./index.js')).streamClient,
 });

@@ -4,7 +4,8 @@
  * strings, comments and regexes. That scan only decides whether a line inside an unterminated string gets
  * indentation; every string we write is a complete escaped literal, so a line start is simply the last char
  * being a newline. Writes are kept in small arrays joined into chunks now and then, so a Graph-sized client
- * (26 MB) is never held as millions of tiny strings.
+ * (18 MB) is never held as millions of tiny strings; given an `out`, each chunk goes there as it is made and
+ * the writer holds none (the CLI streams the client to disk, `end()` sends the last one).
  */
 const NL = 10;
 const CR = 13;
@@ -21,6 +22,13 @@ export class CodeWriter {
   #indents = ['', '  '];
   /** `indent(block)` ended mid-line: the next write starts a new line first. */
   #pending = false;
+
+  /** `out`: where each joined chunk goes (then `toString` has nothing to give; call `end`). */
+  readonly #out: ((chunk: string) => void) | undefined;
+
+  constructor(out?: (chunk: string) => void) {
+    this.#out = out;
+  }
 
   /** Writes `text`; each line it starts is indented to the current level. */
   write(text: string): this {
@@ -76,6 +84,11 @@ export class CodeWriter {
     return this.#last === NL || this.#last === CR;
   }
 
+  /** Sends what is still held to `out` (a writer without `out` keeps it for `toString`). */
+  end(): void {
+    if (this.#parts.length > 0) this.#flush();
+  }
+
   toString(): string {
     if (this.#parts.length > 0) this.#flush();
     if (this.#chunks.length > 1) this.#chunks = [this.#chunks.join('')];
@@ -112,7 +125,9 @@ export class CodeWriter {
   }
 
   #flush(): void {
-    this.#chunks.push(this.#parts.join(''));
+    const chunk = this.#parts.join('');
+    if (this.#out !== undefined) this.#out(chunk);
+    else this.#chunks.push(chunk);
     this.#parts = [];
   }
 }

@@ -32,7 +32,9 @@ import { docInline, docLines, writeSchemaType, type TypeWriterContext } from './
 import { typeAliasStatement } from './object-type.js';
 import { TypeRegistry } from './type-registry.js';
 import { SharedTypes } from './shared-types.js';
-import { printClientFile } from './print.js';
+import { printClientFile, type ClientFileParts } from './print.js';
+import { CodeWriter } from './code-writer.js';
+import type { FileWriter } from '../types.js';
 import { operationsStatement } from './descriptions.js';
 import { operationRecord } from '../operation-record.js';
 import { classDoc } from './jsdoc.js';
@@ -80,6 +82,28 @@ function headerText(api: ApiModel): string {
  * (no report written) the methods carry no link.
  */
 export function renderClientFile(apiPlan: ApiPlan, anchors?: ReadonlyMap<string, string>): string {
+  const w = new CodeWriter();
+  printClientFile(clientFileParts(apiPlan, anchors), w);
+  return w.toString();
+}
+
+/**
+ * `renderClientFile`, its text handed to `out` chunk by chunk as it is printed (the same bytes): the CLI
+ * writes a Graph-sized client (18 MB) without ever holding it whole.
+ */
+export function streamClientFile(
+  apiPlan: ApiPlan,
+  anchors: ReadonlyMap<string, string> | undefined,
+  out: FileWriter,
+): void {
+  const w = new CodeWriter((chunk) => out.write(chunk));
+  printClientFile(clientFileParts(apiPlan, anchors), w);
+  w.end();
+  out.end();
+}
+
+/** Everything the client file declares, ready to print. */
+function clientFileParts(apiPlan: ApiPlan, anchors: ReadonlyMap<string, string> | undefined): ClientFileParts {
   const { api } = apiPlan;
   const names = new NameTable([...RUNTIME_IMPORTS, ...GLOBAL_NAMES]);
   const registry = new TypeRegistry(api.root, names);
@@ -125,7 +149,7 @@ export function renderClientFile(apiPlan: ApiPlan, anchors?: ReadonlyMap<string,
     },
     helpers.clientClass,
   );
-  return printClientFile({
+  return {
     header: headerText(api),
     imports: runtimeImports(use),
     typeExports: keyTypeExports(use),
@@ -135,5 +159,5 @@ export function renderClientFile(apiPlan: ApiPlan, anchors?: ReadonlyMap<string,
     factory: factoryStatement(helpers, use),
     errorsMap: errorsMapStatement(ops, helpers),
     types: [...ops.flatMap((c) => c.types.statements), ...shared.aliases(names), ...namedTypeStatements(registry, ctx)],
-  });
+  };
 }

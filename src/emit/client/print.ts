@@ -6,7 +6,7 @@
  * type aliases, JSDoc as `/** x *\/` or one ` * ` line per line.
  */
 import { tsString } from '../../escape/index.js';
-import { CodeWriter } from './code-writer.js';
+import type { CodeWriter } from './code-writer.js';
 import type {
   ClassDecl,
   FunctionDecl,
@@ -138,8 +138,8 @@ function printImport(w: CodeWriter, i: ImportDecl): void {
   w.write(`} from ${tsString(i.moduleSpecifier)};`);
 }
 
-export function printClientFile(parts: ClientFileParts): string {
-  const w = new CodeWriter();
+/** Prints the file into `w` (a writer given an `out` streams it; ending it is the caller's). */
+export function printClientFile(parts: ClientFileParts, w: CodeWriter): void {
   w.write(parts.header);
   for (const i of parts.imports) {
     w.newLineIfLastNot();
@@ -162,5 +162,4 @@ export function printClientFile(parts: ClientFileParts): string {
     w.newLine();
     t(w);
   }
-  return w.toString();
 }

@@ -1,9 +1,9 @@
-import { defineArtifact, fromWholeFiles } from '../artifact.js';
+import { defineArtifact } from '../artifact.js';
 
 export const reportArtifact = defineArtifact({
   name: 'report',
   summary: 'the audit as Markdown and JSON (report/audit.{md,json})',
   byDefault: true,
   consumes: ['plan'],
-  load: async () => fromWholeFiles((await import('./index.js')).emitReport),
+  load: async () => (await import('./index.js')).streamReport,
 });

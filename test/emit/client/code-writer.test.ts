@@ -50,4 +50,21 @@ describe('CodeWriter', () => {
     expect(text.endsWith('line19999;\n')).toBe(true);
     expect(w.toString()).toBe(text);
   });
+
+  it('given an out, hands the same text over in chunks as it goes and keeps none of it', () => {
+    const chunks: string[] = [];
+    const streamed = new CodeWriter((chunk) => chunks.push(chunk));
+    const held = new CodeWriter();
+    for (const w of [streamed, held])
+      for (let i = 0; i < 20_000; i++) {
+        w.write(`a${i} {`);
+        w.indent(() => w.writeLine(`b${i};`));
+        w.write('}').newLine();
+      }
+    // Several chunks were out before the end: the file was not built whole first.
+    expect(chunks.length).toBeGreaterThan(5);
+    streamed.end();
+    expect(chunks.join('')).toBe(held.toString());
+    expect(streamed.toString()).toBe('');
+  });
 });
