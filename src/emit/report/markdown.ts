@@ -4,8 +4,7 @@
  * one and its notes one row per rule (places folded), its writes with the rows that share every column
  * collapsed into one (operations folded below, each keeping its anchor), its reads folded; then the words.
  */
-import { readFileSync } from 'node:fs';
-import Handlebars from 'handlebars';
+import { template } from '../templates.js';
 import { ALL_RULES } from './rule-index.js';
 import { severityText } from '../../classify/rules.js';
 import { onlyMethodReason } from './json.js';
@@ -27,14 +26,6 @@ import {
   type AuditModel,
   type AuditOperation,
 } from './model.js';
-
-/** `src/emit/report/` (tsx, vitest) and `dist/emit/report/` (built) are both three levels deep. */
-const TEMPLATE = new URL('../../../templates/report/audit.md.hbs', import.meta.url);
-
-// An isolated instance; `noEscape` because every value is escaped for Markdown below (mdText/mdCode from
-// src/escape), which also turns `<` and `&` into entities; Handlebars' HTML escaping would double that.
-const hbs = Handlebars.create();
-let compiled: Handlebars.TemplateDelegate | undefined;
 
 /**
  * HTML the report writes itself: a line break between reasons in a table cell, and each row's anchor. A rule
@@ -159,7 +150,6 @@ function reasonRules(o: AuditOperation): string[] {
 }
 
 export function renderMarkdown(model: AuditModel): string {
-  compiled ??= hbs.compile(readFileSync(TEMPLATE, 'utf8'), { noEscape: true, strict: false });
   const files = [
     ...new Set([...model.operations.map((o) => o.source.file), ...model.diagnostics.map((d) => d.file ?? '')]),
   ].sort();
@@ -184,7 +174,7 @@ export function renderMarkdown(model: AuditModel): string {
     rules: [...used].sort().map((id) => ruleRow(model, id)),
     legend: legendRows(),
   };
-  return compiled(context)
+  return template('report/audit.md.hbs')(context)
     .replace(/\r\n?/g, '\n')
     .replace(/\n{3,}/g, '\n\n')
     .replace(/\n*$/, '\n');
