@@ -5,7 +5,7 @@ import type { SourcePosition } from './types.js';
  * position (no diagnostic), and a 20 MB spec has ~1M lines.
  */
 export class LineIndex {
-  private starts: number[] | undefined;
+  private starts: Uint32Array | undefined;
 
   constructor(private readonly text: string) {}
 
@@ -21,11 +21,15 @@ export class LineIndex {
     return { line: lo + 1, col: offset - starts[lo] + 1 };
   }
 
-  private lineStarts(): number[] {
+  /** Counted first, then filled: one exact typed array, not a growing one (GitHub's spec has 347,000 lines). */
+  private lineStarts(): Uint32Array {
     if (this.starts) return this.starts;
-    const starts = [0];
     const text = this.text;
-    for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) starts.push(i + 1);
+    let lines = 1;
+    for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) lines++;
+    const starts = new Uint32Array(lines);
+    let n = 1;
+    for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) starts[n++] = i + 1;
     this.starts = starts;
     return starts;
   }
