@@ -20,8 +20,11 @@ export interface ClientOperation {
   entry: PlanEntry;
   op: HttpOperation;
   types: OperationTypes;
-  /** The operation as the runtime runs it (emit/operation-record.ts): the `ops` entry. */
-  record: OperationDescription;
+  /**
+   * The operation as the runtime runs it (emit/operation-record.ts): the `ops` entry. Made when its line is
+   * printed, so 11,422 records (Graph) are not all alive while the rest of the file is built.
+   */
+  record: () => OperationDescription;
   /** The operation's row in the audit report (`../report/audit.md#post-payouts`), when the report is written. */
   auditLink?: string;
 }
@@ -172,7 +175,10 @@ export function errorsMapStatement(ops: ClientOperation[], h: HelperNames): Writ
 }
 
 export function buildClientClass(ops: ClientOperation[], h: HelperNames, doc: string): ClassDecl {
-  const methods = [errorOfMethod(h), ...ops.map((c) => (isWrapped(c.entry) ? writeMethod(c, h) : readMethod(c, h)))];
+  function* methods(): Generator<MethodDecl> {
+    yield errorOfMethod(h);
+    for (const c of ops) yield isWrapped(c.entry) ? writeMethod(c, h) : readMethod(c, h);
+  }
   const store = ops.some((c) => usesDedupStore(c.entry) || (isWrapped(c.entry) && c.entry.mechanism === 'saga'));
   const props: PropertyDecl[] = [{ name: '#engine', isReadonly: true, type: 'OperationEngine' }];
   const init = ['this.#engine = createOperationEngine(options);'];
@@ -195,6 +201,6 @@ export function buildClientClass(ops: ClientOperation[], h: HelperNames, doc: st
       statements: init,
     },
     ...(store ? { typeParameters: [`${S} extends DedupStore | undefined = DedupStore | undefined`] } : {}),
-    methods,
+    methods: methods(),
   };
 }

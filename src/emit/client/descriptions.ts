@@ -40,7 +40,7 @@ export function operationsStatement(ops: ClientOperation[], methodName: (op: Htt
     w.writeLine('/** Each operation as data for the runtime engine; the methods below are typed facades over it. */');
     w.writeLine(`const ${OPS_CONSTANT} = {`);
     w.indent(() => {
-      for (const c of ops) writeDescription(w, tsObjectKey(methodName(c.op)), descriptionFields(c.record));
+      for (const c of ops) writeDescription(w, tsObjectKey(methodName(c.op)), descriptionFields(c.record()));
     });
     w.write('} as const satisfies Record<string, OperationDescription>;');
   };

@@ -122,7 +122,7 @@ function clientFileParts(apiPlan: ApiPlan, anchors: ReadonlyMap<string, string> 
       entry,
       op,
       types,
-      record: operationRecord(apiPlan, entry, op),
+      record: () => operationRecord(apiPlan, entry, op),
       ...(anchor !== undefined ? { auditLink: `../report/audit.md#${anchor}` } : {}),
     };
   });
