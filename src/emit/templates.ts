@@ -1,12 +1,14 @@
 /**
  * The Handlebars templates the package ships in `templates/` (the SQL migrations, `audit.md`), compiled with
  * the options `templates/options.json` gives their folder. A built package renders them from the specs
- * `npm run build` precompiled (scripts/precompile-templates.mjs → `dist/emit/templates.precompiled.cjs`) with
- * Handlebars' runtime alone: loading the compiler and compiling the templates was ~0.1 s of every `generate`.
- * From the sources (vitest, tsx), or for a template the build did not see, they are compiled on first use.
- * Either way a template is the same function of its context.
+ * `npm run build` precompiled (`precompiledModule`, written by scripts/precompile-templates.mjs to
+ * `dist/emit/templates.precompiled.cjs`) with Handlebars' runtime alone: loading the compiler and compiling
+ * the templates was ~0.1 s of every `generate`. From the sources (vitest, tsx), where that file is not, or for
+ * a template the build did not see, they are compiled on first use. Either way a template is the same function
+ * of its context.
  */
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, relative, sep } from 'node:path';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import type Handlebars from 'handlebars';
@@ -23,7 +25,6 @@ const require = createRequire(import.meta.url);
 
 /** Template path (under `templates/`) → its precompiled spec; undefined when running from the sources. */
 function precompiled(): Record<string, Spec> | undefined {
-  if (import.meta.url.endsWith('.ts')) return undefined;
   try {
     return require(PRECOMPILED) as Record<string, Spec>;
   } catch (err) {
@@ -38,6 +39,33 @@ function optionsOf(path: string): CompileOptions {
   const folder = Object.keys(table).find((prefix) => prefix.endsWith('/') && path.startsWith(prefix));
   if (folder === undefined) throw new Error(`templates/options.json has no entry for ${path}`);
   return table[folder] as CompileOptions;
+}
+
+/** Every template under `templates/`, as the paths `template` takes (`sql/postgres/file.sql.hbs`), sorted. */
+export function shippedTemplates(): string[] {
+  const dir = fileURLToPath(TEMPLATE_ROOT);
+  return readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile() && e.name.endsWith('.hbs'))
+    .map((e) => relative(dir, join(e.parentPath, e.name)).split(sep).join('/'))
+    .sort();
+}
+
+/** Handlebars' own compiler, in an isolated environment (loaded only when something is compiled). */
+function compilerEnv(): typeof Handlebars {
+  compiler ??= (require('handlebars') as typeof Handlebars).create();
+  return compiler;
+}
+
+/**
+ * The CommonJS module the build writes beside this one: every shipped template's precompiled spec (Handlebars'
+ * precompiled form is JavaScript source, an object literal with the template's functions) by its path.
+ */
+export function precompiledModule(): string {
+  const entries = shippedTemplates().map(
+    (path) =>
+      `  ${JSON.stringify(path)}: ${compilerEnv().precompile(readFileSync(new URL(path, TEMPLATE_ROOT), 'utf8'), optionsOf(path))},`,
+  );
+  return `// Generated from templates/ at build time (scripts/precompile-templates.mjs). Do not edit.\n'use strict';\nmodule.exports = {\n${entries.join('\n')}\n};\n`;
 }
 
 let specs: Record<string, Spec> | undefined | null = null;
@@ -56,8 +84,7 @@ export function template(path: string): Handlebars.TemplateDelegate {
     runtime ??= (require('handlebars/runtime') as typeof Handlebars).create();
     made = runtime.template(spec);
   } else {
-    compiler ??= (require('handlebars') as typeof Handlebars).create();
-    made = compiler.compile(readFileSync(new URL(path, TEMPLATE_ROOT), 'utf8'), optionsOf(path));
+    made = compilerEnv().compile(readFileSync(new URL(path, TEMPLATE_ROOT), 'utf8'), optionsOf(path));
   }
   cache.set(path, made);
   return made;
