@@ -82,14 +82,14 @@ function headerText(api: ApiModel): string {
  * (no report written) the methods carry no link.
  */
 export function renderClientFile(apiPlan: ApiPlan, anchors?: ReadonlyMap<string, string>): string {
-  const w = new CodeWriter();
-  printClientFile(clientFileParts(apiPlan, anchors), w);
-  return w.toString();
+  const chunks: string[] = [];
+  streamClientFile(apiPlan, anchors, { write: (chunk) => chunks.push(chunk), end: () => {} });
+  return chunks.join('');
 }
 
 /**
- * `renderClientFile`, its text handed to `out` chunk by chunk as it is printed (the same bytes): the CLI
- * writes a Graph-sized client (18 MB) without ever holding it whole.
+ * The client file, handed to `out` chunk by chunk as it is printed: the CLI writes a Graph-sized client
+ * (18 MB) without ever holding it whole.
  */
 export function streamClientFile(
   apiPlan: ApiPlan,
