@@ -39,6 +39,13 @@ function walk(path: string, out: string[]): void {
   }
 }
 
+/** The files a run over `inputs` reads: a file as given, a folder's .json/.yaml files (dot folders and node_modules skipped). */
+export function inputFiles(inputs: readonly string[]): string[] {
+  const files: string[] = [];
+  for (const input of inputs) walk(input, files);
+  return files;
+}
+
 /** idemgen's own code: the compiled files and templates next to this module (size + mtime is enough). */
 function codeFingerprint(hash: ReturnType<typeof createHash>): void {
   const root = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -54,9 +61,7 @@ export function fingerprintInputs(inputs: string[], config: ResolvedConfig, outD
   const hash = createHash('sha256');
   hash.update(JSON.stringify({ ...config, inputs, out: outDir }));
   if (config.configFile && existsSync(config.configFile)) hash.update(readFileSync(config.configFile));
-  const files: string[] = [];
-  for (const input of inputs) walk(input, files);
-  for (const file of files) {
+  for (const file of inputFiles(inputs)) {
     hash.update(`\0${file}\0`);
     hash.update(readFileSync(file));
   }

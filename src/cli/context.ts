@@ -8,6 +8,7 @@ import { InputError, type Diagnostic } from '../diagnostics/diagnostic.js';
 import type { AnalysisResult } from '../pipeline.js';
 import { locateDiagnostics, renderDiagnostics } from './diagnostics.js';
 import type { Logger } from './logger.js';
+import { sizeYoungGeneration } from './young-generation.js';
 
 export interface CliContext {
   cwd: string;
@@ -28,7 +29,10 @@ export interface Resolved {
   outDir: string;
 }
 
-/** Command-line inputs and --out win over the config; config paths are already absolute. */
+/**
+ * Command-line inputs and --out win over the config; config paths are already absolute. Every batch command
+ * starts here, so this is also where the process's young generation is sized for the inputs (young-generation.ts).
+ */
 export async function resolveRun(ctx: CliContext, args: CommonArgs): Promise<Resolved> {
   const config = await loadConfig({ cwd: ctx.cwd, configFile: args.config, extensions: configExtensions() });
   const inputs =
@@ -36,6 +40,7 @@ export async function resolveRun(ctx: CliContext, args: CommonArgs): Promise<Res
       ? args.inputs.map((p) => resolve(ctx.cwd, p))
       : config.inputs.map((p) => resolve(ctx.cwd, p));
   const outDir = resolve(ctx.cwd, args.out ?? config.out);
+  sizeYoungGeneration(inputs);
   return { config: { ...config, inputs, out: outDir }, inputs, outDir };
 }
 
