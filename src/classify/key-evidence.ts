@@ -545,12 +545,17 @@ export function weighCandidate(c: Candidate, h: Heuristics, memo: ClassifyMemo):
   if (NOT_KEY_FIELDS.has(c.name)) return { verdict: 'no', signals: [`veto: ${c.name} is a business value`] };
   if (isObject(c.schema) && c.schema.readOnly === true) return { verdict: 'no', signals: ['veto: readOnly'] };
   const name = nameSignal(c, h);
-  const text = typeof c.description === 'string' ? c.description : '';
-  const reading = text !== '' ? readKeyDescription(text, memo) : undefined;
-  if (reading?.veto) return { verdict: 'no', signals: [`veto (${reading.veto})`] };
   const kind = schemaKind(c.schema);
   const signals: string[] = [];
   if (name.signal) signals.push(name.signal);
+  // A switch, or an object or array without a key's name, is no key whatever its description says (below, a
+  // description can veto a key's name but not make a container a key): its description is not read. Stripe's
+  // and Graph's bodies are mostly such properties; a third of their distinct descriptions sit only on them.
+  if (name.score < KEY && (kind === 'boolean' || kind === 'container'))
+    return { verdict: 'no', signals: kind === 'boolean' ? [...signals, 'veto: a switch (boolean schema)'] : signals };
+  const text = typeof c.description === 'string' ? c.description : '';
+  const reading = text !== '' ? readKeyDescription(text, memo) : undefined;
+  if (reading?.veto) return { verdict: 'no', signals: [`veto (${reading.veto})`] };
   if (kind === 'boolean') return { verdict: 'no', signals: [...signals, 'veto: a switch (boolean schema)'] };
   const cap =
     kind === 'number' || kind === 'enum' || kind === 'date'
@@ -566,7 +571,6 @@ export function weighCandidate(c: Candidate, h: Heuristics, memo: ClassifyMemo):
   if (name.score >= KEY)
     return c.inItems ? decide('name') : withStandard({ verdict: 'key', signals, decidedBy: 'name' });
   if (reading?.against) return { verdict: 'no', signals: [...signals, `veto (${reading.against})`] };
-  if (kind === 'container') return { verdict: 'no', signals };
   // A tracing header is never a key unless its own description says the server dedupes on it.
   const tracing = isTracingName(c) || reading?.tracing === true;
   if (reading && reading.score > 0) signals.push(...reading.signals);

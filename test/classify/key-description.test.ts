@@ -238,6 +238,21 @@ describe('readKeyDescription and weighCandidate: one reading, signals kept', () 
       verdict: 'no',
       why: 'a switch',
     },
+    // An object without a key's name is no key whatever it says; a key's name on one is still vetoed by its text.
+    {
+      text: 'Any value; the server de-duplicates requests on it for a day.',
+      name: 'options',
+      type: 'object',
+      verdict: 'no',
+      why: '',
+    },
+    {
+      text: 'The idempotency key of the original request you want to look up.',
+      name: 'idempotency_key',
+      type: 'object',
+      verdict: 'no',
+      why: 'names another request',
+    },
   ];
   it.each(rows)('$name: "$text" → $verdict', (row) => {
     const e = weighCandidate(
