@@ -241,6 +241,29 @@ export const DECISIVE_WORDS =
   /idempoten|dup|ignor|discard|dropped|retr(?:y|ied|ies|ying)|re-?used|replay|resubmit|once|twice|multiple times|same|only|return/i;
 
 /**
+ * Words one of which every statement that gives a description a score needs: DECISIVE_WORDS (which also holds
+ * the words of heuristics.ts's promises: "idempoten", "ignor", "only"), and "unique" for the suggestive
+ * 'unique per request'; the other suggestive statements need "same", "dup" or "idempoten". A description
+ * without one scores 0 whatever else it says (test/classify/key-description-gate.test.ts).
+ */
+const SCORING_WORDS = new RegExp(`${DECISIVE_WORDS.source}|unique`, 'i');
+
+/** Description → whether its plain text holds a SCORING_WORDS word (one map per run). */
+const MAY_SCORE = memoSlot('descriptions that may score', () => new Map<string, boolean>());
+
+/**
+ * Whether `readKeyDescription` could give this description a score above 0. When it cannot, a candidate
+ * whose name says nothing is `no` without the reading: its negations only ever veto a name or a score.
+ */
+export function mayScore(description: string, memo?: ClassifyMemo): boolean {
+  const known = memo?.get(MAY_SCORE).get(description);
+  if (known !== undefined) return known;
+  const may = SCORING_WORDS.test(plain(description));
+  memo?.get(MAY_SCORE).set(description, may);
+  return may;
+}
+
+/**
  * Statements about duplicates that do not say *requests* are deduplicated: decisive with a name that suggests a
  * request id (Telnyx `command_id`, Google `requestId`), else only `possible` (Zuora's `GatewayOrderId`: the
  * gateway declines a second order, it does not replay; YNAB's `import_id`).
@@ -554,6 +577,8 @@ export function weighCandidate(c: Candidate, h: Heuristics, memo: ClassifyMemo):
   if (name.score < KEY && (kind === 'boolean' || kind === 'container'))
     return { verdict: 'no', signals: kind === 'boolean' ? [...signals, 'veto: a switch (boolean schema)'] : signals };
   const text = typeof c.description === 'string' ? c.description : '';
+  // Without a name that says something, only a score makes a candidate: a description that cannot score is not read.
+  if (name.score === 0 && (text === '' || !mayScore(text, memo))) return { verdict: 'no', signals };
   const reading = text !== '' ? readKeyDescription(text, memo) : undefined;
   if (reading?.veto) return { verdict: 'no', signals: [`veto (${reading.veto})`] };
   if (kind === 'boolean') return { verdict: 'no', signals: [...signals, 'veto: a switch (boolean schema)'] };

@@ -71,11 +71,18 @@ export const BUILTIN_PROVIDERS: readonly Provider[] = [
   },
 ];
 
+/** Each built-in provider's host glob, compiled on first use (the list is a constant). */
+const BUILTIN_HOSTS = new Map<Provider, Matcher>();
+
 /** The replay header a built-in provider documents for these servers, if one does. */
 export function providerReplayHeader(servers: readonly string[]): string | undefined {
   for (const p of BUILTIN_PROVIDERS) {
     if (p.replayHeader === undefined) continue;
-    const match = picomatch(p.hosts, { nocase: true, dot: true });
+    let match = BUILTIN_HOSTS.get(p);
+    if (match === undefined) {
+      match = picomatch(p.hosts, { nocase: true, dot: true });
+      BUILTIN_HOSTS.set(p, match);
+    }
     if (
       servers.some((s) => {
         const h = hostOf(s);
