@@ -1,5 +1,6 @@
 /**
- * How much memory V8's young generation may take during a batch run (generate, check, audit): decision 0224.
+ * How much memory V8's young generation may take during a batch run (every command that goes through
+ * `resolveRun`: generate, check, audit, migrate, reconcile --verify): decision 0224.
  *
  * V8 doubles the young generation's semi-spaces (1 → 16 MiB each, 32 MiB committed) while a run allocates
  * quickly. On a spec of a few MiB that growth is most of the gap between the heap a run uses and the memory
