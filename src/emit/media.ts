@@ -51,7 +51,23 @@ export function successResponses(responses: ResponseSpec[]): ResponseSpec[] {
   return ok.length > 0 ? ok : responses.filter((r) => r.status === 'default');
 }
 
+/**
+ * Shapes by response list: the client's types and the operation record (once for the client, once for the
+ * tool bindings) ask for the same operation's shape. IR response lists are not edited after the IR is built,
+ * and callers only read a shape.
+ */
+const SHAPES = new WeakMap<ResponseSpec[], ResponseShape>();
+
 export function responseShape(responses: ResponseSpec[]): ResponseShape {
+  let shape = SHAPES.get(responses);
+  if (shape === undefined) {
+    shape = shapeOf(responses);
+    SHAPES.set(responses, shape);
+  }
+  return shape;
+}
+
+function shapeOf(responses: ResponseSpec[]): ResponseShape {
   const bodies: ResponseShape['bodies'] = [];
   let hasEmpty = false;
   for (const r of successResponses(responses)) {

@@ -27,10 +27,27 @@ export interface RecordOptions {
   toolWindowSeconds?: number;
 }
 
-/** The declared path parameters the template names, once each in template order: what the runtime substitutes. */
+/**
+ * The declared path parameters the template names, once each in template order: what the runtime substitutes.
+ * A template name is what stands between a `{` and the next `}` (at least one character), scanned left to right.
+ */
 function substitutedNames(op: HttpOperation): string[] {
-  const declared = new Set(op.parameters.filter((p) => p.in === 'path').map((p) => p.name));
-  return [...new Set([...op.path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]!))].filter((n) => declared.has(n));
+  const path = op.path;
+  const names: string[] = [];
+  let declared: Set<string> | undefined;
+  for (let open = path.indexOf('{'); open !== -1; ) {
+    const close = path.indexOf('}', open + 1);
+    if (close === -1) break;
+    if (close === open + 1) {
+      open = path.indexOf('{', open + 1);
+      continue;
+    }
+    const name = path.slice(open + 1, close);
+    declared ??= new Set(op.parameters.filter((p) => p.in === 'path').map((p) => p.name));
+    if (declared.has(name) && !names.includes(name)) names.push(name);
+    open = path.indexOf('{', close + 1);
+  }
+  return names;
 }
 
 /** The declared query parameter names, once each: the runtime refuses any other name before sending. */
