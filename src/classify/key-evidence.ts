@@ -557,6 +557,27 @@ const CAPS: Readonly<Record<Exclude<SchemaKind, 'string' | 'boolean' | 'containe
 };
 
 /**
+ * The `no` a candidate gets without its description being read, when its name and schema decide it (0225):
+ * - a switch, or an object or array without a key's name, is no key whatever its description says (below, a
+ *   description can veto a key's name but not make a container a key): Stripe's and Graph's bodies are mostly
+ *   such properties, and a third of their distinct descriptions sit only on them;
+ * - without a name that says something, only a score makes a candidate: a description that cannot score
+ *   (`mayScore`) is not read.
+ */
+function noUnread(
+  nameScore: number,
+  kind: SchemaKind,
+  text: string,
+  signals: string[],
+  memo: ClassifyMemo,
+): Evidence | undefined {
+  if (nameScore < KEY && (kind === 'boolean' || kind === 'container'))
+    return { verdict: 'no', signals: kind === 'boolean' ? [...signals, 'veto: a switch (boolean schema)'] : signals };
+  if (nameScore === 0 && (text === '' || !mayScore(text, memo))) return { verdict: 'no', signals };
+  return undefined;
+}
+
+/**
  * Weigh one candidate: what its description says first (a negation vetoes, a decisive statement makes a key
  * at any depth whatever the name), then its name, then schema and position. A schema that cannot hold a
  * generated key (a number, an enum, a date) or a place that needs one key per item (an array's items) turns
@@ -571,14 +592,9 @@ export function weighCandidate(c: Candidate, h: Heuristics, memo: ClassifyMemo):
   const kind = schemaKind(c.schema);
   const signals: string[] = [];
   if (name.signal) signals.push(name.signal);
-  // A switch, or an object or array without a key's name, is no key whatever its description says (below, a
-  // description can veto a key's name but not make a container a key): its description is not read. Stripe's
-  // and Graph's bodies are mostly such properties; a third of their distinct descriptions sit only on them.
-  if (name.score < KEY && (kind === 'boolean' || kind === 'container'))
-    return { verdict: 'no', signals: kind === 'boolean' ? [...signals, 'veto: a switch (boolean schema)'] : signals };
   const text = typeof c.description === 'string' ? c.description : '';
-  // Without a name that says something, only a score makes a candidate: a description that cannot score is not read.
-  if (name.score === 0 && (text === '' || !mayScore(text, memo))) return { verdict: 'no', signals };
+  const unread = noUnread(name.score, kind, text, signals, memo);
+  if (unread) return unread;
   const reading = text !== '' ? readKeyDescription(text, memo) : undefined;
   if (reading?.veto) return { verdict: 'no', signals: [`veto (${reading.veto})`] };
   if (kind === 'boolean') return { verdict: 'no', signals: [...signals, 'veto: a switch (boolean schema)'] };
