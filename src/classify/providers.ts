@@ -5,7 +5,7 @@
  */
 import picomatch from 'picomatch';
 import type { CarrierInput } from './types.js';
-import { type ClassifyMemo, memoSlot } from './memo.js';
+import { ClassifyMemo, memoSlot } from './memo.js';
 
 export interface Provider {
   /** Host names; `*` globs allowed (`*.adyen.com`). */
@@ -71,26 +71,16 @@ export const BUILTIN_PROVIDERS: readonly Provider[] = [
   },
 ];
 
-/** Each built-in provider's host glob, compiled on first use (the list is a constant). */
-const BUILTIN_HOSTS = new Map<Provider, Matcher>();
+/**
+ * The built-in providers are constants, so the globs their hosts compile to and the answers for each server
+ * are kept for the process: emit asks per native-key operation, outside any classify run's memo.
+ */
+const BUILTIN_MEMO = new ClassifyMemo();
 
 /** The replay header a built-in provider documents for these servers, if one does. */
 export function providerReplayHeader(servers: readonly string[]): string | undefined {
-  for (const p of BUILTIN_PROVIDERS) {
-    if (p.replayHeader === undefined) continue;
-    let match = BUILTIN_HOSTS.get(p);
-    if (match === undefined) {
-      match = picomatch(p.hosts, { nocase: true, dot: true });
-      BUILTIN_HOSTS.set(p, match);
-    }
-    if (
-      servers.some((s) => {
-        const h = hostOf(s);
-        return h !== undefined && match(h);
-      })
-    )
-      return p.replayHeader;
-  }
+  for (const p of BUILTIN_PROVIDERS)
+    if (p.replayHeader !== undefined && servesHost(BUILTIN_MEMO, p, servers)) return p.replayHeader;
   return undefined;
 }
 
@@ -144,6 +134,15 @@ function hostOfServer(memo: ClassifyMemo, serverUrl: string): string | undefined
   return host;
 }
 
+/** Whether one of the servers' hosts is one of the provider's (globs, any case). */
+function servesHost(memo: ClassifyMemo, p: Provider, servers: readonly string[]): boolean {
+  const hostMatch = globMatcher(memo, p.hosts, true);
+  return servers.some((s) => {
+    const h = hostOfServer(memo, s);
+    return h !== undefined && hostMatch(h);
+  });
+}
+
 export function findProvider(
   memo: ClassifyMemo,
   providers: readonly Provider[],
@@ -155,14 +154,7 @@ export function findProvider(
   for (const p of providers) {
     if (!p.methods.includes(method)) continue;
     // Hosts first: their answers are remembered, and most providers are not the API's.
-    const hostMatch = globMatcher(memo, p.hosts, true);
-    if (
-      !servers.some((s) => {
-        const h = hostOfServer(memo, s);
-        return h !== undefined && hostMatch(h);
-      })
-    )
-      continue;
+    if (!servesHost(memo, p, servers)) continue;
     if (!p.paths) return p;
     globbable ??= globbablePath(path);
     const target = globbable;
