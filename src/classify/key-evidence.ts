@@ -556,6 +556,9 @@ const CAPS: Readonly<Record<Exclude<SchemaKind, 'string' | 'boolean' | 'containe
   date: 'schema: a date cannot hold a generated key',
 };
 
+/** Why a boolean is no key (before the reading for any name but a key's, after it for a key's name). */
+const SWITCH_VETO = 'veto: a switch (boolean schema)';
+
 /**
  * The `no` a candidate gets without its description being read, when its name and schema decide it (0225):
  * - a switch, or an object or array without a key's name, is no key whatever its description says (below, a
@@ -572,7 +575,7 @@ function noUnread(
   memo: ClassifyMemo,
 ): Evidence | undefined {
   if (nameScore < KEY && (kind === 'boolean' || kind === 'container'))
-    return { verdict: 'no', signals: kind === 'boolean' ? [...signals, 'veto: a switch (boolean schema)'] : signals };
+    return { verdict: 'no', signals: kind === 'boolean' ? [...signals, SWITCH_VETO] : signals };
   if (nameScore === 0 && (text === '' || !mayScore(text, memo))) return { verdict: 'no', signals };
   return undefined;
 }
@@ -597,7 +600,7 @@ export function weighCandidate(c: Candidate, h: Heuristics, memo: ClassifyMemo):
   if (unread) return unread;
   const reading = text !== '' ? readKeyDescription(text, memo) : undefined;
   if (reading?.veto) return { verdict: 'no', signals: [`veto (${reading.veto})`] };
-  if (kind === 'boolean') return { verdict: 'no', signals: [...signals, 'veto: a switch (boolean schema)'] };
+  if (kind === 'boolean') return { verdict: 'no', signals: [...signals, SWITCH_VETO] };
   const cap =
     kind === 'number' || kind === 'enum' || kind === 'date'
       ? CAPS[kind]
