@@ -44,6 +44,7 @@ export const NEEDS_SERVICES = [
 export const NEEDS_BUILD = [
   'test/audit/html-report.test.ts',
   'test/package/**',
+  'test/cli/cli-bundle.test.ts',
   'test/cli/logger-watch.test.ts',
   'test/cli/manners.test.ts',
   'test/cli/newcomer-manners.test.ts',

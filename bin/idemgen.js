@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-import { main } from '../dist/cli/main.js';
+// The CLI as one bundle (scripts/bundle-cli.mjs): dist/cli/main.js is the same code as separate modules.
+import { main } from '../dist/cli-bundle/main.js';
 
 // `idemgen audit … | head -1`: the reader went away. Like other Unix tools, stop writing quietly and keep
 // the command's own exit code instead of crashing with an unhandled EPIPE.

@@ -5,9 +5,10 @@
  */
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ResolvedConfig } from '../config/types.js';
+import { PACKAGE_ROOT } from '../package-files.js';
 
 /** Every file under `dir`, relative to it with `/` separators, sorted. */
 export function listFiles(dir: string, base = ''): string[] {
@@ -48,7 +49,7 @@ export function inputFiles(inputs: readonly string[]): string[] {
 
 /** idemgen's own code: the compiled files and templates next to this module (size + mtime is enough). */
 function codeFingerprint(hash: ReturnType<typeof createHash>): void {
-  const root = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
+  const root = fileURLToPath(PACKAGE_ROOT);
   for (const dir of ['dist', 'src', 'templates']) {
     for (const rel of listFiles(join(root, dir))) {
       const st = statSync(join(root, dir, rel));

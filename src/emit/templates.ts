@@ -12,11 +12,11 @@ import { join, relative, sep } from 'node:path';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import type Handlebars from 'handlebars';
+import { CODE_ROOT, PACKAGE_ROOT } from '../package-files.js';
 
-/** `src/emit/` (tsx, vitest) and `dist/emit/` (built) are both two levels below the package root. */
-const TEMPLATE_ROOT = new URL('../../templates/', import.meta.url);
+const TEMPLATE_ROOT = new URL('templates/', PACKAGE_ROOT);
 /** Beside the built module; a path, not a specifier: nothing is there in the sources. */
-const PRECOMPILED = fileURLToPath(new URL('./templates.precompiled.cjs', import.meta.url));
+const PRECOMPILED = fileURLToPath(new URL('emit/templates.precompiled.cjs', CODE_ROOT));
 
 type Spec = Parameters<typeof Handlebars.template>[0];
 type CompileOptions = NonNullable<Parameters<typeof Handlebars.compile>[1]>;

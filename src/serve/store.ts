@@ -13,6 +13,7 @@ import { fileURLToPath } from 'node:url';
 import type { Dialect, ResolvedConfig } from '../config/types.js';
 import { cacheDir, listFiles } from '../cache/fingerprint.js';
 import { VERSION } from '../cache/version.js';
+import { CODE_ROOT, PACKAGE_ROOT } from '../package-files.js';
 import { DEFAULT_STORE_DDL, DEFAULT_STORE_DDL_NAMES } from './default-store-ddl.js';
 import { checkStoreTables, migrateStore } from '@idemgen/runtime/internal/store/migrate.js';
 import { openStore } from '@idemgen/runtime/internal/store/open.js';
@@ -39,8 +40,13 @@ function sqlDialectOf(url: string): Dialect | undefined {
 /** What the rendered DDL depends on besides its inputs: the SQL emitter's code and templates (size + mtime). */
 function rendererStamp(): string {
   const parts: string[] = [VERSION];
-  for (const rel of ['../emit/sql/', '../../templates/sql/']) {
-    const dir = fileURLToPath(new URL(rel, import.meta.url));
+  // The labels are the folders' old paths from this module: a stamp recorded before stays the same.
+  const folders = [
+    ['../emit/sql/', new URL('emit/sql/', CODE_ROOT)],
+    ['../../templates/sql/', new URL('templates/sql/', PACKAGE_ROOT)],
+  ] as const;
+  for (const [rel, url] of folders) {
+    const dir = fileURLToPath(url);
     for (const f of listFiles(dir)) {
       const st = statSync(join(dir, f));
       parts.push(`${rel}${f}:${st.size}:${st.mtimeMs}`);

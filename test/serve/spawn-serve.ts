@@ -1,4 +1,7 @@
-/** `idemgen serve --http` as a child process (from source): waits for its start-up line and returns the URL. */
+/**
+ * `idemgen serve --http` as a child process, from source (or `built`: bin/idemgen.js, which runs the CLI bundle):
+ * waits for its start-up line and returns the URL.
+ */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { ROOT } from '../helpers/cli.js';
 
@@ -9,8 +12,13 @@ export interface ServeProcess {
   stop: () => Promise<void>;
 }
 
-export function spawnServe(args: string[], env: Record<string, string> = {}): Promise<ServeProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'test/helpers/idemgen-src.ts', 'serve', ...args], {
+export function spawnServe(
+  args: string[],
+  env: Record<string, string> = {},
+  { built = false }: { built?: boolean } = {},
+): Promise<ServeProcess> {
+  const entry = built ? ['bin/idemgen.js'] : ['--import', 'tsx', 'test/helpers/idemgen-src.ts'];
+  const child = spawn(process.execPath, [...entry, 'serve', ...args], {
     cwd: ROOT,
     env: { ...process.env, CI: 'true', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

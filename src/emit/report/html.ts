@@ -15,6 +15,7 @@ import { CARRIER_LEGEND, CLASS_LEGEND, KEY_STRATEGY_LEGEND, MECHANISM_LEGEND, ty
 import { CLASSES, MECHANISMS, mechanismText, ttlText, type AuditModel, type AuditOperation } from './model.js';
 import { RULE_BY_ID } from './rule-index.js';
 import { severityText } from '../../classify/rules.js';
+import { PACKAGE_ROOT } from '../../package-files.js';
 
 export interface HtmlOptions {
   toolVersion?: string;
@@ -27,7 +28,7 @@ export interface HtmlOptions {
   fileHref?: (file: string) => string;
 }
 
-const ASSETS = new URL('../../../templates/report/audit-html/', import.meta.url);
+const ASSETS = new URL('templates/report/audit-html/', PACKAGE_ROOT);
 let assets: { css: string; js: string } | undefined;
 
 const SEVERITIES: readonly Severity[] = ['error', 'warning', 'info'];

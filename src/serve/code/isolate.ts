@@ -20,6 +20,7 @@ import {
   type SandboxResult,
 } from './sandbox.js';
 import { threadCpuMs } from './thread-cpu.js';
+import { CODE_ROOT } from '../../package-files.js';
 
 /** A started thread with QuickJS loaded; `stat`: its /proc stat file (its CPU clock), where there is one. */
 interface Sandbox {
@@ -49,7 +50,7 @@ function compiled(): Promise<WebAssembly.Module> {
 /** From the sources (tsx, the tests) the worker is TypeScript and needs the loader; built, it is plain JS. */
 function newWorker(module: WebAssembly.Module): Worker {
   const options = { workerData: { wasm: module }, resourceLimits: WORKER_RESOURCES };
-  if (!import.meta.url.endsWith('.ts')) return new Worker(new URL('./worker.js', import.meta.url), options);
+  if (!import.meta.url.endsWith('.ts')) return new Worker(new URL('serve/code/worker.js', CODE_ROOT), options);
   const entry = JSON.stringify(new URL('./worker.ts', import.meta.url).href);
   return new Worker(`import('tsx/esm/api').then((m) => { m.register(); return import(${entry}); });`, {
     ...options,

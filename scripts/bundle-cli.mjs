@@ -1,0 +1,44 @@
+#!/usr/bin/env node
+// Part of `npm run build`, after tsc: bundles the CLI (dist/cli/main.js and every module it imports, statically
+// or through the commands' dynamic imports) into dist/cli-bundle/, which bin/idemgen.js loads. Node then resolves,
+// reads and links a handful of chunks instead of some 220 ES modules per command: every command starts sooner
+// (decision 0226). What stays outside the chunks:
+// - packages (`@idemgen/runtime`, yargs, handlebars' runtime, the optional drivers): imported from node_modules
+//   as before, so the generated code and the CLI share one runtime;
+// - dist/package-files.js, the module that says where templates/, package.json and the compiled modules are
+//   (its `import.meta.url` must be its own file, not a chunk's).
+// The rest of dist/ is unchanged: the library (`idemgen`'s exports) is not bundled.
+import { rmSync } from 'node:fs';
+import { join, relative, resolve } from 'node:path';
+import { build } from 'esbuild';
+
+const root = resolve(import.meta.dirname, '..');
+const outdir = join(root, 'dist/cli-bundle');
+rmSync(outdir, { recursive: true, force: true });
+
+/** Every import of package-files.js, from any depth, as the one file beside the chunks' folder. */
+const packageFilesOutside = {
+  name: 'package-files-outside',
+  setup(b) {
+    b.onResolve({ filter: /(^|\/)package-files\.js$/ }, () => ({ path: '../package-files.js', external: true }));
+  },
+};
+
+const result = await build({
+  entryPoints: [join(root, 'dist/cli/main.js')],
+  outdir,
+  bundle: true,
+  splitting: true,
+  format: 'esm',
+  platform: 'node',
+  target: 'node20',
+  packages: 'external',
+  plugins: [packageFilesOutside],
+  // Readable chunks: an internal error's stack trace names functions and lines a maintainer can follow.
+  minify: false,
+  legalComments: 'none',
+  logLevel: 'warning',
+  metafile: true,
+});
+const chunks = Object.keys(result.metafile.outputs).length;
+console.log(`bundled the CLI → ${relative(root, outdir)}/ (${chunks} files)`);
