@@ -16,11 +16,17 @@ const root = resolve(import.meta.dirname, '..');
 const outdir = join(root, 'dist/cli-bundle');
 rmSync(outdir, { recursive: true, force: true });
 
-/** Every import of package-files.js, from any depth, as the one file beside the chunks' folder. */
-const packageFilesOutside = {
-  name: 'package-files-outside',
+/**
+ * Every import of package-files.js, from any depth, as the one file beside the chunks' folder; every bare
+ * specifier (a package, `node:…`) as it is written. `packages: 'external'` alone inlined the runtime's
+ * `@idemgen/runtime/internal/*.js` modules (a workspace link resolves outside node_modules), which would give
+ * the CLI its own copy of runtime modules beside the package's.
+ */
+const outside = {
+  name: 'outside-the-chunks',
   setup(b) {
     b.onResolve({ filter: /(^|\/)package-files\.js$/ }, () => ({ path: '../package-files.js', external: true }));
+    b.onResolve({ filter: /^[^./]/ }, (args) => ({ path: args.path, external: true }));
   },
 };
 
@@ -33,7 +39,7 @@ const result = await build({
   platform: 'node',
   target: 'node20',
   packages: 'external',
-  plugins: [packageFilesOutside],
+  plugins: [outside],
   // Readable chunks: an internal error's stack trace names functions and lines a maintainer can follow.
   minify: false,
   legalComments: 'none',
