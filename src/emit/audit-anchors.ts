@@ -36,8 +36,16 @@ export function operationAnchors(operations: readonly { file: string; key: strin
   return out;
 }
 
-export function planAnchors(plan: Plan): Map<string, string> {
-  return operationAnchors(
-    plan.apis.flatMap((a) => a.entries.map((e) => ({ file: e.operation.source.file, key: e.operation.key }))),
-  );
+/** A plan's anchors, once per plan: the client and the report of one run read the same map. */
+const BY_PLAN = new WeakMap<Plan, ReadonlyMap<string, string>>();
+
+export function planAnchors(plan: Plan): ReadonlyMap<string, string> {
+  let anchors = BY_PLAN.get(plan);
+  if (anchors === undefined) {
+    anchors = operationAnchors(
+      plan.apis.flatMap((a) => a.entries.map((e) => ({ file: e.operation.source.file, key: e.operation.key }))),
+    );
+    BY_PLAN.set(plan, anchors);
+  }
+  return anchors;
 }

@@ -7,6 +7,7 @@ import { jsonText } from '../../escape/index.js';
 import type { Emitter } from '../types.js';
 import type { ArtifactEmit } from '../artifact.js';
 import { collectFiles } from '../memory-sink.js';
+import { planAnchors } from '../audit-anchors.js';
 import { renderMarkdown } from './markdown.js';
 import { buildAuditModel, type AuditModel, type SourceKind } from './model.js';
 import { renderSarif, type SarifOptions } from './sarif.js';
@@ -119,7 +120,7 @@ export function auditFailed(plan: Plan, failOn: 'error' | 'warning' | 'info' | '
 export const streamReport: ArtifactEmit = (plan, _config, sink) => {
   const model = buildAuditModel(plan);
   const md = sink.file('report/audit.md');
-  md.write(renderMarkdown(model));
+  md.write(renderMarkdown(model, planAnchors(plan)));
   md.end();
   const json = sink.file('report/audit.json');
   writeJsonFile(model, (chunk) => json.write(chunk));

@@ -53,11 +53,18 @@ const sameReason = (a: Reason | undefined, b: Reason | undefined): boolean =>
   a.detail === b.detail &&
   a.pointer === b.pointer;
 
+/** Per operation of a model: audit.md and audit.json both ask for every operation (the model is not edited). */
+const METHOD_ONLY = new WeakMap<AuditOperation, boolean>();
+
 /** The operation's effect was decided by its HTTP method alone, with classify's own words. */
 export function onlyMethodReason(o: AuditOperation): boolean {
-  return (
-    o.effectReasons.length === 1 && sameReason(o.effectReasons[0], methodReason(o.key, o.effect, o.source.pointer))
-  );
+  let only = METHOD_ONLY.get(o);
+  if (only === undefined) {
+    only =
+      o.effectReasons.length === 1 && sameReason(o.effectReasons[0], methodReason(o.key, o.effect, o.source.pointer));
+    METHOD_ONLY.set(o, only);
+  }
+  return only;
 }
 
 /** classify's one reason for every read: its own constant, so the two cannot drift apart. */

@@ -65,7 +65,7 @@ function diagnosticRow(d: AuditDiagnostic, message: string): Record<string, stri
 /** `<a id="post-payouts"></a>`: the row a generated client method links to (anchors are `[a-z0-9-]`). */
 function operationRow(
   o: AuditOperation,
-  anchors: Map<string, string>,
+  anchors: ReadonlyMap<string, string>,
   shared: Record<string, string>,
 ): Record<string, string> {
   const anchor = anchors.get(anchorKey(o.source.file, o.key));
@@ -110,7 +110,7 @@ function foundText(counts: Record<Severity, number>): string {
 /** The writes of one file as rows: a group of more than COLLAPSE_OVER becomes one counted row, listed below. */
 function writeRows(
   writes: AuditOperation[],
-  anchors: Map<string, string>,
+  anchors: ReadonlyMap<string, string>,
   shared: Record<string, string>,
 ): { rows: Record<string, string>[]; groups: { count: number; label: string; keys: string }[] } {
   const rows: Record<string, string>[] = [];
@@ -149,12 +149,17 @@ function reasonRules(o: AuditOperation): string[] {
   return [...(onlyMethodReason(o) ? [] : o.effectReasons), ...o.reasons].map((r) => r.rule);
 }
 
-export function renderMarkdown(model: AuditModel): string {
+/** `anchors`: the plan's (`planAnchors`) when the caller has it, so they are made once per run. */
+export function renderMarkdown(
+  model: AuditModel,
+  anchors: ReadonlyMap<string, string> = operationAnchors(
+    model.operations.map((o) => ({ file: o.source.file, key: o.key })),
+  ),
+): string {
   const files = [
     ...new Set([...model.operations.map((o) => o.source.file), ...model.diagnostics.map((d) => d.file ?? '')]),
   ].sort();
   const used = new Set(model.diagnostics.map((d) => d.code));
-  const anchors = operationAnchors(model.operations.map((o) => ({ file: o.source.file, key: o.key })));
   const shared = sharedDetails(model);
   const context = {
     totals: model.totals,
@@ -203,7 +208,7 @@ function sharedDetails(model: AuditModel): Record<string, string> {
 function fileSection(
   model: AuditModel,
   file: string,
-  anchors: ReturnType<typeof operationAnchors>,
+  anchors: ReadonlyMap<string, string>,
   shared: Record<string, string>,
 ) {
   const operations = model.operations.filter((o) => o.source.file === file);
