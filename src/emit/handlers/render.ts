@@ -181,9 +181,8 @@ export class BindingsJson {
       let dropped = false;
       for (const name of Object.keys(props)) {
         const p = props[name];
-        // Plain JSON.stringify: a property schema is built per tool, so remembering its text (as definitions'
-        // are) would only fill the memo.
-        const text = isObj(p) ? (JSON.stringify(p) as string) : undefined;
+        // The text the tool files write for the same property object (schema-text.ts), made once for both.
+        const text = isObj(p) ? compactDefinitionText(p) : undefined;
         put(stored, name, text !== undefined ? this.index(text) : p);
         if (text === undefined || text.includes('"$ref"')) put(withRefs, name, p);
         else dropped = true;

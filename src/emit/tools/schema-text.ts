@@ -57,15 +57,30 @@ export const compactDefinitionText = (def: unknown): string => definitionText(de
 /** A schema's compact JSON text (`JSON.stringify`'s), its `$defs` entries from the per-run texts. */
 export const compactSchemaText = (schema: Obj): string => schemaText(schema, COMPACT);
 
+/**
+ * A tool input's `properties` as compact text, each property's from the per-run texts: the tool files and the
+ * handlers' bindings file (which stores each property's text, render.ts) write the same property objects of
+ * the tool model, so each is stringified once for both.
+ */
+function propertiesText(props: Obj): string {
+  const texts: Record<string, string> = Object.create(null); // a property may be named `__proto__`
+  for (const [name, p] of Object.entries(props)) if (isObj(p)) texts[name] = definitionText(p, COMPACT);
+  return compactObjectText(props, texts);
+}
+
 /** `jsonAt(schema, level)` (or the `COMPACT` / `IN_STRING` text), its `$defs` entries from the per-run texts. */
 export function schemaText(schema: Obj, level: number): string {
   const defs = schema.$defs;
-  if (!isObj(defs) || !Object.values(defs).some((d) => d !== undefined)) return stringify(schema, level);
+  const props = level === COMPACT && isObj(schema.properties) ? schema.properties : undefined;
+  if (!isObj(defs) || !Object.values(defs).some((d) => d !== undefined))
+    return props === undefined ? stringify(schema, level) : compactObjectText(schema, { properties: propertiesText(props) });
   const entries: Record<string, string> = Object.create(null); // a definition may be named `__proto__`
   const entryLevel = level < 0 ? level : level + 2;
   for (const [name, def] of Object.entries(defs))
     if (def !== undefined) entries[name] = definitionText(def, entryLevel);
   if (level >= 0) return objectAt(schema, level, { $defs: objectAt(defs, level + 1, entries) });
   const encode = level === IN_STRING ? inString : undefined;
-  return compactObjectText(schema, { $defs: compactObjectText(defs, entries, encode) }, encode);
+  const texts: Record<string, string> = { $defs: compactObjectText(defs, entries, encode) };
+  if (props !== undefined) texts.properties = propertiesText(props);
+  return compactObjectText(schema, texts, encode);
 }
