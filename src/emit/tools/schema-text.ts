@@ -73,7 +73,9 @@ export function schemaText(schema: Obj, level: number): string {
   const defs = schema.$defs;
   const props = level === COMPACT && isObj(schema.properties) ? schema.properties : undefined;
   if (!isObj(defs) || !Object.values(defs).some((d) => d !== undefined))
-    return props === undefined ? stringify(schema, level) : compactObjectText(schema, { properties: propertiesText(props) });
+    return props === undefined
+      ? stringify(schema, level)
+      : compactObjectText(schema, { properties: propertiesText(props) });
   const entries: Record<string, string> = Object.create(null); // a definition may be named `__proto__`
   const entryLevel = level < 0 ? level : level + 2;
   for (const [name, def] of Object.entries(defs))
