@@ -29,9 +29,7 @@ export function makeSource(abs: string, display: string, text: string): Source {
     const offset = offsetOf(segments);
     return offset === undefined ? undefined : lines.position(offset);
   };
-  // `\S` is every character `trim()` keeps: the test stops at the first one, where `trim()` copied the whole
-  // text first (Graph: 40 MB allocated and copied to learn that the file is not empty).
-  const parsed = /\S/.test(text) ? parseSource(text, syntax) : undefined;
+  const parsed = text.trim() === '' ? undefined : parseSource(text, syntax);
   return {
     abs,
     display,
