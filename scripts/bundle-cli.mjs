@@ -18,9 +18,9 @@ rmSync(outdir, { recursive: true, force: true });
 
 /**
  * Every import of package-files.js, from any depth, as the one file beside the chunks' folder; every bare
- * specifier (a package, `node:…`) as it is written. `packages: 'external'` alone inlined the runtime's
- * `@idemgen/runtime/internal/*.js` modules (a workspace link resolves outside node_modules), which would give
- * the CLI its own copy of runtime modules beside the package's.
+ * specifier (a package, `node:…`) as it is written. esbuild's own `packages: 'external'` is not enough: it
+ * applies the repository's tsconfig `paths` first, and inlined the runtime's sources (a second copy of the
+ * runtime inside the CLI, beside the package the generated code imports).
  */
 const outside = {
   name: 'outside-the-chunks',
@@ -38,7 +38,6 @@ const result = await build({
   format: 'esm',
   platform: 'node',
   target: 'node20',
-  packages: 'external',
   plugins: [outside],
   // Readable chunks: an internal error's stack trace names functions and lines a maintainer can follow.
   minify: false,

@@ -12,6 +12,7 @@ import { mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import ts from 'typescript';
 import { afterAll, describe, expect, it } from 'vitest';
 import { call, httpClient } from '../emit/mcp/client.js';
 import { ROOT } from '../helpers/cli.js';
@@ -21,15 +22,8 @@ import { spawnServe, type ServeProcess } from '../serve/spawn-serve.js';
 
 const BUNDLE = join(ROOT, 'dist/cli-bundle');
 
-/** The specifiers a chunk imports, statically or dynamically. */
-function importsOf(text: string): string[] {
-  const out: string[] = [];
-  for (const m of text.matchAll(
-    /(?:^|\n)\s*(?:import|export)\s[^'"]*?from\s*"([^"]+)"|(?:^|\n)import\s*"([^"]+)"|\bimport\("([^"]+)"\)/g,
-  ))
-    out.push((m[1] ?? m[2] ?? m[3]) as string);
-  return out;
-}
+/** The specifiers a chunk imports, statically or dynamically (TypeScript's pre-processor, as the layer check reads them). */
+const importsOf = (text: string): string[] => ts.preProcessFile(text, true, true).importedFiles.map((f) => f.fileName);
 
 describe('the CLI bundle', () => {
   it('is what bin/idemgen.js runs, and its chunks import only builtins, packages, each other and package-files.js', () => {
