@@ -3,10 +3,10 @@
  * ways must give the text `readFile(…, 'utf8')` gives: a BOM, characters of two to four bytes split across piece
  * boundaries, and invalid sequences (U+FFFD), read asynchronously and synchronously (a bundled `$ref` part).
  */
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { isSource, SourceCache, type Source } from '../../src/load/source.js';
 
 const PIECE = 512 * 1024;
@@ -31,6 +31,8 @@ function parsed(source: Source): unknown {
 
 describe('reading a spec file', () => {
   const dir = mkdtempSync(join(tmpdir(), 'idemgen-read-text-'));
+  // Two of the files are 16 MiB: not left behind in the temporary folder.
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
   const cases = [
     ['small (decoded whole)', 3 * PIECE + 17],
     ['at the limit (decoded whole)', WHOLE_LIMIT],
