@@ -74,7 +74,9 @@ export class Bundler {
   /** Every other file a `$ref` pointed at, bundled or not (so it is not reported twice). */
   readonly touched = new Set<string>();
   private readonly placed = new Map<string, string>();
-  private readonly internal: { site: Site; ref: string }[] = [];
+  /** In-file refs of the root as met, and where (two lists: a Graph-sized spec has ~100,000 of them). */
+  private readonly internalRefs: string[] = [];
+  private readonly internalSites: Site[] = [];
 
   constructor(
     private readonly root: PartFile & { abs: string },
@@ -88,6 +90,11 @@ export class Bundler {
     return holder.root;
   }
 
+  /**
+   * The node `holder[key]`, at `site`. Every node of the spec is visited (Graph: about a million), so the walk
+   * makes a child's site only when it descends into the child, and reads keys with `for…in` (a parsed
+   * document has no inherited enumerable keys) instead of an array of them per node.
+   */
   private visit(
     holder: Record<string, unknown> | unknown[],
     key: string | number,
@@ -96,8 +103,10 @@ export class Bundler {
   ): void {
     const node = (holder as Record<string | number, unknown>)[key];
     if (Array.isArray(node)) {
-      for (let i = 0; i < node.length; i++)
-        if (typeof node[i] === 'object' && node[i] !== null) this.visit(node, i, site.child(i), parentKey);
+      for (let i = 0; i < node.length; i++) {
+        const item: unknown = node[i];
+        if (typeof item === 'object' && item !== null) this.visit(node, i, site.child(i), parentKey);
+      }
       return;
     }
     if (!isObject(node)) return;
@@ -117,7 +126,7 @@ export class Bundler {
     }
     const ownKey = typeof key === 'string' ? key : parentKey;
     const names = ownKey !== undefined && NAME_MAPS.has(ownKey);
-    for (const k of Object.keys(content)) {
+    for (const k in content) {
       const v = content[k];
       // Scalars hold no `$ref` (whatever their key): no site is made for them, no key is looked up.
       if (typeof v !== 'object' || v === null || k === '$ref') continue;
@@ -145,26 +154,34 @@ export class Bundler {
   ): { value: unknown; site: Site } | undefined {
     const hash = ref.indexOf('#');
     const filePart = hash === -1 ? ref : ref.slice(0, hash);
-    const fragment = hash === -1 ? '' : decodeFragment(ref.slice(hash + 1));
     const inRoot = site.file === this.root.abs;
+    // An in-file ref of the root (nearly every ref of a one-file spec) is only noted, for checkInternalRefs.
+    if (inRoot && (filePart === '' || idIndexHas(this.root.value, filePart))) {
+      this.internalRefs.push(ref);
+      this.internalSites.push(site);
+      return undefined;
+    }
+    const fragment = hash === -1 ? '' : decodeFragment(ref.slice(hash + 1));
+    // An in-file ref of another file (`filePart` empty) is resolved in that file.
     let abs = site.file;
-    if (filePart === '' || (inRoot && idIndexHas(this.root.value, filePart))) {
-      if (inRoot) {
-        this.internal.push({ site, ref });
+    if (filePart !== '') {
+      if (/^[a-z][a-z0-9+.-]*:/i.test(filePart) && !/^file:/i.test(filePart)) {
+        this.report(
+          'remote_ref',
+          'warning',
+          `remote $ref ${ref} is not fetched (idemgen never uses the network); treated as unknown`,
+          site,
+        );
         return undefined;
       }
-    } else if (/^[a-z][a-z0-9+.-]*:/i.test(filePart) && !/^file:/i.test(filePart)) {
-      this.report(
-        'remote_ref',
-        'warning',
-        `remote $ref ${ref} is not fetched (idemgen never uses the network); treated as unknown`,
-        site,
-      );
-      return undefined;
-    } else abs = path.resolve(path.dirname(site.file), decodeFilePart(filePart));
+      abs = path.resolve(path.dirname(site.file), decodeFilePart(filePart));
+    }
     if (abs === this.root.abs || this.placedPointer(abs, fragment) !== undefined) {
       // Rewritten refs are checked like in-file ones: a ref-only cycle may run through another file.
-      if (this.rewriteInto(node, abs, fragment, site, ref)) this.internal.push({ site, ref: node.$ref as string });
+      if (this.rewriteInto(node, abs, fragment, site, ref)) {
+        this.internalRefs.push(node.$ref as string);
+        this.internalSites.push(site);
+      }
       return undefined;
     }
     this.touched.add(abs);
@@ -226,8 +243,10 @@ export class Bundler {
    */
   private checkInternalRefs(bundled: unknown): void {
     const ok = new Set<string>();
-    for (const { site, ref } of this.internal) {
+    for (let i = 0; i < this.internalRefs.length; i++) {
+      const ref = this.internalRefs[i];
       if (ok.has(ref)) continue;
+      const site = this.internalSites[i];
       if (resolveRefTarget(bundled, ref) !== undefined) ok.add(ref);
       else
         this.report(
