@@ -131,7 +131,8 @@ function visitObject(w: Walk, node: Obj, mode: Mode): Obj {
   let copy: Obj | undefined;
   // Most nodes need no rewrite: noticed while walking their keys, so `rewrite` runs only for the few that might.
   let rewritable = false;
-  for (const key of Object.keys(node)) {
+  // Keys by `for…in`, not an array of them per node (the walk visits every node of the document).
+  for (const key in node) {
     const v = node[key];
     // Scalars are never rewritten; only a scalar can make `rewrite` change its node (a string `$ref`,
     // `type: file`, a boolean bound or nullable flag), so only theirs are looked up in REWRITE_KEYS.
