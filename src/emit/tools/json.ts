@@ -40,6 +40,24 @@ export function objectAt(obj: Record<string, unknown>, level: number, texts: Rec
 }
 
 /**
+ * Member names as JSON text, each made once: the same few thousand names (`type`, `description`, a schema's
+ * property names) are written hundreds of thousands of times on Graph. Bounded, so a long-lived process that
+ * reads many specs does not keep every name it ever met.
+ */
+const KEY_TEXTS = new Map<string, string>();
+const KEY_TEXTS_MAX = 50_000;
+
+function keyText(key: string): string {
+  let text = KEY_TEXTS.get(key);
+  if (text === undefined) {
+    text = JSON.stringify(key);
+    if (KEY_TEXTS.size >= KEY_TEXTS_MAX) KEY_TEXTS.clear();
+    KEY_TEXTS.set(key, text);
+  }
+  return text;
+}
+
+/**
  * `objectAt`'s compact form: `JSON.stringify(obj)` with some member values given as compact text already.
  * `encode` maps each key's and each other value's JSON text (the given texts are encoded already); it must work
  * character by character, so the pieces encoded apart join to the whole text encoded (schema-text.ts `IN_STRING`).
@@ -56,7 +74,7 @@ export function compactObjectText(
     if (value === undefined) continue;
     const json = Object.hasOwn(texts, key) ? texts[key] : (JSON.stringify(value) as string);
     const text = encode === undefined || Object.hasOwn(texts, key) ? json : encode(json);
-    const name = JSON.stringify(key);
+    const name = keyText(key);
     out += `${out.length === 1 ? '' : ','}${encode === undefined ? name : encode(name)}:${text}`;
   }
   return `${out}}`;
