@@ -12,8 +12,29 @@ import type { MediaContent, RequestBody, ResponseSpec } from './types.js';
 
 const FORM_TYPES = ['application/x-www-form-urlencoded', 'multipart/form-data'];
 
+/**
+ * Media lists by `content` object and pointer: a response or request body reached through a `$ref` is the same
+ * object at the same pointer for every operation that names it (Graph's 11,000 operations share one error
+ * response), so its list is built once and shared. The IR is read, never edited, after it is built.
+ */
+const MEDIA_LISTS = new WeakMap<object, Map<string, MediaContent[]>>();
+
 function mediaContents(content: unknown, pointer: string): MediaContent[] {
   if (!isObject(content)) return [];
+  let byPointer = MEDIA_LISTS.get(content);
+  if (byPointer === undefined) {
+    byPointer = new Map();
+    MEDIA_LISTS.set(content, byPointer);
+  }
+  let list = byPointer.get(pointer);
+  if (list === undefined) {
+    list = readMediaContents(content, pointer);
+    byPointer.set(pointer, list);
+  }
+  return list;
+}
+
+function readMediaContents(content: Record<string, unknown>, pointer: string): MediaContent[] {
   return Object.keys(content).map((mediaType) => {
     const media = content[mediaType];
     const item: MediaContent = { mediaType, pointer: appendPointer(pointer, mediaType) };

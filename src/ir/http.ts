@@ -35,9 +35,21 @@ function operationsOf(ctx: IrContext, { item, pointer }: PathItem): [HttpMethod,
   return out;
 }
 
+/**
+ * Server URLs by the `servers` array they were read from: the document's own list serves every operation
+ * that declares none, so it is read once and the list shared (the IR is not edited once built).
+ */
+const SERVER_LISTS = new WeakMap<object, string[] | undefined>();
+
+function sharedServerUrls(servers: unknown): string[] | undefined {
+  if (!Array.isArray(servers)) return undefined;
+  if (!SERVER_LISTS.has(servers)) SERVER_LISTS.set(servers, serverUrls(servers));
+  return SERVER_LISTS.get(servers);
+}
+
 function effectiveServers(ctx: IrContext, op: RawOperation, item: RawPathItem): string[] {
   if (ctx.format === 'openapi2') return swaggerServers(ctx.root, op);
-  return serverUrls(op.servers) ?? serverUrls(item.servers) ?? serverUrls(ctx.root.servers) ?? [];
+  return sharedServerUrls(op.servers) ?? sharedServerUrls(item.servers) ?? sharedServerUrls(ctx.root.servers) ?? [];
 }
 
 function buildOperation(
