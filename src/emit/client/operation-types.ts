@@ -77,28 +77,25 @@ export function buildOperationTypes(
 ): OperationTypes {
   const base = pascalCase(op.name);
   const requestName = names.claim(`${base}Request`);
-  const byGroup = new Map<ParamGroup, Parameter[]>();
+  const groups: ParamGroup[] = [];
+  const members: TypeMember[] = [];
   for (const g of GROUPS) {
-    const seen = new Set<string>();
-    const params = op.parameters.filter(
-      (p) => p.in === g && !isCarrierParam(p, g, carrier) && !seen.has(p.name) && seen.add(p.name),
-    );
-    if (params.length > 0) byGroup.set(g, params);
+    const params = groupParams(op, g, carrier);
+    if (params === undefined) continue;
+    groups.push(g);
+    members.push({
+      key: g,
+      optional: !(g === 'path' || params.some((p) => p.required)),
+      type: g === 'path' ? pathType(params, ctx, shared) : paramsType(params, ctx, shared, base),
+    });
   }
   const body = bodySource(op, carrier, ctx.registry.root);
-  const groups = [...byGroup.keys()];
-  const required = (g: ParamGroup): boolean => g === 'path' || byGroup.get(g)!.some((p) => p.required);
-  const requestRequired = groups.some(required) || body?.required === true;
+  const requestRequired = members.some((m) => !m.optional) || body?.required === true;
   const omitted = omittedPaths(carrier);
   const response = responseShape(op.responses);
-  const members: TypeMember[] = groups.map((g) => ({
-    key: g,
-    optional: !required(g),
-    type: g === 'path' ? pathType(byGroup.get(g)!, ctx, shared) : paramsType(byGroup.get(g)!, ctx, shared, base),
-  }));
-  if (body !== undefined)
-    members.push({ key: 'body', optional: !body.required, type: (w) => writeBody(w, body, omitted, ctx) });
-  const statements = [typeAliasStatement(requestName, [], (w) => writeObjectType(w, members))];
+  if (body !== undefined) members.push({ key: 'body', optional: !body.required, type: bodyWriter(body, omitted, ctx) });
+  // The statements are kept until the file's end: each writer holds only what it prints.
+  const statements = [typeAliasStatement(requestName, [], objectTypeWriter(members))];
   // A response that is only a name needs no alias of its own: the method's signature says it directly.
   const scratch = new CodeWriter();
   writeResponse(scratch, response, ctx);
@@ -106,7 +103,7 @@ export function buildOperationTypes(
   let responseType = text;
   if (!SIMPLE_TYPE.test(text)) {
     responseType = names.claim(`${base}Response`);
-    statements.push(typeAliasStatement(responseType, [], (w) => w.write(text)));
+    statements.push(typeAliasStatement(responseType, [], textWriter(text)));
   }
   const bodyInfo = body && {
     encoding: body.encoding,
@@ -127,11 +124,53 @@ export function buildOperationTypes(
   };
 }
 
+/** The parameters of one location the caller passes (not the key's carrier), each name once; none: undefined. */
+function groupParams(op: HttpOperation, g: ParamGroup, carrier: Carrier | null): Parameter[] | undefined {
+  const seen = new Set<string>();
+  const params = op.parameters.filter(
+    (p) => p.in === g && !isCarrierParam(p, g, carrier) && !seen.has(p.name) && seen.add(p.name),
+  );
+  return params.length > 0 ? params : undefined;
+}
+
+const objectTypeWriter =
+  (members: readonly TypeMember[]): ((w: CodeWriter) => void) =>
+  (w) =>
+    writeObjectType(w, members);
+
+const textWriter =
+  (text: string): ((w: CodeWriter) => void) =>
+  (w) =>
+    w.write(text);
+
+const bodyWriter =
+  (body: BodySource, omitted: string[][] | undefined, ctx: TypeWriterContext): ((w: CodeWriter) => void) =>
+  (w) =>
+    writeBody(w, body, omitted, ctx);
+
+/**
+ * A parameter description's doc lines, made once per text and shared by the members that show it (Graph's
+ * OData options carry the same few descriptions on thousands of reads, and members live to the file's end).
+ * Members only read their lines. Bounded, so a long-lived process does not keep every text it met.
+ */
+const PARAM_DOCS = new Map<string, string[]>();
+const PARAM_DOCS_MAX = 20_000;
+
+function paramDocs(description: string): string[] {
+  let lines = PARAM_DOCS.get(description);
+  if (lines === undefined) {
+    lines = docLines(description);
+    if (PARAM_DOCS.size >= PARAM_DOCS_MAX) PARAM_DOCS.clear();
+    PARAM_DOCS.set(description, lines);
+  }
+  return lines;
+}
+
 function paramMember(p: Parameter, type: (w: CodeWriter) => void): TypeMember {
   return {
     key: propertyKey(p.name),
     optional: !(p.required || p.in === 'path'),
-    ...(p.description !== undefined && p.description.trim() !== '' ? { docs: docLines(p.description) } : {}),
+    ...(p.description !== undefined && p.description.trim() !== '' ? { docs: paramDocs(p.description) } : {}),
     type,
   };
 }
