@@ -37,10 +37,11 @@ function mediaContents(content: unknown, pointer: string): MediaContent[] {
 function readMediaContents(content: Record<string, unknown>, pointer: string): MediaContent[] {
   return Object.keys(content).map((mediaType) => {
     const media = content[mediaType];
-    const item: MediaContent = { mediaType, pointer: appendPointer(pointer, mediaType) };
-    if (isObject(media) && (isObject(media.schema) || typeof media.schema === 'boolean'))
-      item.schema = media.schema as MediaContent['schema'];
-    return item;
+    const at = appendPointer(pointer, mediaType);
+    // Each shape as one literal: a member added later would give the object a separate property store.
+    return isObject(media) && (isObject(media.schema) || typeof media.schema === 'boolean')
+      ? { mediaType, pointer: at, schema: media.schema as MediaContent['schema'] }
+      : { mediaType, pointer: at };
   });
 }
 
@@ -128,15 +129,14 @@ export function buildResponses(ctx: IrContext, op: RawOperation, opPointer: stri
     const target = followRef(ctx.root, responses[status], appendPointer(base, status), ctx.refTarget);
     const r = target.value;
     if (!isObject(r)) continue;
-    const spec: ResponseSpec = {
-      status,
-      content: responseContent(ctx, op, r, target.pointer),
-      headers: isObject(r.headers) ? Object.keys(r.headers) : [],
-      pointer: target.pointer,
-    };
+    const content = responseContent(ctx, op, r, target.pointer);
+    const headers = isObject(r.headers) ? Object.keys(r.headers) : [];
     const description = stringOrUndefined(r.description);
-    if (description !== undefined) spec.description = description;
-    out.push(spec);
+    out.push(
+      description !== undefined
+        ? { status, content, headers, pointer: target.pointer, description }
+        : { status, content, headers, pointer: target.pointer },
+    );
   }
   return out;
 }
