@@ -102,6 +102,21 @@ describe('nullable → the 3.1 form', () => {
 });
 
 describe('copy on write', () => {
+  it('a rewritten node keeps its members in their order, a `__proto__` member as data', () => {
+    const bounds = one({ minimum: 1, exclusiveMinimum: true, type: 'integer', nullable: true, description: 'd' });
+    expect(Object.keys(bounds as object)).toEqual(['exclusiveMinimum', 'type', 'description']);
+    expect(bounds).toEqual({ type: ['integer', 'null'], exclusiveMinimum: 1, description: 'd' });
+    // `format` joins at the end when `type: file` adds it, and keeps its place when it was there.
+    expect(Object.keys(one({ type: 'file', description: 'f' }) as object)).toEqual(['type', 'description', 'format']);
+    expect(Object.keys(one({ format: 'x', type: 'file' }) as object)).toEqual(['format', 'type']);
+    const hostile = JSON.parse('{"type":"string","__proto__":{"polluted":true},"nullable":true}') as object;
+    const out = one(hostile) as Record<string, unknown>;
+    expect(Object.getPrototypeOf(out)).toBe(Object.prototype);
+    expect(Object.keys(out)).toEqual(['type', '__proto__']);
+    expect(Object.getOwnPropertyDescriptor(out, '__proto__')?.value).toEqual({ polluted: true });
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+
   it('returns the input itself when nothing needs a change (a 3.1 document, say)', () => {
     const root = {
       openapi: '3.1.0',
