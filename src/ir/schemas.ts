@@ -205,14 +205,16 @@ function rewrite(w: Walk, s: Obj): Obj {
   if (typeof read('x-nullable') === 'boolean') drop('x-nullable');
   if (dropped === undefined && changed === undefined) return nullable ? withNull({ ...s }) : s;
   const out: Obj = {};
-  for (const k of Object.keys(s)) if (dropped?.has(k) !== true) setMember(out, k, changed?.has(k) ? changed.get(k) : s[k]);
+  for (const k of Object.keys(s))
+    if (dropped?.has(k) !== true) setMember(out, k, changed?.has(k) ? changed.get(k) : s[k]);
   if (changed !== undefined) for (const [k, v] of changed) if (!Object.hasOwn(s, k)) setMember(out, k, v);
   return nullable ? withNull(out) : out;
 }
 
 /** `o[k] = v` as an own data member, `__proto__` included (as `{ ...s }` copies it). */
 function setMember(o: Obj, k: string, v: unknown): void {
-  if (k === '__proto__') Object.defineProperty(o, k, { value: v, enumerable: true, writable: true, configurable: true });
+  if (k === '__proto__')
+    Object.defineProperty(o, k, { value: v, enumerable: true, writable: true, configurable: true });
   else o[k] = v;
 }
 
