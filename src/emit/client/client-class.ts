@@ -5,7 +5,6 @@
  * and result types (the key option a write's strategy demands, `this: Client<DedupStore>` where a store is
  * needed); what the call does is the operation's description (descriptions.ts) run by `executeOperation`.
  */
-import type { OperationDescription } from '@idemgen/runtime/support';
 import type { ClassDecl, MethodDecl, ParameterDecl, PropertyDecl, WriterFunction } from './structures.js';
 import type { HttpOperation } from '../../ir/types.js';
 import type { PlanEntry } from '../../classify/types.js';
@@ -20,11 +19,6 @@ export interface ClientOperation {
   entry: PlanEntry;
   op: HttpOperation;
   types: OperationTypes;
-  /**
-   * The operation as the runtime runs it (emit/operation-record.ts): the `ops` entry. Made when its line is
-   * printed, so 11,422 records (Graph) are not all alive while the rest of the file is built.
-   */
-  record: () => OperationDescription;
   /** The operation's row in the audit report (`../report/audit.md#post-payouts`), when the report is written. */
   auditLink?: string;
 }

@@ -5,7 +5,9 @@
  * untrusted): `tsString` for strings, `tsObjectKey` for keys, `jsonText` for arrays and the verification plan.
  */
 import type { HttpOperation } from '../../ir/types.js';
+import type { ApiPlan } from '../../classify/types.js';
 import type { OperationDescription } from '@idemgen/runtime/support';
+import { operationRecord } from '../operation-record.js';
 import { jsonText, tsNumber, tsObjectKey, tsString } from '../../escape/index.js';
 import type { CodeWriter } from './code-writer.js';
 import type { ClientOperation } from './client-class.js';
@@ -34,13 +36,22 @@ function writeDescription(w: CodeWriter, key: string, fields: string[]): void {
   w.writeLine(`${key}: { ${fields.join(', ')} },`);
 }
 
-/** `const ops = { listCharges: { … }, … } as const satisfies Record<string, OperationDescription>;` */
-export function operationsStatement(ops: ClientOperation[], methodName: (op: HttpOperation) => string): WriterFunction {
+/**
+ * `const ops = { listCharges: { … }, … } as const satisfies Record<string, OperationDescription>;`. Each record
+ * (emit/operation-record.ts: the operation as the runtime runs it) is made when its line is printed, so 11,422
+ * records (Graph) are not all alive while the rest of the file is built.
+ */
+export function operationsStatement(
+  ops: ClientOperation[],
+  methodName: (op: HttpOperation) => string,
+  apiPlan: ApiPlan,
+): WriterFunction {
   return (w) => {
     w.writeLine('/** Each operation as data for the runtime engine; the methods below are typed facades over it. */');
     w.writeLine(`const ${OPS_CONSTANT} = {`);
     w.indent(() => {
-      for (const c of ops) writeDescription(w, tsObjectKey(methodName(c.op)), descriptionFields(c.record()));
+      for (const c of ops)
+        writeDescription(w, tsObjectKey(methodName(c.op)), descriptionFields(operationRecord(apiPlan, c.entry, c.op)));
     });
     w.write('} as const satisfies Record<string, OperationDescription>;');
   };

@@ -36,7 +36,6 @@ import { printClientFile, type ClientFileParts } from './print.js';
 import { CodeWriter } from './code-writer.js';
 import type { FileWriter } from '../types.js';
 import { operationsStatement } from './descriptions.js';
-import { operationRecord } from '../operation-record.js';
 import { classDoc } from './jsdoc.js';
 import { anchorKey } from '../audit-anchors.js';
 
@@ -122,7 +121,6 @@ function clientFileParts(apiPlan: ApiPlan, anchors: ReadonlyMap<string, string> 
       entry,
       op,
       types,
-      record: () => operationRecord(apiPlan, entry, op),
       ...(anchor !== undefined ? { auditLink: `../report/audit.md#${anchor}` } : {}),
     };
   });
@@ -154,7 +152,7 @@ function clientFileParts(apiPlan: ApiPlan, anchors: ReadonlyMap<string, string> 
     imports: runtimeImports(use),
     typeExports: keyTypeExports(use),
     optionsType: optionsTypeStatement(helpers, use),
-    operations: operationsStatement(ops, methodName),
+    operations: operationsStatement(ops, methodName, apiPlan),
     cls: buildClientClass(ops, helpers, doc),
     factory: factoryStatement(helpers, use),
     errorsMap: errorsMapStatement(ops, helpers),

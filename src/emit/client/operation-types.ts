@@ -166,7 +166,7 @@ function paramDocs(description: string): string[] {
   return lines;
 }
 
-function paramMember(p: Parameter, type: (w: CodeWriter) => void): TypeMember {
+function paramMember(p: Parameter, type: TypeMember['type']): TypeMember {
   return {
     key: propertyKey(p.name),
     optional: !(p.required || p.in === 'path'),
@@ -187,11 +187,11 @@ function paramsType(
     writeSchemaType(scratch, p.schema, ctx);
     return paramMember(p, shared.use(scratch.toString(), `${base}${pascalCase(p.name)}`));
   });
-  return (w) => writeObjectType(w, members);
+  return objectTypeWriter(members);
 }
 
 /** A path group (`UserIdPath`), shared by every operation under the same path parameters with the same docs. */
-function pathType(params: Parameter[], ctx: TypeWriterContext, shared: SharedTypes): (w: CodeWriter) => void {
+function pathType(params: Parameter[], ctx: TypeWriterContext, shared: SharedTypes): TypeMember['type'] {
   const scratch = new CodeWriter();
   writeObjectType(
     scratch,

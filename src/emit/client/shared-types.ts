@@ -22,9 +22,13 @@ interface Use {
 export class SharedTypes {
   readonly #uses = new Map<string, Use>();
 
-  /** Counts one use of `text` (type text at indentation level 0); the writer prints the alias name once one is given. */
-  use(text: string, wanted: string, minLength = MIN_LENGTH): (w: CodeWriter) => void {
-    if (text.length < minLength) return (w) => w.write(text);
+  /**
+   * Counts one use of `text` (type text at indentation level 0); the writer prints the alias name once one is
+   * given. A text too short to share is handed back as it is (members keep it to the file's end: a string
+   * costs no function and context).
+   */
+  use(text: string, wanted: string, minLength = MIN_LENGTH): string | ((w: CodeWriter) => void) {
+    if (text.length < minLength) return text;
     let u = this.#uses.get(text);
     if (u === undefined) {
       u = { count: 0, wanted };
