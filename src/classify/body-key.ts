@@ -8,6 +8,7 @@ import type { HttpOperation } from '../ir/types.js';
 import { addFinding, reason, type ClassifyContext } from './context.js';
 import { descriptionOf, weighCandidate, type Evidence } from './key-evidence.js';
 import { memoSlot } from './memo.js';
+import { getOrAdd } from '../objects.js';
 import { resolve } from './ref-targets.js';
 import { findKeyField, maxLengthOf, type KeySearch } from './schema-fields.js';
 import type { Carrier, CarrierVariant, Reason } from './types.js';
@@ -111,16 +112,6 @@ const EVIDENCE = memoSlot(
   'body key evidence',
   () => new WeakMap<object, WeakMap<object, WeakMap<object, Map<string, Evidence>>>>(),
 );
-
-/** `map.get(key)`, adding `make()` first when it is missing. */
-function getOrAdd<K, V>(map: { get(k: K): V | undefined; set(k: K, v: V): unknown }, key: K, make: () => V): V {
-  let value = map.get(key);
-  if (value === undefined) {
-    value = make();
-    map.set(key, value);
-  }
-  return value;
-}
 
 /** The memo of one document and one heuristics object (both memos here are kept per document, then per heuristics). */
 function perRootAndHeuristics<H extends object, V>(

@@ -6,6 +6,7 @@ import type { IrContext } from './context.js';
 import { stringArray, stringOrUndefined } from './context.js';
 import { appendPointer } from '../json-pointer/pointer.js';
 import { followRef, isObject } from '../json-pointer/refs.js';
+import { getOrAdd } from '../objects.js';
 import type { RawOperation } from './raw.js';
 import type { SourceParameter } from './parameters.js';
 import type { MediaContent, RequestBody, ResponseSpec } from './types.js';
@@ -21,17 +22,8 @@ const MEDIA_LISTS = new WeakMap<object, Map<string, MediaContent[]>>();
 
 function mediaContents(content: unknown, pointer: string): MediaContent[] {
   if (!isObject(content)) return [];
-  let byPointer = MEDIA_LISTS.get(content);
-  if (byPointer === undefined) {
-    byPointer = new Map();
-    MEDIA_LISTS.set(content, byPointer);
-  }
-  let list = byPointer.get(pointer);
-  if (list === undefined) {
-    list = readMediaContents(content, pointer);
-    byPointer.set(pointer, list);
-  }
-  return list;
+  const byPointer = getOrAdd(MEDIA_LISTS, content, () => new Map<string, MediaContent[]>());
+  return getOrAdd(byPointer, pointer, () => readMediaContents(content, pointer));
 }
 
 function readMediaContents(content: Record<string, unknown>, pointer: string): MediaContent[] {

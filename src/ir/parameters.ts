@@ -2,6 +2,7 @@
 import type { IrContext } from './context.js';
 import { stringOrUndefined } from './context.js';
 import { appendPointer } from '../json-pointer/pointer.js';
+import { getOrAdd } from '../objects.js';
 import { followRef, isObject } from '../json-pointer/refs.js';
 import type { JsonSchema, Parameter, ParameterLocation } from './types.js';
 
@@ -71,18 +72,9 @@ function buildParameter(ctx: IrContext, raw: unknown, pointer: string, broken: s
     return undefined;
   }
   if (target.ref === undefined) return makeParameter(ctx, p, target.pointer, undefined);
-  let byRef = SHARED_PARAMETERS.get(p);
-  if (byRef === undefined) {
-    byRef = new Map();
-    SHARED_PARAMETERS.set(p, byRef);
-  }
-  const key = `${target.ref}\u0000${target.pointer}`;
-  let param = byRef.get(key);
-  if (param === undefined) {
-    param = makeParameter(ctx, p, target.pointer, target.ref);
-    byRef.set(key, param);
-  }
-  return param;
+  const { ref, pointer: at } = target;
+  const byRef = getOrAdd(SHARED_PARAMETERS, p, () => new Map<string, SourceParameter>());
+  return getOrAdd(byRef, `${ref}\u0000${at}`, () => makeParameter(ctx, p, at, ref));
 }
 
 /** A parameter whose `name` and `in` were checked (buildParameter). */

@@ -14,6 +14,7 @@
  */
 import type { SpecFormat } from './types.js';
 import { LITERAL_KEYS, OPENAPI_NAME_MAPS, SCHEMA_NAME_MAPS } from '../load/keywords.js';
+import { setMember } from '../objects.js';
 
 type Obj = Record<string, unknown>;
 type Mode = 'node' | 'names' | 'schema-names';
@@ -209,13 +210,6 @@ function rewrite(w: Walk, s: Obj): Obj {
     if (dropped?.has(k) !== true) setMember(out, k, changed?.has(k) ? changed.get(k) : s[k]);
   if (changed !== undefined) for (const [k, v] of changed) if (!Object.hasOwn(s, k)) setMember(out, k, v);
   return nullable ? withNull(out) : out;
-}
-
-/** `o[k] = v` as an own data member, `__proto__` included (as `{ ...s }` copies it). */
-function setMember(o: Obj, k: string, v: unknown): void {
-  if (k === '__proto__')
-    Object.defineProperty(o, k, { value: v, enumerable: true, writable: true, configurable: true });
-  else o[k] = v;
 }
 
 const isNullType = (v: unknown): boolean => isObj(v) && v.type === 'null';

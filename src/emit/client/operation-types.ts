@@ -17,6 +17,7 @@ import { typeAliasStatement, writeObjectType, type TypeMember } from './object-t
 import { errorTypes } from './error-types.js';
 import { SharedTypes } from './shared-types.js';
 import { bodyRequired } from '../body-required.js';
+import { boundedMemo } from '../../objects.js';
 
 type ParamGroup = 'path' | 'query' | 'header' | 'cookie';
 
@@ -153,18 +154,7 @@ const bodyWriter =
  * OData options carry the same few descriptions on thousands of reads, and members live to the file's end).
  * Members only read their lines. Bounded, so a long-lived process does not keep every text it met.
  */
-const PARAM_DOCS = new Map<string, string[]>();
-const PARAM_DOCS_MAX = 20_000;
-
-function paramDocs(description: string): string[] {
-  let lines = PARAM_DOCS.get(description);
-  if (lines === undefined) {
-    lines = docLines(description);
-    if (PARAM_DOCS.size >= PARAM_DOCS_MAX) PARAM_DOCS.clear();
-    PARAM_DOCS.set(description, lines);
-  }
-  return lines;
-}
+const paramDocs = boundedMemo(20_000, docLines);
 
 function paramMember(p: Parameter, type: TypeMember['type']): TypeMember {
   return {

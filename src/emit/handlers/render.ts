@@ -15,7 +15,8 @@ import type { ArgRoute, ToolBinding } from '@idemgen/runtime/tools';
 import { escapeStringifiedJson, lineComment, tsString, tsTemplateText } from '../../escape/index.js';
 import { compactObjectText } from '../tools/json.js';
 import { compactDefinitionText } from '../tools/schema-text.js';
-import { reachedDefNames, SHARED_MEMBERS, setOwn } from '@idemgen/runtime/internal/tools/bindings-file.js';
+import { reachedDefNames, SHARED_MEMBERS } from '@idemgen/runtime/internal/tools/bindings-file.js';
+import { setMember } from '../../objects.js';
 import { routeParams } from '@idemgen/runtime/internal/tools/legacy-binding.js';
 import { pascalCase } from '../client/names.js';
 import type { FileWriter } from '../types.js';
@@ -101,19 +102,10 @@ export function bindingsModuleWriter(out: FileWriter, api: ApiModel): FileWriter
   };
 }
 
-/**
- * `setOwn` only where it is needed (`__proto__`): `Object.defineProperty` on every member turned the stored
- * objects into slow dictionaries, and stringifying them was a good part of the handlers' time on Graph.
- */
-function put(o: Obj, k: string, v: unknown): void {
-  if (k === '__proto__') setOwn(o, k, v);
-  else o[k] = v;
-}
-
 /** A copy of `schema` (an own-keys copy: `__proto__` stays a key) with `name` set to `value`, in place. */
 function withMember(schema: Obj, name: string, value: unknown): Obj {
   const out: Obj = { ...schema };
-  put(out, name, value);
+  setMember(out, name, value);
   return out;
 }
 
@@ -183,8 +175,8 @@ export class BindingsJson {
         const p = props[name];
         // The text the tool files write for the same property object (schema-text.ts), made once for both.
         const text = isObj(p) ? compactDefinitionText(p) : undefined;
-        put(stored, name, text !== undefined ? this.index(text) : p);
-        if (text === undefined || text.includes('"$ref"')) put(withRefs, name, p);
+        setMember(stored, name, text !== undefined ? this.index(text) : p);
+        if (text === undefined || text.includes('"$ref"')) setMember(withRefs, name, p);
         else dropped = true;
       }
       schema = withMember(schema, 'properties', stored);
@@ -205,7 +197,7 @@ export class BindingsJson {
     const local: Record<string, string> = {};
     for (const name of names) {
       const key = this.entry(name, compactDefinitionText(defs[name]));
-      if (key !== name) put(local, name, key);
+      if (key !== name) setMember(local, name, key);
     }
     if (Object.keys(local).length > 0) out.defs = local;
     return out;

@@ -1,5 +1,6 @@
 import { escapeStringifiedJson, jsonText } from '../../escape/index.js';
 import type { FileWriter } from '../types.js';
+import { boundedMemo } from '../../objects.js';
 
 /** Deterministic JSON for emitted files: 2-space indent, LF, trailing newline (STYLE habit 7). */
 export function renderJson(value: unknown): string {
@@ -44,18 +45,7 @@ export function objectAt(obj: Record<string, unknown>, level: number, texts: Rec
  * property names) are written hundreds of thousands of times on Graph. Bounded, so a long-lived process that
  * reads many specs does not keep every name it ever met.
  */
-const KEY_TEXTS = new Map<string, string>();
-const KEY_TEXTS_MAX = 50_000;
-
-function keyText(key: string): string {
-  let text = KEY_TEXTS.get(key);
-  if (text === undefined) {
-    text = JSON.stringify(key);
-    if (KEY_TEXTS.size >= KEY_TEXTS_MAX) KEY_TEXTS.clear();
-    KEY_TEXTS.set(key, text);
-  }
-  return text;
-}
+const keyText = boundedMemo(50_000, (key) => JSON.stringify(key));
 
 /**
  * `objectAt`'s compact form: `JSON.stringify(obj)` with some member values given as compact text already.

@@ -8,6 +8,7 @@
  */
 import { escapeStringifiedJson } from '../../escape/index.js';
 import { compactObjectText, jsonAt, objectAt } from './json.js';
+import { getOrAdd } from '../../objects.js';
 
 type Obj = Record<string, unknown>;
 
@@ -38,17 +39,8 @@ const texts = new Map<number, WeakMap<object, string>>();
 
 function definitionText(def: unknown, level: number): string {
   if (typeof def !== 'object' || def === null) return stringify(def, level);
-  let cache = texts.get(level);
-  if (cache === undefined) {
-    cache = new WeakMap();
-    texts.set(level, cache);
-  }
-  let text = cache.get(def);
-  if (text === undefined) {
-    text = stringify(def, level);
-    cache.set(def, text);
-  }
-  return text;
+  const cache = getOrAdd(texts, level, () => new WeakMap<object, string>());
+  return getOrAdd(cache, def, () => stringify(def, level));
 }
 
 /** One definition's compact JSON text (`JSON.stringify`'s), made once per run per definition object. */

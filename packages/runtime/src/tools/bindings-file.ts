@@ -32,8 +32,6 @@
  */
 import { setOwn } from './strict/own.js';
 import { ownDefRefs, reachableDefs } from './schema-refs.js';
-
-export { setOwn };
 import type { ArgRoute, ToolBinding } from './types.js';
 import { decodeBinding, routeParams, type LegacyToolBinding } from './legacy-binding.js';
 
