@@ -37,10 +37,17 @@ function stringify(value: unknown, level: number): string {
 /** Level → definition object → its text at that level. Definitions are never edited once emitted. */
 const texts = new Map<number, WeakMap<object, string>>();
 
+const newTexts = (): WeakMap<object, string> => new WeakMap();
+
 function definitionText(def: unknown, level: number): string {
   if (typeof def !== 'object' || def === null) return stringify(def, level);
-  const cache = getOrAdd(texts, level, () => new WeakMap<object, string>());
-  return getOrAdd(cache, def, () => stringify(def, level));
+  // Called for every definition and property of every tool: a hit makes no function (getOrAdd's `make` would).
+  const cache = getOrAdd(texts, level, newTexts);
+  const known = cache.get(def);
+  if (known !== undefined) return known;
+  const text = stringify(def, level);
+  cache.set(def, text);
+  return text;
 }
 
 /** One definition's compact JSON text (`JSON.stringify`'s), made once per run per definition object. */
