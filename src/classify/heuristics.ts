@@ -278,6 +278,9 @@ const KEY_DESCRIPTION_PATTERNS: readonly RegExp[] = [
 const NOT_KEY_FIELDS: readonly string[] = ['ExternalUserId'];
 const NOT_KEY_DESCRIPTION = /\b(?:that|which) (?:was|were) used\b|\bpresent if\b/i;
 
+/** The patterns `keyDescriptionPromise` runs, for a reader that compiles them ahead (regexps.ts). */
+export const KEY_PROMISE_PATTERNS: readonly RegExp[] = [NOT_KEY_DESCRIPTION, ...KEY_DESCRIPTION_PATTERNS];
+
 /** Path parameter names that make a path content-addressed (OP-3). */
 export const CONTENT_PARAMS: readonly string[] = [
   'sha256',

@@ -16,7 +16,8 @@
  * a field says of de-duplication (key carriers, possible carriers, verification plans).
  */
 import { isObject } from '../json-pointer/refs.js';
-import { isKeyField, isKeyHeader, keyDescriptionPromise, type Heuristics } from './heuristics.js';
+import { compileOnFirstUse } from '../regexps.js';
+import { type Heuristics, isKeyField, isKeyHeader, KEY_PROMISE_PATTERNS, keyDescriptionPromise } from './heuristics.js';
 import { type ClassifyMemo, memoSlot } from './memo.js';
 
 type Verdict = 'key' | 'possible' | 'no';
@@ -441,6 +442,7 @@ export function readKeyDescription(description: string, memo?: ClassifyMemo): Ke
   const readings = memo?.get(READINGS);
   const known = readings?.get(description);
   if (known) return known;
+  compileEveryReading();
   const text = plain(description);
   const out: KeyDescriptionReading = { score: 0, signals: [], tracing: TRACING_WORDS.test(text) };
   const veto = firstMatch(NEGATIONS, text);
@@ -448,7 +450,7 @@ export function readKeyDescription(description: string, memo?: ClassifyMemo): Ke
   const against = firstMatch(WEAK_NEGATIONS, text);
   if (against) out.against = `${against.why}: "${against.sentence}"`;
   const promise = keyDescriptionPromise(text);
-  const decisive = promise === undefined && DECISIVE_WORDS.test(text) ? firstMatch(DECISIVE, text) : undefined;
+  const decisive = promise === undefined && DECISIVE_WORDS.test(text) ? decisiveStatement(text) : undefined;
   if (promise !== undefined) {
     out.score = KEY;
     out.signals.push(`description says it is the key: "${quote(promise)}"`);
@@ -457,24 +459,48 @@ export function readKeyDescription(description: string, memo?: ClassifyMemo): Ke
     out.signals.push(`description (${decisive.why}): "${decisive.sentence}"`);
     out.needsName = NEEDS_NAME.has(decisive.why);
   }
-  const resource = IDENTIFIES_RESOURCE.exec(text);
-  if (resource && out.score >= KEY) {
-    out.score = POSSIBLE;
-    out.signals.push(`but it identifies a resource: "${quote(sentenceOf(text, resource.index))}"`);
-  }
-  if (out.score < POSSIBLE) {
-    const methodOnly = METHOD_IDEMPOTENT.test(text);
-    for (const [re, why, weight, alone] of SUGGESTIVE) {
-      const m = re.exec(text);
-      if (!m || (why === 'mentions idempotency' && methodOnly)) continue;
-      out.score = weight;
-      out.signals.push(`description (${why}): "${quote(sentenceOf(text, m.index))}"`);
-      if (alone) out.alone = true;
-      break;
+  if (out.score >= KEY) {
+    const resource = IDENTIFIES_RESOURCE.exec(text);
+    if (resource) {
+      out.score = POSSIBLE;
+      out.signals.push(`but it identifies a resource: "${quote(sentenceOf(text, resource.index))}"`);
     }
   }
+  if (out.score < POSSIBLE) readSuggestive(text, out);
   readings?.set(description, out);
   return out;
+}
+
+/**
+ * The patterns every reading runs, compiled ahead by the first one (regexps.ts); the rest are compiled by
+ * the first reading that gets to them. On Stripe 76 of the 84 descriptions read pass DECISIVE_WORDS.
+ */
+const compileEveryReading = compileOnFirstUse([
+  TRACING_WORDS,
+  ...NEGATIONS.map(([re]) => re),
+  ...WEAK_NEGATIONS.map(([re]) => re),
+  ...KEY_PROMISE_PATTERNS,
+  DECISIVE_WORDS,
+]);
+const compileDecisive = compileOnFirstUse([...DECISIVE.map(([re]) => re), IDENTIFIES_RESOURCE]);
+const compileSuggestive = compileOnFirstUse([...SUGGESTIVE.map(([re]) => re), METHOD_IDEMPOTENT]);
+
+function decisiveStatement(text: string): ReturnType<typeof firstMatch> {
+  compileDecisive();
+  return firstMatch(DECISIVE, text);
+}
+
+/** The first suggestive statement, unless it only says the method (not a key) is idempotent. */
+function readSuggestive(text: string, out: KeyDescriptionReading): void {
+  compileSuggestive();
+  for (const [re, why, weight, alone] of SUGGESTIVE) {
+    const m = re.exec(text);
+    if (!m || (why === 'mentions idempotency' && METHOD_IDEMPOTENT.test(text))) continue;
+    out.score = weight;
+    out.signals.push(`description (${why}): "${quote(sentenceOf(text, m.index))}"`);
+    if (alone) out.alone = true;
+    return;
+  }
 }
 
 /** The name of the schema a property references (`#/components/schemas/IdempotencyToken`). */
