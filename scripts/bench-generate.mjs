@@ -4,7 +4,8 @@
 // Stripe, GitHub and Microsoft Graph, with the bytes of each artifact (tools per format) beside o-ts's. Every run is a fresh child process under /usr/bin/time (wall seconds, user+system CPU seconds, peak
 // RSS); both tools read the same file and write their output to a fresh temporary folder. Runs alternate
 // (idemgen, o-ts, idemgen, …) so a busy shared machine slows both alike; neither gets a warm-up run. The
-// table shows the median of --runs (default 3) per tool and the ratios; each sample goes to stderr.
+// table shows the median of --runs (default 3) per tool and the ratios, and the summary also the time ratio of
+// each round (median and range); each sample goes to stderr.
 // Options: --runs N, --only stripe,github, --all-formats (every tool format on: MCP, OpenAI and Anthropic,
 // through an idemgen.config.json in the temporary folder), --against DIR (a built checkout of another commit,
 // e.g. `git worktree add --detach ../base <ref> && (cd ../base && npm ci && npm run build)`: its CLI runs as a
@@ -152,7 +153,10 @@ for (const [name, spec] of SPECS) {
       `${name} run ${i + 1}: idemgen ${fmt(a[i])}${against ? ` | previous ${fmt(p[i])}` : ''} | openapi-typescript ${fmt(b[i])} | floor ${fmt(f[i])}`,
     );
   }
-  rows.push({ name, a: summary(a), b: summary(b), p: against ? summary(p) : undefined, f: summary(f) });
+  // The time ratio of each round (idemgen's run over the o-ts run beside it): a machine that slows down for a
+  // minute slows one round's pair, where the ratio of the medians may take its two medians from different rounds.
+  const perRound = a.map((s, i) => s.wall / b[i].wall);
+  rows.push({ name, a: summary(a), b: summary(b), p: against ? summary(p) : undefined, f: summary(f), perRound });
 }
 console.error(`load average after: ${load()}`);
 const r = (x, y) => `${(x / y).toFixed(2)}×`;
@@ -190,14 +194,15 @@ console.log(
   `idemgen ${revision(root)} generate (${allFormats ? 'every tool format on' : 'default config'}, built CLI, --no-cache) vs openapi-typescript 7 (types only)${prev ? ` and ${prev}` : ''}, median of ${runs} alternating runs`,
 );
 console.log(
-  `| spec | idemgen s | o-ts s | time ratio | idemgen MiB | o-ts MiB | memory ratio | cpu ratio | idemgen output MB | o-ts output MB | bytes ratio | time / floor${prev ? ' | time / previous | memory / previous | bytes / previous' : ''} |`,
+  `| spec | idemgen s | o-ts s | time ratio | per round: median (range) | idemgen MiB | o-ts MiB | memory ratio | cpu ratio | idemgen output MB | o-ts output MB | bytes ratio | time / floor${prev ? ' | time / previous | memory / previous | bytes / previous' : ''} |`,
 );
-console.log(`|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:${prev ? '|---:|---:|---:' : ''}|`);
-for (const { name, a, b, p, f } of rows) {
+console.log(`|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:${prev ? '|---:|---:|---:' : ''}|`);
+for (const { name, a, b, p, f, perRound } of rows) {
   const cells = [
     a.wall.toFixed(2),
     b.wall.toFixed(2),
     r(a.wall, b.wall),
+    `${median(perRound).toFixed(3)} (${Math.min(...perRound).toFixed(3)}–${Math.max(...perRound).toFixed(3)})`,
     a.rssMiB.toFixed(0),
     b.rssMiB.toFixed(0),
     r(a.rssMiB, b.rssMiB),
