@@ -460,6 +460,7 @@ export function readKeyDescription(description: string, memo?: ClassifyMemo): Ke
     out.needsName = NEEDS_NAME.has(decisive.why);
   }
   if (out.score >= KEY) {
+    compileResource();
     const resource = IDENTIFIES_RESOURCE.exec(text);
     if (resource) {
       out.score = POSSIBLE;
@@ -482,7 +483,8 @@ const compileEveryReading = compileOnFirstUse([
   ...KEY_PROMISE_PATTERNS,
   DECISIVE_WORDS,
 ]);
-const compileDecisive = compileOnFirstUse([...DECISIVE.map(([re]) => re), IDENTIFIES_RESOURCE]);
+const compileDecisive = compileOnFirstUse(DECISIVE.map(([re]) => re));
+const compileResource = compileOnFirstUse([IDENTIFIES_RESOURCE]);
 const compileSuggestive = compileOnFirstUse([...SUGGESTIVE.map(([re]) => re), METHOD_IDEMPOTENT]);
 
 function decisiveStatement(text: string): ReturnType<typeof firstMatch> {
