@@ -474,7 +474,9 @@ export function readKeyDescription(description: string, memo?: ClassifyMemo): Ke
 
 /**
  * The patterns every reading runs, compiled ahead by the first one (regexps.ts); the rest are compiled by
- * the first reading that gets to them. On Stripe 76 of the 84 descriptions read pass DECISIVE_WORDS.
+ * the first reading that gets to them. On Stripe 76 of the 84 descriptions read pass DECISIVE_WORDS. This is
+ * the one piece of state kept between runs here (memo.ts keeps the rest per run): whether V8 has compiled a
+ * pattern changes when a reading is paid for, never what it says.
  */
 const compileEveryReading = compileOnFirstUse([
   TRACING_WORDS,
