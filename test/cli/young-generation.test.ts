@@ -1,5 +1,5 @@
 /**
- * A batch run keeps V8's young generation at its first size while its inputs are small, and leaves it to V8
+ * A batch run holds V8's young generation at 2 MiB per semi-space while its inputs are small, and leaves it to V8
  * for large inputs or when the user sized it (src/cli/young-generation.ts, decision 0224).
  */
 import { execFile } from 'node:child_process';
@@ -7,7 +7,13 @@ import { mkdirSync, mkdtempSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, expect, test, vi } from 'vitest';
-import { inputBytes, LARGE_INPUT_BYTES, sizeYoungGeneration } from '../../src/cli/young-generation.js';
+import {
+  inputBytes,
+  LARGE_INPUT_BYTES,
+  SMALL_INPUT_YOUNG_BYTES,
+  sizeYoungGeneration,
+  youngGenerationBytes,
+} from '../../src/cli/young-generation.js';
 import { ROOT } from '../helpers/cli.js';
 
 afterEach(() => vi.unstubAllEnvs());
@@ -35,6 +41,8 @@ test('small inputs keep the young generation at its size, large ones let it grow
   writeFileSync(spec, '');
   truncateSync(spec, LARGE_INPUT_BYTES - 1);
   expect(sizeYoungGeneration([spec])).toBe(1);
+  // Set to 2 MiB per semi-space whatever the process allocated before (this worker's start-up, not the CLI's).
+  expect(youngGenerationBytes()).toBeGreaterThanOrEqual(SMALL_INPUT_YOUNG_BYTES);
   truncateSync(spec, LARGE_INPUT_BYTES);
   expect(sizeYoungGeneration([spec])).toBe(2);
   vi.stubEnv('NODE_OPTIONS', '--max-semi-space-size=8');
@@ -65,4 +73,26 @@ test('generate on the bundled specs holds a smaller young generation than V8 gro
   const grown = await newSpaceAfter(['--semi-space-growth-factor=2']);
   expect(lean).toBeLessThanOrEqual(4 * 2 ** 20);
   expect(grown).toBeGreaterThan(lean);
+});
+
+test('a fresh process on a small input gets 2 MiB semi-spaces at once (the built module, before and after)', async () => {
+  const dir = folder();
+  writeFileSync(join(dir, 'specs/a.json'), '{"openapi":"3.0.3"}');
+  const script = [
+    `import { sizeYoungGeneration, youngGenerationBytes } from ${JSON.stringify(join(ROOT, 'dist/cli/young-generation.js'))};`,
+    'const before = youngGenerationBytes();',
+    `sizeYoungGeneration([${JSON.stringify(join(dir, 'specs'))}]);`,
+    'console.log(JSON.stringify([before, youngGenerationBytes()]));',
+  ].join('\n');
+  const out = await new Promise<string>((done, fail) =>
+    execFile(
+      process.execPath,
+      ['--input-type=module', '-e', script],
+      { env: { ...process.env, NODE_OPTIONS: '' } },
+      (err, stdout, stderr) => (err ? fail(new Error(`${err.message}\n${stderr}`)) : done(stdout)),
+    ),
+  );
+  const [before, after] = JSON.parse(out) as [number, number];
+  expect(before).toBeLessThan(SMALL_INPUT_YOUNG_BYTES);
+  expect(after).toBe(SMALL_INPUT_YOUNG_BYTES);
 });
