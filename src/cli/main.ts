@@ -26,7 +26,10 @@ import { VERSION } from './version.js';
 
 class UsageError extends Error {}
 
-/** The commands, in the order the help lists them: what a misspelled command is matched against. */
+/**
+ * The commands, in the order messages name them (`--help` lists them as options.ts does): what a misspelled
+ * command is matched against.
+ */
 const COMMANDS = ['generate', 'audit', 'validate', 'check', 'serve', 'reconcile', 'prune', 'migrate', 'init'];
 
 /** `serve` needs the MCP SDK, an optional peer dependency: its absence is an install step, not a crash. */
@@ -47,7 +50,10 @@ async function loadServe(): Promise<typeof import('./commands/serve.js')> {
 type CommandArgs = Record<string, unknown>;
 type Run = (ctx: CliContext) => Promise<number> | number;
 
-/** What each command runs, given its parsed arguments. Commands are imported when they run, so `--help` and a cached `generate` start fast. */
+/**
+ * What each command runs, given its parsed arguments. Commands are imported when they run, so `--help` and a
+ * cached `generate` start fast.
+ */
 const HANDLERS: Readonly<Record<string, (a: CommandArgs) => Run>> = {
   generate: (a) => async (ctx) =>
     (await import('./commands/generate.js')).generateCommand(ctx, a as unknown as GenerateArgs),
