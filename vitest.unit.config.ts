@@ -48,6 +48,7 @@ export const NEEDS_BUILD = [
   'test/cli/logger-watch.test.ts',
   'test/cli/manners.test.ts',
   'test/cli/newcomer-manners.test.ts',
+  'test/cli/plain-args.test.ts',
   'test/cli/precompiled-templates.test.ts',
   'test/cli/young-generation.test.ts',
   'test/docs/guide-blocks.test.ts',
