@@ -7,11 +7,11 @@ import type { ResolvedConfig } from './config/types.js';
 import type { Diagnostic } from './diagnostics/diagnostic.js';
 import type { EmittedFile, FileSink } from './emit/types.js';
 import { analyze, type AnalysisResult } from './analyze.js';
-import { consumesToolModel } from './emit/artifact.js';
+import { consumesToolModel, type ArtifactEmit } from './emit/artifact.js';
 import { scheduleArtifacts, selectedArtifacts } from './emit/registry.js';
 import { selectPlan } from './emit/select.js';
 import { memorySink } from './emit/memory-sink.js';
-import { streamToolModel, type ToolModelConsumer } from './emit/tool-model.js';
+import { streamToolModel, type ToolModelConsumer, type ToolModelEmit } from './emit/tool-model.js';
 import { timed, timedAsync } from './timing.js';
 
 export { analyze, type AnalysisResult } from './analyze.js';
@@ -33,10 +33,14 @@ export async function emitEach(plan: Plan, config: ResolvedConfig, sink: FileSin
   const toolPlan = selectPlan(plan, config.select);
   const selected = selectedArtifacts(config.artifacts);
   const byArtifact = new Map<string, Diagnostic[]>();
+  // Every emitter's module is loaded at once: Node reads ES modules through its thread pool, and one after
+  // another each load left the process idle while its files were read (~20 ms of a Stripe run).
+  const loading = new Map(selected.map((artifact) => [artifact.name, artifact.load()] as const));
+  await timedAsync('import emitters', () => Promise.allSettled([...loading.values()] as Promise<unknown>[]));
   for (const step of scheduleArtifacts(selected)) {
     for (const artifact of step.artifacts) {
       if (consumesToolModel(artifact)) continue;
-      const emit = await timedAsync(`import ${artifact.name}`, () => artifact.load());
+      const emit = (await loading.get(artifact.name)) as ArtifactEmit;
       const input = artifact.selectsTools ? toolPlan : plan;
       byArtifact.set(
         artifact.name,
@@ -47,7 +51,7 @@ export async function emitEach(plan: Plan, config: ResolvedConfig, sink: FileSin
     if (step.stage !== 'toolModel' || consumers.length === 0) continue;
     const opened: ToolModelConsumer[] = [];
     for (const artifact of consumers)
-      opened.push((await timedAsync(`import ${artifact.name}`, () => artifact.load()))(toolPlan, config, sink));
+      opened.push(((await loading.get(artifact.name)) as ToolModelEmit)(toolPlan, config, sink));
     const label = `emit toolModel → ${consumers.map((a) => a.name).join(' + ')}`;
     const results = timed(label, () => streamToolModel(toolPlan, config, opened));
     for (const [i, artifact] of consumers.entries()) byArtifact.set(artifact.name, results[i]!);

@@ -63,12 +63,17 @@ export function sourceProblem(source: Source, severity: Severity): Diagnostic | 
  */
 const WHOLE_DECODE_BYTES = 16 * 1024 * 1024;
 
-/** A file's text (a BOM and invalid sequences come out the same either way: `readFile(…, 'utf8')` decodes as `toString`). */
+/**
+ * A file's text (a BOM and invalid sequences come out the same either way: `readFile(…, 'utf8')` decodes as
+ * `toString`). One decoded whole is also read in one synchronous call: the promise API reads in 512 KiB pieces,
+ * each a trip through libuv's thread pool with the process idle meanwhile (Stripe's 2.5 MB: ~8 ms of waiting,
+ * where the synchronous read takes ~2 ms); the file is parsed at once afterwards, so nothing would run meanwhile.
+ */
 async function readText(abs: string): Promise<string> {
+  if (statSync(abs).size <= WHOLE_DECODE_BYTES) return readFileSync(abs).toString('utf8');
   const file = await open(abs, 'r');
   try {
-    const { size } = await file.stat();
-    return size <= WHOLE_DECODE_BYTES ? (await file.readFile()).toString('utf8') : await file.readFile('utf8');
+    return await file.readFile('utf8');
   } finally {
     await file.close();
   }
