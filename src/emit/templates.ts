@@ -12,6 +12,9 @@ import { join, relative, sep } from 'node:path';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import type Handlebars from 'handlebars';
+// Imported, not required: the CLI bundle (scripts/bundle-cli.mjs) then holds the runtime as one chunk instead
+// of Node loading its 21 CommonJS files on every `generate` (~13 → ~4 ms, decision 0230).
+import handlebarsRuntime from 'handlebars/runtime';
 import { CODE_ROOT, PACKAGE_ROOT } from '../package-files.js';
 
 const TEMPLATE_ROOT = new URL('templates/', PACKAGE_ROOT);
@@ -81,7 +84,7 @@ export function template(path: string): Handlebars.TemplateDelegate {
   if (specs === null) specs = precompiled();
   const spec = specs?.[path];
   if (spec !== undefined) {
-    runtime ??= (require('handlebars/runtime') as typeof Handlebars).create();
+    runtime ??= (handlebarsRuntime as unknown as typeof Handlebars).create();
     made = runtime.template(spec);
   } else {
     made = compilerEnv().compile(readFileSync(new URL(path, TEMPLATE_ROOT), 'utf8'), optionsOf(path));

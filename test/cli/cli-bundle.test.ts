@@ -1,7 +1,7 @@
 /**
  * bin/idemgen.js runs the CLI bundle (scripts/bundle-cli.mjs, dist/cli-bundle/). What the bundle must keep from
  * the separate modules: one runtime, and the paths to idemgen's own files. Its chunks hold idemgen's compiled
- * modules and import only Node's modules, packages (the runtime among them), one another and
+ * modules (and Handlebars' runtime) and import only Node's modules, packages (the runtime among them), one another and
  * dist/package-files.js (which computes those paths from its own place), and what reads those paths
  * works from the bundle: `serve --code` starts its worker (dist/serve/code/worker.js) and runs a script through
  * it, with a SQLite store it created (the SQL emitter's stamp reads dist/emit/sql/ and templates/sql/).
@@ -42,15 +42,19 @@ describe('the CLI bundle', () => {
     expect(outside).toEqual(['../package-files.js']);
     // A path of the machine that built it would break in every install.
     expect(absolute).toEqual([]);
-    // What the chunks hold is idemgen's compiled modules only (esbuild heads each with a `// <path>` line):
-    // not a copy of the runtime (a tsconfig `paths` entry once pulled in its sources) nor of another package.
+    // What the chunks hold is idemgen's compiled modules (esbuild heads each with a `// <path>` line) and
+    // Handlebars' runtime (decision 0230): not a copy of the runtime (a tsconfig `paths` entry once pulled in
+    // its sources) nor of another package.
     const modules = files.flatMap((f) =>
       [...readFileSync(join(BUNDLE, f), 'utf8').matchAll(/^\/\/ ((?:dist|src|packages|node_modules)\/\S+)$/gm)].map(
         (m) => m[1] as string,
       ),
     );
     expect(modules.length).toBeGreaterThan(100);
-    expect(modules.filter((m) => !m.startsWith('dist/'))).toEqual([]);
+    const handlebars = modules.filter((m) => m.startsWith('node_modules/handlebars/'));
+    expect(handlebars).toContain('node_modules/handlebars/runtime.js');
+    expect(handlebars.filter((m) => !/^node_modules\/handlebars\/(runtime\.js|dist\/cjs\/)/.test(m))).toEqual([]);
+    expect(modules.filter((m) => !m.startsWith('dist/') && !handlebars.includes(m))).toEqual([]);
     // The commands run from chunks: the bundle is more than main.js, and far fewer files than dist/ has modules.
     expect(files.length).toBeGreaterThan(5);
   });
