@@ -28,7 +28,7 @@ const outside = {
   setup(b) {
     b.onResolve({ filter: /(^|\/)package-files\.js$/ }, () => ({ path: '../package-files.js', external: true }));
     b.onResolve({ filter: /^[^./]/ }, (args) =>
-      args.path === 'handlebars/runtime' ? undefined : { path: args.path, external: true },
+      args.path === 'handlebars/runtime.js' ? undefined : { path: args.path, external: true },
     );
   },
 };

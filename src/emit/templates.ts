@@ -14,7 +14,7 @@ import { fileURLToPath } from 'node:url';
 import type Handlebars from 'handlebars';
 // Imported, not required: the CLI bundle (scripts/bundle-cli.mjs) then holds the runtime as one chunk instead
 // of Node loading its 21 CommonJS files on every `generate` (~13 → ~4 ms, decision 0230).
-import handlebarsRuntime from 'handlebars/runtime';
+import handlebarsRuntime from 'handlebars/runtime.js';
 import { CODE_ROOT, PACKAGE_ROOT } from '../package-files.js';
 
 const TEMPLATE_ROOT = new URL('templates/', PACKAGE_ROOT);
