@@ -47,10 +47,13 @@ const RUN_OPTIONS: OptionTable = {
   },
 };
 
+/** The output folder `generate` writes and `check` compares. */
+const OUT_OPTION: OptionSpec = { type: 'string', describe: 'Output folder (default: generated/)' };
+
 /** `generate`: where to write, the cache, watch mode, strict references. */
 const GENERATE_OPTIONS: OptionTable = {
   ...RUN_OPTIONS,
-  out: { type: 'string', describe: 'Output folder (default: generated/)' },
+  out: OUT_OPTION,
   cache: {
     type: 'boolean',
     default: true,
@@ -138,7 +141,7 @@ const VALIDATE_OPTIONS: OptionTable = {
 /** `check`: the folder to compare, and retry-safety changes since a baseline. */
 const CHECK_OPTIONS: OptionTable = {
   ...RUN_OPTIONS,
-  out: { type: 'string', describe: 'Output folder (default: generated/)' },
+  out: OUT_OPTION,
   baseline: {
     type: 'string',
     describe: 'A previous audit JSON or spec: also fail on retry-safety changes since then',
@@ -258,7 +261,7 @@ const SERVE_TOOL_OPTIONS: OptionTable = {
   },
 };
 
-const storeOption: OptionSpec = {
+const STORE_OPTION: OptionSpec = {
   type: 'string',
   demandOption: true,
   describe: 'sqlite:path, postgres://… or redis://… store URL',
@@ -266,7 +269,7 @@ const storeOption: OptionSpec = {
 
 /** `reconcile`: the store, one row's resolution, or settling rows by reading the API (--verify). */
 const RECONCILE_OPTIONS: OptionTable = {
-  store: storeOption,
+  store: STORE_OPTION,
   json: { type: 'boolean' },
   'saga-table': {
     type: 'string',
@@ -321,14 +324,14 @@ export const COMMAND_SPECS: readonly CommandSpec[] = [
     name: 'prune',
     describe: 'Delete expired dedup rows',
     inputs: false,
-    options: { store: storeOption, json: { type: 'boolean' } },
+    options: { store: STORE_OPTION, json: { type: 'boolean' } },
   },
   {
     name: 'migrate',
     describe: 'Create the dedup and saga tables in a store (the generated DDL, IF NOT EXISTS)',
     inputs: false,
     options: {
-      store: storeOption,
+      store: STORE_OPTION,
       config: { type: 'string', describe: 'Config file (its sql names are used)' },
       'dry-run': { type: 'boolean', describe: 'Print the SQL instead of running it' },
     },
