@@ -5,7 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ResolvedConfig } from '../config/types.js';
 import { PACKAGE_ROOT } from '../package-files.js';
@@ -24,8 +24,9 @@ export function listFiles(dir: string, base = ''): string[] {
 
 const SPEC_FILE = /\.(json|ya?ml)$/i;
 
-function walk(path: string, out: string[]): void {
-  if (!existsSync(path)) return;
+/** `skip`: folders passed over below an input (an input itself is read as named, like discover.ts does). */
+function walk(path: string, out: string[], skip: ReadonlySet<string>, input = true): void {
+  if (!existsSync(path) || (!input && skip.has(resolve(path)))) return;
   const st = statSync(path);
   if (st.isFile()) {
     out.push(path);
@@ -35,15 +36,19 @@ function walk(path: string, out: string[]): void {
   for (const entry of readdirSync(path).sort()) {
     if (entry.startsWith('.') || entry === 'node_modules') continue;
     const child = join(path, entry);
-    if (statSync(child, { throwIfNoEntry: false })?.isDirectory()) walk(child, out);
+    if (statSync(child, { throwIfNoEntry: false })?.isDirectory()) walk(child, out, skip, false);
     else if (SPEC_FILE.test(entry)) out.push(child);
   }
 }
 
-/** The files a run over `inputs` reads: a file as given, a folder's .json/.yaml files (dot folders and node_modules skipped). */
-export function inputFiles(inputs: readonly string[]): string[] {
+/**
+ * The files a run over `inputs` reads: a file as given, a folder's .json/.yaml files (dot folders,
+ * node_modules and the `skip` folders, such as the output folder, skipped).
+ */
+export function inputFiles(inputs: readonly string[], skip: readonly string[] = []): string[] {
   const files: string[] = [];
-  for (const input of inputs) walk(input, files);
+  const skipped = new Set(skip.map((s) => resolve(s)));
+  for (const input of inputs) walk(input, files, skipped);
   return files;
 }
 
@@ -62,7 +67,7 @@ export function fingerprintInputs(inputs: string[], config: ResolvedConfig, outD
   const hash = createHash('sha256');
   hash.update(JSON.stringify({ ...config, inputs, out: outDir }));
   if (config.configFile && existsSync(config.configFile)) hash.update(readFileSync(config.configFile));
-  for (const file of inputFiles(inputs)) {
+  for (const file of inputFiles(inputs, [outDir])) {
     hash.update(`\0${file}\0`);
     hash.update(readFileSync(file));
   }

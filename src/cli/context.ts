@@ -4,7 +4,7 @@ import { terminalText } from '../escape/index.js';
 import { loadConfig } from '../config/load.js';
 import { configExtensions } from '../emit/registry.js';
 import type { ResolvedConfig } from '../config/types.js';
-import { InputError, type Diagnostic } from '../diagnostics/diagnostic.js';
+import { ConfigError, InputError, type Diagnostic } from '../diagnostics/diagnostic.js';
 import type { AnalysisResult } from '../pipeline.js';
 import { locateDiagnostics, renderDiagnostics } from './diagnostics.js';
 import type { Logger } from './logger.js';
@@ -27,6 +27,11 @@ export interface Resolved {
   config: ResolvedConfig;
   inputs: string[];
   outDir: string;
+  /**
+   * The inputs are the config's (none on the command line): only then is an override that names no operation
+   * a mistake worth a warning; a run over other files may simply not contain it.
+   */
+  configInputs: boolean;
 }
 
 /**
@@ -34,14 +39,32 @@ export interface Resolved {
  * starts here, so this is also where the process's young generation is sized for the inputs (young-generation.ts).
  */
 export async function resolveRun(ctx: CliContext, args: CommonArgs): Promise<Resolved> {
-  const config = await loadConfig({ cwd: ctx.cwd, configFile: args.config, extensions: configExtensions() });
-  const inputs =
-    args.inputs && args.inputs.length > 0
-      ? args.inputs.map((p) => resolve(ctx.cwd, p))
-      : config.inputs.map((p) => resolve(ctx.cwd, p));
+  const config = await loadRunConfig(ctx, args);
+  const given = args.inputs ?? [];
+  const configInputs = given.length === 0;
+  const inputs = (configInputs ? config.inputs : given).map((p) => resolve(ctx.cwd, p));
   const outDir = resolve(ctx.cwd, args.out ?? config.out);
   sizeYoungGeneration(inputs);
-  return { config: { ...config, inputs, out: outDir }, inputs, outDir };
+  return { config: { ...config, inputs, out: outDir }, inputs, outDir, configInputs };
+}
+
+/** The config, its mistakes placed at their line in the file. */
+async function loadRunConfig(ctx: CliContext, args: CommonArgs): Promise<ResolvedConfig> {
+  try {
+    return await loadConfig({ cwd: ctx.cwd, configFile: args.config, extensions: configExtensions() });
+  } catch (err) {
+    // Loaded only for a config with mistakes: a start (serve's from its cache above all) loads no loader module.
+    if (err instanceof ConfigError) {
+      const { locateInTextFiles } = await import('../load/text-positions.js');
+      throw new ConfigError(
+        locateInTextFiles(
+          err.diagnostics,
+          err.diagnostics.map((d) => d.file),
+        ),
+      );
+    }
+    throw err;
+  }
 }
 
 /** At most this many diagnostics of one code are printed by generate/check; `idemgen audit` lists all. */

@@ -19,7 +19,8 @@ import { terminalText } from '../escape/index.js';
 import { createLogger, type Logger } from './logger.js';
 import { COMMAND_SPECS, GLOBAL_OPTIONS, INPUTS_OPTION } from './options.js';
 import { plainArgs } from './plain-args.js';
-import { closest, optionsInHelp, unknownNames } from './suggest.js';
+import { closest } from '../diagnostics/suggest.js';
+import { optionsInHelp, unknownNames } from './suggest.js';
 import type { CliContext } from './context.js';
 
 import { VERSION } from './version.js';

@@ -4,7 +4,8 @@
  * per input — `inputs: [{ path: vendor/stripe.yaml, apiName: stripe }]` — or once at the top level when
  * the run has a single API.
  */
-import { relative, resolve, sep } from 'node:path';
+import { relative, resolve } from 'node:path';
+import { isInside } from '../paths.js';
 import { diagnostic, type Diagnostic } from '../diagnostics/diagnostic.js';
 
 export interface InputEntry {
@@ -68,10 +69,7 @@ export function namedApiIds(
   apiName: string | undefined,
 ): { ids: (string | undefined)[]; diagnostics: Diagnostic[] } {
   const diagnostics: Diagnostic[] = [];
-  const inside = (file: string, input: string): boolean => {
-    const rel = relative(resolve(cwd, input), resolve(cwd, file));
-    return rel === '' || (!rel.startsWith('..') && !rel.startsWith(sep) && rel !== '..');
-  };
+  const inside = (file: string, input: string): boolean => isInside(resolve(cwd, file), resolve(cwd, input));
   const ids = files.map((file) => {
     const hit = Object.entries(apiNames).find(([input]) => inside(file, input));
     return hit?.[1].toLowerCase();

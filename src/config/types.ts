@@ -113,6 +113,11 @@ export interface UserConfig {
     defaultTtlSeconds?: number;
     keySource?: 'model' | 'intent';
     formats?: ToolFileFormat[];
+    /**
+     * The most characters of compact JSON a tool's input schema (with its `$defs`) may take; over it, the most
+     * deeply nested definitions become placeholders (emit/tools/budget.ts). Default 32,768; at least 1,024.
+     */
+    schemaBudget?: number;
   };
   select?: ToolSelection;
   serve?: ServeConfig;
@@ -136,13 +141,24 @@ export interface ResolvedConfig extends Required<Pick<UserConfig, 'out' | 'diale
   sql: { schema?: string; tablePrefix: string; dedupTable: string; sagaTable: string };
   severities: Record<string, Severity | 'off'>;
   heuristics: NonNullable<UserConfig['heuristics']>;
-  tools: { mcpHeader: boolean; defaultTtlSeconds: number; keySource: 'model' | 'intent'; formats: ToolFileFormat[] };
+  tools: {
+    mcpHeader: boolean;
+    defaultTtlSeconds: number;
+    keySource: 'model' | 'intent';
+    formats: ToolFileFormat[];
+    schemaBudget: number;
+  };
   select: ToolSelection;
   serve: ServeConfig;
   defaultTtlSeconds: number;
 }
 
 export const DEFAULT_TTL_SECONDS = 24 * 60 * 60;
+
+/** `tools.schemaBudget` unless set: 32 KiB of compact JSON per tool input schema (decision 0024). */
+export const DEFAULT_SCHEMA_BUDGET_CHARS = 32_768;
+/** The smallest `tools.schemaBudget` accepted: below it nearly every definition of every tool would be cut. */
+export const MIN_SCHEMA_BUDGET_CHARS = 1_024;
 
 /** The tool files `generate` can write (`tools/<format>/…`). */
 export const TOOL_FILE_FORMATS = ['mcp', 'openai', 'anthropic'] as const;
@@ -186,6 +202,7 @@ export function resolveConfig(
       defaultTtlSeconds: user.tools?.defaultTtlSeconds ?? DEFAULT_TTL_SECONDS,
       keySource: user.tools?.keySource ?? 'model',
       formats: user.tools?.formats ?? [...DEFAULT_TOOL_FILE_FORMATS],
+      schemaBudget: user.tools?.schemaBudget ?? DEFAULT_SCHEMA_BUDGET_CHARS,
     },
     select: user.select ?? {},
     serve: user.serve ?? {},

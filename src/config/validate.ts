@@ -1,34 +1,25 @@
-/** Shape checks for a user config: every mistake becomes a diagnostic with a JSON pointer. */
+/**
+ * Shape checks for a user config: every mistake becomes a diagnostic with a JSON pointer. Each object of the
+ * config has a member table (what each key must hold), so a misspelled key is named with the closest known
+ * one instead of being ignored, and no value of the wrong type reaches the classifier or an emitter.
+ */
 import { diagnostic, type Diagnostic } from '../diagnostics/diagnostic.js';
+import { closest } from '../diagnostics/suggest.js';
 import { appendPointer } from '../json-pointer/pointer.js';
 import { checkApiName, checkInputs } from './api-names.js';
-import { TOOL_FILE_FORMATS } from './types.js';
+import { MIN_SCHEMA_BUDGET_CHARS, TOOL_FILE_FORMATS } from './types.js';
 import { KEY_STRATEGIES, mechanismOf } from './vocabulary.js';
 
-const TOP_KEYS = new Set([
-  '$schema',
-  '$comment',
-  'inputs',
-  'apiName',
-  'out',
-  'artifacts',
-  'owned',
-  'overrides',
-  'dialects',
-  'sql',
-  'severities',
-  'heuristics',
-  'tools',
-  'select',
-  'serve',
-  'defaultTtlSeconds',
-]);
-const SELECT_KEYS = new Set(['include', 'exclude', 'readOnly', 'writesOnly']);
 const DIALECTS = new Set(['postgres', 'sqlite', 'mysql']);
 const STRATEGIES = new Set<string>(KEY_STRATEGIES);
 const SEVERITIES = new Set(['error', 'warning', 'info', 'off']);
+const CARRIER_PLACES = new Set(['header', 'body', 'form', 'query', 'argument']);
+const HTTP_METHODS = new Set(['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace']);
 
 type Check = (value: unknown, pointer: string, out: Diagnostic[], file: string) => void;
+
+/** What each known key of one config object must hold. */
+type Members = Readonly<Record<string, Check>>;
 
 /** A problem in a config section, at a JSON pointer into the config file. */
 export interface OptionProblem {
@@ -47,10 +38,60 @@ export interface ConfigExtensions {
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-function bad(out: Diagnostic[], file: string, pointer: string, message: string): void {
-  out.push(diagnostic('invalid_config', 'error', message, { file, pointer }));
+function bad(out: Diagnostic[], file: string, pointer: string, message: string, hint?: string): void {
+  out.push(diagnostic('invalid_config', 'error', message, { file, pointer, ...(hint ? { hint } : {}) }));
 }
 
+/**
+ * A value as a message shows it. Not `String(v)`: a JSON object with its own `toString` member (`{"toString":
+ * false}`) makes that throw.
+ */
+const shown = (v: unknown): string => (typeof v === 'string' ? v : (JSON.stringify(v) ?? typeof v));
+
+/** `a, b or c` (`a, b and c` with `and`). */
+const either = (names: readonly string[], and = false): string =>
+  names.length < 2
+    ? names.join('')
+    : `${names.slice(0, -1).join(', ')} ${and ? 'and' : 'or'} ${names[names.length - 1]}`;
+
+/** An unknown key, with the known key it is closest to when one is close enough to be what was meant. */
+function unknownKey(out: Diagnostic[], file: string, pointer: string, message: string, key: string, known: string[]) {
+  const near = closest(key, known);
+  bad(out, file, pointer, message, near === undefined ? undefined : `did you mean "${near}"?`);
+}
+
+/**
+ * An object whose keys are those of `table`, each checked by its own check. `what` names it in messages
+ * (`tools`, `serve.auth`); `required` keys must be present.
+ */
+const objectOf =
+  (what: string, table: Members, required: readonly string[] = []): Check =>
+  (value, pointer, out, file) => {
+    const keys = Object.keys(table);
+    if (!isObject(value)) {
+      bad(out, file, pointer, `${what} must be an object (${keys.join(', ')})`);
+      return;
+    }
+    for (const [key, v] of Object.entries(value)) {
+      const p = appendPointer(pointer, key);
+      if (!Object.hasOwn(table, key))
+        unknownKey(out, file, p, `Unknown ${what} key "${key}"; expected ${either(keys)}`, key, keys);
+      else table[key]!(v, p, out, file);
+    }
+    const missing = required.filter((k) => value[k] === undefined);
+    if (missing.length > 0)
+      bad(
+        out,
+        file,
+        pointer,
+        `${what} needs ${either(
+          missing.map((k) => `"${k}"`),
+          true,
+        )}`,
+      );
+  };
+
+/** An array of strings, each one of `allowed` when given; none empty (a pattern, a name or a word is never ""). */
 const stringArray =
   (allowed?: Set<string>): Check =>
   (value, pointer, out, file) => {
@@ -58,9 +99,10 @@ const stringArray =
       bad(out, file, pointer, `${pointer} must be an array of strings`);
       return;
     }
-    value.forEach((v, i) => {
+    value.forEach((v: string, i) => {
       if (allowed && !allowed.has(v))
         bad(out, file, `${pointer}/${i}`, `Unknown value "${v}"; expected one of ${[...allowed].join(', ')}`);
+      else if (v === '') bad(out, file, `${pointer}/${i}`, `${pointer}/${i} must not be empty`);
     });
   };
 
@@ -73,39 +115,78 @@ const string: Check = (value, pointer, out, file) => {
   if (typeof value !== 'string' || value.length === 0) bad(out, file, pointer, `${pointer} must be a non-empty string`);
 };
 
-function checkOverrides(value: unknown, pointer: string, out: Diagnostic[], file: string): void {
-  if (!isObject(value)) {
-    bad(out, file, pointer, 'overrides must be an object keyed by operation key');
+/** Any string, the empty one too (a table prefix may be nothing). */
+const text: Check = (value, pointer, out, file) => {
+  if (typeof value !== 'string') bad(out, file, pointer, `${pointer} must be a string`);
+};
+
+const boolean: Check = (value, pointer, out, file) => {
+  if (typeof value !== 'boolean') bad(out, file, pointer, `${pointer} must be true or false`);
+};
+
+/** One of a few words; `message` says which. */
+const word =
+  (words: ReadonlySet<unknown>, message: string): Check =>
+  (value, pointer, out, file) => {
+    if (!words.has(value)) bad(out, file, pointer, message);
+  };
+
+/** HTTP method names in any case (`POST`, `post`). */
+const methods: Check = (value, pointer, out, file) => {
+  if (!Array.isArray(value) || value.some((v) => typeof v !== 'string')) {
+    bad(out, file, pointer, `${pointer} must be an array of HTTP methods`);
     return;
   }
-  for (const [op, o] of Object.entries(value)) {
-    const p = appendPointer(pointer, op);
-    if (!isObject(o)) {
-      bad(out, file, p, `override for "${op}" must be an object`);
-      continue;
+  value.forEach((v: string, i) => {
+    if (!HTTP_METHODS.has(v.toLowerCase()))
+      bad(out, file, `${pointer}/${i}`, `Unknown HTTP method "${v}"; expected one of ${[...HTTP_METHODS].join(', ')}`);
+  });
+};
+
+const arrayOf =
+  (item: Check, what: string): Check =>
+  (value, pointer, out, file) => {
+    if (!Array.isArray(value)) {
+      bad(out, file, pointer, `${pointer} must be an array of ${what}`);
+      return;
     }
-    if (o.mechanism !== undefined && mechanismOf(String(o.mechanism)) === undefined)
-      bad(
-        out,
-        file,
-        `${p}/mechanism`,
-        `Unknown mechanism "${String(o.mechanism)}" (one of native-key, dedup-table, content-address, unique-insert, saga, method-idempotent, fail-closed, none; OP-1…OP-5 also work)`,
-      );
-    if (o.keyStrategy !== undefined && !STRATEGIES.has(String(o.keyStrategy)))
-      bad(out, file, `${p}/keyStrategy`, `Unknown key strategy "${String(o.keyStrategy)}"`);
-    if (o.effect !== undefined && o.effect !== 'read' && o.effect !== 'write')
-      bad(out, file, `${p}/effect`, 'effect must be "read" or "write"');
-    if (o.ttlSeconds !== undefined) positiveInt(o.ttlSeconds, `${p}/ttlSeconds`, out, file);
-    if (o.timeoutMs !== undefined) positiveInt(o.timeoutMs, `${p}/timeoutMs`, out, file);
-    if (o.table !== undefined) string(o.table, `${p}/table`, out, file);
-    if (o.compensation !== undefined) string(o.compensation, `${p}/compensation`, out, file);
-    if (o.impact !== undefined && o.impact !== 'physical' && o.impact !== 'financial')
-      bad(out, file, `${p}/impact`, 'impact must be "physical" or "financial"');
-    if (o.verification !== undefined) checkVerification(o.verification, `${p}/verification`, out, file);
-  }
-}
+    for (const [i, v] of value.entries()) item(v, `${pointer}/${i}`, out, file);
+  };
+
+/** Where an idempotency key travels, as a user writes it (vocabulary.ts `CarrierInput`). */
+const carrier = objectOf(
+  'carrier',
+  {
+    in: word(CARRIER_PLACES, `carrier "in" must be ${either([...CARRIER_PLACES].map((p) => `"${p}"`))}`),
+    name: string,
+    path: stringArray(),
+    maxLength: positiveInt,
+    required: boolean,
+    firstSent: string,
+  },
+  ['in', 'name'],
+);
 
 const PLAN_SHAPES = new Set(['natural-key', 'client-reference', 'refused-duplicate']);
+
+const verificationMembers = objectOf('verification', {
+  shape: () => undefined,
+  read: string,
+  args: (v, p, out, file) => {
+    if (!isObject(v) || Object.values(v).some((x) => typeof x !== 'string'))
+      bad(out, file, p, `${p} must map path parameters to "path.NAME", "query.NAME" or "body.FIELD"`);
+  },
+  stamp: string,
+  filter: string,
+  template: string,
+  items: (v, p, out, file) => {
+    if (typeof v !== 'string') bad(out, file, p, `${p} must be a string`);
+  },
+  statuses: (v, p, out, file) => {
+    if (!Array.isArray(v) || v.some((x) => !Number.isInteger(x)))
+      bad(out, file, p, `${p} must be a list of HTTP status codes`);
+  },
+});
 
 function checkVerification(v: unknown, p: string, out: Diagnostic[], file: string): void {
   if (v === false) return;
@@ -113,22 +194,53 @@ function checkVerification(v: unknown, p: string, out: Diagnostic[], file: strin
     bad(out, file, p, `${p} must be false or an object with a shape`);
     return;
   }
-  if (!PLAN_SHAPES.has(String(v.shape)))
+  if (!PLAN_SHAPES.has(v.shape as string))
     bad(
       out,
       file,
       `${p}/shape`,
-      `Unknown verification shape "${String(v.shape)}" (natural-key, client-reference or refused-duplicate)`,
+      `Unknown verification shape "${shown(v.shape)}" (natural-key, client-reference or refused-duplicate)`,
     );
   else if (v.shape !== 'refused-duplicate' && v.read === undefined)
     bad(out, file, `${p}/read`, `${p}/read must name the GET operation that looks the call up`);
-  for (const k of ['read', 'stamp', 'filter', 'template'] as const)
-    if (v[k] !== undefined) string(v[k], `${p}/${k}`, out, file);
-  if (v.items !== undefined && typeof v.items !== 'string') bad(out, file, `${p}/items`, `${p}/items must be a string`);
-  if (v.args !== undefined && (!isObject(v.args) || Object.values(v.args).some((x) => typeof x !== 'string')))
-    bad(out, file, `${p}/args`, `${p}/args must map path parameters to "path.NAME", "query.NAME" or "body.FIELD"`);
-  if (v.statuses !== undefined && (!Array.isArray(v.statuses) || v.statuses.some((x) => !Number.isInteger(x))))
-    bad(out, file, `${p}/statuses`, `${p}/statuses must be a list of HTTP status codes`);
+  verificationMembers(v, p, out, file);
+}
+
+const override = objectOf('override', {
+  effect: word(new Set(['read', 'write']), 'effect must be "read" or "write"'),
+  mechanism: (v, p, out, file) => {
+    if (typeof v !== 'string' || mechanismOf(v) === undefined)
+      bad(
+        out,
+        file,
+        p,
+        `Unknown mechanism "${shown(v)}" (one of native-key, dedup-table, content-address, unique-insert, saga, method-idempotent, fail-closed, none; OP-1…OP-5 also work)`,
+      );
+  },
+  carrier: (v, p, out, file) => {
+    if (v !== null) carrier(v, p, out, file);
+  },
+  keyStrategy: (v, p, out, file) => {
+    if (!STRATEGIES.has(v as string)) bad(out, file, p, `Unknown key strategy "${shown(v)}"`);
+  },
+  ttlSeconds: positiveInt,
+  timeoutMs: positiveInt,
+  compensation: string,
+  table: string,
+  impact: word(new Set(['physical', 'financial']), 'impact must be "physical" or "financial"'),
+  verification: checkVerification,
+});
+
+function checkOverrides(value: unknown, pointer: string, out: Diagnostic[], file: string): void {
+  if (!isObject(value)) {
+    bad(out, file, pointer, 'overrides must be an object keyed by operation key');
+    return;
+  }
+  for (const [op, o] of Object.entries(value)) {
+    const p = appendPointer(pointer, op);
+    if (!isObject(o)) bad(out, file, p, `override for "${op}" must be an object`);
+    else override(o, p, out, file);
+  }
 }
 
 function checkSeverities(value: unknown, pointer: string, out: Diagnostic[], file: string): void {
@@ -137,23 +249,24 @@ function checkSeverities(value: unknown, pointer: string, out: Diagnostic[], fil
     return;
   }
   for (const [rule, sev] of Object.entries(value)) {
-    if (!SEVERITIES.has(String(sev)))
-      bad(out, file, `${pointer}/${rule}`, `Severity for ${rule} must be error, warning, info or off`);
+    if (!SEVERITIES.has(sev as string))
+      bad(out, file, appendPointer(pointer, rule), `Severity for ${rule} must be error, warning, info or off`);
   }
 }
 
+const SELECT_KEYS = ['include', 'exclude', 'readOnly', 'writesOnly'];
+
 function checkSelect(value: unknown, pointer: string, out: Diagnostic[], file: string): void {
   if (!isObject(value)) {
-    bad(out, file, pointer, 'select must be an object (include, exclude, readOnly, writesOnly)');
+    bad(out, file, pointer, `select must be an object (${SELECT_KEYS.join(', ')})`);
     return;
   }
-  for (const [key, v] of Object.entries(value)) {
-    const p = `${pointer}/${key}`;
-    if (!SELECT_KEYS.has(key))
-      bad(out, file, p, `Unknown select key "${key}"; expected include, exclude, readOnly or writesOnly`);
-    else if (key === 'include' || key === 'exclude') stringArray()(v, p, out, file);
-    else if (typeof v !== 'boolean') bad(out, file, p, `${p} must be true or false`);
-  }
+  objectOf('select', { include: stringArray(), exclude: stringArray(), readOnly: boolean, writesOnly: boolean })(
+    value,
+    pointer,
+    out,
+    file,
+  );
   if (value.readOnly === true && value.writesOnly === true)
     bad(
       out,
@@ -163,72 +276,75 @@ function checkSelect(value: unknown, pointer: string, out: Diagnostic[], file: s
     );
 }
 
-function checkTools(value: unknown, pointer: string, out: Diagnostic[], file: string): void {
-  if (!isObject(value)) return;
-  if (value.keySource !== undefined && value.keySource !== 'model' && value.keySource !== 'intent')
-    bad(out, file, `${pointer}/keySource`, `${pointer}/keySource must be "model" or "intent"`);
-  if (value.formats !== undefined)
-    stringArray(new Set(TOOL_FILE_FORMATS))(value.formats, `${pointer}/formats`, out, file);
-}
+const tools = objectOf('tools', {
+  mcpHeader: boolean,
+  defaultTtlSeconds: positiveInt,
+  keySource: (v, p, out, file) => {
+    if (v !== 'model' && v !== 'intent') bad(out, file, p, `${p} must be "model" or "intent"`);
+  },
+  formats: stringArray(new Set(TOOL_FILE_FORMATS)),
+  schemaBudget: (v, p, out, file) => {
+    if (!Number.isInteger(v) || (v as number) < MIN_SCHEMA_BUDGET_CHARS)
+      bad(
+        out,
+        file,
+        p,
+        `${p} must be a whole number of characters, at least ${MIN_SCHEMA_BUDGET_CHARS} (default 32768)`,
+      );
+  },
+});
 
-const SERVE_AUTH_KEYS = new Set([
-  'issuer',
-  'audience',
-  'writeScope',
-  'subjectClaim',
-  'clockToleranceSeconds',
-  'tokenTypes',
-]);
+const serveAuth = objectOf('serve.auth', {
+  issuer: string,
+  audience: string,
+  writeScope: string,
+  subjectClaim: string,
+  clockToleranceSeconds: (w, p, out, file) => {
+    if (!Number.isInteger(w) || (w as number) < 0 || (w as number) > 300)
+      bad(out, file, p, `${p} must be a whole number of seconds from 0 to 300`);
+  },
+  tokenTypes: (w, p, out, file) => {
+    if (!Array.isArray(w) || w.length === 0 || !w.every((t) => typeof t === 'string' && t !== ''))
+      bad(out, file, p, `${p} must be a non-empty array of JOSE typ values (e.g. ["at+jwt", "JWT"])`);
+  },
+});
 
 /** `serve`: shapes only; `idemgen serve` checks the URLs and words themselves when it starts. */
-function checkServe(value: unknown, pointer: string, out: Diagnostic[], file: string): void {
-  if (!isObject(value)) {
-    bad(out, file, pointer, 'serve must be an object (auth, upstreamHeaders, confirm)');
-    return;
-  }
-  for (const [key, v] of Object.entries(value)) {
-    const p = `${pointer}/${key}`;
-    if (key === 'auth') {
-      if (!isObject(v)) {
-        bad(out, file, p, 'serve.auth must be an object (issuer, audience, writeScope, subjectClaim)');
-        continue;
-      }
-      for (const [k, w] of Object.entries(v)) {
-        if (!SERVE_AUTH_KEYS.has(k))
-          bad(out, file, `${p}/${k}`, `Unknown serve.auth key "${k}"; expected ${[...SERVE_AUTH_KEYS].join(', ')}`);
-        else if (k === 'clockToleranceSeconds') {
-          if (!Number.isInteger(w) || (w as number) < 0 || (w as number) > 300)
-            bad(out, file, `${p}/${k}`, `${p}/${k} must be a whole number of seconds from 0 to 300`);
-        } else if (k === 'tokenTypes') {
-          if (!Array.isArray(w) || w.length === 0 || !w.every((t) => typeof t === 'string' && t !== ''))
-            bad(
-              out,
-              file,
-              `${p}/${k}`,
-              `${p}/${k} must be a non-empty array of JOSE typ values (e.g. ["at+jwt", "JWT"])`,
-            );
-        } else string(w, `${p}/${k}`, out, file);
-      }
-    } else if (key === 'upstreamHeaders') {
-      if (!isObject(v)) bad(out, file, p, 'serve.upstreamHeaders must map a security scheme name to a header name');
-      else for (const [k, w] of Object.entries(v)) string(w, `${p}/${k}`, out, file);
-    } else if (key === 'confirm') {
-      if (v !== 'off' && v !== 'irreversible' && v !== 'writes')
-        bad(out, file, p, 'serve.confirm must be "off", "irreversible" or "writes"');
-    } else bad(out, file, p, `Unknown serve key "${key}"; expected auth, upstreamHeaders or confirm`);
-  }
-}
+const serve = objectOf('serve', {
+  auth: serveAuth,
+  upstreamHeaders: (v, p, out, file) => {
+    if (!isObject(v)) bad(out, file, p, 'serve.upstreamHeaders must map a security scheme name to a header name');
+    else for (const [k, w] of Object.entries(v)) string(w, appendPointer(p, k), out, file);
+  },
+  confirm: word(new Set(['off', 'irreversible', 'writes']), 'serve.confirm must be "off", "irreversible" or "writes"'),
+});
 
-const CHECKS: Record<string, Check> = {
-  select: checkSelect,
-  tools: checkTools,
-  serve: checkServe,
+const TOP: Members = {
+  $schema: string,
+  $comment: text,
   inputs: (value, pointer, out, file) => void out.push(...checkInputs(value, pointer, file)),
   apiName: (value, pointer, out, file) => void out.push(...checkApiName(value, pointer, file)),
   out: string,
-  dialects: stringArray(DIALECTS),
+  // Checked against the emitter registry by `validateUserConfig`.
+  artifacts: stringArray(),
+  owned: objectOf('owned', { hosts: stringArray(), servers: stringArray(), paths: stringArray(), tags: stringArray() }),
   overrides: checkOverrides,
+  dialects: stringArray(DIALECTS),
+  sql: objectOf('sql', { schema: string, tablePrefix: text, dedupTable: string, sagaTable: string }),
   severities: checkSeverities,
+  heuristics: objectOf('heuristics', {
+    writeVerbs: stringArray(),
+    readVerbs: stringArray(),
+    keyHeaders: stringArray(),
+    keyFields: stringArray(),
+    providers: arrayOf(
+      objectOf('provider', { host: string, carrier, ttlSeconds: positiveInt, methods }, ['host', 'carrier']),
+      'providers ({ host, carrier, ttlSeconds?, methods? })',
+    ),
+  }),
+  tools,
+  select: checkSelect,
+  serve,
   defaultTtlSeconds: positiveInt,
 };
 
@@ -238,23 +354,20 @@ export function validateUserConfig(raw: unknown, file: string, ext?: ConfigExten
     bad(out, file, '', 'The config must be an object');
     return out;
   }
+  const known = [...Object.keys(TOP), ...Object.keys(ext?.sections ?? {})];
   for (const [key, value] of Object.entries(raw)) {
+    const pointer = appendPointer('', key);
     if (key === 'artifacts') {
-      stringArray(ext === undefined ? undefined : new Set(ext.artifacts))(value, '/artifacts', out, file);
+      stringArray(ext === undefined ? undefined : new Set(ext.artifacts))(value, pointer, out, file);
       continue;
     }
     const section = ext?.sections[key];
-    if (section !== undefined && !TOP_KEYS.has(key)) {
-      for (const p of section(value, `/${key}`)) bad(out, file, p.pointer, p.message);
+    if (section !== undefined && !Object.hasOwn(TOP, key)) {
+      for (const p of section(value, pointer)) bad(out, file, p.pointer, p.message);
       continue;
     }
-    if (!TOP_KEYS.has(key)) {
-      bad(out, file, `/${key}`, `Unknown config key "${key}"`);
-      continue;
-    }
-    CHECKS[key]?.(value, `/${key}`, out, file);
-    if (['owned', 'sql', 'heuristics', 'tools'].includes(key) && !isObject(value))
-      bad(out, file, `/${key}`, `${key} must be an object`);
+    if (!Object.hasOwn(TOP, key)) unknownKey(out, file, pointer, `Unknown config key "${key}"`, key, known);
+    else TOP[key]!(value, pointer, out, file);
   }
   return out;
 }

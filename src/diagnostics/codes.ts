@@ -103,6 +103,24 @@ export const VALIDATE_CODES = {
   },
 } as const satisfies Record<string, CodeInfo>;
 
+/** The config file's own codes (config/validate.ts, classify/config-findings.ts). */
+export const CONFIG_CODES = {
+  invalid_config: {
+    severity: 'error',
+    summary:
+      'the config file does not parse, or a key is unknown (the closest known one is named) or holds a value of the wrong kind',
+  },
+  severity_rule_unknown: {
+    severity: 'warning',
+    summary: 'an entry of config severities names no rule whose severity can be set, so it changes nothing',
+  },
+  override_matches_nothing: {
+    severity: 'warning',
+    summary:
+      'an entry of config overrides names no operation of the inputs (by operation key, operationId, tool name or client method name), so it changes nothing',
+  },
+} as const satisfies Record<string, CodeInfo>;
+
 /** The load codes of a `$ref` that could not be followed: warnings that `generate --strict` refuses. */
 export const BROKEN_REF_CODES: ReadonlySet<string> = new Set<LoadCode>(['unresolved_ref', 'remote_ref', 'ref_cycle']);
 

@@ -24,10 +24,17 @@ function errnoCode(err: unknown): string {
   return (err as NodeJS.ErrnoException)?.code ?? 'EIO';
 }
 
+/**
+ * `skip`: folders a directory scan passes over (absolute paths): the run's output folder, whose tool files
+ * would otherwise be read back as inputs by the next run over a folder that holds it (`idemgen generate .`).
+ * A file named explicitly is read wherever it is.
+ */
 export async function discoverInputs(
   inputs: readonly string[],
   cwd: string,
+  skip: readonly string[] = [],
 ): Promise<{ candidates: Candidate[]; diagnostics: Diagnostic[] }> {
+  const skipped = new Set(skip.map((s) => path.resolve(s)));
   const out = new Map<string, Candidate>();
   const diagnostics: Diagnostic[] = [];
   for (const input of inputs) {
@@ -45,7 +52,7 @@ export async function discoverInputs(
       );
       continue;
     }
-    if (info.isDirectory()) await scanDirectory(abs, cwd, out, diagnostics, new Set());
+    if (info.isDirectory()) await scanDirectory(abs, cwd, out, diagnostics, new Set(), skipped);
     else if (info.isFile()) out.set(abs, { abs, display, explicit: true });
     else diagnostics.push(diagnostic('unreadable_file', 'error', `${input} is not a regular file`, { file: display }));
   }
@@ -53,13 +60,14 @@ export async function discoverInputs(
   return { candidates, diagnostics };
 }
 
-/** Recursive scan: .json/.yaml/.yml files; `node_modules` and dot-folders skipped; symlink loops cut. */
+/** Recursive scan: .json/.yaml/.yml files; `node_modules`, dot-folders and `skip` skipped; symlink loops cut. */
 async function scanDirectory(
   dir: string,
   cwd: string,
   out: Map<string, Candidate>,
   diagnostics: Diagnostic[],
   seen: Set<string>,
+  skip: ReadonlySet<string>,
 ): Promise<void> {
   let real: string;
   let entries: Dirent[];
@@ -93,8 +101,9 @@ async function scanDirectory(
       }
       continue;
     }
-    if (info.isDirectory()) await scanDirectory(abs, cwd, out, diagnostics, seen);
-    else if (!SPEC_EXTENSIONS.test(entry.name) || out.has(abs)) continue;
+    if (info.isDirectory()) {
+      if (!skip.has(abs)) await scanDirectory(abs, cwd, out, diagnostics, seen, skip);
+    } else if (!SPEC_EXTENSIONS.test(entry.name) || out.has(abs)) continue;
     else if (info.isFile()) out.set(abs, { abs, display: displayPath(abs, cwd), explicit: false });
     else
       diagnostics.push(

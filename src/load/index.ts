@@ -18,9 +18,13 @@ export interface LoadResult {
   diagnostics: Diagnostic[];
 }
 
-export async function loadInputs(inputs: readonly string[], opts: { cwd?: string } = {}): Promise<LoadResult> {
+/** `opts.skip`: folders a directory scan passes over, such as the output folder (discover.ts). */
+export async function loadInputs(
+  inputs: readonly string[],
+  opts: { cwd?: string; skip?: readonly string[] } = {},
+): Promise<LoadResult> {
   const cwd = opts.cwd ?? process.cwd();
-  const { candidates, diagnostics } = await discoverInputs(inputs, cwd);
+  const { candidates, diagnostics } = await discoverInputs(inputs, cwd, opts.skip);
   const cache = new SourceCache((abs) => displayPath(abs, cwd));
   const docs: LoadedDoc[] = [];
   const referenced = new Set<string>();

@@ -39,7 +39,11 @@ export async function runServeAnalysis(job: ServeAnalysisJob): Promise<ServeAnal
   try {
     // Only input errors are kept below, and located there: the IR does not locate the notes serve drops, and
     // classify makes no audit findings about finished entries (serve never reads plan.diagnostics).
-    result = await analyze(job.inputs, job.config, job.cwd, [], { locateIrDiagnostics: false, entryFindings: false });
+    result = await analyze(job.inputs, job.config, job.cwd, [], {
+      locateIrDiagnostics: false,
+      entryFindings: false,
+      checkOverrides: false,
+    });
   } catch (err) {
     if (err instanceof InputError) return { ok: false, problem: 'input', diagnostics: err.diagnostics };
     if (err instanceof ConfigError) return { ok: false, problem: 'config', diagnostics: err.diagnostics };

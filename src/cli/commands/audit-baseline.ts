@@ -43,7 +43,8 @@ export async function loadBaseline(file: string, config: ResolvedConfig, cwd: st
   }
   const fromJson = /\.json$/i.test(path) ? auditDocument(readFileSync(path, 'utf8')) : undefined;
   if (fromJson) return fromJson;
-  const analysis = await analyze([path], { ...config, inputs: [path] }, cwd);
+  // The baseline is another version of the inputs: the run's own analysis already checked the overrides.
+  const analysis = await analyze([path], { ...config, inputs: [path] }, cwd, [], { checkOverrides: false });
   const errors = analysis.diagnostics.filter((d) => d.severity === 'error');
   if (errors.length > 0) throw new InputError(errors);
   return buildAuditModel(analysis.plan);

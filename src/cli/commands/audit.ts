@@ -24,6 +24,7 @@ import type { SourceKind } from '../../emit/report/index.js';
 import { locateDiagnostics } from '../diagnostics.js';
 import { resolveRun, reportInputDiagnostics, type CliContext, type CommonArgs } from '../context.js';
 import { VERSION } from '../version.js';
+import { outputWriteError } from '../output-dir.js';
 
 export type AuditFormat = 'text' | 'markdown' | 'json' | 'sarif' | 'html';
 export const AUDIT_FORMATS: readonly AuditFormat[] = ['text', 'markdown', 'json', 'sarif', 'html'];
@@ -71,10 +72,30 @@ function formatFor(file: string, args: AuditArgs): AuditFormat {
   return fmt;
 }
 
+/**
+ * One `--output` report, written to `target`: never over an input or the config of the run (the report
+ * would lose the spec it reports on), and a place that cannot be written is a diagnostic.
+ */
+function writeReport(file: string, target: string, text: string, sources: readonly string[]): void {
+  if (sources.some((s) => resolve(s) === target))
+    throw new InputError([
+      diagnostic('output_is_input', 'error', `--output ${file} is an input of this run: the report would replace it`, {
+        file: target,
+        hint: 'write the report to a file of its own (audit.md, audit.sarif, audit.html)',
+      }),
+    ]);
+  try {
+    mkdirSync(dirname(target), { recursive: true });
+    writeFileSync(target, text.endsWith('\n') ? text : `${text}\n`);
+  } catch (err) {
+    throw outputWriteError(err, target) ?? err;
+  }
+}
+
 export async function auditCommand(ctx: CliContext, args: AuditArgs): Promise<number> {
   const live = (args.mcp?.length ?? 0) + (args.mcpUrl?.length ?? 0) > 0;
   // Live servers alone audit just those servers; the config's spec inputs join only when named.
-  const { config, inputs } = await resolveRun(ctx, args);
+  const { config, inputs, configInputs } = await resolveRun(ctx, args);
   const routed = routeInputs(live && !args.inputs?.length ? [] : inputs, ctx.cwd);
   if (routed.diagnostics.length > 0) throw new InputError(routed.diagnostics);
   const liveDocs = live
@@ -96,6 +117,7 @@ export async function auditCommand(ctx: CliContext, args: AuditArgs): Promise<nu
   // Agent code is something to audit: a folder of code with only a package.json beside it is no mistake.
   const analysis = await analyze(routed.specs, config, ctx.cwd, liveDocs, {
     requireDocuments: routed.code.length === 0,
+    checkOverrides: configInputs,
   });
   reportInputDiagnostics(ctx, { ...analysis, diagnostics: analysis.diagnostics.filter((d) => d.severity === 'error') });
   const code = auditCode(routed.code, config, ctx.cwd);
@@ -138,15 +160,15 @@ export async function auditCommand(ctx: CliContext, args: AuditArgs): Promise<nu
       }),
     );
   } else {
+    const sources = [...inputs, ...(config.configFile ? [config.configFile] : [])];
     for (const file of outputs) {
       const target = resolve(ctx.cwd, file);
-      mkdirSync(dirname(target), { recursive: true });
       const text = renderAudit(plan, formatFor(file, args), {
         ...base,
         color: false,
         fileHref: (f) => relativeHref(dirname(target), resolve(ctx.cwd, f)),
       });
-      writeFileSync(target, text.endsWith('\n') ? text : `${text}\n`);
+      writeReport(file, target, text, sources);
       ctx.logger.info(`wrote ${file}`);
     }
   }

@@ -21,9 +21,9 @@ export interface CheckArgs extends CommonArgs {
 export const CHECK_FAIL_ON_CHANGE = 'fail-closed,lost-key,lost-inverse';
 
 export async function checkCommand(ctx: CliContext, args: CheckArgs): Promise<number> {
-  const { config, inputs, outDir } = await resolveRun(ctx, args);
+  const { config, inputs, outDir, configInputs } = await resolveRun(ctx, args);
   const rules: ChangeKind[] = args.baseline !== undefined ? changeRules(args.failOnChange ?? CHECK_FAIL_ON_CHANGE) : [];
-  const analysis = await analyze(inputs, config, ctx.cwd);
+  const analysis = await analyze(inputs, config, ctx.cwd, [], { checkOverrides: configInputs });
   let changed = 0;
   if (args.baseline !== undefined) {
     const changes = diffAudits(

@@ -3,8 +3,17 @@ import { createHash } from 'node:crypto';
 import { watch } from 'node:fs';
 import { cacheFile, fingerprintInputs, isUpToDate, saveCache } from '../cache.js';
 import { resolveRun, reportInputDiagnostics, type CliContext, type CommonArgs } from '../context.js';
-import { displayPath, stageOutput, type Staging, type WriteHooks } from '../output-dir.js';
+import {
+  displayPath,
+  outputFolderProblem,
+  outputWriteError,
+  stageOutput,
+  type Staging,
+  type WriteHooks,
+} from '../output-dir.js';
 import type { FileSink } from '../../emit/types.js';
+import { ARTIFACT_NAMES } from '../../emit/registry.js';
+import { InputError } from '../../diagnostics/diagnostic.js';
 import { paint } from '../logger.js';
 import { isInstalled, MCP_SDK } from '../peers.js';
 import { strictErrors } from '../strict.js';
@@ -81,8 +90,14 @@ function stagingSink(staging: Staging, written: Record<string, string>, hashing:
 }
 
 export async function generateOnce(ctx: CliContext, args: GenerateArgs, hooks: WriteHooks = {}): Promise<number> {
-  const { config, inputs, outDir } = await resolveRun(ctx, args);
+  const { config, inputs, outDir, configInputs } = await resolveRun(ctx, args);
   const where = displayPath(outDir, ctx.cwd);
+  const unsafe = outputFolderProblem(outDir, {
+    cwd: ctx.cwd,
+    sources: config.configFile === undefined ? inputs : [...inputs, config.configFile],
+    folders: new Set(ARTIFACT_NAMES),
+  });
+  if (unsafe !== undefined) throw new InputError([unsafe]);
   const cache = cacheFile(ctx.cwd, outDir);
   // A strict run checks what a lenient one let through, so it never reuses the lenient run's cache entry.
   const fingerprint =
@@ -96,28 +111,37 @@ export async function generateOnce(ctx: CliContext, args: GenerateArgs, hooks: W
   ctx.logger.progress('Loading and classifying…');
   // Loaded only now: an unchanged re-run (the cache hit above) never pays for the emitters' dependencies.
   const { analyze, emitEach } = await import('../../pipeline.js');
-  const analysis = await analyze(inputs, config, ctx.cwd);
+  const analysis = await analyze(inputs, config, ctx.cwd, [], { checkOverrides: configInputs });
   // Input errors (and, with --strict, broken refs) stop the run before anything is staged.
   const stopping = analysis.diagnostics
     .filter((d) => d.severity === 'error')
     .concat(args.strict ? strictErrors(analysis.diagnostics) : []);
   reportInputDiagnostics(ctx, { ...analysis, diagnostics: stopping });
   ctx.logger.progress('Emitting…');
-  const staging = stageOutput(outDir, hooks);
+  let staging: Staging;
+  try {
+    staging = stageOutput(outDir, hooks);
+  } catch (err) {
+    throw outputWriteError(err, outDir) ?? err;
+  }
   const written: Record<string, string> = {};
   try {
     const emitDiagnostics = await emitEach(analysis.plan, config, stagingSink(staging, written, args.cache !== false));
     reportInputDiagnostics(ctx, analysis, emitDiagnostics);
   } catch (err) {
     staging.abort();
-    throw err;
+    throw outputWriteError(err, outDir) ?? err;
   }
   if (analysis.apis.length === 0) {
     ctx.logger.info(
       `No OpenAPI specs or tool definitions found in ${inputs.map((i) => displayPath(i, ctx.cwd)).join(', ')}: only the shared dedup migrations are generated.`,
     );
   }
-  staging.commit();
+  try {
+    staging.commit();
+  } catch (err) {
+    throw outputWriteError(err, outDir) ?? err;
+  }
   if (args.cache !== false) saveCache(cache, fingerprint, written);
   const paths = Object.keys(written).map((path) => ({ path }));
   if (paths.some((p) => p.path.startsWith('mcp/')) && !isInstalled(ctx.cwd, MCP_SDK))

@@ -17,7 +17,8 @@ export const INIT_CONFIG = `# idemgen configuration (all keys: README.md of the 
 inputs:
   - specs
 #  - { path: vendor/stripe.yaml, apiName: stripe }  # apiName: the client is createStripeClient, files stripe.*
-# Where generated code goes. idemgen owns this folder: it is replaced as a whole on each run.
+# Where generated code goes. idemgen owns this folder: it is replaced as a whole on each run, so generate
+# refuses a folder it did not write (your files, the specs, the project).
 out: generated
 # Which artifacts to emit. Without this key, all of them (new ones included when idemgen adds them):
 # client, handlers, mcp, report, sql, tools. Name a subset to emit only those (mcp needs handlers).

@@ -29,8 +29,8 @@ export async function verifyCommand(ctx: CliContext, args: ReconcileArgs): Promi
       'idemgen reconcile --store URL --verify --base-url https://api.example.com --spec openapi.yaml',
     );
   const headers = headersOf(args.header);
-  const { config, inputs } = await resolveRun(ctx, { inputs: args.spec, config: args.config });
-  const analysis = await analyze(inputs, config, ctx.cwd);
+  const { config, inputs, configInputs } = await resolveRun(ctx, { inputs: args.spec, config: args.config });
+  const analysis = await analyze(inputs, config, ctx.cwd, [], { checkOverrides: configInputs });
   const errors = analysis.diagnostics.filter((d) => d.severity === 'error');
   if (errors.length > 0) throw new InputError(errors);
   const plans = new Map<string, VerificationPlan>();

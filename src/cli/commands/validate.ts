@@ -26,8 +26,8 @@ interface FileResult {
 }
 
 export async function validateCommand(ctx: CliContext, args: ValidateArgs): Promise<number> {
-  const { inputs } = await resolveRun(ctx, args);
-  const loaded = await loadInputs(inputs, { cwd: ctx.cwd });
+  const { inputs, outDir } = await resolveRun(ctx, args);
+  const loaded = await loadInputs(inputs, { cwd: ctx.cwd, skip: [outDir] });
   if (isNoDocumentRun(inputs, loaded.docs.length, loaded.diagnostics))
     throw new InputError([await noDocumentDiagnostic(inputs, ctx.cwd)]);
   const unreadable = loaded.diagnostics.filter((d) => d.severity === 'error');

@@ -6,7 +6,7 @@
  */
 import { RULE_BY_ID } from './rule-index.js';
 import { jsonText } from '../../escape/index.js';
-import { IR_CODES, LOAD_CODES, type CodeInfo } from '../../diagnostics/codes.js';
+import { CONFIG_CODES, IR_CODES, LOAD_CODES, type CodeInfo } from '../../diagnostics/codes.js';
 import type { Severity } from '../../diagnostics/diagnostic.js';
 import type { AuditDiagnostic, AuditModel } from './model.js';
 
@@ -20,6 +20,7 @@ export interface SarifOptions {
 const STAGE_CODES: ReadonlyMap<string, CodeInfo> = new Map<string, CodeInfo>([
   ...Object.entries(LOAD_CODES),
   ...Object.entries(IR_CODES),
+  ...Object.entries(CONFIG_CODES),
 ]);
 
 const LEVEL: Record<Severity, 'error' | 'warning' | 'note'> = { error: 'error', warning: 'warning', info: 'note' };

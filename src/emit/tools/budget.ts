@@ -11,11 +11,12 @@ import { pruneDefs } from '@idemgen/runtime/internal/tools/strict/strict-limits.
 import { defsRefName } from '@idemgen/runtime/internal/tools/strict/pointer.js';
 import { ownDefRefs } from '@idemgen/runtime/internal/tools/schema-refs.js';
 import { PLACEHOLDER_TAIL } from '@idemgen/runtime/internal/tools/strict/keywords.js';
+import { DEFAULT_SCHEMA_BUDGET_CHARS } from '../../config/types.js';
 
 type Obj = Record<string, unknown>;
 
-/** Characters of compact JSON an input schema (with its `$defs`) may take before it is trimmed. */
-export const SCHEMA_BUDGET_CHARS = 32_768;
+/** Characters of compact JSON an input schema (with its `$defs`) may take before it is trimmed (config `tools.schemaBudget`). */
+export const SCHEMA_BUDGET_CHARS = DEFAULT_SCHEMA_BUDGET_CHARS;
 
 const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
 export const defName = (ref: string): string => defsRefName(ref) ?? '';

@@ -37,9 +37,9 @@ export class DegradeLog {
     if (encodedPaths.length > 0) this.encoded.push({ key, details: encodedPaths, source });
   }
 
-  /** A tool whose input schema went over the size budget (budget.ts): `count` definitions became placeholders. */
-  trimmed(key: string, source: SourceRef, count: number): void {
-    this.budget.push({ key, details: [String(count)], source });
+  /** A tool whose input schema went over the size budget `budget` (budget.ts): `count` definitions became placeholders. */
+  trimmed(key: string, source: SourceRef, count: number, budget = SCHEMA_BUDGET_CHARS): void {
+    this.budget.push({ key, details: [String(count), String(budget)], source });
   }
 
   unresolvedRef(key: string, source: SourceRef, ref: string): void {
@@ -73,8 +73,13 @@ export class DegradeLog {
         this.budget.map((o) => o.key),
         SHOWN_TOOLS,
       );
-      const message = `${this.apiId}: ${n} tool input schema${n === 1 ? '' : 's'} exceeded ${SCHEMA_BUDGET_CHARS} characters (${shown}); their most deeply nested definitions were replaced by open placeholders that point to the API documentation.`;
-      out.push(diagnostic('tools_schema_trimmed', 'info', message, where(this.budget[0])));
+      const message = `${this.apiId}: ${n} tool input schema${n === 1 ? '' : 's'} exceeded ${this.budget[0]!.details[1]} characters (${shown}); their most deeply nested definitions were replaced by open placeholders that point to the API documentation.`;
+      out.push(
+        diagnostic('tools_schema_trimmed', 'info', message, {
+          ...where(this.budget[0]),
+          hint: 'config tools.schemaBudget sets the budget: characters of compact JSON per tool input schema',
+        }),
+      );
     }
     if (this.limits.length > 0) {
       const what = this.summary(this.limits, (o) => `the OpenAI strict schema exceeds ${o.details.join(', ')}`);

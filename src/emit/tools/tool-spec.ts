@@ -56,14 +56,15 @@ export function buildToolSpec(apiPlan: ApiPlan, entry: PlanEntry, config: Resolv
   // `method-idempotent`: the method makes a repeat harmless; nothing would read a key, so the tool takes none.
   const keyed = isWrite && entry.mechanism !== 'method-idempotent';
   const keyProperty = keyed ? addIdempotencyKey(built.schema, entry, ttl) : undefined;
-  const trimmed = lazy ? fitBudgetLazily(built.schema, started.builder) : fitBudget(built.schema);
+  const budget = config.tools.schemaBudget;
+  const trimmed = lazy ? fitBudgetLazily(built.schema, started.builder, budget) : fitBudget(built.schema, budget);
   for (const ref of new Set(built.unresolved)) {
     // The loader already reported every broken ref of an OpenAPI document at its own line (unresolved_ref,
     // remote_ref, ref_cycle); repeating it per tool would be a second diagnostic for one problem.
     if (op.kind === 'http' && loaderReported(apiPlan.api.root, ref)) continue;
     log.unresolvedRef(op.key, op.source, ref);
   }
-  if (trimmed > 0) log.trimmed(op.key, op.source, trimmed);
+  if (trimmed > 0) log.trimmed(op.key, op.source, trimmed, budget);
   const spec: ToolSpec = {
     key: op.key,
     name: toolName(op),

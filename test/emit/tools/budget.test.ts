@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { resolveConfig } from '../../../src/config/types.js';
 import { SCHEMA_BUDGET_CHARS } from '../../../src/emit/tools/budget.js';
 import { emitTools } from '../../../src/emit/tools/index.js';
+import { validateUserConfig } from '../../../src/config/validate.js';
 import { compileError, createAjv } from './ajv.js';
 import { checkStrictSchema } from './openai-strict.js';
 import { entry, planOf, toolOp } from '../../helpers/plan.js';
@@ -22,13 +23,13 @@ function chain(levels: number, width: number): Obj {
   return { type: 'object', properties: { root: { $ref: '#/definitions/Level0' } }, required: ['root'], definitions };
 }
 
-function emit(tools: ReturnType<typeof toolOp>[]) {
+function emit(tools: ReturnType<typeof toolOp>[], schemaBudget?: number) {
   const res = emitTools(
     planOf(
       'big',
       tools.map((t) => entry(t, 'fail-closed')),
     ),
-    resolveConfig({ tools: { formats: ['mcp', 'openai', 'anthropic'] } }),
+    resolveConfig({ tools: { formats: ['mcp', 'openai', 'anthropic'], schemaBudget } }),
   );
   const file = (p: string) => JSON.parse(res.files.find((f) => f.path === p)!.contents);
   return {
@@ -81,5 +82,42 @@ describe('a warning repeated by many tools', () => {
       /^big, 5 tools — tool:a: OpenAI strict mode cannot express \/properties\/meta; tool:b: .*; and 2 more;/,
     );
     expect(encoded[0].pointer).toBe('/tools/0');
+  });
+});
+
+describe('a budget set in the config (tools.schemaBudget)', () => {
+  const medium = chain(6, 20);
+  const { res, mcp, openAi } = emit([toolOp('huge', chain(12, 40)), toolOp('medium', medium)], 8_000);
+
+  it('trims to it: a schema under the default budget but over this one is cut, and both fit', () => {
+    expect(JSON.stringify({ type: 'object', properties: medium.properties }).length).toBeLessThan(8_000);
+    for (const name of ['huge', 'medium']) {
+      const schema = mcp.find((t) => t.name === name)!.inputSchema;
+      expect(JSON.stringify(schema).length, name).toBeLessThanOrEqual(8_000);
+    }
+    const untrimmed = emit([toolOp('medium', medium)]).mcp[0]!.inputSchema;
+    expect(JSON.stringify(untrimmed).length).toBeGreaterThan(8_000);
+    expect(Object.keys(untrimmed.$defs)).toHaveLength(6);
+    const trimmedHere = mcp.find((t) => t.name === 'medium')!.inputSchema;
+    expect(Object.keys(trimmedHere.$defs).length).toBeLessThan(6);
+    const ajv = createAjv();
+    for (const tool of mcp) expect(compileError(ajv, tool.inputSchema)).toBeUndefined();
+    for (const tool of openAi) expect(checkStrictSchema(tool.function.parameters)).toEqual([]);
+  });
+
+  it('names the budget it used and the key that sets it', () => {
+    const trimmed = res.diagnostics.filter((d) => d.code === 'tools_schema_trimmed');
+    expect(trimmed).toHaveLength(1);
+    expect(trimmed[0]!.message).toContain('2 tool input schemas exceeded 8000 characters');
+    expect(trimmed[0]!.hint).toMatch(/tools\.schemaBudget/);
+  });
+
+  it('is a whole number of at least 1024 characters', () => {
+    const check = (schemaBudget: unknown) =>
+      validateUserConfig({ tools: { schemaBudget } }, 'idemgen.config.json').map((d) => d.pointer);
+    expect(check(8_000)).toEqual([]);
+    expect(check(1_024)).toEqual([]);
+    for (const bad of [1_023, 0, -5, 2_048.5, '8000', null])
+      expect(check(bad), String(bad)).toEqual(['/tools/schemaBudget']);
   });
 });
