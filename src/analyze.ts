@@ -75,7 +75,7 @@ export async function analyze(
     extraDocs.length === 0 &&
     isNoDocumentRun(inputs, fromFiles.docs.length, fromFiles.diagnostics)
   )
-    throw new InputError([await noDocumentDiagnostic(inputs, cwd)]);
+    throw new InputError([await noDocumentDiagnostic(inputs, cwd, skip)]);
   const loaded = { docs: [...fromFiles.docs, ...extraDocs], diagnostics: fromFiles.diagnostics };
   const named = namedApiIds(
     loaded.docs.map((d) => d.file),

@@ -4,10 +4,11 @@
  * code — and the cache folder.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, type Stats, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ResolvedConfig } from '../config/types.js';
+import { specFilesIn } from '../load/spec-files.js';
 import { PACKAGE_ROOT } from '../package-files.js';
 
 /** Every file under `dir`, relative to it with `/` separators, sorted. */
@@ -22,34 +23,37 @@ export function listFiles(dir: string, base = ''): string[] {
   return out.sort();
 }
 
-const SPEC_FILE = /\.(json|ya?ml)$/i;
-
-/** `skip`: folders passed over below an input (an input itself is read as named, like discover.ts does). */
-function walk(path: string, out: string[], skip: ReadonlySet<string>, input = true): void {
-  if (!existsSync(path) || (!input && skip.has(resolve(path)))) return;
-  const st = statSync(path);
-  if (st.isFile()) {
-    out.push(path);
-    return;
-  }
-  if (!st.isDirectory()) return;
-  for (const entry of readdirSync(path).sort()) {
-    if (entry.startsWith('.') || entry === 'node_modules') continue;
-    const child = join(path, entry);
-    if (statSync(child, { throwIfNoEntry: false })?.isDirectory()) walk(child, out, skip, false);
-    else if (SPEC_FILE.test(entry)) out.push(child);
-  }
-}
-
 /**
- * The files a run over `inputs` reads: a file as given, a folder's .json/.yaml files (dot folders,
- * node_modules and the `skip` folders, such as the output folder, skipped).
+ * The files a run over `inputs` reads: a file as given, a folder's spec files as discovery finds them
+ * (load/spec-files.ts: dot folders, node_modules and the `skip` folders, such as the output folder, passed
+ * over; symlink loops cut). What cannot be read is left out here: loading reports it.
  */
 export function inputFiles(inputs: readonly string[], skip: readonly string[] = []): string[] {
   const files: string[] = [];
   const skipped = new Set(skip.map((s) => resolve(s)));
-  for (const input of inputs) walk(input, files, skipped);
+  for (const input of inputs) {
+    const st = statOrUndefined(input);
+    if (st?.isFile()) files.push(input);
+    else if (st?.isDirectory()) files.push(...specFilesIn(resolve(input), skipped));
+  }
   return files;
+}
+
+/** A file's bytes, or a marker when it cannot be read (loading reports why; the run is then never cached). */
+function readOrMark(file: string): Buffer | string {
+  try {
+    return readFileSync(file);
+  } catch (err) {
+    return `\0unreadable:${(err as NodeJS.ErrnoException).code ?? 'EIO'}`;
+  }
+}
+
+function statOrUndefined(path: string): Stats | undefined {
+  try {
+    return statSync(path, { throwIfNoEntry: false });
+  } catch {
+    return undefined;
+  }
 }
 
 /** idemgen's own code: the compiled files and templates next to this module (size + mtime is enough). */
@@ -69,7 +73,7 @@ export function fingerprintInputs(inputs: string[], config: ResolvedConfig, outD
   if (config.configFile && existsSync(config.configFile)) hash.update(readFileSync(config.configFile));
   for (const file of inputFiles(inputs, [outDir])) {
     hash.update(`\0${file}\0`);
-    hash.update(readFileSync(file));
+    hash.update(readOrMark(file));
   }
   codeFingerprint(hash);
   return hash.digest('hex');

@@ -1,8 +1,9 @@
 /** Expands the user's inputs (files and directories) into the list of candidate files. */
-import type { Dirent, Stats } from 'node:fs';
-import { readdir, realpath, stat } from 'node:fs/promises';
+import type { Stats } from 'node:fs';
+import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { diagnostic, type Diagnostic } from '../diagnostics/diagnostic.js';
+import { specFilesIn, type WalkProblem } from './spec-files.js';
 
 export interface Candidate {
   abs: string;
@@ -10,8 +11,6 @@ export interface Candidate {
   /** Named by the user (vs found while scanning a directory). */
   explicit: boolean;
 }
-
-const SPEC_EXTENSIONS = /\.(json|ya?ml)$/i;
 
 /** Path as shown to the user: relative to cwd when inside it, POSIX separators. */
 export function displayPath(abs: string, cwd: string): string {
@@ -52,62 +51,28 @@ export async function discoverInputs(
       );
       continue;
     }
-    if (info.isDirectory()) await scanDirectory(abs, cwd, out, diagnostics, new Set(), skipped);
-    else if (info.isFile()) out.set(abs, { abs, display, explicit: true });
+    if (info.isDirectory()) {
+      const report = (p: WalkProblem): void => {
+        diagnostics.push(walkDiagnostic(p, cwd));
+      };
+      for (const file of specFilesIn(abs, skipped, report))
+        if (!out.has(file)) out.set(file, { abs: file, display: displayPath(file, cwd), explicit: false });
+    } else if (info.isFile()) out.set(abs, { abs, display, explicit: true });
     else diagnostics.push(diagnostic('unreadable_file', 'error', `${input} is not a regular file`, { file: display }));
   }
   const candidates = [...out.values()].sort((a, b) => (a.display < b.display ? -1 : a.display > b.display ? 1 : 0));
   return { candidates, diagnostics };
 }
 
-/** Recursive scan: .json/.yaml/.yml files; `node_modules`, dot-folders and `skip` skipped; symlink loops cut. */
-async function scanDirectory(
-  dir: string,
-  cwd: string,
-  out: Map<string, Candidate>,
-  diagnostics: Diagnostic[],
-  seen: Set<string>,
-  skip: ReadonlySet<string>,
-): Promise<void> {
-  let real: string;
-  let entries: Dirent[];
-  try {
-    real = await realpath(dir);
-    entries = await readdir(dir, { withFileTypes: true });
-  } catch (err) {
-    diagnostics.push(
-      diagnostic('unreadable_file', 'error', `cannot read directory (${errnoCode(err)})`, {
-        file: displayPath(dir, cwd),
-      }),
-    );
-    return;
-  }
-  if (seen.has(real)) return;
-  seen.add(real);
-  entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-  for (const entry of entries) {
-    if (entry.name.startsWith('.') || entry.name === 'node_modules') continue;
-    const abs = path.join(dir, entry.name);
-    let info: Stats;
-    try {
-      info = await stat(abs);
-    } catch (err) {
-      if (SPEC_EXTENSIONS.test(entry.name) || entry.isSymbolicLink()) {
-        diagnostics.push(
-          diagnostic('unreadable_file', 'error', `cannot read ${entry.name} (${errnoCode(err)})`, {
-            file: displayPath(abs, cwd),
-          }),
-        );
-      }
-      continue;
-    }
-    if (info.isDirectory()) {
-      if (!skip.has(abs)) await scanDirectory(abs, cwd, out, diagnostics, seen, skip);
-    } else if (!SPEC_EXTENSIONS.test(entry.name) || out.has(abs)) continue;
-    else if (info.isFile()) out.set(abs, { abs, display: displayPath(abs, cwd), explicit: false });
-    else
-      diagnostics.push(
-        diagnostic('unreadable_file', 'error', `${entry.name} is not a regular file`, { file: displayPath(abs, cwd) }),
-      );
-  }
+/** What the folder walk (spec-files.ts) could not read, as the user's diagnostic. */
+function walkDiagnostic(p: WalkProblem, cwd: string): Diagnostic {
+  const file = displayPath(p.path, cwd);
+  const name = path.basename(p.path);
+  const message =
+    p.kind === 'directory'
+      ? `cannot read directory (${p.code})`
+      : p.kind === 'entry'
+        ? `cannot read ${name} (${p.code})`
+        : `${name} is not a regular file`;
+  return diagnostic('unreadable_file', 'error', message, { file });
 }

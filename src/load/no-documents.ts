@@ -3,13 +3,11 @@
  * line. Without it `generate` would replace generated/ with an output that holds no client (and the
  * build would fail later, far from the cause).
  */
-import type { Dirent } from 'node:fs';
-import { readdir, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { diagnostic, type Diagnostic } from '../diagnostics/diagnostic.js';
 import { displayPath } from './discover.js';
-
-const SPEC_EXTENSIONS = /\.(json|ya?ml)$/i;
+import { specFilesIn } from './spec-files.js';
 
 /** What idemgen reads, named in every no-document message. */
 const ACCEPTED_INPUTS =
@@ -18,43 +16,27 @@ const ACCEPTED_INPUTS =
 /** Load codes a run without documents folds into the one line (a file's syntax error keeps its own report). */
 const FOLDED_CODES: ReadonlySet<string> = new Set(['input_not_found', 'unrecognized_input', 'unrecognized_file']);
 
-/** .json/.yaml/.yml files under `dir`, skipping dot-folders and node_modules like the scan does. */
-async function countSpecFiles(dir: string, seen = new Set<string>()): Promise<number> {
-  if (seen.has(dir)) return 0;
-  seen.add(dir);
-  let entries: Dirent[];
-  try {
-    entries = await readdir(dir, { withFileTypes: true });
-  } catch {
-    return 0;
-  }
-  let n = 0;
-  for (const e of entries) {
-    if (e.name.startsWith('.') || e.name === 'node_modules') continue;
-    const abs = path.join(dir, e.name);
-    const info = await stat(abs).catch(() => undefined);
-    if (info?.isDirectory()) n += await countSpecFiles(abs, seen);
-    else if (info?.isFile() && SPEC_EXTENSIONS.test(e.name)) n += 1;
-  }
-  return n;
-}
-
 /** One input as the message names it: `specs/ (no .json, .yaml or .yml file)`, `x.yaml (not found)`, … */
-async function describeInput(input: string, cwd: string): Promise<string> {
+async function describeInput(input: string, cwd: string, skip: ReadonlySet<string>): Promise<string> {
   const abs = path.resolve(cwd, input);
   const shown = displayPath(abs, cwd);
   const info = await stat(abs).catch(() => undefined);
   if (info === undefined) return `${shown} (not found)`;
   if (!info.isDirectory()) return `${shown} (not a spec)`;
-  const files = await countSpecFiles(abs);
+  const files = specFilesIn(abs, skip).length;
   return files === 0
     ? `${shown}/ (no .json, .yaml or .yml file)`
     : `${shown}/ (${files} .json/.yaml file${files === 1 ? '' : 's'}, none a spec)`;
 }
 
-/** The `no_input_document` error for inputs that yielded no document. */
-export async function noDocumentDiagnostic(inputs: readonly string[], cwd: string): Promise<Diagnostic> {
-  const searched = await Promise.all(inputs.map((i) => describeInput(i, cwd)));
+/** The `no_input_document` error for inputs that yielded no document (`skip`: the folders the scan passed over). */
+export async function noDocumentDiagnostic(
+  inputs: readonly string[],
+  cwd: string,
+  skip: readonly string[] = [],
+): Promise<Diagnostic> {
+  const skipped = new Set(skip.map((s) => path.resolve(s)));
+  const searched = await Promise.all(inputs.map((i) => describeInput(i, cwd, skipped)));
   return diagnostic('no_input_document', 'error', `no spec or tool list in ${searched.join(', ')}: ${ACCEPTED_INPUTS}`);
 }
 
