@@ -8,6 +8,7 @@ import { existsSync, readFileSync, readdirSync, type Stats, statSync } from 'nod
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ResolvedConfig } from '../config/types.js';
+import { BROKEN_REF_CODES } from '../diagnostics/codes.js';
 import { specFilesIn } from '../load/spec-files.js';
 import { PACKAGE_ROOT } from '../package-files.js';
 
@@ -77,6 +78,37 @@ export function fingerprintInputs(inputs: string[], config: ResolvedConfig, outD
   }
   codeFingerprint(hash);
   return hash.digest('hex');
+}
+
+/**
+ * Input problems after which a run is not remembered by either cache: a broken ref's target may appear or be
+ * fixed anywhere (also outside the input folders), and only a run that reads it again can tell.
+ */
+export const UNCACHEABLE_CODES: ReadonlySet<string> = new Set([...BROKEN_REF_CODES, 'unreadable_file']);
+
+const sha = (data: Buffer): string => createHash('sha256').update(data).digest('hex');
+
+function hashOrMissing(file: string): string {
+  try {
+    return sha(readFileSync(file));
+  } catch {
+    return 'missing';
+  }
+}
+
+/**
+ * The files external `$ref`s bundled into `docs` (display paths, relative to `cwd` when inside it), each with
+ * the sha256 of its bytes: kept beside a cache entry because such a file may sit outside the input folders,
+ * where the fingerprint does not look.
+ */
+export function hashBundledParts(docs: readonly { parts: readonly string[] }[], cwd: string): Record<string, string> {
+  const paths = new Set(docs.flatMap((d) => d.parts.map((p) => resolve(cwd, p))));
+  return Object.fromEntries([...paths].sort().map((p) => [p, hashOrMissing(p)]));
+}
+
+/** Whether every bundled file still has the bytes `parts` recorded (hashBundledParts). */
+export function bundledPartsUnchanged(parts: Readonly<Record<string, string>>): boolean {
+  return Object.entries(parts).every(([part, hash]) => hashOrMissing(part) === hash);
 }
 
 /** The folder of idemgen's caches (generate's input cache, serve's analysis cache). */

@@ -10,7 +10,7 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { ResolvedConfig } from '../config/types.js';
-import { cacheDir, fingerprintInputs } from '../cache/fingerprint.js';
+import { bundledPartsUnchanged, cacheDir, fingerprintInputs } from '../cache/fingerprint.js';
 import { VERSION } from '../cache/version.js';
 import type { ServeAnalysis } from './tools.js';
 
@@ -47,14 +47,6 @@ export function serveCacheKey(inputs: string[], config: ResolvedConfig, options:
   );
 }
 
-function hashOrMissing(file: string): string {
-  try {
-    return sha(readFileSync(file));
-  } catch {
-    return 'missing';
-  }
-}
-
 /** The stored analysis when the entry is readable, has this key and its bundled files are unchanged. */
 export function readServeCache(file: string, key: string): ServeAnalysis | undefined {
   let record: ServeCacheRecord;
@@ -67,24 +59,17 @@ export function readServeCache(file: string, key: string): ServeAnalysis | undef
   if (record.format !== SERVE_CACHE_FORMAT || record.key !== key) return undefined;
   if (typeof record.parts !== 'object' || record.parts === null) return undefined;
   if (!Array.isArray(record.analysis?.apis)) return undefined;
-  for (const [part, hash] of Object.entries(record.parts)) if (hashOrMissing(part) !== hash) return undefined;
-  return record.analysis;
+  return bundledPartsUnchanged(record.parts) ? record.analysis : undefined;
 }
 
-/** `parts`: the bundled files' paths (relative to `cwd` or absolute). A failed write only costs the next start. */
+/** `parts`: the bundled files, hashed (hashBundledParts). A failed write only costs the next start. */
 export function writeServeCache(
   file: string,
   key: string,
   analysis: ServeAnalysis,
-  parts: readonly string[],
-  cwd: string,
+  parts: Record<string, string>,
 ): void {
-  const record: ServeCacheRecord = {
-    format: SERVE_CACHE_FORMAT,
-    key,
-    parts: Object.fromEntries([...new Set(parts.map((p) => resolve(cwd, p)))].sort().map((p) => [p, hashOrMissing(p)])),
-    analysis,
-  };
+  const record: ServeCacheRecord = { format: SERVE_CACHE_FORMAT, key, parts, analysis };
   const tmp = `${file}.${process.pid}.tmp`;
   try {
     mkdirSync(resolve(file, '..'), { recursive: true });

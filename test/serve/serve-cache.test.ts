@@ -4,13 +4,14 @@
  * changed file a `$ref` bundled in, or an unreadable entry each lead to a fresh analysis (and a rewritten
  * entry). The end-to-end cases run the CLI from source over stdio in a scratch folder of their own.
  */
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { describe, expect, it } from 'vitest';
+import { hashBundledParts } from '../../src/cache/fingerprint.js';
 import { resolveConfig } from '../../src/config/types.js';
 import { readServeCache, serveCacheKey, writeServeCache } from '../../src/serve/cache.js';
 import type { ServeAnalysis } from '../../src/serve/tools.js';
@@ -77,6 +78,8 @@ function scratch(spec: object = SHOP_SPEC): string {
   return dir;
 }
 
+const json = (schema: object) => ({ required: true, content: { 'application/json': { schema } } });
+
 const withOperation = (spec: typeof SHOP_SPEC) => ({
   ...spec,
   paths: {
@@ -125,6 +128,31 @@ describe('serve cache, end to end', () => {
     expect(entries(dir)).toHaveLength(2);
     expect((await start(dir)).cached).toBe(true);
     expect(await dynamic()).toBe(true);
+  }, 120_000);
+
+  it('a start whose ref did not resolve is not remembered; the file that appears later is read', async () => {
+    const shipments = SHOP_SPEC.paths['/shipments'];
+    const spec = {
+      ...SHOP_SPEC,
+      paths: {
+        ...SHOP_SPEC.paths,
+        '/shipments': {
+          post: { ...shipments.post, requestBody: json({ $ref: 'parts/shipment.json#/Shipment' }) },
+        },
+      },
+    };
+    const dir = scratch(spec);
+    const cacheFolder = join(dir, 'node_modules/.cache/idemgen');
+    expect((await start(dir)).cached).toBe(false);
+    expect(existsSync(cacheFolder) ? entries(dir) : []).toEqual([]);
+    mkdirSync(join(dir, 'parts'));
+    const shipment = { type: 'object', required: ['carrier'], properties: { carrier: { type: 'string' } } };
+    writeFileSync(join(dir, 'parts', 'shipment.json'), JSON.stringify({ Shipment: shipment }));
+    const fixed = await start(dir);
+    expect(fixed.cached).toBe(false);
+    expect(fixed.listing).toMatch(/"carrier"/);
+    expect(entries(dir)).toHaveLength(1);
+    expect((await start(dir)).cached).toBe(true);
   }, 120_000);
 
   it('an unreadable entry is ignored and rewritten', async () => {
@@ -187,7 +215,7 @@ describe('serve cache entries', () => {
     const file = join(dir, 'entry.json');
     const part = join(dir, 'schemas.json');
     writeFileSync(part, '{"type":"object"}');
-    writeServeCache(file, 'k1', analysis, ['schemas.json'], dir);
+    writeServeCache(file, 'k1', analysis, hashBundledParts([{ parts: ['schemas.json'] }], dir));
     expect(readServeCache(file, 'k1')).toEqual(analysis);
     expect(readServeCache(file, 'k2')).toBeUndefined();
     writeFileSync(part, '{"type":"string"}');

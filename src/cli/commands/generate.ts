@@ -1,7 +1,15 @@
 /** `idemgen generate`: the main job — specs in, generated/ out (atomically), with an input cache and --watch. */
 import { createHash } from 'node:crypto';
 import { watch } from 'node:fs';
-import { cacheFile, fingerprintInputs, isUpToDate, saveCache } from '../cache.js';
+import {
+  cacheFile,
+  dropCache,
+  fingerprintInputs,
+  hashBundledParts,
+  isUpToDate,
+  saveCache,
+  UNCACHEABLE_CODES,
+} from '../cache.js';
 import { resolveRun, reportInputDiagnostics, type CliContext, type CommonArgs } from '../context.js';
 import {
   displayPath,
@@ -142,7 +150,11 @@ export async function generateOnce(ctx: CliContext, args: GenerateArgs, hooks: W
   } catch (err) {
     throw outputWriteError(err, outDir) ?? err;
   }
-  if (args.cache !== false) saveCache(cache, fingerprint, written);
+  // A run whose refs did not all resolve is not remembered: the file a ref names may appear, or be fixed,
+  // anywhere, and only a run that reads it again can tell.
+  if (args.cache !== false)
+    if (analysis.diagnostics.some((d) => UNCACHEABLE_CODES.has(d.code))) dropCache(cache);
+    else saveCache(cache, fingerprint, written, hashBundledParts(analysis.docs, ctx.cwd));
   const paths = Object.keys(written).map((path) => ({ path }));
   if (paths.some((p) => p.path.startsWith('mcp/')) && !isInstalled(ctx.cwd, MCP_SDK))
     ctx.logger.info(
