@@ -1,8 +1,9 @@
 /** Prints diagnostics stylishly (file, then position, severity, message, code). */
 export { locateDiagnostics } from '../diagnostics/locate.js';
-import type { Diagnostic } from '../diagnostics/diagnostic.js';
+import { ConfigError, type Diagnostic, InputError } from '../diagnostics/diagnostic.js';
 import { terminalText } from '../escape/index.js';
-import { paint } from './logger.js';
+import { type Logger, paint } from './logger.js';
+import { VERSION } from './version.js';
 
 const ORDER = { error: 0, warning: 1, info: 2 } as const;
 
@@ -42,4 +43,27 @@ export function renderDiagnostics(diagnostics: Diagnostic[], color: boolean): st
   const warnings = diagnostics.filter((d) => d.severity === 'warning').length;
   if (groups.size > 0) lines.push('', `${errors} error(s), ${warnings} warning(s)`);
   return lines.join('\n');
+}
+
+/**
+ * Prints an error a command ended with and returns its exit code: 2 for the user's input or config (its
+ * diagnostics), 3 for anything else (a bug in idemgen, with its stack). `main` ends every run here, and
+ * `generate --watch` each rerun, which goes on watching.
+ */
+export function reportError(err: unknown, logger: Logger): number {
+  if (err instanceof InputError || err instanceof ConfigError) {
+    const [only] = err.diagnostics;
+    // One problem that belongs to no file and no place in one (no spec found, no OpenAPI input): one line.
+    if (err.diagnostics.length === 1 && only.file === undefined && only.line === undefined && !only.pointer) {
+      logger.error(terminalText(`${only.message} (${only.code})`));
+      return 2;
+    }
+    logger.error(renderDiagnostics(err.diagnostics, logger.color));
+    return 2;
+  }
+  const e = err as Error;
+  logger.error(
+    `idemgen: internal error — this is a bug in idemgen, not in your input.\n${e?.stack ?? String(err)}\nPlease report it to the idemgen maintainers with the command you ran, idemgen ${VERSION} and this stack trace.`,
+  );
+  return 3;
 }

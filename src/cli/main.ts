@@ -5,7 +5,6 @@
 import { createRequire } from 'node:module';
 import type { Argv, Options, PositionalOptions } from 'yargs';
 import type yargsFactory from 'yargs';
-import { ConfigError, InputError } from '../diagnostics/diagnostic.js';
 import type { AuditArgs } from './commands/audit.js';
 import type { AuditTracesArgs } from './commands/audit-traces.js';
 import type { CheckArgs } from './commands/check.js';
@@ -14,8 +13,7 @@ import type { ValidateArgs } from './commands/validate.js';
 import type { MigrateArgs } from './commands/migrate.js';
 import type { ServeArgs } from './commands/serve.js';
 import type { ReconcileArgs, StoreArgs } from './commands/store.js';
-import { renderDiagnostics } from './diagnostics.js';
-import { terminalText } from '../escape/index.js';
+import { reportError } from './diagnostics.js';
 import { createLogger, type Logger } from './logger.js';
 import { COMMAND_SPECS, GLOBAL_OPTIONS, INPUTS_OPTION } from './options.js';
 import { plainArgs } from './plain-args.js';
@@ -183,25 +181,11 @@ async function withSuggestion(err: UsageError, argv: string[]): Promise<UsageErr
 }
 
 function handleError(err: unknown, logger: Logger): number {
-  if (err instanceof InputError || err instanceof ConfigError) {
-    const [only] = err.diagnostics;
-    // One problem that belongs to no file and no place in one (no spec found, no OpenAPI input): one line.
-    if (err.diagnostics.length === 1 && only.file === undefined && only.line === undefined && !only.pointer) {
-      logger.error(terminalText(`${only.message} (${only.code})`));
-      return 2;
-    }
-    logger.error(renderDiagnostics(err.diagnostics, logger.color));
-    return 2;
-  }
   if (err instanceof UsageError) {
     logger.error(err.message.includes('--help') ? err.message : `${err.message}\nRun \`idemgen --help\` for usage.`);
     return 2;
   }
-  const e = err as Error;
-  logger.error(
-    `idemgen: internal error — this is a bug in idemgen, not in your input.\n${e?.stack ?? String(err)}\nPlease report it to the idemgen maintainers with the command you ran, idemgen ${VERSION} and this stack trace.`,
-  );
-  return 3;
+  return reportError(err, logger);
 }
 
 /** The arguments yargs hands the command `argv` names, or undefined when it runs none: what `plainArgs` must match. */

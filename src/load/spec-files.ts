@@ -7,7 +7,7 @@
 import { type Dirent, readdirSync, realpathSync, type Stats, statSync } from 'node:fs';
 import path from 'node:path';
 
-const SPEC_EXTENSIONS = /\.(json|ya?ml)$/i;
+export const SPEC_EXTENSIONS = /\.(json|ya?ml)$/i;
 
 /** What the walk could not read: a folder, an entry it could not stat, a spec-named entry that is no file. */
 export interface WalkProblem {

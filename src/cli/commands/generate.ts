@@ -1,6 +1,5 @@
 /** `idemgen generate`: the main job — specs in, generated/ out (atomically), with an input cache and --watch. */
 import { createHash } from 'node:crypto';
-import { watch } from 'node:fs';
 import {
   cacheFile,
   dropCache,
@@ -11,6 +10,8 @@ import {
   UNCACHEABLE_CODES,
 } from '../cache.js';
 import { resolveRun, reportInputDiagnostics, type CliContext, type CommonArgs } from '../context.js';
+import { reportError } from '../diagnostics.js';
+import { watchInputs } from '../watch.js';
 import {
   displayPath,
   outputFolderProblem,
@@ -172,19 +173,38 @@ export async function generateOnce(ctx: CliContext, args: GenerateArgs, hooks: W
 }
 
 export async function generateCommand(ctx: CliContext, args: GenerateArgs): Promise<number> {
-  const code = await generateOnce(ctx, args);
-  if (!args.watch) return code;
-  const { inputs } = await resolveRun(ctx, args);
+  if (!args.watch) return generateOnce(ctx, args);
+  // Watching, a run that stops on the user's input (or config) is reported and the watch goes on: the fix is
+  // the next save.
+  // What to watch comes from the config as it is now (a broken config stops here, as without --watch).
+  const { inputs, outDir, config } = await resolveRun(ctx, args);
+  const once = (): Promise<number> => generateOnce(ctx, args).catch((err: unknown) => reportError(err, ctx.logger));
+  if ((await once()) === 3) return 3;
   ctx.logger.info(`Watching ${inputs.map((i) => displayPath(i, ctx.cwd)).join(', ')} — Ctrl-C to stop.`);
+  // One run at a time: a change during a run starts one more run after it, never a second beside it.
   let timer: NodeJS.Timeout | undefined;
-  const rerun = (): void => {
-    clearTimeout(timer);
-    timer = setTimeout(() => {
-      generateOnce(ctx, args).catch((err: Error) => ctx.logger.error(err.message));
-    }, 100);
+  let running: Promise<unknown> | undefined;
+  let again = false;
+  const run = (): void => {
+    if (running !== undefined) {
+      again = true;
+      return;
+    }
+    running = once().finally(() => {
+      running = undefined;
+      if (again) {
+        again = false;
+        run();
+      }
+    });
   };
-  const watchers = inputs.map((input) => watch(input, { recursive: true }, rerun));
+  const stop = watchInputs(inputs, { outDir, configFile: config.configFile }, () => {
+    clearTimeout(timer);
+    timer = setTimeout(run, 100);
+  });
   await new Promise<void>((resolve) => process.once('SIGINT', () => resolve()));
-  for (const w of watchers) w.close();
+  clearTimeout(timer);
+  stop();
+  await running;
   return 0;
 }
