@@ -346,6 +346,11 @@ export const COMMAND_SPECS: readonly CommandSpec[] = [
     name: 'init',
     describe: 'Write a commented idemgen.config.yaml and a prebuild script',
     inputs: false,
-    options: { force: { type: 'boolean', describe: 'Overwrite an existing idemgen.config.yaml' } },
+    options: {
+      force: {
+        type: 'boolean',
+        describe: 'Replace an existing config (kept as <name>.bak) with a fresh idemgen.config.yaml',
+      },
+    },
   },
 ];

@@ -1,4 +1,5 @@
-import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { ROOT, runCli, scratchProject } from '../helpers/cli.js';
@@ -135,6 +136,49 @@ describe('idemgen init', () => {
     const scripts = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')).scripts as Record<string, string>;
     expect(scripts).toEqual({ test: 'node --test', generate: 'idemgen generate' });
     expect(run.stdout).toMatch(/no "build" script, so no prebuild hook.*npx idemgen generate/);
+  });
+});
+
+describe('idemgen init on what is already there', () => {
+  test('a package.json that does not parse: its line in the message, exit 2, nothing written', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'idemgen-init-'));
+    writeFileSync(join(dir, 'package.json'), '{\n  "name": "x",\n  "scripts": { "build": "tsc", }\n}\n');
+    const run = await runCli(['init'], dir);
+    expect(run.code).toBe(2);
+    expect(run.stderr).not.toMatch(/internal error/);
+    expect(run.stderr).toMatch(/package\.json\n\s+3:\d+\s+error\s+package\.json is not valid JSON/);
+    expect(readdirSync(dir)).toEqual(['package.json']);
+    // A package.json whose scripts are not an object is refused the same way.
+    writeFileSync(join(dir, 'package.json'), '{ "scripts": ["build"] }');
+    const odd = await runCli(['init'], dir);
+    expect(odd.code).toBe(2);
+    expect(odd.stderr).toMatch(/"scripts" is not an object/);
+    expect(readdirSync(dir)).toEqual(['package.json']);
+  });
+
+  test('--force over a config of another name keeps it as a backup, and the new config is the one read', async () => {
+    const dir = scratchProject(false);
+    const old = JSON.stringify({ inputs: ['specs'], out: 'elsewhere' });
+    writeFileSync(join(dir, 'idemgen.config.json'), old);
+    const refused = await runCli(['init'], dir);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(
+      /A config already exists: idemgen\.config\.json \(init --force keeps it as idemgen\.config\.json\.bak/,
+    );
+    expect(existsSync(join(dir, 'idemgen.config.yaml'))).toBe(false);
+    const forced = await runCli(['init', '--force'], dir);
+    expect(forced.code).toBe(0);
+    expect(forced.stdout).toMatch(/kept the previous config as idemgen\.config\.json\.bak/);
+    expect(readFileSync(join(dir, 'idemgen.config.json.bak'), 'utf8')).toBe(old);
+    expect(existsSync(join(dir, 'idemgen.config.json'))).toBe(false);
+    // Before, the YAML was written beside the JSON, which still won: generate wrote to elsewhere/.
+    expect((await runCli(['generate'], dir)).code).toBe(0);
+    expect(existsSync(join(dir, 'generated', 'client'))).toBe(true);
+    expect(existsSync(join(dir, 'elsewhere'))).toBe(false);
+    // A second --force keeps the first fresh config too, under the next free name.
+    expect((await runCli(['init', '--force'], dir)).code).toBe(0);
+    expect(readFileSync(join(dir, 'idemgen.config.yaml.bak'), 'utf8')).toMatch(/^# idemgen configuration/);
+    expect(readFileSync(join(dir, 'idemgen.config.json.bak'), 'utf8')).toBe(old);
   });
 });
 

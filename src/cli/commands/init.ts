@@ -3,10 +3,11 @@
  * script only when there is a `build` script for npm to run it before; otherwise a `generate` script and
  * a line saying how to hook it in.
  */
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { basename, join } from 'node:path';
 import { findConfigFile } from '../../config/load.js';
-import { ConfigError, diagnostic } from '../../diagnostics/diagnostic.js';
+import { ConfigError, diagnostic, InputError } from '../../diagnostics/diagnostic.js';
+import { makeSource, sourceProblem } from '../../load/source.js';
 import type { CliContext } from '../context.js';
 import { isInstalled, MCP_SDK } from '../peers.js';
 
@@ -61,25 +62,73 @@ function withoutMcp(config: string): string {
   );
 }
 
+/** package.json's text and content, or undefined when there is none; a file that does not parse stops init. */
+function readPackageJson(pkgPath: string): { text: string; pkg: { scripts?: Record<string, string> } } | undefined {
+  if (!existsSync(pkgPath)) return undefined;
+  const text = readFileSync(pkgPath, 'utf8');
+  const source = makeSource(pkgPath, 'package.json', text);
+  const problem = sourceProblem(source, 'error');
+  const pkg = source.parsed?.ok === true ? source.parsed.value : undefined;
+  if (problem !== undefined || typeof pkg !== 'object' || pkg === null || Array.isArray(pkg))
+    throw new InputError([
+      problem ?? diagnostic('invalid_json', 'error', 'package.json is not a JSON object', { file: 'package.json' }),
+    ]);
+  const scripts = (pkg as { scripts?: unknown }).scripts;
+  if (scripts !== undefined && (typeof scripts !== 'object' || scripts === null || Array.isArray(scripts)))
+    throw new InputError([
+      diagnostic('invalid_json', 'error', 'package.json: "scripts" is not an object', { file: 'package.json' }),
+    ]);
+  return { text, pkg: pkg as { scripts?: Record<string, string> } };
+}
+
+/** A free name beside `file` for its backup: `<file>.bak`, else `<file>.bak.1`, `.bak.2`, … */
+function backupName(file: string): string {
+  if (!existsSync(`${file}.bak`)) return `${file}.bak`;
+  let n = 1;
+  while (existsSync(`${file}.bak.${n}`)) n += 1;
+  return `${file}.bak.${n}`;
+}
+
+/**
+ * Everything init could refuse is checked before it writes anything: an existing config (without --force)
+ * and a package.json it cannot read. With --force the existing config is kept as `<name>.bak` (a config
+ * of another name, idemgen.config.json above all, would otherwise still win over the new YAML file).
+ */
 export function initCommand(ctx: CliContext, args: { force?: boolean }): number {
-  // `init && generate` must work: the default input folder has to exist.
-  const specs = join(ctx.cwd, 'specs');
-  if (!existsSync(specs)) {
-    mkdirSync(specs);
-    ctx.logger.out('created specs/ — put your OpenAPI files and tool definitions there');
-  }
   const existing = findConfigFile(ctx.cwd);
   if (existing && !args.force) {
     throw new ConfigError([
       diagnostic(
         'config_exists',
         'error',
-        `A config already exists: ${existing} (use --force to overwrite idemgen.config.yaml).`,
+        `A config already exists: ${basename(existing)} (init --force keeps it as ${basename(backupName(existing))} and writes a fresh idemgen.config.yaml).`,
+        { file: basename(existing) },
       ),
     ]);
   }
-  // A first `npm run build` must compile: the MCP modules import the MCP SDK, an optional peer, so they are
-  // in the defaults only where it is installed.
+  const pkgPath = join(ctx.cwd, 'package.json');
+  const found = readPackageJson(pkgPath);
+  // `init && generate` must work: the default input folder has to exist.
+  const specs = join(ctx.cwd, 'specs');
+  if (!existsSync(specs)) {
+    mkdirSync(specs);
+    ctx.logger.out('created specs/ — put your OpenAPI files and tool definitions there');
+  }
+  if (existing) {
+    const backup = backupName(existing);
+    renameSync(existing, backup);
+    ctx.logger.out(`kept the previous config as ${basename(backup)}`);
+  }
+  writeConfig(ctx);
+  if (found === undefined) {
+    ctx.logger.info('No package.json here: add `idemgen generate` to your build yourself.');
+    return 0;
+  }
+  return wireScripts(ctx, pkgPath, found.text, found.pkg);
+}
+
+/** Writes idemgen.config.yaml: the MCP modules import the MCP SDK, an optional peer, so mcp is on only where it is installed. */
+function writeConfig(ctx: CliContext): void {
   const sdk = isInstalled(ctx.cwd, MCP_SDK);
   writeFileSync(join(ctx.cwd, 'idemgen.config.yaml'), sdk ? INIT_CONFIG : withoutMcp(INIT_CONFIG));
   ctx.logger.out('wrote idemgen.config.yaml');
@@ -87,15 +136,17 @@ export function initCommand(ctx: CliContext, args: { force?: boolean }): number 
     ctx.logger.out(
       `left the mcp artifact (an MCP server module per API) out of artifacts: it needs ${MCP_SDK} — npm install ${MCP_SDK}, then add mcp to artifacts in idemgen.config.yaml`,
     );
-  const pkgPath = join(ctx.cwd, 'package.json');
-  if (!existsSync(pkgPath)) {
-    ctx.logger.info('No package.json here: add `idemgen generate` to your build yourself.');
-    return 0;
-  }
-  const text = readFileSync(pkgPath, 'utf8');
-  const pkg = JSON.parse(text) as { scripts?: Record<string, string> };
+}
+
+/** Runs generation where npm will run it: `prebuild` beside a build script, else a `generate` script. */
+function wireScripts(
+  ctx: CliContext,
+  pkgPath: string,
+  text: string,
+  pkg: { scripts?: Record<string, string> },
+): number {
   const scripts = pkg.scripts ?? {};
-  if (Object.values(scripts).some((s) => s.includes('idemgen generate'))) {
+  if (Object.values(scripts).some((s) => typeof s === 'string' && s.includes('idemgen generate'))) {
     ctx.logger.info('package.json already runs idemgen generate.');
     return 0;
   }
