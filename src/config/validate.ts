@@ -348,6 +348,14 @@ const TOP: Members = {
   defaultTtlSeconds: positiveInt,
 };
 
+/** What an input document given as the config is, by the keys no config has; undefined for anything else. */
+function inputShape(raw: Record<string, unknown>): string | undefined {
+  if (typeof raw.openapi === 'string') return `an OpenAPI ${raw.openapi} document`;
+  if (typeof raw.swagger === 'string') return `a Swagger ${raw.swagger} document`;
+  if (Array.isArray(raw.tools) && Object.keys(raw).length <= 2) return 'a tool list';
+  return undefined;
+}
+
 export function validateUserConfig(raw: unknown, file: string, ext?: ConfigExtensions): Diagnostic[] {
   const out: Diagnostic[] = [];
   if (!isObject(raw)) {
@@ -355,6 +363,12 @@ export function validateUserConfig(raw: unknown, file: string, ext?: ConfigExten
     return out;
   }
   const known = [...Object.keys(TOP), ...Object.keys(ext?.sections ?? {})];
+  // A spec or tool list given as the config (`--config api.yaml`): one line that says so, not one per key.
+  const input = inputShape(raw);
+  if (input !== undefined) {
+    bad(out, file, '', `This is ${input}, not an idemgen config`, 'pass it as an input: idemgen generate <file>');
+    return out;
+  }
   for (const [key, value] of Object.entries(raw)) {
     const pointer = appendPointer('', key);
     if (key === 'artifacts') {

@@ -247,6 +247,25 @@ describe('config problems through the CLI', () => {
     expect(run.stderr).toMatch(/^\s+3:3\s+error\s+Unknown owned key "host"/m);
   });
 
+  it('a spec or tool list given as the config is one error that says so, not one per key', async () => {
+    const dir = scratchProject(false);
+    for (const [file, what] of [
+      ['specs/payments.openapi.yaml', 'an OpenAPI 3.1.0 document'],
+      ['specs/inventory.swagger.json', 'a Swagger 2.0 document'],
+      ['specs/agent-tools.mcp.json', 'a tool list'],
+    ]) {
+      const run = await runCli(['generate', '--config', file], dir);
+      expect(run.code, file).toBe(2);
+      expect(run.stderr, file).toContain(`This is ${what}, not an idemgen config  invalid_config`);
+      expect(run.stderr, file).toContain('hint: pass it as an input: idemgen generate <file>');
+      expect(run.stderr.match(/invalid_config/g), file).toHaveLength(1);
+    }
+    // A config with a key named like a spec's is still checked key by key.
+    expect(validateUserConfig({ openapi: 3, inputs: ['specs'] }, 'c.json').map((d) => d.message)).toEqual([
+      'Unknown config key "openapi"',
+    ]);
+  });
+
   it('warns about an override that names no operation of the config inputs, not of other inputs', async () => {
     const dir = scratchProject(false);
     writeFileSync(
