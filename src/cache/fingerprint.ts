@@ -9,7 +9,7 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ResolvedConfig } from '../config/types.js';
 import { BROKEN_REF_CODES } from '../diagnostics/codes.js';
-import { specFilesIn } from '../load/spec-files.js';
+import { specFilesIn } from '../spec-files.js';
 import { PACKAGE_ROOT } from '../package-files.js';
 
 /** Every file under `dir`, relative to it with `/` separators, sorted. */
@@ -26,7 +26,7 @@ export function listFiles(dir: string, base = ''): string[] {
 
 /**
  * The files a run over `inputs` reads: a file as given, a folder's spec files as discovery finds them
- * (load/spec-files.ts: dot folders, node_modules and the `skip` folders, such as the output folder, passed
+ * (src/spec-files.ts: dot folders, node_modules and the `skip` folders, such as the output folder, passed
  * over; symlink loops cut). What cannot be read is left out here: loading reports it.
  */
 export function inputFiles(inputs: readonly string[], skip: readonly string[] = []): string[] {

@@ -1,13 +1,13 @@
 /**
  * `generate --watch`: which file-system events start another run. A folder input is watched recursively, but
- * only a change to a file a run reads counts: a spec file as the folder walk finds it (load/spec-files.ts:
+ * only a change to a file a run reads counts: a spec file as the folder walk finds it (src/spec-files.ts:
  * not in a dot-folder or `node_modules`, not under the output folder) or the config file. Everything else in
  * the folder (the run's own output and staging folders, the cache under node_modules, a log the user
  * redirects into the folder) would otherwise start a run that starts the next one.
  */
 import { type FSWatcher, statSync, watch } from 'node:fs';
 import { dirname, join, resolve, sep } from 'node:path';
-import { SPEC_EXTENSIONS } from '../load/spec-files.js';
+import { SPEC_EXTENSIONS } from '../spec-files.js';
 import { isInside } from '../paths.js';
 
 /** Whether a change to `file` (absolute) inside the watched folder `root` is one a run would read. */

@@ -3,7 +3,7 @@ import type { Stats } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { diagnostic, type Diagnostic } from '../diagnostics/diagnostic.js';
-import { specFilesIn, type WalkProblem } from './spec-files.js';
+import { specFilesIn, type WalkProblem } from '../spec-files.js';
 
 export interface Candidate {
   abs: string;

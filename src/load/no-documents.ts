@@ -7,7 +7,7 @@ import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { diagnostic, type Diagnostic } from '../diagnostics/diagnostic.js';
 import { displayPath } from './discover.js';
-import { specFilesIn } from './spec-files.js';
+import { specFilesIn } from '../spec-files.js';
 
 /** What idemgen reads, named in every no-document message. */
 const ACCEPTED_INPUTS =

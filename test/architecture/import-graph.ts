@@ -20,7 +20,7 @@ const RUNTIME_NAME = '@idemgen/runtime';
 /** Low → high. A unit may import units of lower tiers only; units in one tier never import each other. */
 export const LAYERS: readonly (readonly string[])[] = [
   ['runtime'],
-  ['json-pointer', 'escape', 'timing', 'package-files', 'objects', 'regexps', 'paths'],
+  ['json-pointer', 'escape', 'timing', 'package-files', 'objects', 'regexps', 'paths', 'spec-files'],
   ['diagnostics'],
   ['load', 'config'],
   ['ir', 'cache'],

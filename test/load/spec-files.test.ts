@@ -1,5 +1,5 @@
 /**
- * One walk decides which files of an input folder a run reads (src/load/spec-files.ts): discovery, the cache
+ * One walk decides which files of an input folder a run reads (src/spec-files.ts): discovery, the cache
  * fingerprint and the no-document message agree on it, and a folder that loops through a symlink is walked
  * once instead of crashing the fingerprint (which walked on its own before and recursed until the stack
  * ran out: every command over such a folder ended in an internal error).
@@ -9,7 +9,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { inputFiles } from '../../src/cache/fingerprint.js';
 import { discoverInputs } from '../../src/load/discover.js';
-import { specFilesIn, type WalkProblem } from '../../src/load/spec-files.js';
+import { specFilesIn, type WalkProblem } from '../../src/spec-files.js';
 import { runCli, scratchProject } from '../helpers/cli.js';
 import { makeTree, MINI_OPENAPI } from './helpers.js';
 
