@@ -8,6 +8,8 @@
 import { type FSWatcher, statSync, watch } from 'node:fs';
 import { dirname, join, resolve, sep } from 'node:path';
 import { SPEC_EXTENSIONS } from '../spec-files.js';
+import { diagnostic, InputError } from '../diagnostics/diagnostic.js';
+import { displayPath } from '../load/discover.js';
 import { isInside } from '../paths.js';
 
 /** Whether a change to `file` (absolute) inside the watched folder `root` is one a run would read. */
@@ -25,32 +27,43 @@ function changeCounts(root: string, file: string, outDir: string, configFile: st
  */
 export function watchInputs(
   inputs: readonly string[],
-  where: { outDir: string; configFile?: string },
+  where: { outDir: string; configFile?: string; cwd: string },
   onChange: () => void,
 ): () => void {
   const watchers: FSWatcher[] = [];
+  const stop = (): void => {
+    for (const w of watchers) w.close();
+  };
+  // A path that cannot be watched (its folder does not exist) stops the command, as a missing input does.
+  const add = (path: string, recursive: boolean, onEvent: (name: string | null) => void): void => {
+    try {
+      watchers.push(watch(path, { recursive }, (_event, name) => onEvent(name === null ? null : name.toString())));
+    } catch (err) {
+      stop();
+      const code = (err as NodeJS.ErrnoException).code ?? 'EIO';
+      const shown = displayPath(path, where.cwd);
+      throw new InputError([
+        diagnostic('input_not_found', 'error', `cannot watch ${shown} (${code})`, {
+          file: shown,
+          hint: 'watch an existing folder or a file in one',
+        }),
+      ]);
+    }
+  };
   const files = new Set<string>();
   for (const input of inputs) {
     if (statSync(input, { throwIfNoEntry: false })?.isDirectory())
-      watchers.push(
-        watch(input, { recursive: true }, (_event, name) => {
-          if (name === null || changeCounts(input, join(input, name.toString()), where.outDir, where.configFile))
-            onChange();
-        }),
-      );
+      add(input, true, (name) => {
+        if (name === null || changeCounts(input, join(input, name), where.outDir, where.configFile)) onChange();
+      });
     else files.add(input);
   }
   if (where.configFile !== undefined) files.add(where.configFile);
   // A file is watched through its folder: editors replace a file by renaming a new one over it, which ends a
   // watch on the file itself.
-  for (const file of files) {
-    watchers.push(
-      watch(dirname(file), (_event, name) => {
-        if (name === null || resolve(dirname(file), name.toString()) === resolve(file)) onChange();
-      }),
-    );
-  }
-  return () => {
-    for (const w of watchers) w.close();
-  };
+  for (const file of files)
+    add(dirname(file), false, (name) => {
+      if (name === null || resolve(dirname(file), name) === resolve(file)) onChange();
+    });
+  return stop;
 }

@@ -3,7 +3,7 @@ import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { wantsColor } from '../../src/cli/logger.js';
-import { ROOT, scratchProject } from '../helpers/cli.js';
+import { ROOT, runCli, scratchProject } from '../helpers/cli.js';
 
 describe('colour', () => {
   test.each([
@@ -100,4 +100,12 @@ describe('generate --watch', () => {
       child.kill('SIGINT');
     }
   }, 120_000);
+
+  test('an input whose folder does not exist cannot be watched: exit 2 with its path, no internal error', async () => {
+    const dir = scratchProject(false);
+    const run = await runCli(['generate', 'nope/api.yaml', '--watch'], dir);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/cannot watch nope \(ENOENT\)/);
+    expect(run.stderr).not.toMatch(/internal error|Watching/);
+  });
 });

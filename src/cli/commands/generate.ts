@@ -174,13 +174,11 @@ export async function generateOnce(ctx: CliContext, args: GenerateArgs, hooks: W
 
 export async function generateCommand(ctx: CliContext, args: GenerateArgs): Promise<number> {
   if (!args.watch) return generateOnce(ctx, args);
-  // Watching, a run that stops on the user's input (or config) is reported and the watch goes on: the fix is
-  // the next save.
-  // What to watch comes from the config as it is now (a broken config stops here, as without --watch).
+  // What to watch comes from the config as it is now (a broken config stops here, as without --watch). A run
+  // that stops on the user's input is reported and the watch goes on: the fix is the next save.
   const { inputs, outDir, config } = await resolveRun(ctx, args);
   const once = (): Promise<number> => generateOnce(ctx, args).catch((err: unknown) => reportError(err, ctx.logger));
   if ((await once()) === 3) return 3;
-  ctx.logger.info(`Watching ${inputs.map((i) => displayPath(i, ctx.cwd)).join(', ')} — Ctrl-C to stop.`);
   // One run at a time: a change during a run starts one more run after it, never a second beside it.
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<unknown> | undefined;
@@ -198,10 +196,11 @@ export async function generateCommand(ctx: CliContext, args: GenerateArgs): Prom
       }
     });
   };
-  const stop = watchInputs(inputs, { outDir, configFile: config.configFile }, () => {
+  const stop = watchInputs(inputs, { outDir, configFile: config.configFile, cwd: ctx.cwd }, () => {
     clearTimeout(timer);
     timer = setTimeout(run, 100);
   });
+  ctx.logger.info(`Watching ${inputs.map((i) => displayPath(i, ctx.cwd)).join(', ')} — Ctrl-C to stop.`);
   await new Promise<void>((resolve) => process.once('SIGINT', () => resolve()));
   clearTimeout(timer);
   stop();
