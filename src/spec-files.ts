@@ -17,6 +17,11 @@ export interface WalkProblem {
   kind: 'directory' | 'entry' | 'not_a_file';
 }
 
+/** A folder or file name the walk never enters or reads: dot-names and `node_modules`. */
+export function passedOver(name: string): boolean {
+  return name.startsWith('.') || name === 'node_modules';
+}
+
 function errnoCode(err: unknown): string {
   return (err as NodeJS.ErrnoException)?.code ?? 'EIO';
 }
@@ -57,7 +62,7 @@ function walk(
   if (seen.has(real)) return;
   seen.add(real);
   for (const entry of entries.sort(byName)) {
-    if (entry.name.startsWith('.') || entry.name === 'node_modules') continue;
+    if (passedOver(entry.name)) continue;
     const abs = path.join(dir, entry.name);
     let info: Stats;
     try {

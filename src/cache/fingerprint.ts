@@ -88,12 +88,10 @@ export const UNCACHEABLE_CODES: ReadonlySet<string> = new Set([...BROKEN_REF_COD
 
 const sha = (data: Buffer): string => createHash('sha256').update(data).digest('hex');
 
+/** The sha256 of a file's bytes, or the marker readOrMark gives for a file it cannot read. */
 function hashOrMissing(file: string): string {
-  try {
-    return sha(readFileSync(file));
-  } catch {
-    return 'missing';
-  }
+  const bytes = readOrMark(file);
+  return typeof bytes === 'string' ? bytes : sha(bytes);
 }
 
 /**

@@ -7,7 +7,7 @@
  */
 import { type FSWatcher, statSync, watch } from 'node:fs';
 import { dirname, join, resolve, sep } from 'node:path';
-import { SPEC_EXTENSIONS } from '../spec-files.js';
+import { passedOver, SPEC_EXTENSIONS } from '../spec-files.js';
 import { diagnostic, InputError } from '../diagnostics/diagnostic.js';
 import { displayPath } from '../load/discover.js';
 import { isInside } from '../paths.js';
@@ -17,7 +17,7 @@ function changeCounts(root: string, file: string, outDir: string, configFile: st
   if (configFile !== undefined && resolve(file) === resolve(configFile)) return true;
   if (isInside(file, outDir)) return false;
   const below = file.slice(root.length + 1).split(sep);
-  if (below.some((segment) => segment.startsWith('.') || segment === 'node_modules')) return false;
+  if (below.some(passedOver)) return false;
   return SPEC_EXTENSIONS.test(file);
 }
 
