@@ -84,7 +84,11 @@ export function fingerprintInputs(inputs: string[], config: ResolvedConfig, outD
  * Input problems after which a run is not remembered by either cache: a broken ref's target may appear or be
  * fixed anywhere (also outside the input folders), and only a run that reads it again can tell.
  */
-export const UNCACHEABLE_CODES: ReadonlySet<string> = new Set([...BROKEN_REF_CODES, 'unreadable_file']);
+const UNCACHEABLE_CODES: ReadonlySet<string> = new Set([...BROKEN_REF_CODES, 'unreadable_file']);
+
+/** Whether a run with these input diagnostics may be remembered (none of UNCACHEABLE_CODES among them). */
+export const cacheable = (diagnostics: readonly { code: string }[]): boolean =>
+  !diagnostics.some((d) => UNCACHEABLE_CODES.has(d.code));
 
 const sha = (data: Buffer): string => createHash('sha256').update(data).digest('hex');
 

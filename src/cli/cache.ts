@@ -9,7 +9,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node
 import { dirname, join } from 'node:path';
 import { bundledPartsUnchanged, cacheDir, listFiles } from '../cache/fingerprint.js';
 
-export { fingerprintInputs, hashBundledParts, UNCACHEABLE_CODES } from '../cache/fingerprint.js';
+export { cacheable, fingerprintInputs, hashBundledParts } from '../cache/fingerprint.js';
 
 interface CacheRecord {
   fingerprint: string;

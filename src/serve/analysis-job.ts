@@ -14,7 +14,7 @@ import { terminalText } from '../escape/index.js';
 import { listedToolsOf } from '@idemgen/runtime/internal/mcp/listing.js';
 import type { RegisterToolRuntimeOptions } from '@idemgen/runtime/mcp';
 import { writeServeCache } from './cache.js';
-import { hashBundledParts, UNCACHEABLE_CODES } from '../cache/fingerprint.js';
+import { cacheable, hashBundledParts } from '../cache/fingerprint.js';
 import { serveAnalysis } from './runtime.js';
 import type { ServeAnalysis } from './tools.js';
 
@@ -67,8 +67,8 @@ export async function runServeAnalysis(job: ServeAnalysisJob): Promise<ServeAnal
     );
     analysis.listingBytes = Buffer.byteLength(JSON.stringify(analysis.listing));
   }
-  // A start whose refs did not all resolve is not remembered (cache/fingerprint.ts UNCACHEABLE_CODES).
-  if (job.cache !== undefined && !result.diagnostics.some((d) => UNCACHEABLE_CODES.has(d.code)))
+  // A start whose refs did not all resolve is not remembered (cache/fingerprint.ts `cacheable`).
+  if (job.cache !== undefined && cacheable(result.diagnostics))
     writeServeCache(job.cache.file, job.cache.key, analysis, hashBundledParts(result.docs, job.cwd));
   return { ok: true, analysis };
 }

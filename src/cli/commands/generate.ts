@@ -1,13 +1,13 @@
 /** `idemgen generate`: the main job — specs in, generated/ out (atomically), with an input cache and --watch. */
 import { createHash } from 'node:crypto';
 import {
+  cacheable,
   cacheFile,
   dropCache,
   fingerprintInputs,
   hashBundledParts,
   isUpToDate,
   saveCache,
-  UNCACHEABLE_CODES,
 } from '../cache.js';
 import { resolveRun, reportInputDiagnostics, type CliContext, type CommonArgs } from '../context.js';
 import { reportError } from '../diagnostics.js';
@@ -153,9 +153,11 @@ export async function generateOnce(ctx: CliContext, args: GenerateArgs, hooks: W
   }
   // A run whose refs did not all resolve is not remembered: the file a ref names may appear, or be fixed,
   // anywhere, and only a run that reads it again can tell.
-  if (args.cache !== false)
-    if (analysis.diagnostics.some((d) => UNCACHEABLE_CODES.has(d.code))) dropCache(cache);
-    else saveCache(cache, fingerprint, written, hashBundledParts(analysis.docs, ctx.cwd));
+  if (args.cache !== false) {
+    if (cacheable(analysis.diagnostics))
+      saveCache(cache, fingerprint, written, hashBundledParts(analysis.docs, ctx.cwd));
+    else dropCache(cache);
+  }
   const paths = Object.keys(written).map((path) => ({ path }));
   if (paths.some((p) => p.path.startsWith('mcp/')) && !isInstalled(ctx.cwd, MCP_SDK))
     ctx.logger.info(
